@@ -1,0 +1,5 @@
+export { json, errorResponse, requireApiActor, withActor, credentialOf } from './http';
+export { handleRevisionCommand, readJsonObject } from './revision-command';
+export { healthReport, type HealthReport } from './health';
+export type { CommandContext, CommandHandler } from './types';
+export { listBlobsResponse, describeBlobResponse } from './discovery';

@@ -1,0 +1,63 @@
+/**
+ * `POST /api/v1/revisions/{revision_id}/data` (SPEC §3): route `{engine, command, ...params}` to one
+ * command handler. Order of refusals: malformed JSON → 400 invalid_request_body; unknown engine →
+ * 400 unknown_command; revision missing or unreadable → 404 not_found (the same answer for both);
+ * blob type not the engine's → 400 unknown_command; unknown command → 400 unknown_command.
+ */
+import { blobRole, roleAtLeast, type Actor } from '../auth';
+import { getDb } from '../db';
+import { DomainError } from '../errors';
+import { isIdShape } from '../ids';
+import { schedulerCommands } from '../schedules';
+import { workflowCommands } from '../workflows';
+import { json } from './http';
+import type { CommandHandler } from './types';
+
+const ENGINES: Record<string, { blobType: 'scheduler' | 'workflow'; commands: Record<string, CommandHandler> }> = {
+  scheduler_blobhub: { blobType: 'scheduler', commands: schedulerCommands },
+  workflow_blobhub: { blobType: 'workflow', commands: workflowCommands },
+};
+
+/** Read the JSON body as an object, or throw `400 invalid_request_body`. */
+export async function readJsonObject(req: Request): Promise<Record<string, unknown>> {
+  let body: unknown;
+  try {
+    body = JSON.parse(await req.text());
+  } catch {
+    throw new DomainError('invalid_request_body', 'the request body is not valid JSON');
+  }
+  if (typeof body !== 'object' || body === null || Array.isArray(body)) {
+    throw new DomainError('invalid_request_body', 'the request body must be a JSON object');
+  }
+  return body as Record<string, unknown>;
+}
+
+/** Run one command for `actor` on revision `revisionId` and answer with its JSON. */
+export async function handleRevisionCommand(req: Request, actor: Actor, revisionId: string): Promise<Response> {
+  const body = await readJsonObject(req);
+  const { engine, command, ...params } = body;
+  const spec = typeof engine === 'string' ? ENGINES[engine] : undefined;
+  if (!spec) throw new DomainError('unknown_command', `unknown engine ${JSON.stringify(engine)?.slice(0, 80)}; use "scheduler_blobhub" or "workflow_blobhub"`, { path: 'engine' });
+  const db = getDb();
+  const id = revisionId.trim().toLowerCase();
+  const revision = isIdShape(id)
+    ? await db.revision.findUnique({ where: { id }, select: { id: true, blobId: true, state: true, blob: { select: { orgId: true, type: true } } } })
+    : null;
+  // Non-disclosure (SPEC §2): an unreadable revision answers exactly as a missing one.
+  if (!revision || !roleAtLeast(await blobRole(db, actor, revision.blobId), 'read')) {
+    throw new DomainError('not_found', 'revision not found');
+  }
+  if (revision.blob.type !== spec.blobType) {
+    throw new DomainError('unknown_command', `engine "${engine}" does not apply to a ${revision.blob.type} revision`, { path: 'engine' });
+  }
+  const handler = typeof command === 'string' && Object.hasOwn(spec.commands, command) ? spec.commands[command] : undefined;
+  if (!handler) throw new DomainError('unknown_command', `unknown command ${JSON.stringify(command)?.slice(0, 80)} for engine "${engine}"`, { path: 'command' });
+  const result = await handler({
+    db,
+    actor,
+    revision: { id: revision.id, blobId: revision.blobId, orgId: revision.blob.orgId, state: revision.state },
+    params,
+    now: new Date(),
+  });
+  return json(result);
+}

@@ -1,0 +1,21 @@
+/**
+ * Who acts (SPEC §1 "auth entity"). A user (browser login or personal key) or an org (org key).
+ * `roleCap` is the role of the API key used, if any: it caps the entity's own roles.
+ */
+export interface Actor {
+  type: 'user' | 'org';
+  id: string;
+  /** The key's role when the actor came from an API key; null for a browser login or a fire. */
+  roleCap: 'read' | 'write' | null;
+}
+
+/** The stored form of `created_by` (SPEC §5.1). */
+export interface AuthEntity {
+  type: 'user' | 'org';
+  id: string;
+}
+
+/** The actor a fire acts as: the schedule's `created_by` with its full standing (SPEC §2, §8). */
+export function actorFromEntity(entity: AuthEntity): Actor {
+  return { type: entity.type, id: entity.id, roleCap: null };
+}

@@ -1,0 +1,1 @@
+export { loadConfig, resetConfigCache, type AppConfig, type Limits } from './env';

@@ -1,0 +1,68 @@
+import { blobRole, roleAtLeast, visibleOrgIds, type Actor } from '../auth';
+import type { Db } from '../db';
+import { DomainError } from '../errors';
+import { isIdShape, normalizeRef } from '../ids';
+
+/** A scheduler blob as the web app lists it. `revisionId` is its one managed revision. */
+export interface SchedulerSummary {
+  blobId: string;
+  alias: string | null;
+  name: string;
+  org: { id: string; alias: string | null; name: string };
+  revisionId: string;
+  scheduleCount: number;
+  activeCount: number;
+}
+
+/** Every scheduler blob `actor` can read, with schedule counts, ordered by org then name. */
+export async function listSchedulers(db: Db, actor: Actor): Promise<SchedulerSummary[]> {
+  const orgIds = await visibleOrgIds(db, actor);
+  const blobs = await db.blob.findMany({
+    where: { type: 'scheduler', orgId: { in: orgIds } },
+    include: { org: true },
+    orderBy: [{ org: { name: 'asc' } }, { name: 'asc' }],
+  });
+  const out: SchedulerSummary[] = [];
+  for (const b of blobs) {
+    if (!b.defaultRevisionId || !roleAtLeast(await blobRole(db, actor, b.id), 'read')) continue;
+    const [scheduleCount, activeCount] = await Promise.all([
+      db.schedule.count({ where: { revisionId: b.defaultRevisionId } }),
+      db.schedule.count({ where: { revisionId: b.defaultRevisionId, state: 'active' } }),
+    ]);
+    out.push({
+      blobId: b.id,
+      alias: b.alias,
+      name: b.name,
+      org: { id: b.org.id, alias: b.org.alias, name: b.org.name },
+      revisionId: b.defaultRevisionId,
+      scheduleCount,
+      activeCount,
+    });
+  }
+  return out;
+}
+
+/**
+ * The scheduler whose managed revision is `revisionId`, readable by `actor`. Throws `404 not_found`
+ * for a missing or unreadable one (SPEC §2 non-disclosure).
+ */
+export async function getSchedulerByRevision(db: Db, actor: Actor, revisionId: string): Promise<SchedulerSummary & { role: 'read' | 'write' | 'admin' }> {
+  const id = normalizeRef(revisionId);
+  const rev = isIdShape(id) ? await db.revision.findUnique({ where: { id }, include: { blob: { include: { org: true } } } }) : null;
+  const role = rev ? await blobRole(db, actor, rev.blobId) : null;
+  if (!rev || rev.blob.type !== 'scheduler' || !role) throw new DomainError('not_found', 'scheduler not found');
+  const [scheduleCount, activeCount] = await Promise.all([
+    db.schedule.count({ where: { revisionId: rev.id } }),
+    db.schedule.count({ where: { revisionId: rev.id, state: 'active' } }),
+  ]);
+  return {
+    blobId: rev.blobId,
+    alias: rev.blob.alias,
+    name: rev.blob.name,
+    org: { id: rev.blob.org.id, alias: rev.blob.org.alias, name: rev.blob.org.name },
+    revisionId: rev.id,
+    scheduleCount,
+    activeCount,
+    role,
+  };
+}

@@ -1,0 +1,25 @@
+import type { Actor } from '../auth';
+import type { Db } from '../db';
+import { DomainError } from '../errors';
+import { requireSchedulerRole } from './access';
+import type { Run } from './contract';
+import { getScheduleRow } from './find-schedule';
+import { invokeTarget } from './invoke-target';
+import { toRun } from './serialize';
+
+/**
+ * `run_schedule` (SPEC §3.1): fire now, recorded with `trigger: "manual"`. Keyed apart from
+ * occurrences, so it never consumes, blocks or duplicates one; `next_fire_at` is untouched.
+ * Throws `404 schedule_not_found`, `409 schedule_completed`.
+ */
+export async function runSchedule(opts: { db: Db; actor: Actor; revision: { id: string; blobId: string }; scheduleRef: string; now: Date }): Promise<Run> {
+  const { db, actor, revision, now } = opts;
+  return db.$transaction(async (tx) => {
+    await requireSchedulerRole(tx, actor, revision.blobId, 'write');
+    const row = await getScheduleRow(tx, revision.id, opts.scheduleRef);
+    if (row.state === 'completed') throw new DomainError('schedule_completed', 'this schedule is completed; it can no longer fire');
+    const out = await invokeTarget(tx, { schedule: row, trigger: 'manual', scheduledFor: now, now });
+    const run = await tx.run.findUniqueOrThrow({ where: { id: out.runId } });
+    return toRun(run);
+  });
+}

@@ -1,0 +1,134 @@
+/**
+ * Read models for the web app's schedule grid and schedule form (SPEC §10). Read-only; every function
+ * checks the caller's standing in the query (STYLE §2.2) and never reveals what it cannot read.
+ *
+ * - `targetOptions`: what the New Schedule form offers in its pickers (free entry stays allowed, the
+ *   save path is the one that decides, SPEC §6.3).
+ * - `lastRunStatuses`: the newest run of each schedule of one page of the grid.
+ * - `enabledCounts`: how many active schedules "Pause all" / "Resume all" would change.
+ */
+import 'server-only';
+import { blobRole, roleAtLeast, visibleOrgIds, type Actor, type Role } from '../auth';
+import type { Db } from '../db';
+import { requireSchedulerRole } from './access';
+import type { RunStatus, RunTrigger } from './contract';
+
+/** Most sessions and definitions offered in the pickers, so a huge catalog cannot blow up a page. */
+const OPTIONS_MAX = 500;
+
+export interface TargetOptions {
+  /** Orgs whose blobs the actor can see at least partly. */
+  orgs: { id: string; alias: string | null; name: string }[];
+  /** Workflow blobs the actor can read. `role` tells whether it can be a target (`write` needed, SPEC §6.3). */
+  blobs: {
+    id: string;
+    alias: string | null;
+    name: string;
+    orgId: string;
+    orgAlias: string | null;
+    role: Role;
+    defaultRevisionId: string | null;
+    revisions: { id: string; state: string; isDefault: boolean }[];
+  }[];
+  /** Sessions of the draft revisions of those blobs (where executions can run). */
+  sessions: { revisionId: string; id: string; alias: string | null; state: string }[];
+  /** Definitions of every revision of those blobs. */
+  definitions: { revisionId: string; id: string; alias: string | null; name: string }[];
+}
+
+/** The orgs, workflow blobs, revisions, sessions and definitions `actor` can read (SPEC §2). */
+export async function targetOptions(db: Db, actor: Actor): Promise<TargetOptions> {
+  const orgIds = await visibleOrgIds(db, actor);
+  const [orgs, candidates] = await Promise.all([
+    db.org.findMany({ where: { id: { in: orgIds } }, select: { id: true, alias: true, name: true }, orderBy: { name: 'asc' } }),
+    db.blob.findMany({
+      where: { type: 'workflow', orgId: { in: orgIds } },
+      include: { org: { select: { alias: true } }, revisions: { select: { id: true, state: true }, orderBy: [{ createdAt: 'asc' }, { id: 'asc' }] } },
+      orderBy: [{ createdAt: 'asc' }, { id: 'asc' }],
+    }),
+  ]);
+  const blobs: TargetOptions['blobs'] = [];
+  // Serialization is desired: one role lookup per blob; an unreadable blob is simply left out (SPEC §2).
+  for (const b of candidates) {
+    const role = await blobRole(db, actor, b.id);
+    if (!role || !roleAtLeast(role, 'read')) continue;
+    blobs.push({
+      id: b.id,
+      alias: b.alias,
+      name: b.name,
+      orgId: b.orgId,
+      orgAlias: b.org.alias,
+      role,
+      defaultRevisionId: b.defaultRevisionId,
+      revisions: b.revisions.map((r) => ({ id: r.id, state: r.state, isDefault: r.id === b.defaultRevisionId })),
+    });
+  }
+  const revisionIds = blobs.flatMap((b) => b.revisions.map((r) => r.id));
+  const draftIds = blobs.flatMap((b) => b.revisions.filter((r) => r.state === 'draft').map((r) => r.id));
+  const [sessions, definitions] = await Promise.all([
+    db.workflowSession.findMany({
+      where: { revisionId: { in: draftIds } },
+      select: { revisionId: true, id: true, alias: true, state: true },
+      orderBy: [{ createdAt: 'asc' }, { id: 'asc' }],
+      take: OPTIONS_MAX,
+    }),
+    db.definition.findMany({
+      where: { revisionId: { in: revisionIds } },
+      select: { revisionId: true, id: true, alias: true, name: true },
+      orderBy: [{ createdAt: 'asc' }, { id: 'asc' }],
+      take: OPTIONS_MAX,
+    }),
+  ]);
+  return { orgs, blobs, sessions, definitions };
+}
+
+/** The newest run of a schedule, as the grid's "Last run" column shows it. */
+export interface LastRun {
+  status: RunStatus;
+  trigger: RunTrigger;
+  /** When the fire was recorded (ISO UTC). */
+  created_at: string;
+}
+
+/**
+ * The newest run (by `created_at`, then `id`) of each of `scheduleIds` that belongs to scheduler
+ * revision `revision.id`; schedules without runs are absent from the answer. Needs `read` on the
+ * scheduler (else `404 not_found`).
+ */
+export async function lastRunStatuses(opts: {
+  db: Db;
+  actor: Actor;
+  revision: { id: string; blobId: string };
+  scheduleIds: string[];
+}): Promise<Record<string, LastRun>> {
+  const { db, actor, revision, scheduleIds } = opts;
+  await requireSchedulerRole(db, actor, revision.blobId, 'read');
+  if (scheduleIds.length === 0) return {};
+  const out: Record<string, LastRun> = {};
+  // One indexed lookup per schedule ((schedule_id, created_at, id) index): a page holds at most 50.
+  await Promise.all(
+    scheduleIds.map(async (scheduleId) => {
+      const run = await db.run.findFirst({
+        where: { scheduleId, schedule: { revisionId: revision.id } },
+        orderBy: [{ createdAt: 'desc' }, { id: 'desc' }],
+        select: { status: true, trigger: true, createdAt: true },
+      });
+      if (run) out[scheduleId] = { status: run.status as RunStatus, trigger: run.trigger as RunTrigger, created_at: run.createdAt.toISOString() };
+    }),
+  );
+  return out;
+}
+
+/**
+ * How many `active` schedules of the scheduler are enabled and disabled: what "Pause all" and
+ * "Resume all" (`set_all_enabled`, SPEC §3.1) would change. Needs `read` (else `404 not_found`).
+ */
+export async function enabledCounts(opts: { db: Db; actor: Actor; revision: { id: string; blobId: string } }): Promise<{ enabled: number; disabled: number }> {
+  const { db, actor, revision } = opts;
+  await requireSchedulerRole(db, actor, revision.blobId, 'read');
+  const [enabled, disabled] = await Promise.all([
+    db.schedule.count({ where: { revisionId: revision.id, state: 'active', enabled: true } }),
+    db.schedule.count({ where: { revisionId: revision.id, state: 'active', enabled: false } }),
+  ]);
+  return { enabled, disabled };
+}

@@ -1,0 +1,52 @@
+/**
+ * Test fixtures for the catalog's integration tests: orgs, users with memberships, and a workflow blob
+ * with one draft revision holding a session and a definition. Everything goes through the real verbs.
+ */
+import type { Db } from '../../db';
+import type { Actor } from '../../auth';
+import { newId } from '../../ids';
+import { createDefinition } from '../definitions/create-definition';
+import { createSession } from '../sessions/create-session';
+import { createWorkflowBlob } from '../blobs/create-workflow-blob';
+
+/** 2026-03-08T12:00:00Z, the reference instant of these tests. */
+export const T0 = new Date('2026-03-08T12:00:00.000Z');
+
+export async function makeOrg(db: Db, alias: string): Promise<{ id: string; alias: string }> {
+  const org = await db.org.create({ data: { id: newId(), alias, name: alias } });
+  return { id: org.id, alias };
+}
+
+/** A user acting through a browser login (no key cap), member of `orgId` with `role` when given. */
+export async function makeUser(db: Db, email: string, orgId?: string, role?: 'read' | 'write' | 'admin'): Promise<Actor> {
+  const user = await db.user.create({ data: { id: newId(), email, name: email } });
+  if (orgId && role) await db.membership.create({ data: { id: newId(), userId: user.id, orgId, role } });
+  return { type: 'user', id: user.id, roleCap: null };
+}
+
+export interface World {
+  org: { id: string; alias: string };
+  writer: Actor;
+  reader: Actor;
+  stranger: Actor;
+  blobId: string;
+  revisionId: string;
+  sessionId: string;
+  definitionId: string;
+}
+
+/**
+ * `acme-corp` with a writer, a reader and a stranger; workflow blob `support-bot` whose draft default
+ * revision holds session `nightly-batch` and definition `triage`.
+ */
+export async function makeWorld(db: Db): Promise<World> {
+  const org = await makeOrg(db, 'acme-corp');
+  const writer = await makeUser(db, 'writer@example.test', org.id, 'write');
+  const reader = await makeUser(db, 'reader@example.test', org.id, 'read');
+  const stranger = await makeUser(db, 'stranger@example.test');
+  const blob = await createWorkflowBlob(db, { actor: writer, org: 'acme-corp', alias: 'support-bot', now: T0 });
+  const revisionId = blob.default_revision_id!;
+  const session = await createSession(db, { actor: writer, revisionId, alias: 'nightly-batch', now: T0 });
+  const definition = await createDefinition(db, { actor: writer, revisionId, alias: 'triage', name: 'Triage', spec: { steps: 1 }, now: T0 });
+  return { org, writer, reader, stranger, blobId: blob.id, revisionId, sessionId: session.id, definitionId: definition.id };
+}

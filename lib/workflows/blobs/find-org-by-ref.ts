@@ -1,0 +1,18 @@
+import type { Tx } from '../../db';
+import type { Org } from '../../db/generated/sqlite/client';
+import { isIdShape, normalizeRef } from '../../ids';
+
+export interface FindOrgByRefOptions {
+  /** An org id or alias; trimmed and lowercased before lookup (SPEC §3.1). */
+  org: string;
+}
+
+/**
+ * The org named by id or alias, or null. No access check: callers decide what the actor may see.
+ * SPEC §1, §3.3.
+ */
+export async function findOrgByRef(db: Tx, opts: FindOrgByRefOptions): Promise<Org | null> {
+  const ref = normalizeRef(opts.org);
+  if (!ref) return null;
+  return isIdShape(ref) ? db.org.findUnique({ where: { id: ref } }) : db.org.findUnique({ where: { alias: ref } });
+}

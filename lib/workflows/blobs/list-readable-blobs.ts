@@ -1,0 +1,34 @@
+import type { Tx } from '../../db';
+import { type Actor, blobRole, orgRole, roleAtLeast } from '../../auth';
+import { DomainError } from '../../errors';
+import type { BlobDescription } from '../contract';
+import { describeBlob } from './get-blob-description';
+import { findOrgByRef } from './find-org-by-ref';
+
+export interface ListReadableBlobsOptions {
+  actor: Actor;
+  /** Org id or alias (the `{org}` path segment). */
+  org: string;
+}
+
+/**
+ * `GET /api/v1/orgs/{org}/blobs` (SPEC §3.3): the §3.3 description of every blob of `org` the actor
+ * can read (org role or a blob grant), both types, oldest first (by `created_at`, then `id`).
+ * @throws `404 not_found` when the org does not exist or the actor can read none of its blobs and holds
+ *   no role on it (an org the caller cannot see answers as one that does not exist, SPEC §2).
+ */
+export async function listReadableBlobs(db: Tx, opts: ListReadableBlobsOptions): Promise<{ blobs: BlobDescription[] }> {
+  const org = await findOrgByRef(db, { org: opts.org });
+  const notFound = new DomainError('not_found', `org "${opts.org}" not found`);
+  if (!org) throw notFound;
+  const blobs = await db.blob.findMany({ where: { orgId: org.id }, orderBy: [{ createdAt: 'asc' }, { id: 'asc' }], select: { id: true } });
+  const out: BlobDescription[] = [];
+  // Serialization is desired: one role lookup per blob, inside the caller's transaction.
+  for (const b of blobs) {
+    if (roleAtLeast(await blobRole(db, opts.actor, b.id), 'read')) out.push(await describeBlob(db, b.id));
+  }
+  if (out.length === 0) {
+    if (!roleAtLeast(await orgRole(db, opts.actor, org.id), 'read')) throw notFound;
+  }
+  return { blobs: out };
+}

@@ -1,0 +1,94 @@
+import type { Prisma, Tx } from '../../db';
+import { type Actor, blobRole, roleAtLeast } from '../../auth';
+import { loadConfig } from '../../config';
+import { DomainError } from '../../errors';
+import { newId } from '../../ids';
+import type { ExecutionJson } from '../contract';
+import { requireDraft, requireRevisionAccess } from '../guards';
+import { executionJson } from '../serialize';
+
+/** The limit name of SPEC §9, as recorded in a `limit_exceeded` run result (SPEC §8.1). */
+export const EXECUTIONS_LIMIT_NAME = 'workflow.executions_per_session_per_minute';
+
+/** Length of the rolling window of the per-session limit, in milliseconds. */
+export const EXECUTIONS_LIMIT_WINDOW_MS = 60_000;
+
+export interface CreateExecutionOptions {
+  /** Who creates it: recorded as `created_by`; needs `write` on the revision's blob. */
+  actor: Actor;
+  /** The draft workflow revision the execution runs in. */
+  revisionId: string;
+  /** An open session of `revisionId` (resolved id). */
+  sessionId: string;
+  /** The definition to run (resolved id): in `revisionId`, or in any workflow blob `actor` can read. */
+  definitionId: string;
+  /** `input_data` as validated by the contract (SPEC §6): an array of `{alias, value}`. */
+  inputData: unknown;
+  /** ≤ 256 chars; omitted from the execution when absent. */
+  description?: string;
+  /** Set when a fire creates the execution (SPEC §8). */
+  scheduleId?: string;
+  runId?: string;
+  /** The creation instant; also the end of the limit window. */
+  now: Date;
+}
+
+/**
+ * Create one execution (SPEC §1, §3.2 `create_execution`) from resolved ids, checking everything in
+ * this order: access, draft revision, session in the revision and open, definition reachable, limit.
+ * The limit (SPEC §9 `workflow.executions_per_session_per_minute`, default 600) counts the session's
+ * executions created in the window (now − 60 s, now]; at or over the limit the call is refused.
+ * Every check runs before the one write, so a refusal inside a caller's transaction writes nothing.
+ * @throws `404 not_found` (revision missing/unreadable), `403 forbidden` (read only),
+ *   `409 revision_not_writable` (not a draft), `404 session_not_found`, `409 session_not_open`,
+ *   `404 definition_not_found` (missing, or in a blob the actor cannot read), `429 limit_exceeded`.
+ */
+export async function createExecution(db: Tx, opts: CreateExecutionOptions): Promise<ExecutionJson> {
+  const { revision } = await requireRevisionAccess(db, { ...opts, need: 'write', blobType: 'workflow' });
+  requireDraft(revision);
+  const session = await db.workflowSession.findFirst({ where: { id: opts.sessionId, revisionId: revision.id } });
+  if (!session) throw new DomainError('session_not_found', `session ${opts.sessionId} not found`, { path: 'target.session' });
+  if (session.state !== 'open') {
+    throw new DomainError('session_not_open', `session ${session.alias ?? session.id} is ${session.state}`, {
+      path: 'target.session',
+    });
+  }
+  const definition = await db.definition.findUnique({
+    where: { id: opts.definitionId },
+    select: { id: true, revision: { select: { blobId: true } } },
+  });
+  const definitionVisible =
+    definition &&
+    (definition.revision.blobId === revision.blobId ||
+      roleAtLeast(await blobRole(db, opts.actor, definition.revision.blobId), 'read'));
+  if (!definitionVisible) {
+    throw new DomainError('definition_not_found', `definition ${opts.definitionId} not found`, { path: 'workflow.definition' });
+  }
+  const limit = loadConfig().limits.executionsPerSessionPerMinute;
+  // The window is (now − 60 s, now]: an execution created exactly 60 s before `now` no longer counts.
+  const recent = await db.execution.count({
+    where: { sessionId: session.id, createdAt: { gt: new Date(opts.now.getTime() - EXECUTIONS_LIMIT_WINDOW_MS), lte: opts.now } },
+  });
+  if (recent >= limit) {
+    throw new DomainError(
+      'limit_exceeded',
+      `${EXECUTIONS_LIMIT_NAME} (${limit}) reached: session ${session.alias ?? session.id} already has ${recent} executions in the last minute`,
+    );
+  }
+  const row = await db.execution.create({
+    data: {
+      id: newId(),
+      revisionId: revision.id,
+      sessionId: session.id,
+      definitionId: opts.definitionId,
+      description: opts.description ?? null,
+      inputData: opts.inputData as Prisma.InputJsonValue,
+      createdByType: opts.actor.type,
+      createdById: opts.actor.id,
+      scheduleId: opts.scheduleId ?? null,
+      runId: opts.runId ?? null,
+      createdAt: opts.now,
+    },
+  });
+  return executionJson(row);
+}

@@ -1,0 +1,225 @@
+/**
+ * The seam between the scheduler and the workflow catalog (STYLE §3.7, SPEC §6, §8, §8.1). The
+ * scheduler's fire path and save path call ONLY this interface, so a remote catalog can replace the
+ * embedded one without touching the worker. This is the only code that knows how `create_execution`
+ * fails: it answers with the SPEC §8.1 error names, and callers switch on those names, never on text.
+ *
+ * Whose standing counts: at a fire, the schedule's `created_by` (`actorFromEntity`, SPEC §2, §8); at a
+ * save, the saver (SPEC §6.3). The save path maps ANY failure to one identical
+ * `400 invalid_invocation_target` (see `checkInvocationTarget`), so its messages never reach a client.
+ *
+ * Non-disclosure choice: a target or source blob that EXISTS but that the actor cannot reach (no role
+ * at all, or too low a role) is `access_denied`; a blob that does not exist is `target_not_found`
+ * (following) or `session_not_found` (pinned). Existence is checked first, then access, right after the
+ * blob is found and before anything inside it is looked at. A fire's run record is read by the
+ * schedule's readers, who already saw the target when it was saved, so this discloses nothing new.
+ */
+import type { Tx } from '../db';
+import { type Actor, blobRole, roleAtLeast } from '../auth';
+import { isDomainError } from '../errors';
+import { normalizeRef } from '../ids';
+import type { WorkflowRef } from './contract';
+import { findBlobByRef } from './blobs/find-blob-by-ref';
+import { resolveWorkflowReference } from './definitions/resolve-workflow-reference';
+import { createExecution as createExecutionInCatalog, EXECUTIONS_LIMIT_NAME } from './executions/create-execution';
+import { findSessionByRef } from './sessions/find-session-by-ref';
+
+export type { WorkflowRef } from './contract';
+
+/** `invocation_target.target` as stored on a schedule (SPEC §6.1). */
+export interface TargetRef {
+  /** Org id or alias; required when `blob` is an alias, must be the blob's org when given with an id. */
+  org?: string;
+  /** Workflow blob id or alias. */
+  blob: string;
+  /** A revision id (pinned) or `default` (following). */
+  revision: string;
+  /** Pinned: a session id (an alias too at save time). Following: a session alias. */
+  session: string;
+}
+
+/** The SPEC §8.1 `invocation_error` names a resolution can produce. */
+export const RESOLVE_ERRORS = [
+  /** Following only: the target blob or its default revision is gone. */
+  'target_not_found',
+  /** Following only: the default revision is committed, not a draft. */
+  'default_revision_committed',
+  /** No session of that id/alias in the resolved revision (pinned: also the revision or blob is gone). */
+  'session_not_found',
+  /** The session exists but is closed. */
+  'session_not_open',
+  /** The workflow reference names nothing (SPEC §6.2). */
+  'workflow_not_found',
+  /** The actor's standing does not reach the target (`write`) or a qualified source (`read`). */
+  'access_denied',
+  /** `create_execution` refused; the message carries its refusal. */
+  'invocation_failed',
+] as const;
+export type ResolveError = (typeof RESOLVE_ERRORS)[number];
+
+export interface ResolveFailure {
+  ok: false;
+  error: ResolveError;
+  message: string;
+}
+
+export interface ResolvedTarget {
+  ok: true;
+  blobId: string;
+  orgId: string;
+  revisionId: string;
+  sessionId: string;
+  /** True when `target.revision` was a revision id, false for `default`. */
+  pinned: boolean;
+  /** State of the resolved revision. Always `draft` when following; a pinned one may be `committed`. */
+  revisionState: 'draft' | 'committed';
+}
+
+export interface ResolvedWorkflow {
+  ok: true;
+  definitionId: string;
+  revisionId: string;
+  blobId: string;
+}
+
+export interface CreateExecutionRequest {
+  /** Who creates the execution (recorded as its `created_by`). */
+  actor: Actor;
+  revisionId: string;
+  sessionId: string;
+  definitionId: string;
+  /** `input_data` as stored on the schedule (SPEC §6). */
+  inputData: unknown;
+  /** The schedule's description (SPEC §5.1), omitted when none. */
+  description?: string;
+  scheduleId?: string;
+  runId?: string;
+  /** The fire's instant: the execution's `created_at` and the end of the limit window. */
+  now: Date;
+}
+
+export type CreateExecutionOutcome =
+  | { ok: true; executionId: string }
+  | { ok: false; status: 'limit_exceeded'; limit: typeof EXECUTIONS_LIMIT_NAME; message: string }
+  | {
+      ok: false;
+      status: 'invocation_error';
+      error: Extract<ResolveError, 'invocation_failed' | 'session_not_open' | 'session_not_found'>;
+      message: string;
+    };
+
+/** What the scheduler needs from a workflow catalog. Every method runs inside the caller's transaction. */
+export interface WorkflowGateway {
+  /**
+   * Resolve where a fire runs (SPEC §6.1, §8 step 1). Following: the blob's CURRENT default revision,
+   * which must be a draft, then the session alias in it. Pinned: the stored revision id, which must
+   * belong to the blob (it may be committed: `createExecution` then refuses), then the session by id
+   * (or alias, at save time). The session must be open. `actor` needs `need` on the blob.
+   */
+  resolveTarget(db: Tx, actor: Actor, target: TargetRef, need: 'write'): Promise<ResolvedTarget | ResolveFailure>;
+  /**
+   * Resolve what a fire runs (SPEC §6.2): bare `{definition}` in `targetRevisionId`; qualified in the
+   * named blob's revision (`default` unless given), with `read` on that blob.
+   */
+  resolveWorkflow(db: Tx, actor: Actor, workflow: WorkflowRef, targetRevisionId: string): Promise<ResolvedWorkflow | ResolveFailure>;
+  /**
+   * Create the execution (SPEC §8 step 2). A limit refusal is `limit_exceeded` (SPEC §9); any other
+   * refusal is an `invocation_error`. Refusals write nothing. Unforeseen exceptions propagate (the
+   * caller records `internal_error`).
+   */
+  createExecution(db: Tx, opts: CreateExecutionRequest): Promise<CreateExecutionOutcome>;
+}
+
+const fail = (error: ResolveError, message: string): ResolveFailure => ({ ok: false, error, message });
+
+/** The catalog in this process's database. */
+export const embeddedGateway: WorkflowGateway = {
+  async resolveTarget(db, actor, target, need) {
+    const following = normalizeRef(target.revision) === 'default';
+    // A pinned target never reports target_not_found (SPEC §8.1: following only): a gone blob or
+    // revision takes its session with it.
+    const gone: ResolveError = following ? 'target_not_found' : 'session_not_found';
+    const blob = await findBlobByRef(db, { org: target.org, blob: target.blob });
+    if (!blob || blob.type !== 'workflow') return fail(gone, `target blob "${target.blob.trim()}" not found`);
+    // Access right after the blob is found, before anything inside it is looked at (SPEC §2, §8.1).
+    if (!roleAtLeast(await blobRole(db, actor, blob.id), need)) {
+      return fail('access_denied', `no ${need} access to target blob "${target.blob.trim()}"`);
+    }
+    let revision: { id: string; state: string } | null;
+    if (following) {
+      revision = blob.defaultRevisionId
+        ? await db.revision.findFirst({ where: { id: blob.defaultRevisionId, blobId: blob.id }, select: { id: true, state: true } })
+        : null;
+      if (!revision) return fail('target_not_found', `target blob "${target.blob.trim()}" has no default revision`);
+      if (revision.state !== 'draft') {
+        return fail('default_revision_committed', `the default revision ${revision.id} of the target blob is committed, not a draft`);
+      }
+    } else {
+      revision = await db.revision.findFirst({
+        where: { id: normalizeRef(target.revision), blobId: blob.id },
+        select: { id: true, state: true },
+      });
+      if (!revision) return fail('session_not_found', `revision ${target.revision.trim()} is not a revision of the target blob`);
+    }
+    const session = await findSessionByRef(db, { revisionId: revision.id, session: target.session, aliasOnly: following });
+    if (!session) return fail('session_not_found', `session "${target.session.trim()}" not found in revision ${revision.id}`);
+    if (session.state !== 'open') return fail('session_not_open', `session "${target.session.trim()}" is ${session.state}`);
+    return {
+      ok: true,
+      blobId: blob.id,
+      orgId: blob.orgId,
+      revisionId: revision.id,
+      sessionId: session.id,
+      pinned: !following,
+      revisionState: revision.state === 'draft' ? 'draft' : 'committed',
+    };
+  },
+
+  async resolveWorkflow(db, actor, workflow, targetRevisionId) {
+    const resolved = await resolveWorkflowReference(db, { actor, workflow, targetRevisionId });
+    if (!resolved.ok) return fail(resolved.error, resolved.message);
+    return { ok: true, definitionId: resolved.definition.id, revisionId: resolved.revisionId, blobId: resolved.blobId };
+  },
+
+  async createExecution(db, opts) {
+    try {
+      const execution = await createExecutionInCatalog(db, opts);
+      return { ok: true, executionId: execution.id };
+    } catch (e) {
+      // Only refusals are mapped; they are all thrown before the catalog's one write, so the caller's
+      // transaction is still clean and can record the run.
+      if (!isDomainError(e)) throw e;
+      switch (e.code) {
+        case 'limit_exceeded':
+          return { ok: false, status: 'limit_exceeded', limit: EXECUTIONS_LIMIT_NAME, message: e.message };
+        case 'session_not_open':
+        case 'session_not_found':
+          return { ok: false, status: 'invocation_error', error: e.code, message: e.message };
+        default:
+          return { ok: false, status: 'invocation_error', error: 'invocation_failed', message: e.message };
+      }
+    }
+  },
+};
+
+/**
+ * The SPEC §6.3 save-time check, with the saver's standing: everything a fire will check, plus that a
+ * pinned revision is still a draft. Resolves the target, then the workflow reference in it. The caller
+ * maps every failure to the same `400 invalid_invocation_target` (and a pinned target's session to
+ * `target.sessionId`, SPEC §6.1). Syntax rules (alias vs id, missing org) belong to the schedule contract.
+ */
+export async function checkInvocationTarget(
+  gateway: WorkflowGateway,
+  db: Tx,
+  actor: Actor,
+  ref: { target: TargetRef; workflow: WorkflowRef },
+): Promise<{ ok: true; target: ResolvedTarget; workflow: ResolvedWorkflow } | ResolveFailure> {
+  const target = await gateway.resolveTarget(db, actor, ref.target, 'write');
+  if (!target.ok) return target;
+  if (target.revisionState !== 'draft') {
+    return fail('invocation_failed', `revision ${target.revisionId} is committed; only a draft revision runs executions`);
+  }
+  const workflow = await gateway.resolveWorkflow(db, actor, ref.workflow, target.revisionId);
+  if (!workflow.ok) return workflow;
+  return { ok: true, target, workflow };
+}

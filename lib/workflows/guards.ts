@@ -1,0 +1,78 @@
+/**
+ * Internal guards shared by the catalog's verbs: access to a revision (SPEC §2), the draft rule for
+ * writes (SPEC §1), the alias grammar (SPEC §4) and unique-key races. Not part of the public entry.
+ */
+import type { Tx } from '../db';
+import type { Blob, Revision } from '../db/generated/sqlite/client';
+import { type Actor, blobRole, roleAtLeast, type Role } from '../auth';
+import { DomainError } from '../errors';
+import { aliasProblem } from '../ids';
+import type { BlobType } from './contract';
+
+export interface RevisionAccess {
+  revision: Revision;
+  blob: Blob;
+  /** The actor's role on the blob (at least `need`). */
+  role: Role;
+}
+
+/**
+ * Load revision `revisionId` with its blob and check that `actor` holds `need` on the blob.
+ * @throws `404 not_found` when the revision does not exist, its blob is not of `blobType` (when given),
+ *   or the actor cannot read the blob (refusal looks like absence, SPEC §2).
+ * @throws `403 forbidden` when the actor can read the blob but `need` is `write` and it holds only `read`.
+ */
+export async function requireRevisionAccess(
+  db: Tx,
+  opts: { actor: Actor; revisionId: string; need: 'read' | 'write'; blobType?: BlobType },
+): Promise<RevisionAccess> {
+  const revision = await db.revision.findUnique({ where: { id: opts.revisionId }, include: { blob: true } });
+  const notFound = () => new DomainError('not_found', `revision ${opts.revisionId} not found`);
+  if (!revision || (opts.blobType && revision.blob.type !== opts.blobType)) throw notFound();
+  const role = await blobRole(db, opts.actor, revision.blobId);
+  if (!role || !roleAtLeast(role, 'read')) throw notFound();
+  if (!roleAtLeast(role, opts.need)) {
+    throw new DomainError('forbidden', `${opts.need} access to blob ${revision.blobId} is required`);
+  }
+  const { blob, ...rev } = revision;
+  return { revision: rev, blob, role };
+}
+
+/**
+ * Writes (sessions, definitions, executions) go only to a draft revision (SPEC §1).
+ * @throws `409 revision_not_writable` for a committed or managed revision.
+ */
+export function requireDraft(revision: Pick<Revision, 'id' | 'state'>): void {
+  if (revision.state !== 'draft') {
+    throw new DomainError(
+      'revision_not_writable',
+      `revision ${revision.id} is ${revision.state}; only a draft revision accepts writes and runs executions`,
+    );
+  }
+}
+
+/**
+ * Enforce the SPEC §4 alias grammar on an alias being set (create or rename), as sent (no trimming).
+ * @throws `400 invalid_alias` with `path`.
+ */
+export function requireAliasGrammar(alias: string, path = 'alias'): void {
+  const problem = aliasProblem(alias);
+  if (problem) throw new DomainError('invalid_alias', problem, { path });
+}
+
+/** True for Prisma's unique-constraint violation (P2002), the last guard of an alias race. */
+export function isUniqueViolation(e: unknown): boolean {
+  return typeof e === 'object' && e !== null && (e as { code?: unknown }).code === 'P2002';
+}
+
+/** Run a write whose unique key is an alias; a concurrent taker surfaces as `409 alias_taken`. */
+export async function withAliasGuard<T>(alias: string | null | undefined, write: () => Promise<T>): Promise<T> {
+  try {
+    return await write();
+  } catch (e) {
+    if (alias != null && isUniqueViolation(e)) {
+      throw new DomainError('alias_taken', `alias "${alias}" is taken`, { path: 'alias', cause: e });
+    }
+    throw e;
+  }
+}

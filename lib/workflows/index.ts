@@ -1,0 +1,72 @@
+/**
+ * Public entry of the embedded workflow catalog (SPEC §1, §3.2, §3.3, §6, §8). Other folders import
+ * only this file (and `contract.ts`). Every verb takes `(db: Tx, opts)` and so runs inside a caller's
+ * transaction; each documents its shapes, errors and SPEC section.
+ */
+
+// Contract: enums, strict schemas, JSON shapes.
+export * from './contract';
+export { sessionJson, definitionJson, executionJson, revisionJson } from './serialize';
+
+// Blobs (SPEC §1, §3.3).
+export { createWorkflowBlob, type CreateWorkflowBlobOptions } from './blobs/create-workflow-blob';
+export { createSchedulerBlob, type CreateSchedulerBlobOptions } from './blobs/create-scheduler-blob';
+export { findBlobByRef, type FindBlobByRefOptions } from './blobs/find-blob-by-ref';
+export { findOrgByRef, type FindOrgByRefOptions } from './blobs/find-org-by-ref';
+export { getBlobDescription, describeBlob, type GetBlobDescriptionOptions } from './blobs/get-blob-description';
+export { listReadableBlobs, type ListReadableBlobsOptions } from './blobs/list-readable-blobs';
+
+// Revisions (SPEC §1).
+export { commitRevision, type CommitRevisionOptions } from './revisions/commit-revision';
+export { branchRevision, type BranchRevisionOptions } from './revisions/branch-revision';
+export { setDefaultRevision, type SetDefaultRevisionOptions } from './revisions/set-default-revision';
+
+// Sessions (SPEC §1, §3.2).
+export { createSession, type CreateSessionOptions } from './sessions/create-session';
+export { getSession, type GetSessionOptions } from './sessions/get-session';
+export { updateSession, type UpdateSessionOptions } from './sessions/update-session';
+export { closeSession, type CloseSessionOptions } from './sessions/close-session';
+export { reopenSession, type ReopenSessionOptions } from './sessions/reopen-session';
+export { deleteSession, type DeleteSessionOptions } from './sessions/delete-session';
+export { listSessions, type ListSessionsOptions } from './sessions/list-sessions';
+export { findSessionByRef, requireSessionByRef, type FindSessionByRefOptions } from './sessions/find-session-by-ref';
+
+// Definitions (SPEC §1, §3.2, §6.2).
+export { createDefinition, type CreateDefinitionOptions } from './definitions/create-definition';
+export { updateDefinition, type UpdateDefinitionOptions } from './definitions/update-definition';
+export { listDefinitions, type ListDefinitionsOptions } from './definitions/list-definitions';
+export { findDefinitionByRef, requireDefinitionByRef, type FindDefinitionByRefOptions } from './definitions/find-definition-by-ref';
+export {
+  resolveWorkflowReference,
+  type ResolveWorkflowReferenceOptions,
+  type WorkflowResolution,
+} from './definitions/resolve-workflow-reference';
+
+// Executions (SPEC §1, §3.2, §9).
+export {
+  createExecution,
+  EXECUTIONS_LIMIT_NAME,
+  EXECUTIONS_LIMIT_WINDOW_MS,
+  type CreateExecutionOptions,
+} from './executions/create-execution';
+export { createExecutionByRef, type CreateExecutionByRefOptions } from './executions/create-execution-by-ref';
+export { listWorkflowExecutions, type ListWorkflowExecutionsOptions } from './executions/list-workflow-executions';
+
+// The scheduler's seam (SPEC §6, §8).
+export {
+  embeddedGateway,
+  checkInvocationTarget,
+  RESOLVE_ERRORS,
+  type WorkflowGateway,
+  type TargetRef,
+  type ResolveError,
+  type ResolveFailure,
+  type ResolvedTarget,
+  type ResolvedWorkflow,
+  type CreateExecutionRequest,
+  type CreateExecutionOutcome,
+} from './gateway';
+
+// Transport: command handlers and blob route handlers.
+export { workflowCommands, createBlobHandler, getBlobHandler, listBlobsHandler, type OrgRouteContext } from './commands';
+export { parseParams } from './parse-params';

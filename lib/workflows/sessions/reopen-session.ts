@@ -1,0 +1,14 @@
+import type { Tx } from '../../db';
+import type { SessionJson } from '../contract';
+import { setSessionState, type SetSessionStateOptions } from './set-session-state';
+
+export type ReopenSessionOptions = SetSessionStateOptions;
+
+/**
+ * Reopen a closed session (SPEC §3.2 `reopen_session`): it accepts executions again. Idempotent.
+ * Needs `write` on a draft revision.
+ * @throws `404 not_found`, `403 forbidden`, `409 revision_not_writable`, `404 session_not_found`.
+ */
+export async function reopenSession(db: Tx, opts: ReopenSessionOptions): Promise<SessionJson> {
+  return setSessionState(db, { ...opts, state: 'open' });
+}

@@ -1,0 +1,43 @@
+import { defineConfig } from '@playwright/test';
+
+/**
+ * End-to-end tests drive the real UI with the real worker: `npm start` (web + worker) on its own
+ * SQLite file and port. Debian's Chromium is used; Playwright never downloads a browser here.
+ */
+const PORT = Number(process.env.E2E_PORT ?? 3100);
+export const E2E_API_KEY = 'e2e-bootstrap-key-0123456789';
+
+export default defineConfig({
+  testDir: './e2e',
+  timeout: 120_000,
+  expect: { timeout: 15_000 },
+  fullyParallel: false,
+  workers: 1,
+  retries: process.env.CI ? 1 : 0,
+  reporter: [['list']],
+  use: {
+    baseURL: `http://127.0.0.1:${PORT}`,
+    trace: 'retain-on-failure',
+    screenshot: 'only-on-failure',
+    viewport: { width: 1280, height: 800 },
+    launchOptions: {
+      executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+      args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--disable-quic', '--no-first-run'],
+    },
+  },
+  projects: [{ name: 'chromium', use: { browserName: 'chromium' } }],
+  webServer: {
+    command: `rm -f data/e2e.db data/e2e.db-wal data/e2e.db-shm && npm start`,
+    url: `http://127.0.0.1:${PORT}/api/health`,
+    timeout: 600_000,
+    reuseExistingServer: false,
+    stdout: 'pipe',
+    stderr: 'pipe',
+    env: {
+      PORT: String(PORT),
+      DATABASE_URL: 'file:./data/e2e.db',
+      SCHEDULER_BOOTSTRAP_API_KEY: E2E_API_KEY,
+      WORKER_POLL_INTERVAL_MS: '500',
+    },
+  },
+});

@@ -1,0 +1,86 @@
+/**
+ * Idempotent seed for the embedded default (runs on every `npm start`): org `acme-corp`, its operator,
+ * scheduler `ops-scheduler`, workflow blob `procedures` (draft default revision, open session
+ * `nightly-batch`, definitions `triage` and `daily-report`), two demo schedules, and an org API key:
+ * SCHEDULER_BOOTSTRAP_API_KEY when set, otherwise one generated on the first seed and printed once.
+ */
+import { generateApiKey, upsertKnownApiKey, DEMO_USER_EMAIL } from '../lib/auth';
+import { loadConfig } from '../lib/config';
+import { closeDb, getDb, type Db, type Tx } from '../lib/db';
+
+const BOOTSTRAP_KEY_NAME = 'bootstrap';
+
+async function findOrCreateBlob(db: Tx, orgId: string, alias: string, type: 'workflow' | 'scheduler', name: string) {
+  const existing = await db.blob.findFirst({ where: { orgId, alias } });
+  if (existing) return existing;
+  const blob = await db.blob.create({ data: { orgId, alias, type, name } });
+  const revision = await db.revision.create({ data: { blobId: blob.id, state: type === 'scheduler' ? 'managed' : 'draft' } });
+  return db.blob.update({ where: { id: blob.id }, data: { defaultRevisionId: revision.id } });
+}
+
+/** Seed `db` (default: the configured database). Returns the generated key when one was made. */
+export async function seed(db: Db = getDb(), bootstrapApiKey = loadConfig().bootstrapApiKey): Promise<{ printedKey: string | null; orgId: string; userId: string; schedulerRevisionId: string; proceduresRevisionId: string }> {
+  return db.$transaction(async (tx) => {
+    const org = await tx.org.upsert({ where: { alias: 'acme-corp' }, create: { alias: 'acme-corp', name: 'Acme Corp' }, update: {} });
+    const user = await tx.user.upsert({ where: { email: DEMO_USER_EMAIL }, create: { email: DEMO_USER_EMAIL, name: 'Acme Operator' }, update: {} });
+    await tx.membership.upsert({
+      where: { userId_orgId: { userId: user.id, orgId: org.id } },
+      create: { userId: user.id, orgId: org.id, role: 'admin' },
+      update: {},
+    });
+
+    const scheduler = await findOrCreateBlob(tx, org.id, 'ops-scheduler', 'scheduler', 'Ops scheduler');
+    const procedures = await findOrCreateBlob(tx, org.id, 'procedures', 'workflow', 'Procedures');
+    const revisionId = procedures.defaultRevisionId!;
+    if (!(await tx.workflowSession.findFirst({ where: { revisionId, alias: 'nightly-batch' } }))) {
+      await tx.workflowSession.create({ data: { revisionId, alias: 'nightly-batch', state: 'open' } });
+    }
+    for (const [alias, name] of [['triage', 'Triage open tickets'], ['daily-report', 'Daily report']] as const) {
+      if (!(await tx.definition.findFirst({ where: { revisionId, alias } }))) {
+        await tx.definition.create({ data: { revisionId, alias, name, spec: { steps: [{ name }] } } });
+      }
+    }
+
+    const schedulerRevisionId = scheduler.defaultRevisionId!;
+    if ((await tx.schedule.count({ where: { revisionId: schedulerRevisionId } })) === 0) {
+      const target = {
+        target: { org: 'acme-corp', blob: 'procedures', revision: 'default', session: 'nightly-batch' },
+        workflow: { definition: 'triage' },
+        input_data: [{ alias: 'ticket_window', value: { hours: 24 } }],
+      };
+      const now = new Date();
+      await tx.schedule.create({
+        data: {
+          revisionId: schedulerRevisionId, alias: 'nightly-triage', description: 'Triage the last day of tickets',
+          repeat: 'recurring_cron', cronExpression: '0 2 * * ? *', timezone: 'Europe/Berlin', enabled: false,
+          invocationTarget: target, nextFireAt: null, createdByType: 'user', createdById: user.id, createdAt: now, updatedAt: now,
+        },
+      });
+    }
+
+    let printedKey: string | null = null;
+    if (bootstrapApiKey) {
+      await upsertKnownApiKey(tx, { key: bootstrapApiKey, name: BOOTSTRAP_KEY_NAME, role: 'write', orgId: org.id });
+    } else if (!(await tx.apiKey.findFirst({ where: { orgId: org.id, name: BOOTSTRAP_KEY_NAME } }))) {
+      const k = generateApiKey();
+      await tx.apiKey.create({ data: { name: BOOTSTRAP_KEY_NAME, prefix: k.prefix, secretHash: k.secretHash, role: 'write', orgId: org.id } });
+      printedKey = k.key;
+    }
+    return { printedKey, orgId: org.id, userId: user.id, schedulerRevisionId, proceduresRevisionId: revisionId };
+  });
+}
+
+if (process.argv[1]?.endsWith('seed.ts')) {
+  seed()
+    .then(({ printedKey }) => {
+      console.log('seed: org acme-corp, scheduler ops-scheduler, workflow blob procedures are in place');
+      if (printedKey) {
+        console.log(`seed: API key for org acme-corp (write), shown once — keep it:\n\n    ${printedKey}\n`);
+      }
+    })
+    .catch((e) => {
+      console.error('seed failed:', e);
+      process.exitCode = 1;
+    })
+    .finally(() => closeDb());
+}

@@ -1,0 +1,84 @@
+/**
+ * `npm start`: apply migrations, seed, build if the sources changed, then run the web app and the
+ * worker together (production mode). `--dev` runs `next dev` instead; `--web-only` runs no worker.
+ * If either process exits, the other is stopped and `npm start` exits with its code.
+ */
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { loadConfig } from '../lib/config';
+
+const args = new Set(process.argv.slice(2));
+const dev = args.has('--dev');
+const webOnly = args.has('--web-only');
+const config = loadConfig();
+const root = path.resolve(import.meta.dirname, '..');
+const bin = (name: string) => path.join(root, 'node_modules', '.bin', name);
+
+function run(cmd: string, argv: string[]): void {
+  const r = spawnSync(cmd, argv, { cwd: root, stdio: 'inherit', env: process.env });
+  if (r.status !== 0) {
+    console.error(`start: "${path.basename(cmd)} ${argv.join(' ')}" failed (exit ${r.status})`);
+    process.exit(r.status ?? 1);
+  }
+}
+
+/** A fingerprint of everything `next build` reads, so an unchanged tree is not rebuilt. */
+function sourceHash(): string {
+  const h = createHash('sha256');
+  const walk = (dir: string) => {
+    if (!existsSync(dir)) return;
+    for (const e of readdirSync(dir, { withFileTypes: true }).sort((a, b) => a.name.localeCompare(b.name))) {
+      const p = path.join(dir, e.name);
+      if (e.isDirectory()) {
+        if (!['__tests__', 'generated'].includes(e.name)) walk(p);
+      } else h.update(`${p}:${statSync(p).size}:${statSync(p).mtimeMs}\n`);
+    }
+  };
+  for (const d of ['app', 'components', 'lib']) walk(path.join(root, d));
+  for (const f of ['next.config.ts', 'package-lock.json', 'tsconfig.json']) {
+    const p = path.join(root, f);
+    if (existsSync(p)) h.update(readFileSync(p));
+  }
+  return h.digest('hex');
+}
+
+mkdirSync(path.join(root, 'data'), { recursive: true });
+if (!existsSync(path.join(root, 'lib/db/generated/sqlite/client.ts'))) run(bin('prisma'), ['generate']);
+run(bin('tsx'), ['scripts/migrate.ts']);
+run(bin('tsx'), ['prisma/seed.ts']);
+
+if (!dev) {
+  const stamp = path.join(root, '.next', 'source-hash');
+  const hash = sourceHash();
+  if (!existsSync(path.join(root, '.next', 'BUILD_ID')) || !existsSync(stamp) || readFileSync(stamp, 'utf8') !== hash) {
+    console.log('start: building the web app (first start or sources changed)…');
+    run(bin('next'), ['build']);
+    writeFileSync(stamp, hash);
+  }
+}
+
+const children: ChildProcess[] = [];
+let exiting = false;
+function shutdown(code: number) {
+  if (exiting) return;
+  exiting = true;
+  for (const c of children) if (c.exitCode === null) c.kill('SIGTERM');
+  setTimeout(() => process.exit(code), 10_000).unref();
+  Promise.all(children.map((c) => (c.exitCode === null ? new Promise((r) => c.once('exit', r)) : null))).then(() => process.exit(code));
+}
+function start(name: string, cmd: string, argv: string[]) {
+  const child = spawn(cmd, argv, { cwd: root, stdio: 'inherit', env: process.env });
+  child.on('exit', (code, signal) => {
+    if (!exiting) console.error(`start: ${name} exited (${signal ?? code}); stopping the rest`);
+    shutdown(code ?? 1);
+  });
+  children.push(child);
+}
+
+const host = config.hostname;
+start('web', bin('next'), [dev ? 'dev' : 'start', '-p', String(config.port), '-H', host]);
+if (!webOnly) start('worker', process.execPath, ['--import', 'tsx', 'worker/main.ts']);
+console.log(`start: web on http://${host === '0.0.0.0' ? '127.0.0.1' : host}:${config.port}${webOnly ? '' : ' with the worker'}`);
+for (const s of ['SIGINT', 'SIGTERM'] as const) process.on(s, () => shutdown(0));

@@ -1,0 +1,27 @@
+import { defineConfig } from 'vitest/config';
+import path from 'node:path';
+
+// Two projects: `unit` (pure logic, no I/O) and `integration` (real SQLite / PostgreSQL, real HTTP).
+export default defineConfig({
+  resolve: { alias: { '@': path.resolve(__dirname), 'server-only': path.resolve(__dirname, 'lib/testing/server-only-stub.ts') } },
+  test: {
+    projects: [
+      {
+        extends: true,
+        test: { name: 'unit', include: ['lib/cron/**/*.test.ts', 'lib/**/__tests__/**/*.unit.test.ts', 'cli/**/*.unit.test.ts'], environment: 'node' },
+      },
+      {
+        extends: true,
+        test: {
+          name: 'integration',
+          include: ['**/__tests__/**/*.int.test.ts'],
+          exclude: ['node_modules/**'],
+          environment: 'node',
+          testTimeout: 120_000,
+          hookTimeout: 180_000,
+          fileParallelism: false,
+        },
+      },
+    ],
+  },
+});

@@ -1,0 +1,35 @@
+/**
+ * The worker's typed events (STYLE §1.6). Logs, metrics and tests subscribe; a listener's error is
+ * logged and never breaks the loop.
+ */
+import { EventEmitter } from 'node:events';
+
+export interface WorkerEventMap {
+  'worker:start': { workerId: string };
+  'worker:stop': { workerId: string; reason: string };
+  'tick:start': { now: Date; due: number };
+  'tick:error': { error: Error };
+  'occurrence:fired': { scheduleId: string; scheduledFor: Date; lateMs: number; status: string; error?: string; runId: string; completed: boolean };
+  'occurrence:skipped': { scheduleId: string; scheduledFor: Date; skipped: number; reason: 'outside-catchup-window'; completed: boolean };
+  'occurrence:lost-race': { scheduleId: string; scheduledFor: Date };
+}
+
+export class WorkerEvents {
+  private readonly emitter = new EventEmitter();
+
+  on<K extends keyof WorkerEventMap>(event: K, listener: (payload: WorkerEventMap[K]) => void): () => void {
+    const wrapped = (payload: WorkerEventMap[K]) => {
+      try {
+        listener(payload);
+      } catch (e) {
+        console.error(JSON.stringify({ level: 'error', msg: 'worker event listener failed', event, error: String(e) }));
+      }
+    };
+    this.emitter.on(event, wrapped);
+    return () => this.emitter.off(event, wrapped);
+  }
+
+  emit<K extends keyof WorkerEventMap>(event: K, payload: WorkerEventMap[K]): void {
+    this.emitter.emit(event, payload);
+  }
+}

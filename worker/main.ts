@@ -1,0 +1,27 @@
+/**
+ * `npm run worker`: one worker process. Any number may run against one database. SIGTERM/SIGINT
+ * finish the batch in hand, then exit 0.
+ */
+import { loadConfig } from '../lib/config';
+import { closeDb, getDb } from '../lib/db';
+import { logEvents } from './log';
+import { Worker } from './worker';
+
+const config = loadConfig();
+const worker = new Worker({
+  db: getDb(),
+  limits: config.limits,
+  batchSize: config.worker.batchSize,
+  pollIntervalMs: config.worker.pollIntervalMs,
+});
+logEvents(worker.events, config.logLevel);
+for (const signal of ['SIGTERM', 'SIGINT'] as const) process.on(signal, () => worker.stop(signal));
+
+worker
+  .run()
+  .then(() => closeDb())
+  .then(() => process.exit(0))
+  .catch((e) => {
+    console.error(JSON.stringify({ level: 'error', msg: 'worker crashed', error: String(e) }));
+    process.exit(1);
+  });
