@@ -1,11 +1,11 @@
 import { defineConfig } from '@playwright/test';
+import { E2E_API_KEY, E2E_PORT, LIMITS_PORT } from './e2e/api';
 
 /**
  * End-to-end tests drive the real UI with the real worker: `npm start` (web + worker) on its own
  * SQLite file and port. Debian's Chromium is used; Playwright never downloads a browser here.
  */
-const PORT = Number(process.env.E2E_PORT ?? 3100);
-export const E2E_API_KEY = 'e2e-bootstrap-key-0123456789';
+const PORT = E2E_PORT;
 
 export default defineConfig({
   testDir: './e2e',
@@ -26,18 +26,36 @@ export default defineConfig({
     },
   },
   projects: [{ name: 'chromium', use: { browserName: 'chromium' } }],
-  webServer: {
-    command: `rm -f data/e2e.db data/e2e.db-wal data/e2e.db-shm && npm start`,
-    url: `http://127.0.0.1:${PORT}/api/health`,
-    timeout: 600_000,
-    reuseExistingServer: false,
-    stdout: 'pipe',
-    stderr: 'pipe',
-    env: {
-      PORT: String(PORT),
-      DATABASE_URL: 'file:./data/e2e.db',
-      SCHEDULER_BOOTSTRAP_API_KEY: E2E_API_KEY,
-      WORKER_POLL_INTERVAL_MS: '500',
+  webServer: [
+    {
+      command: 'rm -f data/e2e.db data/e2e.db-wal data/e2e.db-shm && npm start',
+      url: `http://127.0.0.1:${PORT}/api/health`,
+      timeout: 600_000,
+      reuseExistingServer: false,
+      stdout: 'pipe',
+      stderr: 'pipe',
+      env: {
+        PORT: String(PORT),
+        DATABASE_URL: 'file:./data/e2e.db',
+        SCHEDULER_BOOTSTRAP_API_KEY: E2E_API_KEY,
+        WORKER_POLL_INTERVAL_MS: '500',
+      },
     },
-  },
+    {
+      // A second web app (no worker) with tight SPEC §9 limits, for the limit rules of the contract.
+      command: 'rm -f data/e2e-limits.db data/e2e-limits.db-wal data/e2e-limits.db-shm && npx tsx scripts/start.ts --web-only --wait-for-build',
+      url: `http://127.0.0.1:${LIMITS_PORT}/api/health`,
+      timeout: 900_000,
+      reuseExistingServer: false,
+      stdout: 'pipe',
+      stderr: 'pipe',
+      env: {
+        PORT: String(LIMITS_PORT),
+        DATABASE_URL: 'file:./data/e2e-limits.db',
+        SCHEDULER_BOOTSTRAP_API_KEY: E2E_API_KEY,
+        SCHEDULER_MIN_INTERVAL_SECONDS: '120',
+        SCHEDULER_SCHEDULES_PER_REVISION: '3',
+      },
+    },
+  ],
 });

@@ -1,6 +1,7 @@
 /**
  * `npm start`: apply migrations, seed, build if the sources changed, then run the web app and the
  * worker together (production mode). `--dev` runs `next dev` instead; `--web-only` runs no worker.
+ * `--wait-for-build` waits for a build another process is making instead of building.
  * If either process exits, the other is stopped and `npm start` exits with its code.
  */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
@@ -12,6 +13,8 @@ import { loadConfig } from '../lib/config';
 const args = new Set(process.argv.slice(2));
 const dev = args.has('--dev');
 const webOnly = args.has('--web-only');
+// Another process builds (e.g. a second server in the test suite): wait for its build instead.
+const waitForBuild = args.has('--wait-for-build');
 const config = loadConfig();
 const root = path.resolve(import.meta.dirname, '..');
 const bin = (name: string) => path.join(root, 'node_modules', '.bin', name);
@@ -52,7 +55,17 @@ run(bin('tsx'), ['prisma/seed.ts']);
 if (!dev) {
   const stamp = path.join(root, '.next', 'source-hash');
   const hash = sourceHash();
-  if (!existsSync(path.join(root, '.next', 'BUILD_ID')) || !existsSync(stamp) || readFileSync(stamp, 'utf8') !== hash) {
+  const built = () => existsSync(path.join(root, '.next', 'BUILD_ID')) && existsSync(stamp) && readFileSync(stamp, 'utf8') === hash;
+  if (waitForBuild) {
+    const deadline = Date.now() + 15 * 60_000;
+    while (!built()) {
+      if (Date.now() > deadline) {
+        console.error('start: no build appeared within 15 minutes');
+        process.exit(1);
+      }
+      await new Promise((r) => setTimeout(r, 2000));
+    }
+  } else if (!existsSync(path.join(root, '.next', 'BUILD_ID')) || !existsSync(stamp) || readFileSync(stamp, 'utf8') !== hash) {
     console.log('start: building the web app (first start or sources changed)…');
     run(bin('next'), ['build']);
     writeFileSync(stamp, hash);

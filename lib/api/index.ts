@@ -2,4 +2,5 @@ export { json, errorResponse, requireApiActor, withActor, credentialOf } from '.
 export { handleRevisionCommand, readJsonObject } from './revision-command';
 export { healthReport, type HealthReport } from './health';
 export type { CommandContext, CommandHandler } from './types';
-export { listBlobsResponse, describeBlobResponse } from './discovery';
+export { listBlobsResponse, describeBlobResponse, createBlobResponse } from './discovery';
+export { buildOpenApiDocument } from './openapi';
