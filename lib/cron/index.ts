@@ -1,0 +1,21 @@
+/**
+ * The time engine (SPEC §7, §9 min interval): pure functions, no clock, no I/O, no logging.
+ * Instants are Dates or epoch ms (`Instant`); wall times are `WallTime` or `YYYY-MM-DDTHH:mm:ss`.
+ */
+export type { CronExpression, CronField, DayOfMonthRule, DayOfWeekRule, Instant, WallTime } from './types';
+export { CronExpressionError, LocalTimeError, ScheduleExpressionError, TimezoneError } from './errors';
+export { parseCronExpression } from './parse';
+export { matchesWallTime } from './match';
+export { nextOccurrence, nextOccurrences, previousOccurrence } from './next';
+export { minIntervalSeconds } from './min-interval';
+export { describeCron } from './describe';
+export {
+  assertTimezone,
+  isValidTimezone,
+  resolveLocalTime,
+  resolveWallTime,
+  toLocalTime,
+  wallTimeAt,
+  type WallResolution,
+} from './zone';
+export { nextScheduleOccurrences, parseScheduleExpression, type RateUnit, type ScheduleExpression } from './expression';

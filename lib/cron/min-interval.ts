@@ -1,0 +1,79 @@
+/**
+ * SPEC §9 `scheduler.min_interval_seconds`: the shortest gap between two consecutive occurrences.
+ *
+ * Every matching day fires at the same wall times of day, so on a day whose UTC offset stays put the
+ * gaps are known without stepping: the shortest gap within a day, and the gap from the previous
+ * occurrence to the day's first time. Days near an offset change (and the first day) are walked
+ * occurrence by occurrence with the DST rule. The scan visits each matching day once up to 2199 and
+ * stops early at 60 s, the smallest gap whole-minute fires can have.
+ */
+import { civilFromDays, daysFromCivil, MS_PER_DAY, MS_PER_MINUTE, MS_PER_SECOND } from './civil';
+import { compile, dayMask, FIRST_YEAR, LAST_YEAR, type CompiledCron } from './match';
+import { toCronExpression, walkForward } from './next';
+import type { CronExpression, Instant } from './types';
+import { toInstant, zoneRules } from './zone';
+
+/**
+ * The shortest gap, in seconds, between two consecutive occurrences after `from`, in `timezone`,
+ * counting gaps across hour and day boundaries and DST changes (`0,59 * * * ? *` → 60,
+ * `0/30 * * * ? *` → 1800). DST (SPEC §7.1): clocks jumping forward can shorten it — `0 1,3 * * ? *` in
+ * America/New_York gives 3600, from 01:00 EST (2025-03-09T06:00:00Z) to 03:00 EDT (07:00:00Z); falling back
+ * never does, as a repeated hour's second pass does not fire (01:30 EDT 2025-11-02T05:30:00Z fires, 06:30Z not).
+ * @returns seconds (≥ 60), or null when fewer than two occurrences exist after `from`.
+ * @throws CronExpressionError, TimezoneError, RangeError (invalid `from`).
+ */
+export function minIntervalSeconds(expression: string | CronExpression, timezone: string, from: Date | Instant): number | null {
+  const tables = compile(toCronExpression(expression));
+  const rules = zoneRules(timezone);
+  const fromMs = toInstant(from, 'from');
+  const times = tables.timesOfDay;
+  const firstTime = times[0] * MS_PER_MINUTE;
+  const lastTime = times[times.length - 1] * MS_PER_MINUTE;
+  let withinDay = Infinity;
+  for (let i = 1; i < times.length; i++) withinDay = Math.min(withinDay, (times[i] - times[i - 1]) * MS_PER_MINUTE);
+
+  let shortest = Infinity;
+  let previous = NaN;
+  const record = (at: Instant): boolean => {
+    if (!Number.isNaN(previous)) shortest = Math.min(shortest, at - previous);
+    previous = at;
+    return shortest > MS_PER_MINUTE;
+  };
+  /** Records each occurrence after the last recorded one (or `from`) whose wall time is below `endWall`. */
+  const walkUntil = (endWall: number) =>
+    walkForward(tables, rules, Number.isNaN(previous) ? fromMs : previous, (at, wall) => wall < endWall && record(at));
+
+  const startDay = Math.floor(rules.wallAt(fromMs) / MS_PER_DAY);
+  walkUntil((startDay + 1) * MS_PER_DAY);
+  for (const day of matchingDays(tables, startDay + 1)) {
+    if (shortest <= MS_PER_MINUTE) break;
+    const wallStart = day * MS_PER_DAY;
+    const offset = rules.offsetAt(wallStart - MS_PER_DAY);
+    if (offset !== rules.offsetAt(wallStart + 2 * MS_PER_DAY)) {
+      walkUntil(wallStart + MS_PER_DAY);
+      continue;
+    }
+    record(wallStart + firstTime - offset);
+    if (times.length > 1) {
+      shortest = Math.min(shortest, withinDay);
+      previous = wallStart + lastTime - offset;
+    }
+  }
+  return shortest === Infinity ? null : shortest / MS_PER_SECOND;
+}
+
+/** Days (since 1970-01-01, local) from `fromDay` on whose date matches the expression, ascending, up to 2199. */
+function* matchingDays(tables: CompiledCron, fromDay: number): Generator<number> {
+  let { year, month, day } = civilFromDays(fromDay);
+  if (year < FIRST_YEAR) [year, month, day] = [FIRST_YEAR, 1, 1];
+  for (; year <= LAST_YEAR; year++, month = 1, day = 1) {
+    if (tables.yearNext[year - FIRST_YEAR] !== year) continue;
+    for (; month <= 12; month++, day = 1) {
+      if (tables.monthNext[month] !== month) continue;
+      const beforeFirst = daysFromCivil(year, month, 1) - 1;
+      for (let mask = (dayMask(tables, year, month) >>> day) << day; mask !== 0; mask &= mask - 1) {
+        yield beforeFirst + 31 - Math.clz32(mask & -mask);
+      }
+    }
+  }
+}

@@ -1,0 +1,237 @@
+/**
+ * Timezones (SPEC §5.1, §7.1, §7.2): IANA name validation, a zone's UTC offset at an instant, and
+ * wall time ↔ instant with the DST rule. Offsets come from the platform's tz database through Intl.
+ *
+ * Speed: each zone keeps, per UTC year, the instants at which its offset changes. They are found by
+ * reading the offset every 2 days and bisecting each change to the second, so an offset that lasts
+ * less than 2 days would go unseen (since 1970 the shortest in tzdata lasts 7 days). After that, an
+ * offset lookup is a table scan of about two entries.
+ */
+import {
+  formatWallTime,
+  MS_PER_DAY,
+  MS_PER_SECOND,
+  daysFromCivil,
+  civilFromDays,
+  isRealWallTime,
+  parseWallTime,
+  wallMsOf,
+  wallTimeOf,
+} from './civil';
+import { LocalTimeError, TimezoneError } from './errors';
+import type { Instant, WallTime } from './types';
+
+/** What a wall time is in a zone (STYLE §4.4). Instants are epoch ms. */
+export type WallResolution =
+  | { readonly kind: 'exact'; readonly at: Instant }
+  /** The wall time does not exist (clocks jump forward over it). */
+  | { readonly kind: 'gap' }
+  /** The wall time happens twice (clocks fall back); `first` < `second`. */
+  | { readonly kind: 'overlap'; readonly first: Instant; readonly second: Instant };
+
+const IANA_NAME = /^[A-Z][A-Za-z0-9_+-]*(?:\/[A-Z][A-Za-z0-9_+-]*)*$/;
+const OFFSET_NAME = /^(?:UTC|GMT|UT)[+-]/i;
+
+/**
+ * True only for an IANA time zone name the platform knows, such as `Europe/Berlin`, `Asia/Kolkata`
+ * or `UTC` (SPEC §5.1). Offsets (`+02:00`, `UTC+2`, `GMT+01:00`), wrong letter case and the empty
+ * string are refused, even where Intl would accept them.
+ */
+export function isValidTimezone(zone: string): boolean {
+  if (typeof zone !== 'string' || !IANA_NAME.test(zone) || OFFSET_NAME.test(zone)) return false;
+  if (rulesByZone.has(zone)) return true;
+  try {
+    new Intl.DateTimeFormat('en-US', { timeZone: zone });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** Throws `TimezoneError` (`400 invalid_timezone`, SPEC §5.2) unless `isValidTimezone(zone)`. */
+export function assertTimezone(zone: string): void {
+  if (!isValidTimezone(zone)) throw new TimezoneError(String(zone));
+}
+
+/**
+ * Resolves a wall time in `timezone` (STYLE §4.4): `exact` with its instant, `gap` when clocks jump
+ * over it, `overlap` with both instants when clocks fall back over it. Seconds count.
+ * Example: America/New_York 2026-03-08 02:30 is a gap; 2026-11-01 01:30 is an overlap with
+ * first = 2026-11-01T05:30:00Z (EDT) and second = 2026-11-01T06:30:00Z (EST).
+ * @throws TimezoneError for a non-IANA zone; LocalTimeError (`malformed`) for an impossible wall time.
+ */
+export function resolveWallTime(wall: WallTime, timezone: string): WallResolution {
+  const rules = zoneRules(timezone);
+  if (!isRealWallTime(wall)) {
+    throw new LocalTimeError('malformed', JSON.stringify(wall), 'local time: not a real calendar date and time');
+  }
+  return rules.resolve(wallMsOf(wall.year, wall.month, wall.day, wall.hour, wall.minute, wall.second));
+}
+
+/**
+ * SPEC §7.2: the instant of a one-time `invocation_time` (`YYYY-MM-DDTHH:mm:ss`, local wall time in
+ * `timezone`, no offset, a real calendar date). An ambiguous wall time gives its first (earlier)
+ * instant: 2026-11-01T01:30:00 America/New_York → 2026-11-01T05:30:00Z.
+ * @throws LocalTimeError `malformed` (format or calendar) or `gap` (2026-03-08T02:30:00
+ *   America/New_York does not exist); TimezoneError for a non-IANA zone.
+ */
+export function resolveLocalTime(invocationTime: string, timezone: string): Date {
+  const rules = zoneRules(timezone);
+  const wall = parseWallTime(invocationTime);
+  if (!wall) {
+    throw new LocalTimeError('malformed', String(invocationTime), `invocation time: \`${invocationTime}\` is not a real local time YYYY-MM-DDTHH:mm:ss (no offset)`);
+  }
+  const resolution = rules.resolve(wallMsOf(wall.year, wall.month, wall.day, wall.hour, wall.minute, wall.second));
+  if (resolution.kind === 'gap') {
+    throw new LocalTimeError('gap', invocationTime, `invocation time: ${invocationTime} does not exist in ${timezone} (clocks jump forward over it)`);
+  }
+  return new Date(resolution.kind === 'exact' ? resolution.at : resolution.first);
+}
+
+/**
+ * The wall time `YYYY-MM-DDTHH:mm:ss` (fractions of a second dropped) shown in `timezone` at `instant`,
+ * for UIs. Both passes of a repeated hour read the same: 2026-11-01T05:30:00Z and 06:30:00Z are both
+ * `2026-11-01T01:30:00` in America/New_York; no instant reads `2026-03-08T02:30:00` there (a gap).
+ * @throws TimezoneError, RangeError for an invalid date.
+ */
+export function toLocalTime(instant: Date | Instant, timezone: string): string {
+  return formatWallTime(wallTimeAt(instant, timezone));
+}
+
+/** The WallTime (with seconds) shown in `timezone` at `instant`; see `toLocalTime`. @throws TimezoneError, RangeError for an invalid date. */
+export function wallTimeAt(instant: Date | Instant, timezone: string): Required<WallTime> {
+  const at = toInstant(instant, 'instant');
+  return wallTimeOf(Math.floor(zoneRules(timezone).wallAt(at) / MS_PER_SECOND) * MS_PER_SECOND);
+}
+
+/** Epoch ms of a Date or Instant; RangeError when it is not a valid Date's time. */
+export function toInstant(value: Date | Instant, name: string): Instant {
+  const ms = value instanceof Date ? value.getTime() : value;
+  if (typeof ms !== 'number' || !(Math.abs(ms) <= 8.64e15)) throw new RangeError(`${name} must be a valid Date or epoch milliseconds`);
+  return ms;
+}
+
+/** Offset changes of one UTC year: `offsets[0]` from the year's start, `offsets[i + 1]` from `changes[i]`. */
+interface YearOffsets {
+  readonly start: Instant;
+  readonly end: Instant;
+  readonly changes: readonly Instant[];
+  readonly offsets: readonly number[];
+}
+
+const SAMPLE_STEP = 2 * MS_PER_DAY;
+
+/** Offset tables and wall ↔ instant for one zone. Offsets are in ms (wall = instant + offset). */
+export class ZoneRules {
+  private readonly format: Intl.DateTimeFormat;
+  private readonly years = new Map<number, YearOffsets>();
+  private recent: YearOffsets | undefined;
+  private readonly isUtc: boolean;
+
+  constructor(readonly name: string) {
+    this.format = new Intl.DateTimeFormat('en-US', { timeZone: name, timeZoneName: 'longOffset' });
+    this.isUtc = this.format.resolvedOptions().timeZone === 'UTC';
+  }
+
+  /** UTC offset in ms at `instant`. */
+  offsetAt(instant: Instant): number {
+    if (this.isUtc) return 0;
+    let year = this.recent;
+    if (year === undefined || instant < year.start || instant >= year.end) year = this.recent = this.yearOf(instant);
+    let offset = year.offsets[0];
+    for (let i = 0; i < year.changes.length && instant >= year.changes[i]; i++) offset = year.offsets[i + 1];
+    return offset;
+  }
+
+  /** Wall ms shown at `instant`. */
+  wallAt(instant: Instant): number {
+    return instant + this.offsetAt(instant);
+  }
+
+  /**
+   * The first instant showing wall ms `wall`, or NaN when it falls in a gap (SPEC §7.1 DST rule:
+   * a repeated wall time counts once, at its earlier instant; a skipped one not at all).
+   */
+  firstInstant(wall: number): Instant {
+    // The offsets in force a day either side cover any change near this wall time.
+    const early = this.offsetAt(wall - MS_PER_DAY);
+    const late = this.offsetAt(wall + MS_PER_DAY);
+    const larger = early > late ? early : late; // the larger offset gives the earlier instant
+    if (this.offsetAt(wall - larger) === larger) return wall - larger;
+    const smaller = early + late - larger;
+    if (smaller !== larger && this.offsetAt(wall - smaller) === smaller) return wall - smaller;
+    return NaN;
+  }
+
+  /** Every instant showing wall ms `wall`. */
+  resolve(wall: number): WallResolution {
+    const first = this.firstInstant(wall);
+    if (Number.isNaN(first)) return { kind: 'gap' };
+    const smaller = Math.min(this.offsetAt(wall - MS_PER_DAY), this.offsetAt(wall + MS_PER_DAY));
+    const second = wall - smaller; // the later candidate
+    return second !== first && this.offsetAt(second) === smaller ? { kind: 'overlap', first, second } : { kind: 'exact', at: first };
+  }
+
+  private yearOf(instant: Instant): YearOffsets {
+    const year = civilFromDays(Math.floor(instant / MS_PER_DAY)).year;
+    let table = this.years.get(year);
+    if (!table) {
+      table = this.buildYear(year);
+      this.years.set(year, table);
+    }
+    return table;
+  }
+
+  private buildYear(year: number): YearOffsets {
+    const start = daysFromCivil(year, 1, 1) * MS_PER_DAY;
+    const end = daysFromCivil(year + 1, 1, 1) * MS_PER_DAY;
+    const changes: Instant[] = [];
+    const offsets = [this.readOffset(start)];
+    for (let t = start, offset = offsets[0]; t < end; ) {
+      const next = Math.min(t + SAMPLE_STEP, end);
+      const nextOffset = this.readOffset(next);
+      if (nextOffset !== offset) this.bisect(t, offset, next, nextOffset, changes, offsets);
+      [t, offset] = [next, nextOffset];
+    }
+    return { start, end, changes, offsets };
+  }
+
+  /** Records every change in (lo, hi], to the second; the offset is `loOffset` at lo and `hiOffset` at hi. */
+  private bisect(lo: Instant, loOffset: number, hi: Instant, hiOffset: number, changes: Instant[], offsets: number[]): void {
+    while (loOffset !== hiOffset) {
+      let [a, b, bOffset] = [lo, hi, hiOffset];
+      while (b - a > MS_PER_SECOND) {
+        const mid = a + Math.floor((b - a) / (2 * MS_PER_SECOND)) * MS_PER_SECOND;
+        const offset = this.readOffset(mid);
+        if (offset === loOffset) a = mid;
+        else [b, bOffset] = [mid, offset];
+      }
+      changes.push(b);
+      offsets.push(bOffset);
+      [lo, loOffset] = [b, bOffset];
+    }
+  }
+
+  /** Offset in ms from Intl's `GMT±hh:mm[:ss]` (plain `GMT` when zero). */
+  private readOffset(instant: Instant): number {
+    const text = this.format.format(instant);
+    const at = text.lastIndexOf('GMT') + 3;
+    if (at === 2 || at >= text.length) return 0;
+    const sign = text[at] === '+' ? 1 : -1;
+    const [hours, minutes, seconds = 0] = text.slice(at + 1).split(':').map(Number);
+    return sign * ((hours * 60 + minutes) * 60 + seconds) * MS_PER_SECOND;
+  }
+}
+
+const rulesByZone = new Map<string, ZoneRules>();
+
+/** The cached rules of a valid zone. @throws TimezoneError */
+export function zoneRules(timezone: string): ZoneRules {
+  let rules = rulesByZone.get(timezone);
+  if (!rules) {
+    assertTimezone(timezone);
+    rules = new ZoneRules(timezone);
+    rulesByZone.set(timezone, rules);
+  }
+  return rules;
+}
