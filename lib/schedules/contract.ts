@@ -10,6 +10,9 @@ import { z } from 'zod';
 import { CronExpressionError, isValidTimezone, LocalTimeError, parseCronExpression, resolveLocalTime } from '../cron';
 import { aliasProblem, isIdShape } from '../ids';
 
+/** Id-or-alias helpers, re-exported so clients that may import only the contract (the CLI) share them. */
+export { isIdShape, normalizeRef } from '../ids';
+
 /** Schedule cadences (SPEC §5.1). */
 export const REPEATS = ['one_time', 'recurring_cron'] as const;
 export type Repeat = (typeof REPEATS)[number];

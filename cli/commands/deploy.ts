@@ -1,0 +1,96 @@
+/**
+ * `scheduler deploy`: make the scheduler match the manifest (SPEC §11). Order, so that nothing is
+ * written unless everything checkable passes:
+ *   1. the manifest, every entry, through the API's schema (local);
+ *   2. every target through the workflow API, and the clock rules of SPEC §5.2 (read-only);
+ *   3. writes: missing sessions, then updates (only the differing fields), then creates.
+ * A deployed schedule the manifest does not list is drift: reported, never touched.
+ */
+import { ApiError } from '../client';
+import { connect, resolveScheduler, type ConnectionFlags } from '../connection';
+import { EXIT, loadManifest, reportError, type Io } from '../io';
+import type { Schedule } from '../../lib/schedules/contract';
+import { formatProblem } from '../manifest';
+import { entryPos, hasChanges, planDeploy } from '../plan';
+import { showDrift, showProblems } from '../render';
+import { changedFields } from '../diff';
+
+export interface DeployOptions {
+  file: string;
+  flags: ConnectionFlags;
+  io: Io;
+  /** The clock reading for the time rules; injected by tests. */
+  now?: Date;
+}
+
+/** Run `deploy`. Returns the exit code: 0 deployed (or nothing to do), 1 error (with what, if anything, was written). */
+export async function deploy(opts: DeployOptions): Promise<number> {
+  const { io } = opts;
+  let manifest;
+  try {
+    manifest = loadManifest(opts.file);
+  } catch (e) {
+    return reportError(io, e);
+  }
+  let written = 0;
+  let current = '';
+  try {
+    const client = connect(opts.flags);
+    const scheduler = await resolveScheduler(client, opts.flags, manifest.scheduler);
+    const plan = await planDeploy(client, manifest, scheduler, opts.now ?? new Date());
+    if (plan.problems.length) {
+      for (const line of showProblems(manifest.file, plan.problems)) io.err(line);
+      io.err(`deploy aborted: ${plan.problems.length} problem${plan.problems.length === 1 ? '' : 's'}; nothing was written`);
+      return EXIT.error;
+    }
+    for (const s of plan.drift) io.out(showDrift(s));
+    if (!hasChanges(plan)) {
+      io.out(`Nothing to do: ${plan.unchangedCount} schedule${plan.unchangedCount === 1 ? '' : 's'} in ${scheduler.label} match the manifest.`);
+      return EXIT.ok;
+    }
+
+    for (const s of plan.sessionsToCreate) {
+      current = `session ${s.alias}`;
+      await client.command(s.revisionId, 'workflow_blobhub', 'create_session', { alias: s.alias });
+      written++;
+      io.out(`+ created session ${s.alias} in ${s.blobLabel} (revision ${s.revisionId})`);
+    }
+    const entries = new Map(manifest.entries.map((e) => [e.alias, e]));
+    let updated = 0;
+    let created = 0;
+    for (const e of plan.entries) {
+      if (e.kind !== 'update') continue;
+      current = e.alias;
+      await client.command(scheduler.revisionId, 'scheduler_blobhub', 'update_schedule', { schedule_id: e.schedule.id, ...e.body });
+      written++;
+      updated++;
+      io.out(`~ updated ${e.alias}: ${changedFields(e.changes).join(', ')}`);
+    }
+    for (const e of plan.entries) {
+      if (e.kind !== 'create') continue;
+      current = e.alias;
+      const entry = entries.get(e.alias);
+      if (!entry) continue;
+      const res = await client.command<{ schedule: Schedule }>(scheduler.revisionId, 'scheduler_blobhub', 'create_schedule', { ...entry.input });
+      written++;
+      created++;
+      io.out(`+ created ${e.alias} (${res.schedule.id}), next fire ${res.schedule.next_fire_at ?? 'none'}`);
+    }
+    const sessions = plan.sessionsToCreate.length;
+    io.out(
+      `Deployed to ${scheduler.label}: ${created} created, ${updated} updated, ${plan.unchangedCount} unchanged` +
+        `${sessions ? `, ${sessions} session${sessions === 1 ? '' : 's'} created` : ''}${plan.drift.length ? `, ${plan.drift.length} drift left alone` : ''}.`,
+    );
+    return EXIT.ok;
+  } catch (e) {
+    if (e instanceof ApiError && manifest.entries.some((x) => x.alias === current)) {
+      const pos = entryPos(manifest, current, e.path);
+      io.err(formatProblem(manifest.file, { ...pos, alias: current, code: e.code, path: e.path, message: `${e.path ? `${e.path}: ` : ''}${e.message}` }));
+    } else {
+      reportError(io, e);
+    }
+    if (written > 0) io.err(`deploy stopped at ${current}: ${written} earlier write${written === 1 ? ' was' : 's were'} applied; run diff to see what is left`);
+    else if (current) io.err(`deploy stopped at ${current}: nothing was written`);
+    return EXIT.error;
+  }
+}

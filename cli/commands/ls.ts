@@ -1,0 +1,68 @@
+/**
+ * `scheduler ls`: the deployed schedules as a table (SPEC §11): alias (or id), cadence, timezone,
+ * enabled, state, next fire, and the status of the latest run (first page of `list_executions`).
+ */
+import type { Run, Schedule } from '../../lib/schedules/contract';
+import { connect, resolveScheduler, type ConnectionFlags } from '../connection';
+import { EXIT, reportError, schedulerOfFile, type Io } from '../io';
+import { table } from '../render';
+
+export interface LsOptions {
+  file: string;
+  flags: ConnectionFlags;
+  io: Io;
+  /** Print JSON (`[{...schedule, last_run}]`) instead of a table. */
+  json?: boolean;
+}
+
+/** Up to `limit` promises at a time, results in input order. */
+async function mapLimited<T, R>(items: readonly T[], limit: number, fn: (t: T) => Promise<R>): Promise<R[]> {
+  const out: R[] = new Array(items.length);
+  let next = 0;
+  const workers = Array.from({ length: Math.min(limit, items.length) }, async () => {
+    while (next < items.length) {
+      const i = next++;
+      out[i] = await fn(items[i]);
+    }
+  });
+  await Promise.all(workers);
+  return out;
+}
+
+/** The cadence column: the cron expression, or the one-time local wall time. */
+function cadence(s: Schedule): string {
+  return s.repeat === 'recurring_cron' ? `cron ${s.cron_expression ?? ''}` : `once ${s.invocation_time ?? ''}`;
+}
+
+/** Run `ls`. Returns the exit code (0, or 1 on error). */
+export async function ls(opts: LsOptions): Promise<number> {
+  const { io } = opts;
+  try {
+    const client = connect(opts.flags);
+    const scheduler = await resolveScheduler(client, opts.flags, schedulerOfFile(opts.file));
+    const schedules = await client.listAllSchedules(scheduler.revisionId);
+    const runs: (Run | null)[] = await mapLimited(schedules, 8, (s) => client.latestRun(scheduler.revisionId, s.id));
+    if (opts.json) {
+      io.out(JSON.stringify(schedules.map((s, i) => ({ ...s, last_run: runs[i] })), null, 2));
+      return EXIT.ok;
+    }
+    if (!schedules.length) {
+      io.out(`No schedules in ${scheduler.label}.`);
+      return EXIT.ok;
+    }
+    const rows = schedules.map((s, i) => [
+      s.alias ?? s.id,
+      cadence(s),
+      s.timezone,
+      s.enabled ? 'yes' : 'no',
+      s.state,
+      s.next_fire_at,
+      runs[i] ? `${runs[i]?.status} @ ${runs[i]?.scheduled_for}` : 'never fired',
+    ]);
+    for (const line of table(['SCHEDULE', 'CADENCE', 'TIMEZONE', 'ENABLED', 'STATE', 'NEXT FIRE (UTC)', 'LAST RUN'], rows)) io.out(line);
+    io.out(`${schedules.length} schedule${schedules.length === 1 ? '' : 's'} in ${scheduler.label}.`);
+    return EXIT.ok;
+  } catch (e) {
+    return reportError(io, e);
+  }
+}

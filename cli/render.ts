@@ -1,0 +1,87 @@
+/** Text output of the CLI: plans, drift, problems and tables. Pure: returns lines, prints nothing. */
+import type { Schedule } from '../lib/schedules/contract';
+import { COMPARED_FIELDS, type FieldChange } from './diff';
+import type { ManifestEntry, ManifestProblem } from './manifest';
+import { formatProblem } from './manifest';
+import type { DeployPlan } from './plan';
+
+/** A value as the diff shows it: JSON, or `(none)` when absent. */
+export function showValue(v: unknown): string {
+  return v === undefined ? '(none)' : JSON.stringify(v);
+}
+
+/** `invocation_target.target.session: "a" → "b"` */
+export function showChange(c: FieldChange): string {
+  return `${c.path.join('.')}: ${showValue(c.from)} → ${showValue(c.to)}`;
+}
+
+/** The fields a create sends, one `path: value` line each, in canonical order (leaves of `invocation_target`). */
+export function showCreate(entry: ManifestEntry): string[] {
+  const lines: string[] = [];
+  const input = entry.input as Record<string, unknown>;
+  for (const field of COMPARED_FIELDS) {
+    const v = input[field];
+    if (v === undefined || v === null) continue;
+    if (field === 'invocation_target' && typeof v === 'object') {
+      for (const [part, value] of Object.entries(v as Record<string, unknown>)) {
+        if (part === 'input_data' && Array.isArray(value) && value.length === 0) continue;
+        if (part === 'input_data' || typeof value !== 'object' || value === null) lines.push(`${field}.${part}: ${showValue(value)}`);
+        else for (const [k, leaf] of Object.entries(value)) lines.push(`${field}.${part}.${k}: ${showValue(leaf)}`);
+      }
+    } else {
+      lines.push(`${field}: ${showValue(v)}`);
+    }
+  }
+  return lines;
+}
+
+/** One drift line: a deployed schedule the manifest does not (or cannot) list. */
+export function showDrift(s: Schedule): string {
+  return s.alias === undefined
+    ? `! drift: schedule ${s.id} has no alias, so no manifest entry can describe it; left alone`
+    : `! drift: ${s.alias} (${s.id}) is deployed but not in the manifest; left alone`;
+}
+
+/** Every problem as `file:line: alias: code: message`. */
+export function showProblems(file: string, problems: readonly ManifestProblem[]): string[] {
+  return problems.map((p) => formatProblem(file, p));
+}
+
+/** The plan, field by field: sessions to create, creates, updates, drift, and a one-line summary. */
+export function showPlan(plan: DeployPlan, entries: readonly ManifestEntry[]): string[] {
+  const lines: string[] = [];
+  const byAlias = new Map(entries.map((e) => [e.alias, e]));
+  for (const s of plan.sessionsToCreate) {
+    lines.push(`+ session ${s.alias} in ${s.blobLabel} (revision ${s.revisionId}), needed by ${s.forAliases.join(', ')}`);
+  }
+  for (const e of plan.entries) {
+    if (e.kind === 'create') {
+      lines.push(`+ create ${e.alias}`);
+      const entry = byAlias.get(e.alias);
+      if (entry) lines.push(...showCreate(entry).map((l) => `    ${l}`));
+    } else if (e.kind === 'update') {
+      lines.push(`~ update ${e.alias} (${e.schedule.id})`);
+      lines.push(...e.changes.map((c) => `    ${showChange(c)}`));
+    }
+  }
+  lines.push(...plan.drift.map(showDrift));
+  lines.push(summary(plan));
+  return lines;
+}
+
+/** `2 to create, 1 to update, 3 unchanged, 1 session to create, 1 drift`. */
+export function summary(plan: DeployPlan): string {
+  const creates = plan.entries.filter((e) => e.kind === 'create').length;
+  const updates = plan.entries.filter((e) => e.kind === 'update').length;
+  const parts = [`${creates} to create`, `${updates} to update`, `${plan.unchangedCount} unchanged`];
+  if (plan.sessionsToCreate.length) parts.push(`${plan.sessionsToCreate.length} session${plan.sessionsToCreate.length === 1 ? '' : 's'} to create`);
+  if (plan.drift.length) parts.push(`${plan.drift.length} drift`);
+  return `Plan: ${parts.join(', ')}.`;
+}
+
+/** A left-aligned text table; `null`/empty cells print as `-`. */
+export function table(header: readonly string[], rows: readonly (readonly (string | null | undefined)[])[]): string[] {
+  const cells = [header, ...rows.map((r) => r.map((c) => (c == null || c === '' ? '-' : c)))];
+  const widths = header.map((_, i) => Math.max(...cells.map((r) => String(r[i] ?? '').length)));
+  return cells.map((r) => r.map((c, i) => String(c ?? '').padEnd(widths[i])).join('  ').trimEnd());
+}
