@@ -35,7 +35,9 @@ export function credentialOf(req: Request): string | null {
 export async function requireApiActor(req: Request): Promise<Actor> {
   const credential = credentialOf(req);
   if (!credential) throw new DomainError('unauthorized', 'credentials required: send Authorization: Bearer <key> or X-API-Key: <key>');
-  const actor = await actorFromApiKey(getDb(), credential);
+  // In a transaction: on SQLite every write of this process must go through the adapter's transaction
+  // lock, or it could land inside another request's open transaction and be rolled back with it.
+  const actor = await getDb().$transaction((tx) => actorFromApiKey(tx, credential));
   if (!actor) throw new DomainError('unauthorized', 'the API key is not valid');
   return actor;
 }
