@@ -1,11 +1,14 @@
 import { defineConfig } from '@playwright/test';
-import { E2E_API_KEY, E2E_PORT, LIMITS_PORT } from './e2e/api';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { E2E_API_KEY, E2E_DEMO_PASSWORD, E2E_PORT, LIMITS_PORT, SERVER_LOG, STORAGE_STATE } from './e2e/api';
 
 /**
  * End-to-end tests drive the real UI with the real worker: `npm start` (web + worker) on its own
  * SQLite file and port. Debian's Chromium is used; Playwright never downloads a browser here.
  */
 const PORT = E2E_PORT;
+const ROOT = fileURLToPath(new URL('.', import.meta.url));
 
 export default defineConfig({
   testDir: './e2e',
@@ -15,8 +18,12 @@ export default defineConfig({
   workers: 1,
   retries: process.env.CI ? 1 : 0,
   reporter: [['list']],
+  // Logs in as the seeded operator once (pages need a session) and writes the two-org access fixtures.
+  globalSetup: './e2e/global-setup.ts',
   use: {
     baseURL: `http://127.0.0.1:${PORT}`,
+    // Every test starts logged in as the operator; a test that needs no session sets its own.
+    storageState: path.join(ROOT, STORAGE_STATE),
     trace: 'retain-on-failure',
     screenshot: 'only-on-failure',
     viewport: { width: 1280, height: 800 },
@@ -28,7 +35,8 @@ export default defineConfig({
   projects: [{ name: 'chromium', use: { browserName: 'chromium' } }],
   webServer: [
     {
-      command: 'rm -f data/e2e.db data/e2e.db-wal data/e2e.db-shm && npm start',
+      // The server's output is also kept in SERVER_LOG, so tests can check that no secret is logged.
+      command: `rm -f data/e2e.db data/e2e.db-wal data/e2e.db-shm ${SERVER_LOG} && npm start 2>&1 | tee ${SERVER_LOG}`,
       url: `http://127.0.0.1:${PORT}/api/health`,
       timeout: 600_000,
       reuseExistingServer: false,
@@ -38,6 +46,7 @@ export default defineConfig({
         PORT: String(PORT),
         DATABASE_URL: 'file:./data/e2e.db',
         SCHEDULER_BOOTSTRAP_API_KEY: E2E_API_KEY,
+        SCHEDULER_DEMO_PASSWORD: E2E_DEMO_PASSWORD,
         WORKER_POLL_INTERVAL_MS: '500',
       },
     },
@@ -53,6 +62,7 @@ export default defineConfig({
         PORT: String(LIMITS_PORT),
         DATABASE_URL: 'file:./data/e2e-limits.db',
         SCHEDULER_BOOTSTRAP_API_KEY: E2E_API_KEY,
+        SCHEDULER_DEMO_PASSWORD: E2E_DEMO_PASSWORD,
         SCHEDULER_MIN_INTERVAL_SECONDS: '120',
         SCHEDULER_SCHEDULES_PER_REVISION: '3',
       },

@@ -1,17 +1,23 @@
 // Prisma CLI configuration. Prisma 6.19 with the JS schema engine runs offline through a driver
-// adapter: SQLite by default (DATABASE_URL unset or `file:`), PostgreSQL for `postgresql://` URLs.
+// adapter. DATABASE_URL unset or `file:` selects SQLite (prisma/schema.prisma, prisma/migrations);
+// `postgresql://` selects the derived PostgreSQL schema (prisma/postgresql/, see scripts/generate.ts).
+// PostgreSQL migrations are NOT applied by `prisma migrate deploy` (it fails through the pg adapter):
+// `npm run db:migrate` applies them with lib/db/migrate.ts.
 import path from 'node:path';
 import { defineConfig } from 'prisma/config';
 import { PrismaBetterSQLite3 } from '@prisma/adapter-better-sqlite3';
+import { PrismaPg } from '@prisma/adapter-pg';
 
 const url = process.env.DATABASE_URL ?? 'file:./data/scheduler.db';
+const postgres = /^postgres(ql)?:\/\//.test(url);
 
 export default defineConfig({
   experimental: { adapter: true },
   engine: 'js',
-  schema: path.join('prisma', 'schema.prisma'),
-  migrations: { path: path.join('prisma', 'migrations') },
+  schema: postgres ? path.join('prisma', 'postgresql', 'schema.prisma') : path.join('prisma', 'schema.prisma'),
+  migrations: { path: postgres ? path.join('prisma', 'postgresql', 'migrations') : path.join('prisma', 'migrations') },
   async adapter() {
+    if (postgres) return new PrismaPg({ connectionString: url, options: '-c TimeZone=UTC' });
     return new PrismaBetterSQLite3({ url: url.replace(/^file:/, '') });
   },
 });

@@ -6,8 +6,7 @@
  */
 import { expect, test } from '@playwright/test';
 import { DateTime } from 'luxon';
-
-const API_KEY = 'e2e-bootstrap-key-0123456789';
+import { E2E_API_KEY as API_KEY } from './api';
 /** A zone with a 30-minute offset, set explicitly so the wall time is computed in the form's zone. */
 const ZONE = 'Asia/Kolkata';
 

@@ -2,7 +2,7 @@
  * Renders the main pages for a look (not a test): seeds a few schedules and runs through the API,
  * then saves docs/screenshots/{grid,form,history}.png at 1280×800 and narrow (390 px) variants in
  * SHOT_DIR_NARROW (default /tmp). Run against a started app:
- *   BASE_URL=http://127.0.0.1:3200 API_KEY=<org key> npx tsx e2e/take-screenshots.ts
+ *   BASE_URL=http://127.0.0.1:3200 API_KEY=<org key> DEMO_PASSWORD=<operator password> npx tsx e2e/take-screenshots.ts
  */
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
@@ -13,6 +13,17 @@ const BASE = process.env.BASE_URL ?? 'http://127.0.0.1:3200';
 const KEY = process.env.API_KEY ?? 'e2e-bootstrap-key-0123456789';
 const OUT = path.resolve(import.meta.dirname, '..', 'docs', 'screenshots');
 const NARROW = process.env.SHOT_DIR_NARROW ?? '/tmp';
+const DEMO_EMAIL = 'operator@acme-corp.example';
+const DEMO_PASSWORD = process.env.DEMO_PASSWORD ?? 'e2e-operator-password-0123';
+
+/** Pages need a browser session: log in as the seeded operator once per context. */
+async function logIn(page: Page) {
+  await page.goto(`${BASE}/login`);
+  await page.getByLabel('Email').fill(DEMO_EMAIL);
+  await page.getByLabel('Password').fill(DEMO_PASSWORD);
+  await page.getByRole('button', { name: 'Log in' }).click();
+  await page.waitForURL((u) => !u.pathname.startsWith('/login'));
+}
 
 async function call(pathname: string, body?: unknown): Promise<any> {
   const res = await fetch(`${BASE}${pathname}`, {
@@ -94,6 +105,7 @@ async function main() {
   ] as const) {
     const context = await browser.newContext({ viewport: { width, height }, timezoneId: 'Europe/Berlin', locale: 'en-US' });
     const page = await context.newPage();
+    await logIn(page);
     await shoot(page, `/schedulers/${schedulerRev}`, path.join(dir, `grid${suffix}.png`));
     await shoot(page, `/schedulers/${schedulerRev}/new`, path.join(dir, `form${suffix}.png`), fillForm);
     await shoot(page, `/schedulers/${schedulerRev}/schedules/${historyId}`, path.join(dir, `history${suffix}.png`));

@@ -3,8 +3,10 @@
  * scheduler `ops-scheduler`, workflow blob `procedures` (draft default revision, open session
  * `nightly-batch`, definitions `triage` and `daily-report`), two demo schedules, and an org API key:
  * SCHEDULER_BOOTSTRAP_API_KEY when set, otherwise one generated on the first seed and printed once.
+ * The operator's login password: SCHEDULER_DEMO_PASSWORD when set (applied at every seed), otherwise
+ * one generated for an operator without a password and printed once (only its scrypt hash is stored).
  */
-import { generateApiKey, upsertKnownApiKey, DEMO_USER_EMAIL } from '../lib/auth';
+import { generateApiKey, upsertKnownApiKey, DEMO_USER_EMAIL, generatePassword, hashPassword, verifyPassword } from '../lib/auth';
 import { loadConfig } from '../lib/config';
 import { closeDb, getDb, type Db, type Tx } from '../lib/db';
 
@@ -19,10 +21,28 @@ async function findOrCreateBlob(db: Tx, orgId: string, alias: string, type: 'wor
 }
 
 /** Seed `db` (default: the configured database). Returns the generated key when one was made. */
-export async function seed(db: Db = getDb(), bootstrapApiKey = loadConfig().bootstrapApiKey): Promise<{ printedKey: string | null; orgId: string; userId: string; schedulerRevisionId: string; proceduresRevisionId: string }> {
+export async function seed(
+  db: Db = getDb(),
+  bootstrapApiKey = loadConfig().bootstrapApiKey,
+  demoPassword = loadConfig().demoPassword,
+): Promise<{ printedKey: string | null; printedPassword: string | null; orgId: string; userId: string; schedulerRevisionId: string; proceduresRevisionId: string }> {
+  // The operator's password hash is computed before the transaction (scrypt takes ~100 ms).
+  const existing = await db.user.findUnique({ where: { email: DEMO_USER_EMAIL }, select: { passwordHash: true } });
+  let printedPassword: string | null = null;
+  let passwordHash: string | null = null;
+  if (demoPassword) {
+    if (!existing?.passwordHash || !(await verifyPassword(demoPassword, existing.passwordHash))) passwordHash = await hashPassword(demoPassword);
+  } else if (!existing?.passwordHash) {
+    printedPassword = generatePassword();
+    passwordHash = await hashPassword(printedPassword);
+  }
   return db.$transaction(async (tx) => {
     const org = await tx.org.upsert({ where: { alias: 'acme-corp' }, create: { alias: 'acme-corp', name: 'Acme Corp' }, update: {} });
-    const user = await tx.user.upsert({ where: { email: DEMO_USER_EMAIL }, create: { email: DEMO_USER_EMAIL, name: 'Acme Operator' }, update: {} });
+    const user = await tx.user.upsert({
+      where: { email: DEMO_USER_EMAIL },
+      create: { email: DEMO_USER_EMAIL, name: 'Acme Operator', passwordHash },
+      update: passwordHash ? { passwordHash } : {},
+    });
     await tx.membership.upsert({
       where: { userId_orgId: { userId: user.id, orgId: org.id } },
       create: { userId: user.id, orgId: org.id, role: 'admin' },
@@ -66,16 +86,19 @@ export async function seed(db: Db = getDb(), bootstrapApiKey = loadConfig().boot
       await tx.apiKey.create({ data: { name: BOOTSTRAP_KEY_NAME, prefix: k.prefix, secretHash: k.secretHash, role: 'write', orgId: org.id } });
       printedKey = k.key;
     }
-    return { printedKey, orgId: org.id, userId: user.id, schedulerRevisionId, proceduresRevisionId: revisionId };
+    return { printedKey, printedPassword, orgId: org.id, userId: user.id, schedulerRevisionId, proceduresRevisionId: revisionId };
   });
 }
 
 if (process.argv[1]?.endsWith('seed.ts')) {
   seed()
-    .then(({ printedKey }) => {
+    .then(({ printedKey, printedPassword }) => {
       console.log('seed: org acme-corp, scheduler ops-scheduler, workflow blob procedures are in place');
       if (printedKey) {
         console.log(`seed: API key for org acme-corp (write), shown once — keep it:\n\n    ${printedKey}\n`);
+      }
+      if (printedPassword) {
+        console.log(`seed: login for the web app, shown once — keep it (or set SCHEDULER_DEMO_PASSWORD):\n\n    ${DEMO_USER_EMAIL}\n    ${printedPassword}\n`);
       }
     })
     .catch((e) => {

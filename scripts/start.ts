@@ -40,7 +40,7 @@ function sourceHash(): string {
     }
   };
   for (const d of ['app', 'components', 'lib']) walk(path.join(root, d));
-  for (const f of ['next.config.ts', 'package-lock.json', 'tsconfig.json']) {
+  for (const f of ['next.config.ts', 'middleware.ts', 'package-lock.json', 'tsconfig.json']) {
     const p = path.join(root, f);
     if (existsSync(p)) h.update(readFileSync(p));
   }

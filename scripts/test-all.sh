@@ -1,10 +1,12 @@
 #!/usr/bin/env bash
-# `npm test`: every test CI runs — typecheck, unit, integration (real SQLite), end-to-end (Playwright,
-# real web app + worker). Prints the plain "N passed, N failed" closing line.
+# `npm test`: every test CI runs — typecheck, unit, integration on real SQLite AND on a real local
+# PostgreSQL (scripts/postgres-local.sh installs/starts it; TEST_DATABASE=postgresql switches
+# lib/testing/test-db.ts), end-to-end (Playwright, real web app + worker). Prints the plain
+# "N passed, N failed" closing line. SKIP_POSTGRES=1 leaves the PostgreSQL steps out (counted as failed).
 set -uo pipefail
 cd "$(dirname "$0")/.."
 
-npx prisma generate >/dev/null
+npx tsx scripts/generate.ts >/dev/null
 failed=0
 passed=0
 step() {
@@ -16,7 +18,14 @@ step() {
 
 step typecheck npx tsc --noEmit
 step unit npx vitest run --project unit
-step integration npx vitest run --project integration
+step schema-dialects npx tsx scripts/generate.ts --check
+step integration-sqlite npx vitest run --project integration
+if [ "${SKIP_POSTGRES:-}" = "1" ]; then
+  echo; echo "=== integration-postgresql SKIPPED (SKIP_POSTGRES=1)"; failed=$((failed + 1))
+else
+  step postgresql-server bash scripts/postgres-local.sh
+  step integration-postgresql env TEST_DATABASE=postgresql npx vitest run --project integration
+fi
 step e2e npx playwright test
 
 echo

@@ -7,11 +7,19 @@ import { EventEmitter } from 'node:events';
 export interface WorkerEventMap {
   'worker:start': { workerId: string };
   'worker:stop': { workerId: string; reason: string };
-  'tick:start': { now: Date; due: number };
+  'tick:start': { now: Date };
+  /** A tick's batch committed (or nothing was due). `claimed` counts every outcome of the batch. */
+  'tick:end': { now: Date; claimed: number; fired: number; durationMs: number };
   'tick:error': { error: Error };
   'occurrence:fired': { scheduleId: string; scheduledFor: Date; lateMs: number; status: string; error?: string; runId: string; completed: boolean };
   'occurrence:skipped': { scheduleId: string; scheduledFor: Date; skipped: number; reason: 'outside-catchup-window'; completed: boolean };
   'occurrence:lost-race': { scheduleId: string; scheduledFor: Date };
+  /** The occurrence already had a scheduled run: advanced without firing again. */
+  'occurrence:already-fired': { scheduleId: string; scheduledFor: Date; completed: boolean };
+  /** The occurrence could not be fired (left due; reported again on every tick). */
+  'occurrence:error': { scheduleId: string; scheduledFor: Date; error: Error };
+  /** One retention batch ran; `done` when the sweep has caught up. */
+  'retention:swept': { cutoff: Date; deleted: number; done: boolean };
 }
 
 export class WorkerEvents {

@@ -1,18 +1,32 @@
-/** Structured JSON logs of the worker: one line per event, subscribed to the typed event map. */
+/**
+ * Structured JSON logs of the worker: one line per event, subscribed to the typed event map.
+ * `level` is the least severe level written (`debug` < `info` < `warn` < `error`).
+ */
 import type { WorkerEvents } from './events';
 
-export function logEvents(events: WorkerEvents, level: 'debug' | 'info' | 'warn' | 'error'): void {
-  const write = (lvl: string, msg: string, fields: Record<string, unknown>) =>
-    console.log(JSON.stringify({ time: new Date().toISOString(), level: lvl, msg, ...fields }));
+const SEVERITY = { debug: 0, info: 1, warn: 2, error: 3 } as const;
+type Level = keyof typeof SEVERITY;
+
+export function logEvents(events: WorkerEvents, level: Level, workerId?: string): void {
+  const write = (lvl: Level, msg: string, fields: Record<string, unknown>) => {
+    if (SEVERITY[lvl] < SEVERITY[level]) return;
+    console.log(JSON.stringify({ time: new Date().toISOString(), level: lvl, msg, ...(workerId ? { workerId } : {}), ...fields }));
+  };
+  const iso = (d: Date) => d.toISOString();
   events.on('worker:start', (p) => write('info', 'worker started', p));
   events.on('worker:stop', (p) => write('info', 'worker stopping', p));
   events.on('tick:error', (p) => write('error', 'tick failed', { error: p.error.message }));
   events.on('occurrence:fired', (p) =>
-    write(p.status === 'success' ? 'info' : 'warn', 'occurrence fired', { ...p, scheduledFor: p.scheduledFor.toISOString() }),
+    write(p.status === 'success' ? 'info' : 'warn', 'occurrence fired', { ...p, scheduledFor: iso(p.scheduledFor) }),
   );
-  events.on('occurrence:skipped', (p) => write('warn', 'occurrences skipped', { ...p, scheduledFor: p.scheduledFor.toISOString() }));
-  if (level === 'debug') {
-    events.on('tick:start', (p) => write('debug', 'tick', { now: p.now.toISOString(), due: p.due }));
-    events.on('occurrence:lost-race', (p) => write('debug', 'occurrence taken by another worker', { ...p, scheduledFor: p.scheduledFor.toISOString() }));
-  }
+  events.on('occurrence:skipped', (p) => write('warn', 'occurrences skipped', { ...p, scheduledFor: iso(p.scheduledFor) }));
+  events.on('occurrence:already-fired', (p) => write('warn', 'occurrence already fired; advanced without firing again', { ...p, scheduledFor: iso(p.scheduledFor) }));
+  events.on('occurrence:error', (p) => write('error', 'occurrence could not be fired', { scheduleId: p.scheduleId, scheduledFor: iso(p.scheduledFor), error: p.error.message }));
+  events.on('retention:swept', (p) => {
+    if (p.deleted > 0 || p.done) write(p.deleted > 0 ? 'info' : 'debug', 'expired runs swept', { cutoff: iso(p.cutoff), deleted: p.deleted, done: p.done });
+  });
+  events.on('tick:end', (p) => {
+    if (p.claimed > 0) write('debug', 'tick', { now: iso(p.now), claimed: p.claimed, fired: p.fired, durationMs: Math.round(p.durationMs) });
+  });
+  events.on('occurrence:lost-race', (p) => write('debug', 'occurrence taken by another worker', { ...p, scheduledFor: iso(p.scheduledFor) }));
 }

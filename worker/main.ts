@@ -14,7 +14,7 @@ const worker = new Worker({
   batchSize: config.worker.batchSize,
   pollIntervalMs: config.worker.pollIntervalMs,
 });
-logEvents(worker.events, config.logLevel);
+logEvents(worker.events, config.logLevel, worker.id);
 for (const signal of ['SIGTERM', 'SIGINT'] as const) process.on(signal, () => worker.stop(signal));
 
 worker

@@ -1,24 +1,37 @@
 /**
  * The worker loop (SPEC §8). Only this file reads the clock, through the injected `clock`;
  * `tick(now)` takes `now` as a parameter so tests drive time without fake timers.
+ *
+ * Each tick claims and fires one batch of due occurrences in one transaction (`fireDue`); any number
+ * of workers may run against one database (PostgreSQL: they share the backlog through SKIP LOCKED;
+ * SQLite: their batches take turns on the write lock). Between ticks the loop runs one batch of the
+ * retention sweep when one is pending (once at start, then every 24 h) and records a heartbeat.
  */
 import { hostname } from 'node:os';
 import { randomUUID } from 'node:crypto';
 import type { Limits } from '../lib/config';
 import type { Db } from '../lib/db';
 import { toError } from '../lib/errors';
-import { fireOccurrence, listDueOccurrences } from '../lib/schedules';
+import { findEarliestNextFire, fireDue, fireOccurrence, listDueOccurrences, sweepExpiredRuns, type FireOutcome } from '../lib/schedules';
 import { WorkerEvents } from './events';
 
 export interface WorkerOptions {
   db: Db;
   limits: Limits;
-  /** Due occurrences taken per tick. */
+  /** Due occurrences claimed and fired per tick, in one transaction. */
   batchSize: number;
-  /** Pause between ticks when nothing was due, in ms. */
+  /** Longest pause between ticks when nothing was due, in ms (the loop wakes sooner for an earlier next_fire_at). */
   pollIntervalMs: number;
   clock?: () => Date;
+  /** Pause between two retention sweeps, in ms. Default 24 h (SPEC §9: a daily sweep). */
+  sweepIntervalMs?: number;
+  /** Pause between two heartbeats, in ms. Default 5 s. */
+  heartbeatIntervalMs?: number;
 }
+
+const DAY_MS = 86_400_000;
+/** Pause before looking again when due occurrences exist but other workers hold them, in ms. */
+const BUSY_RETRY_MS = 50;
 
 export class Worker {
   readonly id = `${hostname()}:${process.pid}:${randomUUID().slice(0, 8)}`;
@@ -27,6 +40,12 @@ export class Worker {
   private wake: (() => void) | null = null;
   private readonly clock: () => Date;
   private readonly startedAt: Date;
+  /** When the retention sweep last started (null: never, so it runs at start). */
+  private lastSweepAt: number | null = null;
+  private sweeping = false;
+  /** Outcomes of the last tick: all of them, and those other than `error` (progress made). */
+  private lastClaimed = 0;
+  private lastProgress = 0;
 
   constructor(private readonly opts: WorkerOptions) {
     this.clock = opts.clock ?? (() => new Date());
@@ -34,25 +53,70 @@ export class Worker {
   }
 
   /**
-   * One pass: fire every occurrence due at `now` (up to `batchSize`). Returns how many were handled.
-   * Serialization is desired: one fire at a time keeps SQLite's single writer uncontended.
+   * One pass: claim and fire up to `batchSize` occurrences due at `now`, in one transaction. Returns
+   * how many were claimed (a full batch means more may be due). If the batch fails as a whole, each
+   * due occurrence is retried in its own transaction, so one bad occurrence cannot stall the others.
    */
   async tick(now: Date): Promise<number> {
+    const started = performance.now();
+    this.events.emit('tick:start', { now });
+    let outcomes: FireOutcome[];
+    try {
+      outcomes = await fireDue({ db: this.opts.db, now, limit: this.opts.batchSize, limits: this.opts.limits, clock: this.clock });
+    } catch (e) {
+      this.events.emit('tick:error', { error: toError(e) });
+      outcomes = await this.fireOneByOne(now);
+    }
+    let fired = 0;
+    this.lastProgress = 0;
+    for (const out of outcomes) {
+      if (out.kind === 'fired') fired++;
+      if (out.kind !== 'error') this.lastProgress++;
+      this.report(out);
+    }
+    this.lastClaimed = outcomes.length;
+    this.events.emit('tick:end', { now, claimed: outcomes.length, fired, durationMs: performance.now() - started });
+    return outcomes.length;
+  }
+
+  /** The fallback after a failed batch: the same due occurrences, one transaction each. */
+  private async fireOneByOne(now: Date): Promise<FireOutcome[]> {
     const due = await listDueOccurrences(this.opts.db, now, this.opts.batchSize);
-    this.events.emit('tick:start', { now, due: due.length });
+    const outcomes: FireOutcome[] = [];
+    // Serialization is desired: one transaction at a time keeps SQLite's single writer uncontended.
     for (const { scheduleId, scheduledFor } of due) {
-      const out = await fireOccurrence({ db: this.opts.db, scheduleId, scheduledFor, now: this.clock(), limits: this.opts.limits });
-      if (out.kind === 'fired') {
+      try {
+        outcomes.push(await fireOccurrence({ db: this.opts.db, scheduleId, scheduledFor, now: this.clock(), limits: this.opts.limits }));
+      } catch (e) {
+        outcomes.push({ kind: 'error', scheduleId, scheduledFor, error: toError(e) });
+      }
+    }
+    return outcomes;
+  }
+
+  private report(out: FireOutcome): void {
+    const { scheduleId, scheduledFor } = out;
+    switch (out.kind) {
+      case 'fired': {
         const error = 'error' in out.run.result ? out.run.result.error : undefined;
         this.events.emit('occurrence:fired', { scheduleId, scheduledFor, lateMs: out.lateMs, status: out.run.status, error, runId: out.run.runId, completed: out.completed });
-      } else if (out.kind === 'skipped') {
-        this.events.emit('occurrence:skipped', { scheduleId, scheduledFor, skipped: out.skipped, reason: 'outside-catchup-window', completed: out.completed });
-      } else {
-        this.events.emit('occurrence:lost-race', { scheduleId, scheduledFor });
+        return;
       }
-      // A full batch means more may be due: the loop ticks again at once.
+      case 'skipped':
+        this.events.emit('occurrence:skipped', { scheduleId, scheduledFor, skipped: out.skipped, reason: 'outside-catchup-window', completed: out.completed });
+        return;
+      case 'already-fired':
+        this.events.emit('occurrence:already-fired', { scheduleId, scheduledFor, completed: out.completed });
+        return;
+      case 'lost-race':
+        this.events.emit('occurrence:lost-race', { scheduleId, scheduledFor });
+        return;
+      case 'error':
+        this.events.emit('occurrence:error', { scheduleId, scheduledFor, error: out.error });
+        return;
+      default:
+        out satisfies never;
     }
-    return due.length;
   }
 
   /** Record this worker's liveness for GET /api/health. */
@@ -64,30 +128,69 @@ export class Worker {
     });
   }
 
-  /** Run until `stop()`: tick, then sleep `pollIntervalMs` unless the batch was full. */
+  /**
+   * One step of the retention sweep, if one is pending or due (at start, then every
+   * `sweepIntervalMs`): deletes at most one bounded batch, so fires are never held up for long.
+   */
+  async sweepStep(now: Date): Promise<void> {
+    const interval = this.opts.sweepIntervalMs ?? DAY_MS;
+    if (!this.sweeping && (this.lastSweepAt === null || now.getTime() - this.lastSweepAt >= interval)) {
+      this.sweeping = true;
+      this.lastSweepAt = now.getTime();
+    }
+    if (!this.sweeping) return;
+    const { deleted, done, cutoff } = await sweepExpiredRuns({ db: this.opts.db, now, retentionDays: this.opts.limits.runRetentionDays });
+    if (done) this.sweeping = false;
+    this.events.emit('retention:swept', { cutoff, deleted, done });
+  }
+
+  /** Run until `stop()`: tick, then sleep unless the batch was full. */
   async run(): Promise<void> {
     this.events.emit('worker:start', { workerId: this.id });
+    const beatEvery = this.opts.heartbeatIntervalMs ?? 5_000;
     let lastBeat = 0;
     let backoffMs = this.opts.pollIntervalMs;
     while (!this.stopping) {
-      let handled = 0;
+      let claimed = 0;
+      let sleepMs = this.opts.pollIntervalMs;
       try {
         const now = this.clock();
-        if (now.getTime() - lastBeat >= 5_000) {
+        if (now.getTime() - lastBeat >= beatEvery) {
           await this.heartbeat(now);
           lastBeat = now.getTime();
         }
-        handled = await this.tick(now);
+        await this.sweepStep(now);
+        claimed = await this.tick(now);
         backoffMs = this.opts.pollIntervalMs;
+        if (claimed < this.opts.batchSize && !this.sweeping) sleepMs = await this.idleFor(this.clock());
       } catch (e) {
         this.events.emit('tick:error', { error: toError(e) });
         backoffMs = Math.min(backoffMs * 2, 30_000);
+        sleepMs = backoffMs;
       }
       if (this.stopping) break;
-      if (handled < this.opts.batchSize) await this.sleep(backoffMs);
+      // A full batch (or a pending sweep) means more work is waiting: loop again at once.
+      if (claimed < this.opts.batchSize && !this.sweeping) await this.sleep(sleepMs);
     }
     await this.opts.db.workerHeartbeat.delete({ where: { id: this.id } }).catch(() => undefined);
   }
+
+  /**
+   * How long to sleep when nothing more is due: until the earliest next_fire_at (index lookup), at
+   * most `pollIntervalMs` (a schedule saved meanwhile with an earlier occurrence is then seen within
+   * one poll interval). When the earliest is already due, other workers hold it (PostgreSQL SKIP
+   * LOCKED): look again after BUSY_RETRY_MS. When the last tick claimed only occurrences it could
+   * not fire, wait a full poll interval instead of spinning on them.
+   */
+  private async idleFor(now: Date): Promise<number> {
+    if (this.lastProgress === 0 && this.lastClaimed > 0) return this.opts.pollIntervalMs;
+    const earliest = await findEarliestNextFire(this.opts.db);
+    if (!earliest) return this.opts.pollIntervalMs;
+    const untilDue = earliest.getTime() - now.getTime();
+    if (untilDue <= 0) return Math.min(this.opts.pollIntervalMs, BUSY_RETRY_MS);
+    return Math.min(this.opts.pollIntervalMs, untilDue);
+  }
+
 
   /** Ask the loop to stop after the batch in hand (graceful shutdown). */
   stop(reason: string): void {

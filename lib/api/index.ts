@@ -1,6 +1,8 @@
 export { json, errorResponse, requireApiActor, withActor, credentialOf } from './http';
 export { handleRevisionCommand, readJsonObject } from './revision-command';
 export { healthReport, type HealthReport } from './health';
+export { metricsText, type MetricsResponse } from './metrics';
 export type { CommandContext, CommandHandler } from './types';
 export { listBlobsResponse, describeBlobResponse, createBlobResponse } from './discovery';
 export { buildOpenApiDocument } from './openapi';
+export { loginResponse, logoutResponse, sessionTokenOf } from './web-login';

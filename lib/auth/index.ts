@@ -1,5 +1,48 @@
+/**
+ * Public entry of accounts and access (SPEC §2): actors, roles, the one access function family
+ * (`blobRole`, `orgRole`, `visibleOrgIds`), API keys, browser login and sessions, org members and blob
+ * grants. Every path (API, pages, server actions, worker) asks here; none re-implements a check.
+ */
 export { type Actor, type AuthEntity, actorFromEntity } from './actor';
 export { blobRole, orgRole, visibleOrgIds } from './access';
 export { ROLES, type Role, roleAtLeast, maxRole, minRole, isRole } from './roles';
 export { generateApiKey, hashSecret, actorFromApiKey, upsertKnownApiKey } from './keys';
-export { getWebActor, DEMO_USER_EMAIL } from './web-actor';
+
+// Input shapes of the account screens.
+export {
+  KEY_ROLES,
+  type KeyRole,
+  LoginInput,
+  MemberAddInput,
+  MemberRoleInput,
+  BlobGrantInput,
+  ApiKeyCreateInput,
+  PasswordChangeInput,
+  parseAuthInput,
+} from './contract';
+
+// Browser login and sessions.
+export { hashPassword, verifyPassword, generatePassword, MIN_PASSWORD_LENGTH } from './password';
+export { login, normalizeEmail, LOGIN_REFUSED_MESSAGE, type LoginOptions } from './login';
+export { LoginRateLimiter, loginRateLimiter, LOGIN_WINDOW_MS, LOGIN_FAILURES_PER_CLIENT, LOGIN_FAILURES_PER_EMAIL } from './login-rate-limit';
+export { DEMO_USER_EMAIL, createWebSession, findWebSession, endWebSession, type WebUser } from './web-session';
+export { SESSION_COOKIE, REQUEST_PATH_HEADER, WEB_SESSION_TTL_MS, sessionCookieOptions, isHttpsRequest, isSameOriginPost, safeNextPath } from './session-cookie';
+export { changePassword } from './change-password';
+
+// Orgs, members and blob grants (account screens; need a browser login).
+export { findOrg, requireOrgRole, requireBrowserUser, type OrgRef } from './org-admin';
+export { listUserOrgs } from './members/list-user-orgs';
+export { listOrgMembers, type OrgMember } from './members/list-org-members';
+export { addOrgMember, type AddOrgMemberOptions } from './members/add-org-member';
+export { changeMemberRole } from './members/change-member-role';
+export { removeOrgMember } from './members/remove-org-member';
+export { type BlobGrantInfo } from './grants/blob-grant-info';
+export { listBlobGrants } from './grants/list-blob-grants';
+export { grantBlobAccess } from './grants/grant-blob-access';
+export { revokeBlobGrant } from './grants/revoke-blob-grant';
+
+// API keys managed in the UI (org keys by org admins, personal keys by their user).
+export { type ApiKeyInfo, type ApiKeyOwnerRef } from './api-keys/api-key-info';
+export { createApiKey, type CreateApiKeyOptions } from './api-keys/create-api-key';
+export { listApiKeys } from './api-keys/list-api-keys';
+export { revokeApiKey } from './api-keys/revoke-api-key';

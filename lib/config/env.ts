@@ -23,14 +23,18 @@ const EnvSchema = z.object({
   PORT: intFrom(3000, 1),
   HOSTNAME: z.string().optional().transform((v) => v || '127.0.0.1'),
   DATABASE_URL: z.string().optional().transform((v) => v || 'file:./data/scheduler.db'),
+  DATABASE_POOL_SIZE: intFrom(10, 1),
   SCHEDULER_BOOTSTRAP_API_KEY: z.string().optional().transform((v) => v || undefined),
+  SCHEDULER_DEMO_PASSWORD: z.string().optional().transform((v) => v || undefined),
   SCHEDULER_SCHEDULES_PER_REVISION: intFrom(1000, 1),
   SCHEDULER_MIN_INTERVAL_SECONDS: intFrom(60, 0),
   SCHEDULER_RUN_RETENTION_DAYS: intFrom(30, 1),
   SCHEDULER_CATCHUP_WINDOW_SECONDS: intFrom(300, 0),
   WORKFLOW_EXECUTIONS_PER_SESSION_PER_MINUTE: intFrom(600, 1),
   WORKER_POLL_INTERVAL_MS: intFrom(1000, 50),
-  WORKER_BATCH_SIZE: intFrom(100, 1),
+  WORKER_BATCH_SIZE: intFrom(500, 1),
+  TEST_DATABASE: z.enum(['sqlite', 'postgresql']).optional().transform((v) => v ?? 'sqlite'),
+  TEST_POSTGRES_URL: z.string().optional().transform((v) => v || 'postgresql://scheduler:scheduler@127.0.0.1:5432/postgres'),
   LOG_LEVEL: z.enum(['debug', 'info', 'warn', 'error']).optional().transform((v) => v ?? 'info'),
 });
 
@@ -54,19 +58,35 @@ export interface AppConfig {
   /** `file:<path>` (SQLite, the embedded default) or `postgresql://…`. */
   databaseUrl: string;
   dialect: 'sqlite' | 'postgresql';
+  /** Most PostgreSQL connections one process opens (node-postgres pool `max`). Default 10. Ignored for SQLite. */
+  databasePoolSize: number;
   bootstrapApiKey: string | undefined;
+  /** Password of the seeded operator account (SCHEDULER_DEMO_PASSWORD), applied at every seed; when
+   * unset the seed generates one for an account without a password and prints it once. */
+  demoPassword: string | undefined;
   limits: Limits;
-  worker: { pollIntervalMs: number; batchSize: number };
+  worker: {
+    /** Longest pause between two ticks when nothing is due, in ms (≥ 50). Default 1000. The worker
+     * wakes earlier when the earliest next_fire_at is sooner. */
+    pollIntervalMs: number;
+    /** Due occurrences claimed and fired in one transaction (≥ 1). Default 500. */
+    batchSize: number;
+  };
   logLevel: 'debug' | 'info' | 'warn' | 'error';
+  /** Tests only: the dialect of the integration test databases (`TEST_DATABASE`, default `sqlite`). */
+  testDatabase: 'sqlite' | 'postgresql';
+  /** Tests only: a PostgreSQL URL whose role may CREATE DATABASE (`TEST_POSTGRES_URL`). */
+  testPostgresUrl: string;
 }
 
 let cached: AppConfig | undefined;
 
 /**
  * Parse the environment once. Throws an Error naming every bad variable.
- * Variables: PORT, HOSTNAME, DATABASE_URL, SCHEDULER_BOOTSTRAP_API_KEY, SCHEDULER_SCHEDULES_PER_REVISION,
+ * Variables: PORT, HOSTNAME, DATABASE_URL, DATABASE_POOL_SIZE, SCHEDULER_BOOTSTRAP_API_KEY, SCHEDULER_DEMO_PASSWORD, SCHEDULER_SCHEDULES_PER_REVISION,
  * SCHEDULER_MIN_INTERVAL_SECONDS, SCHEDULER_RUN_RETENTION_DAYS, SCHEDULER_CATCHUP_WINDOW_SECONDS,
- * WORKFLOW_EXECUTIONS_PER_SESSION_PER_MINUTE, WORKER_POLL_INTERVAL_MS, WORKER_BATCH_SIZE, LOG_LEVEL.
+ * WORKFLOW_EXECUTIONS_PER_SESSION_PER_MINUTE, WORKER_POLL_INTERVAL_MS, WORKER_BATCH_SIZE, LOG_LEVEL;
+ * tests only: TEST_DATABASE, TEST_POSTGRES_URL.
  */
 export function loadConfig(env: Record<string, string | undefined> = process.env): AppConfig {
   if (cached && env === process.env) return cached;
@@ -81,7 +101,9 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     hostname: e.HOSTNAME,
     databaseUrl: e.DATABASE_URL,
     dialect: /^postgres(ql)?:\/\//.test(e.DATABASE_URL) ? 'postgresql' : 'sqlite',
+    databasePoolSize: e.DATABASE_POOL_SIZE,
     bootstrapApiKey: e.SCHEDULER_BOOTSTRAP_API_KEY,
+    demoPassword: e.SCHEDULER_DEMO_PASSWORD,
     limits: {
       schedulesPerRevision: e.SCHEDULER_SCHEDULES_PER_REVISION,
       minIntervalSeconds: e.SCHEDULER_MIN_INTERVAL_SECONDS,
@@ -91,6 +113,8 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     },
     worker: { pollIntervalMs: e.WORKER_POLL_INTERVAL_MS, batchSize: e.WORKER_BATCH_SIZE },
     logLevel: e.LOG_LEVEL,
+    testDatabase: e.TEST_DATABASE,
+    testPostgresUrl: e.TEST_POSTGRES_URL,
   };
   if (env === process.env) cached = config;
   return config;

@@ -1,2 +1,4 @@
-export { createDb, getDb, closeDb, type Db, type Tx } from './client';
+export { createDb, getDb, closeDb, dialectOfDb, type Db, type Tx } from './client';
+export { dialectOf, type Dialect } from './dialect';
 export type { Prisma } from './generated/sqlite/client';
+export * from './sql';

@@ -27,7 +27,12 @@ export const ERROR_STATUS = {
   alias_taken: 409,
   schedule_completed: 409,
   session_not_open: 409,
+  /** Adding a user who is already a member of the org (account screens). */
+  already_member: 409,
+  /** Demoting or removing an org's only admin (account screens). */
+  last_admin: 409,
   limit_exceeded: 429,
+  /** Too many failed login attempts (lib/auth/login-rate-limit.ts). */
   rate_limited: 429,
   internal_error: 500,
 } as const;

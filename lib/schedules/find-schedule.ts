@@ -16,6 +16,6 @@ export async function findSchedule(db: Tx, revisionId: string, ref: string, allo
 /** Like findSchedule; throws `404 schedule_not_found` when there is none. */
 export async function getScheduleRow(db: Tx, revisionId: string, ref: string, allowAlias = true) {
   const row = await findSchedule(db, revisionId, ref, allowAlias);
-  if (!row) throw new DomainError('schedule_not_found', `schedule "${ref.slice(0, 80)}" was not found`, { path: 'schedule_id' });
+  if (!row) throw new DomainError('schedule_not_found', 'schedule not found', { path: 'schedule_id' });
   return row;
 }

@@ -7,7 +7,9 @@ export { getSchedule, listSchedules, SCHEDULES_PAGE_SIZE } from './list-schedule
 export { listRuns, RUNS_PAGE_SIZE } from './list-runs';
 export { runSchedule } from './run-schedule';
 export { setAllEnabled } from './set-all-enabled';
-export { fireOccurrence, listDueOccurrences, type FireOutcome } from './fire-occurrence';
+export { fireDue, fireOccurrence, listDueOccurrences, findEarliestNextFire, type FireOutcome } from './fire-occurrence';
+export { sweepExpiredRuns, retentionCutoff, RUN_SWEEP_BATCH } from './sweep-runs';
 export { schedulerCommands } from './commands';
 export { toSchedule, toRun } from './serialize';
 export { listSchedulers, getSchedulerByRevision, type SchedulerSummary } from './list-schedulers';
+export { collectFireMetrics, METRICS_WINDOW_SECONDS, LIVE_WORKER_SECONDS, type FireMetrics } from './fire-metrics';

@@ -1,21 +1,33 @@
 /**
- * One fire's invocation (SPEC §8 steps 1–2 and the run record of §8.1), shared by scheduled and
- * manual fires. Runs inside the caller's transaction, so the execution and the run commit together.
+ * A fire's invocation (SPEC §8 steps 1–2 and the run record of §8.1), shared by scheduled and
+ * manual fires, one or many at a time. Runs inside the caller's transaction, so the executions and
+ * the runs commit together with the caller's claim and advance.
  */
 import { actorFromEntity } from '../auth';
-import type { Tx } from '../db';
+import { insertRuns, type RunInsert, type Tx } from '../db';
 import { toError } from '../errors';
 import { newId } from '../ids';
-import { embeddedGateway } from '../workflows';
+import {
+  embeddedGateway,
+  type CreateExecutionRequest,
+  type ResolvedTarget,
+  type ResolvedWorkflow,
+  type ResolveFailure,
+  type WorkflowGateway,
+} from '../workflows';
 import type { InvocationError, InvocationTarget, RunResult, RunStatus, RunTrigger } from './contract';
 import type { ScheduleRow } from './serialize';
 
+/** What a fire reads from its schedule row (as loaded, or claimed, in this transaction). */
+export type FiringSchedule = Pick<ScheduleRow, 'id' | 'description' | 'invocationTarget' | 'createdByType' | 'createdById'>;
+
 export interface InvokeOptions {
-  /** The schedule as loaded in this transaction. */
-  schedule: ScheduleRow;
+  /** The schedule as loaded (or claimed) in this transaction; the run copies its target and description. */
+  schedule: FiringSchedule;
   trigger: RunTrigger;
   /** The occurrence instant (UTC); for a manual fire, `now`. */
   scheduledFor: Date;
+  /** The fire's instant: the run's and the execution's `created_at`. */
   now: Date;
 }
 
@@ -26,77 +38,129 @@ export interface InvokeOutcome {
   executionId: string | null;
 }
 
-/**
- * Resolve the target afresh with the creator's standing, create the execution, and insert the run.
- * Never throws for a refused fire: every outcome is a run record (SPEC §8: "every fire leaves one run
- * record"; an unforeseen exception becomes `internal_error`). Throws only when the run insert itself
- * fails (e.g. the UNIQUE (schedule_id, scheduled_for, trigger) guard), which rolls the fire back.
- */
+/** One fire: `invokeTargets` for a single item. */
 export async function invokeTarget(tx: Tx, opts: InvokeOptions): Promise<InvokeOutcome> {
-  const { schedule, trigger, scheduledFor, now } = opts;
-  const target = schedule.invocationTarget as InvocationTarget;
-  const runId = newId();
-  let status: RunStatus;
-  let result: RunResult;
-  let executionId: string | null = null;
-  try {
-    const outcome = await attempt(tx, schedule, target, runId, now);
-    ({ status, result } = outcome);
-    executionId = outcome.executionId;
-  } catch (thrown) {
-    status = 'invocation_error';
-    result = { error: 'internal_error', message: toError(thrown).message.slice(0, 1000) };
-  }
-  // Exactly once (SPEC §8): UNIQUE (schedule_id, scheduled_for, trigger) refuses a second run for the
-  // same occurrence; the caller's transaction then rolls back the execution created above.
-  await tx.run.create({
-    data: {
-      id: runId,
+  const [outcome] = await invokeTargets(tx, [opts]);
+  return outcome;
+}
+
+type Resolution =
+  | { ok: true; target: ResolvedTarget; workflow: ResolvedWorkflow }
+  | { ok: false; status: RunStatus; result: RunResult };
+
+/**
+ * Fire every item: resolve its target afresh with its creator's standing, create the executions, and
+ * insert one run per item (outcomes in the same order).
+ *
+ * Never fails for a refused fire: every outcome is a run record (SPEC §8: "every fire leaves one run
+ * record"; an unforeseen exception while resolving becomes `internal_error` for the items that share
+ * that resolution). Throws only when a write itself fails (the catalog's insert, or the UNIQUE
+ * (schedule_id, scheduled_for, trigger) guard on the runs), which rolls the caller's transaction back.
+ *
+ * Shared reads: items with the same creator, target and workflow reference are resolved once per
+ * call. Inside one transaction the answer cannot differ between them except through a concurrent
+ * commit (PostgreSQL READ COMMITTED); sharing then means all of them fired at the instant of the
+ * first resolution, which is when the batch fired.
+ */
+export async function invokeTargets(tx: Tx, items: InvokeOptions[], gateway: WorkflowGateway = embeddedGateway): Promise<InvokeOutcome[]> {
+  const resolutions = new Map<string, Resolution>();
+  const runIds = items.map(() => newId());
+  const resolved: (Resolution & { ok: true })[] = [];
+  const requests: CreateExecutionRequest[] = [];
+  const requestOf: number[] = [];
+  const outcomes: (InvokeOutcome | undefined)[] = items.map(() => undefined);
+
+  // Serialization is desired: one transaction client runs one statement at a time.
+  for (const [i, item] of items.entries()) {
+    const { schedule } = item;
+    const it = schedule.invocationTarget as InvocationTarget;
+    const key = JSON.stringify([schedule.createdByType, schedule.createdById, it.target, it.workflow]);
+    let resolution = resolutions.get(key);
+    if (!resolution) {
+      resolution = await resolve(tx, gateway, schedule, it);
+      resolutions.set(key, resolution);
+    }
+    if (!resolution.ok) {
+      outcomes[i] = { runId: runIds[i], status: resolution.status, result: resolution.result, executionId: null };
+      continue;
+    }
+    resolved.push(resolution);
+    requestOf.push(i);
+    requests.push({
+      actor: actorFromEntity({ type: schedule.createdByType as 'user' | 'org', id: schedule.createdById }),
+      revisionId: resolution.target.revisionId,
+      sessionId: resolution.target.sessionId,
+      definitionId: resolution.workflow.definitionId,
+      inputData: it.input_data,
+      description: schedule.description ?? undefined,
       scheduleId: schedule.id,
-      scheduledFor,
-      trigger,
-      invocationTarget: target,
-      description: schedule.description,
-      status,
-      result,
-      executionId,
-      createdAt: now,
-    },
-  });
-  return { runId, status, result, executionId };
+      runId: runIds[i],
+      now: item.now,
+    });
+  }
+
+  let created: Awaited<ReturnType<WorkflowGateway['createExecutions']>> = [];
+  try {
+    created = requests.length ? await gateway.createExecutions(tx, requests) : [];
+  } catch (thrown) {
+    // An unforeseen exception: the catalog wrote nothing (its one insert is its last statement and is
+    // atomic), so every fire of the batch that reached it is recorded as `internal_error`.
+    const result: RunResult = { error: 'internal_error', message: toError(thrown).message.slice(0, 1000) };
+    for (const i of requestOf) outcomes[i] = { runId: runIds[i], status: 'invocation_error', result, executionId: null };
+  }
+  for (const [k, c] of created.entries()) {
+    const i = requestOf[k];
+    const { target, workflow } = resolved[k];
+    if (c.ok) {
+      outcomes[i] = {
+        runId: runIds[i],
+        status: 'success',
+        result: { execution_id: c.executionId, revision_id: target.revisionId, session_id: target.sessionId, definition_id: workflow.definitionId },
+        executionId: c.executionId,
+      };
+    } else if (c.status === 'limit_exceeded') {
+      outcomes[i] = { runId: runIds[i], status: 'limit_exceeded', result: { error: 'limit_exceeded', limit: c.limit, message: c.message }, executionId: null };
+    } else {
+      outcomes[i] = { runId: runIds[i], ...failed(c.error, c.message), executionId: null };
+    }
+  }
+
+  const done = outcomes as InvokeOutcome[];
+  const runs: RunInsert[] = items.map((item, i) => ({
+    id: done[i].runId,
+    scheduleId: item.schedule.id,
+    scheduledFor: item.scheduledFor,
+    trigger: item.trigger,
+    status: done[i].status,
+    result: done[i].result,
+    executionId: done[i].executionId,
+    createdAt: item.now,
+  }));
+  // Exactly once (SPEC §8): UNIQUE (schedule_id, scheduled_for, trigger) refuses a second run for the
+  // same occurrence; the caller's transaction then rolls back the executions created above.
+  await insertRuns(tx, runs);
+  return done;
 }
 
-async function attempt(tx: Tx, schedule: ScheduleRow, it: InvocationTarget, runId: string, now: Date) {
-  const actor = actorFromEntity({ type: schedule.createdByType as 'user' | 'org', id: schedule.createdById });
-  const target = await embeddedGateway.resolveTarget(tx, actor, it.target, 'write');
-  if (!target.ok) return failed(target.error, target.message);
-  const workflow = await embeddedGateway.resolveWorkflow(tx, actor, it.workflow, target.revisionId);
-  if (!workflow.ok) return failed(workflow.error, workflow.message);
-  const created = await embeddedGateway.createExecution(tx, {
-    actor,
-    revisionId: target.revisionId,
-    sessionId: target.sessionId,
-    definitionId: workflow.definitionId,
-    inputData: it.input_data,
-    description: schedule.description ?? undefined,
-    scheduleId: schedule.id,
-    runId,
-    now,
-  });
-  if (created.ok) {
-    return {
-      status: 'success' as const,
-      result: { execution_id: created.executionId, revision_id: target.revisionId, session_id: target.sessionId, definition_id: workflow.definitionId },
-      executionId: created.executionId,
-    };
+/** Target, then workflow reference, with the creator's standing (SPEC §6, §8 step 1). */
+async function resolve(tx: Tx, gateway: WorkflowGateway, schedule: FiringSchedule, it: InvocationTarget): Promise<Resolution> {
+  try {
+    const actor = actorFromEntity({ type: schedule.createdByType as 'user' | 'org', id: schedule.createdById });
+    const target = await gateway.resolveTarget(tx, actor, it.target, 'write');
+    if (!target.ok) return failure(target);
+    const workflow = await gateway.resolveWorkflow(tx, actor, it.workflow, target.revisionId);
+    if (!workflow.ok) return failure(workflow);
+    return { ok: true, target, workflow };
+  } catch (thrown) {
+    return { ok: false, status: 'invocation_error', result: { error: 'internal_error', message: toError(thrown).message.slice(0, 1000) } };
   }
-  if (created.status === 'limit_exceeded') {
-    return { status: 'limit_exceeded' as const, result: { error: 'limit_exceeded' as const, limit: created.limit, message: created.message }, executionId: null };
-  }
-  return failed(created.error, created.message);
 }
 
-function failed(error: InvocationError, message?: string) {
+function failure(f: ResolveFailure): Resolution {
+  return { ok: false, ...failed(f.error, f.message) };
+}
+
+function failed(error: InvocationError, message?: string): { status: RunStatus; result: RunResult } {
   const result: RunResult = { error, ...(message ? { message } : {}) };
-  return { status: 'invocation_error' as const, result, executionId: null };
+  return { status: 'invocation_error', result };
 }

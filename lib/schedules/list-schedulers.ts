@@ -50,7 +50,7 @@ export async function getSchedulerByRevision(db: Db, actor: Actor, revisionId: s
   const id = normalizeRef(revisionId);
   const rev = isIdShape(id) ? await db.revision.findUnique({ where: { id }, include: { blob: { include: { org: true } } } }) : null;
   const role = rev ? await blobRole(db, actor, rev.blobId) : null;
-  if (!rev || rev.blob.type !== 'scheduler' || !role) throw new DomainError('not_found', 'scheduler not found');
+  if (!rev || rev.blob.type !== 'scheduler' || !role) throw new DomainError('not_found', 'revision not found');
   const [scheduleCount, activeCount] = await Promise.all([
     db.schedule.count({ where: { revisionId: rev.id } }),
     db.schedule.count({ where: { revisionId: rev.id, state: 'active' } }),

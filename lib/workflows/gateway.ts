@@ -22,6 +22,8 @@ import type { WorkflowRef } from './contract';
 import { findBlobByRef } from './blobs/find-blob-by-ref';
 import { resolveWorkflowReference } from './definitions/resolve-workflow-reference';
 import { createExecution as createExecutionInCatalog, EXECUTIONS_LIMIT_NAME } from './executions/create-execution';
+import { createExecutions as createExecutionsInCatalog } from './executions/create-executions';
+import type { DomainError } from '../errors';
 import { findSessionByRef } from './sessions/find-session-by-ref';
 
 export type { WorkflowRef } from './contract';
@@ -128,6 +130,12 @@ export interface WorkflowGateway {
    * caller records `internal_error`).
    */
   createExecution(db: Tx, opts: CreateExecutionRequest): Promise<CreateExecutionOutcome>;
+  /**
+   * `createExecution` for a batch (the fire path, SPEC §8): one outcome per request, in order, each
+   * exactly what `createExecution` would answer for it at that point of the sequence; the catalog may
+   * share reads between requests and write them together. Unforeseen exceptions propagate.
+   */
+  createExecutions(db: Tx, requests: CreateExecutionRequest[]): Promise<CreateExecutionOutcome[]>;
 }
 
 const fail = (error: ResolveError, message: string): ResolveFailure => ({ ok: false, error, message });
@@ -189,18 +197,28 @@ export const embeddedGateway: WorkflowGateway = {
       // Only refusals are mapped; they are all thrown before the catalog's one write, so the caller's
       // transaction is still clean and can record the run.
       if (!isDomainError(e)) throw e;
-      switch (e.code) {
-        case 'limit_exceeded':
-          return { ok: false, status: 'limit_exceeded', limit: EXECUTIONS_LIMIT_NAME, message: e.message };
-        case 'session_not_open':
-        case 'session_not_found':
-          return { ok: false, status: 'invocation_error', error: e.code, message: e.message };
-        default:
-          return { ok: false, status: 'invocation_error', error: 'invocation_failed', message: e.message };
-      }
+      return refusalOutcome(e);
     }
   },
+
+  async createExecutions(db, requests) {
+    const results = await createExecutionsInCatalog(db, requests);
+    return results.map((r) => (r.ok ? { ok: true as const, executionId: r.executionId } : refusalOutcome(r.refusal)));
+  },
 };
+
+/** A catalog refusal as the SPEC §8.1 outcome of a fire. */
+function refusalOutcome(e: DomainError): Exclude<CreateExecutionOutcome, { ok: true }> {
+  switch (e.code) {
+    case 'limit_exceeded':
+      return { ok: false, status: 'limit_exceeded', limit: EXECUTIONS_LIMIT_NAME, message: e.message };
+    case 'session_not_open':
+    case 'session_not_found':
+      return { ok: false, status: 'invocation_error', error: e.code, message: e.message };
+    default:
+      return { ok: false, status: 'invocation_error', error: 'invocation_failed', message: e.message };
+  }
+}
 
 /**
  * The SPEC §6.3 save-time check, with the saver's standing: everything a fire will check, plus that a

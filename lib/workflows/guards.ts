@@ -27,7 +27,7 @@ export async function requireRevisionAccess(
   opts: { actor: Actor; revisionId: string; need: 'read' | 'write'; blobType?: BlobType },
 ): Promise<RevisionAccess> {
   const revision = await db.revision.findUnique({ where: { id: opts.revisionId }, include: { blob: true } });
-  const notFound = () => new DomainError('not_found', `revision ${opts.revisionId} not found`);
+  const notFound = () => new DomainError('not_found', 'revision not found');
   if (!revision || (opts.blobType && revision.blob.type !== opts.blobType)) throw notFound();
   const role = await blobRole(db, opts.actor, revision.blobId);
   if (!role || !roleAtLeast(role, 'read')) throw notFound();

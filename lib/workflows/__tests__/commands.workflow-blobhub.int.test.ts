@@ -6,7 +6,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { CommandContext } from '../../api/types';
 import type { Actor } from '../../auth';
 import type { Db } from '../../db';
-import { createTestDb, type TestDb } from '../../testing/sqlite-db';
+import { createTestDb, type TestDb } from '../../testing/test-db';
 import { createBlobHandler, getBlobHandler, listBlobsHandler, workflowCommands as cmd } from '..';
 import { makeUser, makeWorld, T0, type World } from './fixtures';
 

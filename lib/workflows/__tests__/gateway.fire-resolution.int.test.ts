@@ -5,7 +5,7 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { resetConfigCache } from '../../config';
 import type { Db } from '../../db';
-import { createTestDb, type TestDb } from '../../testing/sqlite-db';
+import { createTestDb, type TestDb } from '../../testing/test-db';
 import {
   branchRevision,
   checkInvocationTarget,

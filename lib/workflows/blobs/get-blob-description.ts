@@ -20,7 +20,7 @@ export interface GetBlobDescriptionOptions {
  */
 export async function getBlobDescription(db: Tx, opts: GetBlobDescriptionOptions): Promise<BlobDescription> {
   const blob = await findBlobByRef(db, { org: opts.org, blob: opts.blob });
-  const notFound = new DomainError('not_found', `blob "${opts.blob}" not found`);
+  const notFound = new DomainError('not_found', 'blob not found');
   if (!blob) throw notFound;
   if (!roleAtLeast(await blobRole(db, opts.actor, blob.id), 'read')) throw notFound;
   return describeBlob(db, blob.id);
@@ -35,7 +35,7 @@ export async function describeBlob(db: Tx, blobId: string): Promise<BlobDescript
     where: { id: blobId },
     include: { org: { select: { id: true, alias: true } }, revisions: { orderBy: [{ createdAt: 'asc' }, { id: 'asc' }] } },
   });
-  if (!blob) throw new DomainError('not_found', `blob ${blobId} not found`);
+  if (!blob) throw new DomainError('not_found', 'blob not found');
   return {
     id: blob.id,
     ...(blob.alias != null ? { alias: blob.alias } : {}),

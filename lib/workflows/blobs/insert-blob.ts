@@ -25,7 +25,7 @@ export async function insertBlob(
 ): Promise<BlobDescription> {
   const org = await findOrgByRef(db, { org: opts.org });
   const role = org ? await orgRole(db, opts.actor, org.id) : null;
-  if (!org || !roleAtLeast(role, 'read')) throw new DomainError('not_found', `org "${opts.org}" not found`);
+  if (!org || !roleAtLeast(role, 'read')) throw new DomainError('not_found', 'org not found');
   if (!roleAtLeast(role, 'write')) throw new DomainError('forbidden', `write access to org "${opts.org}" is required`);
   if (opts.alias !== undefined) {
     requireAliasGrammar(opts.alias);

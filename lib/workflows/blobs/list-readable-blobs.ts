@@ -19,7 +19,7 @@ export interface ListReadableBlobsOptions {
  */
 export async function listReadableBlobs(db: Tx, opts: ListReadableBlobsOptions): Promise<{ blobs: BlobDescription[] }> {
   const org = await findOrgByRef(db, { org: opts.org });
-  const notFound = new DomainError('not_found', `org "${opts.org}" not found`);
+  const notFound = new DomainError('not_found', 'org not found');
   if (!org) throw notFound;
   const blobs = await db.blob.findMany({ where: { orgId: org.id }, orderBy: [{ createdAt: 'asc' }, { id: 'asc' }], select: { id: true } });
   const out: BlobDescription[] = [];

@@ -31,7 +31,7 @@ export async function requireDefinitionByRef(
 ): Promise<Definition> {
   const definition = await findDefinitionByRef(db, opts);
   if (!definition) {
-    throw new DomainError('definition_not_found', `definition "${opts.definition.trim()}" not found`, {
+    throw new DomainError('definition_not_found', 'definition not found', {
       path: opts.path ?? 'definition_id',
     });
   }

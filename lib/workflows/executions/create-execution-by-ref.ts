@@ -39,7 +39,7 @@ export async function createExecutionByRef(db: Tx, opts: CreateExecutionByRefOpt
   if (problem) throw new DomainError('invalid_workflow_reference', problem.message, { path: problem.path });
   const resolved = await resolveWorkflowReference(db, { actor: opts.actor, workflow: opts.workflow, targetRevisionId: revision.id });
   if (!resolved.ok) {
-    throw new DomainError('definition_not_found', `workflow definition "${opts.workflow.definition.trim()}" not found`, {
+    throw new DomainError('definition_not_found', 'workflow definition not found', {
       path: 'workflow.definition',
     });
   }

@@ -33,21 +33,26 @@ export interface CreateExecutionOptions {
   now: Date;
 }
 
+/** What `checkExecution` checked: the revision (a draft) and the open session. */
+export interface CheckedExecution {
+  revision: { id: string; blobId: string };
+  session: { id: string; alias: string | null };
+}
+
 /**
- * Create one execution (SPEC §1, §3.2 `create_execution`) from resolved ids, checking everything in
- * this order: access, draft revision, session in the revision and open, definition reachable, limit.
- * The limit (SPEC §9 `workflow.executions_per_session_per_minute`, default 600) counts the session's
- * executions created in the window (now − 60 s, now]; at or over the limit the call is refused.
- * Every check runs before the one write, so a refusal inside a caller's transaction writes nothing.
- * @throws `404 not_found` (revision missing/unreadable), `403 forbidden` (read only),
- *   `409 revision_not_writable` (not a draft), `404 session_not_found`, `409 session_not_open`,
- *   `404 definition_not_found` (missing, or in a blob the actor cannot read), `429 limit_exceeded`.
+ * Every check of `create_execution` except the limit, in this order: access, draft revision, session
+ * in the revision and open, definition reachable. Reads only; shared by `createExecution` and the
+ * fire path's batch `createExecutions`, so both refuse exactly alike.
+ * @throws the DomainErrors listed on `createExecution`, except `limit_exceeded`.
  */
-export async function createExecution(db: Tx, opts: CreateExecutionOptions): Promise<ExecutionJson> {
+export async function checkExecution(
+  db: Tx,
+  opts: Pick<CreateExecutionOptions, 'actor' | 'revisionId' | 'sessionId' | 'definitionId'>,
+): Promise<CheckedExecution> {
   const { revision } = await requireRevisionAccess(db, { ...opts, need: 'write', blobType: 'workflow' });
   requireDraft(revision);
   const session = await db.workflowSession.findFirst({ where: { id: opts.sessionId, revisionId: revision.id } });
-  if (!session) throw new DomainError('session_not_found', `session ${opts.sessionId} not found`, { path: 'target.session' });
+  if (!session) throw new DomainError('session_not_found', 'session not found', { path: 'target.session' });
   if (session.state !== 'open') {
     throw new DomainError('session_not_open', `session ${session.alias ?? session.id} is ${session.state}`, {
       path: 'target.session',
@@ -62,19 +67,42 @@ export async function createExecution(db: Tx, opts: CreateExecutionOptions): Pro
     (definition.revision.blobId === revision.blobId ||
       roleAtLeast(await blobRole(db, opts.actor, definition.revision.blobId), 'read'));
   if (!definitionVisible) {
-    throw new DomainError('definition_not_found', `definition ${opts.definitionId} not found`, { path: 'workflow.definition' });
+    throw new DomainError('definition_not_found', 'workflow definition not found', { path: 'workflow.definition' });
   }
-  const limit = loadConfig().limits.executionsPerSessionPerMinute;
+  return { revision: { id: revision.id, blobId: revision.blobId }, session: { id: session.id, alias: session.alias } };
+}
+
+/** Executions of `sessionId` created in the limit window (now − 60 s, now]. */
+export async function countRecentExecutions(db: Tx, sessionId: string, now: Date): Promise<number> {
   // The window is (now − 60 s, now]: an execution created exactly 60 s before `now` no longer counts.
-  const recent = await db.execution.count({
-    where: { sessionId: session.id, createdAt: { gt: new Date(opts.now.getTime() - EXECUTIONS_LIMIT_WINDOW_MS), lte: opts.now } },
+  return db.execution.count({
+    where: { sessionId, createdAt: { gt: new Date(now.getTime() - EXECUTIONS_LIMIT_WINDOW_MS), lte: now } },
   });
-  if (recent >= limit) {
-    throw new DomainError(
-      'limit_exceeded',
-      `${EXECUTIONS_LIMIT_NAME} (${limit}) reached: session ${session.alias ?? session.id} already has ${recent} executions in the last minute`,
-    );
-  }
+}
+
+/** The `429 limit_exceeded` refusal of SPEC §9 `workflow.executions_per_session_per_minute`. */
+export function executionsLimitError(limit: number, recent: number, session: { id: string; alias: string | null }): DomainError {
+  return new DomainError(
+    'limit_exceeded',
+    `${EXECUTIONS_LIMIT_NAME} (${limit}) reached: session ${session.alias ?? session.id} already has ${recent} executions in the last minute`,
+  );
+}
+
+/**
+ * Create one execution (SPEC §1, §3.2 `create_execution`) from resolved ids, checking everything in
+ * this order: access, draft revision, session in the revision and open, definition reachable, limit.
+ * The limit (SPEC §9 `workflow.executions_per_session_per_minute`, default 600) counts the session's
+ * executions created in the window (now − 60 s, now]; at or over the limit the call is refused.
+ * Every check runs before the one write, so a refusal inside a caller's transaction writes nothing.
+ * @throws `404 not_found` (revision missing/unreadable), `403 forbidden` (read only),
+ *   `409 revision_not_writable` (not a draft), `404 session_not_found`, `409 session_not_open`,
+ *   `404 definition_not_found` (missing, or in a blob the actor cannot read), `429 limit_exceeded`.
+ */
+export async function createExecution(db: Tx, opts: CreateExecutionOptions): Promise<ExecutionJson> {
+  const { revision, session } = await checkExecution(db, opts);
+  const limit = loadConfig().limits.executionsPerSessionPerMinute;
+  const recent = await countRecentExecutions(db, session.id, opts.now);
+  if (recent >= limit) throw executionsLimitError(limit, recent, session);
   const row = await db.execution.create({
     data: {
       id: newId(),

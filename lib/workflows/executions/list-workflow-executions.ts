@@ -31,7 +31,7 @@ export async function listWorkflowExecutions(
   const { revision } = await requireRevisionAccess(db, { ...opts, need: 'read', blobType: 'workflow' });
   if (opts.sessionId !== undefined) {
     const session = await db.workflowSession.findFirst({ where: { id: opts.sessionId, revisionId: revision.id }, select: { id: true } });
-    if (!session) throw new DomainError('session_not_found', `session ${opts.sessionId} not found`, { path: 'session_id' });
+    if (!session) throw new DomainError('session_not_found', 'session not found', { path: 'session_id' });
   }
   const size = opts.pageSize ?? PAGE_SIZE.executions;
   const scope = { revisionId: revision.id, ...(opts.sessionId !== undefined ? { sessionId: opts.sessionId } : {}) };

@@ -36,7 +36,7 @@ export async function requireSessionByRef(
 ): Promise<WorkflowSession> {
   const session = await findSessionByRef(db, opts);
   if (!session) {
-    throw new DomainError('session_not_found', `session "${opts.session.trim()}" not found`, { path: opts.path ?? 'session_id' });
+    throw new DomainError('session_not_found', 'session not found', { path: opts.path ?? 'session_id' });
   }
   return session;
 }

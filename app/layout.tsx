@@ -1,0 +1,41 @@
+import type { Metadata, Viewport } from 'next';
+import Link from 'next/link';
+import type { ReactNode } from 'react';
+import { MainNav } from '@/components/main-nav';
+import { UserMenu } from './_components/user-menu';
+import './globals.css';
+import './accounts.css';
+
+export const metadata: Metadata = {
+  title: { default: 'Scheduler', template: '%s · Scheduler' },
+  description: 'Author schedules that start workflow executions once or on a cron cadence.',
+};
+
+export const viewport: Viewport = { width: 'device-width', initialScale: 1 };
+
+export default function RootLayout({ children }: { children: ReactNode }) {
+  return (
+    <html lang="en">
+      <body>
+        <a href="#main" className="skip-link">
+          Skip to content
+        </a>
+        <header className="app-header">
+          <div className="app-header-inner">
+            <Link href="/schedulers" className="brand">
+              <span className="brand-mark" aria-hidden="true">
+                ◷
+              </span>
+              Scheduler
+            </Link>
+            <MainNav />
+            <UserMenu />
+          </div>
+        </header>
+        <main id="main" className="app-main">
+          {children}
+        </main>
+      </body>
+    </html>
+  );
+}

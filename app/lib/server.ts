@@ -1,0 +1,137 @@
+/**
+ * The web app's one door to the domain. Pages and server actions get the database, the browser's
+ * actor, the limits and the request instant here, and nowhere else: this is the ONLY file under
+ * `app/` that imports `lib/db` (STYLE §5 keeps `app/` away from it; the domain functions take `db`).
+ */
+import 'server-only';
+import { cookies, headers } from 'next/headers';
+import { notFound, redirect, unstable_rethrow } from 'next/navigation';
+import { cache } from 'react';
+import type { ActionResult } from '@/components/action-result';
+import { findWebSession, REQUEST_PATH_HEADER, safeNextPath, SESSION_COOKIE, type Actor, type WebUser } from '@/lib/auth';
+import { loadConfig, type Limits } from '@/lib/config';
+import { getDb, type Db } from '@/lib/db';
+import { isDomainError, toError } from '@/lib/errors';
+import { getSchedulerByRevision, type SchedulerSummary } from '@/lib/schedules';
+
+export interface WebContext {
+  db: Db;
+  actor: Actor;
+  limits: Limits;
+  /** The request's instant (UTC). */
+  now: Date;
+}
+
+/**
+ * The signed-in user of this request, or null when the session cookie is absent, unknown or expired
+ * (checked against the database; `middleware.ts` only checks that the cookie is there). Memoized per
+ * request. Does not redirect: for the layout and the login page.
+ */
+export const currentWebSession = cache(async (): Promise<{ user: WebUser; actor: Actor; token: string } | null> => {
+  const token = (await cookies()).get(SESSION_COOKIE)?.value;
+  if (!token) return null;
+  const session = await findWebSession(getDb(), token, new Date());
+  return session ? { ...session, token } : null;
+});
+
+/**
+ * The browser's actor: the signed-in user (SPEC §2). Without a valid session, redirects to
+ * `/login?next=<the requested page>` (from a page or a server action alike).
+ */
+export async function getWebActor(): Promise<Actor> {
+  const session = await currentWebSession();
+  if (!session) {
+    const next = safeNextPath((await headers()).get(REQUEST_PATH_HEADER));
+    redirect(`/login?next=${encodeURIComponent(next)}`);
+  }
+  return session.actor;
+}
+
+/** The context of one browser request: the signed-in user acts (redirects to /login without one). */
+export async function webContext(): Promise<WebContext> {
+  const db = getDb();
+  return { db, actor: await getWebActor(), limits: loadConfig().limits, now: new Date() };
+}
+
+export type WebScheduler = SchedulerSummary & { role: 'read' | 'write' | 'admin' };
+
+/** The `{id, blobId}` a domain function takes for a scheduler's managed revision. */
+export function revisionOf(s: SchedulerSummary): { id: string; blobId: string } {
+  return { id: s.revisionId, blobId: s.blobId };
+}
+
+/**
+ * For pages: the context and the scheduler whose managed revision is `revisionId`; a missing or
+ * unreadable scheduler renders the 404 page (SPEC §2: both look the same).
+ */
+export async function schedulerPage(revisionId: string): Promise<WebContext & { scheduler: WebScheduler }> {
+  const ctx = await webContext();
+  try {
+    return { ...ctx, scheduler: await getSchedulerByRevision(ctx.db, ctx.actor, revisionId) };
+  } catch (e) {
+    if (isDomainError(e) && e.code === 'not_found') notFound();
+    throw e;
+  }
+}
+
+/** For pages: run a domain read and render the 404 page for a `*_not_found` refusal. */
+export async function orNotFound<T>(read: Promise<T>): Promise<T> {
+  try {
+    return await read;
+  } catch (e) {
+    if (isDomainError(e) && (e.code === 'not_found' || e.code === 'schedule_not_found')) notFound();
+    throw e;
+  }
+}
+
+/**
+ * For server actions: resolve the context and the scheduler, run `fn`, and answer with the
+ * server-action contract. A DomainError keeps its code, message and path; anything else is logged
+ * and becomes `internal_error` without details.
+ */
+export async function schedulerAction<T extends object>(
+  revisionId: string,
+  fn: (ctx: WebContext & { revision: { id: string; blobId: string } }) => Promise<T>,
+): Promise<ActionResult<T>> {
+  try {
+    const ctx = await webContext();
+    const scheduler = await getSchedulerByRevision(ctx.db, ctx.actor, revisionId);
+    return { ok: true, ...(await fn({ ...ctx, revision: revisionOf(scheduler) })) };
+  } catch (e) {
+    return actionError(e);
+  }
+}
+
+/**
+ * For server actions outside a scheduler (accounts, orgs): resolve the context, run `fn`, and answer
+ * with the server-action contract, as `schedulerAction` does.
+ */
+export async function webAction<T extends object>(fn: (ctx: WebContext) => Promise<T>): Promise<ActionResult<T>> {
+  try {
+    return { ok: true, ...(await fn(await webContext())) };
+  } catch (e) {
+    return actionError(e);
+  }
+}
+
+/**
+ * For pages whose domain read refuses with `not_found` or `forbidden` (an org page for a non-admin):
+ * both render the 404 page.
+ */
+export async function orNotFoundPage<T>(read: Promise<T>): Promise<T> {
+  try {
+    return await read;
+  } catch (e) {
+    if (isDomainError(e) && (e.code === 'not_found' || e.code === 'forbidden')) notFound();
+    throw e;
+  }
+}
+
+/** A thrown error as a server-action answer. Next.js control flow (redirect to /login) passes through. */
+function actionError(e: unknown): ActionResult<never> {
+  unstable_rethrow(e);
+  if (isDomainError(e)) return { ok: false, error: { code: e.code, message: e.message, ...(e.path ? { path: e.path } : {}) } };
+  const err = toError(e);
+  console.error(JSON.stringify({ level: 'error', msg: 'unhandled server action error', error: err.message, stack: err.stack }));
+  return { ok: false, error: { code: 'internal_error', message: 'The server could not complete the request; see the server log.' } };
+}

@@ -1,0 +1,57 @@
+import type { Metadata } from 'next';
+import { redirect } from 'next/navigation';
+import { currentWebSession } from '@/app/lib/server';
+import { param, type SearchParams } from '@/app/lib/search-params';
+import { safeNextPath } from '@/lib/auth';
+
+export const dynamic = 'force-dynamic';
+export const metadata: Metadata = { title: 'Log in' };
+
+/** What each refusal code of `POST /auth/login` means to the person at the form. */
+const MESSAGES: Record<string, string> = {
+  unauthorized: 'The email or password is incorrect.',
+  rate_limited: 'Too many failed attempts for this email. Wait 15 minutes, then try again.',
+  invalid_request_body: 'Enter an email and a password.',
+  forbidden: 'The login form was posted from another site and was refused. Log in from this page.',
+};
+
+/** The login page: the only page that needs no session (middleware.ts). */
+export default async function LoginPage({ searchParams }: { searchParams: Promise<SearchParams> }) {
+  const sp = await searchParams;
+  const next = safeNextPath(param(sp, 'next'));
+  if (await currentWebSession()) redirect(next);
+  const error = param(sp, 'error');
+  const message = error ? (MESSAGES[error] ?? 'The login failed. Try again.') : null;
+  return (
+    <div className="page page-login">
+      <div className="container stack">
+        <h1>Log in</h1>
+        {message ? (
+          <div role="alert" className="alert alert-error">
+            {message}
+          </div>
+        ) : param(sp, 'signed_out') ? (
+          <div role="status" className="alert alert-info">
+            You are logged out.
+          </div>
+        ) : null}
+        <form method="post" action="/auth/login" className="stack">
+          <input type="hidden" name="next" value={next} />
+          <div className="field">
+            <label htmlFor="email">Email</label>
+            <input id="email" name="email" type="email" autoComplete="username" required autoFocus />
+          </div>
+          <div className="field">
+            <label htmlFor="password">Password</label>
+            <input id="password" name="password" type="password" autoComplete="current-password" required />
+          </div>
+          <div className="form-footer">
+            <button type="submit" className="btn btn-primary">
+              Log in
+            </button>
+          </div>
+        </form>
+      </div>
+    </div>
+  );
+}

@@ -1,0 +1,85 @@
+'use server';
+/**
+ * Server actions of an org's admin page: members, blob grants, org API keys. Each resolves the
+ * signed-in user, calls one lib/auth function (which checks `admin` on the org or blob) and answers
+ * with the server-action contract.
+ */
+import { revalidatePath } from 'next/cache';
+import type { FormAnswer } from '@/app/_components/action-form';
+import { webAction } from '@/app/lib/server';
+import {
+  addOrgMember,
+  ApiKeyCreateInput,
+  BlobGrantInput,
+  changeMemberRole,
+  createApiKey,
+  grantBlobAccess,
+  MemberAddInput,
+  MemberRoleInput,
+  parseAuthInput,
+  removeOrgMember,
+  revokeApiKey,
+  revokeBlobGrant,
+} from '@/lib/auth';
+
+const adminPath = (org: string) => `/orgs/${org}/admin`;
+
+/** Add a member by email; a new email creates the user and answers its password once. */
+export async function addMemberAction(org: string, _prev: FormAnswer | null, form: FormData): Promise<FormAnswer> {
+  return webAction(async ({ db, actor, now }) => {
+    const added = await addOrgMember(db, { actor, org, input: parseAuthInput(MemberAddInput, form), now });
+    revalidatePath(adminPath(org));
+    return added.generatedPassword
+      ? { shownOnce: { label: `New account ${added.email}, one-time password:`, value: added.generatedPassword } }
+      : { message: `${added.email} added.` };
+  });
+}
+
+export async function changeRoleAction(org: string, _prev: FormAnswer | null, form: FormData): Promise<FormAnswer> {
+  return webAction(async ({ db, actor }) => {
+    await changeMemberRole(db, { actor, org, input: parseAuthInput(MemberRoleInput, form) });
+    revalidatePath(adminPath(org));
+    return { message: 'Role saved.' };
+  });
+}
+
+export async function removeMemberAction(org: string, _prev: FormAnswer | null, form: FormData): Promise<FormAnswer> {
+  return webAction(async ({ db, actor }) => {
+    await removeOrgMember(db, { actor, org, userId: String(form.get('user_id') ?? '') });
+    revalidatePath(adminPath(org));
+    return { message: 'Removed.' };
+  });
+}
+
+export async function grantBlobAction(org: string, _prev: FormAnswer | null, form: FormData): Promise<FormAnswer> {
+  return webAction(async ({ db, actor, now }) => {
+    const grant = await grantBlobAccess(db, { actor, org, input: parseAuthInput(BlobGrantInput, form), now });
+    revalidatePath(adminPath(org));
+    return { message: `${grant.grantee.label} holds ${grant.role} on ${grant.blob.alias ?? grant.blob.name}.` };
+  });
+}
+
+export async function revokeGrantAction(org: string, _prev: FormAnswer | null, form: FormData): Promise<FormAnswer> {
+  return webAction(async ({ db, actor }) => {
+    await revokeBlobGrant(db, { actor, grantId: String(form.get('grant_id') ?? '') });
+    revalidatePath(adminPath(org));
+    return { message: 'Revoked.' };
+  });
+}
+
+/** Create an org key (acts as the org, capped at its role); the secret is answered once. */
+export async function createOrgKeyAction(org: string, _prev: FormAnswer | null, form: FormData): Promise<FormAnswer> {
+  return webAction(async ({ db, actor, now }) => {
+    const { key, apiKey } = await createApiKey(db, { actor, owner: { type: 'org', org }, input: parseAuthInput(ApiKeyCreateInput, form), now });
+    revalidatePath(adminPath(org));
+    return { shownOnce: { label: `New ${apiKey.role} key "${apiKey.name}" for the org:`, value: key } };
+  });
+}
+
+export async function revokeOrgKeyAction(org: string, _prev: FormAnswer | null, form: FormData): Promise<FormAnswer> {
+  return webAction(async ({ db, actor, now }) => {
+    await revokeApiKey(db, { actor, keyId: String(form.get('key_id') ?? ''), now });
+    revalidatePath(adminPath(org));
+    return { message: 'Revoked.' };
+  });
+}

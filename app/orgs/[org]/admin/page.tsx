@@ -1,0 +1,189 @@
+import type { Metadata } from 'next';
+import { ActionForm } from '@/app/_components/action-form';
+import { ApiKeyFields, ApiKeyTable } from '@/app/_components/api-key-table';
+import { orNotFoundPage, webContext } from '@/app/lib/server';
+import { Breadcrumbs } from '@/components/breadcrumbs';
+import { formatUtc } from '@/components/format';
+import { listApiKeys, listBlobGrants, listOrgMembers, ROLES } from '@/lib/auth';
+import {
+  addMemberAction,
+  changeRoleAction,
+  createOrgKeyAction,
+  grantBlobAction,
+  removeMemberAction,
+  revokeGrantAction,
+  revokeOrgKeyAction,
+} from './actions';
+
+export const dynamic = 'force-dynamic';
+export const metadata: Metadata = { title: 'Organization admin' };
+
+function RoleSelect({ id, name = 'role', defaultValue = 'read', label }: { id: string; name?: string; defaultValue?: string; label: string }) {
+  return (
+    <div className="field">
+      <label htmlFor={id}>{label}</label>
+      <select id={id} name={name} defaultValue={defaultValue}>
+        {ROLES.map((r) => (
+          <option key={r} value={r}>
+            {r}
+          </option>
+        ))}
+      </select>
+    </div>
+  );
+}
+
+/**
+ * An org's members, blob grants and org API keys (SPEC §2). Needs `admin` on the org: anyone else,
+ * member or not, gets the 404 page, as for an org that does not exist.
+ */
+export default async function OrgAdminPage({ params }: { params: Promise<{ org: string }> }) {
+  const { org: orgRef } = await params;
+  const { db, actor } = await webContext();
+  const { org, members } = await orNotFoundPage(listOrgMembers(db, { actor, org: orgRef }));
+  const ref = org.alias ?? org.id;
+  const [{ blobs, grants }, keys] = await Promise.all([
+    listBlobGrants(db, { actor, org: org.id }),
+    listApiKeys(db, { actor, owner: { type: 'org', org: org.id } }),
+  ]);
+  return (
+    <div className="page">
+      <Breadcrumbs items={[{ label: 'Organizations', href: '/orgs' }, { label: org.name }]} />
+      <div className="page-header">
+        <div>
+          <h1>{org.name}</h1>
+          <p className="page-intro">
+            {org.alias ? <span className="mono">{org.alias}</span> : null} · members, blob access and org API keys
+          </p>
+        </div>
+      </div>
+
+      <section className="container stack" aria-labelledby="members-title">
+        <h2 id="members-title" className="container-title">
+          Members <span className="count">({members.length})</span>
+        </h2>
+        <div className="table-scroll">
+          <table className="table table-compact" aria-label="Members">
+            <thead>
+              <tr>
+                <th scope="col">Email</th>
+                <th scope="col">Name</th>
+                <th scope="col">Role</th>
+                <th scope="col">Member since</th>
+                <th scope="col">Remove</th>
+              </tr>
+            </thead>
+            <tbody>
+              {members.map((m) => (
+                <tr key={m.userId}>
+                  <td>{m.email}</td>
+                  <td>{m.name}</td>
+                  <td>
+                    <ActionForm action={changeRoleAction.bind(null, ref)} submitLabel="Save role" label={`Role of ${m.email}`}>
+                      <input type="hidden" name="user_id" value={m.userId} />
+                      <RoleSelect id={`role-${m.userId}`} defaultValue={m.role} label="Role" />
+                    </ActionForm>
+                  </td>
+                  <td className="small nowrap">{formatUtc(m.since)}</td>
+                  <td>
+                    <ActionForm action={removeMemberAction.bind(null, ref)} submitLabel="Remove" danger confirm={`Remove ${m.email} from ${org.name}?`} label={`Remove ${m.email}`}>
+                      <input type="hidden" name="user_id" value={m.userId} />
+                    </ActionForm>
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+        <h3 className="subsection-title">Add a member</h3>
+        <ActionForm action={addMemberAction.bind(null, ref)} submitLabel="Add member" label="Add a member">
+          <div className="field">
+            <label htmlFor="member-email">Email</label>
+            <input id="member-email" name="email" type="email" required />
+          </div>
+          <RoleSelect id="member-role" label="Role" />
+        </ActionForm>
+        <p className="small muted">An email without an account gets one, with a one-time password shown here once.</p>
+      </section>
+
+      <section className="container stack section-gap" aria-labelledby="grants-title">
+        <h2 id="grants-title" className="container-title">
+          Blob access grants <span className="count">({grants.length})</span>
+        </h2>
+        <p className="container-intro small">A grant gives a user or another org a role on one blob of this org, on top of any org role.</p>
+        {grants.length === 0 ? (
+          <p className="muted">No grants.</p>
+        ) : (
+          <div className="table-scroll">
+            <table className="table table-compact" aria-label="Blob access grants">
+              <thead>
+                <tr>
+                  <th scope="col">Blob</th>
+                  <th scope="col">Grantee</th>
+                  <th scope="col">Role</th>
+                  <th scope="col">Since</th>
+                  <th scope="col">Revoke</th>
+                </tr>
+              </thead>
+              <tbody>
+                {grants.map((g) => (
+                  <tr key={g.id}>
+                    <td>
+                      {g.blob.alias ?? g.blob.name} <span className="muted small">({g.blob.type})</span>
+                    </td>
+                    <td>
+                      {g.grantee.label} <span className="muted small">({g.grantee.type})</span>
+                    </td>
+                    <td>{g.role}</td>
+                    <td className="small nowrap">{formatUtc(g.createdAt)}</td>
+                    <td>
+                      <ActionForm action={revokeGrantAction.bind(null, ref)} submitLabel="Revoke" danger confirm={`Revoke ${g.grantee.label}'s ${g.role} on ${g.blob.alias ?? g.blob.name}?`} label={`Revoke grant of ${g.grantee.label}`}>
+                        <input type="hidden" name="grant_id" value={g.id} />
+                      </ActionForm>
+                    </td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </div>
+        )}
+        <h3 className="subsection-title">Grant access to a blob</h3>
+        <ActionForm action={grantBlobAction.bind(null, ref)} submitLabel="Grant" label="Grant access to a blob">
+          <div className="field">
+            <label htmlFor="grant-blob">Blob</label>
+            <select id="grant-blob" name="blob" required>
+              {blobs.map((b) => (
+                <option key={b.id} value={b.id}>
+                  {b.alias ?? b.name} ({b.type})
+                </option>
+              ))}
+            </select>
+          </div>
+          <div className="field">
+            <label htmlFor="grantee-type">Grantee type</label>
+            <select id="grantee-type" name="grantee_type" defaultValue="user">
+              <option value="user">user (by email)</option>
+              <option value="org">org (by alias or id)</option>
+            </select>
+          </div>
+          <div className="field">
+            <label htmlFor="grantee">Grantee</label>
+            <input id="grantee" name="grantee" type="text" required placeholder="name@example.com or org alias" />
+          </div>
+          <RoleSelect id="grant-role" label="Role" />
+        </ActionForm>
+      </section>
+
+      <section className="container stack section-gap" aria-labelledby="org-keys-title">
+        <h2 id="org-keys-title" className="container-title">
+          Org API keys
+        </h2>
+        <p className="container-intro small">An org key acts as the org (admin on its blobs), capped at the key&apos;s role.</p>
+        <ApiKeyTable keys={keys} revoke={revokeOrgKeyAction.bind(null, ref)} caption="Org API keys" />
+        <ActionForm action={createOrgKeyAction.bind(null, ref)} submitLabel="Create key" label="New org key">
+          <ApiKeyFields />
+        </ActionForm>
+      </section>
+    </div>
+  );
+}

@@ -1,0 +1,66 @@
+'use server';
+/**
+ * Server actions of a scheduler's pages (STYLE §2.4): each resolves the actor and the scheduler,
+ * calls one domain function, revalidates the pages that show the result, and answers with the
+ * server-action contract `{ok: true, …} | {ok: false, error: {code, message, path?}}`.
+ * No rules and no queries here: the domain decides (SPEC §5.2), the form only maps `error.path`.
+ */
+import { revalidatePath } from 'next/cache';
+import type { ActionResult } from '@/components/action-result';
+import { createSchedule, deleteSchedule, runSchedule, setAllEnabled, updateSchedule, type RunStatus } from '@/lib/schedules';
+import { schedulerAction } from '@/app/lib/server';
+
+const gridPath = (revisionId: string) => `/schedulers/${revisionId}`;
+const schedulePath = (revisionId: string, scheduleId: string) => `/schedulers/${revisionId}/schedules/${scheduleId}`;
+
+/** `create_schedule` from the New Schedule form. `input` is the request body of SPEC §5.1. */
+export async function createScheduleAction(revisionId: string, input: unknown): Promise<ActionResult<{ id: string }>> {
+  return schedulerAction(revisionId, async (ctx) => {
+    const schedule = await createSchedule({ ...ctx, input });
+    revalidatePath(gridPath(revisionId));
+    return { id: schedule.id };
+  });
+}
+
+/** `update_schedule` from the edit form or a row action: only the fields sent change. */
+export async function updateScheduleAction(revisionId: string, scheduleId: string, input: unknown): Promise<ActionResult<{ id: string }>> {
+  return schedulerAction(revisionId, async (ctx) => {
+    const schedule = await updateSchedule({ ...ctx, scheduleRef: scheduleId, input });
+    revalidatePath(gridPath(revisionId));
+    revalidatePath(schedulePath(revisionId, schedule.id));
+    return { id: schedule.id };
+  });
+}
+
+/** Enable or disable one schedule (`update_schedule` with `{enabled}` only). */
+export async function setEnabledAction(revisionId: string, scheduleId: string, enabled: boolean): Promise<ActionResult<{ id: string }>> {
+  return updateScheduleAction(revisionId, scheduleId, { enabled });
+}
+
+/** `delete_schedule`: its run history goes with it. */
+export async function deleteScheduleAction(revisionId: string, scheduleId: string): Promise<ActionResult> {
+  return schedulerAction(revisionId, async (ctx) => {
+    await deleteSchedule({ ...ctx, scheduleRef: scheduleId });
+    revalidatePath(gridPath(revisionId));
+    return {};
+  });
+}
+
+/** `run_schedule`: fire now (`trigger: "manual"`); answers with the run's status. */
+export async function runScheduleAction(revisionId: string, scheduleId: string): Promise<ActionResult<{ runId: string; status: RunStatus }>> {
+  return schedulerAction(revisionId, async (ctx) => {
+    const run = await runSchedule({ ...ctx, scheduleRef: scheduleId });
+    revalidatePath(gridPath(revisionId));
+    revalidatePath(schedulePath(revisionId, run.schedule_id));
+    return { runId: run.id, status: run.status };
+  });
+}
+
+/** `set_all_enabled`: pause all / resume all of the scheduler's active schedules. */
+export async function setAllEnabledAction(revisionId: string, enabled: boolean): Promise<ActionResult<{ updated: number }>> {
+  return schedulerAction(revisionId, async (ctx) => {
+    const { updated } = await setAllEnabled({ ...ctx, enabled });
+    revalidatePath(gridPath(revisionId));
+    return { updated };
+  });
+}

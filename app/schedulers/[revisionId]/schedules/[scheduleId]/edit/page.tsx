@@ -1,0 +1,59 @@
+import type { Metadata } from 'next';
+import Link from 'next/link';
+import { orNotFound, revisionOf, schedulerPage } from '@/app/lib/server';
+import { Breadcrumbs } from '@/components/breadcrumbs';
+import { ScheduleForm } from '@/components/schedule-form';
+import { getSchedule } from '@/lib/schedules';
+import { targetOptions } from '@/lib/schedules/target-options';
+import { updateScheduleAction } from '../../../actions';
+
+export const dynamic = 'force-dynamic';
+export const metadata: Metadata = { title: 'Edit schedule' };
+
+/** The schedule form in edit mode: `update_schedule` with the fields that changed. */
+export default async function EditSchedulePage({ params }: { params: Promise<{ revisionId: string; scheduleId: string }> }) {
+  const p = await params;
+  const { db, actor, scheduler } = await schedulerPage(p.revisionId);
+  const revisionId = scheduler.revisionId;
+  const schedule = await orNotFound(getSchedule({ db, actor, revision: revisionOf(scheduler), scheduleRef: p.scheduleId }));
+  const label = schedule.alias ?? schedule.id;
+  const scheduleHref = `/schedulers/${revisionId}/schedules/${schedule.id}`;
+  const blocked =
+    schedule.state === 'completed'
+      ? 'This schedule is completed: it can be read and deleted, but no longer changed.'
+      : scheduler.role === 'read'
+        ? 'You can read this scheduler but not change it: editing needs write access.'
+        : null;
+  return (
+    <div className="page page-form">
+      <Breadcrumbs
+        items={[
+          { label: 'Schedulers', href: '/schedulers' },
+          { label: scheduler.name, href: `/schedulers/${revisionId}` },
+          { label, href: scheduleHref },
+          { label: 'Edit' },
+        ]}
+      />
+      <div className="page-header">
+        <div>
+          <h1>Edit {label}</h1>
+          <p className="page-intro">Only the fields you change are sent; the rest stay as they are.</p>
+        </div>
+      </div>
+      {blocked ? (
+        <div className="alert alert-info">
+          {blocked} <Link href={scheduleHref}>Back to the schedule</Link>
+        </div>
+      ) : (
+        <ScheduleForm
+          mode="edit"
+          revisionId={revisionId}
+          schedule={schedule}
+          options={await targetOptions(db, actor)}
+          submit={updateScheduleAction.bind(null, revisionId, schedule.id)}
+          cancelHref={scheduleHref}
+        />
+      )}
+    </div>
+  );
+}

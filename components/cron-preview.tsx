@@ -1,0 +1,155 @@
+'use client';
+/**
+ * Live previews for the schedule form: what a cron expression means (cronstrue, SPEC §7.1) and
+ * when it fires next, or when a one-time schedule fires; each instant in the schedule's time zone
+ * and in the viewer's. The clock is read here (the browser's), never in lib/cron.
+ */
+import { useEffect, useId, useState } from 'react';
+import { CronExpressionError, describeCron, isValidTimezone, nextOccurrences, resolveLocalTime } from '@/lib/cron';
+import { formatDuration, formatInZone } from './format';
+import { useViewerZone } from './use-viewer-zone';
+
+/** The browser's clock, ticking every `everyMs` after hydration; null on the server. */
+function useNow(everyMs = 15_000): Date | null {
+  const [now, setNow] = useState<Date | null>(null);
+  useEffect(() => {
+    setNow(new Date());
+    const t = setInterval(() => setNow(new Date()), everyMs);
+    return () => clearInterval(t);
+  }, [everyMs]);
+  return now;
+}
+
+function messageOf(e: unknown): string {
+  return e instanceof Error ? e.message : String(e);
+}
+
+/** The syntax problem of a cron expression as the preview shows it, or null (blank counts as none). */
+export function cronProblem(expression: string): string | null {
+  const expr = expression.trim();
+  if (!expr) return null;
+  try {
+    describeCron(expr);
+    return null;
+  } catch (e) {
+    return e instanceof CronExpressionError ? e.message : messageOf(e);
+  }
+}
+
+export interface CronPreviewProps {
+  expression: string;
+  timezone: string;
+  /** The schedule's inclusive window (ISO UTC), when set. */
+  startDate?: string | null;
+  endDate?: string | null;
+  count?: number;
+  /** Id of the element that shows a syntax problem (the input's aria-describedby points at it). */
+  errorId?: string;
+}
+
+/** The description of `expression` and its next `count` fire times inside the window. */
+export function CronPreview({ expression, timezone, startDate, endDate, count = 5, errorId }: CronPreviewProps) {
+  const now = useNow();
+  const viewer = useViewerZone();
+  const captionId = useId();
+  const expr = expression.trim();
+  if (!expr) return <div className="preview muted">Enter a cron expression to see what it means and when it fires.</div>;
+
+  let description = '';
+  let error: string | null = null;
+  try {
+    description = describeCron(expr);
+  } catch (e) {
+    error = e instanceof CronExpressionError ? e.message : messageOf(e);
+  }
+  const zoneOk = isValidTimezone(timezone.trim());
+  let fires: Date[] = [];
+  let fireError: string | null = null;
+  if (!error && zoneOk && now) {
+    try {
+      const start = startDate ? new Date(startDate) : null;
+      const end = endDate ? new Date(endDate) : null;
+      const after = start && start.getTime() - 1 > now.getTime() ? new Date(start.getTime() - 1) : now;
+      fires = nextOccurrences(expr, timezone.trim(), after, count).filter((d) => !end || d <= end);
+    } catch (e) {
+      fireError = messageOf(e);
+    }
+  }
+
+  return (
+    <div className="preview">
+      <p className={error ? 'preview-error' : 'preview-description'} aria-live="polite" id={error ? errorId : undefined}>
+        {error ? (
+          <>
+            <span className="visually-hidden">Cron expression problem: </span>
+            {error}
+          </>
+        ) : (
+          description
+        )}
+      </p>
+      {error ? null : !zoneOk ? (
+        <p className="muted small">Enter a valid time zone to see the next fire times.</p>
+      ) : fireError ? (
+        <p className="preview-error">{fireError}</p>
+      ) : !now ? null : fires.length === 0 ? (
+        <p className="muted small">No fire time is left{endDate ? ' before the end date' : ''}: this schedule would never fire.</p>
+      ) : (
+        <div className="table-scroll">
+        <table className="table table-compact preview-table" aria-labelledby={captionId}>
+          <caption id={captionId}>Next {fires.length} fire times</caption>
+          <thead>
+            <tr>
+              <th scope="col">#</th>
+              <th scope="col">In {timezone.trim()}</th>
+              <th scope="col">Your time{viewer ? ` (${viewer})` : ''}</th>
+            </tr>
+          </thead>
+          <tbody>
+            {fires.map((d, i) => (
+              <tr key={d.getTime()}>
+                <td>{i + 1}</td>
+                <td className="mono">{formatInZone(d, timezone.trim())}</td>
+                <td className="mono">{viewer ? formatInZone(d, viewer) : '…'}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+        </div>
+      )}
+    </div>
+  );
+}
+
+/** When a one-time schedule fires: its local time resolved in `timezone` (SPEC §7.2). */
+export function InvocationPreview({ invocationTime, timezone }: { invocationTime: string; timezone: string }) {
+  const now = useNow(1000);
+  const viewer = useViewerZone();
+  if (!invocationTime) return <div className="preview muted">Pick the local date and time at which the schedule fires once.</div>;
+  const zone = timezone.trim();
+  if (!isValidTimezone(zone)) return <div className="preview muted">Enter a valid time zone to see when this fires.</div>;
+  let at: Date;
+  try {
+    at = resolveLocalTime(invocationTime, zone);
+  } catch (e) {
+    return (
+      <div className="preview">
+        <p className="preview-error" aria-live="polite">
+          {messageOf(e)}
+        </p>
+      </div>
+    );
+  }
+  const inMs = now ? at.getTime() - now.getTime() : null;
+  return (
+    <div className="preview">
+      <p className="preview-description">
+        Fires once at <span className="mono">{formatInZone(at, zone)}</span> ({zone})
+      </p>
+      <p className="small">
+        Your time{viewer ? ` (${viewer})` : ''}: <span className="mono">{viewer ? formatInZone(at, viewer) : '…'}</span>
+        {inMs === null ? null : inMs > 0 ? <span className="muted"> · in {formatDuration(inMs)}</span> : <strong className="text-error"> · this time is in the past</strong>}
+      </p>
+    </div>
+  );
+}

@@ -1,0 +1,208 @@
+'use client';
+import Link from 'next/link';
+import { useRouter } from 'next/navigation';
+import { useEffect, useId, useRef, useState, useTransition, type ReactNode } from 'react';
+import type { RunStatus, ScheduleState } from '@/lib/schedules/contract';
+import type { ActionResult } from './action-result';
+import { RunStatusBadge } from './badges';
+import { ConfirmDialog } from './confirm-dialog';
+
+/** The server actions a schedule's commands call, already bound to the scheduler. */
+export interface ScheduleCommandActions {
+  setEnabled: (scheduleId: string, enabled: boolean) => Promise<ActionResult<{ id: string }>>;
+  run: (scheduleId: string) => Promise<ActionResult<{ runId: string; status: RunStatus }>>;
+  remove: (scheduleId: string) => Promise<ActionResult>;
+}
+
+export interface Notice {
+  tone: 'ok' | 'error' | 'info';
+  text: ReactNode;
+}
+
+export interface ScheduleActionsProps {
+  schedule: { id: string; label: string; enabled: boolean; state: ScheduleState };
+  editHref: string;
+  /** The schedule's page; shown as "Open" in the row menu. */
+  openHref?: string;
+  actions: ScheduleCommandActions;
+  canWrite: boolean;
+  /** `bar`: a row of buttons (schedule page). `menu`: an "Actions" menu (grid row). */
+  variant: 'bar' | 'menu';
+  /** Where to go after a delete; without it the current page refreshes. */
+  afterDeleteHref?: string;
+  /** Report results to the parent (the grid shows one notice line); without it they show inline. */
+  onNotice?: (n: Notice) => void;
+}
+
+/** Open, Edit, Enable/Disable, Run now and Delete (with a confirmation) for one schedule. */
+export function ScheduleActions(props: ScheduleActionsProps) {
+  const { schedule, actions, canWrite, variant } = props;
+  const router = useRouter();
+  const [busy, setBusy] = useState<null | 'enable' | 'run' | 'delete'>(null);
+  const [, startTransition] = useTransition();
+  const [confirmDelete, setConfirmDelete] = useState(false);
+  const [inlineNotice, setInlineNotice] = useState<Notice | null>(null);
+  const completed = schedule.state === 'completed';
+  const report = (n: Notice) => (props.onNotice ? props.onNotice(n) : setInlineNotice(n));
+
+  async function command<T extends object>(kind: 'enable' | 'run' | 'delete', call: () => Promise<ActionResult<T>>, done: (r: { ok: true } & T) => void) {
+    setBusy(kind);
+    try {
+      const r = await call();
+      if (!r.ok) report({ tone: 'error', text: `${schedule.label}: ${r.error.message}` });
+      else done(r);
+    } catch {
+      report({ tone: 'error', text: `${schedule.label}: the server could not be reached; try again.` });
+    } finally {
+      setBusy(null);
+    }
+  }
+
+  const toggle = () =>
+    command('enable', () => actions.setEnabled(schedule.id, !schedule.enabled), () => {
+      report({ tone: 'ok', text: `${schedule.label} is ${schedule.enabled ? 'disabled' : 'enabled'}.` });
+      startTransition(() => router.refresh());
+    });
+  const runNow = () =>
+    command('run', () => actions.run(schedule.id), (r) => {
+      const status = r.status;
+      report({
+        tone: status === 'success' ? 'ok' : 'error',
+        text: (
+          <>
+            Run now on {schedule.label} recorded a run: <RunStatusBadge status={status} />
+          </>
+        ),
+      });
+      startTransition(() => router.refresh());
+    });
+  const remove = () =>
+    command('delete', () => actions.remove(schedule.id), () => {
+      setConfirmDelete(false);
+      report({ tone: 'ok', text: `${schedule.label} was deleted.` });
+      startTransition(() => (props.afterDeleteHref ? router.push(props.afterDeleteHref) : router.refresh()));
+    });
+
+  const readOnlyTitle = completed ? 'A completed schedule is read-only: it can be read and deleted' : !canWrite ? 'You need write access to this scheduler' : undefined;
+  const items = (
+    <>
+      {variant === 'menu' && props.openHref ? (
+        <Link className="menu-item" href={props.openHref}>
+          Open
+        </Link>
+      ) : null}
+      {canWrite && !completed ? (
+        <Link className={variant === 'menu' ? 'menu-item' : 'btn'} href={props.editHref}>
+          Edit
+        </Link>
+      ) : (
+        <button type="button" className={variant === 'menu' ? 'menu-item' : 'btn'} disabled title={readOnlyTitle}>
+          Edit
+        </button>
+      )}
+      <button type="button" className={variant === 'menu' ? 'menu-item' : 'btn'} onClick={toggle} disabled={!canWrite || completed || busy !== null} title={readOnlyTitle}>
+        {busy === 'enable' ? (schedule.enabled ? 'Disabling…' : 'Enabling…') : schedule.enabled ? 'Disable' : 'Enable'}
+      </button>
+      <button type="button" className={variant === 'menu' ? 'menu-item' : 'btn'} onClick={runNow} disabled={!canWrite || completed || busy !== null} title={readOnlyTitle ?? 'Fire now, recorded with trigger "manual"; the schedule’s own occurrences are unaffected'}>
+        {busy === 'run' ? 'Running…' : 'Run now'}
+      </button>
+      <button type="button" className={variant === 'menu' ? 'menu-item menu-item-danger' : 'btn btn-danger-outline'} onClick={() => setConfirmDelete(true)} disabled={!canWrite || busy !== null}>
+        Delete
+      </button>
+    </>
+  );
+
+  return (
+    <>
+      {variant === 'menu' ? (
+        <RowMenu label={`Actions for ${schedule.label}`}>{items}</RowMenu>
+      ) : (
+        <div className="action-bar">
+          <div className="action-bar-buttons">{items}</div>
+          {inlineNotice ? (
+            <p role="status" className={`notice notice-${inlineNotice.tone}`}>
+              {inlineNotice.text}
+            </p>
+          ) : null}
+        </div>
+      )}
+      <ConfirmDialog
+        open={confirmDelete}
+        title={`Delete schedule ${schedule.label}?`}
+        confirmLabel="Delete"
+        danger
+        pending={busy === 'delete'}
+        onConfirm={remove}
+        onCancel={() => setConfirmDelete(false)}
+      >
+        <p>
+          The schedule stops firing and its run history is deleted with it. Workflow executions it already created are kept. This cannot be undone.
+        </p>
+      </ConfirmDialog>
+    </>
+  );
+}
+
+/**
+ * A row's "Actions" menu on the Popover API: it opens in the top layer (never clipped by the grid's
+ * scroll box), closes on Escape, outside click, scroll, or after a choice.
+ */
+function RowMenu({ label, children }: { label: string; children: ReactNode }) {
+  const id = useId();
+  const buttonRef = useRef<HTMLButtonElement>(null);
+  const popRef = useRef<HTMLDivElement>(null);
+  useEffect(() => {
+    const pop = popRef.current;
+    const button = buttonRef.current;
+    if (!pop || !button) return;
+    const hide = () => {
+      if (pop.matches(':popover-open')) pop.hidePopover();
+    };
+    const onToggle = (e: Event) => {
+      const open = (e as ToggleEvent).newState === 'open';
+      if (open) {
+        const r = button.getBoundingClientRect();
+        pop.style.right = `${Math.max(8, window.innerWidth - r.right)}px`;
+        pop.style.left = 'auto';
+        if (r.bottom + 240 > window.innerHeight && r.top > 240) {
+          pop.style.top = 'auto';
+          pop.style.bottom = `${window.innerHeight - r.top + 4}px`;
+        } else {
+          pop.style.bottom = 'auto';
+          pop.style.top = `${r.bottom + 4}px`;
+        }
+        window.addEventListener('scroll', hide, true);
+        window.addEventListener('resize', hide);
+      } else {
+        window.removeEventListener('scroll', hide, true);
+        window.removeEventListener('resize', hide);
+      }
+    };
+    const onShown = (e: Event) => {
+      if ((e as ToggleEvent).newState === 'open') pop.querySelector<HTMLElement>('a, button:not(:disabled)')?.focus();
+    };
+    const onClick = (e: MouseEvent) => {
+      if ((e.target as HTMLElement).closest('a, button')) hide();
+    };
+    pop.addEventListener('beforetoggle', onToggle);
+    pop.addEventListener('toggle', onShown);
+    pop.addEventListener('click', onClick);
+    return () => {
+      pop.removeEventListener('beforetoggle', onToggle);
+      pop.removeEventListener('toggle', onShown);
+      pop.removeEventListener('click', onClick);
+      window.removeEventListener('scroll', hide, true);
+      window.removeEventListener('resize', hide);
+    };
+  }, []);
+  return (
+    <>
+      <button ref={buttonRef} type="button" className="btn btn-small btn-icon" popoverTarget={id} aria-label={label} title="Actions" aria-haspopup="true">
+        <span aria-hidden="true">⋯</span>
+      </button>
+      <div ref={popRef} id={id} popover="auto" className="menu" role="group" aria-label={label}>
+        {children}
+      </div>
+    </>
+  );
+}

@@ -1,0 +1,125 @@
+/**
+ * The browser login and logout endpoints (`POST /auth/login`, `POST /auth/logout`): the HTTP edge of
+ * lib/auth/login.ts. The session token travels only in an HttpOnly, SameSite=Lax cookie (Secure over
+ * https); the database keeps its hash. Both refuse a cross-site post (`Origin` ≠ host, see
+ * `isSameOriginPost`) with `403 forbidden`, which is the CSRF protection of these two forms.
+ *
+ * Two answer styles, chosen by the request's Content-Type:
+ * - a browser form (`application/x-www-form-urlencoded` / `multipart/form-data`): `303` to `next` on
+ *   success, or back to `/login?error=<code>&next=…` on a refusal, where the page explains the code;
+ * - JSON (`application/json`, scripts and tests): `200 {user}` on success, otherwise the SPEC error
+ *   body with its status: `401 unauthorized`, `429 rate_limited`, `400 invalid_request_body`.
+ */
+import {
+  endWebSession,
+  isHttpsRequest,
+  isSameOriginPost,
+  login,
+  LoginInput,
+  parseAuthInput,
+  safeNextPath,
+  SESSION_COOKIE,
+  sessionCookieOptions,
+} from '../auth';
+import { getDb } from '../db';
+import { DomainError, isDomainError } from '../errors';
+import { errorResponse, json } from './http';
+
+/** `Set-Cookie` value for the session cookie (`maxAge` 0 clears it). */
+function sessionCookie(value: string, opts: { secure: boolean; expires: Date }): string {
+  const o = sessionCookieOptions(opts);
+  return [
+    `${SESSION_COOKIE}=${value}`,
+    `Path=${o.path}`,
+    `Expires=${o.expires.toUTCString()}`,
+    ...(value === '' ? ['Max-Age=0'] : []),
+    'HttpOnly',
+    'SameSite=Lax',
+    ...(o.secure ? ['Secure'] : []),
+  ].join('; ');
+}
+
+/** The session token the request's cookie carries, or null. */
+export function sessionTokenOf(req: Request): string | null {
+  const header = req.headers.get('cookie');
+  if (!header) return null;
+  for (const part of header.split(';')) {
+    const eq = part.indexOf('=');
+    if (eq > 0 && part.slice(0, eq).trim() === SESSION_COOKIE) return part.slice(eq + 1).trim() || null;
+  }
+  return null;
+}
+
+/**
+ * The client's address for the failed-login counter: the first `X-Forwarded-For` entry (which
+ * `next start` fills from the socket when no proxy set it), else `unknown`. A client can forge it;
+ * the per-email cap of login-rate-limit.ts bounds what that buys.
+ */
+function clientAddress(req: Request): string {
+  return req.headers.get('x-forwarded-for')?.split(',')[0]?.trim() || req.headers.get('x-real-ip')?.trim() || 'unknown';
+}
+
+function isJson(req: Request): boolean {
+  return (req.headers.get('content-type') ?? '').toLowerCase().includes('application/json');
+}
+
+function seeOther(location: string, setCookie?: string): Response {
+  const headers = new Headers({ location, 'cache-control': 'no-store' });
+  if (setCookie) headers.append('set-cookie', setCookie);
+  return new Response(null, { status: 303, headers });
+}
+
+async function readForm(req: Request): Promise<unknown> {
+  if (isJson(req)) {
+    try {
+      return JSON.parse(await req.text());
+    } catch {
+      throw new DomainError('invalid_request_body', 'the request body is not valid JSON');
+    }
+  }
+  try {
+    const form = await req.formData();
+    return Object.fromEntries([...form.entries()].filter(([, v]) => typeof v === 'string'));
+  } catch {
+    throw new DomainError('invalid_request_body', 'the request body is not a form');
+  }
+}
+
+/** `POST /auth/login` with `email`, `password`, optional `next`. */
+export async function loginResponse(req: Request, now: Date = new Date()): Promise<Response> {
+  const jsonStyle = isJson(req);
+  let next = '/schedulers';
+  try {
+    if (!isSameOriginPost(req.headers)) throw new DomainError('forbidden', 'cross-site login form posts are refused');
+    const input = parseAuthInput(LoginInput, await readForm(req));
+    next = safeNextPath(input.next);
+    const session = await login(getDb(), { email: input.email, password: input.password, client: clientAddress(req), now });
+    const cookie = sessionCookie(session.token, { secure: isHttpsRequest(req.headers, req.url), expires: session.expiresAt });
+    if (!jsonStyle) return seeOther(next, cookie);
+    const res = json({ user: { id: session.user.id, email: session.user.email, name: session.user.name } });
+    res.headers.append('set-cookie', cookie);
+    return res;
+  } catch (e) {
+    if (jsonStyle || !isDomainError(e)) return errorResponse(e);
+    const q = new URLSearchParams({ error: e.code });
+    if (next !== '/schedulers') q.set('next', next);
+    return seeOther(`/login?${q}`);
+  }
+}
+
+/** `POST /auth/logout`: end the session (its row is deleted), clear the cookie, go to `/login`. */
+export async function logoutResponse(req: Request): Promise<Response> {
+  try {
+    if (!isSameOriginPost(req.headers)) throw new DomainError('forbidden', 'cross-site logout form posts are refused');
+    await endWebSession(getDb(), sessionTokenOf(req));
+    const cookie = sessionCookie('', { secure: isHttpsRequest(req.headers, req.url), expires: new Date(0) });
+    if (isJson(req)) {
+      const res = json({});
+      res.headers.append('set-cookie', cookie);
+      return res;
+    }
+    return seeOther('/login?signed_out=1', cookie);
+  } catch (e) {
+    return errorResponse(e);
+  }
+}

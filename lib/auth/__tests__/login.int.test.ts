@@ -1,0 +1,125 @@
+/**
+ * Browser login (SPEC §2): scrypt password hashes, database sessions keyed by the token's SHA-256,
+ * one identical refusal for every wrong credential, and the failed-attempt limit (5 per email +
+ * client address in 15 minutes → 429 rate_limited).
+ */
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { seed } from '../../../prisma/seed';
+import type { Db } from '../../db';
+import { createTestDb } from '../../testing/test-db';
+import {
+  DEMO_USER_EMAIL,
+  endWebSession,
+  findWebSession,
+  hashPassword,
+  hashSecret,
+  login,
+  LOGIN_REFUSED_MESSAGE,
+  LoginRateLimiter,
+  verifyPassword,
+  WEB_SESSION_TTL_MS,
+} from '..';
+
+const PASSWORD = 'correct horse battery staple';
+let db: Db;
+let cleanup: () => Promise<void>;
+let limiter: LoginRateLimiter;
+const t0 = new Date('2026-03-01T12:00:00.000Z');
+
+beforeAll(async () => {
+  ({ db, cleanup } = await createTestDb());
+  await seed(db, undefined, PASSWORD);
+});
+afterAll(async () => cleanup());
+beforeEach(() => {
+  limiter = new LoginRateLimiter();
+});
+
+const attempt = (password: string, opts: { email?: string; client?: string; now?: Date } = {}) =>
+  login(db, { email: opts.email ?? DEMO_USER_EMAIL, password, client: opts.client ?? '10.0.0.1', now: opts.now ?? t0, limiter });
+
+describe('password hashes', () => {
+  it('are scrypt$N$r$p$salt$hash with a fresh salt, and verify only the right password', async () => {
+    const a = await hashPassword('s3cret-value');
+    const b = await hashPassword('s3cret-value');
+    expect(a).toMatch(/^scrypt\$32768\$8\$1\$[A-Za-z0-9+/=]{24}\$[A-Za-z0-9+/=]{44}$/);
+    expect(a).not.toBe(b);
+    expect(await verifyPassword('s3cret-value', a)).toBe(true);
+    expect(await verifyPassword('s3cret-valuE', a)).toBe(false);
+    expect(await verifyPassword('s3cret-value', null)).toBe(false);
+    expect(await verifyPassword('s3cret-value', 'plain-text')).toBe(false);
+  });
+
+  it('the seed stores the operator password (SCHEDULER_DEMO_PASSWORD) as a hash, never in clear', async () => {
+    const user = await db.user.findUniqueOrThrow({ where: { email: DEMO_USER_EMAIL } });
+    expect(user.passwordHash).toMatch(/^scrypt\$/);
+    expect(user.passwordHash).not.toContain(PASSWORD);
+    expect(await verifyPassword(PASSWORD, user.passwordHash)).toBe(true);
+    // Seeding again with the same password leaves the hash alone; without one, nothing is printed.
+    const again = await seed(db, undefined, PASSWORD);
+    expect(again.printedPassword).toBeNull();
+    expect((await db.user.findUniqueOrThrow({ where: { email: DEMO_USER_EMAIL } })).passwordHash).toBe(user.passwordHash);
+    expect((await seed(db, undefined, undefined)).printedPassword).toBeNull();
+  });
+});
+
+describe('login and sessions', () => {
+  it('a good login stores only the SHA-256 of the token, and the token finds the user until it expires', async () => {
+    const s = await attempt(PASSWORD, { email: `  ${DEMO_USER_EMAIL.toUpperCase()} ` });
+    expect(s.token).toMatch(/^[A-Za-z0-9_-]{43}$/);
+    expect(s.expiresAt.toISOString()).toBe(new Date(t0.getTime() + WEB_SESSION_TTL_MS).toISOString()); // 2026-03-08T12:00Z
+    const rows = await db.webSession.findMany({ where: { userId: s.user.id } });
+    expect(rows.map((r) => r.tokenHash)).toContain(hashSecret(s.token));
+    expect(JSON.stringify(rows)).not.toContain(s.token);
+
+    const found = await findWebSession(db, s.token, new Date(t0.getTime() + 1000));
+    expect(found?.actor).toEqual({ type: 'user', id: s.user.id, roleCap: null });
+    expect(await findWebSession(db, s.token, s.expiresAt)).toBeNull();
+    expect(await findWebSession(db, `${s.token.slice(0, -1)}A`, t0)).toBeNull();
+    expect(await findWebSession(db, 'not-a-token', t0)).toBeNull();
+  });
+
+  it('logout deletes the session row', async () => {
+    const s = await attempt(PASSWORD);
+    await endWebSession(db, s.token);
+    expect(await findWebSession(db, s.token, t0)).toBeNull();
+    expect(await db.webSession.count({ where: { tokenHash: hashSecret(s.token) } })).toBe(0);
+  });
+
+  it('a wrong password, an unknown email and an account without a password get the same 401 with the same message', async () => {
+    await db.user.create({ data: { email: 'nopassword@acme-corp.example', name: 'No password' } });
+    for (const [email, password] of [
+      [DEMO_USER_EMAIL, 'wrong password'],
+      ['nobody@acme-corp.example', PASSWORD],
+      ['nopassword@acme-corp.example', ''],
+      ['not an email', PASSWORD],
+    ]) {
+      await expect(attempt(password, { email })).rejects.toMatchObject({ code: 'unauthorized', message: LOGIN_REFUSED_MESSAGE, status: 401 });
+    }
+  });
+});
+
+describe('failed-attempt limit: 5 per email + client address per 15 minutes', () => {
+  it('the 6th attempt is 429 rate_limited even with the right password; another address is not affected; the window ends after 15 minutes', async () => {
+    for (let i = 0; i < 5; i++) await expect(attempt('wrong', { now: new Date(t0.getTime() + i * 1000) })).rejects.toMatchObject({ code: 'unauthorized' });
+    const limited = attempt(PASSWORD, { now: new Date(t0.getTime() + 10_000) });
+    await expect(limited).rejects.toMatchObject({ code: 'rate_limited', status: 429 });
+    await expect(attempt(PASSWORD, { now: new Date(t0.getTime() + 10_000) })).rejects.toThrow(/too many failed login attempts for this email; try again in 15 minutes/);
+    // The same email from another client address still logs in.
+    expect((await attempt(PASSWORD, { client: '10.0.0.2', now: new Date(t0.getTime() + 11_000) })).token).toBeTruthy();
+    // 15 minutes after the first failure the pair may try again.
+    expect((await attempt(PASSWORD, { now: new Date(t0.getTime() + 15 * 60_000) })).token).toBeTruthy();
+  });
+
+  it('a successful login clears the pair\'s failures', async () => {
+    for (let i = 0; i < 4; i++) await expect(attempt('wrong')).rejects.toMatchObject({ code: 'unauthorized' });
+    await attempt(PASSWORD);
+    for (let i = 0; i < 4; i++) await expect(attempt('wrong')).rejects.toMatchObject({ code: 'unauthorized' });
+    expect((await attempt(PASSWORD)).token).toBeTruthy();
+  });
+
+  it('50 failures for one email from any addresses refuse that email everywhere for the window', async () => {
+    for (let i = 0; i < 50; i++) await expect(attempt('wrong', { client: `192.0.2.${i}` })).rejects.toMatchObject({ code: 'unauthorized' });
+    await expect(attempt(PASSWORD, { client: '198.51.100.7' })).rejects.toMatchObject({ code: 'rate_limited' });
+  }, 60_000);
+});

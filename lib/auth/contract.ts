@@ -1,0 +1,80 @@
+/**
+ * Input shapes of the account and access screens (login, members, blob grants, API keys), one strict
+ * zod schema each (STYLE §2.3): the server actions parse form data with these and the domain
+ * functions trust the parsed types. Universal: no I/O.
+ */
+import { z } from 'zod';
+import { DomainError } from '../errors';
+import { MAX_PASSWORD_LENGTH, MIN_PASSWORD_LENGTH } from './password';
+import { ROLES } from './roles';
+
+/** Roles an API key may carry (SPEC §2): never `admin`. */
+export const KEY_ROLES = ['read', 'write'] as const;
+export type KeyRole = (typeof KEY_ROLES)[number];
+
+const email = z
+  .string()
+  .trim()
+  .toLowerCase()
+  .max(254)
+  .regex(/^[^\s@]+@[^\s@]+\.[^\s@]+$/, 'must be an email address like name@example.com');
+
+/** The login form. `next` is where to go afterwards (checked by `safeNextPath`). */
+export const LoginInput = z
+  .object({ email: z.string().max(320), password: z.string().max(1024), next: z.string().max(2048).optional() })
+  .strict();
+
+/** Add a member to an org by email; an unknown email creates the user with a one-time password. */
+export const MemberAddInput = z.object({ email, role: z.enum(ROLES) }).strict();
+export type MemberAddInput = z.infer<typeof MemberAddInput>;
+
+/** Change a member's role on an org. */
+export const MemberRoleInput = z.object({ user_id: z.string().trim().regex(/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/, 'must be a user id'), role: z.enum(ROLES) }).strict();
+export type MemberRoleInput = z.infer<typeof MemberRoleInput>;
+
+/** Grant a user (by email) or an org (by id or alias) a role on one blob (by id or alias in the org). */
+export const BlobGrantInput = z
+  .object({
+    blob: z.string().trim().min(1).max(64),
+    grantee_type: z.enum(['user', 'org']),
+    grantee: z.string().trim().min(1).max(254),
+    role: z.enum(ROLES),
+  })
+  .strict();
+export type BlobGrantInput = z.infer<typeof BlobGrantInput>;
+
+/** Create an API key (org or personal). The secret is shown once. */
+export const ApiKeyCreateInput = z.object({ name: z.string().trim().min(1).max(64), role: z.enum(KEY_ROLES) }).strict();
+export type ApiKeyCreateInput = z.infer<typeof ApiKeyCreateInput>;
+
+/** Change one's own password. */
+export const PasswordChangeInput = z
+  .object({
+    current_password: z.string().min(1).max(MAX_PASSWORD_LENGTH),
+    new_password: z.string().min(MIN_PASSWORD_LENGTH, `must be at least ${MIN_PASSWORD_LENGTH} characters`).max(MAX_PASSWORD_LENGTH),
+  })
+  .strict();
+export type PasswordChangeInput = z.infer<typeof PasswordChangeInput>;
+
+/**
+ * Parse `input` with `schema`; the first issue becomes `400 invalid_request_body` with its field path.
+ * Accepts a FormData (its string fields) or a plain object.
+ */
+export function parseAuthInput<S extends z.ZodType>(schema: S, input: unknown): z.output<S> {
+  const value = typeof FormData !== 'undefined' && input instanceof FormData ? formFields(input) : input;
+  const parsed = schema.safeParse(value);
+  if (parsed.success) return parsed.data;
+  const issue = parsed.error.issues[0];
+  const path = [...issue.path];
+  if (issue.code === 'unrecognized_keys' && issue.keys.length > 0) path.push(issue.keys[0]);
+  const dotted = path.map(String).join('.');
+  const message = issue.code === 'unrecognized_keys' ? `unknown field "${dotted}"` : `${dotted || 'input'}: ${issue.message}`;
+  throw new DomainError('invalid_request_body', message, dotted ? { path: dotted } : {});
+}
+
+/** The string fields of a form, without the `$ACTION_…` fields Next.js adds to server-action posts. */
+function formFields(form: FormData): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [k, v] of form.entries()) if (typeof v === 'string' && !k.startsWith('$ACTION')) out[k] = v;
+  return out;
+}

@@ -1,0 +1,79 @@
+/**
+ * Password hashing for browser login (SPEC §2 "auth entity": a user logs in with email + password).
+ * `node:crypto` scrypt, stored as `scrypt$N$r$p$saltB64$hashB64` (User.passwordHash). Verification
+ * compares in constant time and costs the same whether or not the user exists (see `verifyPassword`).
+ */
+import { randomBytes, scrypt as scryptCb, timingSafeEqual, type ScryptOptions } from 'node:crypto';
+
+/** scrypt cost parameters for new hashes: N = 2^15, r = 8, p = 1 (about 32 MiB and 50–100 ms per hash). */
+const N = 32768;
+const R = 8;
+const P = 1;
+const KEY_LENGTH = 32;
+const SALT_LENGTH = 16;
+/** Shortest password a user may choose (generated ones are longer). */
+export const MIN_PASSWORD_LENGTH = 10;
+/** Longest accepted password: bounds the work an attacker can ask the server to do. */
+export const MAX_PASSWORD_LENGTH = 256;
+
+function scrypt(password: string, salt: Buffer, keylen: number, opts: ScryptOptions): Promise<Buffer> {
+  return new Promise((resolve, reject) =>
+    scryptCb(password.normalize('NFC'), salt, keylen, opts, (err, key) => (err ? reject(err) : resolve(key))),
+  );
+}
+
+/** The memory scrypt needs for (N, r), with headroom (Node's default `maxmem` is 32 MiB). */
+const maxmem = (n: number, r: number) => 256 * n * r;
+
+/** Hash `password` with a fresh random salt: `scrypt$32768$8$1$<salt b64>$<hash b64>`. */
+export async function hashPassword(password: string): Promise<string> {
+  const salt = randomBytes(SALT_LENGTH);
+  const key = await scrypt(password, salt, KEY_LENGTH, { N, r: R, p: P, maxmem: maxmem(N, R) });
+  return `scrypt$${N}$${R}$${P}$${salt.toString('base64')}$${key.toString('base64')}`;
+}
+
+interface ParsedHash {
+  n: number;
+  r: number;
+  p: number;
+  salt: Buffer;
+  key: Buffer;
+}
+
+function parseHash(stored: string): ParsedHash | null {
+  const parts = stored.split('$');
+  if (parts.length !== 6 || parts[0] !== 'scrypt') return null;
+  const [n, r, p] = parts.slice(1, 4).map(Number);
+  // Bounds keep a tampered row from making one login cost minutes or gigabytes.
+  if (!Number.isInteger(n) || n < 2 || n > 2 ** 20 || (n & (n - 1)) !== 0) return null;
+  if (!Number.isInteger(r) || r < 1 || r > 32 || !Number.isInteger(p) || p < 1 || p > 16) return null;
+  const salt = Buffer.from(parts[4], 'base64');
+  const key = Buffer.from(parts[5], 'base64');
+  if (salt.length < 8 || key.length < 16) return null;
+  return { n, r, p, salt, key };
+}
+
+/** A fixed hash that matches no password, verified when there is no real one so both cases cost the same. */
+const DUMMY_HASH = `scrypt$${N}$${R}$${P}$${Buffer.alloc(SALT_LENGTH, 7).toString('base64')}$${Buffer.alloc(KEY_LENGTH, 0).toString('base64')}`;
+
+/**
+ * True when `password` matches `stored`. `stored` null (unknown user, or a user without a password)
+ * still runs one scrypt of the default cost and answers false, so the answer time does not tell
+ * whether the account exists. A malformed stored hash answers false.
+ */
+export async function verifyPassword(password: string, stored: string | null): Promise<boolean> {
+  const parsed = parseHash(stored ?? DUMMY_HASH) ?? parseHash(DUMMY_HASH)!;
+  const key = await scrypt(password.slice(0, MAX_PASSWORD_LENGTH), parsed.salt, parsed.key.length, {
+    N: parsed.n,
+    r: parsed.r,
+    p: parsed.p,
+    maxmem: maxmem(parsed.n, parsed.r),
+  });
+  const match = key.length === parsed.key.length && timingSafeEqual(key, parsed.key);
+  return match && stored !== null && parseHash(stored) !== null && password.length <= MAX_PASSWORD_LENGTH;
+}
+
+/** A random password for a new account, shown once (24 base64url chars, 144 bits). */
+export function generatePassword(): string {
+  return randomBytes(18).toString('base64url');
+}

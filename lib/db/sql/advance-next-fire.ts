@@ -1,0 +1,71 @@
+/**
+ * The advance (SPEC §8 step 3, "exactly once"): move each claimed schedule's next_fire_at past the
+ * occurrence it held, or complete the schedule, in ONE statement for the whole batch.
+ *
+ * Ownership is checked in the WHERE, row by row (STYLE §1.3): a row changes only while its
+ * next_fire_at still equals the occurrence this worker claimed (`seen`), and it is still active and
+ * enabled. RETURNING names the rows that advanced; the caller fires ONLY those, so an occurrence
+ * whose row did not advance is never fired by this transaction (`occurrence:lost-race`). Under the
+ * claim's lock every row advances; the check is the fence should a claim ever be wrong.
+ *
+ * next_fire_at only ever moves forward here (`next` is computed strictly after `seen`, or is null),
+ * which is what keeps an occurrence from firing twice even after its run record is swept
+ * (lib/db/sql/delete-expired-runs.ts).
+ */
+import type { Tx } from '../client';
+import { dialectOfDb } from '../client';
+import { sqlInstant, sqlInstantOrNull } from './instant';
+
+export interface Advance {
+  scheduleId: string;
+  /** The occurrence the worker claimed: the row's next_fire_at as claimed. */
+  seen: Date;
+  /** The following occurrence, or null when none is left (the schedule completes, SPEC §5.3). */
+  next: Date | null;
+  /** Occurrences skipped beyond the catch-up window, added to skipped_occurrences (SPEC §8). */
+  skipped: number;
+}
+
+/** Params: updated_at, JSON array of {id, seen, next_fire_at, state, skipped}. */
+export const ADVANCE_NEXT_FIRE_SQL = {
+  sqlite: `UPDATE schedules SET
+      next_fire_at = a.value ->> 'next_fire_at',
+      state = a.value ->> 'state',
+      skipped_occurrences = skipped_occurrences + (a.value ->> 'skipped'),
+      updated_at = ?
+    FROM json_each(?) AS a
+    WHERE schedules.id = a.value ->> 'id'
+      -- Exactly once: only while the row still holds the occurrence this worker claimed.
+      AND schedules.next_fire_at = a.value ->> 'seen'
+      AND schedules.state = 'active' AND schedules.enabled = 1
+    RETURNING schedules.id`,
+  postgresql: `UPDATE schedules AS s SET
+      next_fire_at = a.next_fire_at,
+      state = a.state,
+      skipped_occurrences = s.skipped_occurrences + a.skipped,
+      updated_at = $1::timestamp(3)
+    FROM jsonb_to_recordset($2::jsonb) AS a(id text, seen timestamp(3), next_fire_at timestamp(3), state text, skipped int)
+    WHERE s.id = a.id
+      -- Exactly once: only while the row still holds the occurrence this worker claimed.
+      AND s.next_fire_at = a.seen
+      AND s.state = 'active' AND s.enabled
+    RETURNING s.id`,
+} as const;
+
+/**
+ * Advance every schedule in `advances` inside the caller's transaction (after the claim).
+ * Returns the ids that advanced; any other id lost its occurrence to someone else: fire nothing for it.
+ */
+export async function advanceNextFire(tx: Tx, advances: Advance[], now: Date): Promise<Set<string>> {
+  if (advances.length === 0) return new Set();
+  const dialect = dialectOfDb(tx);
+  const doc = advances.map((a) => ({
+    id: a.scheduleId,
+    seen: sqlInstant(dialect, a.seen),
+    next_fire_at: sqlInstantOrNull(dialect, a.next),
+    state: a.next === null ? 'completed' : 'active',
+    skipped: a.skipped,
+  }));
+  const rows = await tx.$queryRawUnsafe<{ id: string }[]>(ADVANCE_NEXT_FIRE_SQL[dialect], sqlInstant(dialect, now), JSON.stringify(doc));
+  return new Set(rows.map((r) => r.id));
+}

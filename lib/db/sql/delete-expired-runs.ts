@@ -1,0 +1,31 @@
+/**
+ * The retention sweep's one statement (SPEC §9 `scheduler.run_retention_days`): delete up to `limit`
+ * run records created before `cutoff`, oldest first, through the `runs(created_at)` index.
+ *
+ * Deleting a run never makes its occurrence fire again: what keeps an occurrence from firing twice is
+ * next_fire_at, which the fire transaction moved past it when the run was recorded and which only
+ * ever moves forward (advance-next-fire.ts). The run's UNIQUE key is the second guard, needed only
+ * while the occurrence could still be claimed, and a swept run is `retention` days older than that.
+ *
+ * Bounded: one call deletes at most `limit` rows, so each transaction (and, on SQLite, each hold of
+ * the write lock the worker's fires also need) stays short. Idempotent: several workers sweeping at
+ * once delete each row once; a sweep with nothing left to do is one index probe.
+ */
+import type { Tx } from '../client';
+import { dialectOfDb } from '../client';
+import { sqlInstant } from './instant';
+
+/** Params: cutoff, limit. */
+export const DELETE_EXPIRED_RUNS_SQL = {
+  // SQLite's DELETE … LIMIT needs a compile option; the sub-select bounds it portably.
+  sqlite: `DELETE FROM runs WHERE id IN (SELECT id FROM runs WHERE created_at < ? ORDER BY created_at LIMIT ?)`,
+  // SKIP LOCKED: rows another sweeper is deleting right now are left to it, not waited for.
+  postgresql: `DELETE FROM runs WHERE id IN (
+      SELECT id FROM runs WHERE created_at < $1::timestamp(3) ORDER BY created_at LIMIT $2 FOR UPDATE SKIP LOCKED)`,
+} as const;
+
+/** Delete at most `limit` runs created before `cutoff`; returns how many were deleted. */
+export async function deleteExpiredRuns(tx: Tx, cutoff: Date, limit: number): Promise<number> {
+  const dialect = dialectOfDb(tx);
+  return tx.$executeRawUnsafe(DELETE_EXPIRED_RUNS_SQL[dialect], sqlInstant(dialect, cutoff), limit);
+}

@@ -1,0 +1,27 @@
+/**
+ * Which of a batch's occurrences already have a scheduled run record. A claimed occurrence that
+ * already fired (possible only if next_fire_at was moved back onto it, e.g. by a save that computed
+ * from a slower clock) is advanced WITHOUT firing again, instead of failing the whole batch on the
+ * UNIQUE (schedule_id, scheduled_for, trigger) key on every tick.
+ * Reads the unique index; one statement per batch.
+ */
+import type { Tx } from '../client';
+import { dialectOfDb } from '../client';
+import { sqlInstant } from './instant';
+
+/** Param: JSON array of {id, scheduled_for}. Returns schedule_id of each occurrence that has a run. */
+export const FIND_FIRED_OCCURRENCES_SQL = {
+  sqlite: `SELECT r.schedule_id AS schedule_id FROM json_each(?) AS o
+    JOIN runs r ON r.schedule_id = o.value ->> 'id' AND r.scheduled_for = o.value ->> 'scheduled_for' AND r.trigger = 'schedule'`,
+  postgresql: `SELECT r.schedule_id AS schedule_id FROM jsonb_to_recordset($1::jsonb) AS o(id text, scheduled_for timestamp(3))
+    JOIN runs r ON r.schedule_id = o.id AND r.scheduled_for = o.scheduled_for AND r.trigger = 'schedule'`,
+} as const;
+
+/** Ids of the schedules in `occurrences` whose occurrence already has a `trigger = 'schedule'` run. */
+export async function findFiredOccurrences(tx: Tx, occurrences: { scheduleId: string; scheduledFor: Date }[]): Promise<Set<string>> {
+  if (occurrences.length === 0) return new Set();
+  const dialect = dialectOfDb(tx);
+  const doc = occurrences.map((o) => ({ id: o.scheduleId, scheduled_for: sqlInstant(dialect, o.scheduledFor) }));
+  const rows = await tx.$queryRawUnsafe<{ schedule_id: string }[]>(FIND_FIRED_OCCURRENCES_SQL[dialect], JSON.stringify(doc));
+  return new Set(rows.map((r) => r.schedule_id));
+}

@@ -1,0 +1,12 @@
+/**
+ * Race-sensitive and bulk SQL, one statement per module, SQLite and PostgreSQL text side by side
+ * (STYLE §1.1). Every function runs inside the caller's transaction client.
+ */
+export { claimDue, claimOccurrence, type ClaimedSchedule } from './claim-due';
+export { advanceNextFire, type Advance } from './advance-next-fire';
+export { findFiredOccurrences } from './find-fired-occurrences';
+export { insertRuns, type RunInsert } from './insert-runs';
+export { insertExecutions, type ExecutionInsert } from './insert-executions';
+export { deleteExpiredRuns } from './delete-expired-runs';
+export { sqlInstant } from './instant';
+export { fireLateness, LATENESS_BUCKETS_SECONDS, type LatenessHistogram } from './fire-metrics';

@@ -1,0 +1,63 @@
+/**
+ * Insert a batch of run records (SPEC §8.1) in one statement.
+ *
+ * Exactly once (SPEC §8): the UNIQUE (schedule_id, scheduled_for, trigger) key refuses a second run
+ * for the same occurrence; the statement then fails and the caller's transaction rolls back the
+ * whole batch (advance and executions included). Keep it in the same transaction as the advance.
+ */
+import type { Tx } from '../client';
+import { dialectOfDb } from '../client';
+import { sqlInstant } from './instant';
+
+export interface RunInsert {
+  id: string;
+  scheduleId: string;
+  scheduledFor: Date;
+  /** `schedule` | `manual` */
+  trigger: string;
+  status: string;
+  result: unknown;
+  executionId: string | null;
+  createdAt: Date;
+}
+
+/**
+ * Param: JSON array of runs (snake_case keys). The run's `invocation_target`, `invocation_target_type`
+ * and `description` are copied from its schedule row in the same statement: SPEC §8.1 records "the
+ * target as stored at fire time", and inside the fire transaction the schedule row is the claimed,
+ * locked one, so the copy is exactly what was fired (and the batch document stays small).
+ */
+export const INSERT_RUNS_SQL = {
+  sqlite: `INSERT INTO runs (id, schedule_id, scheduled_for, trigger, invocation_target_type, invocation_target, description, status, result, execution_id, created_at)
+    SELECT r.value ->> 'id', s.id, r.value ->> 'scheduled_for', r.value ->> 'trigger', s.invocation_target_type,
+      s.invocation_target, s.description, r.value ->> 'status', json(r.value -> 'result'),
+      r.value ->> 'execution_id', r.value ->> 'created_at'
+    FROM json_each(?) AS r JOIN schedules s ON s.id = r.value ->> 'schedule_id'`,
+  postgresql: `INSERT INTO runs (id, schedule_id, scheduled_for, trigger, invocation_target_type, invocation_target, description, status, result, execution_id, created_at)
+    SELECT r.id, s.id, r.scheduled_for, r.trigger, s.invocation_target_type, s.invocation_target, s.description, r.status, r.result, r.execution_id, r.created_at
+    FROM jsonb_to_recordset($1::jsonb) AS r(id text, schedule_id text, scheduled_for timestamp(3), trigger text,
+      status text, result jsonb, execution_id text, created_at timestamp(3))
+    JOIN schedules s ON s.id = r.schedule_id`,
+} as const;
+
+/**
+ * Insert `runs` inside the caller's transaction. Throws on a duplicate occurrence (see above), and
+ * when a run's schedule row does not exist (the fire path only records runs of rows it holds).
+ */
+export async function insertRuns(tx: Tx, runs: RunInsert[]): Promise<void> {
+  if (runs.length === 0) return;
+  const dialect = dialectOfDb(tx);
+  const doc = runs.map((r) => ({
+    id: r.id,
+    schedule_id: r.scheduleId,
+    scheduled_for: sqlInstant(dialect, r.scheduledFor),
+    trigger: r.trigger,
+    status: r.status,
+    result: r.result,
+    execution_id: r.executionId,
+    created_at: sqlInstant(dialect, r.createdAt),
+  }));
+  const inserted = await tx.$executeRawUnsafe(INSERT_RUNS_SQL[dialect], JSON.stringify(doc));
+  // Every fire leaves one run record (SPEC §1): a missing schedule row would silently drop one.
+  if (inserted !== runs.length) throw new Error(`insertRuns: ${runs.length - inserted} of ${runs.length} runs name no schedule row`);
+}
