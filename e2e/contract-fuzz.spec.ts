@@ -33,16 +33,15 @@ const PATHS: string[][] = [
   ['start_date'], ['end_date'], ['enabled'], ['invocation_time'],
 ];
 
+/** `obj` with `value` at `path` (undefined deletes); copies only the objects along the path. */
 function setAt(obj: Json, path: readonly string[], value: Json | undefined): Json {
-  const copy = structuredClone(obj) as { [k: string]: Json };
-  let cur = copy as { [k: string]: Json };
-  for (const key of path.slice(0, -1)) {
-    if (typeof cur[key] !== 'object' || cur[key] === null || Array.isArray(cur[key])) cur[key] = {};
-    cur = cur[key] as { [k: string]: Json };
-  }
-  const last = path[path.length - 1];
-  if (value === undefined) delete cur[last];
-  else cur[last] = value;
+  const base = typeof obj === 'object' && obj !== null && !Array.isArray(obj) ? obj : {};
+  const [key, ...rest] = path;
+  const copy: { [k: string]: Json } = { ...base };
+  if (rest.length === 0) {
+    if (value === undefined) delete copy[key];
+    else copy[key] = value;
+  } else copy[key] = setAt(copy[key] ?? {}, rest, value);
   return copy;
 }
 
