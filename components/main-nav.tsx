@@ -11,6 +11,9 @@ export function MainNav() {
       <Link href="/schedulers" aria-current={current ? 'page' : undefined}>
         Schedulers
       </Link>
+      <Link href="/catalog" aria-current={pathname === '/catalog' || pathname.startsWith('/catalog/') ? 'page' : undefined}>
+        Catalog
+      </Link>
     </nav>
   );
 }

@@ -48,7 +48,8 @@ function sourceHash(): string {
 }
 
 mkdirSync(path.join(root, 'data'), { recursive: true });
-if (!existsSync(path.join(root, 'lib/db/generated/sqlite/client.ts'))) run(bin('prisma'), ['generate']);
+// Both dialects' clients are generated at install; regenerate if either is missing.
+if (!['sqlite', 'postgresql'].every((d) => existsSync(path.join(root, `lib/db/generated/${d}/client.ts`)))) run(bin('tsx'), ['scripts/generate.ts']);
 run(bin('tsx'), ['scripts/migrate.ts']);
 run(bin('tsx'), ['prisma/seed.ts']);
 

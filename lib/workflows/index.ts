@@ -15,6 +15,15 @@ export { findBlobByRef, type FindBlobByRefOptions } from './blobs/find-blob-by-r
 export { findOrgByRef, type FindOrgByRefOptions } from './blobs/find-org-by-ref';
 export { getBlobDescription, describeBlob, type GetBlobDescriptionOptions } from './blobs/get-blob-description';
 export { listReadableBlobs, type ListReadableBlobsOptions } from './blobs/list-readable-blobs';
+export {
+  listCatalogOrgs,
+  getCatalogBlob,
+  getCatalogRevision,
+  type CatalogOrg,
+  type CatalogBlob,
+  type CatalogBlobDetail,
+  type CatalogRevision,
+} from './blobs/catalog-overview';
 
 // Revisions (SPEC §1).
 export { commitRevision, type CommitRevisionOptions } from './revisions/commit-revision';
@@ -51,6 +60,7 @@ export {
 } from './executions/create-execution';
 export { createExecutionByRef, type CreateExecutionByRefOptions } from './executions/create-execution-by-ref';
 export { listWorkflowExecutions, type ListWorkflowExecutionsOptions } from './executions/list-workflow-executions';
+export { executionOrigins, type ExecutionOriginsOptions, type ExecutionOrigin } from './executions/execution-origins';
 
 // The scheduler's seam (SPEC §6, §8).
 export {

@@ -1,0 +1,81 @@
+import type { Metadata } from 'next';
+import Link from 'next/link';
+import { orNotFound, webContext } from '@/app/lib/server';
+import { Breadcrumbs } from '@/components/breadcrumbs';
+import { DefaultBadge, RevisionStateBadge } from '@/components/catalog/catalog-badges';
+import { CatalogForm } from '@/components/catalog/catalog-form';
+import { formatUtc } from '@/components/format';
+import { getCatalogBlob } from '@/lib/workflows';
+import { branchRevisionAction, commitRevisionAction, setDefaultRevisionAction } from '../actions';
+
+export const dynamic = 'force-dynamic';
+export const metadata: Metadata = { title: 'Workflow blob' };
+
+/** A workflow blob's revisions (SPEC §1): commit a draft, branch a committed one, set the default. */
+export default async function CatalogBlobPage({ params }: { params: Promise<{ blobId: string }> }) {
+  const { blobId } = await params;
+  const { db, actor } = await webContext();
+  const blob = await orNotFound(getCatalogBlob(db, { actor, blobId }));
+  const label = blob.alias ?? blob.name;
+  const canWrite = blob.role !== 'read';
+  const revisions = [...blob.revisions].reverse();
+  return (
+    <div className="page">
+      <Breadcrumbs items={[{ label: 'Catalog', href: '/catalog' }, { label }]} />
+      <div className="page-header">
+        <div>
+          <h1>{label}</h1>
+          <p className="page-intro">
+            Workflow blob of {blob.orgName}
+            {blob.org.alias ? <span className="mono"> ({blob.org.alias})</span> : null} · <span className="mono small">{blob.id}</span>
+          </p>
+        </div>
+      </div>
+      <section className="container container-flush" aria-labelledby="revisions-title">
+        <h2 id="revisions-title" className="container-title container-title-padded">
+          Revisions <span className="count">({revisions.length})</span>
+        </h2>
+        <div className="table-scroll">
+          <table className="table" aria-label="Revisions">
+            <thead>
+              <tr>
+                <th scope="col">Revision</th>
+                <th scope="col">State</th>
+                <th scope="col">Created</th>
+                <th scope="col">Actions</th>
+              </tr>
+            </thead>
+            <tbody>
+              {revisions.map((r) => (
+                <tr key={r.id}>
+                  <td>
+                    <Link href={`/catalog/revisions/${r.id}`} className="strong-link mono small">
+                      {r.id}
+                    </Link>
+                  </td>
+                  <td>
+                    <RevisionStateBadge state={r.state} /> {r.is_default ? <DefaultBadge /> : null}
+                  </td>
+                  <td className="small nowrap">{formatUtc(r.created_at)}</td>
+                  <td>
+                    {canWrite ? (
+                      <div style={{ display: 'flex', flexWrap: 'wrap', gap: '0.5rem' }}>
+                        {r.state === 'draft' ? (
+<CatalogForm action={commitRevisionAction.bind(null, r.id)} submitLabel="Commit" label={`Commit ${r.id}`} />
+                        ) : null}
+                        {r.state === 'committed' ? <CatalogForm action={branchRevisionAction.bind(null, r.id)} submitLabel="Branch" label={`Branch ${r.id}`} /> : null}
+                        {!r.is_default ? <CatalogForm action={setDefaultRevisionAction.bind(null, r.id)} submitLabel="Set as default" label={`Set ${r.id} as default`} /> : null}
+                      </div>
+                    ) : (
+                      <span className="muted small">read only</span>
+                    )}
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      </section>
+    </div>
+  );
+}

@@ -1,0 +1,260 @@
+import type { Metadata } from 'next';
+import Link from 'next/link';
+import { orNotFound, webContext } from '@/app/lib/server';
+import { param, type SearchParams } from '@/app/lib/search-params';
+import { Breadcrumbs } from '@/components/breadcrumbs';
+import { DefaultBadge, RevisionStateBadge, SessionStateBadge } from '@/components/catalog/catalog-badges';
+import { CatalogForm } from '@/components/catalog/catalog-form';
+import { formatUtc } from '@/components/format';
+import { isDomainError } from '@/lib/errors';
+import { executionOrigins, getCatalogRevision, listDefinitions, listSessions, listWorkflowExecutions, type ExecutionJson } from '@/lib/workflows';
+import {
+  closeSessionAction,
+  createDefinitionAction,
+  createSessionAction,
+  deleteSessionAction,
+  renameSessionAction,
+  reopenSessionAction,
+} from '../../actions';
+
+export const dynamic = 'force-dynamic';
+export const metadata: Metadata = { title: 'Workflow revision' };
+
+/** Executions shown per page on this page. */
+const EXECUTIONS_PAGE = 20;
+
+interface Props {
+  params: Promise<{ revisionId: string }>;
+  searchParams: Promise<SearchParams>;
+}
+
+/** A workflow revision: its sessions, its definitions and its executions, newest first (SPEC §1, §3.2). */
+export default async function CatalogRevisionPage({ params, searchParams }: Props) {
+  const [{ revisionId }, sp] = await Promise.all([params, searchParams]);
+  const { db, actor } = await webContext();
+  const revision = await orNotFound(getCatalogRevision(db, { actor, revisionId }));
+  const id = revision.id;
+  const cursor = param(sp, 'executions') || undefined;
+  const [{ sessions }, { definitions }] = await Promise.all([
+    listSessions(db, { actor, revisionId: id, pageSize: 500 }),
+    listDefinitions(db, { actor, revisionId: id, pageSize: 500 }),
+  ]);
+  let executions: ExecutionJson[] = [];
+  let nextCursor: string | null = null;
+  let executionsProblem: string | null = null;
+  try {
+    const page = await listWorkflowExecutions(db, { actor, revisionId: id, startExecutionId: cursor, pageSize: EXECUTIONS_PAGE });
+    executions = page.executions;
+    nextCursor = page.lastExecutionId;
+  } catch (e) {
+    // A cursor whose execution was deleted with its session: say so and offer the first page.
+    if (!(isDomainError(e) && e.code === 'invalid_request_body')) throw e;
+    executionsProblem = 'That page of executions no longer exists.';
+  }
+  const origins = await executionOrigins(db, { actor, scheduleIds: executions.flatMap((e) => (e.schedule_id ? [e.schedule_id] : [])) });
+  const sessionLabel = new Map(sessions.map((s) => [s.id, s.alias ?? s.id]));
+  const definitionLabel = new Map(definitions.map((d) => [d.id, d.alias ?? d.name]));
+
+  const blobLabel = revision.blob.alias ?? revision.blob.name;
+  const writable = revision.role !== 'read' && revision.state === 'draft';
+  const selfHref = `/catalog/revisions/${id}`;
+
+  return (
+    <div className="page">
+      <Breadcrumbs items={[{ label: 'Catalog', href: '/catalog' }, { label: blobLabel, href: `/catalog/${revision.blob.id}` }, { label: id }]} />
+      <div className="page-header">
+        <div>
+          <h1 className="title-with-badges">
+            <span className="break">Revision {id}</span>
+            <RevisionStateBadge state={revision.state} />
+            {revision.isDefault ? <DefaultBadge /> : null}
+          </h1>
+          <p className="page-intro">
+            Of workflow blob <Link href={`/catalog/${revision.blob.id}`}>{blobLabel}</Link> in {revision.blob.org.name} · created {formatUtc(revision.createdAt)}
+            {revision.state !== 'draft' ? ' · committed revisions are read only' : ''}
+          </p>
+        </div>
+      </div>
+
+      <section className="container container-flush" aria-labelledby="sessions-title">
+        <h2 id="sessions-title" className="container-title container-title-padded">
+          Sessions <span className="count">({sessions.length})</span>
+        </h2>
+        {sessions.length === 0 ? <p className="empty-inline muted container-title-padded">No sessions.</p> : null}
+        <div className="table-scroll">
+          <table className="table" aria-label="Sessions">
+            <thead>
+              <tr>
+                <th scope="col">Session</th>
+                <th scope="col">State</th>
+                <th scope="col">Created</th>
+                {writable ? <th scope="col">Actions</th> : null}
+              </tr>
+            </thead>
+            <tbody>
+              {sessions.map((s) => {
+                const label = s.alias ?? s.id;
+                return (
+                  <tr key={s.id}>
+                    <td>
+                      <span className="mono strong">{label}</span>
+                      {s.alias ? <div className="mono muted small">{s.id}</div> : null}
+                    </td>
+                    <td>
+                      <SessionStateBadge state={s.state} />
+                    </td>
+                    <td className="small nowrap">{formatUtc(s.created_at)}</td>
+                    {writable ? (
+                      <td>
+                        <div style={{ display: 'flex', flexWrap: 'wrap', gap: '0.5rem', alignItems: 'flex-end' }}>
+                          {s.state === 'open' ? (
+                            <CatalogForm action={closeSessionAction.bind(null, id, s.id)} submitLabel="Close" label={`Close ${label}`} />
+                          ) : (
+                            <CatalogForm action={reopenSessionAction.bind(null, id, s.id)} submitLabel="Reopen" label={`Reopen ${label}`} />
+                          )}
+                          <CatalogForm
+                            action={deleteSessionAction.bind(null, id, s.id)}
+                            submitLabel="Delete"
+                            label={`Delete ${label}`}
+                            variant="danger"
+                            confirm={{ title: `Delete session ${label}?`, body: <p>Its executions are deleted with it; fires aimed at it will record session_not_found.</p> }}
+                          />
+                          <CatalogForm action={renameSessionAction.bind(null, id, s.id)} submitLabel="Rename" label={`Rename ${label}`}>
+                            <label className="visually-hidden" htmlFor={`rename-${s.id}`}>
+                              New alias of {label}
+                            </label>
+                            <input id={`rename-${s.id}`} name="alias" className="mono" defaultValue={s.alias ?? ''} size={16} />
+                          </CatalogForm>
+                        </div>
+                      </td>
+                    ) : null}
+                  </tr>
+                );
+              })}
+            </tbody>
+          </table>
+        </div>
+        {writable ? (
+          <div className="container-title-padded">
+            <h3 className="subsection-title">New session</h3>
+            <CatalogForm action={createSessionAction.bind(null, id)} submitLabel="Create session" label="Create session" variant="primary" resetOnSuccess>
+              <div className="field">
+                <label htmlFor="session-alias">
+                  Alias <span className="optional">(optional)</span>
+                </label>
+                <input id="session-alias" name="alias" className="mono" />
+              </div>
+            </CatalogForm>
+          </div>
+        ) : null}
+      </section>
+
+      <section className="container container-flush section-gap" aria-labelledby="definitions-title">
+        <h2 id="definitions-title" className="container-title container-title-padded">
+          Definitions <span className="count">({definitions.length})</span>
+        </h2>
+        {definitions.length === 0 ? <p className="empty-inline muted container-title-padded">No definitions.</p> : null}
+        <div className="table-scroll">
+          <table className="table" aria-label="Definitions">
+            <thead>
+              <tr>
+                <th scope="col">Alias</th>
+                <th scope="col">Name</th>
+                <th scope="col">Id</th>
+              </tr>
+            </thead>
+            <tbody>
+              {definitions.map((d) => (
+                <tr key={d.id}>
+                  <td className="mono">{d.alias ?? <span className="muted">—</span>}</td>
+                  <td>{d.name}</td>
+                  <td className="mono small muted">{d.id}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+        {writable ? (
+          <div className="container-title-padded">
+            <h3 className="subsection-title">New definition</h3>
+            <CatalogForm action={createDefinitionAction.bind(null, id)} submitLabel="Create definition" label="Create definition" variant="primary" resetOnSuccess>
+              <div className="field">
+                <label htmlFor="definition-alias">
+                  Alias <span className="optional">(optional)</span>
+                </label>
+                <input id="definition-alias" name="alias" className="mono" />
+              </div>
+              <div className="field">
+                <label htmlFor="definition-name">Name</label>
+                <input id="definition-name" name="name" required />
+              </div>
+            </CatalogForm>
+          </div>
+        ) : null}
+      </section>
+
+      <section className="container container-flush section-gap" aria-labelledby="executions-title">
+        <h2 id="executions-title" className="container-title container-title-padded">
+          Executions
+        </h2>
+        {executionsProblem ? (
+          <p className="notice notice-error container-title-padded">
+            {executionsProblem} <Link href={selfHref}>First page</Link>
+          </p>
+        ) : null}
+        {executions.length === 0 && !executionsProblem ? <p className="empty-inline muted container-title-padded">No executions.</p> : null}
+        <div className="table-scroll">
+          <table className="table" aria-label="Executions">
+            <thead>
+              <tr>
+                <th scope="col">Created</th>
+                <th scope="col">Session</th>
+                <th scope="col">Definition</th>
+                <th scope="col">Description</th>
+                <th scope="col">Created by</th>
+                <th scope="col">Schedule / run</th>
+              </tr>
+            </thead>
+            <tbody>
+              {executions.map((e) => {
+                const origin = e.schedule_id ? origins.get(e.schedule_id) : undefined;
+                return (
+                  <tr key={e.id}>
+                    <td className="small nowrap">
+                      {formatUtc(e.created_at)}
+                      <div className="mono muted small">{e.id}</div>
+                    </td>
+                    <td className="mono small">{sessionLabel.get(e.session_id) ?? e.session_id}</td>
+                    <td className="mono small">{definitionLabel.get(e.definition_id) ?? e.definition_id}</td>
+                    <td>{e.description ?? <span className="muted">—</span>}</td>
+                    <td className="small">
+                      {e.created_by.type} <span className="mono muted">{e.created_by.id}</span>
+                    </td>
+                    <td className="small">
+                      {e.schedule_id ? (
+                        <>
+                          {origin ? (
+                            <Link href={`/schedulers/${origin.revisionId}/schedules/${e.schedule_id}`}>{origin.alias ?? e.schedule_id}</Link>
+                          ) : (
+                            <span className="mono">{e.schedule_id}</span>
+                          )}
+                          {e.run_id ? <div className="mono muted small">run {e.run_id}</div> : null}
+                        </>
+                      ) : (
+                        <span className="muted">—</span>
+                      )}
+                    </td>
+                  </tr>
+                );
+              })}
+            </tbody>
+          </table>
+        </div>
+        <nav className="pager container-title-padded" aria-label="Executions pages">
+          {cursor ? <Link href={selfHref}>Newest</Link> : null}
+          {nextCursor ? <Link href={`${selfHref}?executions=${encodeURIComponent(nextCursor)}`}>Older executions</Link> : null}
+        </nav>
+      </section>
+    </div>
+  );
+}

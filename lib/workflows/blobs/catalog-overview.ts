@@ -1,0 +1,100 @@
+import type { Tx } from '../../db';
+import { type Actor, blobRole, orgRole, roleAtLeast, type Role, visibleOrgIds } from '../../auth';
+import { DomainError } from '../../errors';
+import { isIdShape, normalizeRef } from '../../ids';
+import type { BlobDescription, RevisionState } from '../contract';
+import { describeBlob } from './get-blob-description';
+
+/** One workflow blob as the catalog pages list it. */
+export interface CatalogBlob {
+  id: string;
+  alias: string | null;
+  name: string;
+  defaultRevisionId: string | null;
+  revisionCount: number;
+}
+
+/** An org with the workflow blobs of it the actor can read, and whether the actor may create blobs in it. */
+export interface CatalogOrg {
+  id: string;
+  alias: string | null;
+  name: string;
+  /** `write` on the org: may create a workflow blob (SPEC §2). */
+  canCreateBlob: boolean;
+  blobs: CatalogBlob[];
+}
+
+/**
+ * For the catalog page (SPEC §1, §3.3): every org the actor sees (membership or a blob grant), by name,
+ * each with its WORKFLOW blobs the actor can read (org role or blob grant), by name. Orgs with no readable
+ * workflow blob are listed only when the actor may create one there.
+ */
+export async function listCatalogOrgs(db: Tx, opts: { actor: Actor }): Promise<CatalogOrg[]> {
+  const orgIds = await visibleOrgIds(db, opts.actor);
+  const orgs = await db.org.findMany({ where: { id: { in: orgIds } }, orderBy: [{ name: 'asc' }, { id: 'asc' }] });
+  const out: CatalogOrg[] = [];
+  for (const org of orgs) {
+    const canCreateBlob = roleAtLeast(await orgRole(db, opts.actor, org.id), 'write');
+    const blobs = await db.blob.findMany({
+      where: { orgId: org.id, type: 'workflow' },
+      orderBy: [{ name: 'asc' }, { id: 'asc' }],
+      include: { _count: { select: { revisions: true } } },
+    });
+    const readable: CatalogBlob[] = [];
+    for (const b of blobs) {
+      if (!roleAtLeast(await blobRole(db, opts.actor, b.id), 'read')) continue;
+      readable.push({ id: b.id, alias: b.alias, name: b.name, defaultRevisionId: b.defaultRevisionId, revisionCount: b._count.revisions });
+    }
+    if (readable.length > 0 || canCreateBlob) out.push({ id: org.id, alias: org.alias, name: org.name, canCreateBlob, blobs: readable });
+  }
+  return out;
+}
+
+/** A workflow blob for its catalog page: the §3.3 description plus names and the actor's role. */
+export interface CatalogBlobDetail extends BlobDescription {
+  name: string;
+  orgName: string;
+  role: Role;
+}
+
+/**
+ * One workflow blob by id, readable by the actor, with its revisions oldest first (SPEC §3.3).
+ * @throws `404 not_found` when it does not exist, is not a workflow blob, or the actor cannot read it (SPEC §2).
+ */
+export async function getCatalogBlob(db: Tx, opts: { actor: Actor; blobId: string }): Promise<CatalogBlobDetail> {
+  const id = normalizeRef(opts.blobId);
+  const blob = isIdShape(id) ? await db.blob.findUnique({ where: { id }, include: { org: true } }) : null;
+  const role = blob ? await blobRole(db, opts.actor, blob.id) : null;
+  if (!blob || blob.type !== 'workflow' || !role || !roleAtLeast(role, 'read')) throw new DomainError('not_found', 'blob not found');
+  return { ...(await describeBlob(db, blob.id)), name: blob.name, orgName: blob.org.name, role };
+}
+
+/** A workflow revision for its catalog page, with its blob. */
+export interface CatalogRevision {
+  id: string;
+  state: RevisionState;
+  isDefault: boolean;
+  createdAt: string;
+  blob: { id: string; alias: string | null; name: string; org: { id: string; alias: string | null; name: string } };
+  role: Role;
+}
+
+/**
+ * One workflow revision by id, readable by the actor.
+ * @throws `404 not_found` when it does not exist, is not a workflow revision, or the actor cannot read it (SPEC §2).
+ */
+export async function getCatalogRevision(db: Tx, opts: { actor: Actor; revisionId: string }): Promise<CatalogRevision> {
+  const id = normalizeRef(opts.revisionId);
+  const rev = isIdShape(id) ? await db.revision.findUnique({ where: { id }, include: { blob: { include: { org: true } } } }) : null;
+  const role = rev ? await blobRole(db, opts.actor, rev.blobId) : null;
+  if (!rev || rev.blob.type !== 'workflow' || !role || !roleAtLeast(role, 'read')) throw new DomainError('not_found', 'revision not found');
+  const { blob } = rev;
+  return {
+    id: rev.id,
+    state: rev.state as RevisionState,
+    isDefault: blob.defaultRevisionId === rev.id,
+    createdAt: rev.createdAt.toISOString(),
+    blob: { id: blob.id, alias: blob.alias, name: blob.name, org: { id: blob.org.id, alias: blob.org.alias, name: blob.org.name } },
+    role,
+  };
+}
