@@ -14,9 +14,9 @@ export const ACCESS_FIXTURES = 'data/e2e-access.json';
 /** Everything the main e2e server (web + worker) printed, teed by playwright.config.ts. */
 export const SERVER_LOG = 'data/e2e-server.log';
 /** The main server (web + worker). */
-export const E2E_PORT = 3100;
+export const E2E_PORT = Number(process.env.E2E_PORT ?? 3100);
 /** A second web app with tight limits (min interval 120 s, 3 schedules per scheduler), no worker. */
-export const LIMITS_PORT = 3101;
+export const LIMITS_PORT = E2E_PORT + 1;
 export const LIMITS_BASE_URL = `http://127.0.0.1:${LIMITS_PORT}`;
 
 /** The default revision id of blob `blob` in org `acme-corp` (SPEC §3.3 discovery). */

@@ -12,9 +12,9 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parse as parseYaml } from 'yaml';
 import { nextOccurrences } from '../lib/cron';
-import { command, E2E_API_KEY, headers } from './api';
+import { command, E2E_API_KEY, E2E_PORT, headers } from './api';
 
-const BASE = `http://127.0.0.1:${process.env.E2E_PORT ?? 3100}`;
+const BASE = `http://127.0.0.1:${E2E_PORT}`;
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const SUFFIX = Math.random().toString(16).slice(2, 8);
 const SCHEDULER = `cli-e2e-sched-${SUFFIX}`;

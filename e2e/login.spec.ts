@@ -9,7 +9,7 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { AccessFixtures } from './setup/access-fixtures';
-import { ACCESS_FIXTURES, DEMO_EMAIL, E2E_DEMO_PASSWORD } from './api';
+import { ACCESS_FIXTURES, DEMO_EMAIL, E2E_DEMO_PASSWORD, E2E_PORT } from './api';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const fx = JSON.parse(readFileSync(path.join(ROOT, ACCESS_FIXTURES), 'utf8')) as AccessFixtures;
@@ -35,7 +35,7 @@ const PAGES = [
 
 test('log in, see only your orgs\' schedulers, log out, and be sent to login from every page', async ({ page, context }) => {
   await page.goto('/schedulers');
-  await expect(page).toHaveURL(/^http:\/\/127\.0\.0\.1:3100\/login\?next=%2Fschedulers$/);
+  await expect(page).toHaveURL(new RegExp(`^http://127\\.0\\.0\\.1:${E2E_PORT}/login\\?next=%2Fschedulers$`));
   await expect(page.getByRole('heading', { level: 1, name: 'Log in' })).toBeVisible();
 
   // A wrong password: the same page, with the one refusal text.
@@ -43,7 +43,7 @@ test('log in, see only your orgs\' schedulers, log out, and be sent to login fro
   await page.getByLabel('Password').fill('not the password');
   await page.getByRole('button', { name: 'Log in' }).click();
   await expect(page.getByRole('main').getByRole('alert')).toHaveText('The email or password is incorrect.');
-  await expect(page).toHaveURL(/^http:\/\/127\.0\.0\.1:3100\/login\?error=unauthorized$/);
+  await expect(page).toHaveURL(new RegExp(`^http://127\\.0\\.0\\.1:${E2E_PORT}/login\\?error=unauthorized$`));
 
   await page.getByLabel('Email').fill(DEMO_EMAIL);
   await page.getByLabel('Password').fill(E2E_DEMO_PASSWORD);
