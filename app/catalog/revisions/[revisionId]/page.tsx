@@ -97,7 +97,7 @@ export default async function CatalogRevisionPage({ params, searchParams }: Prop
                 return (
                   <tr key={s.id}>
                     <td>
-                      <span className="mono strong">{label}</span>
+                      <strong className="mono">{label}</strong>
                       {s.alias ? <div className="mono muted small">{s.id}</div> : null}
                     </td>
                     <td>
