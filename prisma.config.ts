@@ -3,6 +3,7 @@
 // `postgresql://` selects the derived PostgreSQL schema (prisma/postgresql/, see scripts/generate.ts).
 // PostgreSQL migrations are NOT applied by `prisma migrate deploy` (it fails through the pg adapter):
 // `npm run db:migrate` applies them with lib/db/migrate.ts.
+import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { defineConfig } from 'prisma/config';
 import { PrismaBetterSQLite3 } from '@prisma/adapter-better-sqlite3';
@@ -18,6 +19,9 @@ export default defineConfig({
   migrations: { path: postgres ? path.join('prisma', 'postgresql', 'migrations') : path.join('prisma', 'migrations') },
   async adapter() {
     if (postgres) return new PrismaPg({ connectionString: url, options: '-c TimeZone=UTC' });
-    return new PrismaBetterSQLite3({ url: url.replace(/^file:/, '') });
+    const file = url.replace(/^file:/, '');
+    // A fresh clone has no data/ yet; SQLite creates the file, not its folder.
+    mkdirSync(path.dirname(path.resolve(file)), { recursive: true });
+    return new PrismaBetterSQLite3({ url: file });
   },
 });

@@ -3,7 +3,7 @@ import path from 'node:path';
 
 // Two projects: `unit` (pure logic, no I/O) and `integration` (real SQLite / PostgreSQL, real HTTP).
 export default defineConfig({
-  resolve: { alias: { '@': path.resolve(__dirname), 'server-only': path.resolve(__dirname, 'lib/testing/server-only-stub.ts') } },
+  resolve: { alias: { '@': path.resolve(import.meta.dirname), 'server-only': path.resolve(import.meta.dirname, 'lib/testing/server-only-stub.ts') } },
   test: {
     projects: [
       {
