@@ -36,7 +36,7 @@ export default defineConfig({
   webServer: [
     {
       // The server's output is also kept in SERVER_LOG, so tests can check that no secret is logged.
-      command: `rm -f data/e2e.db data/e2e.db-wal data/e2e.db-shm ${SERVER_LOG} && npm start 2>&1 | tee ${SERVER_LOG}`,
+      command: `mkdir -p data && rm -f data/e2e.db data/e2e.db-wal data/e2e.db-shm ${SERVER_LOG} && npm start 2>&1 | tee ${SERVER_LOG}`,
       url: `http://127.0.0.1:${PORT}/api/health`,
       timeout: 600_000,
       reuseExistingServer: false,
