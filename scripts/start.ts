@@ -17,6 +17,8 @@ const webOnly = args.has('--web-only');
 const waitForBuild = args.has('--wait-for-build');
 const config = loadConfig();
 const root = path.resolve(import.meta.dirname, '..');
+// A self-hosted product sends nothing home: Next.js telemetry is off unless the operator turns it on.
+process.env.NEXT_TELEMETRY_DISABLED ??= '1';
 const bin = (name: string) => path.join(root, 'node_modules', '.bin', name);
 
 function run(cmd: string, argv: string[]): void {

@@ -53,3 +53,12 @@ export function withActor<C>(handler: (req: Request, actor: Actor, ctx: C) => Pr
     }
   };
 }
+
+/** A handler answering `405 method_not_allowed` in the SPEC error shape, naming the allowed method. */
+export function methodNotAllowed(allowed: string) {
+  return async (): Promise<Response> => {
+    const res = json({ error: { code: 'method_not_allowed', message: `use ${allowed}` } }, 405);
+    res.headers.set('allow', allowed);
+    return res;
+  };
+}

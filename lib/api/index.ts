@@ -1,4 +1,4 @@
-export { json, errorResponse, requireApiActor, withActor, credentialOf } from './http';
+export { json, errorResponse, requireApiActor, withActor, credentialOf, methodNotAllowed } from './http';
 export { handleRevisionCommand, readJsonObject } from './revision-command';
 export { healthReport, type HealthReport } from './health';
 export { metricsText, type MetricsResponse } from './metrics';

@@ -11,6 +11,7 @@ export const ERROR_STATUS = {
   definition_not_found: 404,
   execution_not_found: 404,
   unknown_command: 400,
+  method_not_allowed: 405,
   invalid_request_body: 400,
   invalid_cron_expression: 400,
   invalid_timezone: 400,

@@ -288,7 +288,8 @@ export function firstIssueError(error: z.ZodError): IssueError {
     const key = issue.keys[0];
     path = issuePath([...issue.path, key]);
     message = `unknown field "${String(key).slice(0, 64)}"`;
-  } else if (path) {
+  } else if (path && structural) {
+    // Coded rules write their own field-naming messages ("day-of-week: `8` is outside 1–7 …").
     message = `${path}: ${message}`;
   }
   return { code, message, path };

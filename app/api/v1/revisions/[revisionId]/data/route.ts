@@ -1,4 +1,4 @@
-import { handleRevisionCommand, withActor } from '@/lib/api';
+import { methodNotAllowed, handleRevisionCommand, withActor } from '@/lib/api';
 
 export const dynamic = 'force-dynamic';
 
@@ -6,3 +6,8 @@ export const dynamic = 'force-dynamic';
 export const POST = withActor<{ params: Promise<{ revisionId: string }> }>(async (req, actor, ctx) =>
   handleRevisionCommand(req, actor, (await ctx.params).revisionId),
 );
+
+export const GET = methodNotAllowed('POST');
+export const PUT = methodNotAllowed('POST');
+export const PATCH = methodNotAllowed('POST');
+export const DELETE = methodNotAllowed('POST');
