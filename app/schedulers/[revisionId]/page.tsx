@@ -9,7 +9,7 @@ import { BulkEnable } from '@/components/bulk-enable';
 import { ScheduleGrid } from '@/components/schedule-grid';
 import { isDomainError } from '@/lib/errors';
 import { listSchedules, SCHEDULE_STATES } from '@/lib/schedules';
-import { enabledCounts, lastRunStatuses } from '@/lib/schedules/target-options';
+import { enabledCounts, lastRunStatuses } from '@/lib/schedules';
 import { deleteScheduleAction, runScheduleAction, setAllEnabledAction, setEnabledAction } from './actions';
 
 export const dynamic = 'force-dynamic';

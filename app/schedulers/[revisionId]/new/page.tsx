@@ -3,7 +3,7 @@ import Link from 'next/link';
 import { schedulerPage } from '@/app/lib/server';
 import { Breadcrumbs } from '@/components/breadcrumbs';
 import { ScheduleForm } from '@/components/schedule-form';
-import { targetOptions } from '@/lib/schedules/target-options';
+import { targetOptions } from '@/lib/schedules';
 import { createScheduleAction } from '../actions';
 
 export const dynamic = 'force-dynamic';

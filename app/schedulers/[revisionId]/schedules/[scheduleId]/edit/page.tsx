@@ -4,7 +4,7 @@ import { orNotFound, revisionOf, schedulerPage } from '@/app/lib/server';
 import { Breadcrumbs } from '@/components/breadcrumbs';
 import { ScheduleForm } from '@/components/schedule-form';
 import { getSchedule } from '@/lib/schedules';
-import { targetOptions } from '@/lib/schedules/target-options';
+import { targetOptions } from '@/lib/schedules';
 import { updateScheduleAction } from '../../../actions';
 
 export const dynamic = 'force-dynamic';
