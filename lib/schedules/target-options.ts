@@ -7,7 +7,6 @@
  * - `lastRunStatuses`: the newest run of each schedule of one page of the grid.
  * - `enabledCounts`: how many active schedules "Pause all" / "Resume all" would change.
  */
-import 'server-only';
 import { blobRole, roleAtLeast, visibleOrgIds, type Actor, type Role } from '../auth';
 import type { Db } from '../db';
 import { requireSchedulerRole } from './access';
