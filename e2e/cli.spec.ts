@@ -251,7 +251,7 @@ test('§11 an invalid manifest writes nothing and names the line', async () => {
   writeFileSync(bad, `${lines.join('\n')}\n`);
   const local = await cli('deploy', '-f', bad);
   expect(local.code).toBe(1);
-  expect(local.stderr).toMatch(/bad\.yaml:10: bad-cron: invalid_cron_expression: cron_expression: /);
+  expect(local.stderr).toMatch(/bad\.yaml:10: bad-cron: invalid_cron_expression: day-of-week: `8` is outside/);
   expect(local.stderr).toContain('bad.yaml:17: unknown-key: invalid_request_body: unknown field "colour"');
   expect(local.stderr).toContain('nothing was sent to the server');
 
