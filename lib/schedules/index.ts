@@ -4,6 +4,7 @@ export { createSchedule } from './create-schedule';
 export { updateSchedule } from './update-schedule';
 export { deleteSchedule } from './delete-schedule';
 export { getSchedule, listSchedules, SCHEDULES_PAGE_SIZE } from './list-schedules';
+export { browseSchedules, GRID_PAGE_SIZE, SCHEDULE_SORT_KEYS, type ScheduleSortKey, type SchedulePage } from './browse-schedules';
 export { listRuns, RUNS_PAGE_SIZE } from './list-runs';
 export { runSchedule } from './run-schedule';
 export { setAllEnabled } from './set-all-enabled';

@@ -9,6 +9,8 @@ import { dialectOfDb, sqlInstant, type Db } from '../db';
 
 export interface ScheduleFixture {
   revisionId: string;
+  /** Default none. Unique per scheduler. */
+  alias?: string | null;
   createdBy: { type: 'user' | 'org'; id: string };
   invocationTarget: unknown;
   /** Default `recurring_cron`. */
@@ -25,18 +27,18 @@ export interface ScheduleFixture {
 }
 
 const SQL = {
-  sqlite: `INSERT INTO schedules (id, revision_id, description, repeat, invocation_time, cron_expression, timezone, end_date,
+  sqlite: `INSERT INTO schedules (id, revision_id, alias, description, repeat, invocation_time, cron_expression, timezone, end_date,
       enabled, state, invocation_target, next_fire_at, created_by_type, created_by_id, created_at, updated_at)
-    SELECT s.value ->> 'id', s.value ->> 'revision_id', s.value ->> 'description', s.value ->> 'repeat', s.value ->> 'invocation_time',
+    SELECT s.value ->> 'id', s.value ->> 'revision_id', s.value ->> 'alias', s.value ->> 'description', s.value ->> 'repeat', s.value ->> 'invocation_time',
       s.value ->> 'cron_expression', s.value ->> 'timezone', s.value ->> 'end_date', s.value ->> 'enabled', 'active',
       json(s.value -> 'invocation_target'), s.value ->> 'next_fire_at', s.value ->> 'created_by_type', s.value ->> 'created_by_id',
       s.value ->> 'created_at', s.value ->> 'created_at'
     FROM json_each(?) AS s`,
-  postgresql: `INSERT INTO schedules (id, revision_id, description, repeat, invocation_time, cron_expression, timezone, end_date,
+  postgresql: `INSERT INTO schedules (id, revision_id, alias, description, repeat, invocation_time, cron_expression, timezone, end_date,
       enabled, state, invocation_target, next_fire_at, created_by_type, created_by_id, created_at, updated_at)
-    SELECT id, revision_id, description, repeat, invocation_time, cron_expression, timezone, end_date,
+    SELECT id, revision_id, alias, description, repeat, invocation_time, cron_expression, timezone, end_date,
       enabled, 'active', invocation_target, next_fire_at, created_by_type, created_by_id, created_at, created_at
-    FROM jsonb_to_recordset($1::jsonb) AS s(id text, revision_id text, description text, repeat text, invocation_time text,
+    FROM jsonb_to_recordset($1::jsonb) AS s(id text, revision_id text, alias text, description text, repeat text, invocation_time text,
       cron_expression text, timezone text, end_date timestamp(3), enabled boolean, invocation_target jsonb,
       next_fire_at timestamp(3), created_by_type text, created_by_id text, created_at timestamp(3))`,
 } as const;
@@ -53,6 +55,7 @@ export async function insertSchedules(db: Db, fixtures: ScheduleFixture[], now =
       return {
         id,
         revision_id: f.revisionId,
+        alias: f.alias ?? null,
         description: f.description ?? null,
         repeat: f.repeat ?? 'recurring_cron',
         invocation_time: f.repeat === 'one_time' ? f.invocationTime : null,
