@@ -1,22 +1,20 @@
 'use client';
 /**
- * A scheduler's schedules (SPEC §10) on TanStack Table. The server pages with the API's cursor
- * (`?cursor=`, 50 a page) and filters by `?state=` and `?enabled=`; sorting and the text filter act
- * on the page in hand and are kept in the URL too (`?q=`, `?sort=`), without a server round trip.
+ * A scheduler's schedules (SPEC §10) on TanStack Table in manual mode: the server searches, filters,
+ * sorts and pages (lib/schedules/browse-schedules.ts), so a scheduler with 10,000 schedules sends one
+ * page of 50. Every list setting lives in the URL (`?q=`, `?state=`, `?enabled=`, `?sort=`, `?page=`);
+ * changing one navigates, the text filter after a short pause in typing.
  */
 import {
   createColumnHelper,
   flexRender,
   getCoreRowModel,
-  getFilteredRowModel,
-  getSortedRowModel,
   useReactTable,
-  type FilterFn,
   type SortingState,
 } from '@tanstack/react-table';
 import Link from 'next/link';
 import { usePathname, useRouter } from 'next/navigation';
-import { useMemo, useState } from 'react';
+import { useEffect, useMemo, useRef, useState, useTransition } from 'react';
 import { describeCron } from '@/lib/cron';
 import type { RunStatus, RunTrigger, Schedule } from '@/lib/schedules/contract';
 import { EnabledBadge, RunStatusBadge, StateBadge } from './badges';
@@ -31,17 +29,23 @@ export interface GridRow {
   lastRun: { status: RunStatus; trigger: RunTrigger; created_at: string } | null;
 }
 
+/** The list settings the page was rendered with, as in the URL ('' = not set). */
+export interface GridQuery {
+  q: string;
+  state: '' | 'active' | 'completed';
+  enabled: '' | 'true' | 'false';
+  /** A sort key of the server (`name`, `timezone`, `state`, `enabled`, `next_fire`), `-` first for descending. */
+  sort: string;
+}
+
 export interface ScheduleGridProps {
   revisionId: string;
   rows: GridRow[];
   actions: ScheduleCommandActions;
   canWrite: boolean;
-  filters: { state: '' | 'active' | 'completed'; enabled: '' | 'true' | 'false' };
-  /** The cursor of this page (null on the first) and of the next one (null on the last). */
-  paging: { cursor: string | null; nextCursor: string | null };
-  /** `?q=` and `?sort=` as the page was requested. */
-  initialQuery: string;
-  initialSort: string;
+  query: GridQuery;
+  /** 1-based page, number of pages, rows a page, and schedules matching the filters. */
+  paging: { page: number; pageCount: number; pageSize: number; total: number };
   /** Schedules in the scheduler, whatever the filters (tells "empty" from "nothing matches"). */
   scheduleCount: number;
 }
@@ -50,10 +54,10 @@ interface Row extends GridRow {
   label: string;
   cadence: string;
   cadenceDetail: string;
-  target: string;
-  workflow: string;
-  workflowSource: string | null;
 }
+
+/** How long typing in the text filter pauses before the grid asks the server. */
+const SEARCH_DEBOUNCE_MS = 300;
 
 const column = createColumnHelper<Row>();
 
@@ -68,75 +72,62 @@ function cadenceOf(s: Schedule): { cadence: string; detail: string } {
   return { cadence: s.cron_expression ?? '', detail };
 }
 
-const searchText: FilterFn<Row> = (row, _columnId, value: string) => {
-  const q = value.trim().toLowerCase();
-  if (!q) return true;
-  const r = row.original;
-  return [r.label, r.schedule.id, r.schedule.description ?? '', r.cadence, r.cadenceDetail, r.schedule.timezone, r.target, r.workflow, r.workflowSource ?? '']
-    .join('\n')
-    .toLowerCase()
-    .includes(q);
-};
-
 function parseSort(s: string): SortingState {
   const m = /^(-)?([a-z_]+)$/.exec(s);
   return m ? [{ id: m[2], desc: m[1] === '-' }] : [];
 }
 
+/** The URL of this grid with `changes` applied; any change but the page starts again from page 1. */
+function gridHref(pathname: string, current: GridQuery, changes: Partial<GridQuery> & { page?: number }): string {
+  const next = { ...current, ...changes };
+  const params = new URLSearchParams();
+  if (next.q.trim()) params.set('q', next.q.trim());
+  if (next.state) params.set('state', next.state);
+  if (next.enabled) params.set('enabled', next.enabled);
+  if (next.sort) params.set('sort', next.sort);
+  if (changes.page && changes.page > 1) params.set('page', String(changes.page));
+  const qs = params.toString();
+  return qs ? `${pathname}?${qs}` : pathname;
+}
+
 export function ScheduleGrid(props: ScheduleGridProps) {
-  const { revisionId, actions, canWrite, filters, paging } = props;
+  const { revisionId, actions, canWrite, query, paging } = props;
   const router = useRouter();
   const pathname = usePathname();
-  const [query, setQuery] = useState(props.initialQuery);
-  const [sorting, setSorting] = useState<SortingState>(() => parseSort(props.initialSort));
+  const [text, setText] = useState(query.q);
   const [notice, setNotice] = useState<Notice | null>(null);
+  const [pending, startTransition] = useTransition();
+  const debounce = useRef<ReturnType<typeof setTimeout> | undefined>(undefined);
   const base = `/schedulers/${revisionId}`;
+  const sorting = useMemo(() => parseSort(query.sort), [query.sort]);
+
+  useEffect(() => () => clearTimeout(debounce.current), []);
+
+  function go(changes: Partial<GridQuery> & { page?: number }, replace = false) {
+    const href = gridHref(pathname, query, changes);
+    startTransition(() => (replace ? router.replace(href, { scroll: false }) : router.push(href, { scroll: false })));
+  }
+
+  function onText(value: string) {
+    setText(value);
+    clearTimeout(debounce.current);
+    debounce.current = setTimeout(() => go({ q: value }, true), SEARCH_DEBOUNCE_MS);
+  }
 
   const data = useMemo<Row[]>(
     () =>
       props.rows.map((r) => {
         const { cadence, detail } = cadenceOf(r.schedule);
-        return {
-          ...r,
-          label: r.schedule.alias ?? r.schedule.id,
-          cadence,
-          cadenceDetail: detail,
-          target: targetLabel(r.schedule.invocation_target.target),
-          workflow: r.schedule.invocation_target.workflow.definition,
-          workflowSource: workflowSourceLabel(r.schedule.invocation_target.workflow),
-        };
+        return { ...r, label: r.schedule.alias ?? r.schedule.id, cadence, cadenceDetail: detail };
       }),
     [props.rows],
   );
-
-  /** Keep client-only list state in the URL without asking the server again (STYLE §2.8). */
-  function replaceUrl(next: { q?: string; sort?: SortingState }) {
-    const params = new URLSearchParams(window.location.search);
-    const q = next.q ?? query;
-    const sort = next.sort ?? sorting;
-    if (q) params.set('q', q);
-    else params.delete('q');
-    if (sort.length) params.set('sort', `${sort[0].desc ? '-' : ''}${sort[0].id}`);
-    else params.delete('sort');
-    const qs = params.toString();
-    window.history.replaceState(null, '', qs ? `${pathname}?${qs}` : pathname);
-  }
-
-  /** Server-side filters: a new request from the first page. */
-  function setServerFilter(name: 'state' | 'enabled', value: string) {
-    const params = new URLSearchParams(window.location.search);
-    params.delete('cursor');
-    if (value) params.set(name, value);
-    else params.delete(name);
-    const qs = params.toString();
-    router.push(qs ? `${pathname}?${qs}` : pathname);
-  }
 
   const columns = useMemo(
     () => [
       column.accessor('label', {
         id: 'name',
-        header: 'Name',
+        header: 'Schedule',
         cell: ({ row }) => {
           const s = row.original.schedule;
           return (
@@ -144,6 +135,11 @@ export function ScheduleGrid(props: ScheduleGridProps) {
               <Link href={`${base}/schedules/${s.id}`} className="strong-link">
                 {s.alias ?? s.id}
               </Link>
+              {s.description ? (
+                <span className="clamp-2 small" title={s.description}>
+                  {s.description}
+                </span>
+              ) : null}
               {s.alias ? (
                 <span className="mono muted small" title={s.id}>
                   {shortId(s.id)}
@@ -153,23 +149,10 @@ export function ScheduleGrid(props: ScheduleGridProps) {
           );
         },
       }),
-      column.accessor((r) => r.schedule.description ?? '', {
-        id: 'description',
-        header: 'Description',
-        cell: ({ getValue }) => {
-          const v = getValue();
-          return v ? (
-            <span className="clamp-2" title={v}>
-              {v}
-            </span>
-          ) : (
-            <span className="muted">—</span>
-          );
-        },
-      }),
       column.accessor('cadence', {
         id: 'cadence',
         header: 'Cadence',
+        enableSorting: false,
         cell: ({ row }) => {
           const r = row.original;
           return r.schedule.repeat === 'recurring_cron' ? (
@@ -204,48 +187,44 @@ export function ScheduleGrid(props: ScheduleGridProps) {
       column.accessor((r) => r.schedule.enabled, {
         id: 'enabled',
         header: 'Enabled',
-        sortingFn: 'basic',
         cell: ({ getValue }) => <EnabledBadge enabled={getValue()} />,
       }),
       column.accessor((r) => r.schedule.next_fire_at, {
         id: 'next_fire',
         header: 'Next fire',
-        sortUndefined: 'last',
-        sortingFn: (a, b) => {
-          const x = a.original.schedule.next_fire_at;
-          const y = b.original.schedule.next_fire_at;
-          if (x === y) return 0;
-          if (x === null) return 1;
-          if (y === null) return -1;
-          return x < y ? -1 : 1;
-        },
         cell: ({ row }) => {
           const s = row.original.schedule;
           return s.next_fire_at ? <ZonedTime instant={s.next_fire_at} zone={s.timezone} seconds={false} stacked /> : <span className="muted">—</span>;
         },
       }),
-      column.accessor('target', {
+      column.accessor((r) => targetLabel(r.schedule.invocation_target.target), {
         id: 'target',
         header: 'Target',
+        enableSorting: false,
         cell: ({ row }) => <TargetLabel target={row.original.schedule.invocation_target.target} />,
       }),
-      column.accessor('workflow', {
+      column.accessor((r) => r.schedule.invocation_target.workflow.definition, {
         id: 'workflow',
         header: 'Workflow',
-        cell: ({ row }) => (
-          <div className="cell-stack">
-            <span className="mono small">{row.original.workflow}</span>
-            {row.original.workflowSource ? (
-              <span className="muted small mono nowrap" title={row.original.workflowSource}>
-                from {row.original.workflowSource.length > 28 ? `${row.original.workflowSource.slice(0, 27)}…` : row.original.workflowSource}
-              </span>
-            ) : null}
-          </div>
-        ),
+        enableSorting: false,
+        cell: ({ row }) => {
+          const source = workflowSourceLabel(row.original.schedule.invocation_target.workflow);
+          return (
+            <div className="cell-stack">
+              <span className="mono small">{row.original.schedule.invocation_target.workflow.definition}</span>
+              {source ? (
+                <span className="muted small mono nowrap" title={source}>
+                  from {source.length > 28 ? `${source.slice(0, 27)}…` : source}
+                </span>
+              ) : null}
+            </div>
+          );
+        },
       }),
       column.accessor((r) => r.lastRun?.status ?? '', {
         id: 'last_run',
         header: 'Last run',
+        enableSorting: false,
         cell: ({ row }) => {
           const lr = row.original.lastRun;
           if (!lr) return <span className="muted">Never</span>;
@@ -281,22 +260,23 @@ export function ScheduleGrid(props: ScheduleGridProps) {
   const table = useReactTable({
     data,
     columns,
-    state: { sorting, globalFilter: query },
+    state: { sorting },
+    manualSorting: true,
+    manualFiltering: true,
+    manualPagination: true,
+    enableMultiSort: false,
+    sortDescFirst: false,
     onSortingChange: (updater) => {
       const next = typeof updater === 'function' ? updater(sorting) : updater;
-      setSorting(next);
-      replaceUrl({ sort: next });
+      go({ sort: next.length ? `${next[0].desc ? '-' : ''}${next[0].id}` : '' });
     },
-    globalFilterFn: searchText,
-    sortDescFirst: false,
     getCoreRowModel: getCoreRowModel(),
-    getSortedRowModel: getSortedRowModel(),
-    getFilteredRowModel: getFilteredRowModel(),
     getRowId: (r) => r.schedule.id,
   });
 
-  const filtered = filters.state !== '' || filters.enabled !== '' || paging.cursor !== null;
-  const visible = table.getRowModel().rows;
+  const filtered = query.q !== '' || query.state !== '' || query.enabled !== '';
+  const rows = table.getRowModel().rows;
+  const first = (paging.page - 1) * paging.pageSize + 1;
 
   if (props.scheduleCount === 0) {
     return (
@@ -320,17 +300,20 @@ export function ScheduleGrid(props: ScheduleGridProps) {
           <input
             id="grid-q"
             type="search"
-            placeholder="Name, description, cron, target…"
-            value={query}
-            onChange={(e) => {
-              setQuery(e.target.value);
-              replaceUrl({ q: e.target.value });
+            placeholder="Name, description, cron, timezone, target, workflow…"
+            value={text}
+            onChange={(e) => onText(e.target.value)}
+            onKeyDown={(e) => {
+              if (e.key === 'Enter') {
+                clearTimeout(debounce.current);
+                go({ q: text }, true);
+              }
             }}
           />
         </div>
         <div className="field field-inline">
           <label htmlFor="grid-state">State</label>
-          <select id="grid-state" value={filters.state} onChange={(e) => setServerFilter('state', e.target.value)}>
+          <select id="grid-state" value={query.state} onChange={(e) => go({ state: e.target.value as GridQuery['state'] })}>
             <option value="">Any</option>
             <option value="active">active</option>
             <option value="completed">completed</option>
@@ -338,7 +321,7 @@ export function ScheduleGrid(props: ScheduleGridProps) {
         </div>
         <div className="field field-inline">
           <label htmlFor="grid-enabled">Enabled</label>
-          <select id="grid-enabled" value={filters.enabled} onChange={(e) => setServerFilter('enabled', e.target.value)}>
+          <select id="grid-enabled" value={query.enabled} onChange={(e) => go({ enabled: e.target.value as GridQuery['enabled'] })}>
             <option value="">Any</option>
             <option value="true">Enabled</option>
             <option value="false">Disabled</option>
@@ -357,8 +340,8 @@ export function ScheduleGrid(props: ScheduleGridProps) {
         ) : null}
       </div>
 
-      <div className="table-scroll">
-        <table className="table table-grid" aria-label="Schedules">
+      <div className="table-scroll" aria-busy={pending}>
+        <table className={`table table-grid${pending ? ' is-pending' : ''}`} aria-label="Schedules">
           <thead>
             {table.getHeaderGroups().map((hg) => (
               <tr key={hg.id}>
@@ -383,7 +366,7 @@ export function ScheduleGrid(props: ScheduleGridProps) {
             ))}
           </thead>
           <tbody>
-            {visible.map((row) => (
+            {rows.map((row) => (
               <tr key={row.id}>
                 {row.getVisibleCells().map((cell) => (
                   <td key={cell.id} className={`col-${cell.column.id}`}>
@@ -394,11 +377,11 @@ export function ScheduleGrid(props: ScheduleGridProps) {
             ))}
           </tbody>
         </table>
-        {visible.length === 0 ? (
+        {rows.length === 0 ? (
           <div className="empty-inline">
-            <p>{props.rows.length === 0 ? 'No schedules match these filters.' : `No schedule on this page matches “${query}”.`}</p>
-            {filtered || query ? (
-              <Link href={pathname} className="btn" onClick={() => setQuery('')}>
+            <p>{query.q ? `No schedule matches “${query.q}”${query.state || query.enabled ? ' with these filters' : ''}.` : 'No schedules match these filters.'}</p>
+            {filtered ? (
+              <Link href={pathname} className="btn" onClick={() => setText('')}>
                 Clear filters
               </Link>
             ) : null}
@@ -407,31 +390,34 @@ export function ScheduleGrid(props: ScheduleGridProps) {
       </div>
 
       <nav className="pager" aria-label="Schedule pages">
-        <span className="muted small">
-          {visible.length} shown{query ? ` of ${props.rows.length} on this page` : ''} · 50 a page
+        <span className="muted small" aria-live="polite">
+          {pending ? 'Loading…' : paging.total === 0 ? 'No matches' : `${first}–${first + rows.length - 1} of ${paging.total}${filtered ? ` matching (${props.scheduleCount} in all)` : ''} · page ${paging.page} of ${paging.pageCount}`}
         </span>
-        <span className="pager-links">
-          {paging.cursor ? (
-            <Link href={pageHref(pathname, filters, null)} className="btn btn-small">
-              ← First page
-            </Link>
-          ) : null}
-          {paging.nextCursor ? (
-            <Link href={pageHref(pathname, filters, paging.nextCursor)} className="btn btn-small">
-              Next page →
-            </Link>
-          ) : null}
-        </span>
+        {paging.pageCount > 1 ? (
+          <span className="pager-links">
+            {paging.page > 1 ? (
+              <>
+                <Link href={gridHref(pathname, query, { page: 1 })} className="btn btn-small" scroll={false}>
+                  « First
+                </Link>
+                <Link href={gridHref(pathname, query, { page: paging.page - 1 })} className="btn btn-small" rel="prev" scroll={false}>
+                  ← Previous
+                </Link>
+              </>
+            ) : null}
+            {paging.page < paging.pageCount ? (
+              <>
+                <Link href={gridHref(pathname, query, { page: paging.page + 1 })} className="btn btn-small" rel="next" scroll={false}>
+                  Next →
+                </Link>
+                <Link href={gridHref(pathname, query, { page: paging.pageCount })} className="btn btn-small" scroll={false}>
+                  Last »
+                </Link>
+              </>
+            ) : null}
+          </span>
+        ) : null}
       </nav>
     </div>
   );
-}
-
-function pageHref(pathname: string, filters: ScheduleGridProps['filters'], cursor: string | null): string {
-  const params = new URLSearchParams();
-  if (filters.state) params.set('state', filters.state);
-  if (filters.enabled) params.set('enabled', filters.enabled);
-  if (cursor) params.set('cursor', cursor);
-  const qs = params.toString();
-  return qs ? `${pathname}?${qs}` : pathname;
 }

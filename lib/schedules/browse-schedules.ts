@@ -61,11 +61,6 @@ export async function browseSchedules(opts: BrowseSchedulesOptions): Promise<Sch
     page = pageCount;
     found = await searchSchedules(db, { ...search, offset: (page - 1) * pageSize, limit: pageSize });
   }
-  const rows = found.ids.length ? await db.schedule.findMany({ where: { id: { in: found.ids } } }) : [];
-  const byId = new Map(rows.map((r) => [r.id, r]));
-  const schedules = found.ids.flatMap((id) => {
-    const row = byId.get(id);
-    return row ? [toSchedule(row)] : [];
-  });
+  const schedules = found.rows.map(toSchedule);
   return { schedules, total: found.total, page, pageCount, pageSize };
 }

@@ -8,7 +8,7 @@
  * - `enabledCounts`: how many active schedules "Pause all" / "Resume all" would change.
  */
 import { blobRole, roleAtLeast, visibleOrgIds, type Actor, type Role } from '../auth';
-import type { Db } from '../db';
+import { countEnabled, findLastRuns, type Db } from '../db';
 import { requireSchedulerRole } from './access';
 import type { RunStatus, RunTrigger } from './contract';
 
@@ -102,19 +102,10 @@ export async function lastRunStatuses(opts: {
 }): Promise<Record<string, LastRun>> {
   const { db, actor, revision, scheduleIds } = opts;
   await requireSchedulerRole(db, actor, revision.blobId, 'read');
-  if (scheduleIds.length === 0) return {};
   const out: Record<string, LastRun> = {};
-  // One indexed lookup per schedule ((schedule_id, created_at, id) index): a page holds at most 50.
-  await Promise.all(
-    scheduleIds.map(async (scheduleId) => {
-      const run = await db.run.findFirst({
-        where: { scheduleId, schedule: { revisionId: revision.id } },
-        orderBy: [{ createdAt: 'desc' }, { id: 'desc' }],
-        select: { status: true, trigger: true, createdAt: true },
-      });
-      if (run) out[scheduleId] = { status: run.status as RunStatus, trigger: run.trigger as RunTrigger, created_at: run.createdAt.toISOString() };
-    }),
-  );
+  for (const [scheduleId, run] of await findLastRuns(db, revision.id, scheduleIds)) {
+    out[scheduleId] = { status: run.status as RunStatus, trigger: run.trigger as RunTrigger, created_at: run.createdAt.toISOString() };
+  }
   return out;
 }
 
@@ -125,9 +116,5 @@ export async function lastRunStatuses(opts: {
 export async function enabledCounts(opts: { db: Db; actor: Actor; revision: { id: string; blobId: string } }): Promise<{ enabled: number; disabled: number }> {
   const { db, actor, revision } = opts;
   await requireSchedulerRole(db, actor, revision.blobId, 'read');
-  const [enabled, disabled] = await Promise.all([
-    db.schedule.count({ where: { revisionId: revision.id, state: 'active', enabled: true } }),
-    db.schedule.count({ where: { revisionId: revision.id, state: 'active', enabled: false } }),
-  ]);
-  return { enabled, disabled };
+  return countEnabled(db, revision.id);
 }

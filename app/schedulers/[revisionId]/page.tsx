@@ -1,15 +1,12 @@
 import type { Metadata } from 'next';
 import Form from 'next/form';
-import { redirect } from 'next/navigation';
 import { revisionOf, schedulerPage } from '@/app/lib/server';
 import { oneOf, param, type SearchParams } from '@/app/lib/search-params';
 import { AutoRefresh } from '@/components/auto-refresh';
 import { Breadcrumbs } from '@/components/breadcrumbs';
 import { BulkEnable } from '@/components/bulk-enable';
 import { ScheduleGrid } from '@/components/schedule-grid';
-import { isDomainError } from '@/lib/errors';
-import { listSchedules, SCHEDULE_STATES } from '@/lib/schedules';
-import { enabledCounts, lastRunStatuses } from '@/lib/schedules';
+import { browseSchedules, enabledCounts, lastRunStatuses, SCHEDULE_SORT_KEYS, SCHEDULE_STATES } from '@/lib/schedules';
 import { deleteScheduleAction, runScheduleAction, setAllEnabledAction, setEnabledAction } from './actions';
 
 export const dynamic = 'force-dynamic';
@@ -20,7 +17,10 @@ interface Props {
   searchParams: Promise<SearchParams>;
 }
 
-/** A scheduler's schedules: `?cursor=` (API cursor, 50 a page), `?state=`, `?enabled=`; `?q=`/`?sort=` act in the grid. */
+/**
+ * A scheduler's schedules, searched, filtered, sorted and paged on the server (50 a page) from the URL:
+ * `?q=` text, `?state=`, `?enabled=`, `?sort=` a sort key (`-` first for descending), `?page=` 1-based.
+ */
 export default async function SchedulerPage({ params, searchParams }: Props) {
   const [{ revisionId: rawId }, sp] = await Promise.all([params, searchParams]);
   const { db, actor, scheduler } = await schedulerPage(rawId);
@@ -28,16 +28,22 @@ export default async function SchedulerPage({ params, searchParams }: Props) {
   const revision = revisionOf(scheduler);
   const state = oneOf(param(sp, 'state'), SCHEDULE_STATES);
   const enabled = oneOf(param(sp, 'enabled'), ['true', 'false'] as const);
-  const cursor = param(sp, 'cursor') || null;
+  const query = param(sp, 'q');
+  const sortParam = param(sp, 'sort');
+  const sort = oneOf(sortParam.replace(/^-/, ''), SCHEDULE_SORT_KEYS);
+  const descending = sort !== '' && sortParam.startsWith('-');
 
-  let page: Awaited<ReturnType<typeof listSchedules>>;
-  try {
-    page = await listSchedules({ db, actor, revision, startScheduleId: cursor, state: state || undefined, enabled: enabled === '' ? undefined : enabled === 'true' });
-  } catch (e) {
-    // A cursor whose schedule was deleted meanwhile: start again from the first page.
-    if (cursor && isDomainError(e) && e.code === 'schedule_not_found') redirect(`/schedulers/${revisionId}`);
-    throw e;
-  }
+  const page = await browseSchedules({
+    db,
+    actor,
+    revision,
+    state: state || undefined,
+    enabled: enabled === '' ? undefined : enabled === 'true',
+    query,
+    sort: sort || undefined,
+    descending,
+    page: Number(param(sp, 'page')) || 1,
+  });
   const [lastRuns, counts] = await Promise.all([
     lastRunStatuses({ db, actor, revision, scheduleIds: page.schedules.map((s) => s.id) }),
     enabledCounts({ db, actor, revision }),
@@ -89,10 +95,8 @@ export default async function SchedulerPage({ params, searchParams }: Props) {
             remove: deleteScheduleAction.bind(null, revisionId),
           }}
           canWrite={canWrite}
-          filters={{ state, enabled }}
-          paging={{ cursor, nextCursor: page.last_schedule_id }}
-          initialQuery={param(sp, 'q')}
-          initialSort={param(sp, 'sort')}
+          query={{ q: query, state, enabled, sort: sort ? `${descending ? '-' : ''}${sort}` : '' }}
+          paging={{ page: page.page, pageCount: page.pageCount, pageSize: page.pageSize, total: page.total }}
           scheduleCount={scheduler.scheduleCount}
         />
       </section>

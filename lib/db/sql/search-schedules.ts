@@ -8,6 +8,8 @@
  * `invocation_target` JSON document, so this is raw SQL with each dialect's JSON operator; Prisma's
  * JSON filters differ between the two. Cost: one pass over the scheduler's rows through the
  * `(revision_id, created_at, id)` index; measured at 10,000 schedules by `npm run bench:grid`.
+ * Rows come back whole from raw SQL: for a page of 50, Prisma's model API costs ten times the
+ * statement itself (bench:grid).
  */
 import type { Tx } from '../client';
 import { dialectOfDb } from '../client';
@@ -48,7 +50,8 @@ const TEXT_SORTS: ReadonlySet<ScheduleSortKey> = new Set(['name', 'description',
 
 /** The searchable text of a row: its fields joined by newlines, lower-cased. */
 const SEARCH_TEXT: Record<Dialect, string> = {
-  sqlite: `lower(coalesce(alias, '') || char(10) || id || char(10) || coalesce(description, '') || char(10)
+  // SQLite's LIKE already ignores ASCII case (and its lower() folds only ASCII): no lower() per row.
+  sqlite: `(coalesce(alias, '') || char(10) || id || char(10) || coalesce(description, '') || char(10)
     || coalesce(cron_expression, '') || char(10) || coalesce(invocation_time, '') || char(10) || timezone || char(10)
     || coalesce(invocation_target ->> '$.target.org', '') || '/' || coalesce(invocation_target ->> '$.target.blob', '') || char(10)
     || coalesce(invocation_target ->> '$.target.revision', '') || char(10) || coalesce(invocation_target ->> '$.target.session', '') || char(10)
@@ -86,18 +89,66 @@ function orderBy(dialect: Dialect, s: ScheduleSearch): string {
   return `${nullsLast}${key} ${dir}, id ${dialect === 'postgresql' ? 'COLLATE "C" ' : ''}${dir}`;
 }
 
-/**
- * One page of a scheduler's schedule ids in grid order, and the number of schedules matching the
- * filters. Ids only: the caller loads the rows (one indexed `IN` of at most `limit` ids).
- */
-export async function searchSchedules(tx: Tx, s: ScheduleSearch): Promise<{ ids: string[]; total: number }> {
+/** A `schedules` row, camelCase like the Prisma model. */
+export interface ScheduleRecord {
+  id: string;
+  revisionId: string;
+  alias: string | null;
+  description: string | null;
+  repeat: string;
+  invocationTime: string | null;
+  cronExpression: string | null;
+  timezone: string;
+  startDate: Date | null;
+  endDate: Date | null;
+  enabled: boolean;
+  state: string;
+  invocationTarget: unknown;
+  nextFireAt: Date | null;
+  createdByType: string;
+  createdById: string;
+  skippedOccurrences: number;
+  createdAt: Date;
+  updatedAt: Date;
+}
+
+type Raw = Record<string, unknown>;
+const instant = (v: unknown): Date | null => (v === null || v === undefined ? null : new Date(v as string | Date));
+
+/** Prisma's raw results carry Date, boolean and JSON values on both adapters; normalize defensively. */
+function toRecord(r: Raw): ScheduleRecord {
+  return {
+    id: r.id as string,
+    revisionId: r.revision_id as string,
+    alias: (r.alias as string | null) ?? null,
+    description: (r.description as string | null) ?? null,
+    repeat: r.repeat as string,
+    invocationTime: (r.invocation_time as string | null) ?? null,
+    cronExpression: (r.cron_expression as string | null) ?? null,
+    timezone: r.timezone as string,
+    startDate: instant(r.start_date),
+    endDate: instant(r.end_date),
+    enabled: r.enabled === true || r.enabled === 1 || r.enabled === 1n,
+    state: r.state as string,
+    invocationTarget: typeof r.invocation_target === 'string' ? JSON.parse(r.invocation_target) : r.invocation_target,
+    nextFireAt: instant(r.next_fire_at),
+    createdByType: r.created_by_type as string,
+    createdById: r.created_by_id as string,
+    skippedOccurrences: Number(r.skipped_occurrences),
+    createdAt: instant(r.created_at)!,
+    updatedAt: instant(r.updated_at)!,
+  };
+}
+
+/** One page of a scheduler's schedules in grid order, and the number of schedules matching the filters. */
+export async function searchSchedules(tx: Tx, s: ScheduleSearch): Promise<{ rows: ScheduleRecord[]; total: number }> {
   const dialect = dialectOfDb(tx);
   const where = whereClause(dialect, s);
   const n = where.params.length;
   const page = dialect === 'sqlite' ? 'LIMIT ? OFFSET ?' : `LIMIT $${n + 1} OFFSET $${n + 2}`;
   const [rows, count] = await Promise.all([
-    tx.$queryRawUnsafe<{ id: string }[]>(`SELECT id FROM schedules WHERE ${where.sql} ORDER BY ${orderBy(dialect, s)} ${page}`, ...where.params, s.limit, s.offset),
+    tx.$queryRawUnsafe<Raw[]>(`SELECT * FROM schedules WHERE ${where.sql} ORDER BY ${orderBy(dialect, s)} ${page}`, ...where.params, s.limit, s.offset),
     tx.$queryRawUnsafe<{ total: number | bigint }[]>(`SELECT COUNT(*) AS total FROM schedules WHERE ${where.sql}`, ...where.params),
   ]);
-  return { ids: rows.map((r) => r.id), total: Number(count[0]?.total ?? 0) };
+  return { rows: rows.map(toRecord), total: Number(count[0]?.total ?? 0) };
 }

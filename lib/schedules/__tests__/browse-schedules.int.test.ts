@@ -9,7 +9,9 @@ import type { Db } from '../../db';
 import { insertSchedules, type ScheduleFixture } from '../../testing/insert-schedules';
 import { createTestDb } from '../../testing/test-db';
 import { seed } from '../../../prisma/seed';
-import { browseSchedules, SCHEDULE_SORT_KEYS, toSchedule, type Schedule, type ScheduleSortKey } from '..';
+import { randomUUID } from 'node:crypto';
+import { insertRuns, type RunInsert } from '../../db';
+import { browseSchedules, enabledCounts, lastRunStatuses, SCHEDULE_SORT_KEYS, toSchedule, type Schedule, type ScheduleSortKey } from '..';
 
 let db: Db;
 let cleanup: () => Promise<void>;
@@ -163,5 +165,40 @@ describe('browseSchedules', () => {
   it('refuses an actor without read access with not_found', async () => {
     const stranger: Actor = { type: 'user', id: 'no-such-user', roleCap: null };
     await expect(browseSchedules({ db, actor: stranger, revision: scheduler })).rejects.toMatchObject({ code: 'not_found' });
+  });
+
+  it('gives the newest run of each schedule of a page, by created_at then id, and only of this scheduler', async () => {
+    const page = all.slice(0, 6);
+    const t0 = Date.parse('2030-02-01T00:00:00Z');
+    const runs: RunInsert[] = [];
+    const add = (scheduleId: string, createdAt: number, status: string, trigger = 'schedule', id = randomUUID()) =>
+      runs.push({ id, scheduleId, scheduledFor: new Date(createdAt - 100 - runs.length), trigger, status, result: {}, executionId: null, createdAt: new Date(createdAt) });
+    // page[0]: three runs, the newest is the manual one; page[1]: two at the same instant, the larger id wins;
+    // page[2]: one run; page[3..5]: none.
+    add(page[0].id, t0, 'success');
+    add(page[0].id, t0 + 2000, 'limit_exceeded', 'manual');
+    add(page[0].id, t0 + 1000, 'invocation_error');
+    add(page[1].id, t0 + 5000, 'success', 'schedule', 'ffffffff-0000-4000-8000-000000000000');
+    add(page[1].id, t0 + 5000, 'invocation_error', 'manual', '00000000-0000-4000-8000-000000000000');
+    add(page[2].id, t0 + 9000, 'success');
+    await insertRuns(db, runs);
+    const got = await lastRunStatuses({ db, actor: user, revision: scheduler, scheduleIds: page.map((s) => s.id) });
+    expect(got).toEqual({
+      [page[0].id]: { status: 'limit_exceeded', trigger: 'manual', created_at: new Date(t0 + 2000).toISOString() },
+      [page[1].id]: { status: 'success', trigger: 'schedule', created_at: new Date(t0 + 5000).toISOString() },
+      [page[2].id]: { status: 'success', trigger: 'schedule', created_at: new Date(t0 + 9000).toISOString() },
+    });
+    // The seeded scheduler's schedules are not this scheduler's: asked through this one, they have no runs.
+    const seeded = await db.schedule.findFirstOrThrow({ where: { revisionId: { not: scheduler.id } } });
+    expect(await lastRunStatuses({ db, actor: user, revision: scheduler, scheduleIds: [seeded.id] })).toEqual({});
+  });
+
+  it('counts the active schedules that are enabled and disabled', async () => {
+    const active = all.filter((s) => s.state === 'active');
+    expect(await enabledCounts({ db, actor: user, revision: scheduler })).toEqual({
+      enabled: active.filter((s) => s.enabled).length,
+      disabled: active.filter((s) => !s.enabled).length,
+    });
+    expect(active.filter((s) => !s.enabled).length).toBeGreaterThan(0);
   });
 });

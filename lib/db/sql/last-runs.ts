@@ -1,0 +1,50 @@
+/**
+ * The grid's "Last run" column: the newest run (by `created_at`, then `id`) of each schedule of one
+ * page, in one statement. Each lookup is one probe of the `runs(schedule_id, created_at, id)` index,
+ * however many runs a schedule has. Restricted to the scheduler revision's own schedules.
+ */
+import type { Tx } from '../client';
+import { dialectOfDb } from '../client';
+
+/** Params: revision id, JSON array of schedule ids. */
+export const LAST_RUNS_SQL = {
+  sqlite: `SELECT s.id AS schedule_id, r.status AS status, r.trigger AS trigger, r.created_at AS created_at
+    FROM schedules s
+    JOIN runs r ON r.id = (SELECT r2.id FROM runs r2 WHERE r2.schedule_id = s.id ORDER BY r2.created_at DESC, r2.id DESC LIMIT 1)
+    WHERE s.revision_id = ? AND s.id IN (SELECT value FROM json_each(?))`,
+  postgresql: `SELECT s.id AS schedule_id, r.status AS status, r.trigger AS trigger, r.created_at AS created_at
+    FROM schedules s
+    JOIN runs r ON r.id = (SELECT r2.id FROM runs r2 WHERE r2.schedule_id = s.id ORDER BY r2.created_at DESC, r2.id DESC LIMIT 1)
+    WHERE s.revision_id = $1 AND s.id IN (SELECT jsonb_array_elements_text($2::jsonb))`,
+} as const;
+
+export interface LastRunRecord {
+  status: string;
+  trigger: string;
+  createdAt: Date;
+}
+
+/** The newest run of each of `scheduleIds` in revision `revisionId`; schedules without runs are absent. */
+export async function findLastRuns(tx: Tx, revisionId: string, scheduleIds: string[]): Promise<Map<string, LastRunRecord>> {
+  if (scheduleIds.length === 0) return new Map();
+  const rows = await tx.$queryRawUnsafe<{ schedule_id: string; status: string; trigger: string; created_at: Date | string }[]>(
+    LAST_RUNS_SQL[dialectOfDb(tx)],
+    revisionId,
+    JSON.stringify(scheduleIds),
+  );
+  return new Map(rows.map((r) => [r.schedule_id, { status: r.status, trigger: r.trigger, createdAt: new Date(r.created_at) }]));
+}
+
+/** Params: revision id. Active schedules only: what "Pause all" / "Resume all" would change. */
+export const ENABLED_COUNTS_SQL = {
+  sqlite: `SELECT COALESCE(SUM(CASE WHEN enabled THEN 1 ELSE 0 END), 0) AS enabled, COALESCE(SUM(CASE WHEN enabled THEN 0 ELSE 1 END), 0) AS disabled
+    FROM schedules WHERE revision_id = ? AND state = 'active'`,
+  postgresql: `SELECT COUNT(*) FILTER (WHERE enabled) AS enabled, COUNT(*) FILTER (WHERE NOT enabled) AS disabled
+    FROM schedules WHERE revision_id = $1 AND state = 'active'`,
+} as const;
+
+/** How many active schedules of revision `revisionId` are enabled and disabled (one pass over its rows). */
+export async function countEnabled(tx: Tx, revisionId: string): Promise<{ enabled: number; disabled: number }> {
+  const [row] = await tx.$queryRawUnsafe<{ enabled: number | bigint; disabled: number | bigint }[]>(ENABLED_COUNTS_SQL[dialectOfDb(tx)], revisionId);
+  return { enabled: Number(row?.enabled ?? 0), disabled: Number(row?.disabled ?? 0) };
+}
