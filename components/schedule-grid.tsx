@@ -56,6 +56,19 @@ interface Row extends GridRow {
   cadenceDetail: string;
 }
 
+/** The sort select of narrow screens (where the header row is hidden): URL value → label. */
+const SORT_CHOICES: [string, string][] = [
+  ['', 'Oldest first'],
+  ['-created', 'Newest first'],
+  ['name', 'Name A–Z'],
+  ['-name', 'Name Z–A'],
+  ['next_fire', 'Next fire, soonest'],
+  ['-next_fire', 'Next fire, latest'],
+  ['timezone', 'Timezone'],
+  ['state', 'State'],
+  ['enabled', 'Disabled first'],
+];
+
 /** How long typing in the text filter pauses before the grid asks the server. */
 const SEARCH_DEBOUNCE_MS = 300;
 
@@ -172,16 +185,19 @@ export function ScheduleGrid(props: ScheduleGridProps) {
         id: 'timezone',
         header: 'Timezone',
         // Let long zone names break after each "/" (America/<wbr>Argentina/<wbr>Buenos_Aires).
-        cell: ({ getValue }) =>
-          getValue()
-            .split('/')
-            .map((part, i) => (
-              <span key={i}>
-                {i > 0 ? '/' : null}
-                {i > 0 ? <wbr /> : null}
-                {part}
-              </span>
-            )),
+        cell: ({ getValue }) => (
+          <span>
+            {getValue()
+              .split('/')
+              .map((part, i) => (
+                <span key={i}>
+                  {i > 0 ? '/' : null}
+                  {i > 0 ? <wbr /> : null}
+                  {part}
+                </span>
+              ))}
+          </span>
+        ),
       }),
       column.accessor((r) => r.schedule.state, { id: 'state', header: 'State', cell: ({ getValue }) => <StateBadge state={getValue()} /> }),
       column.accessor((r) => r.schedule.enabled, {
@@ -311,6 +327,16 @@ export function ScheduleGrid(props: ScheduleGridProps) {
             }}
           />
         </div>
+        <div className="field field-inline narrow-only">
+          <label htmlFor="grid-sort">Sort by</label>
+          <select id="grid-sort" value={query.sort} onChange={(e) => go({ sort: e.target.value })}>
+            {SORT_CHOICES.map(([value, label]) => (
+              <option key={value} value={value}>
+                {label}
+              </option>
+            ))}
+          </select>
+        </div>
         <div className="field field-inline">
           <label htmlFor="grid-state">State</label>
           <select id="grid-state" value={query.state} onChange={(e) => go({ state: e.target.value as GridQuery['state'] })}>
@@ -369,7 +395,7 @@ export function ScheduleGrid(props: ScheduleGridProps) {
             {rows.map((row) => (
               <tr key={row.id}>
                 {row.getVisibleCells().map((cell) => (
-                  <td key={cell.id} className={`col-${cell.column.id}`}>
+                  <td key={cell.id} className={`col-${cell.column.id}`} data-label={typeof cell.column.columnDef.header === 'string' ? cell.column.columnDef.header : undefined}>
                     {flexRender(cell.column.columnDef.cell, cell.getContext())}
                   </td>
                 ))}
