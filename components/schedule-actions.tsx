@@ -34,7 +34,13 @@ export interface ScheduleActionsProps {
   onNotice?: (n: Notice) => void;
 }
 
-/** Open, Edit, Enable/Disable, Run now and Delete (with a confirmation) for one schedule. */
+/** Why a completed schedule offers only Open and Delete (SPEC §5.3, §3.1). */
+const COMPLETED_NOTE_TITLE = 'This schedule has completed: it fires no more. It can be read and deleted, but not edited, enabled, disabled or run now.';
+
+/**
+ * Open, Edit, Enable/Disable, Run now and Delete (with a confirmation) for one schedule. A completed
+ * schedule (SPEC §5.3: read-only) gets only Open and Delete, with a "Completed: read-only" note.
+ */
 export function ScheduleActions(props: ScheduleActionsProps) {
   const { schedule, actions, canWrite, variant } = props;
   const router = useRouter();
@@ -83,7 +89,10 @@ export function ScheduleActions(props: ScheduleActionsProps) {
       startTransition(() => (props.afterDeleteHref ? router.push(props.afterDeleteHref) : router.refresh()));
     });
 
-  const readOnlyTitle = completed ? 'A completed schedule is read-only: it can be read and deleted' : !canWrite ? 'You need write access to this scheduler' : undefined;
+  const itemClass = variant === 'menu' ? 'menu-item' : 'btn';
+  // SPEC §5.3: a completed schedule can be read and deleted, never updated; run_schedule refuses it
+  // too (§3.1, 409 schedule_completed). So only Open and Delete are offered, with the reason.
+  const readOnlyTitle = !canWrite ? 'You need write access to this scheduler' : undefined;
   const items = (
     <>
       {variant === 'menu' && props.openHref ? (
@@ -91,22 +100,30 @@ export function ScheduleActions(props: ScheduleActionsProps) {
           Open
         </Link>
       ) : null}
-      {canWrite && !completed ? (
-        <Link className={variant === 'menu' ? 'menu-item' : 'btn'} href={props.editHref}>
-          Edit
-        </Link>
+      {completed ? (
+        <span className={variant === 'menu' ? 'menu-note' : 'read-only-note'} title={COMPLETED_NOTE_TITLE}>
+          Completed: read-only
+        </span>
       ) : (
-        <button type="button" className={variant === 'menu' ? 'menu-item' : 'btn'} disabled title={readOnlyTitle}>
-          Edit
-        </button>
+        <>
+          {canWrite ? (
+            <Link className={itemClass} href={props.editHref}>
+              Edit
+            </Link>
+          ) : (
+            <button type="button" className={itemClass} disabled title={readOnlyTitle}>
+              Edit
+            </button>
+          )}
+          <button type="button" className={itemClass} onClick={toggle} disabled={!canWrite || busy !== null} title={readOnlyTitle}>
+            {busy === 'enable' ? (schedule.enabled ? 'Disabling…' : 'Enabling…') : schedule.enabled ? 'Disable' : 'Enable'}
+          </button>
+          <button type="button" className={itemClass} onClick={runNow} disabled={!canWrite || busy !== null} title={readOnlyTitle ?? 'Fire now, recorded with trigger "manual"; the schedule’s own occurrences are unaffected'}>
+            {busy === 'run' ? 'Running…' : 'Run now'}
+          </button>
+        </>
       )}
-      <button type="button" className={variant === 'menu' ? 'menu-item' : 'btn'} onClick={toggle} disabled={!canWrite || completed || busy !== null} title={readOnlyTitle}>
-        {busy === 'enable' ? (schedule.enabled ? 'Disabling…' : 'Enabling…') : schedule.enabled ? 'Disable' : 'Enable'}
-      </button>
-      <button type="button" className={variant === 'menu' ? 'menu-item' : 'btn'} onClick={runNow} disabled={!canWrite || completed || busy !== null} title={readOnlyTitle ?? 'Fire now, recorded with trigger "manual"; the schedule’s own occurrences are unaffected'}>
-        {busy === 'run' ? 'Running…' : 'Run now'}
-      </button>
-      <button type="button" className={variant === 'menu' ? 'menu-item menu-item-danger' : 'btn btn-danger-outline'} onClick={() => setConfirmDelete(true)} disabled={!canWrite || busy !== null}>
+      <button type="button" className={variant === 'menu' ? 'menu-item menu-item-danger' : 'btn btn-danger-outline'} onClick={() => setConfirmDelete(true)} disabled={!canWrite || busy !== null} title={readOnlyTitle}>
         Delete
       </button>
     </>

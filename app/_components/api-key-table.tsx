@@ -1,45 +1,34 @@
 import { formatUtc } from '@/components/format';
 import type { ApiKeyInfo } from '@/lib/auth';
 import { ActionForm, type FormAnswer } from './action-form';
+import { DataTable } from './data-table';
+
+const KEY_COLUMNS = [{ label: 'Name' }, { label: 'Key' }, { label: 'Role' }, { label: 'Created' }, { label: 'Last used' }, { label: 'Status' }];
 
 /** API keys with their last use, and a Revoke button for the active ones. Never shows a secret. */
 export function ApiKeyTable({ keys, revoke, caption }: { keys: ApiKeyInfo[]; revoke: (prev: FormAnswer | null, form: FormData) => Promise<FormAnswer>; caption: string }) {
   if (keys.length === 0) return <p className="muted">No keys yet.</p>;
   return (
-    <div className="table-scroll">
-      <table className="table table-compact" aria-label={caption}>
-        <thead>
-          <tr>
-            <th scope="col">Name</th>
-            <th scope="col">Key</th>
-            <th scope="col">Role</th>
-            <th scope="col">Created</th>
-            <th scope="col">Last used</th>
-            <th scope="col">Status</th>
-          </tr>
-        </thead>
-        <tbody>
-          {keys.map((k) => (
-            <tr key={k.id}>
-              <td>{k.name}</td>
-              <td className="mono small">sk_{k.prefix}_…</td>
-              <td>{k.role}</td>
-              <td className="small nowrap">{formatUtc(k.createdAt)}</td>
-              <td className="small nowrap">{k.lastUsedAt ? formatUtc(k.lastUsedAt) : <span className="muted">never</span>}</td>
-              <td>
-                {k.revokedAt ? (
-                  <span className="badge badge-muted">revoked {formatUtc(k.revokedAt)}</span>
-                ) : (
-                  <ActionForm action={revoke} submitLabel="Revoke" danger confirm={`Revoke key "${k.name}"? Requests with it are refused at once.`} label={`Revoke ${k.name}`}>
-                    <input type="hidden" name="key_id" value={k.id} />
-                  </ActionForm>
-                )}
-              </td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
-    </div>
+    <DataTable label={caption} columns={KEY_COLUMNS} compact>
+      {keys.map((k) => (
+        <tr key={k.id}>
+          <td>{k.name}</td>
+          <td className="mono small">sk_{k.prefix}_…</td>
+          <td>{k.role}</td>
+          <td className="small nowrap">{formatUtc(k.createdAt)}</td>
+          <td className="small nowrap">{k.lastUsedAt ? formatUtc(k.lastUsedAt) : <span className="muted">never</span>}</td>
+          <td>
+            {k.revokedAt ? (
+              <span className="badge badge-muted">revoked {formatUtc(k.revokedAt)}</span>
+            ) : (
+              <ActionForm action={revoke} submitLabel="Revoke" danger confirm={`Revoke key "${k.name}"? Requests with it are refused at once.`} label={`Revoke ${k.name}`}>
+                <input type="hidden" name="key_id" value={k.id} />
+              </ActionForm>
+            )}
+          </td>
+        </tr>
+      ))}
+    </DataTable>
   );
 }
 

@@ -1,5 +1,6 @@
 import type { Metadata } from 'next';
 import Link from 'next/link';
+import { DataTable } from '@/app/_components/data-table';
 import { webContext } from '@/app/lib/server';
 import { CatalogForm } from '@/components/catalog/catalog-form';
 import { listCatalogOrgs } from '@/lib/workflows';
@@ -7,6 +8,8 @@ import { createBlobAction } from './actions';
 
 export const dynamic = 'force-dynamic';
 export const metadata: Metadata = { title: 'Catalog' };
+
+const BLOB_COLUMNS = [{ label: 'Workflow blob' }, { label: 'Default revision' }, { label: 'Revisions', className: 'num' }];
 
 /** The workflow blobs the operator can read, grouped by org (SPEC §1, §3.3), with "New workflow blob". */
 export default async function CatalogPage() {
@@ -40,35 +43,22 @@ export default async function CatalogPage() {
             {org.blobs.length === 0 ? (
               <p className="empty-inline muted container-title-padded">No workflow blobs in this org.</p>
             ) : (
-              <div className="table-scroll">
-                <table className="table" aria-label={`Workflow blobs of ${org.name}`}>
-                  <thead>
-                    <tr>
-                      <th scope="col">Workflow blob</th>
-                      <th scope="col">Default revision</th>
-                      <th scope="col" className="num">
-                        Revisions
-                      </th>
-                    </tr>
-                  </thead>
-                  <tbody>
-                    {org.blobs.map((b) => (
-                      <tr key={b.id}>
-                        <td>
-                          <Link href={`/catalog/${b.id}`} className="strong-link">
-                            {b.alias ?? b.name}
-                          </Link>
-                          {b.alias && b.name !== b.alias ? <div className="muted small">{b.name}</div> : null}
-                        </td>
-                        <td className="mono small">
-                          {b.defaultRevisionId ? <Link href={`/catalog/revisions/${b.defaultRevisionId}`}>{b.defaultRevisionId}</Link> : <span className="muted">—</span>}
-                        </td>
-                        <td className="num">{b.revisionCount}</td>
-                      </tr>
-                    ))}
-                  </tbody>
-                </table>
-              </div>
+              <DataTable label={`Workflow blobs of ${org.name}`} columns={BLOB_COLUMNS}>
+                {org.blobs.map((b) => (
+                  <tr key={b.id}>
+                    <td>
+                      <Link href={`/catalog/${b.id}`} className="strong-link">
+                        {b.alias ?? b.name}
+                      </Link>
+                      {b.alias && b.name !== b.alias ? <div className="muted small">{b.name}</div> : null}
+                    </td>
+                    <td className="mono small">
+                      {b.defaultRevisionId ? <Link href={`/catalog/revisions/${b.defaultRevisionId}`}>{b.defaultRevisionId}</Link> : <span className="muted">—</span>}
+                    </td>
+                    <td className="num">{b.revisionCount}</td>
+                  </tr>
+                ))}
+              </DataTable>
             )}
             {org.canCreateBlob ? (
               <div className="container-title-padded">

@@ -1,10 +1,13 @@
 import type { Metadata } from 'next';
 import Link from 'next/link';
+import { DataTable } from '@/app/_components/data-table';
 import { webContext } from '@/app/lib/server';
 import { listUserOrgs } from '@/lib/auth';
 
 export const dynamic = 'force-dynamic';
 export const metadata: Metadata = { title: 'Organizations' };
+
+const ORG_COLUMNS = [{ label: 'Organization' }, { label: 'Your role' }, { label: 'Manage' }];
 
 /** The orgs the signed-in user belongs to, with its role; admins manage members, grants and keys. */
 export default async function OrgsPage() {
@@ -28,29 +31,18 @@ export default async function OrgsPage() {
           <h2 id="orgs-title" className="container-title container-title-padded">
             Your organizations <span className="count">({orgs.length})</span>
           </h2>
-          <div className="table-scroll">
-            <table className="table">
-              <thead>
-                <tr>
-                  <th scope="col">Organization</th>
-                  <th scope="col">Your role</th>
-                  <th scope="col">Manage</th>
-                </tr>
-              </thead>
-              <tbody>
-                {orgs.map((o) => (
-                  <tr key={o.id}>
-                    <td>
-                      {o.name}
-                      {o.alias ? <div className="mono muted small">{o.alias}</div> : null}
-                    </td>
-                    <td>{o.role}</td>
-                    <td>{o.role === 'admin' ? <Link href={`/orgs/${o.alias ?? o.id}/admin`}>Members, access and keys</Link> : <span className="muted">—</span>}</td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </div>
+          <DataTable columns={ORG_COLUMNS}>
+            {orgs.map((o) => (
+              <tr key={o.id}>
+                <td>
+                  {o.name}
+                  {o.alias ? <div className="mono muted small">{o.alias}</div> : null}
+                </td>
+                <td>{o.role}</td>
+                <td>{o.role === 'admin' ? <Link href={`/orgs/${o.alias ?? o.id}/admin`}>Members, access and keys</Link> : <span className="muted">—</span>}</td>
+              </tr>
+            ))}
+          </DataTable>
         </section>
       )}
     </div>

@@ -37,7 +37,6 @@ export function CatalogForm({ action, submitLabel, children, label, variant = 'd
       action={formAction}
       className="catalog-form"
       aria-label={label}
-      style={{ display: 'inline-flex', flexWrap: 'wrap', gap: '0.5rem', alignItems: 'flex-end' }}
       onSubmit={(e) => {
         if (confirm) {
           e.preventDefault();
@@ -50,12 +49,12 @@ export function CatalogForm({ action, submitLabel, children, label, variant = 'd
         {submitLabel}
       </button>
       {state && !state.ok ? (
-        <p role="alert" className="field-error" style={{ flexBasis: '100%' }}>
+        <p role="alert" className="field-error catalog-form-answer">
           <code className="error-name">{state.error.code}</code> {state.error.message}
         </p>
       ) : null}
       {state?.ok && state.message ? (
-        <p role="status" className="small" style={{ flexBasis: '100%' }}>
+        <p role="status" className="small catalog-form-answer">
           {state.message}
         </p>
       ) : null}

@@ -4,6 +4,7 @@
  * grants. Every path (API, pages, server actions, worker) asks here; none re-implements a check.
  */
 export { type Actor, type AuthEntity, actorFromEntity } from './actor';
+export { describeAuthEntities, type AuthEntityInfo } from './describe-auth-entities';
 export { blobRole, orgRole, visibleOrgIds } from './access';
 export { ROLES, type Role, roleAtLeast, maxRole, minRole, isRole } from './roles';
 export { generateApiKey, hashSecret, actorFromApiKey, upsertKnownApiKey } from './keys';

@@ -1,11 +1,13 @@
 import type { Metadata } from 'next';
 import Link from 'next/link';
+import { DataTable, RowActions } from '@/app/_components/data-table';
 import { orNotFound, webContext } from '@/app/lib/server';
 import { param, type SearchParams } from '@/app/lib/search-params';
 import { Breadcrumbs } from '@/components/breadcrumbs';
 import { DefaultBadge, RevisionStateBadge, SessionStateBadge } from '@/components/catalog/catalog-badges';
 import { CatalogForm } from '@/components/catalog/catalog-form';
-import { formatUtc } from '@/components/format';
+import { LocalTime } from '@/components/local-time';
+import { describeAuthEntities } from '@/lib/auth';
 import { isDomainError } from '@/lib/errors';
 import { executionOrigins, getCatalogRevision, listDefinitions, listSessions, listWorkflowExecutions, type ExecutionJson } from '@/lib/workflows';
 import {
@@ -19,6 +21,10 @@ import {
 
 export const dynamic = 'force-dynamic';
 export const metadata: Metadata = { title: 'Workflow revision' };
+
+const SESSION_COLUMNS = [{ label: 'Session' }, { label: 'State' }, { label: 'Created' }];
+const DEFINITION_COLUMNS = [{ label: 'Alias' }, { label: 'Name' }, { label: 'Id' }];
+const EXECUTION_COLUMNS = [{ label: 'Created' }, { label: 'Session' }, { label: 'Definition' }, { label: 'Description' }, { label: 'Created by' }, { label: 'Schedule / run' }];
 
 /** Executions shown per page on this page. */
 const EXECUTIONS_PAGE = 20;
@@ -51,7 +57,10 @@ export default async function CatalogRevisionPage({ params, searchParams }: Prop
     if (!(isDomainError(e) && e.code === 'invalid_request_body')) throw e;
     executionsProblem = 'That page of executions no longer exists.';
   }
-  const origins = await executionOrigins(db, { actor, scheduleIds: executions.flatMap((e) => (e.schedule_id ? [e.schedule_id] : [])) });
+  const [origins, creators] = await Promise.all([
+    executionOrigins(db, { actor, scheduleIds: executions.flatMap((e) => (e.schedule_id ? [e.schedule_id] : [])) }),
+    describeAuthEntities(db, executions.map((e) => e.created_by)),
+  ]);
   const sessionLabel = new Map(sessions.map((s) => [s.id, s.alias ?? s.id]));
   const definitionLabel = new Map(definitions.map((d) => [d.id, d.alias ?? d.name]));
 
@@ -70,7 +79,7 @@ export default async function CatalogRevisionPage({ params, searchParams }: Prop
             {revision.isDefault ? <DefaultBadge /> : null}
           </h1>
           <p className="page-intro">
-            Of workflow blob <Link href={`/catalog/${revision.blob.id}`}>{blobLabel}</Link> in {revision.blob.org.name} · created {formatUtc(revision.createdAt)}
+            Of workflow blob <Link href={`/catalog/${revision.blob.id}`}>{blobLabel}</Link> in {revision.blob.org.name} · created <LocalTime instant={revision.createdAt} />
             {revision.state !== 'draft' ? ' · committed revisions are read only' : ''}
           </p>
         </div>
@@ -81,59 +90,49 @@ export default async function CatalogRevisionPage({ params, searchParams }: Prop
           Sessions <span className="count">({sessions.length})</span>
         </h2>
         {sessions.length === 0 ? <p className="empty-inline muted container-title-padded">No sessions.</p> : null}
-        <div className="table-scroll">
-          <table className="table" aria-label="Sessions">
-            <thead>
-              <tr>
-                <th scope="col">Session</th>
-                <th scope="col">State</th>
-                <th scope="col">Created</th>
-                {writable ? <th scope="col">Actions</th> : null}
+        <DataTable label="Sessions" columns={writable ? [...SESSION_COLUMNS, { label: 'Actions' }] : SESSION_COLUMNS}>
+          {sessions.map((s) => {
+            const label = s.alias ?? s.id;
+            return (
+              <tr key={s.id}>
+                <td>
+                  <strong className="mono">{label}</strong>
+                  {s.alias ? <div className="mono muted small">{s.id}</div> : null}
+                </td>
+                <td>
+                  <SessionStateBadge state={s.state} />
+                </td>
+                <td className="small nowrap">
+                  <LocalTime instant={s.created_at} />
+                </td>
+                {writable ? (
+                  <td>
+                    <RowActions>
+                      {s.state === 'open' ? (
+                        <CatalogForm action={closeSessionAction.bind(null, id, s.id)} submitLabel="Close" label={`Close ${label}`} />
+                      ) : (
+                        <CatalogForm action={reopenSessionAction.bind(null, id, s.id)} submitLabel="Reopen" label={`Reopen ${label}`} />
+                      )}
+                      <CatalogForm
+                        action={deleteSessionAction.bind(null, id, s.id)}
+                        submitLabel="Delete"
+                        label={`Delete ${label}`}
+                        variant="danger"
+                        confirm={{ title: `Delete session ${label}?`, body: <p>Its executions are deleted with it; fires aimed at it will record session_not_found.</p> }}
+                      />
+                      <CatalogForm action={renameSessionAction.bind(null, id, s.id)} submitLabel="Rename" label={`Rename ${label}`}>
+                        <label className="visually-hidden" htmlFor={`rename-${s.id}`}>
+                          New alias of {label}
+                        </label>
+                        <input id={`rename-${s.id}`} name="alias" className="mono" defaultValue={s.alias ?? ''} size={16} />
+                      </CatalogForm>
+                    </RowActions>
+                  </td>
+                ) : null}
               </tr>
-            </thead>
-            <tbody>
-              {sessions.map((s) => {
-                const label = s.alias ?? s.id;
-                return (
-                  <tr key={s.id}>
-                    <td>
-                      <strong className="mono">{label}</strong>
-                      {s.alias ? <div className="mono muted small">{s.id}</div> : null}
-                    </td>
-                    <td>
-                      <SessionStateBadge state={s.state} />
-                    </td>
-                    <td className="small nowrap">{formatUtc(s.created_at)}</td>
-                    {writable ? (
-                      <td>
-                        <div style={{ display: 'flex', flexWrap: 'wrap', gap: '0.5rem', alignItems: 'flex-end' }}>
-                          {s.state === 'open' ? (
-                            <CatalogForm action={closeSessionAction.bind(null, id, s.id)} submitLabel="Close" label={`Close ${label}`} />
-                          ) : (
-                            <CatalogForm action={reopenSessionAction.bind(null, id, s.id)} submitLabel="Reopen" label={`Reopen ${label}`} />
-                          )}
-                          <CatalogForm
-                            action={deleteSessionAction.bind(null, id, s.id)}
-                            submitLabel="Delete"
-                            label={`Delete ${label}`}
-                            variant="danger"
-                            confirm={{ title: `Delete session ${label}?`, body: <p>Its executions are deleted with it; fires aimed at it will record session_not_found.</p> }}
-                          />
-                          <CatalogForm action={renameSessionAction.bind(null, id, s.id)} submitLabel="Rename" label={`Rename ${label}`}>
-                            <label className="visually-hidden" htmlFor={`rename-${s.id}`}>
-                              New alias of {label}
-                            </label>
-                            <input id={`rename-${s.id}`} name="alias" className="mono" defaultValue={s.alias ?? ''} size={16} />
-                          </CatalogForm>
-                        </div>
-                      </td>
-                    ) : null}
-                  </tr>
-                );
-              })}
-            </tbody>
-          </table>
-        </div>
+            );
+          })}
+        </DataTable>
         {writable ? (
           <div className="container-title-padded">
             <h3 className="subsection-title">New session</h3>
@@ -154,26 +153,15 @@ export default async function CatalogRevisionPage({ params, searchParams }: Prop
           Definitions <span className="count">({definitions.length})</span>
         </h2>
         {definitions.length === 0 ? <p className="empty-inline muted container-title-padded">No definitions.</p> : null}
-        <div className="table-scroll">
-          <table className="table" aria-label="Definitions">
-            <thead>
-              <tr>
-                <th scope="col">Alias</th>
-                <th scope="col">Name</th>
-                <th scope="col">Id</th>
-              </tr>
-            </thead>
-            <tbody>
-              {definitions.map((d) => (
-                <tr key={d.id}>
-                  <td className="mono">{d.alias ?? <span className="muted">—</span>}</td>
-                  <td>{d.name}</td>
-                  <td className="mono small muted">{d.id}</td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
+        <DataTable label="Definitions" columns={DEFINITION_COLUMNS}>
+          {definitions.map((d) => (
+            <tr key={d.id}>
+              <td className="mono">{d.alias ?? <span className="muted">—</span>}</td>
+              <td>{d.name}</td>
+              <td className="mono small muted">{d.id}</td>
+            </tr>
+          ))}
+        </DataTable>
         {writable ? (
           <div className="container-title-padded">
             <h3 className="subsection-title">New definition</h3>
@@ -203,53 +191,48 @@ export default async function CatalogRevisionPage({ params, searchParams }: Prop
           </p>
         ) : null}
         {executions.length === 0 && !executionsProblem ? <p className="empty-inline muted container-title-padded">No executions.</p> : null}
-        <div className="table-scroll">
-          <table className="table" aria-label="Executions">
-            <thead>
-              <tr>
-                <th scope="col">Created</th>
-                <th scope="col">Session</th>
-                <th scope="col">Definition</th>
-                <th scope="col">Description</th>
-                <th scope="col">Created by</th>
-                <th scope="col">Schedule / run</th>
-              </tr>
-            </thead>
-            <tbody>
-              {executions.map((e) => {
-                const origin = e.schedule_id ? origins.get(e.schedule_id) : undefined;
-                return (
-                  <tr key={e.id}>
-                    <td className="small nowrap">
-                      {formatUtc(e.created_at)}
-                      <div className="mono muted small">{e.id}</div>
-                    </td>
-                    <td className="mono small">{sessionLabel.get(e.session_id) ?? e.session_id}</td>
-                    <td className="mono small">{definitionLabel.get(e.definition_id) ?? e.definition_id}</td>
-                    <td>{e.description ?? <span className="muted">—</span>}</td>
-                    <td className="small">
-                      {e.created_by.type} <span className="mono muted">{e.created_by.id}</span>
-                    </td>
-                    <td className="small">
-                      {e.schedule_id ? (
-                        <>
-                          {origin ? (
-                            <Link href={`/schedulers/${origin.revisionId}/schedules/${e.schedule_id}`}>{origin.alias ?? e.schedule_id}</Link>
-                          ) : (
-                            <span className="mono">{e.schedule_id}</span>
-                          )}
-                          {e.run_id ? <div className="mono muted small">run {e.run_id}</div> : null}
-                        </>
+        <DataTable label="Executions" columns={EXECUTION_COLUMNS}>
+          {executions.map((e, i) => {
+            const origin = e.schedule_id ? origins.get(e.schedule_id) : undefined;
+            const creator = creators[i];
+            return (
+              <tr key={e.id}>
+                <td className="small nowrap">
+                  <LocalTime instant={e.created_at} />
+                  <div className="mono muted small">{e.id}</div>
+                </td>
+                <td className="mono small">{sessionLabel.get(e.session_id) ?? e.session_id}</td>
+                <td className="mono small">{definitionLabel.get(e.definition_id) ?? e.definition_id}</td>
+                <td>{e.description ?? <span className="muted">—</span>}</td>
+                <td className="small" title={`created_by: {type: "${e.created_by.type}", id: "${e.created_by.id}"}`}>
+                  {creator.exists ? (
+                    <>
+                      {creator.label} <span className="muted">({creator.type}{creator.detail ? ` · ${creator.detail}` : ''})</span>
+                    </>
+                  ) : (
+                    <>
+                      deleted {creator.type} <span className="mono muted">{creator.id}</span>
+                    </>
+                  )}
+                </td>
+                <td className="small">
+                  {e.schedule_id ? (
+                    <>
+                      {origin ? (
+                        <Link href={`/schedulers/${origin.revisionId}/schedules/${e.schedule_id}`}>{origin.alias ?? e.schedule_id}</Link>
                       ) : (
-                        <span className="muted">—</span>
+                        <span className="mono">{e.schedule_id}</span>
                       )}
-                    </td>
-                  </tr>
-                );
-              })}
-            </tbody>
-          </table>
-        </div>
+                      {e.run_id ? <div className="mono muted small">run {e.run_id}</div> : null}
+                    </>
+                  ) : (
+                    <span className="muted">—</span>
+                  )}
+                </td>
+              </tr>
+            );
+          })}
+        </DataTable>
         <nav className="pager container-title-padded" aria-label="Executions pages">
           {cursor ? <Link href={selfHref}>Newest</Link> : null}
           {nextCursor ? <Link href={`${selfHref}?executions=${encodeURIComponent(nextCursor)}`}>Older executions</Link> : null}

@@ -1,6 +1,7 @@
 import type { Metadata } from 'next';
 import { ActionForm } from '@/app/_components/action-form';
 import { ApiKeyFields, ApiKeyTable } from '@/app/_components/api-key-table';
+import { DataTable } from '@/app/_components/data-table';
 import { orNotFoundPage, webContext } from '@/app/lib/server';
 import { Breadcrumbs } from '@/components/breadcrumbs';
 import { formatUtc } from '@/components/format';
@@ -17,6 +18,9 @@ import {
 
 export const dynamic = 'force-dynamic';
 export const metadata: Metadata = { title: 'Organization admin' };
+
+const MEMBER_COLUMNS = [{ label: 'Email' }, { label: 'Name' }, { label: 'Role' }, { label: 'Member since' }, { label: 'Remove' }];
+const GRANT_COLUMNS = [{ label: 'Blob' }, { label: 'Grantee' }, { label: 'Role' }, { label: 'Since' }, { label: 'Revoke' }];
 
 function RoleSelect({ id, name = 'role', defaultValue = 'read', label }: { id: string; name?: string; defaultValue?: string; label: string }) {
   return (
@@ -62,39 +66,26 @@ export default async function OrgAdminPage({ params }: { params: Promise<{ org: 
         <h2 id="members-title" className="container-title">
           Members <span className="count">({members.length})</span>
         </h2>
-        <div className="table-scroll">
-          <table className="table table-compact" aria-label="Members">
-            <thead>
-              <tr>
-                <th scope="col">Email</th>
-                <th scope="col">Name</th>
-                <th scope="col">Role</th>
-                <th scope="col">Member since</th>
-                <th scope="col">Remove</th>
-              </tr>
-            </thead>
-            <tbody>
-              {members.map((m) => (
-                <tr key={m.userId}>
-                  <td>{m.email}</td>
-                  <td>{m.name}</td>
-                  <td>
-                    <ActionForm action={changeRoleAction.bind(null, ref)} submitLabel="Save role" label={`Role of ${m.email}`}>
-                      <input type="hidden" name="user_id" value={m.userId} />
-                      <RoleSelect id={`role-${m.userId}`} defaultValue={m.role} label="Role" />
-                    </ActionForm>
-                  </td>
-                  <td className="small nowrap">{formatUtc(m.since)}</td>
-                  <td>
-                    <ActionForm action={removeMemberAction.bind(null, ref)} submitLabel="Remove" danger confirm={`Remove ${m.email} from ${org.name}?`} label={`Remove ${m.email}`}>
-                      <input type="hidden" name="user_id" value={m.userId} />
-                    </ActionForm>
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
+        <DataTable label="Members" columns={MEMBER_COLUMNS} compact>
+          {members.map((m) => (
+            <tr key={m.userId}>
+              <td>{m.email}</td>
+              <td>{m.name}</td>
+              <td>
+                <ActionForm action={changeRoleAction.bind(null, ref)} submitLabel="Save role" label={`Role of ${m.email}`}>
+                  <input type="hidden" name="user_id" value={m.userId} />
+                  <RoleSelect id={`role-${m.userId}`} defaultValue={m.role} label="Role" />
+                </ActionForm>
+              </td>
+              <td className="small nowrap">{formatUtc(m.since)}</td>
+              <td>
+                <ActionForm action={removeMemberAction.bind(null, ref)} submitLabel="Remove" danger confirm={`Remove ${m.email} from ${org.name}?`} label={`Remove ${m.email}`}>
+                  <input type="hidden" name="user_id" value={m.userId} />
+                </ActionForm>
+              </td>
+            </tr>
+          ))}
+        </DataTable>
         <h3 className="subsection-title">Add a member</h3>
         <ActionForm action={addMemberAction.bind(null, ref)} submitLabel="Add member" label="Add a member">
           <div className="field">
@@ -114,38 +105,25 @@ export default async function OrgAdminPage({ params }: { params: Promise<{ org: 
         {grants.length === 0 ? (
           <p className="muted">No grants.</p>
         ) : (
-          <div className="table-scroll">
-            <table className="table table-compact" aria-label="Blob access grants">
-              <thead>
-                <tr>
-                  <th scope="col">Blob</th>
-                  <th scope="col">Grantee</th>
-                  <th scope="col">Role</th>
-                  <th scope="col">Since</th>
-                  <th scope="col">Revoke</th>
-                </tr>
-              </thead>
-              <tbody>
-                {grants.map((g) => (
-                  <tr key={g.id}>
-                    <td>
-                      {g.blob.alias ?? g.blob.name} <span className="muted small">({g.blob.type})</span>
-                    </td>
-                    <td>
-                      {g.grantee.label} <span className="muted small">({g.grantee.type})</span>
-                    </td>
-                    <td>{g.role}</td>
-                    <td className="small nowrap">{formatUtc(g.createdAt)}</td>
-                    <td>
-                      <ActionForm action={revokeGrantAction.bind(null, ref)} submitLabel="Revoke" danger confirm={`Revoke ${g.grantee.label}'s ${g.role} on ${g.blob.alias ?? g.blob.name}?`} label={`Revoke grant of ${g.grantee.label}`}>
-                        <input type="hidden" name="grant_id" value={g.id} />
-                      </ActionForm>
-                    </td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </div>
+          <DataTable label="Blob access grants" columns={GRANT_COLUMNS} compact>
+            {grants.map((g) => (
+              <tr key={g.id}>
+                <td>
+                  {g.blob.alias ?? g.blob.name} <span className="muted small">({g.blob.type})</span>
+                </td>
+                <td>
+                  {g.grantee.label} <span className="muted small">({g.grantee.type})</span>
+                </td>
+                <td>{g.role}</td>
+                <td className="small nowrap">{formatUtc(g.createdAt)}</td>
+                <td>
+                  <ActionForm action={revokeGrantAction.bind(null, ref)} submitLabel="Revoke" danger confirm={`Revoke ${g.grantee.label}'s ${g.role} on ${g.blob.alias ?? g.blob.name}?`} label={`Revoke grant of ${g.grantee.label}`}>
+                    <input type="hidden" name="grant_id" value={g.id} />
+                  </ActionForm>
+                </td>
+              </tr>
+            ))}
+          </DataTable>
         )}
         <h3 className="subsection-title">Grant access to a blob</h3>
         <ActionForm action={grantBlobAction.bind(null, ref)} submitLabel="Grant" label="Grant access to a blob">

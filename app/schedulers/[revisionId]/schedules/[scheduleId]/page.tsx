@@ -10,6 +10,7 @@ import { formatLocalTime, formatUtc } from '@/components/format';
 import { RunHistory } from '@/components/run-history';
 import { ScheduleActions } from '@/components/schedule-actions';
 import { ZonedTime } from '@/components/zoned-time';
+import { describeAuthEntities, type AuthEntityInfo } from '@/lib/auth';
 import { describeCron } from '@/lib/cron';
 import { isDomainError } from '@/lib/errors';
 import { getSchedule, listRuns, RUN_STATUSES, type Run } from '@/lib/schedules';
@@ -41,6 +42,29 @@ function Property({ term, children }: { term: string; children: ReactNode }) {
 
 const none = <span className="muted">—</span>;
 
+/**
+ * Who created the schedule, in human terms: a user by name and email (they used a browser login or a
+ * personal API key), an org by name and alias (it acts only through an org API key). The raw id stays
+ * in the title; a deleted user or org shows its id.
+ */
+function CreatedBy({ who }: { who: AuthEntityInfo }) {
+  const title = `created_by: {type: "${who.type}", id: "${who.id}"}`;
+  if (!who.exists) {
+    return (
+      <div title={title}>
+        {who.type === 'user' ? 'Deleted user' : 'Deleted org'} <span className="mono small break">{who.id}</span>
+      </div>
+    );
+  }
+  return (
+    <div title={title}>
+      {who.label}
+      {who.detail ? <span className={who.type === 'org' ? 'mono small muted' : 'small muted'}> ({who.detail})</span> : null}
+      <div className="muted small">{who.type === 'user' ? 'User: browser login or personal API key' : 'Org: through an org API key'}</div>
+    </div>
+  );
+}
+
 /** A schedule: its properties, its target field by field, and its runs under "Executions" (SPEC §10). */
 export default async function SchedulePage({ params, searchParams }: Props) {
   const [p, sp] = await Promise.all([params, searchParams]);
@@ -48,6 +72,7 @@ export default async function SchedulePage({ params, searchParams }: Props) {
   const revisionId = scheduler.revisionId;
   const revision = revisionOf(scheduler);
   const schedule = await orNotFound(getSchedule({ db, actor, revision, scheduleRef: p.scheduleId }));
+  const [creator] = await describeAuthEntities(db, [schedule.created_by]);
   const status = oneOf(param(sp, 'status'), RUN_STATUSES);
   const runsCursor = param(sp, 'runs') || null;
   let runs: { executions: Run[]; last_execution_id: string | null } | null = null;
@@ -153,7 +178,7 @@ export default async function SchedulePage({ params, searchParams }: Props) {
             )}
           </Property>
           <Property term="Created by">
-            {schedule.created_by.type} <span className="mono small break">{schedule.created_by.id}</span>
+            <CreatedBy who={creator} />
           </Property>
           <Property term="Skipped occurrences">{schedule.skipped_occurrences}</Property>
           <Property term="Created">

@@ -20,9 +20,9 @@ export default async function EditSchedulePage({ params }: { params: Promise<{ r
   const scheduleHref = `/schedulers/${revisionId}/schedules/${schedule.id}`;
   const blocked =
     schedule.state === 'completed'
-      ? 'This schedule is completed: it can be read and deleted, but no longer changed.'
+      ? { title: 'Completed: read-only.', text: 'This schedule fires no more. It can be read and deleted, but no longer changed.' }
       : scheduler.role === 'read'
-        ? 'You can read this scheduler but not change it: editing needs write access.'
+        ? { title: 'Read-only access.', text: 'You can read this scheduler but not change it: editing needs write access.' }
         : null;
   return (
     <div className="page page-form">
@@ -37,12 +37,12 @@ export default async function EditSchedulePage({ params }: { params: Promise<{ r
       <div className="page-header">
         <div>
           <h1>Edit {label}</h1>
-          <p className="page-intro">Only the fields you change are sent; the rest stay as they are.</p>
+          {blocked ? null : <p className="page-intro">Only the fields you change are sent; the rest stay as they are.</p>}
         </div>
       </div>
       {blocked ? (
-        <div className="alert alert-info">
-          {blocked} <Link href={scheduleHref}>Back to the schedule</Link>
+        <div className="alert alert-info" role="status">
+          <strong>{blocked.title}</strong> {blocked.text} <Link href={scheduleHref}>Back to the schedule</Link>
         </div>
       ) : (
         <ScheduleForm
