@@ -162,7 +162,7 @@ export function ScheduleActions(props: ScheduleActionsProps) {
 
 /**
  * A row's "Actions" menu on the Popover API: it opens in the top layer (never clipped by the grid's
- * scroll box), closes on Escape, outside click, scroll, or after a choice.
+ * scroll box), follows its button when the page scrolls, and closes on Escape, outside click, or after a choice.
  */
 function RowMenu({ label, children }: { label: string; children: ReactNode }) {
   const id = useId();
@@ -175,24 +175,28 @@ function RowMenu({ label, children }: { label: string; children: ReactNode }) {
     const hide = () => {
       if (pop.matches(':popover-open')) pop.hidePopover();
     };
+    // The menu is fixed in the top layer: keep it beside its button while the page or the grid scrolls.
+    const place = () => {
+      const r = button.getBoundingClientRect();
+      pop.style.right = `${Math.max(8, window.innerWidth - r.right)}px`;
+      pop.style.left = 'auto';
+      if (r.bottom + 240 > window.innerHeight && r.top > 240) {
+        pop.style.top = 'auto';
+        pop.style.bottom = `${window.innerHeight - r.top + 4}px`;
+      } else {
+        pop.style.bottom = 'auto';
+        pop.style.top = `${r.bottom + 4}px`;
+      }
+    };
     const onToggle = (e: Event) => {
       const open = (e as ToggleEvent).newState === 'open';
       if (open) {
-        const r = button.getBoundingClientRect();
-        pop.style.right = `${Math.max(8, window.innerWidth - r.right)}px`;
-        pop.style.left = 'auto';
-        if (r.bottom + 240 > window.innerHeight && r.top > 240) {
-          pop.style.top = 'auto';
-          pop.style.bottom = `${window.innerHeight - r.top + 4}px`;
-        } else {
-          pop.style.bottom = 'auto';
-          pop.style.top = `${r.bottom + 4}px`;
-        }
-        window.addEventListener('scroll', hide, true);
-        window.addEventListener('resize', hide);
+        place();
+        window.addEventListener('scroll', place, true);
+        window.addEventListener('resize', place);
       } else {
-        window.removeEventListener('scroll', hide, true);
-        window.removeEventListener('resize', hide);
+        window.removeEventListener('scroll', place, true);
+        window.removeEventListener('resize', place);
       }
     };
     const onShown = (e: Event) => {
@@ -208,8 +212,8 @@ function RowMenu({ label, children }: { label: string; children: ReactNode }) {
       pop.removeEventListener('beforetoggle', onToggle);
       pop.removeEventListener('toggle', onShown);
       pop.removeEventListener('click', onClick);
-      window.removeEventListener('scroll', hide, true);
-      window.removeEventListener('resize', hide);
+      window.removeEventListener('scroll', place, true);
+      window.removeEventListener('resize', place);
     };
   }, []);
   return (
