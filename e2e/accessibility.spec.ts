@@ -19,6 +19,8 @@ test.use({ timezoneId: 'UTC' });
 
 /** Runs axe on the page as it is now; fails listing every serious or critical violation readably. */
 async function expectNoSeriousViolations(page: Page, what: string): Promise<void> {
+  // Next streams the <title> after the body on a client-side navigation: scan once it is there.
+  await expect(page).toHaveTitle(/\S/);
   const { violations } = await new AxeBuilder({ page }).analyze();
   const serious = violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
   const report = serious

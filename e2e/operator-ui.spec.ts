@@ -5,7 +5,7 @@
  * - the next-fires preview follows the timezone;
  * - edit, disable/enable, Run now, delete (with its confirmation), each seen in the pages and in the API;
  * - a history of 25 runs pages 10, 10, 5 under Executions, newest first, without duplicates;
- * - the grid's text, State and Enabled filters and its Name sort;
+ * - the grid's text, State and Enabled filters and its sort by the Schedule column (name);
  * - Pause all / Resume all say how many they change and change exactly the active schedules.
  * Every test makes its own schedules (unique aliases) and deletes them; the pause-all test restores
  * every schedule's `enabled` as it found it.
@@ -127,7 +127,8 @@ test('New Schedule: a cron and a one-time schedule are created and shown with th
     await page.goto(await gridHref(request, rev, cronId));
     const cronRow = gridRow(page, cronAlias);
     await expect(cronRow).toHaveCount(1);
-    await expect(await gridCell(page, cronRow, 'Description')).toHaveText(cronDescription);
+    // The Schedule column shows the name, the description under it, and the short id.
+    await expect(await gridCell(page, cronRow, 'Schedule')).toHaveText(`${cronAlias}${cronDescription}${cronId.slice(0, 8)}`);
     await expect(await gridCell(page, cronRow, 'Cadence')).toHaveText('30 14 ? * MON-FRI *At 02:30 PM, Monday through Friday');
     await expect(await gridCell(page, cronRow, 'Timezone')).toHaveText('Europe/Berlin');
     await expect(await gridCell(page, cronRow, 'State')).toHaveText('active');
@@ -140,7 +141,7 @@ test('New Schedule: a cron and a one-time schedule are created and shown with th
     if ((await gridHref(request, rev, onceId)) !== (await gridHref(request, rev, cronId))) await page.goto(await gridHref(request, rev, onceId));
     const onceRow = gridRow(page, onceAlias);
     await expect(onceRow).toHaveCount(1);
-    await expect(await gridCell(page, onceRow, 'Description')).toHaveText(onceDescription);
+    await expect(await gridCell(page, onceRow, 'Schedule')).toHaveText(`${onceAlias}${onceDescription}${onceId.slice(0, 8)}`);
     await expect(await gridCell(page, onceRow, 'Cadence')).toHaveText(`${wallText(due)}One-time, local time`);
     await expect(await gridCell(page, onceRow, 'Timezone')).toHaveText('Asia/Tokyo');
     await expect(await gridCell(page, onceRow, 'Next fire')).toContainText(wallText(due, false));
@@ -412,7 +413,7 @@ test('a history of 25 runs pages 10, 10, 5 under Executions, newest first, with 
   }
 });
 
-test('the grid: the text filter, the State and Enabled filters show exactly the matching rows; Name sorts them', async ({ page, request }) => {
+test('the grid: the text filter, the State and Enabled filters show exactly the matching rows; the Schedule column sorts them by name', async ({ page, request }) => {
   test.setTimeout(90_000);
   const rev = await revisionOf(request, OPS_SCHEDULER);
   const s = uniqueSuffix();
@@ -420,7 +421,7 @@ test('the grid: the text filter, the State and Enabled filters show exactly the 
   const alias = (name: string) => `${token}-${name}`;
   const made: ApiSchedule[] = [];
   try {
-    // Created out of name order, so the Name sort has something to do.
+    // Created out of name order, so the sort by name has something to do.
     made.push(await createApiSchedule(request, rev, { alias: alias('charlie'), description: 'export ledgers', repeat: 'recurring_cron', cron_expression: '0 7 * * ? *' }));
     made.push(await createApiSchedule(request, rev, { alias: alias('alpha'), description: 'rotate keys', repeat: 'recurring_cron', cron_expression: '0 8 * * ? *', enabled: false }));
     made.push(await createApiSchedule(request, rev, { alias: alias('bravo'), description: `billing sweep ${s}`, repeat: 'recurring_cron', cron_expression: '0 9 * * ? *' }));
@@ -465,8 +466,8 @@ test('the grid: the text filter, the State and Enabled filters show exactly the 
     await page.getByLabel('State').selectOption({ label: 'Any' });
     await expect(names).toHaveCount(4);
 
-    // Name sort: ascending, then descending.
-    const nameHeader = scheduleGrid(page).getByRole('columnheader', { name: 'Name', exact: true });
+    // Sorting by the Schedule column (its name): ascending, then descending.
+    const nameHeader = scheduleGrid(page).getByRole('columnheader', { name: 'Schedule', exact: true });
     await nameHeader.getByRole('button').click();
     await expect(nameHeader).toHaveAttribute('aria-sort', 'ascending');
     await expect(page).toHaveURL(/[?&]sort=name(&|$)/);

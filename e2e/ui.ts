@@ -8,16 +8,22 @@ import { DateTime } from 'luxon';
 import { schedulerCommand, type ApiSchedule } from './api';
 
 /**
- * The grid page (`/schedulers/{rev}`, `?cursor=` when not the first of its 50-a-page pages) that
- * holds `scheduleId`, so a test finds its own row whatever other tests left in the scheduler.
+ * The grid page (`/schedulers/{rev}`, `?page=N` after the first of its 50-a-page pages) that holds
+ * `scheduleId`, so a test finds its own row whatever other tests left in the scheduler. The grid's
+ * default order is the API's `list_schedules` order (created_at, then id).
  */
 export async function gridHref(request: APIRequestContext, revisionId: string, scheduleId: string): Promise<string> {
   let cursor: string | null = null;
+  let index = 0;
   for (;;) {
     const body = await schedulerCommand(request, revisionId, 'list_schedules', cursor ? { start_schedule_id: cursor } : {});
-    if ((body.schedules as ApiSchedule[]).some((s) => s.id === scheduleId)) {
-      return cursor ? `/schedulers/${revisionId}?cursor=${cursor}` : `/schedulers/${revisionId}`;
+    const schedules = body.schedules as ApiSchedule[];
+    const at = schedules.findIndex((s) => s.id === scheduleId);
+    if (at >= 0) {
+      const page = Math.floor((index + at) / 50) + 1;
+      return page > 1 ? `/schedulers/${revisionId}?page=${page}` : `/schedulers/${revisionId}`;
     }
+    index += schedules.length;
     cursor = body.last_schedule_id as string | null;
     expect(cursor, `schedule ${scheduleId} is listed`).not.toBeNull();
   }
