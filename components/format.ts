@@ -11,7 +11,33 @@ const LOCALE = 'en-US';
 export function formatInZone(instant: string | Date, zone: string, opts: { seconds?: boolean } = {}): string {
   const dt = (typeof instant === 'string' ? DateTime.fromISO(instant) : DateTime.fromJSDate(instant)).setZone(zone).setLocale(LOCALE);
   if (!dt.isValid) return String(instant);
-  return `${dt.toFormat(opts.seconds === false ? 'yyyy-MM-dd HH:mm' : 'yyyy-MM-dd HH:mm:ss')} ${dt.offsetNameShort}`;
+  return `${dt.toFormat(opts.seconds === false ? 'yyyy-MM-dd HH:mm' : 'yyyy-MM-dd HH:mm:ss')} ${shortZoneName(zone, dt.toMillis())}`;
+}
+
+const zoneNameFormats = new Map<string, Intl.DateTimeFormat>();
+
+/**
+ * The zone's short name at instant `ms` (`CET`, `GMT+5:30`, `EDT`), exactly luxon's `offsetNameShort`
+ * (same Intl options), but with one `Intl.DateTimeFormat` per zone kept: luxon builds a new one per
+ * call (about 150 µs, which a grid of 50 rows pays twice per row). Pinned against luxon in
+ * components/__tests__/format.test.ts.
+ */
+export function shortZoneName(zone: string, ms: number): string {
+  let format = zoneNameFormats.get(zone);
+  if (!format) {
+    format = new Intl.DateTimeFormat(LOCALE, {
+      hourCycle: 'h23',
+      year: 'numeric',
+      month: '2-digit',
+      day: '2-digit',
+      hour: '2-digit',
+      minute: '2-digit',
+      timeZoneName: 'short',
+      timeZone: zone,
+    });
+    zoneNameFormats.set(zone, format);
+  }
+  return format.formatToParts(ms).find((p) => p.type === 'timeZoneName')?.value ?? zone;
 }
 
 /** `2026-03-08T01:30:00Z` — an instant in UTC, second precision. */

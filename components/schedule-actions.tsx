@@ -47,6 +47,9 @@ export function ScheduleActions(props: ScheduleActionsProps) {
   const [busy, setBusy] = useState<null | 'enable' | 'run' | 'delete'>(null);
   const [, startTransition] = useTransition();
   const [confirmDelete, setConfirmDelete] = useState(false);
+  // The dialog is mounted on first use and kept (so closing returns focus to the opener): a grid of
+  // 50 rows does not render 50 closed dialogs.
+  const [dialogUsed, setDialogUsed] = useState(false);
   const [inlineNotice, setInlineNotice] = useState<Notice | null>(null);
   const completed = schedule.state === 'completed';
   const report = (n: Notice) => (props.onNotice ? props.onNotice(n) : setInlineNotice(n));
@@ -123,7 +126,10 @@ export function ScheduleActions(props: ScheduleActionsProps) {
           </button>
         </>
       )}
-      <button type="button" className={variant === 'menu' ? 'menu-item menu-item-danger' : 'btn btn-danger-outline'} onClick={() => setConfirmDelete(true)} disabled={!canWrite || busy !== null} title={readOnlyTitle}>
+      <button type="button" className={variant === 'menu' ? 'menu-item menu-item-danger' : 'btn btn-danger-outline'} onClick={() => {
+          setDialogUsed(true);
+          setConfirmDelete(true);
+        }} disabled={!canWrite || busy !== null} title={readOnlyTitle}>
         Delete
       </button>
     </>
@@ -143,7 +149,8 @@ export function ScheduleActions(props: ScheduleActionsProps) {
           ) : null}
         </div>
       )}
-      <ConfirmDialog
+      {dialogUsed ? (
+        <ConfirmDialog
         open={confirmDelete}
         title={`Delete schedule ${schedule.label}?`}
         confirmLabel="Delete"
@@ -155,7 +162,8 @@ export function ScheduleActions(props: ScheduleActionsProps) {
         <p>
           The schedule stops firing and its run history is deleted with it. Workflow executions it already created are kept. This cannot be undone.
         </p>
-      </ConfirmDialog>
+        </ConfirmDialog>
+      ) : null}
     </>
   );
 }
@@ -168,6 +176,8 @@ function RowMenu({ label, children }: { label: string; children: ReactNode }) {
   const id = useId();
   const buttonRef = useRef<HTMLButtonElement>(null);
   const popRef = useRef<HTMLDivElement>(null);
+  // The items render only while the menu is open: 50 rows of closed menus cost server time and bytes.
+  const [open, setOpen] = useState(false);
   useEffect(() => {
     const pop = popRef.current;
     const button = buttonRef.current;
@@ -189,8 +199,9 @@ function RowMenu({ label, children }: { label: string; children: ReactNode }) {
       }
     };
     const onToggle = (e: Event) => {
-      const open = (e as ToggleEvent).newState === 'open';
-      if (open) {
+      const opening = (e as ToggleEvent).newState === 'open';
+      setOpen(opening);
+      if (opening) {
         place();
         window.addEventListener('scroll', place, true);
         window.addEventListener('resize', place);
@@ -199,30 +210,29 @@ function RowMenu({ label, children }: { label: string; children: ReactNode }) {
         window.removeEventListener('resize', place);
       }
     };
-    const onShown = (e: Event) => {
-      if ((e as ToggleEvent).newState === 'open') pop.querySelector<HTMLElement>('a, button:not(:disabled)')?.focus();
-    };
     const onClick = (e: MouseEvent) => {
       if ((e.target as HTMLElement).closest('a, button')) hide();
     };
     pop.addEventListener('beforetoggle', onToggle);
-    pop.addEventListener('toggle', onShown);
     pop.addEventListener('click', onClick);
     return () => {
       pop.removeEventListener('beforetoggle', onToggle);
-      pop.removeEventListener('toggle', onShown);
       pop.removeEventListener('click', onClick);
       window.removeEventListener('scroll', place, true);
       window.removeEventListener('resize', place);
     };
   }, []);
+  // Focus the first item once the opened menu's items are rendered.
+  useEffect(() => {
+    if (open) popRef.current?.querySelector<HTMLElement>('a, button:not(:disabled)')?.focus();
+  }, [open]);
   return (
     <>
       <button ref={buttonRef} type="button" className="btn btn-small btn-icon" popoverTarget={id} aria-label={label} title="Actions" aria-haspopup="true">
         <span aria-hidden="true">⋯</span>
       </button>
       <div ref={popRef} id={id} popover="auto" className="menu" role="group" aria-label={label}>
-        {children}
+        {open ? children : null}
       </div>
     </>
   );

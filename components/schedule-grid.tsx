@@ -23,8 +23,13 @@ import { ScheduleActions, type Notice, type ScheduleCommandActions } from './sch
 import { TargetLabel } from './target-label';
 import { ZonedTime } from './zoned-time';
 
+/** The fields of a schedule the grid shows: the page sends only these to the browser (50 rows a page). */
+export type GridSchedule = Pick<Schedule, 'id' | 'alias' | 'description' | 'repeat' | 'invocation_time' | 'cron_expression' | 'timezone' | 'state' | 'enabled' | 'next_fire_at'> & {
+  invocation_target: Pick<Schedule['invocation_target'], 'target' | 'workflow'>;
+};
+
 export interface GridRow {
-  schedule: Schedule;
+  schedule: GridSchedule;
   /** The newest run, or null when the schedule never fired. */
   lastRun: { status: RunStatus; trigger: RunTrigger; created_at: string } | null;
 }
@@ -74,15 +79,25 @@ const SEARCH_DEBOUNCE_MS = 300;
 
 const column = createColumnHelper<Row>();
 
-function cadenceOf(s: Schedule): { cadence: string; detail: string } {
-  if (s.repeat === 'one_time') return { cadence: formatLocalTime(s.invocation_time ?? ''), detail: 'One-time' };
-  let detail: string;
-  try {
-    detail = describeCron(s.cron_expression ?? '');
-  } catch {
-    detail = 'Not a valid expression';
+/** cronstrue costs ~0.1 ms an expression and the page re-renders every 10 s: keep recent descriptions. */
+const descriptions = new Map<string, string>();
+function describeCached(expression: string): string {
+  let detail = descriptions.get(expression);
+  if (detail === undefined) {
+    try {
+      detail = describeCron(expression);
+    } catch {
+      detail = 'Not a valid expression';
+    }
+    if (descriptions.size >= 2000) descriptions.clear();
+    descriptions.set(expression, detail);
   }
-  return { cadence: s.cron_expression ?? '', detail };
+  return detail;
+}
+
+function cadenceOf(s: GridSchedule): { cadence: string; detail: string } {
+  if (s.repeat === 'one_time') return { cadence: formatLocalTime(s.invocation_time ?? ''), detail: 'One-time' };
+  return { cadence: s.cron_expression ?? '', detail: describeCached(s.cron_expression ?? '') };
 }
 
 function parseSort(s: string): SortingState {

@@ -88,7 +88,22 @@ export default async function SchedulerPage({ params, searchParams }: Props) {
         </h2>
         <ScheduleGrid
           revisionId={revisionId}
-          rows={page.schedules.map((s) => ({ schedule: s, lastRun: lastRuns[s.id] ?? null }))}
+          rows={page.schedules.map((s) => ({
+            schedule: {
+              id: s.id,
+              alias: s.alias,
+              description: s.description,
+              repeat: s.repeat,
+              invocation_time: s.invocation_time,
+              cron_expression: s.cron_expression,
+              timezone: s.timezone,
+              state: s.state,
+              enabled: s.enabled,
+              next_fire_at: s.next_fire_at,
+              invocation_target: { target: s.invocation_target.target, workflow: s.invocation_target.workflow },
+            },
+            lastRun: lastRuns[s.id] ?? null,
+          }))}
           actions={{
             setEnabled: setEnabledAction.bind(null, revisionId),
             run: runScheduleAction.bind(null, revisionId),
