@@ -11,7 +11,7 @@ import { isIdShape } from '../ids';
 import { schedulerCommands } from '../schedules';
 import { workflowCommands } from '../workflows';
 import { json } from './http';
-import type { CommandHandler } from './types';
+import type { CommandHandler } from '../workflows';
 
 const ENGINES: Record<string, { blobType: 'scheduler' | 'workflow'; commands: Record<string, CommandHandler> }> = {
   scheduler_blobhub: { blobType: 'scheduler', commands: schedulerCommands },

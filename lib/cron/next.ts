@@ -92,16 +92,17 @@ export function walkForward(tables: CompiledCron, rules: ZoneRules, afterMs: Ins
   }
 }
 
+/** Wall ms → [year, month 1–12, day 1–31, hour, minute] (the minute containing it). */
+function wallFields(wall: number): [number, number, number, number, number] {
+  const days = Math.floor(wall / MS_PER_DAY);
+  const date = civilFromDays(days);
+  const minuteOfDay = Math.floor((wall - days * MS_PER_DAY) / MS_PER_MINUTE);
+  return [date.year, date.month, date.day, Math.floor(minuteOfDay / 60), minuteOfDay % 60];
+}
+
 /** The first matching wall minute ≥ `fromWall` (wall ms), or NaN when none by 2199. */
 export function seekForward(tables: CompiledCron, fromWall: number): number {
-  const days = Math.floor(fromWall / MS_PER_DAY);
-  const date = civilFromDays(days);
-  const minuteOfDay = Math.floor((fromWall - days * MS_PER_DAY) / MS_PER_MINUTE);
-  let y = date.year;
-  let mo = date.month;
-  let d = date.day;
-  let h = Math.floor(minuteOfDay / 60);
-  let mi = minuteOfDay % 60;
+  let [y, mo, d, h, mi] = wallFields(fromWall);
   if (y < FIRST_YEAR) { y = FIRST_YEAR; mo = 1; d = 1; h = 0; mi = 0; }
   for (;;) {
     // A field with no match left is pushed past its maximum (fields below restart at their minimum),
@@ -147,14 +148,7 @@ const DAYS_UP_TO = Int32Array.from({ length: 32 }, (_, d) => (d === 31 ? -1 : 2 
 
 /** The last matching wall minute ≤ `fromWall` (wall ms), or NaN when none since 1970. */
 export function seekBackward(tables: CompiledCron, fromWall: number): number {
-  const days = Math.floor(fromWall / MS_PER_DAY);
-  const date = civilFromDays(days);
-  const minuteOfDay = Math.floor((fromWall - days * MS_PER_DAY) / MS_PER_MINUTE);
-  let y = date.year;
-  let mo = date.month;
-  let d = date.day;
-  let h = Math.floor(minuteOfDay / 60);
-  let mi = minuteOfDay % 60;
+  let [y, mo, d, h, mi] = wallFields(fromWall);
   if (y > LAST_YEAR) { y = LAST_YEAR; mo = 12; d = 31; h = 23; mi = 59; }
   for (;;) {
     // Mirror of seekForward: a field with no match left is pushed below its minimum (fields below

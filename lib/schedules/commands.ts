@@ -2,7 +2,7 @@
  * The scheduler commands of SPEC §3.1 for `"engine": "scheduler_blobhub"`. Each handler parses its
  * parameters with the contract schema, calls one domain function, and shapes the answer.
  */
-import type { CommandContext, CommandHandler } from '../api/types';
+import type { CommandContext, CommandHandler } from '../workflows';
 import { loadConfig } from '../config';
 import { DomainError } from '../errors';
 import type { z } from 'zod';

@@ -2,28 +2,11 @@
  * Database rows → the wire shapes of SPEC §5.1 and §8.1. Optional fields are omitted, never null;
  * instants are ISO 8601 UTC with `Z`.
  */
+import type { ScheduleRecord } from '../db';
 import type { InvocationTarget, Repeat, Run, RunResult, RunStatus, RunTrigger, Schedule, ScheduleState } from './contract';
 
-export interface ScheduleRow {
-  id: string;
-  alias: string | null;
-  description: string | null;
-  repeat: string;
-  invocationTime: string | null;
-  cronExpression: string | null;
-  timezone: string;
-  startDate: Date | null;
-  endDate: Date | null;
-  enabled: boolean;
-  state: string;
-  invocationTarget: unknown;
-  nextFireAt: Date | null;
-  createdByType: string;
-  createdById: string;
-  skippedOccurrences: number;
-  createdAt: Date;
-  updatedAt: Date;
-}
+/** A `schedules` row (Prisma's model or raw SQL's `ScheduleRecord`); the revision is not part of the wire shape. */
+export type ScheduleRow = Omit<ScheduleRecord, 'revisionId'>;
 
 export function toSchedule(row: ScheduleRow): Schedule {
   return {

@@ -25,7 +25,7 @@
  */
 import type { Db, Tx } from '../db';
 import type { Actor } from '../auth';
-import type { CommandContext, CommandHandler } from '../api/types';
+import type { CommandContext, CommandHandler } from './command-context';
 import {
   CreateBlobParams,
   CreateDefinitionParams,

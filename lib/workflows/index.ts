@@ -80,3 +80,4 @@ export {
 // Transport: command handlers and blob route handlers.
 export { workflowCommands, createBlobHandler, getBlobHandler, listBlobsHandler, type OrgRouteContext } from './commands';
 export { parseParams } from './parse-params';
+export type { CommandContext, CommandHandler } from './command-context';

@@ -18,23 +18,16 @@
 import type { Tx } from '../client';
 import { dialectOfDb } from '../client';
 import { sqlInstant } from './instant';
+import { rawInstant, type ScheduleRecord } from './schedule-record';
 
-/** A claimed schedule: the columns of the `schedules` row a fire reads, camelCase like the Prisma model. */
-export interface ClaimedSchedule {
-  id: string;
-  description: string | null;
-  repeat: string;
-  invocationTime: string | null;
-  cronExpression: string | null;
-  timezone: string;
-  startDate: Date | null;
-  endDate: Date | null;
-  invocationTarget: unknown;
+/** A claimed schedule: the columns of the `schedules` row a fire reads. */
+export type ClaimedSchedule = Pick<
+  ScheduleRecord,
+  'id' | 'description' | 'repeat' | 'invocationTime' | 'cronExpression' | 'timezone' | 'startDate' | 'endDate' | 'invocationTarget' | 'createdByType' | 'createdById'
+> & {
   /** The occurrence being claimed: never null for a claimed row. */
   nextFireAt: Date;
-  createdByType: string;
-  createdById: string;
-}
+};
 
 /** Only what firing reads (every column read costs per row; state and enabled are in the WHERE). */
 const COLUMNS = `id, description, repeat, invocation_time, cron_expression, timezone, start_date, end_date,
@@ -113,8 +106,8 @@ function toClaimed(r: RawSchedule): ClaimedSchedule {
     invocationTime: r.invocation_time,
     cronExpression: r.cron_expression,
     timezone: r.timezone,
-    startDate: r.start_date === null ? null : new Date(r.start_date),
-    endDate: r.end_date === null ? null : new Date(r.end_date),
+    startDate: rawInstant(r.start_date),
+    endDate: rawInstant(r.end_date),
     invocationTarget: typeof r.invocation_target === 'string' ? JSON.parse(r.invocation_target) : r.invocation_target,
     nextFireAt: new Date(r.next_fire_at),
     createdByType: r.created_by_type,

@@ -9,6 +9,7 @@ export { insertRuns, type RunInsert } from './insert-runs';
 export { insertExecutions, type ExecutionInsert } from './insert-executions';
 export { deleteExpiredRuns } from './delete-expired-runs';
 export { sqlInstant } from './instant';
-export { searchSchedules, SCHEDULE_SORT_KEYS, type ScheduleSortKey, type ScheduleSearch, type ScheduleRecord } from './search-schedules';
+export { searchSchedules, SCHEDULE_SORT_KEYS, type ScheduleSortKey, type ScheduleSearch } from './search-schedules';
+export { type ScheduleRecord } from './schedule-record';
 export { fireLateness, LATENESS_BUCKETS_SECONDS, type LatenessHistogram } from './fire-metrics';
 export { findLastRuns, countEnabled, type LastRunRecord } from './last-runs';

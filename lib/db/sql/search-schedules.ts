@@ -14,6 +14,7 @@
 import type { Tx } from '../client';
 import { dialectOfDb } from '../client';
 import type { Dialect } from '../dialect';
+import { toScheduleRecord, type ScheduleRecord } from './schedule-record';
 
 /** Sort keys of the grid, each with its SQL expression; every order ends with `id` so pages are stable. */
 export const SCHEDULE_SORT_KEYS = ['name', 'description', 'timezone', 'state', 'enabled', 'next_fire', 'created'] as const;
@@ -89,57 +90,6 @@ function orderBy(dialect: Dialect, s: ScheduleSearch): string {
   return `${nullsLast}${key} ${dir}, id ${dialect === 'postgresql' ? 'COLLATE "C" ' : ''}${dir}`;
 }
 
-/** A `schedules` row, camelCase like the Prisma model. */
-export interface ScheduleRecord {
-  id: string;
-  revisionId: string;
-  alias: string | null;
-  description: string | null;
-  repeat: string;
-  invocationTime: string | null;
-  cronExpression: string | null;
-  timezone: string;
-  startDate: Date | null;
-  endDate: Date | null;
-  enabled: boolean;
-  state: string;
-  invocationTarget: unknown;
-  nextFireAt: Date | null;
-  createdByType: string;
-  createdById: string;
-  skippedOccurrences: number;
-  createdAt: Date;
-  updatedAt: Date;
-}
-
-type Raw = Record<string, unknown>;
-const instant = (v: unknown): Date | null => (v === null || v === undefined ? null : new Date(v as string | Date));
-
-/** Prisma's raw results carry Date, boolean and JSON values on both adapters; normalize defensively. */
-function toRecord(r: Raw): ScheduleRecord {
-  return {
-    id: r.id as string,
-    revisionId: r.revision_id as string,
-    alias: (r.alias as string | null) ?? null,
-    description: (r.description as string | null) ?? null,
-    repeat: r.repeat as string,
-    invocationTime: (r.invocation_time as string | null) ?? null,
-    cronExpression: (r.cron_expression as string | null) ?? null,
-    timezone: r.timezone as string,
-    startDate: instant(r.start_date),
-    endDate: instant(r.end_date),
-    enabled: r.enabled === true || r.enabled === 1 || r.enabled === 1n,
-    state: r.state as string,
-    invocationTarget: typeof r.invocation_target === 'string' ? JSON.parse(r.invocation_target) : r.invocation_target,
-    nextFireAt: instant(r.next_fire_at),
-    createdByType: r.created_by_type as string,
-    createdById: r.created_by_id as string,
-    skippedOccurrences: Number(r.skipped_occurrences),
-    createdAt: instant(r.created_at)!,
-    updatedAt: instant(r.updated_at)!,
-  };
-}
-
 /** One page of a scheduler's schedules in grid order, and the number of schedules matching the filters. */
 export async function searchSchedules(tx: Tx, s: ScheduleSearch): Promise<{ rows: ScheduleRecord[]; total: number }> {
   const dialect = dialectOfDb(tx);
@@ -147,8 +97,8 @@ export async function searchSchedules(tx: Tx, s: ScheduleSearch): Promise<{ rows
   const n = where.params.length;
   const page = dialect === 'sqlite' ? 'LIMIT ? OFFSET ?' : `LIMIT $${n + 1} OFFSET $${n + 2}`;
   const [rows, count] = await Promise.all([
-    tx.$queryRawUnsafe<Raw[]>(`SELECT * FROM schedules WHERE ${where.sql} ORDER BY ${orderBy(dialect, s)} ${page}`, ...where.params, s.limit, s.offset),
+    tx.$queryRawUnsafe<Record<string, unknown>[]>(`SELECT * FROM schedules WHERE ${where.sql} ORDER BY ${orderBy(dialect, s)} ${page}`, ...where.params, s.limit, s.offset),
     tx.$queryRawUnsafe<{ total: number | bigint }[]>(`SELECT COUNT(*) AS total FROM schedules WHERE ${where.sql}`, ...where.params),
   ]);
-  return { rows: rows.map(toRecord), total: Number(count[0]?.total ?? 0) };
+  return { rows: rows.map(toScheduleRecord), total: Number(count[0]?.total ?? 0) };
 }

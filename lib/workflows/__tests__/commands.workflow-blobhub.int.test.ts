@@ -3,7 +3,7 @@
  * strict bodies, alias grammar, access, draft-only writes, create_execution by reference, paging.
  */
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import type { CommandContext } from '../../api/types';
+import type { CommandContext } from '../command-context';
 import type { Actor } from '../../auth';
 import type { Db } from '../../db';
 import { createTestDb, type TestDb } from '../../testing/test-db';

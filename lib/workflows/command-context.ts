@@ -2,7 +2,7 @@ import type { Db } from '../db';
 import type { Actor } from '../auth';
 
 /**
- * What every command on `POST /api/v1/revisions/{revision_id}/data` receives (SPEC §3).
+ * What every command (the scheduler's and the workflow engine's command tables) on `POST /api/v1/revisions/{revision_id}/data` receives (SPEC §3).
  * `revision` is already resolved and readable by `actor` (else the router answered 404 not_found), and
  * its blob's type matches the engine (else 400 unknown_command). `params` is the body without
  * `engine` and `command`: commands take their parameters at the top level of the body.
