@@ -1,6 +1,6 @@
 'use client';
 import { useRouter } from 'next/navigation';
-import { useState, useTransition } from 'react';
+import { useEffect, useRef, useState, useTransition } from 'react';
 import type { ActionResult } from './action-result';
 import { ConfirmDialog } from './confirm-dialog';
 
@@ -20,6 +20,12 @@ export function BulkEnable({ counts, setAllEnabled, canWrite }: BulkEnableProps)
   const [busy, setBusy] = useState(false);
   const [message, setMessage] = useState<{ tone: 'ok' | 'error'; text: string } | null>(null);
   const [, startTransition] = useTransition();
+  // The button that opened the dialog is often disabled afterwards (nothing left to pause): focus moves
+  // to the outcome instead of falling to the page.
+  const messageRef = useRef<HTMLSpanElement>(null);
+  useEffect(() => {
+    if (message) messageRef.current?.focus();
+  }, [message]);
 
   async function confirm() {
     if (asking === null) return;
@@ -48,7 +54,7 @@ export function BulkEnable({ counts, setAllEnabled, canWrite }: BulkEnableProps)
         Resume all
       </button>
       {message ? (
-        <span role="status" className={`notice notice-${message.tone} notice-compact`}>
+        <span role="status" tabIndex={-1} ref={messageRef} className={`notice notice-${message.tone} notice-compact`}>
           {message.text}
         </span>
       ) : null}

@@ -2,6 +2,7 @@
  * A schedule's fire history (SPEC §8.1) as the "Executions" table: newest first, one row per run.
  * Times are shown in the schedule's time zone (hover: the viewer's zone and UTC).
  */
+import Link from 'next/link';
 import type { Run, RunResult } from '@/lib/schedules/contract';
 import { RunStatusBadge } from './badges';
 import { formatDuration, workflowSourceLabel } from './format';
@@ -12,9 +13,13 @@ function resultCell(result: RunResult) {
   if ('execution_id' in result) {
     return (
       <div className="cell-stack">
-        <span className="mono small" title={`revision ${result.revision_id}\nsession ${result.session_id}\ndefinition ${result.definition_id}`}>
+        <Link
+          className="mono small"
+          href={`/catalog/revisions/${result.revision_id}/executions/${result.execution_id}`}
+          title={`Open the execution · revision ${result.revision_id}\nsession ${result.session_id}\ndefinition ${result.definition_id}`}
+        >
           {result.execution_id}
-        </span>
+        </Link>
       </div>
     );
   }

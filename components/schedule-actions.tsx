@@ -176,8 +176,9 @@ function RowMenu({ label, children }: { label: string; children: ReactNode }) {
   const id = useId();
   const buttonRef = useRef<HTMLButtonElement>(null);
   const popRef = useRef<HTMLDivElement>(null);
-  // The items render only while the menu is open: 50 rows of closed menus cost server time and bytes.
-  const [open, setOpen] = useState(false);
+  // The items render from the menu's first opening on (and stay, so a click on an item is never lost
+  // to an unmount): 50 rows of never-opened menus cost server time and bytes.
+  const [used, setUsed] = useState(false);
   useEffect(() => {
     const pop = popRef.current;
     const button = buttonRef.current;
@@ -200,7 +201,7 @@ function RowMenu({ label, children }: { label: string; children: ReactNode }) {
     };
     const onToggle = (e: Event) => {
       const opening = (e as ToggleEvent).newState === 'open';
-      setOpen(opening);
+      if (opening) setUsed(true);
       if (opening) {
         place();
         window.addEventListener('scroll', place, true);
@@ -210,29 +211,39 @@ function RowMenu({ label, children }: { label: string; children: ReactNode }) {
         window.removeEventListener('resize', place);
       }
     };
+    // After a choice the menu closes and focus goes back to its button (the item may now be disabled
+    // while its command runs, and focus must not fall to the page).
     const onClick = (e: MouseEvent) => {
-      if ((e.target as HTMLElement).closest('a, button')) hide();
+      if ((e.target as HTMLElement).closest('a, button')) {
+        hide();
+        button.focus();
+      }
+    };
+    // Focus the first item once the menu is shown (items render on the first opening: wait a frame).
+    const onShown = (e: Event) => {
+      if ((e as ToggleEvent).newState !== 'open') return;
+      const focusFirst = () => pop.querySelector<HTMLElement>('a, button:not(:disabled)')?.focus();
+      if (pop.querySelector('a, button')) focusFirst();
+      else requestAnimationFrame(focusFirst);
     };
     pop.addEventListener('beforetoggle', onToggle);
     pop.addEventListener('click', onClick);
+    pop.addEventListener('toggle', onShown);
     return () => {
       pop.removeEventListener('beforetoggle', onToggle);
       pop.removeEventListener('click', onClick);
+      pop.removeEventListener('toggle', onShown);
       window.removeEventListener('scroll', place, true);
       window.removeEventListener('resize', place);
     };
   }, []);
-  // Focus the first item once the opened menu's items are rendered.
-  useEffect(() => {
-    if (open) popRef.current?.querySelector<HTMLElement>('a, button:not(:disabled)')?.focus();
-  }, [open]);
   return (
     <>
       <button ref={buttonRef} type="button" className="btn btn-small btn-icon" popoverTarget={id} aria-label={label} title="Actions" aria-haspopup="true">
         <span aria-hidden="true">⋯</span>
       </button>
       <div ref={popRef} id={id} popover="auto" className="menu" role="group" aria-label={label}>
-        {open ? children : null}
+        {used ? children : null}
       </div>
     </>
   );

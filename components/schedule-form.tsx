@@ -350,6 +350,10 @@ export function ScheduleForm({ mode, revisionId, schedule, options, submit, canc
 
   const [inputDataRows] = useState(() => Math.min(12, Math.max(4, (form.getValues('invocation_target.input_data') ?? '').split('\n').length)));
   const pickers = useMemo(() => pickerOptions(options, target, workflow), [options, target, workflow]);
+  // A target refusal speaks of the target as it was sent: editing the target (or a new attempt the
+  // browser refuses first) takes it away, so it never stands beside a newer, unrelated error.
+  const targetKey = JSON.stringify([target, workflow]);
+  useEffect(() => setTargetProblem(null), [targetKey]);
 
   async function onValid(values: ScheduleFormValues) {
     setTargetProblem(null);
@@ -413,7 +417,7 @@ export function ScheduleForm({ mode, revisionId, schedule, options, submit, canc
   );
 
   return (
-    <form className="schedule-form" onSubmit={handleSubmit(onValid)} noValidate aria-busy={pending} data-ready={hydrated ? 'true' : undefined}>
+    <form className="schedule-form" onSubmit={handleSubmit(onValid, () => setTargetProblem(null))} noValidate aria-busy={pending} data-ready={hydrated ? 'true' : undefined}>
       {rootMessage ? (
         <div role="alert" className="alert alert-error" ref={alertRef} tabIndex={-1}>
           <strong>The schedule was not saved.</strong> {rootMessage}

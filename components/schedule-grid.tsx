@@ -69,9 +69,14 @@ const SORT_CHOICES: [string, string][] = [
   ['-name', 'Name Z–A'],
   ['next_fire', 'Next fire, soonest'],
   ['-next_fire', 'Next fire, latest'],
-  ['timezone', 'Timezone'],
-  ['state', 'State'],
+  ['timezone', 'Timezone A–Z'],
+  ['-timezone', 'Timezone Z–A'],
+  ['state', 'Active first'],
+  ['-state', 'Completed first'],
   ['enabled', 'Disabled first'],
+  ['-enabled', 'Enabled first'],
+  ['description', 'Description A–Z'],
+  ['-description', 'Description Z–A'],
 ];
 
 /** How long typing in the text filter pauses before the grid asks the server. */
@@ -130,8 +135,18 @@ export function ScheduleGrid(props: ScheduleGridProps) {
   const sorting = useMemo(() => parseSort(query.sort), [query.sort]);
 
   useEffect(() => () => clearTimeout(debounce.current), []);
+  // The text box follows the URL when it changes by other means than typing (Back, Forward, a link).
+  const sentQuery = useRef(query.q);
+  useEffect(() => {
+    if (query.q !== sentQuery.current) {
+      sentQuery.current = query.q;
+      clearTimeout(debounce.current);
+      setText(query.q);
+    }
+  }, [query.q]);
 
   function go(changes: Partial<GridQuery> & { page?: number }, replace = false) {
+    if (changes.q !== undefined) sentQuery.current = changes.q.trim();
     const href = gridHref(pathname, query, changes);
     startTransition(() => (replace ? router.replace(href, { scroll: false }) : router.push(href, { scroll: false })));
   }
@@ -422,7 +437,7 @@ export function ScheduleGrid(props: ScheduleGridProps) {
           <div className="empty-inline">
             <p>{query.q ? `No schedule matches “${query.q}”${query.state || query.enabled ? ' with these filters' : ''}.` : 'No schedules match these filters.'}</p>
             {filtered ? (
-              <Link href={pathname} className="btn" onClick={() => setText('')}>
+              <Link href={gridHref(pathname, query, { q: '', state: '', enabled: '' })} className="btn" onClick={() => setText('')}>
                 Clear filters
               </Link>
             ) : null}

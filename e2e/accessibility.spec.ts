@@ -4,7 +4,7 @@
  * - axe-core finds no `serious` or `critical` violation on the schedulers list, a scheduler's grid
  *   (also with a row's Actions menu open), the New Schedule form (also showing validation errors from
  *   the browser and from the server), the edit form, and a schedule page with runs (also with its
- *   Delete confirmation open).
+ *   Delete confirmation open), and the workflow execution page a run links to.
  * - At 1280×800 and at 390×844 the grid page, the New Schedule form and a schedule page do not scroll
  *   sideways (a table may scroll inside its own box), and New Schedule, Create schedule and Run now are
  *   visible, inside the viewport and work when clicked; at the phone width axe finds no serious or
@@ -104,6 +104,12 @@ test.describe('axe: no serious or critical violations', () => {
       await page.getByRole('button', { name: 'Delete' }).click();
       await expect(page.getByRole('dialog', { name: `Delete schedule ${alias}?` })).toBeVisible();
       await expectNoSeriousViolations(page, 'a schedule page with its Delete confirmation open');
+
+      // The workflow execution a run created (linked from the history).
+      await page.keyboard.press('Escape');
+      await page.getByRole('table', { name: 'Executions' }).locator('tbody tr').first().getByRole('link').first().click();
+      await expect(page.getByRole('heading', { level: 1, name: /^Execution / })).toBeVisible();
+      await expectNoSeriousViolations(page, 'a workflow execution page');
     } finally {
       await deleteApiSchedules(request, rev, [made.id]);
     }

@@ -65,7 +65,7 @@ export interface ApiRun {
   trigger: 'schedule' | 'manual';
   created_at: string;
   status: 'success' | 'limit_exceeded' | 'invocation_error';
-  result: { execution_id?: string; error?: string };
+  result: { execution_id?: string; revision_id?: string; error?: string };
 }
 
 /** A scheduler command that must succeed (200); returns its body. */

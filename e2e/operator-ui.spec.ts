@@ -299,7 +299,7 @@ test('Disable and Enable, from the grid row actions and from the schedule page, 
   }
 });
 
-test('Run now fires at once: a run with trigger manual appears under Executions, and the next occurrence is untouched', async ({ page, request }) => {
+test('Run now fires at once: a run with trigger manual appears under Executions, links to its execution, and the next occurrence is untouched', async ({ page, request }) => {
   const rev = await revisionOf(request, OPS_SCHEDULER);
   const alias = `ui-runnow-${uniqueSuffix()}`;
   const made = await createApiSchedule(request, rev, { alias, repeat: 'recurring_cron', cron_expression: '0 3 1 1 ? *' });
@@ -326,6 +326,16 @@ test('Run now fires at once: a run with trigger manual appears under Executions,
     await expect(cell('Execution / error')).toHaveText(runs[0].result.execution_id!);
     // A manual fire is keyed apart: the schedule's own next occurrence stays where it was.
     expect((await getApiSchedule(request, rev, made.id)).next_fire_at).toBe(made.next_fire_at);
+
+    // The execution id links to the workflow execution the run created, which links back.
+    await cell('Execution / error').getByRole('link').click();
+    await expect(page).toHaveURL(`/catalog/revisions/${runs[0].result.revision_id}/executions/${runs[0].result.execution_id}`);
+    await expect(page.getByRole('heading', { level: 1 })).toHaveText(`Execution ${runs[0].result.execution_id}`);
+    await expect(property(page, 'Session')).toContainText('nightly-batch');
+    await expect(property(page, 'Fired by')).toContainText(`schedule ${alias}`);
+    await expect(property(page, 'Fired by')).toContainText(`run ${runs[0].id}`);
+    await page.getByRole('link', { name: `schedule ${alias}` }).click();
+    await expect(page).toHaveURL(`/schedulers/${rev}/schedules/${made.id}`);
   } finally {
     await deleteApiSchedules(request, rev, [made.id]);
   }

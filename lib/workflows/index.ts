@@ -60,6 +60,7 @@ export {
 } from './executions/create-execution';
 export { createExecutionByRef, type CreateExecutionByRefOptions } from './executions/create-execution-by-ref';
 export { listWorkflowExecutions, type ListWorkflowExecutionsOptions } from './executions/list-workflow-executions';
+export { getWorkflowExecution, type GetWorkflowExecutionOptions } from './executions/get-workflow-execution';
 export { executionOrigins, type ExecutionOriginsOptions, type ExecutionOrigin } from './executions/execution-origins';
 
 // The scheduler's seam (SPEC §6, §8).

@@ -1,5 +1,6 @@
 import type { Metadata } from 'next';
 import Form from 'next/form';
+import { redirect } from 'next/navigation';
 import { revisionOf, schedulerPage } from '@/app/lib/server';
 import { oneOf, param, type SearchParams } from '@/app/lib/search-params';
 import { AutoRefresh } from '@/components/auto-refresh';
@@ -33,6 +34,7 @@ export default async function SchedulerPage({ params, searchParams }: Props) {
   const sort = oneOf(sortParam.replace(/^-/, ''), SCHEDULE_SORT_KEYS);
   const descending = sort !== '' && sortParam.startsWith('-');
 
+  const requestedPage = Math.max(1, Math.floor(Number(param(sp, 'page')) || 1));
   const page = await browseSchedules({
     db,
     actor,
@@ -42,8 +44,14 @@ export default async function SchedulerPage({ params, searchParams }: Props) {
     query,
     sort: sort || undefined,
     descending,
-    page: Number(param(sp, 'page')) || 1,
+    page: requestedPage,
   });
+  // A page past the end (schedules deleted meanwhile, an old link) shows the last page: say so in the URL.
+  if (requestedPage > 1 && page.page !== requestedPage) {
+    const params = new URLSearchParams(Object.entries(sp).flatMap(([k, v]) => (typeof v === 'string' && k !== 'page' ? [[k, v]] : [])));
+    if (page.page > 1) params.set('page', String(page.page));
+    redirect(params.size ? `/schedulers/${revisionId}?${params}` : `/schedulers/${revisionId}`);
+  }
   const [lastRuns, counts] = await Promise.all([
     lastRunStatuses({ db, actor, revision, scheduleIds: page.schedules.map((s) => s.id) }),
     enabledCounts({ db, actor, revision }),

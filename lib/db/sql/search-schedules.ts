@@ -64,8 +64,20 @@ const SEARCH_TEXT: Record<Dialect, string> = {
 };
 
 /** `%`, `_` and `\` in the user's text match themselves (LIKE … ESCAPE '\'). */
-function likePattern(query: string): string {
-  return `%${query.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+function likePattern(text: string): string {
+  return `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+}
+
+/**
+ * The spellings of `query` to try. PostgreSQL: the lower-cased text against the lower-cased row
+ * (Unicode case folding). SQLite folds only ASCII case (in LIKE and lower() alike), so a query with
+ * other letters is tried as typed, lower-cased, upper-cased and capitalized: `Überweisung`,
+ * `überweisung` and `ÜBERWEISUNG` all find "Überweisung prüfen".
+ */
+function spellings(dialect: Dialect, query: string): string[] {
+  const lower = query.toLowerCase();
+  if (dialect === 'postgresql' || !/[^\x00-\x7f]/.test(query)) return [lower];
+  return [...new Set([query, lower, query.toUpperCase(), lower.charAt(0).toUpperCase() + lower.slice(1)])];
 }
 
 function whereClause(dialect: Dialect, s: ScheduleSearch): { sql: string; params: unknown[] } {
@@ -78,7 +90,10 @@ function whereClause(dialect: Dialect, s: ScheduleSearch): { sql: string; params
   if (s.state) parts.push(`state = ${p(s.state)}`);
   if (s.enabled !== undefined) parts.push(dialect === 'sqlite' ? `enabled = ${p(s.enabled ? 1 : 0)}` : `enabled = ${p(s.enabled, '::boolean')}`);
   const q = s.query?.trim();
-  if (q) parts.push(`${SEARCH_TEXT[dialect]} LIKE ${p(likePattern(q))} ESCAPE '\\'`);
+  if (q) {
+    const likes = spellings(dialect, q).map((text) => `${SEARCH_TEXT[dialect]} LIKE ${p(likePattern(text))} ESCAPE '\\'`);
+    parts.push(likes.length === 1 ? likes[0] : `(${likes.join(' OR ')})`);
+  }
   return { sql: parts.join(' AND '), params };
 }
 

@@ -201,4 +201,22 @@ describe('browseSchedules', () => {
     });
     expect(active.filter((s) => !s.enabled).length).toBeGreaterThan(0);
   });
+
+  it('finds non-ASCII text typed as written, lower-case, upper-case or capitalized, on both dialects', async () => {
+    const own = await db.revision.create({ data: { blobId: scheduler.blobId, state: 'draft' } });
+    const revision = { id: own.id, blobId: scheduler.blobId };
+    const fixture = (description: string): ScheduleFixture => ({
+      revisionId: own.id,
+      createdBy: { type: 'user', id: user.id },
+      description,
+      nextFireAt: null,
+      invocationTarget: { target: { org: 'acme-corp', blob: 'procedures', revision: 'default', session: 'nightly-batch' }, workflow: { definition: 'triage' }, input_data: [] },
+    });
+    const [transfer, summer, plain] = await insertSchedules(db, [fixture('Überweisung prüfen #03'), fixture('ÉTÉ À PARIS'), fixture('plain ascii')]);
+    const found = async (query: string) => (await browseSchedules({ db, actor: user, revision, query })).schedules.map((s) => s.id);
+    for (const q of ['Überweisung', 'überweisung', 'ÜBERWEISUNG', 'prüfen', 'PRÜFEN', 'Prüfen']) expect(await found(q), q).toEqual([transfer]);
+    for (const q of ['été', 'ÉTÉ', 'Été à paris']) expect(await found(q), q).toEqual([summer]);
+    expect(await found('PLAIN')).toEqual([plain]);
+    expect(await found('ü')).toEqual([transfer]);
+  });
 });

@@ -6,6 +6,7 @@ import { param, type SearchParams } from '@/app/lib/search-params';
 import { Breadcrumbs } from '@/components/breadcrumbs';
 import { DefaultBadge, RevisionStateBadge, SessionStateBadge } from '@/components/catalog/catalog-badges';
 import { CatalogForm } from '@/components/catalog/catalog-form';
+import { CreatorLabel } from '@/components/catalog/creator-label';
 import { LocalTime } from '@/components/local-time';
 import { describeAuthEntities } from '@/lib/auth';
 import { isDomainError } from '@/lib/errors';
@@ -199,21 +200,17 @@ export default async function CatalogRevisionPage({ params, searchParams }: Prop
               <tr key={e.id}>
                 <td className="small nowrap">
                   <LocalTime instant={e.created_at} />
-                  <div className="mono muted small">{e.id}</div>
+                  <div className="mono small">
+                    <Link href={`/catalog/revisions/${id}/executions/${e.id}`} aria-label={`Execution ${e.id}`}>
+                      {e.id}
+                    </Link>
+                  </div>
                 </td>
                 <td className="mono small">{sessionLabel.get(e.session_id) ?? e.session_id}</td>
                 <td className="mono small">{definitionLabel.get(e.definition_id) ?? e.definition_id}</td>
                 <td>{e.description ?? <span className="muted">—</span>}</td>
-                <td className="small" title={`created_by: {type: "${e.created_by.type}", id: "${e.created_by.id}"}`}>
-                  {creator.exists ? (
-                    <>
-                      {creator.label} <span className="muted">({creator.type}{creator.detail ? ` · ${creator.detail}` : ''})</span>
-                    </>
-                  ) : (
-                    <>
-                      deleted {creator.type} <span className="mono muted">{creator.id}</span>
-                    </>
-                  )}
+                <td className="small">
+                  <CreatorLabel creator={creator} />
                 </td>
                 <td className="small">
                   {e.schedule_id ? (

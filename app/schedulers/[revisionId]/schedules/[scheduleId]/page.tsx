@@ -6,6 +6,7 @@ import { oneOf, param, type SearchParams } from '@/app/lib/search-params';
 import { AutoRefresh } from '@/components/auto-refresh';
 import { EnabledBadge, StateBadge } from '@/components/badges';
 import { Breadcrumbs } from '@/components/breadcrumbs';
+import { Property } from '@/components/property';
 import { formatLocalTime, formatUtc } from '@/components/format';
 import { RunHistory } from '@/components/run-history';
 import { ScheduleActions } from '@/components/schedule-actions';
@@ -30,15 +31,6 @@ const STATUS_FILTERS = [
   { value: 'limit_exceeded', label: 'Limit exceeded' },
   { value: 'invocation_error', label: 'Invocation error' },
 ] as const;
-
-function Property({ term, children }: { term: string; children: ReactNode }) {
-  return (
-    <div className="property">
-      <dt>{term}</dt>
-      <dd>{children}</dd>
-    </div>
-  );
-}
 
 const none = <span className="muted">—</span>;
 
