@@ -257,8 +257,20 @@ function isBlankRequired(field: FieldName, v: ScheduleFormValues): boolean {
 }
 
 /** Strip the `path: ` prefix that API messages carry (the field already shows where). */
+/**
+ * A server message as shown at its field, whose label already names it: a leading `path: ` or
+ * `path ` is dropped (`cron_expression "0 9 …" never fires…` → `"0 9 …" never fires…`).
+ */
 function fieldMessage(message: string, path: string | undefined): string {
-  return path && message.startsWith(`${path}: `) ? message.slice(path.length + 2) : message;
+  if (!path) return message;
+  if (message.startsWith(`${path}: `)) return message.slice(path.length + 2);
+  if (message.startsWith(`${path} `)) return message.slice(path.length + 1);
+  return message;
+}
+
+/** A target refusal (SPEC §6.3) in operator words: the API field name becomes "The target". */
+function targetMessage(message: string): string {
+  return message.startsWith('invocation_target ') ? `The target ${message.slice('invocation_target '.length)}` : message;
 }
 
 const contractResolver = zodResolver(ScheduleCreateInput);
@@ -378,7 +390,7 @@ export function ScheduleForm({ mode, revisionId, schedule, options, submit, canc
       setFocusTarget(field);
     } else if (r.error.path?.startsWith('invocation_target')) {
       // SPEC §6.3: one message for every target refusal, so it names no single field.
-      setTargetProblem(r.error.message);
+      setTargetProblem(targetMessage(r.error.message));
       setFocusTarget('target-alert');
     } else {
       setError('root.server', { type: r.error.code, message: r.error.message });

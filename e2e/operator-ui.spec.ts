@@ -172,10 +172,12 @@ test('an invalid cron expression is refused at the Cron expression field, naming
   await cron.fill('0 0 30 2 ? *');
   await expect(page.getByText('No fire time is left: this schedule would never fire.')).toBeVisible();
   await page.getByRole('button', { name: 'Create schedule' }).click();
-  const never = `cron_expression "0 0 30 2 ? *" never fires inside the schedule's window`;
+  // At the field its label names it, so the message drops the API's field name; the alert keeps the label.
+  const never = `"0 0 30 2 ? *" never fires inside the schedule's window`;
   await expect(cron).toHaveAttribute('aria-invalid', 'true');
   await expect(cron).toHaveAccessibleDescription(literal(never));
   await expect(page.locator('.field', { has: cron }).locator('.field-error')).toHaveText(never);
+  await expect(page.getByRole('alert').filter({ hasText: `Cron expression: ${never}` })).toBeVisible();
   await expect(cron).toBeFocused();
   await expect(page).toHaveURL(/\/new$/);
 
@@ -183,6 +185,31 @@ test('an invalid cron expression is refused at the Cron expression field, naming
   const lookup = await command(request, rev, { engine: 'scheduler_blobhub', command: 'get_schedule', schedule_id: alias });
   expect(lookup.status).toBe(404);
   expect(lookup.body.error.code).toBe('schedule_not_found');
+});
+
+test('a target that does not resolve is refused in operator words, and the notice leaves once the target is edited', async ({ page, request }) => {
+  const rev = await revisionOf(request, OPS_SCHEDULER);
+  const before = (await listAllSchedules(request, rev)).length;
+  await openNewScheduleForm(page);
+  await page.getByLabel('Cron expression').fill('0 9 * * ? *');
+  await page.getByLabel('Target org').fill('acme-corp');
+  await page.getByLabel('Target blob').fill('procedures');
+  await page.getByLabel('Target revision').fill('default');
+  await page.getByLabel('Session').fill('no-such-session');
+  await page.getByLabel('Definition').fill('triage');
+  await page.getByRole('button', { name: 'Create schedule' }).click();
+  const notice = page.getByRole('alert').filter({ hasText: 'The schedule was not saved.' });
+  await expect(notice).toHaveText(
+    'The schedule was not saved. The target does not resolve to a writable draft revision, an existing session in it, and a workflow definition you can read',
+  );
+  await expect(notice).toBeFocused();
+  await expect(page.getByText('Check the target.')).toBeVisible();
+  expect((await listAllSchedules(request, rev)).length).toBe(before);
+
+  // Editing the target takes the notice about the old target away.
+  await page.getByLabel('Session').fill('nightly-batch');
+  await expect(notice).toHaveCount(0);
+  await expect(page.getByText('Check the target.')).toHaveCount(0);
 });
 
 test('the next-fires preview follows the timezone: 09:00 daily in UTC, then in Asia/Kolkata (03:30 UTC)', async ({ page }) => {
