@@ -2,48 +2,75 @@
  * Display helpers shared by the grid, the schedule page and the form. Universal and pure: every
  * function takes the instant and the zone it formats; none reads the clock.
  */
-import { DateTime } from 'luxon';
 import type { InvocationTarget } from '@/lib/schedules/contract';
 
 const LOCALE = 'en-US';
 
-/** `2026-03-08 02:30:00 CET` — an instant as wall time in `zone` (seconds optional). */
-export function formatInZone(instant: string | Date, zone: string, opts: { seconds?: boolean } = {}): string {
-  const dt = (typeof instant === 'string' ? DateTime.fromISO(instant) : DateTime.fromJSDate(instant)).setZone(zone).setLocale(LOCALE);
-  if (!dt.isValid) return String(instant);
-  return `${dt.toFormat(opts.seconds === false ? 'yyyy-MM-dd HH:mm' : 'yyyy-MM-dd HH:mm:ss')} ${shortZoneName(zone, dt.toMillis())}`;
+/**
+ * An instant's epoch ms: ISO 8601 text (one without an offset is read as UTC, as luxon's
+ * `fromISO(…, { zone: 'utc' })` does) or a Date. NaN when it is not an instant.
+ */
+function instantMs(instant: string | Date): number {
+  if (typeof instant !== 'string') return instant.getTime();
+  return Date.parse(/(?:[zZ]|[+-]\d\d(?::?\d\d)?)$/.test(instant) || !instant.includes('T') ? instant : `${instant}Z`);
 }
 
-const zoneNameFormats = new Map<string, Intl.DateTimeFormat>();
+const zoneFormats = new Map<string, Intl.DateTimeFormat | null>();
 
 /**
- * The zone's short name at instant `ms` (`CET`, `GMT+5:30`, `EDT`), exactly luxon's `offsetNameShort`
- * (same Intl options), but with one `Intl.DateTimeFormat` per zone kept: luxon builds a new one per
- * call (about 150 µs, which a grid of 50 rows pays twice per row). Pinned against luxon in
- * components/__tests__/format.test.ts.
+ * One `Intl.DateTimeFormat` per zone, kept: wall-clock fields on a 24-hour clock and the zone's
+ * short name, exactly as luxon asks Intl for `offsetNameShort`. null for a zone Intl does not know.
+ * (luxon builds a new formatter for each zone name it prints, about 150 µs a call, which a grid of 50
+ * rows paid several times per row.)
  */
-export function shortZoneName(zone: string, ms: number): string {
-  let format = zoneNameFormats.get(zone);
-  if (!format) {
-    format = new Intl.DateTimeFormat(LOCALE, {
-      hourCycle: 'h23',
-      year: 'numeric',
-      month: '2-digit',
-      day: '2-digit',
-      hour: '2-digit',
-      minute: '2-digit',
-      timeZoneName: 'short',
-      timeZone: zone,
-    });
-    zoneNameFormats.set(zone, format);
+function zoneFormat(zone: string): Intl.DateTimeFormat | null {
+  let format = zoneFormats.get(zone);
+  if (format === undefined) {
+    try {
+      format = new Intl.DateTimeFormat(LOCALE, {
+        hourCycle: 'h23',
+        year: 'numeric',
+        month: '2-digit',
+        day: '2-digit',
+        hour: '2-digit',
+        minute: '2-digit',
+        second: '2-digit',
+        timeZoneName: 'short',
+        timeZone: zone,
+      });
+    } catch {
+      format = null;
+    }
+    zoneFormats.set(zone, format);
   }
-  return format.formatToParts(ms).find((p) => p.type === 'timeZoneName')?.value ?? zone;
+  return format;
 }
 
-/** `2026-03-08T01:30:00Z` — an instant in UTC, second precision. */
+/**
+ * `2026-03-08 02:30:00 CET` — an instant as wall time in `zone` (seconds optional), with the zone's
+ * short name at that instant. The text luxon's `toFormat('yyyy-MM-dd HH:mm:ss')` + `offsetNameShort`
+ * gives (pinned against luxon by a property test in components/__tests__/format.unit.test.ts); an
+ * invalid instant or zone gives the input back as text.
+ */
+export function formatInZone(instant: string | Date, zone: string, opts: { seconds?: boolean } = {}): string {
+  const ms = instantMs(instant);
+  const format = zoneFormat(zone);
+  if (Number.isNaN(ms) || !format) return String(instant);
+  const f: Record<string, string> = {};
+  for (const p of format.formatToParts(ms)) f[p.type] = p.value;
+  const wall = `${f.year.padStart(4, '0')}-${f.month}-${f.day} ${f.hour}:${f.minute}${opts.seconds === false ? '' : `:${f.second}`}`;
+  return `${wall} ${f.timeZoneName}`;
+}
+
+/** The zone's short name at instant `ms` (`CET`, `GMT+5:30`, `EDT`): luxon's `offsetNameShort`. */
+export function shortZoneName(zone: string, ms: number): string {
+  return zoneFormat(zone)?.formatToParts(ms).find((p) => p.type === 'timeZoneName')?.value ?? zone;
+}
+
+/** `2026-03-08 01:30:00 UTC` — an instant in UTC, second precision. */
 export function formatUtc(instant: string | Date): string {
-  const dt = typeof instant === 'string' ? DateTime.fromISO(instant, { zone: 'utc' }) : DateTime.fromJSDate(instant, { zone: 'utc' });
-  return dt.isValid ? dt.toUTC().toFormat("yyyy-MM-dd HH:mm:ss 'UTC'") : String(instant);
+  const ms = instantMs(instant);
+  return Number.isNaN(ms) ? String(instant) : `${new Date(ms).toISOString().slice(0, 19).replace('T', ' ')} UTC`;
 }
 
 /** A local wall time `YYYY-MM-DDTHH:mm:ss` as `2026-03-08 02:30:00`. */

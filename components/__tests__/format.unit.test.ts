@@ -1,12 +1,12 @@
 /**
- * The display helpers' zone names: `shortZoneName` keeps one Intl formatter per zone and must give
- * exactly what luxon's `offsetNameShort` gives (the oracle), for every IANA zone and any instant,
- * DST transitions included.
+ * The display helpers' times: `formatInZone`, `shortZoneName` and `formatUtc` keep one Intl formatter
+ * per zone and must print exactly what luxon prints (the oracle: `toFormat` + `offsetNameShort`), for
+ * every IANA zone and any instant, DST transitions included.
  */
 import fc from 'fast-check';
 import { DateTime } from 'luxon';
 import { describe, expect, it } from 'vitest';
-import { formatInZone, shortZoneName } from '../format';
+import { formatInZone, formatUtc, shortZoneName } from '../format';
 
 const ZONES = Intl.supportedValuesOf('timeZone');
 const seed = Number(process.env.FC_SEED) || undefined;
@@ -32,6 +32,26 @@ describe('shortZoneName', () => {
         expect(shortZoneName(zone, ms), `${zone} ${iso} ${delta}`).toBe(DateTime.fromMillis(ms, { zone }).setLocale('en-US').offsetNameShort);
       }
     }
+  });
+
+  it('formatInZone and formatUtc print what luxon prints, for any zone and instant, with and without seconds', () => {
+    const luxonInZone = (ms: number, zone: string, seconds: boolean) => {
+      const dt = DateTime.fromMillis(ms).setZone(zone).setLocale('en-US');
+      return `${dt.toFormat(seconds ? 'yyyy-MM-dd HH:mm:ss' : 'yyyy-MM-dd HH:mm')} ${dt.offsetNameShort}`;
+    };
+    fc.assert(
+      fc.property(fc.constantFrom(...ZONES), fc.integer({ min: Date.UTC(1970, 0, 1), max: Date.UTC(2100, 0, 1) }), fc.boolean(), (zone, ms, seconds) => {
+        const iso = new Date(ms).toISOString();
+        expect(formatInZone(iso, zone, { seconds })).toBe(luxonInZone(ms, zone, seconds));
+        expect(formatInZone(new Date(ms), zone, { seconds })).toBe(luxonInZone(ms, zone, seconds));
+        expect(formatUtc(iso)).toBe(DateTime.fromMillis(ms, { zone: 'utc' }).toFormat("yyyy-MM-dd HH:mm:ss 'UTC'"));
+      }),
+      { numRuns: 3000, seed },
+    );
+    // Not an instant, or not a zone: the input comes back as text.
+    expect(formatInZone('not a time', 'UTC')).toBe('not a time');
+    expect(formatInZone('2026-01-01T00:00:00Z', 'Mars/Olympus')).toBe('2026-01-01T00:00:00Z');
+    expect(formatUtc('2026-01-01T10:00:00')).toBe('2026-01-01 10:00:00 UTC');
   });
 
   it('formatInZone prints the wall time and the short name', () => {
