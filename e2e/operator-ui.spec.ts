@@ -414,7 +414,7 @@ test('Delete asks first; confirmed, the schedule leaves the grid and get_schedul
   }
 });
 
-test('a history of 25 runs pages 10, 10, 5 under Executions, newest first, with no run twice', async ({ page, request }) => {
+test('a history of 25 runs pages 10, 10, 5 under Executions, newest first, with no run twice, and steps back page by page', async ({ page, request }) => {
   const rev = await revisionOf(request, OPS_SCHEDULER);
   const alias = `ui-history-${uniqueSuffix()}`;
   const made = await createApiSchedule(request, rev, { alias, repeat: 'recurring_cron', cron_expression: '0 2 1 1 ? *' });
@@ -442,9 +442,19 @@ test('a history of 25 runs pages 10, 10, 5 under Executions, newest first, with 
       }
     }
     await expect(older).toHaveCount(0);
-    await expect(page.getByRole('link', { name: '← Newer (first page)' })).toBeVisible();
     expect(new Set(seen).size).toBe(25);
     expect(seen).toEqual(newestFirst);
+
+    // Back one page at a time: page 3 → page 2 → page 1, the same rows as on the way out.
+    const pager = page.getByRole('navigation', { name: 'Execution pages' });
+    await expect(pager).toContainText('page 3');
+    await pager.getByRole('link', { name: '← Newer' }).click();
+    await expect(pager).toContainText('page 2');
+    expect(await rows.evaluateAll((trs) => trs.map((tr) => tr.getAttribute('data-run-id')))).toEqual(newestFirst.slice(10, 20));
+    await pager.getByRole('link', { name: '← Newer' }).click();
+    await expect(pager).toContainText('page 1');
+    expect(await rows.evaluateAll((trs) => trs.map((tr) => tr.getAttribute('data-run-id')))).toEqual(newestFirst.slice(0, 10));
+    await expect(pager.getByRole('link', { name: '← Newer' })).toHaveCount(0);
   } finally {
     await deleteApiSchedules(request, rev, [made.id]);
   }

@@ -34,6 +34,9 @@ const STATUS_FILTERS = [
 
 const none = <span className="muted">—</span>;
 
+/** How many newer pages "← Newer" can step back through one at a time (then it starts from the newest). */
+const HISTORY_BACK_STEPS = 40;
+
 /**
  * Who created the schedule, in human terms: a user by name and email (they used a browser login or a
  * personal API key), an org by name and alias (it acts only through an org API key). The raw id stays
@@ -67,6 +70,9 @@ export default async function SchedulePage({ params, searchParams }: Props) {
   const [creator] = await describeAuthEntities(db, [schedule.created_by]);
   const status = oneOf(param(sp, 'status'), RUN_STATUSES);
   const runsCursor = param(sp, 'runs') || null;
+  // The cursors of the newer pages this one was reached through (`?back=c1.c2`), so "← Newer" can step
+  // back one page; the API's cursor only goes older. At most HISTORY_BACK_STEPS are kept.
+  const back = runsCursor ? param(sp, 'back').split('.').filter(Boolean).slice(-HISTORY_BACK_STEPS) : [];
   let runs: { executions: Run[]; last_execution_id: string | null } | null = null;
   let runsProblem: string | null = null;
   try {
@@ -90,13 +96,15 @@ export default async function SchedulePage({ params, searchParams }: Props) {
       cronDescription = null;
     }
   }
-  const runsHref = (cursor: string | null, s: string = status) => {
+  const runsHref = (cursor: string | null, s: string = status, backs: string[] = []) => {
     const q = new URLSearchParams();
     if (s) q.set('status', s);
     if (cursor) q.set('runs', cursor);
+    if (cursor && backs.length) q.set('back', backs.slice(-HISTORY_BACK_STEPS).join('.'));
     const qs = q.toString();
     return qs ? `${selfHref}?${qs}` : selfHref;
   };
+  const historyPage = runsCursor ? back.length + 2 : 1;
 
   return (
     <div className="page">
@@ -248,15 +256,22 @@ export default async function SchedulePage({ params, searchParams }: Props) {
         ) : null}
         {runs && (runsCursor || runs.last_execution_id) ? (
           <nav className="pager" aria-label="Execution pages">
-            <span className="muted small">Newest first · 10 a page</span>
+            <span className="muted small">Newest first · 10 a page · page {historyPage}</span>
             <span className="pager-links">
               {runsCursor ? (
-                <Link href={runsHref(null)} className="btn btn-small">
-                  ← Newer (first page)
-                </Link>
+                <>
+                  {back.length ? (
+                    <Link href={runsHref(null)} className="btn btn-small">
+                      « Newest
+                    </Link>
+                  ) : null}
+                  <Link href={runsHref(back.at(-1) ?? null, status, back.slice(0, -1))} className="btn btn-small" rel="prev">
+                    ← Newer
+                  </Link>
+                </>
               ) : null}
               {runs.last_execution_id ? (
-                <Link href={runsHref(runs.last_execution_id)} className="btn btn-small">
+                <Link href={runsHref(runs.last_execution_id, status, runsCursor ? [...back, runsCursor] : [])} className="btn btn-small" rel="next">
                   Older →
                 </Link>
               ) : null}
