@@ -1,10 +1,9 @@
-import type { AuthEntityInfo } from '@/lib/auth';
 
 /**
  * Who created an execution, in human terms (from `describeAuthEntities`): a user or org by name with
  * its kind, or "deleted user|org <id>"; the raw `created_by` is in the title.
  */
-export function CreatorLabel({ creator }: { creator: AuthEntityInfo }) {
+export function CreatorLabel({ creator }: { creator: { type: 'user' | 'org'; id: string; label: string; detail: string | null; exists: boolean } }) {
   return (
     <span title={`created_by: {type: "${creator.type}", id: "${creator.id}"}`}>
       {creator.exists ? (

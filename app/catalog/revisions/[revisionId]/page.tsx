@@ -7,6 +7,7 @@ import { Breadcrumbs } from '@/components/breadcrumbs';
 import { DefaultBadge, RevisionStateBadge, SessionStateBadge } from '@/components/catalog/catalog-badges';
 import { CatalogForm } from '@/components/catalog/catalog-form';
 import { CreatorLabel } from '@/components/catalog/creator-label';
+import { FiredBy } from '@/components/catalog/fired-by';
 import { LocalTime } from '@/components/local-time';
 import { describeAuthEntities } from '@/lib/auth';
 import { isDomainError } from '@/lib/errors';
@@ -213,18 +214,7 @@ export default async function CatalogRevisionPage({ params, searchParams }: Prop
                   <CreatorLabel creator={creator} />
                 </td>
                 <td className="small">
-                  {e.schedule_id ? (
-                    <>
-                      {origin ? (
-                        <Link href={`/schedulers/${origin.revisionId}/schedules/${e.schedule_id}`}>{origin.alias ?? e.schedule_id}</Link>
-                      ) : (
-                        <span className="mono">{e.schedule_id}</span>
-                      )}
-                      {e.run_id ? <div className="mono muted small">run {e.run_id}</div> : null}
-                    </>
-                  ) : (
-                    <span className="muted">—</span>
-                  )}
+                  <FiredBy execution={e} origin={origin} none={<span className="muted">—</span>} />
                 </td>
               </tr>
             );

@@ -3,6 +3,7 @@ import Link from 'next/link';
 import { orNotFound, webContext } from '@/app/lib/server';
 import { Breadcrumbs } from '@/components/breadcrumbs';
 import { CreatorLabel } from '@/components/catalog/creator-label';
+import { FiredBy } from '@/components/catalog/fired-by';
 import { LocalTime } from '@/components/local-time';
 import { Property } from '@/components/property';
 import { describeAuthEntities } from '@/lib/auth';
@@ -81,18 +82,7 @@ export default async function ExecutionPage({ params }: Props) {
             <CreatorLabel creator={creator} />
           </Property>
           <Property term="Fired by">
-            {execution.schedule_id ? (
-              <>
-                {origin ? (
-                  <Link href={`/schedulers/${origin.revisionId}/schedules/${execution.schedule_id}`}>schedule {origin.alias ?? execution.schedule_id}</Link>
-                ) : (
-                  <span className="mono">schedule {execution.schedule_id}</span>
-                )}
-                {execution.run_id ? <div className="mono muted small">run {execution.run_id}</div> : null}
-              </>
-            ) : (
-              <span className="muted">Not a schedule: created through the API</span>
-            )}
+            <FiredBy execution={execution} origin={origin} prefix="schedule " none={<span className="muted">Not a schedule: created through the API</span>} />
           </Property>
         </dl>
       </section>
