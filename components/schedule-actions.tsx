@@ -17,6 +17,8 @@ export interface ScheduleCommandActions {
 export interface Notice {
   tone: 'ok' | 'error' | 'info';
   text: ReactNode;
+  /** Move focus to the notice (its control is about to disappear, e.g. after a delete). */
+  focus?: boolean;
 }
 
 export interface ScheduleActionsProps {
@@ -88,7 +90,7 @@ export function ScheduleActions(props: ScheduleActionsProps) {
   const remove = () =>
     command('delete', () => actions.remove(schedule.id), () => {
       setConfirmDelete(false);
-      report({ tone: 'ok', text: `${schedule.label} was deleted.` });
+      report({ tone: 'ok', text: `${schedule.label} was deleted.`, focus: true });
       startTransition(() => (props.afterDeleteHref ? router.push(props.afterDeleteHref) : router.refresh()));
     });
 

@@ -124,7 +124,14 @@ function gridHref(pathname: string, current: GridQuery, changes: Partial<GridQue
 }
 
 export function ScheduleGrid(props: ScheduleGridProps) {
-  const { revisionId, actions, canWrite, query, paging } = props;
+  const { revisionId, canWrite, query, paging } = props;
+  // The server actions arrive as new functions on every refresh (every 10 s). The columns must not
+  // change with them: a new cell renderer is a new component type, and React would remount every
+  // row's controls, closing open menus and dialogs and dropping focus. Cells read the latest here.
+  const actionsRef = useRef(props.actions);
+  actionsRef.current = props.actions;
+  const noticeRef = useRef<HTMLParagraphElement>(null);
+  const sentQuery = useRef(query.q);
   const router = useRouter();
   const pathname = usePathname();
   const [text, setText] = useState(query.q);
@@ -135,8 +142,22 @@ export function ScheduleGrid(props: ScheduleGridProps) {
   const sorting = useMemo(() => parseSort(query.sort), [query.sort]);
 
   useEffect(() => () => clearTimeout(debounce.current), []);
+  // Back / Forward drop a search still waiting to be sent, and the box shows the URL's text.
+  useEffect(() => {
+    const onPop = () => {
+      clearTimeout(debounce.current);
+      const q = new URLSearchParams(window.location.search).get('q') ?? '';
+      sentQuery.current = q;
+      setText(q);
+    };
+    window.addEventListener('popstate', onPop);
+    return () => window.removeEventListener('popstate', onPop);
+  }, []);
+  // An outcome whose row is gone (a delete) takes focus, so it does not fall to the page.
+  useEffect(() => {
+    if (notice?.focus) noticeRef.current?.focus();
+  }, [notice]);
   // The text box follows the URL when it changes by other means than typing (Back, Forward, a link).
-  const sentQuery = useRef(query.q);
   useEffect(() => {
     if (query.q !== sentQuery.current) {
       sentQuery.current = query.q;
@@ -292,7 +313,7 @@ export function ScheduleGrid(props: ScheduleGridProps) {
               schedule={{ id: s.id, label: row.original.label, enabled: s.enabled, state: s.state }}
               openHref={`${base}/schedules/${s.id}`}
               editHref={`${base}/schedules/${s.id}/edit`}
-              actions={actions}
+              actions={actionsRef.current}
               canWrite={canWrite}
               onNotice={setNotice}
             />
@@ -300,7 +321,7 @@ export function ScheduleGrid(props: ScheduleGridProps) {
         },
       }),
     ],
-    [actions, base, canWrite],
+    [base, canWrite],
   );
 
   const table = useReactTable({
@@ -387,7 +408,7 @@ export function ScheduleGrid(props: ScheduleGridProps) {
 
       <div className="notice-slot" aria-live="polite">
         {notice ? (
-          <p className={`notice notice-${notice.tone}`}>
+          <p className={`notice notice-${notice.tone}`} ref={noticeRef} tabIndex={-1}>
             {notice.text}
             <button type="button" className="link-button" onClick={() => setNotice(null)} aria-label="Dismiss message">
               ×

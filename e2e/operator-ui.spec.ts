@@ -279,6 +279,38 @@ test('Edit: a new description and cron expression show on the schedule page, the
   }
 });
 
+test('the grid refreshing itself (every 10 s) keeps an open row menu open and its focus; a row delete leaves focus on the outcome', async ({ page, request }) => {
+  test.setTimeout(90_000);
+  const rev = await revisionOf(request, OPS_SCHEDULER);
+  const alias = `ui-refresh-${uniqueSuffix()}`;
+  const made = await createApiSchedule(request, rev, { alias, repeat: 'recurring_cron', cron_expression: '0 4 1 1 ? *' });
+  try {
+    await page.goto(await gridHref(request, rev, made.id));
+    const row = gridRow(page, alias);
+    const menuButton = row.getByRole('button', { name: `Actions for ${alias}` });
+    await whenHydrated(menuButton);
+    await menuButton.click();
+    const menu = page.getByRole('group', { name: `Actions for ${alias}` });
+    await expect(menu.getByRole('link', { name: 'Open' })).toBeFocused();
+    // The page refreshes from the server (an RSC request) without a reload; wait for one to finish.
+    const refreshed = page.waitForResponse((r) => r.request().headers()['rsc'] === '1' && new URL(r.url()).pathname === `/schedulers/${rev}`, { timeout: 30_000 });
+    await (await refreshed).finished();
+    await page.waitForFunction(() => document.readyState === 'complete');
+    await expect(menu).toBeVisible();
+    await expect(menu.getByRole('link', { name: 'Open' })).toBeFocused();
+
+    // Delete from the menu: the row goes, and focus lands on the outcome, not on the page.
+    await menu.getByRole('button', { name: 'Delete' }).click();
+    await page.getByRole('dialog', { name: `Delete schedule ${alias}?` }).getByRole('button', { name: 'Delete' }).click();
+    const outcome = page.getByText(`${alias} was deleted.`);
+    await expect(outcome).toBeFocused();
+    await expect(row).toHaveCount(0);
+    await expect(outcome).toBeFocused();
+  } finally {
+    await deleteApiSchedules(request, rev, [made.id]);
+  }
+});
+
 test('Disable and Enable, from the grid row actions and from the schedule page, change the Enabled badge and the API', async ({ page, request }) => {
   const rev = await revisionOf(request, OPS_SCHEDULER);
   const alias = `ui-toggle-${uniqueSuffix()}`;
