@@ -292,10 +292,12 @@ test('the grid refreshing itself (every 10 s) keeps an open row menu open and it
     await menuButton.click();
     const menu = page.getByRole('group', { name: `Actions for ${alias}` });
     await expect(menu.getByRole('link', { name: 'Open' })).toBeFocused();
-    // The page refreshes from the server (an RSC request) without a reload; wait for one to finish.
-    const refreshed = page.waitForResponse((r) => r.request().headers()['rsc'] === '1' && new URL(r.url()).pathname === `/schedulers/${rev}`, { timeout: 30_000 });
-    await (await refreshed).finished();
-    await page.waitForFunction(() => document.readyState === 'complete');
+    // The page refreshes from the server (an RSC request every 10 s) without a reload. Once a second
+    // refresh has answered, the first one has certainly been applied to the page.
+    const isRefresh = (r: { url(): string; request(): { headers(): Record<string, string> } }) =>
+      r.request().headers()['rsc'] === '1' && new URL(r.url()).pathname === `/schedulers/${rev}`;
+    await page.waitForResponse(isRefresh, { timeout: 30_000 });
+    await page.waitForResponse(isRefresh, { timeout: 30_000 });
     await expect(menu).toBeVisible();
     await expect(menu.getByRole('link', { name: 'Open' })).toBeFocused();
 
