@@ -62,11 +62,6 @@ export function formatInZone(instant: string | Date, zone: string, opts: { secon
   return `${wall} ${f.timeZoneName}`;
 }
 
-/** The zone's short name at instant `ms` (`CET`, `GMT+5:30`, `EDT`): luxon's `offsetNameShort`. */
-export function shortZoneName(zone: string, ms: number): string {
-  return zoneFormat(zone)?.formatToParts(ms).find((p) => p.type === 'timeZoneName')?.value ?? zone;
-}
-
 /** `2026-03-08 01:30:00 UTC` — an instant in UTC, second precision. */
 export function formatUtc(instant: string | Date): string {
   const ms = instantMs(instant);

@@ -7,7 +7,7 @@ import { FiredBy } from '@/components/catalog/fired-by';
 import { LocalTime } from '@/components/local-time';
 import { Property } from '@/components/property';
 import { describeAuthEntities } from '@/lib/auth';
-import { executionOrigins, getCatalogRevision, getWorkflowExecution, listDefinitions, listSessions } from '@/lib/workflows';
+import { executionOrigins, findDefinitionByRef, getCatalogRevision, getSession, getWorkflowExecution } from '@/lib/workflows';
 
 export const dynamic = 'force-dynamic';
 export const metadata: Metadata = { title: 'Workflow execution' };
@@ -27,14 +27,13 @@ export default async function ExecutionPage({ params }: Props) {
   const { db, actor } = await webContext();
   const revision = await orNotFound(getCatalogRevision(db, { actor, revisionId }));
   const execution = await orNotFound(getWorkflowExecution(db, { actor, revisionId: revision.id, executionId }));
-  const [{ sessions }, { definitions }, origins, [creator]] = await Promise.all([
-    listSessions(db, { actor, revisionId: revision.id, pageSize: 500 }),
-    listDefinitions(db, { actor, revisionId: revision.id, pageSize: 500 }),
+  // One session and one definition to name: point lookups, not the revision's lists.
+  const [session, definition, origins, [creator]] = await Promise.all([
+    getSession(db, { actor, revisionId: revision.id, session: execution.session_id }),
+    findDefinitionByRef(db, { revisionId: revision.id, definition: execution.definition_id }),
     executionOrigins(db, { actor, scheduleIds: execution.schedule_id ? [execution.schedule_id] : [] }),
     describeAuthEntities(db, [execution.created_by]),
   ]);
-  const session = sessions.find((s) => s.id === execution.session_id);
-  const definition = definitions.find((d) => d.id === execution.definition_id);
   const origin = execution.schedule_id ? origins.get(execution.schedule_id) : undefined;
   const blobLabel = revision.blob.alias ?? revision.blob.name;
   const revisionHref = `/catalog/revisions/${revision.id}`;
