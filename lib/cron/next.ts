@@ -86,8 +86,13 @@ export function walkForward(tables: CompiledCron, rules: ZoneRules, afterMs: Ins
   for (;;) {
     const wall = seekForward(tables, cursor);
     if (Number.isNaN(wall)) return;
+    const at = rules.firstInstant(wall);
+    if (Number.isNaN(at)) {
+      // SPEC §7.1: a wall time in a gap is skipped, and so is every later minute of the same gap.
+      cursor = Math.max(wall + MS_PER_MINUTE, Math.ceil(rules.gapEnd(wall) / MS_PER_MINUTE) * MS_PER_MINUTE);
+      continue;
+    }
     cursor = wall + MS_PER_MINUTE;
-    const at = rules.firstInstant(wall); // NaN in a gap: skipped
     if (at > afterMs && !visit(at, wall)) return;
   }
 }

@@ -39,7 +39,7 @@ const FIELD_ORDER = 'minutes hours day-of-month month day-of-week year';
  *   other than 6) and the token: out-of-range values, unknown names, step 0 or larger than the field's
  *   span (a step of 60 in minutes), a year range that runs backwards, `?` outside the day fields or in both or
  *   neither, `L`/`W`/`#` outside their fields, `W` with a list or range, `L` or `#` inside a list, more
- *   than one `#`.
+ *   than one `#`, a step in day-of-week (`MON/2`).
  */
 export function parseCronExpression(expression: string): CronExpression {
   if (typeof expression !== 'string' || expression.trim() === '') {
@@ -103,7 +103,11 @@ function parseDayOfMonth(text: string): DayOfMonthRule {
     return { kind: 'last', offset };
   }
   const nearest = /^(\d+)W$/.exec(upper);
-  if (nearest) return { kind: 'nearest-weekday', day: checkRange(spec, nearest[1], Number(nearest[1])) };
+  if (nearest) {
+    const day = Number(nearest[1]);
+    if (day < spec.min || day > spec.max) fail(spec, text, `\`${text}\`: day \`${nearest[1]}\` in \`nW\` is outside 1–31`);
+    return { kind: 'nearest-weekday', day };
+  }
   if (text.includes('#')) misplaced(spec, text, '#', 'day-of-week');
   if (text.includes('?')) fail(spec, text, `\`${text}\`: \`?\` stands alone`);
   if (/W/i.test(text)) fail(spec, text, `\`${text}\`: \`W\` takes a single day (\`15W\`), never a list, range or step`);
@@ -115,6 +119,8 @@ function parseDayOfWeek(text: string): DayOfWeekRule {
   const spec = DAY_OF_WEEK;
   const upper = text.toUpperCase();
   if (upper === 'L') return { kind: 'weekdays', weekdays: [7] };
+  // SPEC §7.1: `/` is not among day-of-week's wildcards (as AWS documents), so `MON/2` and `*/2` are refused.
+  if (text.includes('/')) fail(spec, text, `\`${text}\`: no step (\`/\`) is allowed in day-of-week; list the days instead, such as \`MON,WED,FRI\``);
   if ((text.match(/#/g) ?? []).length > 1) fail(spec, text, `\`${text}\`: at most one \`#\` term`);
   const nth = /^([A-Z]{3}|\d+)#(\d+)$/.exec(upper);
   if (nth) {

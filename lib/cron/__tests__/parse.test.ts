@@ -45,7 +45,6 @@ describe('SPEC §7.1 parseCronExpression: compiled fields', () => {
     ['2#1', { kind: 'nth', weekday: 2, nth: 1 }],
     ['mon#5', { kind: 'nth', weekday: 2, nth: 5 }],
     ['FRI-MON', { kind: 'weekdays', weekdays: [1, 2, 6, 7] }],
-    ['*/2', { kind: 'weekdays', weekdays: [1, 3, 5, 7] }],
   ])('§7.1 day-of-week `%s`', (field, rule) => {
     expect(parseCronExpression(`0 0 ? * ${field} *`).dayOfWeek).toEqual(rule);
   });
@@ -87,8 +86,11 @@ describe('SPEC §7.1 parseCronExpression refuses, naming the field and the token
     ['0 0 ? * 2#0 *', 'day-of-week', '2#0'],
     ['0 0 ? * 2#6 *', 'day-of-week', '2#6'],
     ['0 0 L-31 * ? *', 'day-of-month', 'L-31'],
-    ['0 0 0W * ? *', 'day-of-month', '0'],
-    ['0 0 32W * ? *', 'day-of-month', '32'],
+    ['0 0 0W * ? *', 'day-of-month', '0W'],
+    ['0 0 32W * ? *', 'day-of-month', '32W'],
+    ['0 0 ? * MON/2 *', 'day-of-week', 'MON/2'],
+    ['0 0 ? * */2 *', 'day-of-week', '*/2'],
+    ['0 0 ? * 1-5/2 *', 'day-of-week', '1-5/2'],
     ['0/0 * * * ? *', 'minutes', '0/0'],
     ['0 */24 * * ? *', 'hours', '*/24'],
     ['0 0 */31 * ? *', 'day-of-month', '*/31'],
@@ -121,6 +123,9 @@ describe('SPEC §7.1 parseCronExpression refuses, naming the field and the token
 
   it('messages an operator understands', () => {
     expect(refusal('0 0 ? * 8 *').message).toBe('day-of-week: `8` is outside 1–7 (1 = Sunday)');
+    expect(refusal('0 0 ? * MON/2 *').message).toBe('day-of-week: `MON/2`: no step (`/`) is allowed in day-of-week; list the days instead, such as `MON,WED,FRI`');
+    expect(refusal('0 0 0W * ? *').message).toBe('day-of-month: `0W`: day `0` in `nW` is outside 1–31');
+    expect(refusal('0 0 32W * ? *').message).toBe('day-of-month: `32W`: day `32` in `nW` is outside 1–31');
     expect(refusal('*/60 * * * ? *').message).toBe("minutes: step `60` in `*/60` is larger than the field's span (at most 59)");
     expect(refusal('0 12 * * 1 *').message).toBe(
       'day-of-month: `*` must be `?` here because day-of-week is `1`; exactly one of day-of-month and day-of-week is `?`',

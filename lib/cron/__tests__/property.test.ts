@@ -150,22 +150,27 @@ const nameOrNumber = (value: number, names: string[], min: number) =>
   fc.constantFrom(String(value), names[value - min], names[value - min].toLowerCase());
 
 /** `*`, a step on `*`, `a`, `a,b,c`, `a-b` (may wrap unless `noWrap`), `a-b/s`, `a/s` over min…max. */
-function plainField(min: number, max: number, options: { maxStep?: number; names?: string[]; noWrap?: boolean } = {}) {
-  const { maxStep = max - min, names, noWrap = false } = options;
+function plainField(min: number, max: number, options: { maxStep?: number; names?: string[]; noWrap?: boolean; noStep?: boolean } = {}) {
+  const { maxStep = max - min, names, noWrap = false, noStep = false } = options;
   const value = names ? int(min, max).chain((v) => nameOrNumber(v, names, min)) : int(min, max).map(String);
   const step = int(1, maxStep);
   const range = fc.tuple(int(min, max), int(min, max)).chain(([a, b]) => {
     const [from, to] = noWrap && a > b ? [b, a] : [a, b];
     return names ? fc.tuple(nameOrNumber(from, names, min), nameOrNumber(to, names, min)) : fc.constant([String(from), String(to)]);
   }).map(([a, b]) => `${a}-${b}`);
+  const steps = noStep
+    ? []
+    : [
+        { weight: 2, arbitrary: step.map((s) => `*/${s}`) },
+        { weight: 1, arbitrary: fc.tuple(range, step).map(([r, s]) => `${r}/${s}`) },
+        { weight: 1, arbitrary: fc.tuple(value, step).map(([v, s]) => `${v}/${s}`) },
+      ];
   return fc.oneof(
     { weight: 3, arbitrary: fc.constant('*') },
-    { weight: 2, arbitrary: step.map((s) => `*/${s}`) },
+    ...steps,
     { weight: 2, arbitrary: value },
     { weight: 2, arbitrary: fc.uniqueArray(value, { minLength: 2, maxLength: 4 }).map((v) => v.join(',')) },
     { weight: 2, arbitrary: range },
-    { weight: 1, arbitrary: fc.tuple(range, step).map(([r, s]) => `${r}/${s}`) },
-    { weight: 1, arbitrary: fc.tuple(value, step).map(([v, s]) => `${v}/${s}`) },
     { weight: 1, arbitrary: fc.tuple(range, value).map(([r, v]) => `${r},${v}`) },
   );
 }
@@ -189,7 +194,8 @@ const monthField = fc.oneof(
   { weight: 2, arbitrary: plainField(1, 12, { names: MONTH_NAMES }) },
 );
 const dayOfWeekField = fc.oneof(
-  { weight: 4, arbitrary: plainField(1, 7, { names: DAY_NAMES }) },
+  // SPEC §7.1: day-of-week takes no step.
+  { weight: 4, arbitrary: plainField(1, 7, { names: DAY_NAMES, noStep: true }) },
   { weight: 1, arbitrary: fc.constant('L') },
   { weight: 1, arbitrary: int(1, 7).chain((d) => nameOrNumber(d, DAY_NAMES, 1)).map((d) => `${d}L`) },
   { weight: 1, arbitrary: fc.tuple(int(1, 7).chain((d) => nameOrNumber(d, DAY_NAMES, 1)), int(1, 5)).map(([d, k]) => `${d}#${k}`) },
