@@ -52,9 +52,23 @@ export class LocalTimeError extends Error {
 export class ScheduleExpressionError extends Error {
   readonly token: string;
 
-  constructor(token: string, problem: string) {
-    super(`expression: ${problem}`);
+  constructor(token: string, problem: string, opts: { cause?: unknown } = {}) {
+    super(`expression: ${problem}`, opts);
     this.name = 'ScheduleExpressionError';
+    this.token = token;
+  }
+}
+
+/**
+ * A `rate_expression` broken against SPEC §12.1 (`400 invalid_rate_expression`). `token` is the text
+ * at fault; the message reads e.g. "rate_expression: unit `weeks` is not minute(s), hour(s) or day(s)".
+ */
+export class RateExpressionError extends Error {
+  readonly token: string;
+
+  constructor(token: string, problem: string) {
+    super(`rate_expression: ${problem}`);
+    this.name = 'RateExpressionError';
     this.token = token;
   }
 }

@@ -1,67 +1,63 @@
 /**
- * EventBridge Scheduler schedule expressions: `cron(...)`, `rate(value unit)` and `at(...)`
- * (seed 004). SPEC §5 stores cron without its wrapper; this module reads the wrapped forms.
+ * EventBridge Scheduler schedule expressions, the wrapped forms the EventBridge API (SPEC §14) speaks:
+ * `cron(...)`, `rate(value unit)` and `at(...)`. The product API stores their insides (SPEC §5, §12.1:
+ * `cron_expression`, `rate_expression`, `invocation_time`); this module reads the wrapped text exactly
+ * as AWS does (EVENTBRIDGE.md §4–§5): no trimming (`" rate(10 minutes)"` is refused), units
+ * minute(s)/hour(s)/day(s) only, `at()` a local time with seconds and no offset or `Z`.
  *
  * - `cron(m h dom mon dow y)`: SPEC §7.1, on local wall time in the timezone.
- * - `rate(5 minutes)`: fixed durations from an anchor instant (the schedule's start); no DST effect.
- *   Units: minute(s), hour(s), day(s); singular for a value of 1, plural otherwise.
+ * - `rate(5 minutes)`: SPEC §12.1, fixed durations from an anchor instant; no DST effect.
  * - `at(2026-03-08T09:00:00)`: once, at that local wall time in the timezone (SPEC §7.2 rules).
  */
-import { MS_PER_DAY, MS_PER_HOUR, MS_PER_MINUTE, parseWallTime } from './civil';
-import { ScheduleExpressionError } from './errors';
+import { parseWallTime } from './civil';
+import { CronExpressionError, RateExpressionError, ScheduleExpressionError } from './errors';
 import { nextOccurrences, toCronExpression } from './next';
-import type { CronExpression, Instant, WallTime } from './types';
+import { nextRateOccurrences, parseRateExpression, type RateExpression } from './rate';
+import type { CronExpression, Instant } from './types';
 import { assertTimezone, resolveLocalTime, toInstant } from './zone';
-
-export type RateUnit = 'minutes' | 'hours' | 'days';
 
 export type ScheduleExpression =
   | { readonly kind: 'cron'; readonly source: string; readonly cron: CronExpression }
-  | { readonly kind: 'rate'; readonly source: string; readonly value: number; readonly unit: RateUnit; readonly intervalMs: number }
-  | { readonly kind: 'at'; readonly source: string; readonly invocationTime: string; readonly wall: Required<WallTime> };
-
-const UNIT_MS: Record<RateUnit, number> = { minutes: MS_PER_MINUTE, hours: MS_PER_HOUR, days: MS_PER_DAY };
+  | { readonly kind: 'rate'; readonly source: string; readonly rate: RateExpression }
+  | { readonly kind: 'at'; readonly source: string; readonly invocationTime: string };
 
 /**
- * Parses `cron(...)`, `rate(value unit)` or `at(YYYY-MM-DDTHH:mm:ss)` (surrounding whitespace allowed).
- * @throws ScheduleExpressionError for an unknown wrapper, a bad rate (value not a whole number ≥ 1,
- *   unknown unit, `1 minutes` or `5 minute`) or a malformed `at` time; CronExpressionError for the
- *   fields inside `cron(...)`.
+ * Parses `cron(...)`, `rate(value unit)` or `at(YYYY-MM-DDTHH:mm:ss)`, exactly as written.
+ * @throws ScheduleExpressionError (`token` = the whole expression as given) for anything else, with
+ *   the inner error (CronExpressionError, RateExpressionError) as `cause` when there is one.
  */
 export function parseScheduleExpression(expression: string): ScheduleExpression {
-  const text = typeof expression === 'string' ? expression.trim() : '';
+  const text = typeof expression === 'string' ? expression : String(expression);
   const wrapped = /^(cron|rate|at)\((.*)\)$/s.exec(text);
   if (!wrapped) {
     throw new ScheduleExpressionError(text, `\`${text}\` is not \`cron(...)\`, \`rate(value unit)\` or \`at(YYYY-MM-DDTHH:mm:ss)\``);
   }
   const [, kind, inner] = wrapped;
-  if (kind === 'cron') return { kind: 'cron', source: text, cron: toCronExpression(inner) };
-  if (kind === 'at') {
-    const wall = parseWallTime(inner.trim());
-    if (!wall) throw new ScheduleExpressionError(inner, `\`${inner}\` in \`at(...)\` is not a real local time YYYY-MM-DDTHH:mm:ss`);
-    return { kind: 'at', source: text, invocationTime: inner.trim(), wall };
+  try {
+    if (kind === 'cron') {
+      if (inner !== inner.trim()) throw new ScheduleExpressionError(text, `\`${text}\` has spaces inside the parentheses`);
+      return { kind: 'cron', source: text, cron: toCronExpression(inner) };
+    }
+    if (kind === 'rate') return { kind: 'rate', source: text, rate: parseRateExpression(inner) };
+    if (!parseWallTime(inner)) throw new ScheduleExpressionError(text, `\`${inner}\` in \`at(...)\` is not a real local time YYYY-MM-DDTHH:mm:ss`);
+    return { kind: 'at', source: text, invocationTime: inner };
+  } catch (e) {
+    if (e instanceof CronExpressionError || e instanceof RateExpressionError) {
+      throw new ScheduleExpressionError(text, e.message, { cause: e });
+    }
+    throw e;
   }
-  const rate = /^\s*(\d+)\s+(minute|hour|day)(s?)\s*$/.exec(inner);
-  if (!rate || Number(rate[1]) < 1) {
-    throw new ScheduleExpressionError(inner, `\`${inner}\` in \`rate(...)\` is not \`value unit\` with a whole value ≥ 1 and unit minute(s), hour(s) or day(s)`);
-  }
-  const value = Number(rate[1]);
-  if ((value === 1) !== (rate[3] === '')) {
-    throw new ScheduleExpressionError(inner, `\`${inner}\`: the unit is singular for 1 (\`rate(1 ${rate[2]})\`) and plural otherwise (\`rate(${value === 1 ? 2 : value} ${rate[2]}s)\`)`);
-  }
-  const unit = `${rate[2]}s` as RateUnit;
-  return { kind: 'rate', source: text, value, unit, intervalMs: value * UNIT_MS[unit] };
 }
 
 /**
  * The first `count` occurrences of a schedule expression strictly after `after`, ascending.
  * - cron: as `nextOccurrences` (SPEC §7.1, DST rule included).
- * - rate: `anchor + k × interval` for k = 0, 1, …; `anchor` (the schedule's start instant) is required.
+ * - rate: `anchor + k × interval` for k = 0, 1, …; `anchor` (the schedule's anchor instant) is required.
  * - at: the one instant of the local time in `timezone`; an overlap gives the earlier instant
  *   (`at(2026-11-01T01:30:00)` in America/New_York → 05:30Z), a gap throws (`at(2026-03-08T02:30:00)`).
  * @param count whole number ≥ 0; `after`, `anchor`: Dates or epoch ms.
- * @throws ScheduleExpressionError / CronExpressionError (text), TimezoneError, LocalTimeError (`at` in a
- *   DST gap), RangeError (invalid `after`, `count`, or a rate without `anchor`).
+ * @throws ScheduleExpressionError (text), TimezoneError, LocalTimeError (`at` in a DST gap), RangeError
+ *   (invalid `after`, `count`, or a rate without `anchor`).
  */
 export function nextScheduleOccurrences(
   expression: string | ScheduleExpression,
@@ -80,7 +76,5 @@ export function nextScheduleOccurrences(
     return count > 0 && at.getTime() > afterMs ? [at] : [];
   }
   if (anchor === undefined) throw new RangeError('a rate expression needs the anchor instant its intervals count from');
-  const anchorMs = toInstant(anchor, 'anchor');
-  const first = afterMs < anchorMs ? 0 : Math.floor((afterMs - anchorMs) / schedule.intervalMs) + 1;
-  return Array.from({ length: count }, (_, k) => new Date(anchorMs + (first + k) * schedule.intervalMs));
+  return nextRateOccurrences(schedule.rate, anchor, afterMs, count);
 }

@@ -3,7 +3,7 @@
  * Instants are Dates or epoch ms (`Instant`); wall times are `WallTime` or `YYYY-MM-DDTHH:mm:ss`.
  */
 export type { CronExpression, CronField, DayOfMonthRule, DayOfWeekRule, Instant, WallTime } from './types';
-export { CronExpressionError, LocalTimeError, ScheduleExpressionError, TimezoneError } from './errors';
+export { CronExpressionError, LocalTimeError, RateExpressionError, ScheduleExpressionError, TimezoneError } from './errors';
 export { parseCronExpression } from './parse';
 export { matchesWallTime } from './match';
 export { nextOccurrence, nextOccurrences, previousOccurrence } from './next';
@@ -18,4 +18,5 @@ export {
   wallTimeAt,
   type WallResolution,
 } from './zone';
-export { nextScheduleOccurrences, parseScheduleExpression, type RateUnit, type ScheduleExpression } from './expression';
+export { nextScheduleOccurrences, parseScheduleExpression, type ScheduleExpression } from './expression';
+export { describeRate, nextRateOccurrences, parseRateExpression, type RateExpression, type RateUnit } from './rate';
