@@ -1,0 +1,53 @@
+/**
+ * Retries (SPEC §12.2) as pure decisions: after a failed attempt, is another one due, and when, or is
+ * the occurrence exhausted? No clock, no I/O: the caller passes the instants.
+ */
+
+/** `retry_policy` as stored (SPEC §12.2). */
+export interface RetryPolicy {
+  /** Retries after the first attempt, 0–185. So at most `maximumRetryAttempts + 1` attempts. */
+  maximumRetryAttempts: number;
+  /** How long after `scheduled_for` a retry may still start, in seconds, 60–86,400. */
+  maximumEventAgeSeconds: number;
+}
+
+/** Longest pause between two attempts, in seconds (SPEC §12.2). */
+export const MAX_RETRY_DELAY_SECONDS = 86_400;
+
+/**
+ * The pause after failed attempt `attempt` (1 = the first), in seconds: `min(60 × 2^(n−1), 86400)`
+ * (SPEC §12.2): 60, 120, 240, … capped at one day from the 12th attempt on.
+ */
+export function retryDelaySeconds(attempt: number): number {
+  if (!Number.isInteger(attempt) || attempt < 1) throw new RangeError('attempt must be a whole number ≥ 1');
+  // 2^(n-1) overflows nothing before the cap: 60 × 2^11 = 122,880 > 86,400 already.
+  return attempt >= 12 ? MAX_RETRY_DELAY_SECONDS : Math.min(60 * 2 ** (attempt - 1), MAX_RETRY_DELAY_SECONDS);
+}
+
+/** Why an occurrence's retries ended without success (SPEC §8.1 `exhausted`). */
+export const EXHAUSTED_REASONS = [
+  /** Attempt `maximum_retry_attempts + 1` failed. */
+  'maximum_retry_attempts',
+  /** The next retry would start after `scheduled_for + maximum_event_age_seconds`. */
+  'maximum_event_age',
+  /** Disabling the schedule or changing its target cancelled the pending retry (SPEC §12.2). */
+  'cancelled',
+] as const;
+export type ExhaustedReason = (typeof EXHAUSTED_REASONS)[number];
+
+export type AttemptVerdict =
+  | { kind: 'retry'; attempt: number; at: Date }
+  | { kind: 'exhausted'; reason: Exclude<ExhaustedReason, 'cancelled'> };
+
+/**
+ * What follows failed attempt `attempt` of the occurrence `scheduledFor`, which failed at `failedAt`
+ * (SPEC §12.2): attempt `attempt + 1` at `failedAt + retryDelaySeconds(attempt)`, unless `attempt` is
+ * already `maximumRetryAttempts + 1` (exhausted: `maximum_retry_attempts`) or that instant is after
+ * `scheduledFor + maximumEventAgeSeconds` (exhausted: `maximum_event_age`).
+ */
+export function afterFailedAttempt(policy: RetryPolicy, attempt: number, scheduledFor: Date, failedAt: Date): AttemptVerdict {
+  if (attempt >= policy.maximumRetryAttempts + 1) return { kind: 'exhausted', reason: 'maximum_retry_attempts' };
+  const at = new Date(failedAt.getTime() + retryDelaySeconds(attempt) * 1000);
+  if (at.getTime() > scheduledFor.getTime() + policy.maximumEventAgeSeconds * 1000) return { kind: 'exhausted', reason: 'maximum_event_age' };
+  return { kind: 'retry', attempt: attempt + 1, at };
+}
