@@ -11,11 +11,31 @@ export interface WorkerEventMap {
   /** A tick's batch committed (or nothing was due). `claimed` counts every outcome of the batch. */
   'tick:end': { now: Date; claimed: number; fired: number; durationMs: number };
   'tick:error': { error: Error };
-  'occurrence:fired': { scheduleId: string; scheduledFor: Date; lateMs: number; status: string; error?: string; runId: string; completed: boolean };
-  'occurrence:skipped': { scheduleId: string; scheduledFor: Date; skipped: number; reason: 'outside-catchup-window'; completed: boolean };
+  /** An attempt of an occurrence (1 = first, 2… = retries) ran and its run was recorded. */
+  'occurrence:fired': {
+    scheduleId: string;
+    scheduledFor: Date;
+    attempt: number;
+    lateMs: number;
+    status: string;
+    error?: string;
+    runId: string;
+    /** A failed attempt that will be retried: when. */
+    nextAttemptAt: Date | null;
+    /** A failed attempt that ended its occurrence's retries (SPEC §8.1): why. */
+    exhausted: string | null;
+    completed: boolean;
+    /** `action_after_completion: "delete"` removed the schedule. */
+    deleted: boolean;
+    /** `pause_after_failures` disabled the schedule (SPEC §12.5). */
+    paused: boolean;
+  };
+  /** A pending retry of a schedule that is no longer enabled was cancelled, not fired (SPEC §12.2). */
+  'retry:cancelled': { scheduleId: string; scheduledFor: Date; attempt: number };
+  'occurrence:skipped': { scheduleId: string; scheduledFor: Date; skipped: number; reason: 'outside-catchup-window'; completed: boolean; deleted: boolean };
   'occurrence:lost-race': { scheduleId: string; scheduledFor: Date };
   /** The occurrence already had a scheduled run: advanced without firing again. */
-  'occurrence:already-fired': { scheduleId: string; scheduledFor: Date; completed: boolean };
+  'occurrence:already-fired': { scheduleId: string; scheduledFor: Date; completed: boolean; deleted: boolean };
   /** The occurrence could not be fired (left due; reported again on every tick). */
   'occurrence:error': { scheduleId: string; scheduledFor: Date; error: Error };
   /** One retention batch ran; `done` when the sweep has caught up. */

@@ -99,14 +99,30 @@ export class Worker {
     switch (out.kind) {
       case 'fired': {
         const error = 'error' in out.run.result ? out.run.result.error : undefined;
-        this.events.emit('occurrence:fired', { scheduleId, scheduledFor, lateMs: out.lateMs, status: out.run.status, error, runId: out.run.runId, completed: out.completed });
+        this.events.emit('occurrence:fired', {
+          scheduleId,
+          scheduledFor,
+          attempt: out.attempt,
+          lateMs: out.lateMs,
+          status: out.run.status,
+          error,
+          runId: out.run.runId,
+          nextAttemptAt: out.nextAttemptAt,
+          exhausted: out.exhausted,
+          completed: out.completed,
+          deleted: out.deleted,
+          paused: out.paused,
+        });
         return;
       }
       case 'skipped':
-        this.events.emit('occurrence:skipped', { scheduleId, scheduledFor, skipped: out.skipped, reason: 'outside-catchup-window', completed: out.completed });
+        this.events.emit('occurrence:skipped', { scheduleId, scheduledFor, skipped: out.skipped, reason: 'outside-catchup-window', completed: out.completed, deleted: out.deleted });
         return;
       case 'already-fired':
-        this.events.emit('occurrence:already-fired', { scheduleId, scheduledFor, completed: out.completed });
+        this.events.emit('occurrence:already-fired', { scheduleId, scheduledFor, completed: out.completed, deleted: out.deleted });
+        return;
+      case 'retry-cancelled':
+        this.events.emit('retry:cancelled', { scheduleId, scheduledFor, attempt: out.attempt });
         return;
       case 'lost-race':
         this.events.emit('occurrence:lost-race', { scheduleId, scheduledFor });

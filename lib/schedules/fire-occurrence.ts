@@ -1,14 +1,39 @@
 /**
- * The worker's fire of due occurrences (SPEC §8), with the catch-up window. One transaction per
- * batch: claim (lib/db/sql/claim-due.ts), advance next_fire_at with an ownership check
- * (advance-next-fire.ts), invoke, record the runs (insert-runs.ts). Commit makes all of it visible at
- * once; a crash before commit leaves every occurrence of the batch due, so each fires exactly once.
+ * The worker's fire of due occurrences and due retries (SPEC §8, §12), with the catch-up window. One
+ * transaction per batch: claim occurrences (lib/db/sql/claim-due.ts) and pending attempts
+ * (claim-retries.ts), advance next_fire_at with an ownership check (advance-next-fire.ts), invoke,
+ * record the runs (insert-runs.ts), then what the attempts leave behind (record-outcomes.ts: next
+ * attempts, dead letters, failure counts and automatic pauses, completion and delete-after-completion).
+ * Commit makes all of it visible at once; a crash before commit leaves every occurrence and attempt of
+ * the batch due, so each fires exactly once.
  */
 import type { Limits } from '../config';
-import { advanceNextFire, claimDue, claimOccurrence, findFiredOccurrences, type ClaimedSchedule, type Db, type Tx } from '../db';
+import {
+  advanceNextFire,
+  cancelPendingAttempts,
+  claimDue,
+  claimOccurrence,
+  claimRetries,
+  completeFinished,
+  findFiredOccurrences,
+  insertDeadLetters,
+  insertPendingAttempts,
+  updateFailureCounts,
+  type Advance,
+  type ClaimedRetry,
+  type ClaimedSchedule,
+  type DeadLetterInsert,
+  type Db,
+  type FailureCount,
+  type FiringSchedule,
+  type PendingAttemptInsert,
+  type Tx,
+} from '../db';
 import { toError } from '../errors';
-import { invokeTargets, type InvokeOutcome } from './invoke-target';
-import { nextOccurrenceInWindow, type ScheduleTiming } from './occurrences';
+import { newId } from '../ids';
+import { afterFailedAttempt, type ExhaustedReason, type RetryPolicy } from './attempts';
+import { invokeTargets, recordRuns, type InvokeOptions, type InvokeOutcome, type RunExtras } from './invoke-target';
+import { fireAtOf, nextOccurrenceInWindow, type ScheduleTiming, type StoredRepeat } from './occurrences';
 
 /** Most occurrences counted one by one when skipping a long outage; beyond it we jump ahead. */
 const MAX_SKIP_WALK = 100_000;
@@ -20,11 +45,35 @@ const MAX_SKIP_WALK = 100_000;
  */
 const FIRE_TX = { maxWait: 30_000, timeout: 120_000 } as const;
 
+/** What became of a schedule once the attempt's outcome was recorded (SPEC §12.5). */
+export interface AfterAttempt {
+  /** No occurrence and no retry is left: the schedule completed (SPEC §5.3). */
+  completed: boolean;
+  /** `action_after_completion: "delete"` removed it. */
+  deleted: boolean;
+  /** `pause_after_failures` disabled it. */
+  paused: boolean;
+}
+
 export type FireOutcome =
-  | { kind: 'fired'; scheduleId: string; scheduledFor: Date; lateMs: number; run: InvokeOutcome; completed: boolean }
-  | { kind: 'skipped'; scheduleId: string; scheduledFor: Date; skipped: number; completed: boolean }
+  | {
+      kind: 'fired';
+      scheduleId: string;
+      scheduledFor: Date;
+      attempt: number;
+      /** How late the attempt started: after the offset instant (first attempt) or its due time (retry). */
+      lateMs: number;
+      run: InvokeOutcome;
+      /** A failed attempt that will be retried: when. */
+      nextAttemptAt: Date | null;
+      /** A failed attempt that ended its occurrence's retries: why. */
+      exhausted: ExhaustedReason | null;
+    } & AfterAttempt
+  | { kind: 'skipped'; scheduleId: string; scheduledFor: Date; skipped: number; completed: boolean; deleted: boolean }
   /** The occurrence already has a scheduled run: next_fire_at was advanced, nothing fired again. */
-  | { kind: 'already-fired'; scheduleId: string; scheduledFor: Date; completed: boolean }
+  | { kind: 'already-fired'; scheduleId: string; scheduledFor: Date; completed: boolean; deleted: boolean }
+  /** A pending retry of a schedule that is no longer enabled: cancelled, not fired (SPEC §12.2). */
+  | { kind: 'retry-cancelled'; scheduleId: string; scheduledFor: Date; attempt: number }
   /** Another worker (or a save) moved next_fire_at first: nothing was written. */
   | { kind: 'lost-race'; scheduleId: string; scheduledFor: Date }
   /** The following occurrence could not be computed: the schedule was left as it was. */
@@ -32,9 +81,9 @@ export type FireOutcome =
 
 export interface FireDueOptions {
   db: Db;
-  /** Occurrences with next_fire_at ≤ now are due. */
+  /** Occurrences with next_fire_at ≤ now and pending attempts with due_at ≤ now are due. */
   now: Date;
-  /** Most occurrences claimed and fired in this one transaction (≥ 1). */
+  /** Most occurrences, and most retries, claimed and fired in this one transaction (≥ 1 each). */
   limit: number;
   limits: Limits;
   /** The fire's instant (runs' `created_at`, lateness, catch-up), read once after the claim. Default: `now`. */
@@ -42,119 +91,287 @@ export interface FireDueOptions {
 }
 
 /**
- * Claim up to `limit` due occurrences (oldest first) and fire them, in one transaction. Returns one
- * outcome per claimed occurrence, oldest first; an empty array when nothing was due (or, on
- * PostgreSQL, when every due row is held by other workers).
+ * Claim up to `limit` due occurrences and up to `limit` due retries (oldest first) and fire them, in
+ * one transaction. Returns one outcome per claimed occurrence or retry; an empty array when nothing
+ * was due (or, on PostgreSQL, when every due row is held by other workers).
  */
 export async function fireDue(opts: FireDueOptions): Promise<FireOutcome[]> {
   const { db, now, limit, limits } = opts;
   return db.$transaction(async (tx) => {
-    // The claim is the transaction's first statement: see claim-due.ts for what it locks.
+    // The claims are the transaction's first statements: see claim-due.ts and claim-retries.ts for
+    // what they lock.
     const claimed = await claimDue(tx, now, limit);
-    if (claimed.length === 0) return [];
-    return fireClaimed(tx, claimed, opts.clock?.() ?? now, limits);
+    const retries = await claimRetries(tx, now, limit);
+    if (claimed.length === 0 && retries.length === 0) return [];
+    return fireClaimed(tx, claimed, retries, opts.clock?.() ?? now, limits);
   }, FIRE_TX);
 }
 
 export interface FireOccurrenceOptions {
   db: Db;
   scheduleId: string;
-  /** The occurrence the caller saw as due (the schedule's next_fire_at when it was listed). */
+  /** When the occurrence the caller saw is due (the schedule's next_fire_at when it was listed). */
   scheduledFor: Date;
   now: Date;
   limits: Limits;
 }
 
 /**
- * Fire the one occurrence `scheduledFor` of `scheduleId` (or skip it beyond the catch-up window), in
- * its own transaction; `lost-race` when the schedule no longer waits for that occurrence. The same
- * path as `fireDue`, for one named occurrence (the worker's fallback when a batch fails, and tests).
+ * Fire the one occurrence due at `scheduledFor` (next_fire_at) of `scheduleId` (or skip it beyond the
+ * catch-up window), in its own transaction; `lost-race` when the schedule no longer waits for it. The
+ * same path as `fireDue`, for one named occurrence (the worker's fallback when a batch fails, and tests).
  */
 export async function fireOccurrence(opts: FireOccurrenceOptions): Promise<FireOutcome> {
   const { db, scheduleId, scheduledFor, now, limits } = opts;
   const [outcome] = await db.$transaction(async (tx) => {
     const row = await claimOccurrence(tx, scheduleId, scheduledFor);
     if (!row) return [{ kind: 'lost-race', scheduleId, scheduledFor } as const];
-    return fireClaimed(tx, [row], now, limits);
+    return fireClaimed(tx, [row], [], now, limits);
   }, FIRE_TX);
   return outcome;
 }
 
-function timingOf(row: ClaimedSchedule): ScheduleTiming {
-  return { ...row, repeat: row.repeat as ScheduleTiming['repeat'] };
+/** The stored timing of a firing row. */
+export function timingOf(row: FiringSchedule): ScheduleTiming {
+  return { ...row, repeat: row.repeat as StoredRepeat };
+}
+
+/** The retry policy a failed attempt follows, or null for one attempt and no dead letter (BlobHub, SPEC §12.2). */
+function retryPolicyOf(row: FiringSchedule): RetryPolicy | null {
+  // A dead_letter without a retry_policy still has dead letters: its policy is "no retry".
+  if (row.retryMaximumAttempts === null && row.deadLetterArn === null) return null;
+  return { maximumRetryAttempts: row.retryMaximumAttempts ?? 0, maximumEventAgeSeconds: row.retryMaximumEventAgeSeconds ?? 86_400 };
+}
+
+interface NextOccurrence {
+  scheduledFor: Date;
+  fireAt: Date;
 }
 
 type Plan =
-  | { kind: 'fire'; row: ClaimedSchedule; next: Date | null }
-  | { kind: 'already-fired'; row: ClaimedSchedule; next: Date | null }
-  | { kind: 'skip'; row: ClaimedSchedule; next: Date | null; skipped: number }
+  | { kind: 'fire'; row: ClaimedSchedule; next: NextOccurrence | null }
+  | { kind: 'already-fired'; row: ClaimedSchedule; next: NextOccurrence | null }
+  | { kind: 'skip'; row: ClaimedSchedule; next: NextOccurrence | null; skipped: number }
   | { kind: 'error'; row: ClaimedSchedule; error: Error };
 
+/** One attempt to make in this batch: an occurrence's first attempt, or a claimed retry. */
+interface Attempt {
+  item: InvokeOptions;
+  schedule: FiringSchedule;
+  /** When the attempt was due (lateness is measured from it). */
+  dueAt: Date;
+}
+
 /**
- * Fire claimed rows at instant `now`: decide each (fire, skip beyond the catch-up window, or already
- * fired), advance them all in one statement, then invoke and record runs for the ones that advanced.
+ * Fire claimed occurrences and retries at instant `now`: decide each occurrence (fire, skip beyond the
+ * catch-up window, or already fired), advance them all in one statement, invoke every attempt, record
+ * the runs, then the attempts' consequences (SPEC §12.2–§12.5).
  */
-async function fireClaimed(tx: Tx, rows: ClaimedSchedule[], now: Date, limits: Limits): Promise<FireOutcome[]> {
+async function fireClaimed(tx: Tx, rows: ClaimedSchedule[], retries: ClaimedRetry[], now: Date, limits: Limits): Promise<FireOutcome[]> {
   const windowStart = new Date(now.getTime() - limits.catchupWindowSeconds * 1000);
   const inWindow = rows.filter((r) => r.nextFireAt >= windowStart);
-  const alreadyFired = await findFiredOccurrences(tx, inWindow.map((r) => ({ scheduleId: r.id, scheduledFor: r.nextFireAt })));
+  const alreadyFired = await findFiredOccurrences(tx, inWindow.map((r) => ({ scheduleId: r.id, scheduledFor: r.nextScheduledFor })));
   const plans = rows.map((row) => plan(row, windowStart, alreadyFired.has(row.id)));
 
-  const advances = plans.flatMap((p) =>
-    p.kind === 'error' ? [] : [{ scheduleId: p.row.id, seen: p.row.nextFireAt, next: p.next, skipped: p.kind === 'skip' ? p.skipped : 0 }],
+  const advances: Advance[] = plans.flatMap((p) =>
+    p.kind === 'error'
+      ? []
+      : [
+          {
+            scheduleId: p.row.id,
+            seen: p.row.nextFireAt,
+            next: p.next?.fireAt ?? null,
+            nextScheduledFor: p.next?.scheduledFor ?? null,
+            skipped: p.kind === 'skip' ? p.skipped : 0,
+            // A last occurrence that may still be retried keeps the schedule active until it ends.
+            state: p.next === null && !(p.kind === 'fire' && retryPolicyOf(p.row)) ? 'completed' : 'active',
+          },
+        ],
   );
   // Exactly once (SPEC §8): fire ONLY the rows whose next_fire_at this statement moved off the
   // occurrence; it must come before the invocations, in this same transaction.
   const advanced = await advanceNextFire(tx, advances, now);
+  const completedAtAdvance = new Set(advances.filter((a) => a.state === 'completed' && advanced.has(a.scheduleId)).map((a) => a.scheduleId));
 
-  const toFire = plans.filter((p): p is Plan & { kind: 'fire' } => p.kind === 'fire' && advanced.has(p.row.id));
-  const runs = await invokeTargets(
-    tx,
-    toFire.map((p) => ({ schedule: p.row, trigger: 'schedule' as const, scheduledFor: p.row.nextFireAt, now })),
-  );
-  const runOf = new Map(toFire.map((p, i) => [p.row.id, runs[i]]));
+  const attempts: Attempt[] = [];
+  for (const p of plans) {
+    if (p.kind !== 'fire' || !advanced.has(p.row.id)) continue;
+    attempts.push({ schedule: p.row, dueAt: p.row.nextFireAt, item: { schedule: p.row, trigger: 'schedule', scheduledFor: p.row.nextScheduledFor, attempt: 1, now } });
+  }
+  const cancelled = retries.filter((r) => !r.enabled);
+  for (const r of retries) {
+    if (!r.enabled) continue;
+    attempts.push({ schedule: r.schedule, dueAt: r.dueAt, item: { schedule: r.schedule, trigger: 'schedule', scheduledFor: r.scheduledFor, attempt: r.attempt, now } });
+  }
+  // Serialization is desired: occurrences of one schedule end in occurrence order, so its failure
+  // count (SPEC §12.5) folds them in the order they happened.
+  attempts.sort((a, b) => a.item.scheduledFor.getTime() - b.item.scheduledFor.getTime());
 
-  return plans.map((p): FireOutcome => {
+  const outcomes = await invokeTargets(tx, attempts.map((a) => a.item));
+  const consequences = attempts.map((a, i) => consequenceOf(a, outcomes[i], now));
+  await recordRuns(tx, attempts.map((a) => a.item), outcomes, consequences.map((c) => c.extras));
+  // A disabled schedule's claimed retries were deleted by the claim: their failed attempts are cancelled.
+  await markCancelled(tx, cancelled);
+
+  await insertPendingAttempts(tx, consequences.flatMap((c) => (c.pending ? [c.pending] : [])));
+  await insertDeadLetters(tx, consequences.flatMap((c) => (c.deadLetter ? [c.deadLetter] : [])));
+  const counts = failureCounts(attempts, consequences, outcomes);
+  await updateFailureCounts(tx, counts, now);
+  const paused = new Set(counts.filter((c) => c.pauseNote !== null).map((c) => c.scheduleId));
+  // SPEC §12.2: disabling a schedule cancels its pending retries, the automatic pause included.
+  await cancelPendingAttempts(tx, [...paused]);
+
+  const ended = [...new Set(attempts.filter((_, i) => consequences[i].ended !== null).map((a) => a.schedule.id))];
+  const completedLater = await completeFinished(tx, ended, now);
+  const completed = new Set([...completedAtAdvance, ...completedLater.map((c) => c.id)]);
+  const action = new Map<string, string>([...rows, ...attempts.map((a) => a.schedule)].map((s) => [s.id, s.actionAfterCompletion]));
+  const deleted = [...completed].filter((id) => action.get(id) === 'delete');
+  // SPEC §12.5: delete as delete_schedule would (runs and pending attempts go with it); dead letters stay.
+  if (deleted.length) await tx.schedule.deleteMany({ where: { id: { in: deleted } } });
+  const deletedSet = new Set(deleted);
+
+  const after = (id: string): AfterAttempt => ({ completed: completed.has(id), deleted: deletedSet.has(id), paused: paused.has(id) });
+  const fired: FireOutcome[] = attempts.map((a, i) => ({
+    kind: 'fired',
+    scheduleId: a.schedule.id,
+    scheduledFor: a.item.scheduledFor,
+    attempt: a.item.attempt,
+    lateMs: now.getTime() - a.dueAt.getTime(),
+    run: outcomes[i],
+    nextAttemptAt: consequences[i].extras.nextAttemptAt ?? null,
+    exhausted: (consequences[i].extras.exhausted as ExhaustedReason | null) ?? null,
+    ...after(a.schedule.id),
+  }));
+  const others: FireOutcome[] = plans.flatMap((p): FireOutcome[] => {
     const scheduleId = p.row.id;
-    const scheduledFor = p.row.nextFireAt;
-    if (p.kind === 'error') return { kind: 'error', scheduleId, scheduledFor, error: p.error };
-    if (!advanced.has(scheduleId)) return { kind: 'lost-race', scheduleId, scheduledFor };
-    const completed = p.next === null;
+    const scheduledFor = p.row.nextScheduledFor;
+    if (p.kind === 'error') return [{ kind: 'error', scheduleId, scheduledFor, error: p.error }];
+    if (!advanced.has(scheduleId)) return [{ kind: 'lost-race', scheduleId, scheduledFor }];
     switch (p.kind) {
       case 'fire':
-        return { kind: 'fired', scheduleId, scheduledFor, lateMs: now.getTime() - scheduledFor.getTime(), run: runOf.get(scheduleId)!, completed };
+        return [];
       case 'skip':
-        return { kind: 'skipped', scheduleId, scheduledFor, skipped: p.skipped, completed };
+        return [{ kind: 'skipped', scheduleId, scheduledFor, skipped: p.skipped, completed: completed.has(scheduleId), deleted: deletedSet.has(scheduleId) }];
       case 'already-fired':
-        return { kind: 'already-fired', scheduleId, scheduledFor, completed };
+        return [{ kind: 'already-fired', scheduleId, scheduledFor, completed: completed.has(scheduleId), deleted: deletedSet.has(scheduleId) }];
       default:
         return p satisfies never;
     }
   });
+  const cancelledOutcomes: FireOutcome[] = cancelled.map((r) => ({ kind: 'retry-cancelled', scheduleId: r.schedule.id, scheduledFor: r.scheduledFor, attempt: r.attempt }));
+  return [...fired, ...others, ...cancelledOutcomes];
+}
+
+/** What one attempt's outcome leads to: its run's retry fields, a next attempt or a dead letter. */
+interface Consequence {
+  extras: RunExtras;
+  pending: PendingAttemptInsert | null;
+  deadLetter: DeadLetterInsert | null;
+  /** The occurrence ended with this attempt: `success` or `failed`; null while a retry is pending. */
+  ended: 'success' | 'failed' | null;
+}
+
+/** SPEC §12.2–§12.3: a failed attempt is retried, or exhausts its occurrence into a dead letter. */
+function consequenceOf(a: Attempt, outcome: InvokeOutcome, now: Date): Consequence {
+  if (outcome.status === 'success') return { extras: {}, pending: null, deadLetter: null, ended: 'success' };
+  const policy = retryPolicyOf(a.schedule);
+  // No retry policy and no dead letter: one attempt, as SPEC §5–§8 say (BlobHub behaviour).
+  if (!policy) return { extras: {}, pending: null, deadLetter: null, ended: 'failed' };
+  const verdict = afterFailedAttempt(policy, a.item.attempt, a.item.scheduledFor, now);
+  if (verdict.kind === 'retry') {
+    return {
+      extras: { nextAttemptAt: verdict.at },
+      pending: { id: newId(), scheduleId: a.schedule.id, scheduledFor: a.item.scheduledFor, attempt: verdict.attempt, dueAt: verdict.at, createdAt: now },
+      deadLetter: null,
+      ended: null,
+    };
+  }
+  const s = a.schedule;
+  return {
+    extras: { exhausted: verdict.reason },
+    pending: null,
+    deadLetter: {
+      id: newId(),
+      revisionId: s.revisionId,
+      scheduleId: s.id,
+      scheduleLabel: s.alias ?? s.id,
+      scheduledFor: a.item.scheduledFor,
+      attempts: a.item.attempt,
+      exhausted: verdict.reason,
+      lastRunId: outcome.runId,
+      lastStatus: outcome.status,
+      lastResult: outcome.result,
+      invocationTargetType: s.invocationTargetType,
+      invocationTarget: s.invocationTarget,
+      deadLetterArn: s.deadLetterArn,
+      createdAt: now,
+    },
+    ended: 'failed',
+  };
 }
 
 /**
- * What to do with one claimed occurrence. Beyond the catch-up window (SPEC §8): count every
- * occurrence older than the window and continue from the first one inside it (which may itself be
- * due now and then fires late on the next tick). A `one_time` schedule missed that way completes
- * with no run.
+ * SPEC §12.5: each schedule's count of consecutive occurrences whose last attempt failed, folded over
+ * the occurrences that ended in this batch (in occurrence order); a count reaching
+ * `pause_after_failures` pauses the schedule. Only schedules whose count changes are returned.
+ */
+function failureCounts(attempts: Attempt[], consequences: Consequence[], outcomes: InvokeOutcome[]): FailureCount[] {
+  const bySchedule = new Map<string, { start: number; count: number; limit: number | null; note: string | null }>();
+  attempts.forEach((a, i) => {
+    const ended = consequences[i].ended;
+    if (ended === null) return;
+    const s = a.schedule;
+    const state = bySchedule.get(s.id) ?? { start: s.consecutiveFailures, count: s.consecutiveFailures, limit: s.pauseAfterFailures, note: null };
+    state.count = ended === 'success' ? 0 : state.count + 1;
+    if (ended === 'failed' && state.limit !== null && state.count >= state.limit && state.note === null) {
+      const result = outcomes[i].result as { error?: string; message?: string };
+      const last = [result.error, result.message].filter(Boolean).join(': ') || outcomes[i].status;
+      state.note = `paused after ${state.count} consecutive failed occurrences (pause_after_failures = ${state.limit}); the last failed with ${last}`.slice(0, 256);
+    }
+    bySchedule.set(s.id, state);
+  });
+  return [...bySchedule.entries()]
+    .filter(([, st]) => st.count !== st.start || st.note !== null)
+    .map(([scheduleId, st]) => ({ scheduleId, consecutiveFailures: st.count, pauseNote: st.note }));
+}
+
+/** Mark the failed attempts that claimed-but-cancelled retries would have followed (SPEC §12.2). */
+async function markCancelled(tx: Tx, cancelled: ClaimedRetry[]): Promise<void> {
+  for (const r of cancelled) {
+    await tx.run.updateMany({
+      where: { scheduleId: r.schedule.id, scheduledFor: r.scheduledFor, trigger: 'schedule', attempt: r.attempt - 1 },
+      data: { exhausted: 'cancelled', nextAttemptAt: null },
+    });
+  }
+}
+
+/**
+ * What to do with one claimed occurrence. Beyond the catch-up window (SPEC §8, counted from the
+ * offset instant, §12.4): count every occurrence due before the window and continue from the first
+ * one due inside it (which may itself be due now and then fires late on the next tick). A `one_time`
+ * schedule missed that way completes with no run.
  */
 function plan(row: ClaimedSchedule, windowStart: Date, alreadyFired: boolean): Plan {
   try {
     const timing = timingOf(row);
-    const scheduledFor = row.nextFireAt;
-    if (scheduledFor < windowStart) {
+    const following = (after: Date): NextOccurrence | null => {
+      const scheduledFor = nextOccurrenceInWindow(timing, after);
+      return scheduledFor ? { scheduledFor, fireAt: fireAtOf(row.id, row.flexibleWindowMinutes, scheduledFor) } : null;
+    };
+    if (row.nextFireAt < windowStart) {
       let skipped = 0;
-      let next: Date | null = scheduledFor;
-      while (next && next < windowStart && skipped < MAX_SKIP_WALK) {
+      let next: NextOccurrence | null = { scheduledFor: row.nextScheduledFor, fireAt: row.nextFireAt };
+      while (next && next.fireAt < windowStart && skipped < MAX_SKIP_WALK) {
         skipped++;
-        next = nextOccurrenceInWindow(timing, next);
+        next = following(next.scheduledFor);
       }
-      if (next && next < windowStart) next = nextOccurrenceInWindow(timing, new Date(windowStart.getTime() - 1));
+      // A flexible offset is under one day: jumping to a day before the window lands before it.
+      if (next && next.fireAt < windowStart) next = following(new Date(windowStart.getTime() - 86_400_000 - 1));
+      while (next && next.fireAt < windowStart) next = following(next.scheduledFor);
       return { kind: 'skip', row, next, skipped };
     }
     // Strictly after the occurrence: next_fire_at only ever moves forward.
-    const next = nextOccurrenceInWindow(timing, scheduledFor);
+    const next = following(row.nextScheduledFor);
     return alreadyFired ? { kind: 'already-fired', row, next } : { kind: 'fire', row, next };
   } catch (e) {
     // Validated at save, so not expected (e.g. a zone dropped from the tz database). The row is
@@ -178,8 +395,12 @@ export async function listDueOccurrences(db: Db, now: Date, limit: number): Prom
   return rows.flatMap((r) => (r.nextFireAt ? [{ scheduleId: r.id, scheduledFor: r.nextFireAt }] : []));
 }
 
-/** The earliest next_fire_at of any schedule (index lookup), or null when none is scheduled. */
+/** The earliest next_fire_at of any schedule or due_at of any pending attempt (index lookups), or null. */
 export async function findEarliestNextFire(db: Db): Promise<Date | null> {
-  const row = await db.schedule.findFirst({ where: { nextFireAt: { not: null } }, orderBy: { nextFireAt: 'asc' }, select: { nextFireAt: true } });
-  return row?.nextFireAt ?? null;
+  const [occurrence, retry] = await Promise.all([
+    db.schedule.findFirst({ where: { nextFireAt: { not: null } }, orderBy: { nextFireAt: 'asc' }, select: { nextFireAt: true } }),
+    db.pendingAttempt.findFirst({ orderBy: { dueAt: 'asc' }, select: { dueAt: true } }),
+  ]);
+  const times = [occurrence?.nextFireAt, retry?.dueAt].filter((t): t is Date => t instanceof Date);
+  return times.length ? new Date(Math.min(...times.map((t) => t.getTime()))) : null;
 }

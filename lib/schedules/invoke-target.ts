@@ -1,7 +1,7 @@
 /**
- * A fire's invocation (SPEC §8 steps 1–2 and the run record of §8.1), shared by scheduled and
- * manual fires, one or many at a time. Runs inside the caller's transaction, so the executions and
- * the runs commit together with the caller's claim and advance.
+ * A fire's invocation (SPEC §8 steps 1–2), shared by scheduled attempts, retries and manual fires,
+ * one or many at a time. Runs inside the caller's transaction, so the executions commit together
+ * with the caller's claim, advance and run records (`recordRuns`).
  */
 import { actorFromEntity } from '../auth';
 import { insertRuns, type RunInsert, type Tx } from '../db';
@@ -27,6 +27,8 @@ export interface InvokeOptions {
   trigger: RunTrigger;
   /** The occurrence instant (UTC); for a manual fire, `now`. */
   scheduledFor: Date;
+  /** 1 for an occurrence's first attempt (and every manual fire), 2… for its retries. */
+  attempt: number;
   /** The fire's instant: the run's and the execution's `created_at`. */
   now: Date;
 }
@@ -38,9 +40,40 @@ export interface InvokeOutcome {
   executionId: string | null;
 }
 
-/** One fire: `invokeTargets` for a single item. */
-export async function invokeTarget(tx: Tx, opts: InvokeOptions): Promise<InvokeOutcome> {
+/** What a run records besides the invocation's outcome (SPEC §8.1, §12.2, §12.3). */
+export interface RunExtras {
+  nextAttemptAt?: Date | null;
+  exhausted?: string | null;
+  deadLetterId?: string | null;
+}
+
+/**
+ * Insert one run per invoked item (same order as `outcomes`), with its retry fields.
+ * Exactly once (SPEC §8): UNIQUE (schedule_id, scheduled_for, trigger, attempt) refuses a second run for
+ * the same attempt; the caller's transaction then rolls back the executions created for it.
+ */
+export async function recordRuns(tx: Tx, items: InvokeOptions[], outcomes: InvokeOutcome[], extras: RunExtras[] = []): Promise<void> {
+  const runs: RunInsert[] = items.map((item, i) => ({
+    id: outcomes[i].runId,
+    scheduleId: item.schedule.id,
+    scheduledFor: item.scheduledFor,
+    trigger: item.trigger,
+    attempt: item.attempt,
+    status: outcomes[i].status,
+    result: outcomes[i].result,
+    executionId: outcomes[i].executionId,
+    nextAttemptAt: extras[i]?.nextAttemptAt ?? null,
+    exhausted: extras[i]?.exhausted ?? null,
+    deadLetterId: extras[i]?.deadLetterId ?? null,
+    createdAt: item.now,
+  }));
+  await insertRuns(tx, runs);
+}
+
+/** One fire, invoked and recorded (a manual fire: `run_schedule`, `replay_dead_letter`). */
+export async function invokeAndRecord(tx: Tx, opts: InvokeOptions, extras: RunExtras = {}): Promise<InvokeOutcome> {
   const [outcome] = await invokeTargets(tx, [opts]);
+  await recordRuns(tx, [opts], [outcome], [extras]);
   return outcome;
 }
 
@@ -49,13 +82,13 @@ type Resolution =
   | { ok: false; status: RunStatus; result: RunResult };
 
 /**
- * Fire every item: resolve its target afresh with its creator's standing, create the executions, and
- * insert one run per item (outcomes in the same order).
+ * Invoke every item: resolve its target afresh with its creator's standing and create the executions
+ * (outcomes in the same order). The caller records one run per item (`recordRuns`): SPEC §8 "every
+ * fire leaves one run record".
  *
- * Never fails for a refused fire: every outcome is a run record (SPEC §8: "every fire leaves one run
- * record"; an unforeseen exception while resolving becomes `internal_error` for the items that share
- * that resolution). Throws only when a write itself fails (the catalog's insert, or the UNIQUE
- * (schedule_id, scheduled_for, trigger) guard on the runs), which rolls the caller's transaction back.
+ * Never fails for a refused fire: every outcome is a result (an unforeseen exception while resolving
+ * becomes `internal_error` for the items that share that resolution). Throws only when a write itself
+ * fails (the catalog's insert), which rolls the caller's transaction back.
  *
  * Shared reads: items with the same creator, target and workflow reference are resolved once per
  * call. Inside one transaction the answer cannot differ between them except through a concurrent
@@ -125,21 +158,7 @@ export async function invokeTargets(tx: Tx, items: InvokeOptions[], gateway: Wor
     }
   }
 
-  const done = outcomes as InvokeOutcome[];
-  const runs: RunInsert[] = items.map((item, i) => ({
-    id: done[i].runId,
-    scheduleId: item.schedule.id,
-    scheduledFor: item.scheduledFor,
-    trigger: item.trigger,
-    status: done[i].status,
-    result: done[i].result,
-    executionId: done[i].executionId,
-    createdAt: item.now,
-  }));
-  // Exactly once (SPEC §8): UNIQUE (schedule_id, scheduled_for, trigger) refuses a second run for the
-  // same occurrence; the caller's transaction then rolls back the executions created above.
-  await insertRuns(tx, runs);
-  return done;
+  return outcomes as InvokeOutcome[];
 }
 
 /** Target, then workflow reference, with the creator's standing (SPEC §6, §8 step 1). */

@@ -1,13 +1,22 @@
 /**
- * When a schedule fires: its occurrences inside the `start_date..end_date` window (SPEC §5.1, §7).
+ * When a schedule fires: its occurrences inside the `start_date..end_date` window (SPEC §5.1, §7,
+ * §12.1), and when each one is due with the flexible time window (SPEC §12.4).
  * Pure: every function takes its reference instant; nothing here reads the clock.
  */
-import { nextOccurrence, resolveLocalTime } from '../cron';
+import { nextOccurrence, nextRateOccurrences, parseRateExpression, resolveLocalTime } from '../cron';
+import { flexibleFireAt } from './flexible-window';
+
+/** Schedule cadences as stored (SPEC §5.1, §12.1). */
+export type StoredRepeat = 'one_time' | 'recurring_cron' | 'recurring_rate';
 
 /** The time part of a schedule ("spec" in STYLE §3.1), as stored. Instants are UTC `Date`s. */
 export interface ScheduleTiming {
-  repeat: 'one_time' | 'recurring_cron';
+  repeat: StoredRepeat;
   cronExpression: string | null;
+  /** `<value> <unit>` (recurring_rate only). */
+  rateExpression: string | null;
+  /** The instant a rate's intervals count from (recurring_rate only). */
+  rateAnchor: Date | null;
   invocationTime: string | null;
   timezone: string;
   /** Inclusive lower bound of fires, or null. */
@@ -18,7 +27,9 @@ export interface ScheduleTiming {
 
 /**
  * The first occurrence strictly after `after` that lies inside the window, or null when none is left
- * (which completes the schedule, SPEC §5.3). One-time: its instant, if after `after` and inside the window.
+ * (which completes the schedule, SPEC §5.3). One-time: its instant, if after `after` and inside the
+ * window. Rate: `rate_anchor + k × interval` (SPEC §12.1). Occurrences are nominal instants: the
+ * flexible-window offset is applied by `fireAtOf`.
  * Throws the time engine's errors for an invalid expression or zone (validated at save, so not expected).
  */
 export function nextOccurrenceInWindow(t: ScheduleTiming, after: Date): Date | null {
@@ -28,7 +39,10 @@ export function nextOccurrenceInWindow(t: ScheduleTiming, after: Date): Date | n
   }
   // Occurrences before start_date never fire: start looking just before it.
   const from = t.startDate && t.startDate.getTime() - 1 > after.getTime() ? new Date(t.startDate.getTime() - 1) : after;
-  const next = nextOccurrence(t.cronExpression ?? '', t.timezone, from);
+  const next =
+    t.repeat === 'recurring_rate'
+      ? (nextRateOccurrences(parseRateExpression(t.rateExpression ?? ''), t.rateAnchor ?? t.startDate ?? 0, from, 1)[0] ?? null)
+      : nextOccurrence(t.cronExpression ?? '', t.timezone, from);
   if (!next) return null;
   return t.endDate && next > t.endDate ? null : next;
 }
@@ -38,4 +52,22 @@ export function inWindow(t: ScheduleTiming, at: Date): boolean {
   if (t.startDate && at < t.startDate) return false;
   if (t.endDate && at > t.endDate) return false;
   return true;
+}
+
+/**
+ * When occurrence `scheduledFor` of schedule `scheduleId` is due: `scheduledFor` plus its
+ * deterministic flexible-window offset (SPEC §12.4), or `scheduledFor` itself when the window is off
+ * (`windowMinutes` null).
+ */
+export function fireAtOf(scheduleId: string, windowMinutes: number | null, scheduledFor: Date): Date {
+  return flexibleFireAt(scheduleId, scheduledFor, windowMinutes);
+}
+
+/**
+ * The anchor a rate counts from when saved at `now` (SPEC §12.1): `start_date` when set, else `now`
+ * rounded up to the next whole minute (a save at 10:00:00.000 anchors at 10:00, at 10:00:00.001 at 10:01).
+ */
+export function rateAnchorFor(startDate: Date | null, now: Date): Date {
+  if (startDate) return startDate;
+  return new Date(Math.ceil(now.getTime() / 60_000) * 60_000);
 }

@@ -4,7 +4,7 @@ import { DomainError } from '../errors';
 import { requireSchedulerRole } from './access';
 import type { Run } from './contract';
 import { getScheduleRow } from './find-schedule';
-import { invokeTarget } from './invoke-target';
+import { invokeAndRecord } from './invoke-target';
 import { toRun } from './serialize';
 
 /**
@@ -18,7 +18,7 @@ export async function runSchedule(opts: { db: Db; actor: Actor; revision: { id: 
     await requireSchedulerRole(tx, actor, revision.blobId, 'write');
     const row = await getScheduleRow(tx, revision.id, opts.scheduleRef);
     if (row.state === 'completed') throw new DomainError('schedule_completed', 'this schedule is completed; it can no longer fire');
-    const out = await invokeTarget(tx, { schedule: row, trigger: 'manual', scheduledFor: now, now });
+    const out = await invokeAndRecord(tx, { schedule: row, trigger: 'manual', scheduledFor: now, attempt: 1, now });
     const run = await tx.run.findUniqueOrThrow({ where: { id: out.runId } });
     return toRun(run);
   });

@@ -54,6 +54,8 @@ export async function checkSchedule(opts: CheckScheduleOptions): Promise<SavedFi
   const timing: ScheduleTiming = {
     repeat: input.repeat,
     cronExpression: input.repeat === 'recurring_cron' ? (input.cron_expression ?? null) : null,
+    rateExpression: null,
+    rateAnchor: null,
     invocationTime: input.repeat === 'one_time' ? (input.invocation_time ?? null) : null,
     timezone: input.timezone,
     startDate: input.start_date ? new Date(input.start_date) : null,

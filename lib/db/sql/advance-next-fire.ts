@@ -20,16 +20,25 @@ export interface Advance {
   scheduleId: string;
   /** The occurrence the worker claimed: the row's next_fire_at as claimed. */
   seen: Date;
-  /** The following occurrence, or null when none is left (the schedule completes, SPEC §5.3). */
+  /** When the following occurrence fires (with its flexible-window offset), or null when none is left. */
   next: Date | null;
+  /** The following occurrence itself (its nominal instant), or null with `next`. */
+  nextScheduledFor: Date | null;
+  /**
+   * The row's state after the advance: `completed` when no occurrence is left and nothing more can
+   * fire (SPEC §5.3); `active` otherwise — including when `next` is null but the fired attempt may
+   * still be retried (the fire path completes the schedule once its last occurrence has ended).
+   */
+  state: 'active' | 'completed';
   /** Occurrences skipped beyond the catch-up window, added to skipped_occurrences (SPEC §8). */
   skipped: number;
 }
 
-/** Params: updated_at, JSON array of {id, seen, next_fire_at, state, skipped}. */
+/** Params: updated_at, JSON array of {id, seen, next_fire_at, next_scheduled_for, state, skipped}. */
 export const ADVANCE_NEXT_FIRE_SQL = {
   sqlite: `UPDATE schedules SET
       next_fire_at = a.value ->> 'next_fire_at',
+      next_scheduled_for = a.value ->> 'next_scheduled_for',
       state = a.value ->> 'state',
       skipped_occurrences = skipped_occurrences + (a.value ->> 'skipped'),
       updated_at = ?
@@ -41,10 +50,11 @@ export const ADVANCE_NEXT_FIRE_SQL = {
     RETURNING schedules.id`,
   postgresql: `UPDATE schedules AS s SET
       next_fire_at = a.next_fire_at,
+      next_scheduled_for = a.next_scheduled_for,
       state = a.state,
       skipped_occurrences = s.skipped_occurrences + a.skipped,
       updated_at = $1::timestamp(3)
-    FROM jsonb_to_recordset($2::jsonb) AS a(id text, seen timestamp(3), next_fire_at timestamp(3), state text, skipped int)
+    FROM jsonb_to_recordset($2::jsonb) AS a(id text, seen timestamp(3), next_fire_at timestamp(3), next_scheduled_for timestamp(3), state text, skipped int)
     WHERE s.id = a.id
       -- Exactly once: only while the row still holds the occurrence this worker claimed.
       AND s.next_fire_at = a.seen
@@ -63,7 +73,9 @@ export async function advanceNextFire(tx: Tx, advances: Advance[], now: Date): P
     id: a.scheduleId,
     seen: sqlInstant(dialect, a.seen),
     next_fire_at: sqlInstantOrNull(dialect, a.next),
-    state: a.next === null ? 'completed' : 'active',
+    // Stored only when an offset moved the fire off the occurrence (schema: null = next_fire_at itself).
+    next_scheduled_for: a.next && a.nextScheduledFor && a.nextScheduledFor.getTime() !== a.next.getTime() ? sqlInstant(dialect, a.nextScheduledFor) : null,
+    state: a.state,
     skipped: a.skipped,
   }));
   const rows = await tx.$queryRawUnsafe<{ id: string }[]>(ADVANCE_NEXT_FIRE_SQL[dialect], sqlInstant(dialect, now), JSON.stringify(doc));

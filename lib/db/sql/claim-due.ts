@@ -18,20 +18,80 @@
 import type { Tx } from '../client';
 import { dialectOfDb } from '../client';
 import { sqlInstant } from './instant';
-import { rawInstant, type ScheduleRecord } from './schedule-record';
+import { rawInstant, rawIntOrNull, rawJson, type ScheduleRecord } from './schedule-record';
 
-/** A claimed schedule: the columns of the `schedules` row a fire reads. */
-export type ClaimedSchedule = Pick<
+/** The columns of a `schedules` row that firing reads (timing, target, delivery and pause policies). */
+export type FiringSchedule = Pick<
   ScheduleRecord,
-  'id' | 'description' | 'repeat' | 'invocationTime' | 'cronExpression' | 'timezone' | 'startDate' | 'endDate' | 'invocationTarget' | 'createdByType' | 'createdById'
-> & {
-  /** The occurrence being claimed: never null for a claimed row. */
+  | 'id'
+  | 'revisionId'
+  | 'alias'
+  | 'description'
+  | 'repeat'
+  | 'invocationTime'
+  | 'cronExpression'
+  | 'rateExpression'
+  | 'rateAnchor'
+  | 'timezone'
+  | 'startDate'
+  | 'endDate'
+  | 'flexibleWindowMinutes'
+  | 'retryMaximumAttempts'
+  | 'retryMaximumEventAgeSeconds'
+  | 'deadLetterArn'
+  | 'actionAfterCompletion'
+  | 'pauseAfterFailures'
+  | 'consecutiveFailures'
+  | 'invocationTargetType'
+  | 'invocationTarget'
+  | 'createdByType'
+  | 'createdById'
+>;
+
+/** A schedule claimed for its due occurrence. */
+export type ClaimedSchedule = FiringSchedule & {
+  /** When the occurrence is due (with its flexible-window offset): never null for a claimed row. */
   nextFireAt: Date;
+  /** The occurrence itself (its nominal instant, the run's `scheduled_for`). */
+  nextScheduledFor: Date;
 };
 
 /** Only what firing reads (every column read costs per row; state and enabled are in the WHERE). */
-const COLUMNS = `id, description, repeat, invocation_time, cron_expression, timezone, start_date, end_date,
-  invocation_target, next_fire_at, created_by_type, created_by_id`;
+export const FIRING_COLUMNS = `id, revision_id, alias, description, repeat, invocation_time, cron_expression, rate_expression,
+  rate_anchor, timezone, start_date, end_date, flexible_window_minutes, retry_maximum_attempts,
+  retry_maximum_event_age_seconds, dead_letter_arn, action_after_completion, pause_after_failures,
+  consecutive_failures, invocation_target_type, invocation_target, created_by_type, created_by_id`;
+const COLUMNS = `${FIRING_COLUMNS}, next_fire_at, next_scheduled_for`;
+
+/** A raw row of FIRING_COLUMNS → FiringSchedule (Prisma's raw values differ slightly per adapter). */
+export function toFiringSchedule(r: Record<string, unknown>): FiringSchedule {
+  return {
+    id: r.id as string,
+    revisionId: r.revision_id as string,
+    alias: (r.alias as string | null) ?? null,
+    description: (r.description as string | null) ?? null,
+    repeat: r.repeat as string,
+    invocationTime: (r.invocation_time as string | null) ?? null,
+    cronExpression: (r.cron_expression as string | null) ?? null,
+    rateExpression: (r.rate_expression as string | null) ?? null,
+    rateAnchor: rawInstant(r.rate_anchor),
+    timezone: r.timezone as string,
+    startDate: rawInstant(r.start_date),
+    endDate: rawInstant(r.end_date),
+    flexibleWindowMinutes: rawIntOrNull(r.flexible_window_minutes),
+    retryMaximumAttempts: rawIntOrNull(r.retry_maximum_attempts),
+    retryMaximumEventAgeSeconds: rawIntOrNull(r.retry_maximum_event_age_seconds),
+    deadLetterArn: (r.dead_letter_arn as string | null) ?? null,
+    actionAfterCompletion: r.action_after_completion as string,
+    pauseAfterFailures: rawIntOrNull(r.pause_after_failures),
+    consecutiveFailures: Number(r.consecutive_failures),
+    invocationTargetType: r.invocation_target_type as string,
+    invocationTarget: rawJson(r.invocation_target),
+    createdByType: r.created_by_type as string,
+    createdById: r.created_by_id as string,
+  };
+}
+
 
 /**
  * Due schedules, oldest occurrence first, up to `limit`. Params: now, limit.
@@ -68,7 +128,7 @@ export const CLAIM_OCCURRENCE_SQL = {
  */
 export async function claimDue(tx: Tx, now: Date, limit: number): Promise<ClaimedSchedule[]> {
   const dialect = dialectOfDb(tx);
-  const rows = await tx.$queryRawUnsafe<RawSchedule[]>(CLAIM_DUE_SQL[dialect], sqlInstant(dialect, now), limit);
+  const rows = await tx.$queryRawUnsafe<Record<string, unknown>[]>(CLAIM_DUE_SQL[dialect], sqlInstant(dialect, now), limit);
   return rows.map(toClaimed);
 }
 
@@ -78,39 +138,10 @@ export async function claimDue(tx: Tx, now: Date, limit: number): Promise<Claime
  */
 export async function claimOccurrence(tx: Tx, scheduleId: string, scheduledFor: Date): Promise<ClaimedSchedule | null> {
   const dialect = dialectOfDb(tx);
-  const rows = await tx.$queryRawUnsafe<RawSchedule[]>(CLAIM_OCCURRENCE_SQL[dialect], scheduleId, sqlInstant(dialect, scheduledFor));
+  const rows = await tx.$queryRawUnsafe<Record<string, unknown>[]>(CLAIM_OCCURRENCE_SQL[dialect], scheduleId, sqlInstant(dialect, scheduledFor));
   return rows.length ? toClaimed(rows[0]) : null;
 }
 
-interface RawSchedule {
-  id: string;
-  description: string | null;
-  repeat: string;
-  invocation_time: string | null;
-  cron_expression: string | null;
-  timezone: string;
-  start_date: Date | string | null;
-  end_date: Date | string | null;
-  invocation_target: unknown;
-  next_fire_at: Date | string;
-  created_by_type: string;
-  created_by_id: string;
-}
-
-/** Prisma's raw results already carry Date and JSON values on both adapters; normalize defensively. */
-function toClaimed(r: RawSchedule): ClaimedSchedule {
-  return {
-    id: r.id,
-    description: r.description,
-    repeat: r.repeat,
-    invocationTime: r.invocation_time,
-    cronExpression: r.cron_expression,
-    timezone: r.timezone,
-    startDate: rawInstant(r.start_date),
-    endDate: rawInstant(r.end_date),
-    invocationTarget: typeof r.invocation_target === 'string' ? JSON.parse(r.invocation_target) : r.invocation_target,
-    nextFireAt: new Date(r.next_fire_at),
-    createdByType: r.created_by_type,
-    createdById: r.created_by_id,
-  };
+function toClaimed(r: Record<string, unknown>): ClaimedSchedule {
+  return { ...toFiringSchedule(r), nextFireAt: rawInstant(r.next_fire_at)!, nextScheduledFor: rawInstant(r.next_scheduled_for ?? r.next_fire_at)! };
 }

@@ -2,7 +2,7 @@
  * Which of a batch's occurrences already have a scheduled run record. A claimed occurrence that
  * already fired (possible only if next_fire_at was moved back onto it, e.g. by a save that computed
  * from a slower clock) is advanced WITHOUT firing again, instead of failing the whole batch on the
- * UNIQUE (schedule_id, scheduled_for, trigger) key on every tick.
+ * UNIQUE (schedule_id, scheduled_for, trigger, attempt) key on every tick.
  * Reads the unique index; one statement per batch.
  */
 import type { Tx } from '../client';
@@ -12,9 +12,9 @@ import { sqlInstant } from './instant';
 /** Param: JSON array of {id, scheduled_for}. Returns schedule_id of each occurrence that has a run. */
 export const FIND_FIRED_OCCURRENCES_SQL = {
   sqlite: `SELECT r.schedule_id AS schedule_id FROM json_each(?) AS o
-    JOIN runs r ON r.schedule_id = o.value ->> 'id' AND r.scheduled_for = o.value ->> 'scheduled_for' AND r.trigger = 'schedule'`,
+    JOIN runs r ON r.schedule_id = o.value ->> 'id' AND r.scheduled_for = o.value ->> 'scheduled_for' AND r.trigger = 'schedule' AND r.attempt = 1`,
   postgresql: `SELECT r.schedule_id AS schedule_id FROM jsonb_to_recordset($1::jsonb) AS o(id text, scheduled_for timestamp(3))
-    JOIN runs r ON r.schedule_id = o.id AND r.scheduled_for = o.scheduled_for AND r.trigger = 'schedule'`,
+    JOIN runs r ON r.schedule_id = o.id AND r.scheduled_for = o.scheduled_for AND r.trigger = 'schedule' AND r.attempt = 1`,
 } as const;
 
 /** Ids of the schedules in `occurrences` whose occurrence already has a `trigger = 'schedule'` run. */

@@ -2,7 +2,18 @@
  * Race-sensitive and bulk SQL, one statement per module, SQLite and PostgreSQL text side by side
  * (STYLE §1.1). Every function runs inside the caller's transaction client.
  */
-export { claimDue, claimOccurrence, type ClaimedSchedule } from './claim-due';
+export { claimDue, claimOccurrence, type ClaimedSchedule, type FiringSchedule } from './claim-due';
+export { claimRetries, type ClaimedRetry } from './claim-retries';
+export { cancelPendingAttempts } from './cancel-pending-attempts';
+export {
+  completeFinished,
+  insertDeadLetters,
+  insertPendingAttempts,
+  updateFailureCounts,
+  type DeadLetterInsert,
+  type FailureCount,
+  type PendingAttemptInsert,
+} from './record-outcomes';
 export { advanceNextFire, type Advance } from './advance-next-fire';
 export { findFiredOccurrences } from './find-fired-occurrences';
 export { insertRuns, type RunInsert } from './insert-runs';

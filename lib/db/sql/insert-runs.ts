@@ -1,13 +1,13 @@
 /**
  * Insert a batch of run records (SPEC §8.1) in one statement.
  *
- * Exactly once (SPEC §8): the UNIQUE (schedule_id, scheduled_for, trigger) key refuses a second run
- * for the same occurrence; the statement then fails and the caller's transaction rolls back the
+ * Exactly once (SPEC §8, §12.2): the UNIQUE (schedule_id, scheduled_for, trigger, attempt) key refuses
+ * a second run for the same attempt of an occurrence; the statement then fails and the caller's transaction rolls back the
  * whole batch (advance and executions included). Keep it in the same transaction as the advance.
  */
 import type { Tx } from '../client';
 import { dialectOfDb } from '../client';
-import { sqlInstant } from './instant';
+import { sqlInstant, sqlInstantOrNull } from './instant';
 
 export interface RunInsert {
   id: string;
@@ -15,9 +15,17 @@ export interface RunInsert {
   scheduledFor: Date;
   /** `schedule` | `manual` */
   trigger: string;
+  /** 1 for an occurrence's first attempt, 2… for its retries (SPEC §12.2). Default 1. */
+  attempt?: number;
   status: string;
   result: unknown;
   executionId: string | null;
+  /** A failed attempt that will be retried: when the next attempt is due. Default null. */
+  nextAttemptAt?: Date | null;
+  /** A failed attempt that ends its occurrence's retries: why (SPEC §8.1). Default null. */
+  exhausted?: string | null;
+  /** A manual replay: the dead letter it fired again (SPEC §12.3). Default null. */
+  deadLetterId?: string | null;
   createdAt: Date;
 }
 
@@ -28,15 +36,18 @@ export interface RunInsert {
  * locked one, so the copy is exactly what was fired (and the batch document stays small).
  */
 export const INSERT_RUNS_SQL = {
-  sqlite: `INSERT INTO runs (id, schedule_id, scheduled_for, trigger, invocation_target_type, invocation_target, description, status, result, execution_id, created_at)
-    SELECT r.value ->> 'id', s.id, r.value ->> 'scheduled_for', r.value ->> 'trigger', s.invocation_target_type,
+  sqlite: `INSERT INTO runs (id, schedule_id, scheduled_for, trigger, attempt, invocation_target_type, invocation_target, description,
+      status, result, execution_id, next_attempt_at, exhausted, dead_letter_id, created_at)
+    SELECT r.value ->> 'id', s.id, r.value ->> 'scheduled_for', r.value ->> 'trigger', r.value ->> 'attempt', s.invocation_target_type,
       s.invocation_target, s.description, r.value ->> 'status', json(r.value -> 'result'),
-      r.value ->> 'execution_id', r.value ->> 'created_at'
+      r.value ->> 'execution_id', r.value ->> 'next_attempt_at', r.value ->> 'exhausted', r.value ->> 'dead_letter_id', r.value ->> 'created_at'
     FROM json_each(?) AS r JOIN schedules s ON s.id = r.value ->> 'schedule_id'`,
-  postgresql: `INSERT INTO runs (id, schedule_id, scheduled_for, trigger, invocation_target_type, invocation_target, description, status, result, execution_id, created_at)
-    SELECT r.id, s.id, r.scheduled_for, r.trigger, s.invocation_target_type, s.invocation_target, s.description, r.status, r.result, r.execution_id, r.created_at
-    FROM jsonb_to_recordset($1::jsonb) AS r(id text, schedule_id text, scheduled_for timestamp(3), trigger text,
-      status text, result jsonb, execution_id text, created_at timestamp(3))
+  postgresql: `INSERT INTO runs (id, schedule_id, scheduled_for, trigger, attempt, invocation_target_type, invocation_target, description,
+      status, result, execution_id, next_attempt_at, exhausted, dead_letter_id, created_at)
+    SELECT r.id, s.id, r.scheduled_for, r.trigger, r.attempt, s.invocation_target_type, s.invocation_target, s.description, r.status,
+      r.result, r.execution_id, r.next_attempt_at, r.exhausted, r.dead_letter_id, r.created_at
+    FROM jsonb_to_recordset($1::jsonb) AS r(id text, schedule_id text, scheduled_for timestamp(3), trigger text, attempt int,
+      status text, result jsonb, execution_id text, next_attempt_at timestamp(3), exhausted text, dead_letter_id text, created_at timestamp(3))
     JOIN schedules s ON s.id = r.schedule_id`,
 } as const;
 
@@ -52,9 +63,13 @@ export async function insertRuns(tx: Tx, runs: RunInsert[]): Promise<void> {
     schedule_id: r.scheduleId,
     scheduled_for: sqlInstant(dialect, r.scheduledFor),
     trigger: r.trigger,
+    attempt: r.attempt ?? 1,
     status: r.status,
     result: r.result,
     execution_id: r.executionId,
+    next_attempt_at: sqlInstantOrNull(dialect, r.nextAttemptAt ?? null),
+    exhausted: r.exhausted ?? null,
+    dead_letter_id: r.deadLetterId ?? null,
     created_at: sqlInstant(dialect, r.createdAt),
   }));
   const inserted = await tx.$executeRawUnsafe(INSERT_RUNS_SQL[dialect], JSON.stringify(doc));

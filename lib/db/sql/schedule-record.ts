@@ -2,7 +2,7 @@
  * A `schedules` row as raw SQL returns it, mapped to the camelCase shape of the Prisma model, for the
  * statements of this folder that read schedules without Prisma's model API.
  */
-/** A `schedules` row, camelCase like the Prisma model. */
+/** A `schedules` row, camelCase like the Prisma model (see prisma/schema.prisma for each column). */
 export interface ScheduleRecord {
   id: string;
   revisionId: string;
@@ -11,13 +11,29 @@ export interface ScheduleRecord {
   repeat: string;
   invocationTime: string | null;
   cronExpression: string | null;
+  rateExpression: string | null;
+  rateAnchor: Date | null;
   timezone: string;
   startDate: Date | null;
   endDate: Date | null;
+  flexibleWindowMinutes: number | null;
+  retryMaximumAttempts: number | null;
+  retryMaximumEventAgeSeconds: number | null;
+  deadLetterArn: string | null;
+  actionAfterCompletion: string;
+  pauseAfterFailures: number | null;
+  consecutiveFailures: number;
   enabled: boolean;
+  pausedByType: string | null;
+  pausedById: string | null;
+  pausedAt: Date | null;
+  pauseNote: string | null;
+  pausedBulk: boolean;
   state: string;
+  invocationTargetType: string;
   invocationTarget: unknown;
   nextFireAt: Date | null;
+  nextScheduledFor: Date | null;
   createdByType: string;
   createdById: string;
   skippedOccurrences: number;
@@ -27,6 +43,15 @@ export interface ScheduleRecord {
 
 /** A raw instant column (Date, or text on SQLite) as a Date; null stays null. */
 export const rawInstant = (v: unknown): Date | null => (v === null || v === undefined ? null : new Date(v as string | Date));
+
+/** A raw boolean column (boolean on PostgreSQL, 0/1 on SQLite). */
+export const rawBoolean = (v: unknown): boolean => v === true || v === 1 || v === 1n;
+
+/** A raw nullable integer column (number, bigint or null). */
+export const rawIntOrNull = (v: unknown): number | null => (v === null || v === undefined ? null : Number(v));
+
+/** A raw JSON column (parsed on PostgreSQL, text on SQLite). */
+export const rawJson = (v: unknown): unknown => (typeof v === 'string' ? JSON.parse(v) : v);
 
 /** Prisma's raw results carry Date, boolean and JSON values on both adapters; normalize defensively. */
 export function toScheduleRecord(r: Record<string, unknown>): ScheduleRecord {
@@ -38,13 +63,29 @@ export function toScheduleRecord(r: Record<string, unknown>): ScheduleRecord {
     repeat: r.repeat as string,
     invocationTime: (r.invocation_time as string | null) ?? null,
     cronExpression: (r.cron_expression as string | null) ?? null,
+    rateExpression: (r.rate_expression as string | null) ?? null,
+    rateAnchor: rawInstant(r.rate_anchor),
     timezone: r.timezone as string,
     startDate: rawInstant(r.start_date),
     endDate: rawInstant(r.end_date),
-    enabled: r.enabled === true || r.enabled === 1 || r.enabled === 1n,
+    flexibleWindowMinutes: rawIntOrNull(r.flexible_window_minutes),
+    retryMaximumAttempts: rawIntOrNull(r.retry_maximum_attempts),
+    retryMaximumEventAgeSeconds: rawIntOrNull(r.retry_maximum_event_age_seconds),
+    deadLetterArn: (r.dead_letter_arn as string | null) ?? null,
+    actionAfterCompletion: (r.action_after_completion as string | undefined) ?? 'none',
+    pauseAfterFailures: rawIntOrNull(r.pause_after_failures),
+    consecutiveFailures: Number(r.consecutive_failures ?? 0),
+    enabled: rawBoolean(r.enabled),
+    pausedByType: (r.paused_by_type as string | null) ?? null,
+    pausedById: (r.paused_by_id as string | null) ?? null,
+    pausedAt: rawInstant(r.paused_at),
+    pauseNote: (r.pause_note as string | null) ?? null,
+    pausedBulk: rawBoolean(r.paused_bulk),
     state: r.state as string,
-    invocationTarget: typeof r.invocation_target === 'string' ? JSON.parse(r.invocation_target) : r.invocation_target,
+    invocationTargetType: (r.invocation_target_type as string | undefined) ?? 'workflow',
+    invocationTarget: rawJson(r.invocation_target),
     nextFireAt: rawInstant(r.next_fire_at),
+    nextScheduledFor: rawInstant(r.next_scheduled_for),
     createdByType: r.created_by_type as string,
     createdById: r.created_by_id as string,
     skippedOccurrences: Number(r.skipped_occurrences),
@@ -52,4 +93,3 @@ export function toScheduleRecord(r: Record<string, unknown>): ScheduleRecord {
     updatedAt: rawInstant(r.updated_at)!,
   };
 }
-

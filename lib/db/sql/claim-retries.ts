@@ -1,0 +1,74 @@
+/**
+ * The retry claim (SPEC §12.2 "each attempt exactly once"): take due pending attempts for this
+ * transaction, each with its schedule's firing columns, then delete them. A pending attempt is fired
+ * ONLY by the transaction whose DELETE removed it, and that transaction also records the attempt's
+ * run: commit makes both visible at once, a crash before it leaves the attempt pending, so it is
+ * neither lost nor repeated.
+ *
+ * - PostgreSQL: `FOR UPDATE SKIP LOCKED` locks the pending rows AND their schedule rows (the join), so
+ *   another worker skips them, and a schedule is never fired by two transactions at once (its
+ *   occurrence claim takes the same row lock).
+ * - SQLite: runs under `BEGIN IMMEDIATE` (lib/db/client.ts), the database's single write lock.
+ *
+ * Both: the range `due_at <= now` is read through the `pending_attempts(due_at)` index, oldest first.
+ */
+import type { Tx } from '../client';
+import { dialectOfDb } from '../client';
+import { FIRING_COLUMNS, toFiringSchedule, type FiringSchedule } from './claim-due';
+import { sqlInstant } from './instant';
+import { rawBoolean, rawInstant } from './schedule-record';
+
+/** A claimed retry: attempt `attempt` of occurrence `scheduledFor` of `schedule`. */
+export interface ClaimedRetry {
+  pendingId: string;
+  scheduledFor: Date;
+  attempt: number;
+  dueAt: Date;
+  /** The schedule's `enabled` when claimed (a disabled schedule's retry is cancelled, never fired). */
+  enabled: boolean;
+  schedule: FiringSchedule;
+}
+
+const S_COLUMNS = FIRING_COLUMNS.split(',').map((c) => `s.${c.trim()}`).join(', ');
+const PA_COLUMNS = 'pa.id AS pending_id, pa.scheduled_for AS pending_scheduled_for, pa.attempt AS pending_attempt, pa.due_at AS pending_due_at, s.enabled AS enabled';
+
+/** Params: now, limit. */
+export const CLAIM_RETRIES_SQL = {
+  sqlite: `SELECT ${PA_COLUMNS}, ${S_COLUMNS} FROM pending_attempts pa JOIN schedules s ON s.id = pa.schedule_id
+    WHERE pa.due_at <= ? ORDER BY pa.due_at LIMIT ?`,
+  // SKIP LOCKED: pending rows (or schedules) another worker holds are its batch.
+  postgresql: `SELECT ${PA_COLUMNS}, ${S_COLUMNS} FROM pending_attempts pa JOIN schedules s ON s.id = pa.schedule_id
+    WHERE pa.due_at <= $1::timestamp(3) ORDER BY pa.due_at LIMIT $2
+    FOR UPDATE SKIP LOCKED`,
+} as const;
+
+/** Param: JSON array of pending ids. */
+export const TAKE_PENDING_SQL = {
+  sqlite: 'DELETE FROM pending_attempts WHERE id IN (SELECT value FROM json_each(?)) RETURNING id',
+  postgresql: 'DELETE FROM pending_attempts WHERE id IN (SELECT jsonb_array_elements_text($1::jsonb)) RETURNING id',
+} as const;
+
+/**
+ * Claim up to `limit` pending attempts due at `now` inside the caller's transaction, oldest first, and
+ * delete them. Returns only the attempts this transaction deleted: fire exactly those.
+ */
+export async function claimRetries(tx: Tx, now: Date, limit: number): Promise<ClaimedRetry[]> {
+  const dialect = dialectOfDb(tx);
+  const rows = await tx.$queryRawUnsafe<Record<string, unknown>[]>(CLAIM_RETRIES_SQL[dialect], sqlInstant(dialect, now), limit);
+  if (rows.length === 0) return [];
+  // Exactly once (SPEC §12.2): only the rows this DELETE removed are fired; it must stay in the
+  // transaction that inserts the attempts' runs.
+  const taken = await tx.$queryRawUnsafe<{ id: string }[]>(TAKE_PENDING_SQL[dialect], JSON.stringify(rows.map((r) => r.pending_id)));
+  const ours = new Set(taken.map((t) => t.id));
+  return rows
+    .filter((r) => ours.has(r.pending_id as string))
+    .map((r) => ({
+      pendingId: r.pending_id as string,
+      scheduledFor: rawInstant(r.pending_scheduled_for)!,
+      attempt: Number(r.pending_attempt),
+      dueAt: rawInstant(r.pending_due_at)!,
+      enabled: rawBoolean(r.enabled),
+      schedule: toFiringSchedule(r),
+    }));
+}
+

@@ -1,0 +1,177 @@
+/**
+ * What a batch of attempts leaves behind besides their runs (SPEC §12.2–§12.5), one statement each,
+ * inside the fire transaction (after the runs are inserted): the next attempts to make, the
+ * exhausted occurrences' dead letters, the schedules' consecutive-failure counts and automatic
+ * pauses, and the schedules that have nothing left to fire.
+ */
+import type { Tx } from '../client';
+import { dialectOfDb } from '../client';
+import { sqlInstant } from './instant';
+
+export interface PendingAttemptInsert {
+  id: string;
+  scheduleId: string;
+  scheduledFor: Date;
+  attempt: number;
+  dueAt: Date;
+  createdAt: Date;
+}
+
+const INSERT_PENDING_SQL = {
+  sqlite: `INSERT INTO pending_attempts (id, schedule_id, scheduled_for, attempt, due_at, created_at)
+    SELECT p.value ->> 'id', p.value ->> 'schedule_id', p.value ->> 'scheduled_for', p.value ->> 'attempt', p.value ->> 'due_at', p.value ->> 'created_at'
+    FROM json_each(?) AS p`,
+  postgresql: `INSERT INTO pending_attempts (id, schedule_id, scheduled_for, attempt, due_at, created_at)
+    SELECT p.id, p.schedule_id, p.scheduled_for, p.attempt, p.due_at, p.created_at
+    FROM jsonb_to_recordset($1::jsonb) AS p(id text, schedule_id text, scheduled_for timestamp(3), attempt int, due_at timestamp(3), created_at timestamp(3))`,
+} as const;
+
+/**
+ * Store the next attempts (SPEC §12.2). Exactly once: UNIQUE (schedule_id, scheduled_for, attempt)
+ * refuses a second pending copy of one attempt, failing the batch instead of doubling a retry.
+ */
+export async function insertPendingAttempts(tx: Tx, rows: PendingAttemptInsert[]): Promise<void> {
+  if (rows.length === 0) return;
+  const dialect = dialectOfDb(tx);
+  const doc = rows.map((r) => ({
+    id: r.id,
+    schedule_id: r.scheduleId,
+    scheduled_for: sqlInstant(dialect, r.scheduledFor),
+    attempt: r.attempt,
+    due_at: sqlInstant(dialect, r.dueAt),
+    created_at: sqlInstant(dialect, r.createdAt),
+  }));
+  await tx.$executeRawUnsafe(INSERT_PENDING_SQL[dialect], JSON.stringify(doc));
+}
+
+export interface DeadLetterInsert {
+  id: string;
+  revisionId: string;
+  scheduleId: string;
+  scheduleLabel: string;
+  scheduledFor: Date;
+  attempts: number;
+  exhausted: string;
+  lastRunId: string;
+  lastStatus: string;
+  lastResult: unknown;
+  invocationTargetType: string;
+  invocationTarget: unknown;
+  deadLetterArn: string | null;
+  createdAt: Date;
+}
+
+const INSERT_DEAD_LETTERS_SQL = {
+  sqlite: `INSERT INTO dead_letters (id, revision_id, schedule_id, schedule_label, scheduled_for, attempts, exhausted, last_run_id,
+      last_status, last_result, invocation_target_type, invocation_target, dead_letter_arn, created_at)
+    SELECT d.value ->> 'id', d.value ->> 'revision_id', d.value ->> 'schedule_id', d.value ->> 'schedule_label', d.value ->> 'scheduled_for',
+      d.value ->> 'attempts', d.value ->> 'exhausted', d.value ->> 'last_run_id', d.value ->> 'last_status', json(d.value -> 'last_result'),
+      d.value ->> 'invocation_target_type', json(d.value -> 'invocation_target'), d.value ->> 'dead_letter_arn', d.value ->> 'created_at'
+    FROM json_each(?) AS d`,
+  postgresql: `INSERT INTO dead_letters (id, revision_id, schedule_id, schedule_label, scheduled_for, attempts, exhausted, last_run_id,
+      last_status, last_result, invocation_target_type, invocation_target, dead_letter_arn, created_at)
+    SELECT d.id, d.revision_id, d.schedule_id, d.schedule_label, d.scheduled_for, d.attempts, d.exhausted, d.last_run_id,
+      d.last_status, d.last_result, d.invocation_target_type, d.invocation_target, d.dead_letter_arn, d.created_at
+    FROM jsonb_to_recordset($1::jsonb) AS d(id text, revision_id text, schedule_id text, schedule_label text, scheduled_for timestamp(3),
+      attempts int, exhausted text, last_run_id text, last_status text, last_result jsonb, invocation_target_type text,
+      invocation_target jsonb, dead_letter_arn text, created_at timestamp(3))`,
+} as const;
+
+/** Keep each exhausted occurrence in its scheduler's dead-letter list (SPEC §12.3). */
+export async function insertDeadLetters(tx: Tx, rows: DeadLetterInsert[]): Promise<void> {
+  if (rows.length === 0) return;
+  const dialect = dialectOfDb(tx);
+  const doc = rows.map((r) => ({
+    id: r.id,
+    revision_id: r.revisionId,
+    schedule_id: r.scheduleId,
+    schedule_label: r.scheduleLabel,
+    scheduled_for: sqlInstant(dialect, r.scheduledFor),
+    attempts: r.attempts,
+    exhausted: r.exhausted,
+    last_run_id: r.lastRunId,
+    last_status: r.lastStatus,
+    last_result: r.lastResult,
+    invocation_target_type: r.invocationTargetType,
+    invocation_target: r.invocationTarget,
+    dead_letter_arn: r.deadLetterArn,
+    created_at: sqlInstant(dialect, r.createdAt),
+  }));
+  await tx.$executeRawUnsafe(INSERT_DEAD_LETTERS_SQL[dialect], JSON.stringify(doc));
+}
+
+export interface FailureCount {
+  scheduleId: string;
+  /** The new count of consecutive failed occurrences (0 after a success). */
+  consecutiveFailures: number;
+  /** Set when the count reached `pause_after_failures`: the worker disables the schedule (SPEC §12.5). */
+  pauseNote: string | null;
+}
+
+/** Params: now (SQLite: twice), JSON array of {id, consecutive_failures, pause_note}. */
+const UPDATE_FAILURE_COUNTS_SQL = {
+  sqlite: `UPDATE schedules SET
+      consecutive_failures = f.value ->> 'consecutive_failures',
+      enabled = CASE WHEN f.value ->> 'pause_note' IS NULL THEN enabled ELSE 0 END,
+      next_fire_at = CASE WHEN f.value ->> 'pause_note' IS NULL THEN next_fire_at ELSE NULL END,
+      next_scheduled_for = CASE WHEN f.value ->> 'pause_note' IS NULL THEN next_scheduled_for ELSE NULL END,
+      paused_by_type = CASE WHEN f.value ->> 'pause_note' IS NULL THEN paused_by_type ELSE 'system' END,
+      paused_by_id = CASE WHEN f.value ->> 'pause_note' IS NULL THEN paused_by_id ELSE NULL END,
+      paused_at = CASE WHEN f.value ->> 'pause_note' IS NULL THEN paused_at ELSE ? END,
+      pause_note = CASE WHEN f.value ->> 'pause_note' IS NULL THEN pause_note ELSE f.value ->> 'pause_note' END,
+      paused_bulk = CASE WHEN f.value ->> 'pause_note' IS NULL THEN paused_bulk ELSE 0 END,
+      updated_at = CASE WHEN f.value ->> 'pause_note' IS NULL THEN updated_at ELSE ? END
+    FROM json_each(?) AS f
+    WHERE schedules.id = f.value ->> 'id'`,
+  postgresql: `UPDATE schedules AS s SET
+      consecutive_failures = f.consecutive_failures,
+      enabled = CASE WHEN f.pause_note IS NULL THEN s.enabled ELSE false END,
+      next_fire_at = CASE WHEN f.pause_note IS NULL THEN s.next_fire_at ELSE NULL END,
+      next_scheduled_for = CASE WHEN f.pause_note IS NULL THEN s.next_scheduled_for ELSE NULL END,
+      paused_by_type = CASE WHEN f.pause_note IS NULL THEN s.paused_by_type ELSE 'system' END,
+      paused_by_id = CASE WHEN f.pause_note IS NULL THEN s.paused_by_id ELSE NULL END,
+      paused_at = CASE WHEN f.pause_note IS NULL THEN s.paused_at ELSE $1::timestamp(3) END,
+      pause_note = CASE WHEN f.pause_note IS NULL THEN s.pause_note ELSE f.pause_note END,
+      paused_bulk = CASE WHEN f.pause_note IS NULL THEN s.paused_bulk ELSE false END,
+      updated_at = CASE WHEN f.pause_note IS NULL THEN s.updated_at ELSE $1::timestamp(3) END
+    FROM jsonb_to_recordset($2::jsonb) AS f(id text, consecutive_failures int, pause_note text)
+    WHERE s.id = f.id`,
+} as const;
+
+/**
+ * Write the consecutive-failure counts of schedules whose occurrences ended in this batch, disabling
+ * those that reached `pause_after_failures` (SPEC §12.5: `paused.by` is the system, the note names the
+ * count and the last error). Only rows whose count changes are passed.
+ */
+export async function updateFailureCounts(tx: Tx, counts: FailureCount[], now: Date): Promise<void> {
+  if (counts.length === 0) return;
+  const dialect = dialectOfDb(tx);
+  const doc = counts.map((c) => ({ id: c.scheduleId, consecutive_failures: c.consecutiveFailures, pause_note: c.pauseNote }));
+  const at = sqlInstant(dialect, now);
+  const params = dialect === 'sqlite' ? [at, at, JSON.stringify(doc)] : [at, JSON.stringify(doc)];
+  await tx.$executeRawUnsafe(UPDATE_FAILURE_COUNTS_SQL[dialect], ...params);
+}
+
+/** Params: now, JSON array of ids. */
+const COMPLETE_FINISHED_SQL = {
+  sqlite: `UPDATE schedules SET state = 'completed', updated_at = ?
+    WHERE id IN (SELECT value FROM json_each(?)) AND state = 'active' AND enabled = 1 AND next_fire_at IS NULL
+      AND NOT EXISTS (SELECT 1 FROM pending_attempts p WHERE p.schedule_id = schedules.id)
+    RETURNING id, action_after_completion`,
+  postgresql: `UPDATE schedules AS s SET state = 'completed', updated_at = $1::timestamp(3)
+    WHERE s.id IN (SELECT jsonb_array_elements_text($2::jsonb)) AND s.state = 'active' AND s.enabled AND s.next_fire_at IS NULL
+      AND NOT EXISTS (SELECT 1 FROM pending_attempts p WHERE p.schedule_id = s.id)
+    RETURNING s.id, s.action_after_completion`,
+} as const;
+
+/**
+ * Complete every schedule of `scheduleIds` that has nothing left to fire: active and enabled, no next
+ * occurrence, no pending attempt (SPEC §5.3 with §12.2: a last occurrence still being retried keeps
+ * its schedule active). Returns the completed ids with their `action_after_completion`.
+ */
+export async function completeFinished(tx: Tx, scheduleIds: string[], now: Date): Promise<{ id: string; actionAfterCompletion: string }[]> {
+  if (scheduleIds.length === 0) return [];
+  const dialect = dialectOfDb(tx);
+  const rows = await tx.$queryRawUnsafe<{ id: string; action_after_completion: string }[]>(COMPLETE_FINISHED_SQL[dialect], sqlInstant(dialect, now), JSON.stringify(scheduleIds));
+  return rows.map((r) => ({ id: r.id, actionAfterCompletion: r.action_after_completion }));
+}
