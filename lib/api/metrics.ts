@@ -13,10 +13,14 @@
  * | `scheduler_schedules{state,enabled}` | gauge | schedules by state and enabled flag |
  * | `scheduler_workers_live` | gauge | workers with a heartbeat in the last 30 s |
  * | `scheduler_worker_heartbeat_age_seconds` | gauge | seconds since the freshest heartbeat (absent if none ever) |
+ * | `scheduler_retries_recent{status}` | gauge | retries (attempt ≥ 2) recorded in the last 5 minutes, by status |
+ * | `scheduler_retries_pending` | gauge | attempts waiting for their turn (SPEC §12.2) |
+ * | `scheduler_dead_letters` | gauge | exhausted occurrences kept in dead-letter lists (SPEC §12.3) |
+ * | `scheduler_schedules_auto_paused` | gauge | schedules disabled by `pause_after_failures` and still disabled (SPEC §12.5) |
  */
 import { Counter, Gauge, Registry } from 'prom-client';
 import { getDb, LATENESS_BUCKETS_SECONDS, type Db } from '../db';
-import { collectFireMetrics, METRICS_WINDOW_SECONDS } from '../schedules';
+import { collectFireMetrics, METRICS_WINDOW_SECONDS, RUN_STATUSES } from '../schedules';
 
 export interface MetricsResponse {
   contentType: string;
@@ -31,10 +35,15 @@ export async function metricsText(now: Date, db: Db = getDb()): Promise<MetricsR
 
   const runs = gauge('scheduler_runs', 'Run records held (within retention), by status.', ['status']);
   const recent = gauge('scheduler_fires_recent', `Runs recorded in the last ${METRICS_WINDOW_SECONDS} s, by status.`, ['status']);
-  for (const status of ['success', 'limit_exceeded', 'invocation_error']) {
+  const retries = gauge('scheduler_retries_recent', `Retries (attempt 2 and later) recorded in the last ${METRICS_WINDOW_SECONDS} s, by status.`, ['status']);
+  for (const status of RUN_STATUSES) {
     runs.set({ status }, m.runsByStatus[status] ?? 0);
     recent.set({ status }, m.recentRunsByStatus[status] ?? 0);
+    retries.set({ status }, m.recentRetriesByStatus[status] ?? 0);
   }
+  gauge('scheduler_retries_pending', 'Attempts waiting for their turn (retry back-off).').set(m.retriesPending);
+  gauge('scheduler_dead_letters', 'Exhausted occurrences kept in dead-letter lists.').set(m.deadLetters);
+  gauge('scheduler_schedules_auto_paused', 'Schedules disabled by pause_after_failures and still disabled.').set(m.autoPaused);
   registry.registerMetric(
     latenessHistogram(
       'scheduler_fire_lateness_seconds',

@@ -29,12 +29,20 @@ export interface FireMetrics {
   liveWorkers: number;
   /** Seconds since the freshest heartbeat, or null when no worker ever reported. */
   heartbeatAgeSeconds: number | null;
+  /** Retries (attempt ≥ 2) recorded in the last METRICS_WINDOW_SECONDS, by status (SPEC §12.2). */
+  recentRetriesByStatus: Record<string, number>;
+  /** Attempts waiting for their turn (SPEC §12.2). */
+  retriesPending: number;
+  /** Exhausted occurrences kept in dead-letter lists (SPEC §12.3). */
+  deadLetters: number;
+  /** Schedules the scheduler disabled after consecutive failures (SPEC §12.5), still disabled. */
+  autoPaused: number;
 }
 
 /** Collect the figures at instant `now`. */
 export async function collectFireMetrics(db: Db, now: Date): Promise<FireMetrics> {
   const since = new Date(now.getTime() - METRICS_WINDOW_SECONDS * 1000);
-  const [byStatus, recent, lateness, dueBacklog, oldestDue, skipped, schedules, live, freshest] = await Promise.all([
+  const [byStatus, recent, lateness, dueBacklog, oldestDue, skipped, schedules, live, freshest, retries, retriesPending, deadLetters, autoPaused] = await Promise.all([
     db.run.groupBy({ by: ['status'], _count: { _all: true } }),
     db.run.groupBy({ by: ['status'], where: { createdAt: { gt: since } }, _count: { _all: true } }),
     fireLateness(db, since),
@@ -44,6 +52,10 @@ export async function collectFireMetrics(db: Db, now: Date): Promise<FireMetrics
     db.schedule.groupBy({ by: ['state', 'enabled'], _count: { _all: true } }),
     db.workerHeartbeat.count({ where: { lastSeenAt: { gt: new Date(now.getTime() - LIVE_WORKER_SECONDS * 1000) } } }),
     db.workerHeartbeat.findFirst({ orderBy: { lastSeenAt: 'desc' }, select: { lastSeenAt: true } }),
+    db.run.groupBy({ by: ['status'], where: { createdAt: { gt: since }, attempt: { gt: 1 } }, _count: { _all: true } }),
+    db.pendingAttempt.count(),
+    db.deadLetter.count(),
+    db.schedule.count({ where: { enabled: false, pausedByType: 'system' } }),
   ]);
   const toRecord = (rows: { status: string; _count: { _all: number } }[]) => Object.fromEntries(rows.map((r) => [r.status, r._count._all]));
   return {
@@ -56,5 +68,9 @@ export async function collectFireMetrics(db: Db, now: Date): Promise<FireMetrics
     schedules: schedules.map((s) => ({ state: s.state, enabled: s.enabled, count: s._count._all })),
     liveWorkers: live,
     heartbeatAgeSeconds: freshest ? Math.max(0, (now.getTime() - freshest.lastSeenAt.getTime()) / 1000) : null,
+    recentRetriesByStatus: toRecord(retries),
+    retriesPending,
+    deadLetters,
+    autoPaused,
   };
 }

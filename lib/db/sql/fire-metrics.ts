@@ -1,7 +1,8 @@
 /**
  * The fire-lateness histogram of GET /metrics, computed in the database from recent run records:
  * lateness = created_at − scheduled_for (SPEC §8.1: when the fire was recorded minus the occurrence),
- * for `trigger = 'schedule'` runs created after `since` (the `runs(created_at)` index bounds the read).
+ * for first attempts (`trigger = 'schedule'`, `attempt = 1`) created after `since` (the `runs(created_at)` index
+ * bounds the read). A flexible time window's offset (SPEC §12.4) counts as lateness here.
  * Computing it from the runs (not from one process's memory) makes it cover every worker.
  */
 import type { Tx } from '../client';
@@ -31,7 +32,7 @@ export const FIRE_LATENESS_SQL = Object.fromEntries(
   (['sqlite', 'postgresql'] as const).map((d) => [
     d,
     `SELECT COUNT(*) AS n, COALESCE(SUM(l), 0) AS total, ${LATENESS_BUCKETS_SECONDS.map((b, i) => `COALESCE(SUM(CASE WHEN l <= ${b} THEN 1 ELSE 0 END), 0) AS b${i}`).join(', ')}
-     FROM (SELECT ${LATENESS[d]} AS l FROM runs WHERE trigger = 'schedule' AND created_at > ${d === 'sqlite' ? '?' : '$1::timestamp(3)'}) AS recent`,
+     FROM (SELECT ${LATENESS[d]} AS l FROM runs WHERE trigger = 'schedule' AND attempt = 1 AND created_at > ${d === 'sqlite' ? '?' : '$1::timestamp(3)'}) AS recent`,
   ]),
 ) as Record<'sqlite' | 'postgresql', string>;
 

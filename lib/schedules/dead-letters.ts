@@ -1,0 +1,137 @@
+/**
+ * The scheduler's dead-letter list (SPEC §12.3): every exhausted occurrence is kept here, whatever its
+ * `dead_letter`, until an operator dismisses it. `replay_dead_letter` fires the occurrence again now
+ * as a `manual` run linked to it. Dead letters outlive their schedule (no foreign key), so the list
+ * still shows what a schedule deleted after completion (SPEC §12.5) could not deliver.
+ */
+import type { Actor } from '../auth';
+import type { Db } from '../db';
+import { DomainError } from '../errors';
+import { isIdShape, normalizeRef } from '../ids';
+import { requireSchedulerRole } from './access';
+import type { DeadLetter, Run, RunResult, RunStatus } from './contract';
+import { invokeAndRecord } from './invoke-target';
+import { toRun } from './serialize';
+
+/** Page size of `list_dead_letters` (the same paging as `list_executions`, SPEC §3.1). */
+export const DEAD_LETTERS_PAGE_SIZE = 10;
+
+interface Scope {
+  db: Db;
+  actor: Actor;
+  /** The scheduler's managed revision. */
+  revision: { id: string; blobId: string };
+}
+
+interface DeadLetterRow {
+  id: string;
+  scheduleId: string;
+  scheduleLabel: string;
+  scheduledFor: Date;
+  attempts: number;
+  exhausted: string;
+  lastRunId: string;
+  lastStatus: string;
+  lastResult: unknown;
+  invocationTargetType: string;
+  invocationTarget: unknown;
+  deadLetterArn: string | null;
+  createdAt: Date;
+  replayRunId: string | null;
+  replayStatus: string | null;
+  replayedAt: Date | null;
+}
+
+/** A dead-letter row → its wire shape. Optional fields are omitted, never null. */
+export function toDeadLetter(row: DeadLetterRow): DeadLetter {
+  return {
+    id: row.id,
+    schedule_id: row.scheduleId,
+    schedule_label: row.scheduleLabel,
+    scheduled_for: row.scheduledFor.toISOString(),
+    attempts: row.attempts,
+    exhausted: row.exhausted as DeadLetter['exhausted'],
+    last_run_id: row.lastRunId,
+    status: row.lastStatus as RunStatus,
+    result: row.lastResult as RunResult,
+    invocation_target_type: row.invocationTargetType as DeadLetter['invocation_target_type'],
+    invocation_target: row.invocationTarget as DeadLetter['invocation_target'],
+    ...(row.deadLetterArn ? { dead_letter_arn: row.deadLetterArn } : {}),
+    created_at: row.createdAt.toISOString(),
+    ...(row.replayRunId && row.replayStatus && row.replayedAt
+      ? { replay: { run_id: row.replayRunId, status: row.replayStatus as RunStatus, at: row.replayedAt.toISOString() } }
+      : {}),
+  };
+}
+
+/**
+ * `list_dead_letters` (SPEC §12.3): the scheduler's dead letters, 10 a page, newest first (by
+ * `created_at`, then `id`); `last_dead_letter_id` is null on the last page. Needs `read`.
+ * Throws `404 not_found` (no read access), `400 invalid_request_body` (a cursor that is not one of its dead letters).
+ */
+export async function listDeadLetters(opts: Scope & { startDeadLetterId?: string | null }): Promise<{ dead_letters: DeadLetter[]; last_dead_letter_id: string | null }> {
+  const { db, actor, revision } = opts;
+  await requireSchedulerRole(db, actor, revision.blobId, 'read');
+  let cursor: { createdAt: Date; id: string } | null = null;
+  if (opts.startDeadLetterId) {
+    const id = normalizeRef(opts.startDeadLetterId);
+    cursor = isIdShape(id) ? await db.deadLetter.findFirst({ where: { id, revisionId: revision.id }, select: { createdAt: true, id: true } }) : null;
+    if (!cursor) throw new DomainError('invalid_request_body', 'start_dead_letter_id is not a dead letter of this scheduler', { path: 'start_dead_letter_id' });
+  }
+  const rows = await db.deadLetter.findMany({
+    where: {
+      revisionId: revision.id,
+      ...(cursor ? { OR: [{ createdAt: { lt: cursor.createdAt } }, { createdAt: cursor.createdAt, id: { lt: cursor.id } }] } : {}),
+    },
+    orderBy: [{ createdAt: 'desc' }, { id: 'desc' }],
+    take: DEAD_LETTERS_PAGE_SIZE + 1,
+  });
+  const page = rows.slice(0, DEAD_LETTERS_PAGE_SIZE);
+  return { dead_letters: page.map(toDeadLetter), last_dead_letter_id: rows.length > DEAD_LETTERS_PAGE_SIZE ? page[page.length - 1].id : null };
+}
+
+/** How many dead letters a scheduler holds (its page shows the count, SPEC §12.3). */
+export async function countDeadLetters(db: Db, revisionId: string): Promise<number> {
+  return db.deadLetter.count({ where: { revisionId } });
+}
+
+async function getDeadLetterRow(db: Db | Parameters<Parameters<Db['$transaction']>[0]>[0], revisionId: string, ref: string) {
+  const id = normalizeRef(ref);
+  const row = isIdShape(id) ? await db.deadLetter.findFirst({ where: { id, revisionId } }) : null;
+  if (!row) throw new DomainError('dead_letter_not_found', 'dead letter not found', { path: 'dead_letter_id' });
+  return row;
+}
+
+/**
+ * `replay_dead_letter` (SPEC §12.3): fire the dead letter's occurrence again now, with the schedule's
+ * current target and its creator's standing, as a `manual` run linked to the dead letter (the run's
+ * `dead_letter_id`); the dead letter keeps the replay's run and status and stays in the list. Allowed
+ * for a completed schedule (a replay is not a new occurrence). Needs `write`.
+ * Throws `404 dead_letter_not_found`, `404 schedule_not_found` (the schedule was deleted since).
+ */
+export async function replayDeadLetter(opts: Scope & { deadLetterRef: string; now: Date }): Promise<{ execution: Run; dead_letter: DeadLetter }> {
+  const { db, actor, revision, now } = opts;
+  return db.$transaction(async (tx) => {
+    await requireSchedulerRole(tx, actor, revision.blobId, 'write');
+    const letter = await getDeadLetterRow(tx, revision.id, opts.deadLetterRef);
+    const schedule = await tx.schedule.findFirst({ where: { id: letter.scheduleId, revisionId: revision.id } });
+    if (!schedule) {
+      throw new DomainError('schedule_not_found', 'the schedule of this dead letter has been deleted, so it cannot be replayed; dismiss it instead', { path: 'dead_letter_id' });
+    }
+    const out = await invokeAndRecord(tx, { schedule, trigger: 'manual', scheduledFor: now, attempt: 1, now }, { deadLetterId: letter.id });
+    const updated = await tx.deadLetter.update({ where: { id: letter.id }, data: { replayRunId: out.runId, replayStatus: out.status, replayedAt: now } });
+    const run = await tx.run.findUniqueOrThrow({ where: { id: out.runId } });
+    return { execution: toRun(run), dead_letter: toDeadLetter(updated) };
+  });
+}
+
+/** `dismiss_dead_letter` (SPEC §12.3): remove it from the list. Needs `write`. Throws `404 dead_letter_not_found`. */
+export async function dismissDeadLetter(opts: Scope & { deadLetterRef: string }): Promise<Record<string, never>> {
+  const { db, actor, revision } = opts;
+  await db.$transaction(async (tx) => {
+    await requireSchedulerRole(tx, actor, revision.blobId, 'write');
+    const letter = await getDeadLetterRow(tx, revision.id, opts.deadLetterRef);
+    await tx.deadLetter.delete({ where: { id: letter.id } });
+  });
+  return {};
+}
