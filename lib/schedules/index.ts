@@ -14,4 +14,4 @@ export { schedulerCommands } from './commands';
 export { toSchedule, toRun } from './serialize';
 export { listSchedulers, getSchedulerByRevision, type SchedulerSummary } from './list-schedulers';
 export { collectFireMetrics, METRICS_WINDOW_SECONDS, LIVE_WORKER_SECONDS, type FireMetrics } from './fire-metrics';
-export { targetOptions, lastRunStatuses, enabledCounts, type TargetOptions } from './target-options';
+export { targetOptions, lastRunStatuses, enabledCounts } from './target-options';

@@ -7,33 +7,13 @@
  * - `lastRunStatuses`: the newest run of each schedule of one page of the grid.
  * - `enabledCounts`: how many active schedules "Pause all" / "Resume all" would change.
  */
-import { blobRole, roleAtLeast, visibleOrgIds, type Actor, type Role } from '../auth';
+import { blobRole, roleAtLeast, visibleOrgIds, type Actor } from '../auth';
 import { countEnabled, findLastRuns, type Db } from '../db';
 import { requireSchedulerRole } from './access';
-import type { RunStatus, RunTrigger } from './contract';
+import type { RunStatus, RunTrigger, TargetOptions } from './contract';
 
 /** Most sessions and definitions offered in the pickers, so a huge catalog cannot blow up a page. */
 const OPTIONS_MAX = 500;
-
-export interface TargetOptions {
-  /** Orgs whose blobs the actor can see at least partly. */
-  orgs: { id: string; alias: string | null; name: string }[];
-  /** Workflow blobs the actor can read. `role` tells whether it can be a target (`write` needed, SPEC §6.3). */
-  blobs: {
-    id: string;
-    alias: string | null;
-    name: string;
-    orgId: string;
-    orgAlias: string | null;
-    role: Role;
-    defaultRevisionId: string | null;
-    revisions: { id: string; state: string; isDefault: boolean }[];
-  }[];
-  /** Sessions of the draft revisions of those blobs (where executions can run). */
-  sessions: { revisionId: string; id: string; alias: string | null; state: string }[];
-  /** Definitions of every revision of those blobs. */
-  definitions: { revisionId: string; id: string; alias: string | null; name: string }[];
-}
 
 /** The orgs, workflow blobs, revisions, sessions and definitions `actor` can read (SPEC §2). */
 export async function targetOptions(db: Db, actor: Actor): Promise<TargetOptions> {
