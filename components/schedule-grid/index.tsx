@@ -11,13 +11,13 @@
  */
 import { getCoreRowModel, useReactTable } from '@tanstack/react-table';
 import Link from 'next/link';
-import { useMemo, useRef, useState } from 'react';
-import type { Notice, ScheduleCommandActions } from '../schedule-actions';
+import { useMemo, useRef } from 'react';
+import type { ScheduleCommandActions } from '../schedule-actions';
 import { scheduleColumns } from './columns';
 import { GridFilters } from './filters';
 import { gridHref, parseSort, sortParam, type GridQuery } from './grid-query';
 import { GridPager, type GridPaging } from './pager';
-import { RowActionNotice } from './row-actions';
+import { RowActionNotice, useRowActionNotice } from './row-actions';
 import { toRow, type GridRow } from './rows';
 import { GridTable } from './table';
 import { useGridUrl } from './use-grid-url';
@@ -44,7 +44,7 @@ export function ScheduleGrid(props: ScheduleGridProps) {
   const actionsRef = useRef(props.actions);
   actionsRef.current = props.actions;
   const url = useGridUrl(query);
-  const [notice, setNotice] = useState<Notice | null>(null);
+  const { notice, setNotice, noticeRef } = useRowActionNotice();
   const base = `/schedulers/${revisionId}`;
   const sorting = useMemo(() => parseSort(query.sort), [query.sort]);
   const data = useMemo(() => props.rows.map(toRow), [props.rows]);
@@ -71,7 +71,7 @@ export function ScheduleGrid(props: ScheduleGridProps) {
   return (
     <div className="grid-panel">
       <GridFilters query={query} url={url} />
-      <RowActionNotice notice={notice} onDismiss={() => setNotice(null)} />
+      <RowActionNotice notice={notice} noticeRef={noticeRef} onDismiss={() => setNotice(null)} />
       <div className="table-scroll" aria-busy={url.pending}>
         <GridTable table={table} pending={url.pending} />
         {rowCount === 0 ? (

@@ -3,7 +3,7 @@
  * Each row's actions (open, edit, enable or disable, run now, delete: `ScheduleActions` as a menu),
  * and the outcome they report, shown once above the table.
  */
-import { useEffect, useRef, type RefObject } from 'react';
+import { useEffect, useRef, useState, type RefObject } from 'react';
 import { ScheduleActions, type Notice, type ScheduleCommandActions } from '../schedule-actions';
 import { column } from './rows';
 
@@ -38,13 +38,23 @@ export function actionsColumn({ base, canWrite, actionsRef, onNotice }: RowActio
   });
 }
 
-/** The outcome of the last row action, dismissible; it takes focus when its row is gone (a delete). */
-export function RowActionNotice({ notice, onDismiss }: { notice: Notice | null; onDismiss: () => void }) {
+/**
+ * The outcome of the last row action, for `RowActionNotice`. Call it in the grid's shell: its focus
+ * effect must run after every effect of the rows (React runs a parent's effects after its children's),
+ * so that it comes after the delete dialog's close, which hands focus back to the dialog's opener.
+ */
+export function useRowActionNotice() {
+  const [notice, setNotice] = useState<Notice | null>(null);
   const noticeRef = useRef<HTMLParagraphElement>(null);
   // An outcome whose row is gone (a delete) takes focus, so it does not fall to the page.
   useEffect(() => {
     if (notice?.focus) noticeRef.current?.focus();
   }, [notice]);
+  return { notice, setNotice, noticeRef };
+}
+
+/** The outcome of the last row action, dismissible; it takes focus when its row is gone (a delete). */
+export function RowActionNotice({ notice, noticeRef, onDismiss }: { notice: Notice | null; noticeRef: RefObject<HTMLParagraphElement | null>; onDismiss: () => void }) {
   return (
     <div className="notice-slot" aria-live="polite">
       {notice ? (
