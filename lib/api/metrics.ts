@@ -15,8 +15,8 @@
  * | `scheduler_worker_heartbeat_age_seconds` | gauge | seconds since the freshest heartbeat (absent if none ever) |
  */
 import { Counter, Gauge, Registry } from 'prom-client';
-import { getDb, LATENESS_BUCKETS_SECONDS, type Db } from '../db';
-import { collectFireMetrics, METRICS_WINDOW_SECONDS } from '../schedules';
+import { collectFireMetrics, METRICS_WINDOW_SECONDS, type FireMetrics } from '../schedules';
+import { runtime, type Runtime } from './runtime';
 
 export interface MetricsResponse {
   contentType: string;
@@ -24,7 +24,7 @@ export interface MetricsResponse {
 }
 
 /** The scrape at instant `now`. Throws when the database is unreachable (the route answers 503). */
-export async function metricsText(now: Date, db: Db = getDb()): Promise<MetricsResponse> {
+export async function metricsText(now: Date, db: Runtime['db'] = runtime().db): Promise<MetricsResponse> {
   const m = await collectFireMetrics(db, now);
   const registry = new Registry();
   const gauge = (name: string, help: string, labelNames: string[] = []) => new Gauge({ name, help, labelNames, registers: [registry] });
@@ -58,7 +58,7 @@ export async function metricsText(now: Date, db: Db = getDb()): Promise<MetricsR
  * A histogram whose buckets come from the database rather than from `observe()` calls: prom-client's
  * registry formats any metric that answers `get()` with the values below (as its own Histogram does).
  */
-function latenessHistogram(name: string, help: string, h: { buckets: number[]; count: number; sum: number }) {
+function latenessHistogram(name: string, help: string, h: FireMetrics['lateness']) {
   return {
     name,
     help,
@@ -70,7 +70,7 @@ function latenessHistogram(name: string, help: string, h: { buckets: number[]; c
       type: 'histogram',
       aggregator: 'sum',
       values: [
-        ...LATENESS_BUCKETS_SECONDS.map((le, i) => ({ labels: { le }, value: h.buckets[i], metricName: `${name}_bucket` })),
+        ...h.bounds.map((le, i) => ({ labels: { le }, value: h.buckets[i], metricName: `${name}_bucket` })),
         { labels: { le: '+Inf' }, value: h.count, metricName: `${name}_bucket` },
         { labels: {}, value: h.sum, metricName: `${name}_sum` },
         { labels: {}, value: h.count, metricName: `${name}_count` },

@@ -5,7 +5,7 @@
  * once; a crash before commit leaves every occurrence of the batch due, so each fires exactly once.
  */
 import type { Limits } from '../config';
-import { advanceNextFire, claimDue, claimOccurrence, findFiredOccurrences, type ClaimedSchedule, type Db, type Tx } from '../db';
+import { advanceNextFire, claimDue, claimOccurrence, findFiredOccurrences, inTransaction, type ClaimedSchedule, type Db, type Tx } from '../db';
 import { toError } from '../errors';
 import { invokeTargets, type InvokeOutcome } from './invoke-target';
 import { nextOccurrenceInWindow, type ScheduleTiming } from './occurrences';
@@ -48,7 +48,7 @@ export interface FireDueOptions {
  */
 export async function fireDue(opts: FireDueOptions): Promise<FireOutcome[]> {
   const { db, now, limit, limits } = opts;
-  return db.$transaction(async (tx) => {
+  return inTransaction(db, async (tx) => {
     // The claim is the transaction's first statement: see claim-due.ts for what it locks.
     const claimed = await claimDue(tx, now, limit);
     if (claimed.length === 0) return [];
@@ -72,7 +72,7 @@ export interface FireOccurrenceOptions {
  */
 export async function fireOccurrence(opts: FireOccurrenceOptions): Promise<FireOutcome> {
   const { db, scheduleId, scheduledFor, now, limits } = opts;
-  const [outcome] = await db.$transaction(async (tx) => {
+  const [outcome] = await inTransaction(db, async (tx) => {
     const row = await claimOccurrence(tx, scheduleId, scheduledFor);
     if (!row) return [{ kind: 'lost-race', scheduleId, scheduledFor } as const];
     return fireClaimed(tx, [row], now, limits);
@@ -111,6 +111,7 @@ async function fireClaimed(tx: Tx, rows: ClaimedSchedule[], now: Date, limits: L
   const runs = await invokeTargets(
     tx,
     toFire.map((p) => ({ schedule: p.row, trigger: 'schedule' as const, scheduledFor: p.row.nextFireAt, now })),
+    limits,
   );
   const runOf = new Map(toFire.map((p, i) => [p.row.id, runs[i]]));
 

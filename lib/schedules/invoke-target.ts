@@ -4,6 +4,7 @@
  * the runs commit together with the caller's claim and advance.
  */
 import { actorFromEntity } from '../auth';
+import type { Limits } from '../config';
 import { insertRuns, type RunInsert, type Tx } from '../db';
 import { toError } from '../errors';
 import { newId } from '../ids';
@@ -39,8 +40,8 @@ export interface InvokeOutcome {
 }
 
 /** One fire: `invokeTargets` for a single item. */
-export async function invokeTarget(tx: Tx, opts: InvokeOptions): Promise<InvokeOutcome> {
-  const [outcome] = await invokeTargets(tx, [opts]);
+export async function invokeTarget(tx: Tx, opts: InvokeOptions, limits: Limits): Promise<InvokeOutcome> {
+  const [outcome] = await invokeTargets(tx, [opts], limits);
   return outcome;
 }
 
@@ -49,8 +50,9 @@ type Resolution =
   | { ok: false; status: RunStatus; result: RunResult };
 
 /**
- * Fire every item: resolve its target afresh with its creator's standing, create the executions, and
- * insert one run per item (outcomes in the same order).
+ * Fire every item: resolve its target afresh with its creator's standing, create the executions under
+ * `limits` (SPEC §9, the caller's: the worker's or the API's), and insert one run per item (outcomes in
+ * the same order).
  *
  * Never fails for a refused fire: every outcome is a run record (SPEC §8: "every fire leaves one run
  * record"; an unforeseen exception while resolving becomes `internal_error` for the items that share
@@ -62,7 +64,12 @@ type Resolution =
  * commit (PostgreSQL READ COMMITTED); sharing then means all of them fired at the instant of the
  * first resolution, which is when the batch fired.
  */
-export async function invokeTargets(tx: Tx, items: InvokeOptions[], gateway: WorkflowGateway = embeddedGateway): Promise<InvokeOutcome[]> {
+export async function invokeTargets(
+  tx: Tx,
+  items: InvokeOptions[],
+  limits: Limits,
+  gateway: WorkflowGateway = embeddedGateway,
+): Promise<InvokeOutcome[]> {
   const resolutions = new Map<string, Resolution>();
   const runIds = items.map(() => newId());
   const resolved: (Resolution & { ok: true })[] = [];
@@ -101,7 +108,7 @@ export async function invokeTargets(tx: Tx, items: InvokeOptions[], gateway: Wor
 
   let created: Awaited<ReturnType<WorkflowGateway['createExecutions']>> = [];
   try {
-    created = requests.length ? await gateway.createExecutions(tx, requests) : [];
+    created = requests.length ? await gateway.createExecutions(tx, requests, limits) : [];
   } catch (thrown) {
     // An unforeseen exception: the catalog wrote nothing (its one insert is its last statement and is
     // atomic), so every fire of the batch that reached it is recorded as `internal_error`.
