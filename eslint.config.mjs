@@ -38,10 +38,11 @@ const LAYERS = {
   'lib/api': ['lib/schedules', 'lib/workflows', 'lib/auth', 'lib/errors', 'lib/config', 'lib/ids'],
   'lib/testing': [...ANY_LIB, 'lib/db/migrate.ts', 'prisma'],
   app: ['lib/api', 'lib/schedules', 'lib/workflows', 'lib/auth', 'lib/errors', 'lib/cron', 'components'],
-  components: ['lib/cron', 'lib/errors', ...CONTRACTS],
+  // The pure folders (cron, errors, ids) run in the browser too.
+  components: ['lib/cron', 'lib/errors', 'lib/ids', ...CONTRACTS],
   // lib/db to connect and close only (NO_DB_QUERIES below keeps it to those names).
   worker: ['lib/schedules', 'lib/config', 'lib/errors', 'lib/db'],
-  cli: [...CONTRACTS, 'lib/cron'],
+  cli: [...CONTRACTS, 'lib/cron', 'lib/errors', 'lib/ids'],
   prisma: ANY_LIB,
   e2e: ['lib/cron'],
   bench: [...ANY_LIB, 'lib/testing', 'prisma', 'worker'],
