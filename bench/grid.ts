@@ -24,7 +24,7 @@ import { randomUUID } from 'node:crypto';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Actor } from '../lib/auth';
-import { insertRuns, type Db, type RunInsert } from '../lib/db';
+import { insertRuns, type Db, type Dialect, type RunInsert } from '../lib/db';
 import { browseSchedules, enabledCounts, lastRunStatuses, type ScheduleSortKey } from '../lib/schedules';
 import { insertSchedules, type ScheduleFixture } from '../lib/testing/insert-schedules';
 import { createTestDb, type TestDb } from '../lib/testing/test-db';
@@ -72,8 +72,8 @@ async function time(rounds: number, warmup: number, fn: () => Promise<void>): Pr
 }
 
 /** A seeded database whose scheduler holds `size` schedules (the seed's own count included). */
-async function fixture(size: number): Promise<{ t: TestDb; revision: { id: string; blobId: string }; actor: Actor }> {
-  const t = await createTestDb();
+async function fixture(dialect: Dialect, size: number): Promise<{ t: TestDb; revision: { id: string; blobId: string }; actor: Actor }> {
+  const t = await createTestDb(dialect);
   const ctx = await seed(t.db, undefined, PASSWORD);
   const rev = await t.db.revision.findUniqueOrThrow({ where: { id: ctx.schedulerRevisionId } });
   const seeded = await t.db.schedule.count({ where: { revisionId: rev.id } });
@@ -217,11 +217,10 @@ const fmt = (n: number) => n.toFixed(1).padStart(8);
 async function main(): Promise<void> {
   console.log(`Schedule grid bench · ${ROUNDS} rounds after ${WARMUP} warm-up · medians (p90) in ms · node ${process.version}`);
   for (const dialect of DIALECTS) {
-    process.env.TEST_DATABASE = dialect;
     const results: { size: number; domain: Stats[]; page: Stats[]; browser: { loadMs: number; sortMs: number } }[] = [];
     for (const size of SIZES) {
       process.stdout.write(`\n[${dialect}] ${size.toLocaleString('en-US')} schedules: seeding… `);
-      const { t, revision, actor } = await fixture(size);
+      const { t, revision, actor } = await fixture(dialect, size);
       process.stdout.write('domain… ');
       const domain = await domainTimes(t.db, revision, actor);
       const earliest = await t.db.schedule.findFirstOrThrow({ where: { revisionId: revision.id, nextFireAt: { not: null } }, orderBy: [{ nextFireAt: 'asc' }, { id: 'asc' }] });

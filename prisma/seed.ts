@@ -8,7 +8,7 @@
  */
 import { generateApiKey, upsertKnownApiKey, DEMO_USER_EMAIL, generatePassword, hashPassword, verifyPassword } from '../lib/auth';
 import { loadConfig } from '../lib/config';
-import { closeDb, getDb, type Db, type Tx } from '../lib/db';
+import { closeDb, getDb, inTransaction, type Db, type Tx } from '../lib/db';
 
 const BOOTSTRAP_KEY_NAME = 'bootstrap';
 
@@ -22,7 +22,7 @@ async function findOrCreateBlob(db: Tx, orgId: string, alias: string, type: 'wor
 
 /** Seed `db` (default: the configured database). Returns the generated key when one was made. */
 export async function seed(
-  db: Db = getDb(),
+  db: Db = getDb(loadConfig()),
   bootstrapApiKey = loadConfig().bootstrapApiKey,
   demoPassword = loadConfig().demoPassword,
 ): Promise<{ printedKey: string | null; printedPassword: string | null; orgId: string; userId: string; schedulerRevisionId: string; proceduresRevisionId: string }> {
@@ -36,7 +36,7 @@ export async function seed(
     printedPassword = generatePassword();
     passwordHash = await hashPassword(printedPassword);
   }
-  return db.$transaction(async (tx) => {
+  return inTransaction(db, async (tx) => {
     const org = await tx.org.upsert({ where: { alias: 'acme-corp' }, create: { alias: 'acme-corp', name: 'Acme Corp' }, update: {} });
     const user = await tx.user.upsert({
       where: { email: DEMO_USER_EMAIL },

@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# `npm test`: every test CI runs — typecheck, unit, integration on real SQLite AND on a real local
+# `npm test`: every test CI runs — typecheck, lint (ESLint with the folder table's import boundaries,
+# eslint.config.mjs), unit, integration on real SQLite AND on a real local
 # PostgreSQL (scripts/postgres-local.sh installs/starts it; TEST_DATABASE=postgresql switches
 # lib/testing/test-db.ts), end-to-end (Playwright, real web app + worker). Prints the plain
 # "N passed, N failed" closing line. SKIP_POSTGRES=1 leaves the PostgreSQL steps out (counted as failed).
@@ -17,6 +18,7 @@ step() {
 }
 
 step typecheck npx tsc --noEmit
+step lint npm run --silent lint
 step unit npx vitest run --project unit
 step schema-dialects npx tsx scripts/generate.ts --check
 step integration-sqlite npx vitest run --project integration

@@ -9,7 +9,7 @@ import { Worker } from './worker';
 
 const config = loadConfig();
 const worker = new Worker({
-  db: getDb(),
+  db: getDb(config),
   limits: config.limits,
   batchSize: config.worker.batchSize,
   pollIntervalMs: config.worker.pollIntervalMs,

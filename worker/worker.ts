@@ -12,7 +12,16 @@ import { randomUUID } from 'node:crypto';
 import type { Limits } from '../lib/config';
 import type { Db } from '../lib/db';
 import { toError } from '../lib/errors';
-import { findEarliestNextFire, fireDue, fireOccurrence, listDueOccurrences, sweepExpiredRuns, type FireOutcome } from '../lib/schedules';
+import {
+  findEarliestNextFire,
+  fireDue,
+  fireOccurrence,
+  listDueOccurrences,
+  recordHeartbeat,
+  removeHeartbeat,
+  sweepExpiredRuns,
+  type FireOutcome,
+} from '../lib/schedules';
 import { WorkerEvents } from './events';
 
 export interface WorkerOptions {
@@ -137,11 +146,7 @@ export class Worker {
 
   /** Record this worker's liveness for GET /api/health. */
   async heartbeat(now: Date): Promise<void> {
-    await this.opts.db.workerHeartbeat.upsert({
-      where: { id: this.id },
-      create: { id: this.id, startedAt: this.startedAt, lastSeenAt: now },
-      update: { lastSeenAt: now },
-    });
+    await recordHeartbeat(this.opts.db, { workerId: this.id, startedAt: this.startedAt, now });
   }
 
   /**
@@ -188,7 +193,7 @@ export class Worker {
       // A full batch (or a pending sweep) means more work is waiting: loop again at once.
       if (claimed < this.opts.batchSize && !this.sweeping) await this.sleep(sleepMs);
     }
-    await this.opts.db.workerHeartbeat.delete({ where: { id: this.id } }).catch(() => undefined);
+    await removeHeartbeat(this.opts.db, this.id).catch(() => undefined);
   }
 
   /**

@@ -1,8 +1,8 @@
 'use server';
 /**
  * Server actions of the catalog pages (STYLE §2.4): each parses the form with the command's one schema,
- * resolves the signed-in actor, calls one lib/workflows verb inside a transaction, revalidates the
- * catalog pages and answers with the server-action contract (DomainError code + message on refusal).
+ * resolves the signed-in actor, calls one lib/workflows verb (which opens its own transaction), revalidates
+ * the catalog pages and answers with the server-action contract (DomainError code + message on refusal).
  */
 import { revalidatePath } from 'next/cache';
 import { webAction } from '@/app/lib/server';
@@ -41,7 +41,7 @@ function revalidateCatalog(): void {
 export async function createBlobAction(org: string, _prev: CatalogAnswer | null, form: FormData): Promise<CatalogAnswer> {
   return webAction(async ({ db, actor, now }) => {
     const p = parseParams(CreateBlobParams, { type: 'workflow', alias: text(form, 'alias'), name: text(form, 'name') });
-    const blob = await db.$transaction((tx) => createWorkflowBlob(tx, { actor, org, alias: p.alias, name: p.name, now }));
+    const blob = await createWorkflowBlob(db, { actor, org, alias: p.alias, name: p.name, now });
     revalidateCatalog();
     return { message: `Workflow blob ${blob.alias ?? blob.id} created.` };
   });
@@ -50,7 +50,7 @@ export async function createBlobAction(org: string, _prev: CatalogAnswer | null,
 /** `draft` → `committed` (SPEC §1). */
 export async function commitRevisionAction(revisionId: string, _prev: CatalogAnswer | null, _form: FormData): Promise<CatalogAnswer> {
   return webAction(async ({ db, actor, now }) => {
-    await db.$transaction((tx) => commitRevision(tx, { actor, revisionId, now }));
+    await commitRevision(db, { actor, revisionId, now });
     revalidateCatalog();
     return { message: 'Revision committed.' };
   });
@@ -59,7 +59,7 @@ export async function commitRevisionAction(revisionId: string, _prev: CatalogAns
 /** Branch a committed revision into a new draft (SPEC §1). */
 export async function branchRevisionAction(revisionId: string, _prev: CatalogAnswer | null, _form: FormData): Promise<CatalogAnswer> {
   return webAction(async ({ db, actor, now }) => {
-    const rev = await db.$transaction((tx) => branchRevision(tx, { actor, revisionId, now }));
+    const rev = await branchRevision(db, { actor, revisionId, now });
     revalidateCatalog();
     return { message: `Draft ${rev.id} created.` };
   });
@@ -68,7 +68,7 @@ export async function branchRevisionAction(revisionId: string, _prev: CatalogAns
 /** Point the blob's default at this revision (SPEC §1, §6.1). */
 export async function setDefaultRevisionAction(revisionId: string, _prev: CatalogAnswer | null, _form: FormData): Promise<CatalogAnswer> {
   return webAction(async ({ db, actor }) => {
-    await db.$transaction((tx) => setDefaultRevision(tx, { actor, revisionId }));
+    await setDefaultRevision(db, { actor, revisionId });
     revalidateCatalog();
     return { message: 'Default revision set.' };
   });
@@ -78,7 +78,7 @@ export async function setDefaultRevisionAction(revisionId: string, _prev: Catalo
 export async function createSessionAction(revisionId: string, _prev: CatalogAnswer | null, form: FormData): Promise<CatalogAnswer> {
   return webAction(async ({ db, actor, now }) => {
     const p = parseParams(CreateSessionParams, { alias: text(form, 'alias') });
-    const s = await db.$transaction((tx) => createSession(tx, { actor, revisionId, alias: p.alias, now }));
+    const s = await createSession(db, { actor, revisionId, alias: p.alias, now });
     revalidateCatalog();
     return { message: `Session ${s.alias ?? s.id} created.` };
   });
@@ -88,7 +88,7 @@ export async function createSessionAction(revisionId: string, _prev: CatalogAnsw
 export async function renameSessionAction(revisionId: string, sessionId: string, _prev: CatalogAnswer | null, form: FormData): Promise<CatalogAnswer> {
   return webAction(async ({ db, actor, now }) => {
     const p = parseParams(UpdateSessionParams, { session_id: sessionId, alias: text(form, 'alias') ?? null });
-    await db.$transaction((tx) => updateSession(tx, { actor, revisionId, session: p.session_id, alias: p.alias, now }));
+    await updateSession(db, { actor, revisionId, session: p.session_id, alias: p.alias, now });
     revalidateCatalog();
     return { message: 'Session renamed.' };
   });
@@ -97,7 +97,7 @@ export async function renameSessionAction(revisionId: string, sessionId: string,
 /** `close_session` (SPEC §3.2): fires aimed at it record `session_not_open` (SPEC §8.1). */
 export async function closeSessionAction(revisionId: string, sessionId: string, _prev: CatalogAnswer | null, _form: FormData): Promise<CatalogAnswer> {
   return webAction(async ({ db, actor, now }) => {
-    await db.$transaction((tx) => closeSession(tx, { actor, revisionId, session: sessionId, now }));
+    await closeSession(db, { actor, revisionId, session: sessionId, now });
     revalidateCatalog();
     return {};
   });
@@ -106,7 +106,7 @@ export async function closeSessionAction(revisionId: string, sessionId: string, 
 /** `reopen_session` (SPEC §3.2). */
 export async function reopenSessionAction(revisionId: string, sessionId: string, _prev: CatalogAnswer | null, _form: FormData): Promise<CatalogAnswer> {
   return webAction(async ({ db, actor, now }) => {
-    await db.$transaction((tx) => reopenSession(tx, { actor, revisionId, session: sessionId, now }));
+    await reopenSession(db, { actor, revisionId, session: sessionId, now });
     revalidateCatalog();
     return {};
   });
@@ -115,7 +115,7 @@ export async function reopenSessionAction(revisionId: string, sessionId: string,
 /** `delete_session` (SPEC §3.2): its executions go with it. */
 export async function deleteSessionAction(revisionId: string, sessionId: string, _prev: CatalogAnswer | null, _form: FormData): Promise<CatalogAnswer> {
   return webAction(async ({ db, actor }) => {
-    await db.$transaction((tx) => deleteSession(tx, { actor, revisionId, session: sessionId }));
+    await deleteSession(db, { actor, revisionId, session: sessionId });
     revalidateCatalog();
     return {};
   });
@@ -125,7 +125,7 @@ export async function deleteSessionAction(revisionId: string, sessionId: string,
 export async function createDefinitionAction(revisionId: string, _prev: CatalogAnswer | null, form: FormData): Promise<CatalogAnswer> {
   return webAction(async ({ db, actor, now }) => {
     const p = parseParams(CreateDefinitionParams, { alias: text(form, 'alias'), name: text(form, 'name') ?? text(form, 'alias') ?? '' });
-    const d = await db.$transaction((tx) => createDefinition(tx, { actor, revisionId, alias: p.alias, name: p.name, now }));
+    const d = await createDefinition(db, { actor, revisionId, alias: p.alias, name: p.name, now });
     revalidateCatalog();
     return { message: `Definition ${d.alias ?? d.id} created.` };
   });

@@ -1,7 +1,8 @@
 /**
- * The web app's one door to the domain. Pages and server actions get the database, the browser's
- * actor, the limits and the request instant here, and nowhere else: this is the ONLY file under
- * `app/` that imports `lib/db` (STYLE §5 keeps `app/` away from it; the domain functions take `db`).
+ * The web app's one door to the domain. Pages and server actions get the database client, the
+ * browser's actor, the limits and the request instant here, and nowhere else. The client and the
+ * limits come from lib/api's `runtime()` (the configuration parsed once): `app/` never imports lib/db
+ * or lib/config (STYLE §5, enforced by `npm run lint`); the domain functions take them as arguments.
  */
 import 'server-only';
 import { cookies, headers } from 'next/headers';
@@ -9,15 +10,12 @@ import { notFound, redirect, unstable_rethrow } from 'next/navigation';
 import { cache } from 'react';
 import type { ActionResult } from '@/components/action-result';
 import { findWebSession, REQUEST_PATH_HEADER, safeNextPath, SESSION_COOKIE, type Actor, type WebUser } from '@/lib/auth';
-import { loadConfig, type Limits } from '@/lib/config';
-import { getDb, type Db } from '@/lib/db';
+import { runtime, type Runtime } from '@/lib/api';
 import { isDomainError, toError } from '@/lib/errors';
 import { getSchedulerByRevision, type SchedulerSummary } from '@/lib/schedules';
 
-export interface WebContext {
-  db: Db;
+export interface WebContext extends Runtime {
   actor: Actor;
-  limits: Limits;
   /** The request's instant (UTC). */
   now: Date;
 }
@@ -30,7 +28,7 @@ export interface WebContext {
 export const currentWebSession = cache(async (): Promise<{ user: WebUser; actor: Actor; token: string } | null> => {
   const token = (await cookies()).get(SESSION_COOKIE)?.value;
   if (!token) return null;
-  const session = await findWebSession(getDb(), token, new Date());
+  const session = await findWebSession(runtime().db, token, new Date());
   return session ? { ...session, token } : null;
 });
 
@@ -49,8 +47,7 @@ export async function getWebActor(): Promise<Actor> {
 
 /** The context of one browser request: the signed-in user acts (redirects to /login without one). */
 export async function webContext(): Promise<WebContext> {
-  const db = getDb();
-  return { db, actor: await getWebActor(), limits: loadConfig().limits, now: new Date() };
+  return { ...runtime(), actor: await getWebActor(), now: new Date() };
 }
 
 export type WebScheduler = SchedulerSummary & { role: 'read' | 'write' | 'admin' };

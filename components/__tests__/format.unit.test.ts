@@ -6,13 +6,14 @@
 import fc from 'fast-check';
 import { DateTime } from 'luxon';
 import { describe, expect, it } from 'vitest';
+import { loadConfig } from '../../lib/config';
 import { formatInZone, formatUtc } from '../format';
 
 /** The zone's short name `formatInZone` prints after the date and the time. */
 const shortZoneName = (zone: string, ms: number) => formatInZone(new Date(ms), zone).split(' ').slice(2).join(' ');
 
 const ZONES = Intl.supportedValuesOf('timeZone');
-const seed = Number(process.env.FC_SEED) || undefined;
+const seed = loadConfig().testSeed;
 
 describe('formatInZone zone names', () => {
   it('equals luxon offsetNameShort for every zone around its DST transitions and at random instants', () => {

@@ -64,7 +64,7 @@ async function setUpOrg(db: Db, org: OrgKey, now: Date, out: AccessFixtures): Pr
     const found = await db.blob.findUnique({ where: { orgId_alias: { orgId: row.id, alias: blobAlias } } });
     if (found) return { blobId: found.id, revisionId: found.defaultRevisionId! };
     const create = type === 'scheduler' ? createSchedulerBlob : createWorkflowBlob;
-    const d = await tx(db, (t) => create(t, { actor: admin, org: row.id, alias: blobAlias, name: blobName, now }));
+    const d = await create(db, { actor: admin, org: row.id, alias: blobAlias, name: blobName, now });
     return { blobId: d.id, revisionId: d.default_revision_id! };
   };
   const schedulerName = `Matrix scheduler (${alias})`;
@@ -73,10 +73,10 @@ async function setUpOrg(db: Db, org: OrgKey, now: Date, out: AccessFixtures): Pr
 
   const session =
     (await db.workflowSession.findFirst({ where: { revisionId: workflow.revisionId, alias: 'matrix-session' } })) ??
-    (await tx(db, (t) => createSession(t, { actor: admin, revisionId: workflow.revisionId, alias: 'matrix-session', now })));
+    (await createSession(db, { actor: admin, revisionId: workflow.revisionId, alias: 'matrix-session', now }));
   const definition =
     (await db.definition.findFirst({ where: { revisionId: workflow.revisionId, alias: 'matrix-def' } })) ??
-    (await tx(db, (t) => createDefinition(t, { actor: admin, revisionId: workflow.revisionId, alias: 'matrix-def', name: 'Matrix definition', now })));
+    (await createDefinition(db, { actor: admin, revisionId: workflow.revisionId, alias: 'matrix-def', name: 'Matrix definition', now }));
   const schedule =
     (await db.schedule.findFirst({ where: { revisionId: scheduler.revisionId, alias: 'matrix-schedule' } })) ??
     (await createSchedule({
@@ -120,7 +120,7 @@ async function setUpOrg(db: Db, org: OrgKey, now: Date, out: AccessFixtures): Pr
 }
 
 async function main(outPath: string) {
-  const db = getDb();
+  const db = getDb(loadConfig());
   const now = new Date();
   const out: AccessFixtures = { orgs: {} as AccessFixtures['orgs'], users: [], keys: [] };
   for (const org of Object.keys(ORGS) as OrgKey[]) out.orgs[org] = await setUpOrg(db, org, now, out);

@@ -3,8 +3,8 @@
  * SPEC JSON through the one status table. A server error never leaks a stack trace.
  */
 import { actorFromApiKey, type Actor } from '../auth';
-import { getDb } from '../db';
 import { DomainError, toError, toErrorBody } from '../errors';
+import { runtime } from './runtime';
 
 /** JSON response with no caching. */
 export function json(body: unknown, status = 200): Response {
@@ -35,9 +35,7 @@ export function credentialOf(req: Request): string | null {
 export async function requireApiActor(req: Request): Promise<Actor> {
   const credential = credentialOf(req);
   if (!credential) throw new DomainError('unauthorized', 'credentials required: send Authorization: Bearer <key> or X-API-Key: <key>');
-  // In a transaction: on SQLite every write of this process must go through the adapter's transaction
-  // lock, or it could land inside another request's open transaction and be rolled back with it.
-  const actor = await getDb().$transaction((tx) => actorFromApiKey(tx, credential));
+  const actor = await actorFromApiKey(runtime().db, credential);
   if (!actor) throw new DomainError('unauthorized', 'the API key is not valid');
   return actor;
 }

@@ -1,3 +1,4 @@
+export { runtime, type Runtime } from './runtime';
 export { json, errorResponse, requireApiActor, withActor, credentialOf, methodNotAllowed } from './http';
 export { handleRevisionCommand, readJsonObject } from './revision-command';
 export { healthReport, type HealthReport } from './health';

@@ -19,8 +19,8 @@
  * | `scheduler_schedules_auto_paused` | gauge | schedules disabled by `pause_after_failures` and still disabled (SPEC §12.5) |
  */
 import { Counter, Gauge, Registry } from 'prom-client';
-import { getDb, LATENESS_BUCKETS_SECONDS, type Db } from '../db';
-import { collectFireMetrics, METRICS_WINDOW_SECONDS, RUN_STATUSES } from '../schedules';
+import { collectFireMetrics, METRICS_WINDOW_SECONDS, RUN_STATUSES, type FireMetrics } from '../schedules';
+import { runtime, type Runtime } from './runtime';
 
 export interface MetricsResponse {
   contentType: string;
@@ -28,7 +28,7 @@ export interface MetricsResponse {
 }
 
 /** The scrape at instant `now`. Throws when the database is unreachable (the route answers 503). */
-export async function metricsText(now: Date, db: Db = getDb()): Promise<MetricsResponse> {
+export async function metricsText(now: Date, db: Runtime['db'] = runtime().db): Promise<MetricsResponse> {
   const m = await collectFireMetrics(db, now);
   const registry = new Registry();
   const gauge = (name: string, help: string, labelNames: string[] = []) => new Gauge({ name, help, labelNames, registers: [registry] });
@@ -67,7 +67,7 @@ export async function metricsText(now: Date, db: Db = getDb()): Promise<MetricsR
  * A histogram whose buckets come from the database rather than from `observe()` calls: prom-client's
  * registry formats any metric that answers `get()` with the values below (as its own Histogram does).
  */
-function latenessHistogram(name: string, help: string, h: { buckets: number[]; count: number; sum: number }) {
+function latenessHistogram(name: string, help: string, h: FireMetrics['lateness']) {
   return {
     name,
     help,
@@ -79,7 +79,7 @@ function latenessHistogram(name: string, help: string, h: { buckets: number[]; c
       type: 'histogram',
       aggregator: 'sum',
       values: [
-        ...LATENESS_BUCKETS_SECONDS.map((le, i) => ({ labels: { le }, value: h.buckets[i], metricName: `${name}_bucket` })),
+        ...h.bounds.map((le, i) => ({ labels: { le }, value: h.buckets[i], metricName: `${name}_bucket` })),
         { labels: { le: '+Inf' }, value: h.count, metricName: `${name}_bucket` },
         { labels: {}, value: h.sum, metricName: `${name}_sum` },
         { labels: {}, value: h.count, metricName: `${name}_count` },

@@ -4,14 +4,12 @@
  * 400 unknown_command; revision missing or unreadable → 404 not_found (the same answer for both);
  * blob type not the engine's → 400 unknown_command; unknown command → 400 unknown_command.
  */
-import { blobRole, roleAtLeast, type Actor } from '../auth';
-import { getDb } from '../db';
+import type { Actor } from '../auth';
 import { DomainError } from '../errors';
-import { isIdShape } from '../ids';
 import { schedulerCommands } from '../schedules';
-import { workflowCommands } from '../workflows';
+import { getReadableRevision, workflowCommands, type CommandHandler } from '../workflows';
 import { json } from './http';
-import type { CommandHandler } from '../workflows';
+import { runtime } from './runtime';
 
 const ENGINES: Record<string, { blobType: 'scheduler' | 'workflow'; commands: Record<string, CommandHandler> }> = {
   scheduler_blobhub: { blobType: 'scheduler', commands: schedulerCommands },
@@ -38,25 +36,20 @@ export async function handleRevisionCommand(req: Request, actor: Actor, revision
   const { engine, command, ...params } = body;
   const spec = typeof engine === 'string' ? ENGINES[engine] : undefined;
   if (!spec) throw new DomainError('unknown_command', `unknown engine ${JSON.stringify(engine)?.slice(0, 80)}; use "scheduler_blobhub" or "workflow_blobhub"`, { path: 'engine' });
-  const db = getDb();
-  const id = revisionId.trim().toLowerCase();
-  const revision = isIdShape(id)
-    ? await db.revision.findUnique({ where: { id }, select: { id: true, blobId: true, state: true, blob: { select: { orgId: true, type: true } } } })
-    : null;
-  // Non-disclosure (SPEC §2): an unreadable revision answers exactly as a missing one.
-  if (!revision || !roleAtLeast(await blobRole(db, actor, revision.blobId), 'read')) {
-    throw new DomainError('not_found', 'revision not found');
-  }
-  if (revision.blob.type !== spec.blobType) {
-    throw new DomainError('unknown_command', `engine "${engine}" does not apply to a ${revision.blob.type} revision`, { path: 'engine' });
+  const { db, limits } = runtime();
+  // Missing and unreadable answer alike: 404 not_found (SPEC §2).
+  const revision = await getReadableRevision(db, { actor, revisionId });
+  if (revision.blobType !== spec.blobType) {
+    throw new DomainError('unknown_command', `engine "${engine}" does not apply to a ${revision.blobType} revision`, { path: 'engine' });
   }
   const handler = typeof command === 'string' && Object.hasOwn(spec.commands, command) ? spec.commands[command] : undefined;
   if (!handler) throw new DomainError('unknown_command', `unknown command ${JSON.stringify(command)?.slice(0, 80)} for engine "${engine}"`, { path: 'command' });
   const result = await handler({
     db,
     actor,
-    revision: { id: revision.id, blobId: revision.blobId, orgId: revision.blob.orgId, state: revision.state },
+    revision: { id: revision.id, blobId: revision.blobId, orgId: revision.orgId, state: revision.state },
     params,
+    limits,
     now: new Date(),
   });
   return json(result);

@@ -21,9 +21,9 @@ import {
   SESSION_COOKIE,
   sessionCookieOptions,
 } from '../auth';
-import { getDb } from '../db';
 import { DomainError, isDomainError } from '../errors';
 import { errorResponse, json } from './http';
+import { runtime } from './runtime';
 
 /** `Set-Cookie` value for the session cookie (`maxAge` 0 clears it). */
 function sessionCookie(value: string, opts: { secure: boolean; expires: Date }): string {
@@ -93,7 +93,7 @@ export async function loginResponse(req: Request, now: Date = new Date()): Promi
     if (!isSameOriginPost(req.headers)) throw new DomainError('forbidden', 'cross-site login form posts are refused');
     const input = parseAuthInput(LoginInput, await readForm(req));
     next = safeNextPath(input.next);
-    const session = await login(getDb(), { email: input.email, password: input.password, client: clientAddress(req), now });
+    const session = await login(runtime().db, { email: input.email, password: input.password, client: clientAddress(req), now });
     const cookie = sessionCookie(session.token, { secure: isHttpsRequest(req.headers, req.url), expires: session.expiresAt });
     if (!jsonStyle) return seeOther(next, cookie);
     const res = json({ user: { id: session.user.id, email: session.user.email, name: session.user.name } });
@@ -111,7 +111,7 @@ export async function loginResponse(req: Request, now: Date = new Date()): Promi
 export async function logoutResponse(req: Request): Promise<Response> {
   try {
     if (!isSameOriginPost(req.headers)) throw new DomainError('forbidden', 'cross-site logout form posts are refused');
-    await endWebSession(getDb(), sessionTokenOf(req));
+    await endWebSession(runtime().db, sessionTokenOf(req));
     const cookie = sessionCookie('', { secure: isHttpsRequest(req.headers, req.url), expires: new Date(0) });
     if (isJson(req)) {
       const res = json({});

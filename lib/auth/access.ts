@@ -5,11 +5,22 @@
  */
 import type { Tx } from '../db';
 import type { Actor } from './actor';
-import { maxRole, minRole, type Role, isRole } from './roles';
+import { maxRole, minRole, ROLES, type Role, isRole } from './roles';
+import { blobsWith } from './scope';
+
+/**
+ * True when `actor` holds at least `need` on blob `blobId`; false when it does not, or when the blob
+ * does not exist (SPEC §2: the two look alike). One scoped query (`blobsWith`, scope.ts).
+ */
+export async function hasBlobAccess(db: Tx, actor: Actor, blobId: string, need: Role): Promise<boolean> {
+  return (await db.blob.count({ where: { AND: [{ id: blobId }, blobsWith(actor, need)] } })) > 0;
+}
 
 /**
  * The role `actor` holds on blob `blobId` (org role + blob grants, capped by the key's role), or
  * null when it holds none (or the blob does not exist). An org actor holds `admin` on its own org's blobs.
+ * For where the role's value is needed (to show it); to decide what a caller sees, scope the query
+ * instead (`readableBy`/`writableBy`, scope.ts) or ask `hasBlobAccess`.
  */
 export async function blobRole(db: Tx, actor: Actor, blobId: string): Promise<Role | null> {
   const blob = await db.blob.findUnique({ where: { id: blobId }, select: { orgId: true } });
@@ -30,6 +41,21 @@ export async function blobRole(db: Tx, actor: Actor, blobId: string): Promise<Ro
   });
   for (const g of grants) if (isRole(g.role)) role = maxRole(role, g.role);
   return actor.roleCap ? minRole(role, actor.roleCap) : role;
+}
+
+/**
+ * The role `actor` holds on each of `blobIds` (what `blobRole` answers for each; a blob it holds no role
+ * on, or that does not exist, is absent), in one scoped query per role: for lists that show the role.
+ */
+export async function blobRoles(db: Tx, actor: Actor, blobIds: string[]): Promise<Map<string, Role>> {
+  const out = new Map<string, Role>();
+  if (blobIds.length === 0) return out;
+  // ROLES ascends (read < write < admin): a blob in a higher role's scope overwrites the lower one.
+  for (const role of ROLES) {
+    const rows = await db.blob.findMany({ where: { AND: [{ id: { in: blobIds } }, blobsWith(actor, role)] }, select: { id: true } });
+    for (const r of rows) out.set(r.id, role);
+  }
+  return out;
 }
 
 /** The role `actor` holds on org `orgId` as a whole (membership, or the org itself). */

@@ -1,4 +1,4 @@
-import type { Db } from '../db';
+import { inTransaction, type Db } from '../db';
 import { DomainError } from '../errors';
 import type { Actor } from './actor';
 import type { PasswordChangeInput } from './contract';
@@ -20,7 +20,7 @@ export async function changePassword(db: Db, opts: { actor: Actor; input: Passwo
   }
   const passwordHash = await hashPassword(opts.input.new_password);
   const keep = opts.currentToken ? hashSecret(opts.currentToken) : '';
-  await db.$transaction(async (tx) => {
+  await inTransaction(db, async (tx) => {
     await tx.user.update({ where: { id: user.id }, data: { passwordHash } });
     await tx.webSession.deleteMany({ where: { userId: user.id, tokenHash: { not: keep } } });
   });

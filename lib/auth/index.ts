@@ -1,11 +1,13 @@
 /**
  * Public entry of accounts and access (SPEC §2): actors, roles, the one access function family
- * (`blobRole`, `orgRole`, `visibleOrgIds`), API keys, browser login and sessions, org members and blob
- * grants. Every path (API, pages, server actions, worker) asks here; none re-implements a check.
+ * (the `readableBy`/`writableBy` query scopes, `hasBlobAccess`, `blobRole`, `orgRole`,
+ * `visibleOrgIds`), API keys, browser login and sessions, org members and blob grants. Every path
+ * (API, pages, server actions, worker) asks here; none re-implements a check.
  */
 export { type Actor, type AuthEntity, actorFromEntity } from './actor';
 export { describeAuthEntities, type AuthEntityInfo } from './describe-auth-entities';
-export { blobRole, orgRole, visibleOrgIds } from './access';
+export { blobRole, blobRoles, hasBlobAccess, orgRole, visibleOrgIds } from './access';
+export { blobsWith, readableBy, writableBy } from './scope';
 export { ROLES, type Role, roleAtLeast, maxRole, minRole, isRole } from './roles';
 export { generateApiKey, hashSecret, actorFromApiKey, upsertKnownApiKey } from './keys';
 

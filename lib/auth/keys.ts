@@ -3,7 +3,7 @@
  * `sk_<prefix>_<secret>`; `prefix` (12 hex chars) finds the row, the hash of the whole key verifies it.
  */
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
-import type { Tx } from '../db';
+import { inTransaction, type Db, type Tx } from '../db';
 import type { Actor } from './actor';
 
 export function hashSecret(secret: string): string {
@@ -26,9 +26,10 @@ export function keyPrefix(key: string): string | null {
 /**
  * The actor an API key acts as, or null when the key is unknown or revoked. Accepts generated keys
  * (`sk_<prefix>_<secret>`) and operator-chosen ones (the bootstrap key), whose row is found by the first
- * 12 hex chars of the key's hash. Side effect: stamps `lastUsedAt` (at most once a minute per key).
+ * 12 hex chars of the key's hash. Side effect: stamps `lastUsedAt` (at most once a minute per key, in
+ * a transaction of its own; the lookup is a plain read).
  */
-export async function actorFromApiKey(db: Tx, key: string, now: Date = new Date()): Promise<Actor | null> {
+export async function actorFromApiKey(db: Db, key: string, now: Date = new Date()): Promise<Actor | null> {
   const hash = hashSecret(key);
   const row = await db.apiKey.findUnique({ where: { prefix: keyPrefix(key) ?? hash.slice(0, 12) } });
   if (!row || row.revokedAt) return null;
@@ -36,7 +37,7 @@ export async function actorFromApiKey(db: Tx, key: string, now: Date = new Date(
   const b = Buffer.from(hash, 'hex');
   if (a.length !== b.length || !timingSafeEqual(a, b)) return null;
   if (!row.lastUsedAt || now.getTime() - row.lastUsedAt.getTime() > 60_000) {
-    await db.apiKey.update({ where: { id: row.id }, data: { lastUsedAt: now } });
+    await inTransaction(db, (tx) => tx.apiKey.update({ where: { id: row.id }, data: { lastUsedAt: now } }));
   }
   const roleCap = row.role === 'write' ? 'write' : 'read';
   if (row.orgId) return { type: 'org', id: row.orgId, roleCap };

@@ -3,7 +3,7 @@
  * and an account without a password is the same `401 unauthorized` with the same message, and costs
  * one scrypt in every case (`verifyPassword`), so neither the text nor the time tells which it was.
  */
-import type { Db } from '../db';
+import { inTransaction, type Db } from '../db';
 import { DomainError } from '../errors';
 import type { Actor } from './actor';
 import { loginRateLimiter, type LoginRateLimiter } from './login-rate-limit';
@@ -58,7 +58,7 @@ export async function login(db: Db, opts: LoginOptions): Promise<{ token: string
     throw new DomainError('unauthorized', LOGIN_REFUSED_MESSAGE);
   }
   limiter.recordSuccess(email, client);
-  const session = await db.$transaction((tx) => createWebSession(tx, { userId: user.id, now: opts.now }));
+  const session = await inTransaction(db, (tx) => createWebSession(tx, { userId: user.id, now: opts.now }));
   return {
     ...session,
     user: { id: user.id, email: user.email, name: user.name },

@@ -4,7 +4,7 @@
  * cannot be replayed as a login. Sessions expire `WEB_SESSION_TTL_MS` after login.
  */
 import { randomBytes } from 'node:crypto';
-import type { Db, Tx } from '../db';
+import { inTransaction, type Db, type Tx } from '../db';
 import type { Actor } from './actor';
 import { hashSecret } from './keys';
 import { WEB_SESSION_TTL_MS } from './session-cookie';
@@ -52,5 +52,5 @@ export async function findWebSession(db: Tx, token: string | null | undefined, n
 export async function endWebSession(db: Db, token: string | null | undefined): Promise<void> {
   if (!token || !TOKEN_SHAPE.test(token)) return;
   const tokenHash = hashSecret(token);
-  await db.$transaction((tx) => tx.webSession.deleteMany({ where: { tokenHash } }));
+  await inTransaction(db, (tx) => tx.webSession.deleteMany({ where: { tokenHash } }));
 }

@@ -35,6 +35,19 @@ const EnvSchema = z.object({
   WORKER_BATCH_SIZE: intFrom(500, 1),
   TEST_DATABASE: z.enum(['sqlite', 'postgresql']).optional().transform((v) => v ?? 'sqlite'),
   TEST_POSTGRES_URL: z.string().optional().transform((v) => v || 'postgresql://scheduler:scheduler@127.0.0.1:5432/postgres'),
+  FC_SEED: z
+    .string()
+    .trim()
+    .optional()
+    .transform((v, ctx) => {
+      if (v === undefined || v === '') return undefined;
+      // fast-check prints signed 32-bit seeds (`seed: -1183928372`).
+      if (!/^-?\d+$/.test(v)) {
+        ctx.addIssue({ code: 'custom', message: `must be an integer, got "${v}"` });
+        return z.NEVER;
+      }
+      return Number(v);
+    }),
   LOG_LEVEL: z.enum(['debug', 'info', 'warn', 'error']).optional().transform((v) => v ?? 'info'),
 });
 
@@ -77,6 +90,8 @@ export interface AppConfig {
   testDatabase: 'sqlite' | 'postgresql';
   /** Tests only: a PostgreSQL URL whose role may CREATE DATABASE (`TEST_POSTGRES_URL`). */
   testPostgresUrl: string;
+  /** Tests only: the fast-check seed to replay a property-test failure (`FC_SEED`); undefined: random. */
+  testSeed: number | undefined;
 }
 
 let cached: AppConfig | undefined;
@@ -86,7 +101,10 @@ let cached: AppConfig | undefined;
  * Variables: PORT, HOSTNAME, DATABASE_URL, DATABASE_POOL_SIZE, SCHEDULER_BOOTSTRAP_API_KEY, SCHEDULER_DEMO_PASSWORD, SCHEDULER_SCHEDULES_PER_REVISION,
  * SCHEDULER_MIN_INTERVAL_SECONDS, SCHEDULER_RUN_RETENTION_DAYS, SCHEDULER_CATCHUP_WINDOW_SECONDS,
  * WORKFLOW_EXECUTIONS_PER_SESSION_PER_MINUTE, WORKER_POLL_INTERVAL_MS, WORKER_BATCH_SIZE, LOG_LEVEL;
- * tests only: TEST_DATABASE, TEST_POSTGRES_URL.
+ * tests only: TEST_DATABASE, TEST_POSTGRES_URL, FC_SEED.
+ *
+ * Called at the edge only (the web app's and the API's `runtime()` in lib/api, the worker's and the
+ * scripts' entry points, test helpers); the domain takes what it needs (`Limits`, a client) as arguments.
  */
 export function loadConfig(env: Record<string, string | undefined> = process.env): AppConfig {
   if (cached && env === process.env) return cached;
@@ -115,12 +133,16 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     logLevel: e.LOG_LEVEL,
     testDatabase: e.TEST_DATABASE,
     testPostgresUrl: e.TEST_POSTGRES_URL,
+    testSeed: e.FC_SEED,
   };
   if (env === process.env) cached = config;
   return config;
 }
 
-/** For tests that change limits between cases: forget the cached configuration. */
-export function resetConfigCache(): void {
-  cached = undefined;
+/**
+ * The environment for a child process (the Prisma CLI, a worker or web process a test starts): this
+ * process's variables with `overrides` on top. Children read their own configuration from it.
+ */
+export function childEnv(overrides: Record<string, string> = {}): NodeJS.ProcessEnv {
+  return { ...process.env, ...overrides };
 }

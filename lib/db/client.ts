@@ -12,7 +12,6 @@
 import { PrismaBetterSQLite3 } from '@prisma/adapter-better-sqlite3';
 import { PrismaPg } from '@prisma/adapter-pg';
 import Database from 'better-sqlite3';
-import { loadConfig } from '../config';
 import { dialectOf, type Dialect } from './dialect';
 import { PrismaClient as PostgresPrismaClient } from './generated/postgresql/client';
 import { PrismaClient } from './generated/sqlite/client';
@@ -55,9 +54,25 @@ class PrismaBetterSQLite3Immediate extends PrismaBetterSQLite3 {
   }
 }
 
-/** Open a client for `databaseUrl` (`file:<path>` or `postgresql://…`). Callers own its lifetime. */
-export function createDb(databaseUrl: string): Db {
-  return dialectOf(databaseUrl) === 'postgresql' ? createPostgresDb(databaseUrl) : createSqliteDb(databaseUrl);
+/** How to open a client: the two fields of `AppConfig` (lib/config) it needs, parsed at the edge. */
+export interface DbConfig {
+  /** `file:<path>` (SQLite) or `postgresql://…`. */
+  databaseUrl: string;
+  /** Most PostgreSQL connections the client opens (node-postgres pool `max`). Ignored for SQLite. */
+  databasePoolSize: number;
+}
+
+/** PostgreSQL pool size when a caller (tests, tools) does not say: node-postgres' own default. */
+const DEFAULT_POOL_SIZE = 10;
+
+/**
+ * Open a client for `databaseUrl` (`file:<path>` or `postgresql://…`). Callers own its lifetime.
+ * `poolSize` bounds a PostgreSQL client's connections (default 10); SQLite ignores it.
+ */
+export function createDb(databaseUrl: string, opts: { poolSize?: number } = {}): Db {
+  return dialectOf(databaseUrl) === 'postgresql'
+    ? createPostgresDb(databaseUrl, opts.poolSize ?? DEFAULT_POOL_SIZE)
+    : createSqliteDb(databaseUrl);
 }
 
 function createSqliteDb(databaseUrl: string): Db {
@@ -72,22 +87,37 @@ function createSqliteDb(databaseUrl: string): Db {
   return new PrismaClient({ adapter });
 }
 
-function createPostgresDb(databaseUrl: string): Db {
+function createPostgresDb(databaseUrl: string, poolSize: number): Db {
   const adapter = new PrismaPg({
     connectionString: databaseUrl,
     // Prisma stores DateTime as `timestamp(3)` (no zone) holding UTC; raw SQL compares those columns
     // with bound instants, so the session zone must be UTC whatever the server's default is.
     options: '-c TimeZone=UTC',
-    max: loadConfig().databasePoolSize,
+    max: poolSize,
   });
   // Same model API as the SQLite client (one data model, see scripts/generate.ts); typed as `Db`.
   return new PostgresPrismaClient({ adapter }) as unknown as Db;
 }
 
-/** The process-wide client for the configured DATABASE_URL. */
-export function getDb(): Db {
-  if (!globalForDb.__schedulerDb) globalForDb.__schedulerDb = createDb(loadConfig().databaseUrl);
+/**
+ * The process-wide client for `config` (the edge passes `loadConfig()`): opened on the first call,
+ * the same client afterwards (a process talks to one database).
+ */
+export function getDb(config: DbConfig): Db {
+  globalForDb.__schedulerDb ??= createDb(config.databaseUrl, { poolSize: config.databasePoolSize });
   return globalForDb.__schedulerDb;
+}
+
+/**
+ * Run `fn` in one interactive transaction and return its result; any throw rolls everything back.
+ * The one way a domain verb opens a transaction (docs/architecture.md, "Transactions"): every public
+ * verb that writes calls it itself, so callers (server actions, the API, the worker) never do. On
+ * SQLite this is also what keeps decision 13 true: a write outside a transaction could land inside
+ * another request's open transaction on the shared connection and roll back with it.
+ * `options` are Prisma's `maxWait`/`timeout` bounds in ms (the fire path sets its own).
+ */
+export function inTransaction<T>(db: Db, fn: (tx: Tx) => Promise<T>, options?: { maxWait?: number; timeout?: number }): Promise<T> {
+  return db.$transaction((tx) => fn(tx), options);
 }
 
 /** Close the process-wide client (worker shutdown, tests). */

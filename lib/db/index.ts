@@ -1,4 +1,6 @@
-export { createDb, getDb, closeDb, dialectOfDb, type Db, type Tx } from './client';
+export { createDb, getDb, closeDb, inTransaction, dialectOfDb, type Db, type DbConfig, type Tx } from './client';
 export { dialectOf, type Dialect } from './dialect';
 export type { Prisma } from './generated/sqlite/client';
+/** Row types of the catalog's models, as the model API returns them (one data model, both dialects). */
+export type { Blob, Definition, Execution, Org, Revision, WorkflowSession } from './generated/sqlite/client';
 export * from './sql';

@@ -18,6 +18,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import pg from 'pg';
+import { childEnv } from '../config';
 import { dialectOf } from './dialect';
 
 /** The repository root (this file lives in `lib/db/`). */
@@ -48,7 +49,7 @@ async function migrateSqlite(databaseUrl: string): Promise<MigrateResult> {
   try {
     const { stdout } = await promisify(execFile)(prisma, ['migrate', 'deploy'], {
       cwd: ROOT,
-      env: { ...process.env, DATABASE_URL: databaseUrl, PRISMA_HIDE_UPDATE_MESSAGE: '1' },
+      env: childEnv({ DATABASE_URL: databaseUrl, PRISMA_HIDE_UPDATE_MESSAGE: '1' }),
     });
     const total = Number(/(\d+) migrations? found/.exec(stdout)?.[1] ?? 0);
     // `prisma migrate deploy` lists each applied migration as a `└─ <name>/` line.

@@ -3,7 +3,10 @@
  * and orgs. Ids and aliases share one namespace and are told apart by shape alone.
  */
 const UUID_SHAPE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
-const ALIAS_CHARS = /^[a-z0-9_-]{6,64}$/;
+/** Alias length bounds (SPEC §4), in characters, both inclusive. */
+export const ALIAS_MIN_LENGTH = 6;
+export const ALIAS_MAX_LENGTH = 64;
+const ALIAS_CHARS = new RegExp(`^[a-z0-9_-]{${ALIAS_MIN_LENGTH},${ALIAS_MAX_LENGTH}}$`);
 
 /** A new lowercase UUID (SPEC §1). */
 export function newId(): string {
@@ -22,7 +25,7 @@ export function isIdShape(value: string): boolean {
  */
 export function aliasProblem(alias: string): string | null {
   if (!ALIAS_CHARS.test(alias)) {
-    return `alias "${alias.slice(0, 80)}" must be 6 to 64 characters from a-z, 0-9, "_" and "-"`;
+    return `alias "${alias.slice(0, 80)}" must be ${ALIAS_MIN_LENGTH} to ${ALIAS_MAX_LENGTH} characters from a-z, 0-9, "_" and "-"`;
   }
   if (isIdShape(alias)) return `alias "${alias}" has the shape of a generated id, which is reserved for ids`;
   return null;

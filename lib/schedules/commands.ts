@@ -3,7 +3,6 @@
  * parameters with the contract schema, calls one domain function, and shapes the answer.
  */
 import type { CommandContext, CommandHandler } from '../workflows';
-import { loadConfig } from '../config';
 import { DomainError } from '../errors';
 import type { z } from 'zod';
 import { firstIssueError, ListExecutionsParams, ListSchedulesParams, ScheduleIdParams, SetAllEnabledParams } from './contract';
@@ -28,7 +27,7 @@ const base = (ctx: CommandContext) => ({ db: ctx.db, actor: ctx.actor, revision:
 
 export const schedulerCommands: Record<string, CommandHandler> = {
   async create_schedule(ctx) {
-    return { schedule: await createSchedule({ ...base(ctx), input: ctx.params, limits: loadConfig().limits, now: ctx.now }) };
+    return { schedule: await createSchedule({ ...base(ctx), input: ctx.params, limits: ctx.limits, now: ctx.now }) };
   },
   async get_schedule(ctx) {
     const p = parse(ScheduleIdParams, ctx.params);
@@ -39,7 +38,7 @@ export const schedulerCommands: Record<string, CommandHandler> = {
     if (typeof schedule_id !== 'string' || !schedule_id) {
       throw new DomainError('invalid_request_body', 'schedule_id is required', { path: 'schedule_id' });
     }
-    return { schedule: await updateSchedule({ ...base(ctx), scheduleRef: schedule_id, input, limits: loadConfig().limits, now: ctx.now }) };
+    return { schedule: await updateSchedule({ ...base(ctx), scheduleRef: schedule_id, input, limits: ctx.limits, now: ctx.now }) };
   },
   async delete_schedule(ctx) {
     const p = parse(ScheduleIdParams, ctx.params);
@@ -56,7 +55,7 @@ export const schedulerCommands: Record<string, CommandHandler> = {
   },
   async run_schedule(ctx) {
     const p = parse(ScheduleIdParams, ctx.params);
-    return { execution: await runSchedule({ ...base(ctx), scheduleRef: p.schedule_id, now: ctx.now }) };
+    return { execution: await runSchedule({ ...base(ctx), scheduleRef: p.schedule_id, now: ctx.now, limits: ctx.limits }) };
   },
   async set_all_enabled(ctx) {
     const p = parse(SetAllEnabledParams, ctx.params);

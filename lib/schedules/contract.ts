@@ -7,11 +7,12 @@
  * `params.code`; `firstIssueError` picks the structural ones first, then the coded ones.
  */
 import { z } from 'zod';
+import type { Role } from '../auth';
 import { CronExpressionError, isValidTimezone, LocalTimeError, parseCronExpression, resolveLocalTime } from '../cron';
 import { aliasProblem, isIdShape } from '../ids';
 
 /** Id-or-alias helpers, re-exported so clients that may import only the contract (the CLI) share them. */
-export { isIdShape, normalizeRef } from '../ids';
+export { ALIAS_MAX_LENGTH, ALIAS_MIN_LENGTH, isIdShape, normalizeRef } from '../ids';
 
 /** Schedule cadences (SPEC §5.1). */
 export const REPEATS = ['one_time', 'recurring_cron'] as const;
@@ -293,4 +294,29 @@ export function firstIssueError(error: z.ZodError): IssueError {
     message = `${path}: ${message}`;
   }
   return { code, message, path };
+}
+
+/**
+ * What the New Schedule form offers in its pickers (`targetOptions`, SPEC §10): the catalog the actor
+ * can read. Free entry stays allowed; saving decides (SPEC §6.3). Declared here, type only, so the
+ * form (a client component) shares the shape without importing server code.
+ */
+export interface TargetOptions {
+  /** Orgs whose blobs the actor can see at least partly. */
+  orgs: { id: string; alias: string | null; name: string }[];
+  /** Workflow blobs the actor can read. `role` tells whether it can be a target (`write` needed, SPEC §6.3). */
+  blobs: {
+    id: string;
+    alias: string | null;
+    name: string;
+    orgId: string;
+    orgAlias: string | null;
+    role: Role;
+    defaultRevisionId: string | null;
+    revisions: { id: string; state: string; isDefault: boolean }[];
+  }[];
+  /** Sessions of the draft revisions of those blobs (where executions can run). */
+  sessions: { revisionId: string; id: string; alias: string | null; state: string }[];
+  /** Definitions of every revision of those blobs. */
+  definitions: { revisionId: string; id: string; alias: string | null; name: string }[];
 }

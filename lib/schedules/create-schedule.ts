@@ -1,6 +1,6 @@
 import type { Actor } from '../auth';
 import type { Limits } from '../config';
-import type { Db } from '../db';
+import { inTransaction, type Db } from '../db';
 import { DomainError } from '../errors';
 import { requireSchedulerRole } from './access';
 import type { Schedule } from './contract';
@@ -26,7 +26,7 @@ export interface CreateScheduleOptions {
 export async function createSchedule(opts: CreateScheduleOptions): Promise<Schedule> {
   const { db, actor, revision, limits, now } = opts;
   const input = parseScheduleInput(opts.input);
-  return db.$transaction(async (tx) => {
+  return inTransaction(db, async (tx) => {
     await requireSchedulerRole(tx, actor, revision.blobId, 'write');
     const count = await tx.schedule.count({ where: { revisionId: revision.id } });
     if (count >= limits.schedulesPerRevision) {

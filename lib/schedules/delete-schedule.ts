@@ -1,5 +1,5 @@
 import type { Actor } from '../auth';
-import type { Db } from '../db';
+import { inTransaction, type Db } from '../db';
 import { requireSchedulerRole } from './access';
 import { getScheduleRow } from './find-schedule';
 
@@ -9,7 +9,7 @@ import { getScheduleRow } from './find-schedule';
  */
 export async function deleteSchedule(opts: { db: Db; actor: Actor; revision: { id: string; blobId: string }; scheduleRef: string }): Promise<void> {
   const { db, actor, revision } = opts;
-  await db.$transaction(async (tx) => {
+  await inTransaction(db, async (tx) => {
     await requireSchedulerRole(tx, actor, revision.blobId, 'write');
     const row = await getScheduleRow(tx, revision.id, opts.scheduleRef);
     await tx.schedule.delete({ where: { id: row.id } });

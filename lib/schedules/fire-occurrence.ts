@@ -16,6 +16,7 @@ import {
   claimRetries,
   completeFinished,
   findFiredOccurrences,
+  inTransaction,
   insertDeadLetters,
   insertPendingAttempts,
   updateFailureCounts,
@@ -97,7 +98,7 @@ export interface FireDueOptions {
  */
 export async function fireDue(opts: FireDueOptions): Promise<FireOutcome[]> {
   const { db, now, limit, limits } = opts;
-  return db.$transaction(async (tx) => {
+  return inTransaction(db, async (tx) => {
     // The claims are the transaction's first statements: see claim-due.ts and claim-retries.ts for
     // what they lock.
     const claimed = await claimDue(tx, now, limit);
@@ -123,7 +124,7 @@ export interface FireOccurrenceOptions {
  */
 export async function fireOccurrence(opts: FireOccurrenceOptions): Promise<FireOutcome> {
   const { db, scheduleId, scheduledFor, now, limits } = opts;
-  const [outcome] = await db.$transaction(async (tx) => {
+  const [outcome] = await inTransaction(db, async (tx) => {
     const row = await claimOccurrence(tx, scheduleId, scheduledFor);
     if (!row) return [{ kind: 'lost-race', scheduleId, scheduledFor } as const];
     return fireClaimed(tx, [row], [], now, limits);
@@ -207,7 +208,7 @@ async function fireClaimed(tx: Tx, rows: ClaimedSchedule[], retries: ClaimedRetr
   // count (SPEC §12.5) folds them in the order they happened.
   attempts.sort((a, b) => a.item.scheduledFor.getTime() - b.item.scheduledFor.getTime());
 
-  const outcomes = await invokeTargets(tx, attempts.map((a) => a.item));
+  const outcomes = await invokeTargets(tx, attempts.map((a) => a.item), limits);
   const consequences = attempts.map((a, i) => consequenceOf(a, outcomes[i], now));
   await recordRuns(tx, attempts.map((a) => a.item), outcomes, consequences.map((c) => c.extras));
   // A disabled schedule's claimed retries were deleted by the claim: their failed attempts are cancelled.

@@ -13,5 +13,6 @@ export { sweepExpiredRuns, retentionCutoff, RUN_SWEEP_BATCH } from './sweep-runs
 export { schedulerCommands } from './commands';
 export { toSchedule, toRun } from './serialize';
 export { listSchedulers, getSchedulerByRevision, type SchedulerSummary } from './list-schedulers';
+export { recordHeartbeat, removeHeartbeat, freshestHeartbeatAgeSeconds, type HeartbeatOptions } from './worker-heartbeats';
 export { collectFireMetrics, METRICS_WINDOW_SECONDS, LIVE_WORKER_SECONDS, type FireMetrics } from './fire-metrics';
-export { targetOptions, lastRunStatuses, enabledCounts, type TargetOptions } from './target-options';
+export { targetOptions, lastRunStatuses, enabledCounts } from './target-options';

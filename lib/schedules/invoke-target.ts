@@ -4,6 +4,7 @@
  * with the caller's claim, advance and run records (`recordRuns`).
  */
 import { actorFromEntity } from '../auth';
+import type { Limits } from '../config';
 import { insertRuns, type RunInsert, type Tx } from '../db';
 import { toError } from '../errors';
 import { newId } from '../ids';
@@ -71,8 +72,8 @@ export async function recordRuns(tx: Tx, items: InvokeOptions[], outcomes: Invok
 }
 
 /** One fire, invoked and recorded (a manual fire: `run_schedule`, `replay_dead_letter`). */
-export async function invokeAndRecord(tx: Tx, opts: InvokeOptions, extras: RunExtras = {}): Promise<InvokeOutcome> {
-  const [outcome] = await invokeTargets(tx, [opts]);
+export async function invokeAndRecord(tx: Tx, opts: InvokeOptions, limits: Limits, extras: RunExtras = {}): Promise<InvokeOutcome> {
+  const [outcome] = await invokeTargets(tx, [opts], limits);
   await recordRuns(tx, [opts], [outcome], [extras]);
   return outcome;
 }
@@ -83,6 +84,7 @@ type Resolution =
 
 /**
  * Invoke every item: resolve its target afresh with its creator's standing and create the executions
+ * under `limits` (SPEC §9, the caller's: the worker's or the API's)
  * (outcomes in the same order). The caller records one run per item (`recordRuns`): SPEC §8 "every
  * fire leaves one run record".
  *
@@ -95,7 +97,12 @@ type Resolution =
  * commit (PostgreSQL READ COMMITTED); sharing then means all of them fired at the instant of the
  * first resolution, which is when the batch fired.
  */
-export async function invokeTargets(tx: Tx, items: InvokeOptions[], gateway: WorkflowGateway = embeddedGateway): Promise<InvokeOutcome[]> {
+export async function invokeTargets(
+  tx: Tx,
+  items: InvokeOptions[],
+  limits: Limits,
+  gateway: WorkflowGateway = embeddedGateway,
+): Promise<InvokeOutcome[]> {
   const resolutions = new Map<string, Resolution>();
   const runIds = items.map(() => newId());
   const resolved: (Resolution & { ok: true })[] = [];
@@ -134,7 +141,7 @@ export async function invokeTargets(tx: Tx, items: InvokeOptions[], gateway: Wor
 
   let created: Awaited<ReturnType<WorkflowGateway['createExecutions']>> = [];
   try {
-    created = requests.length ? await gateway.createExecutions(tx, requests) : [];
+    created = requests.length ? await gateway.createExecutions(tx, requests, limits) : [];
   } catch (thrown) {
     // An unforeseen exception: the catalog wrote nothing (its one insert is its last statement and is
     // atomic), so every fire of the batch that reached it is recorded as `internal_error`.

@@ -1,4 +1,4 @@
-import { blobRole, roleAtLeast, visibleOrgIds, type Actor } from '../auth';
+import { blobRole, readableBy, type Actor } from '../auth';
 import type { Db } from '../db';
 import { DomainError } from '../errors';
 import { isIdShape, normalizeRef } from '../ids';
@@ -14,17 +14,16 @@ export interface SchedulerSummary {
   activeCount: number;
 }
 
-/** Every scheduler blob `actor` can read, with schedule counts, ordered by org then name. */
+/** Every scheduler blob `actor` can read (scoped in the query), with schedule counts, ordered by org then name. */
 export async function listSchedulers(db: Db, actor: Actor): Promise<SchedulerSummary[]> {
-  const orgIds = await visibleOrgIds(db, actor);
   const blobs = await db.blob.findMany({
-    where: { type: 'scheduler', orgId: { in: orgIds } },
+    where: { AND: [{ type: 'scheduler' }, readableBy(actor)] },
     include: { org: true },
     orderBy: [{ org: { name: 'asc' } }, { name: 'asc' }],
   });
   const out: SchedulerSummary[] = [];
   for (const b of blobs) {
-    if (!b.defaultRevisionId || !roleAtLeast(await blobRole(db, actor, b.id), 'read')) continue;
+    if (!b.defaultRevisionId) continue;
     const [scheduleCount, activeCount] = await Promise.all([
       db.schedule.count({ where: { revisionId: b.defaultRevisionId } }),
       db.schedule.count({ where: { revisionId: b.defaultRevisionId, state: 'active' } }),
@@ -49,6 +48,7 @@ export async function listSchedulers(db: Db, actor: Actor): Promise<SchedulerSum
 export async function getSchedulerByRevision(db: Db, actor: Actor, revisionId: string): Promise<SchedulerSummary & { role: 'read' | 'write' | 'admin' }> {
   const id = normalizeRef(revisionId);
   const rev = isIdShape(id) ? await db.revision.findUnique({ where: { id }, include: { blob: { include: { org: true } } } }) : null;
+  // The page shows what the role allows, so the role's value is loaded (blobRole), not just a scope.
   const role = rev ? await blobRole(db, actor, rev.blobId) : null;
   if (!rev || rev.blob.type !== 'scheduler' || !role) throw new DomainError('not_found', 'revision not found');
   const [scheduleCount, activeCount] = await Promise.all([

@@ -1,5 +1,5 @@
 import type { Actor } from '../auth';
-import type { Db } from '../db';
+import { inTransaction, type Db } from '../db';
 import { requireSchedulerRole } from './access';
 import { nextOccurrenceInWindow } from './occurrences';
 
@@ -9,7 +9,7 @@ import { nextOccurrenceInWindow } from './occurrences';
  */
 export async function setAllEnabled(opts: { db: Db; actor: Actor; revision: { id: string; blobId: string }; enabled: boolean; now: Date }): Promise<{ updated: number }> {
   const { db, actor, revision, enabled, now } = opts;
-  return db.$transaction(async (tx) => {
+  return inTransaction(db, async (tx) => {
     await requireSchedulerRole(tx, actor, revision.blobId, 'write');
     const rows = await tx.schedule.findMany({ where: { revisionId: revision.id, state: 'active', enabled: !enabled } });
     for (const row of rows) {

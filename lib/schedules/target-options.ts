@@ -7,61 +7,44 @@
  * - `lastRunStatuses`: the newest run of each schedule of one page of the grid.
  * - `enabledCounts`: how many active schedules "Pause all" / "Resume all" would change.
  */
-import { blobRole, roleAtLeast, visibleOrgIds, type Actor, type Role } from '../auth';
+import { blobRoles, readableBy, visibleOrgIds, type Actor } from '../auth';
 import { countEnabled, findLastRuns, type Db } from '../db';
 import { requireSchedulerRole } from './access';
-import type { RunStatus, RunTrigger } from './contract';
+import type { RunStatus, RunTrigger, TargetOptions } from './contract';
 
 /** Most sessions and definitions offered in the pickers, so a huge catalog cannot blow up a page. */
 const OPTIONS_MAX = 500;
 
-export interface TargetOptions {
-  /** Orgs whose blobs the actor can see at least partly. */
-  orgs: { id: string; alias: string | null; name: string }[];
-  /** Workflow blobs the actor can read. `role` tells whether it can be a target (`write` needed, SPEC §6.3). */
-  blobs: {
-    id: string;
-    alias: string | null;
-    name: string;
-    orgId: string;
-    orgAlias: string | null;
-    role: Role;
-    defaultRevisionId: string | null;
-    revisions: { id: string; state: string; isDefault: boolean }[];
-  }[];
-  /** Sessions of the draft revisions of those blobs (where executions can run). */
-  sessions: { revisionId: string; id: string; alias: string | null; state: string }[];
-  /** Definitions of every revision of those blobs. */
-  definitions: { revisionId: string; id: string; alias: string | null; name: string }[];
-}
-
 /** The orgs, workflow blobs, revisions, sessions and definitions `actor` can read (SPEC §2). */
 export async function targetOptions(db: Db, actor: Actor): Promise<TargetOptions> {
   const orgIds = await visibleOrgIds(db, actor);
-  const [orgs, candidates] = await Promise.all([
+  const [orgs, readable] = await Promise.all([
     db.org.findMany({ where: { id: { in: orgIds } }, select: { id: true, alias: true, name: true }, orderBy: { name: 'asc' } }),
+    // Scoped in the query: a blob the actor cannot read is simply not listed (SPEC §2).
     db.blob.findMany({
-      where: { type: 'workflow', orgId: { in: orgIds } },
+      where: { AND: [{ type: 'workflow' }, readableBy(actor)] },
       include: { org: { select: { alias: true } }, revisions: { select: { id: true, state: true }, orderBy: [{ createdAt: 'asc' }, { id: 'asc' }] } },
       orderBy: [{ createdAt: 'asc' }, { id: 'asc' }],
     }),
   ]);
-  const blobs: TargetOptions['blobs'] = [];
-  // Serialization is desired: one role lookup per blob; an unreadable blob is simply left out (SPEC §2).
-  for (const b of candidates) {
-    const role = await blobRole(db, actor, b.id);
-    if (!role || !roleAtLeast(role, 'read')) continue;
-    blobs.push({
-      id: b.id,
-      alias: b.alias,
-      name: b.name,
-      orgId: b.orgId,
-      orgAlias: b.org.alias,
-      role,
-      defaultRevisionId: b.defaultRevisionId,
-      revisions: b.revisions.map((r) => ({ id: r.id, state: r.state, isDefault: r.id === b.defaultRevisionId })),
-    });
-  }
+  const roles = await blobRoles(db, actor, readable.map((b) => b.id));
+  const blobs: TargetOptions['blobs'] = readable.flatMap((b) => {
+    const role = roles.get(b.id);
+    // A role that changed between the two reads: leave the blob out rather than guess.
+    if (!role) return [];
+    return [
+      {
+        id: b.id,
+        alias: b.alias,
+        name: b.name,
+        orgId: b.orgId,
+        orgAlias: b.org.alias,
+        role,
+        defaultRevisionId: b.defaultRevisionId,
+        revisions: b.revisions.map((r) => ({ id: r.id, state: r.state, isDefault: r.id === b.defaultRevisionId })),
+      },
+    ];
+  });
   const revisionIds = blobs.flatMap((b) => b.revisions.map((r) => r.id));
   const draftIds = blobs.flatMap((b) => b.revisions.filter((r) => r.state === 'draft').map((r) => r.id));
   const [sessions, definitions] = await Promise.all([

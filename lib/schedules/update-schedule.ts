@@ -1,6 +1,6 @@
 import type { Actor } from '../auth';
 import type { Limits } from '../config';
-import type { Db } from '../db';
+import { inTransaction, type Db } from '../db';
 import { DomainError } from '../errors';
 import { requireSchedulerRole } from './access';
 import { firstIssueError, ScheduleUpdateInput, type Schedule } from './contract';
@@ -34,7 +34,7 @@ export async function updateSchedule(opts: UpdateScheduleOptions): Promise<Sched
     throw new DomainError(e.code, e.message, { path: e.path });
   }
   const patch = parsed.data;
-  return db.$transaction(async (tx) => {
+  return inTransaction(db, async (tx) => {
     await requireSchedulerRole(tx, actor, revision.blobId, 'write');
     const row = await getScheduleRow(tx, revision.id, opts.scheduleRef);
     if (row.state === 'completed') {

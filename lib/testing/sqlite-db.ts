@@ -23,6 +23,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
+import { childEnv } from '../config';
 import { createDb, type Db } from '../db';
 
 const run = promisify(execFile);
@@ -46,7 +47,7 @@ async function migrate(file: string): Promise<void> {
   // prisma.config.ts reads DATABASE_URL; the JS schema engine runs offline through the SQLite adapter.
   await run('npx', ['prisma', 'migrate', 'deploy'], {
     cwd: ROOT,
-    env: { ...process.env, DATABASE_URL: `file:${file}`, PRISMA_HIDE_UPDATE_MESSAGE: '1' },
+    env: childEnv({ DATABASE_URL: `file:${file}`, PRISMA_HIDE_UPDATE_MESSAGE: '1' }),
   });
 }
 

@@ -1,5 +1,6 @@
-import type { Db } from '../db';
 import type { Actor } from '../auth';
+import type { Limits } from '../config';
+import type { Db } from '../db';
 
 /**
  * What every command (the scheduler's and the workflow engine's command tables) on `POST /api/v1/revisions/{revision_id}/data` receives (SPEC §3).
@@ -12,6 +13,8 @@ export interface CommandContext {
   actor: Actor;
   revision: { id: string; blobId: string; orgId: string; state: string };
   params: Record<string, unknown>;
+  /** SPEC §9 limits, parsed once at the edge (`loadConfig().limits`) and passed down. */
+  limits: Limits;
   /** The request's instant (UTC). */
   now: Date;
 }

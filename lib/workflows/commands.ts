@@ -1,8 +1,9 @@
 /**
  * The `"engine": "workflow_blobhub"` commands of `POST /api/v1/revisions/{revision_id}/data` (SPEC §3.2)
- * and the blob routes of SPEC §3.3. Each handler parses its strict schema, calls one catalog verb in a
- * transaction and shapes the answer; rules live in the verbs. The router has already answered
- * `404 not_found` to a caller who cannot read the revision; a reader attempting a write gets `403 forbidden`.
+ * and the blob routes of SPEC §3.3. Each handler parses its strict schema, calls one catalog verb (a
+ * verb that writes opens its own transaction) and shapes the answer; rules live in the verbs. The
+ * router has already answered `404 not_found` to a caller who cannot read the revision; a reader
+ * attempting a write gets `403 forbidden`.
  *
  * | command | params (top level of the body) | answer |
  * |---|---|---|
@@ -23,7 +24,7 @@
  *
  * Cursors are exclusive: pass the previous page's `last_…_id`; it is `null` on the last page.
  */
-import type { Db, Tx } from '../db';
+import type { Db } from '../db';
 import type { Actor } from '../auth';
 import type { CommandContext, CommandHandler } from './command-context';
 import {
@@ -61,101 +62,92 @@ import { updateDefinition } from './definitions/update-definition';
 import { createExecutionByRef } from './executions/create-execution-by-ref';
 import { listWorkflowExecutions } from './executions/list-workflow-executions';
 
-/** Run one catalog verb in its own transaction, so its checks and its write see one state. */
-function inTx<T>(db: Db, fn: (tx: Tx) => Promise<T>): Promise<T> {
-  return db.$transaction((tx) => fn(tx));
-}
-
 /** The verb options every revision command starts from. */
 const base = (ctx: CommandContext) => ({ actor: ctx.actor, revisionId: ctx.revision.id });
 
 export const workflowCommands: Record<string, CommandHandler> = {
   async create_session(ctx) {
     const p = parseParams(CreateSessionParams, ctx.params);
-    return { session: await inTx(ctx.db, (tx) => createSession(tx, { ...base(ctx), alias: p.alias, now: ctx.now })) };
+    return { session: await createSession(ctx.db, { ...base(ctx), alias: p.alias, now: ctx.now }) };
   },
   async get_session(ctx) {
     const p = parseParams(SessionRefParams, ctx.params);
-    return { session: await inTx(ctx.db, (tx) => getSession(tx, { ...base(ctx), session: p.session_id })) };
+    return { session: await getSession(ctx.db, { ...base(ctx), session: p.session_id }) };
   },
   async update_session(ctx) {
     const p = parseParams(UpdateSessionParams, ctx.params);
-    return {
-      session: await inTx(ctx.db, (tx) => updateSession(tx, { ...base(ctx), session: p.session_id, alias: p.alias, now: ctx.now })),
-    };
+    return { session: await updateSession(ctx.db, { ...base(ctx), session: p.session_id, alias: p.alias, now: ctx.now }) };
   },
   async close_session(ctx) {
     const p = parseParams(SessionRefParams, ctx.params);
-    return { session: await inTx(ctx.db, (tx) => closeSession(tx, { ...base(ctx), session: p.session_id, now: ctx.now })) };
+    return { session: await closeSession(ctx.db, { ...base(ctx), session: p.session_id, now: ctx.now }) };
   },
   async reopen_session(ctx) {
     const p = parseParams(SessionRefParams, ctx.params);
-    return { session: await inTx(ctx.db, (tx) => reopenSession(tx, { ...base(ctx), session: p.session_id, now: ctx.now })) };
+    return { session: await reopenSession(ctx.db, { ...base(ctx), session: p.session_id, now: ctx.now }) };
   },
   async delete_session(ctx) {
     const p = parseParams(SessionRefParams, ctx.params);
-    await inTx(ctx.db, (tx) => deleteSession(tx, { ...base(ctx), session: p.session_id }));
+    await deleteSession(ctx.db, { ...base(ctx), session: p.session_id });
     return {};
   },
   async list_sessions(ctx) {
     const p = parseParams(ListSessionsParams, ctx.params);
-    const page = await inTx(ctx.db, (tx) => listSessions(tx, { ...base(ctx), state: p.state, startSessionId: p.start_session_id }));
+    const page = await listSessions(ctx.db, { ...base(ctx), state: p.state, startSessionId: p.start_session_id });
     return { sessions: page.sessions, last_session_id: page.lastSessionId };
   },
   async create_definition(ctx) {
     const p = parseParams(CreateDefinitionParams, ctx.params);
-    return {
-      definition: await inTx(ctx.db, (tx) =>
-        createDefinition(tx, { ...base(ctx), alias: p.alias, name: p.name, spec: p.spec, now: ctx.now }),
-      ),
-    };
+    return { definition: await createDefinition(ctx.db, { ...base(ctx), alias: p.alias, name: p.name, spec: p.spec, now: ctx.now }) };
   },
   async update_definition(ctx) {
     const p = parseParams(UpdateDefinitionParams, ctx.params);
     return {
-      definition: await inTx(ctx.db, (tx) =>
-        updateDefinition(tx, { ...base(ctx), definition: p.definition_id, alias: p.alias, name: p.name, spec: p.spec, now: ctx.now }),
-      ),
+      definition: await updateDefinition(ctx.db, {
+        ...base(ctx),
+        definition: p.definition_id,
+        alias: p.alias,
+        name: p.name,
+        spec: p.spec,
+        now: ctx.now,
+      }),
     };
   },
   async list_definitions(ctx) {
     const p = parseParams(ListDefinitionsParams, ctx.params);
-    const page = await inTx(ctx.db, (tx) => listDefinitions(tx, { ...base(ctx), startDefinitionId: p.start_definition_id }));
+    const page = await listDefinitions(ctx.db, { ...base(ctx), startDefinitionId: p.start_definition_id });
     return { definitions: page.definitions, last_definition_id: page.lastDefinitionId };
   },
   async create_execution(ctx) {
     const p = parseParams(CreateExecutionParams, ctx.params);
     return {
-      execution: await inTx(ctx.db, (tx) =>
-        createExecutionByRef(tx, {
-          ...base(ctx),
-          session: p.target.session,
-          workflow: p.workflow,
-          inputData: p.input_data,
-          description: p.description,
-          now: ctx.now,
-        }),
-      ),
+      execution: await createExecutionByRef(ctx.db, {
+        ...base(ctx),
+        session: p.target.session,
+        workflow: p.workflow,
+        inputData: p.input_data,
+        description: p.description,
+        now: ctx.now,
+        limits: ctx.limits,
+      }),
     };
   },
   async list_workflow_executions(ctx) {
     const p = parseParams(ListWorkflowExecutionsParams, ctx.params);
-    const page = await inTx(ctx.db, (tx) =>
-      listWorkflowExecutions(tx, { ...base(ctx), sessionId: p.session_id, startExecutionId: p.start_execution_id }),
-    );
+    const page = await listWorkflowExecutions(ctx.db, { ...base(ctx), sessionId: p.session_id, startExecutionId: p.start_execution_id });
     return { executions: page.executions, last_execution_id: page.lastExecutionId };
   },
   async commit_revision(ctx) {
     parseParams(NoParams, ctx.params);
-    return { revision: await inTx(ctx.db, (tx) => commitRevision(tx, { ...base(ctx), now: ctx.now })) };
+    return { revision: await commitRevision(ctx.db, { ...base(ctx), now: ctx.now }) };
   },
   async branch_revision(ctx) {
     parseParams(NoParams, ctx.params);
-    return { revision: await inTx(ctx.db, (tx) => branchRevision(tx, { ...base(ctx), now: ctx.now })) };
+    return { revision: await branchRevision(ctx.db, { ...base(ctx), now: ctx.now }) };
   },
   async set_default_revision(ctx) {
     parseParams(NoParams, ctx.params);
-    return { revision: await inTx(ctx.db, (tx) => setDefaultRevision(tx, base(ctx))) };
+    return { revision: await setDefaultRevision(ctx.db, base(ctx)) };
   },
 };
 
@@ -178,7 +170,7 @@ export interface OrgRouteContext {
 export async function createBlobHandler(ctx: OrgRouteContext & { params: unknown }): Promise<BlobDescription> {
   const p = parseParams(CreateBlobParams, ctx.params);
   const create = p.type === 'workflow' ? createWorkflowBlob : createSchedulerBlob;
-  return inTx(ctx.db, (tx) => create(tx, { actor: ctx.actor, org: ctx.org, alias: p.alias, name: p.name, now: ctx.now }));
+  return create(ctx.db, { actor: ctx.actor, org: ctx.org, alias: p.alias, name: p.name, now: ctx.now });
 }
 
 /**

@@ -15,13 +15,13 @@
  * schedule's readers, who already saw the target when it was saved, so this discloses nothing new.
  */
 import type { Tx } from '../db';
-import { type Actor, blobRole, roleAtLeast } from '../auth';
+import { type Actor, hasBlobAccess } from '../auth';
 import { isDomainError } from '../errors';
 import { normalizeRef } from '../ids';
 import type { WorkflowRef } from './contract';
 import { findBlobByRef } from './blobs/find-blob-by-ref';
 import { resolveWorkflowReference } from './definitions/resolve-workflow-reference';
-import { createExecution as createExecutionInCatalog, EXECUTIONS_LIMIT_NAME } from './executions/create-execution';
+import { createExecution as createExecutionInCatalog, EXECUTIONS_LIMIT_NAME, type ExecutionLimits } from './executions/create-execution';
 import { createExecutions as createExecutionsInCatalog } from './executions/create-executions';
 import type { DomainError } from '../errors';
 import { findSessionByRef } from './sessions/find-session-by-ref';
@@ -125,17 +125,18 @@ export interface WorkflowGateway {
    */
   resolveWorkflow(db: Tx, actor: Actor, workflow: WorkflowRef, targetRevisionId: string): Promise<ResolvedWorkflow | ResolveFailure>;
   /**
-   * Create the execution (SPEC §8 step 2). A limit refusal is `limit_exceeded` (SPEC §9); any other
-   * refusal is an `invocation_error`. Refusals write nothing. Unforeseen exceptions propagate (the
-   * caller records `internal_error`).
+   * Create the execution (SPEC §8 step 2) under the caller's `limits` (the worker's, or the web app's
+   * and the API's configuration). A limit refusal is `limit_exceeded` (SPEC §9); any other refusal is
+   * an `invocation_error`. Refusals write nothing. Unforeseen exceptions propagate (the caller records
+   * `internal_error`).
    */
-  createExecution(db: Tx, opts: CreateExecutionRequest): Promise<CreateExecutionOutcome>;
+  createExecution(db: Tx, opts: CreateExecutionRequest, limits: ExecutionLimits): Promise<CreateExecutionOutcome>;
   /**
    * `createExecution` for a batch (the fire path, SPEC §8): one outcome per request, in order, each
    * exactly what `createExecution` would answer for it at that point of the sequence; the catalog may
    * share reads between requests and write them together. Unforeseen exceptions propagate.
    */
-  createExecutions(db: Tx, requests: CreateExecutionRequest[]): Promise<CreateExecutionOutcome[]>;
+  createExecutions(db: Tx, requests: CreateExecutionRequest[], limits: ExecutionLimits): Promise<CreateExecutionOutcome[]>;
 }
 
 const fail = (error: ResolveError, message: string): ResolveFailure => ({ ok: false, error, message });
@@ -150,7 +151,7 @@ export const embeddedGateway: WorkflowGateway = {
     const blob = await findBlobByRef(db, { org: target.org, blob: target.blob });
     if (!blob || blob.type !== 'workflow') return fail(gone, `target blob "${target.blob.trim()}" not found`);
     // Access right after the blob is found, before anything inside it is looked at (SPEC §2, §8.1).
-    if (!roleAtLeast(await blobRole(db, actor, blob.id), need)) {
+    if (!(await hasBlobAccess(db, actor, blob.id, need))) {
       return fail('access_denied', `no ${need} access to target blob "${target.blob.trim()}"`);
     }
     let revision: { id: string; state: string } | null;
@@ -189,9 +190,9 @@ export const embeddedGateway: WorkflowGateway = {
     return { ok: true, definitionId: resolved.definition.id, revisionId: resolved.revisionId, blobId: resolved.blobId };
   },
 
-  async createExecution(db, opts) {
+  async createExecution(db, opts, limits) {
     try {
-      const execution = await createExecutionInCatalog(db, opts);
+      const execution = await createExecutionInCatalog(db, opts, limits);
       return { ok: true, executionId: execution.id };
     } catch (e) {
       // Only refusals are mapped; they are all thrown before the catalog's one write, so the caller's
@@ -201,8 +202,8 @@ export const embeddedGateway: WorkflowGateway = {
     }
   },
 
-  async createExecutions(db, requests) {
-    const results = await createExecutionsInCatalog(db, requests);
+  async createExecutions(db, requests, limits) {
+    const results = await createExecutionsInCatalog(db, requests, limits);
     return results.map((r) => (r.ok ? { ok: true as const, executionId: r.executionId } : refusalOutcome(r.refusal)));
   },
 };

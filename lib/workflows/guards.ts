@@ -1,10 +1,10 @@
 /**
- * Internal guards shared by the catalog's verbs: access to a revision (SPEC §2), the draft rule for
- * writes (SPEC §1), the alias grammar (SPEC §4) and unique-key races. Not part of the public entry.
+ * Internal guards shared by the catalog's verbs: access to a revision (SPEC §2, scoped in its query),
+ * the draft rule for writes (SPEC §1), the alias grammar (SPEC §4) and unique-key races. Not part of
+ * the public entry.
  */
-import type { Tx } from '../db';
-import type { Blob, Revision } from '../db/generated/sqlite/client';
-import { type Actor, blobRole, roleAtLeast, type Role } from '../auth';
+import type { Blob, Prisma, Revision, Tx } from '../db';
+import { type Actor, readableBy, writableBy } from '../auth';
 import { DomainError } from '../errors';
 import { aliasProblem } from '../ids';
 import type { BlobType } from './contract';
@@ -12,12 +12,12 @@ import type { BlobType } from './contract';
 export interface RevisionAccess {
   revision: Revision;
   blob: Blob;
-  /** The actor's role on the blob (at least `need`). */
-  role: Role;
 }
 
 /**
- * Load revision `revisionId` with its blob and check that `actor` holds `need` on the blob.
+ * Load revision `revisionId` with its blob, scoped to the blobs `actor` holds `need` on (`writableBy` /
+ * `readableBy`, lib/auth): the access check is the query's WHERE clause. An authorized call is one query;
+ * a refused write asks once more, readably, to tell `403` from `404`.
  * @throws `404 not_found` when the revision does not exist, its blob is not of `blobType` (when given),
  *   or the actor cannot read the blob (refusal looks like absence, SPEC §2).
  * @throws `403 forbidden` when the actor can read the blob but `need` is `write` and it holds only `read`.
@@ -26,16 +26,19 @@ export async function requireRevisionAccess(
   db: Tx,
   opts: { actor: Actor; revisionId: string; need: 'read' | 'write'; blobType?: BlobType },
 ): Promise<RevisionAccess> {
-  const revision = await db.revision.findUnique({ where: { id: opts.revisionId }, include: { blob: true } });
-  const notFound = () => new DomainError('not_found', 'revision not found');
-  if (!revision || (opts.blobType && revision.blob.type !== opts.blobType)) throw notFound();
-  const role = await blobRole(db, opts.actor, revision.blobId);
-  if (!role || !roleAtLeast(role, 'read')) throw notFound();
-  if (!roleAtLeast(role, opts.need)) {
-    throw new DomainError('forbidden', `${opts.need} access to blob ${revision.blobId} is required`);
+  const find = (scope: Prisma.BlobWhereInput) =>
+    db.revision.findFirst({
+      where: { id: opts.revisionId, blob: opts.blobType ? { AND: [{ type: opts.blobType }, scope] } : scope },
+      include: { blob: true },
+    });
+  const revision = await find(opts.need === 'write' ? writableBy(opts.actor) : readableBy(opts.actor));
+  if (!revision) {
+    const readable = opts.need === 'write' ? await find(readableBy(opts.actor)) : null;
+    if (!readable) throw new DomainError('not_found', 'revision not found');
+    throw new DomainError('forbidden', `${opts.need} access to blob ${readable.blobId} is required`);
   }
   const { blob, ...rev } = revision;
-  return { revision: rev, blob, role };
+  return { revision: rev, blob };
 }
 
 /**

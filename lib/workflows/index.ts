@@ -1,7 +1,9 @@
 /**
  * Public entry of the embedded workflow catalog (SPEC §1, §3.2, §3.3, §6, §8). Other folders import
- * only this file (and `contract.ts`). Every verb takes `(db: Tx, opts)` and so runs inside a caller's
- * transaction; each documents its shapes, errors and SPEC section.
+ * only this file (and `contract.ts`). Every verb takes `(db: Db, opts)`: a verb that writes opens its
+ * own transaction (`inTransaction`, lib/db), so callers never do; reads run on `db`. The `find…`/
+ * `require…` lookups and the gateway take `Tx` and run inside their caller's transaction. Each
+ * documents its shapes, errors and SPEC section.
  */
 
 // Contract: enums, strict schemas, JSON shapes.
@@ -29,6 +31,7 @@ export {
 export { commitRevision, type CommitRevisionOptions } from './revisions/commit-revision';
 export { branchRevision, type BranchRevisionOptions } from './revisions/branch-revision';
 export { setDefaultRevision, type SetDefaultRevisionOptions } from './revisions/set-default-revision';
+export { getReadableRevision, type GetReadableRevisionOptions, type ReadableRevision } from './revisions/get-readable-revision';
 
 // Sessions (SPEC §1, §3.2).
 export { createSession, type CreateSessionOptions } from './sessions/create-session';
@@ -57,6 +60,7 @@ export {
   EXECUTIONS_LIMIT_NAME,
   EXECUTIONS_LIMIT_WINDOW_MS,
   type CreateExecutionOptions,
+  type ExecutionLimits,
 } from './executions/create-execution';
 export { createExecutionByRef, type CreateExecutionByRefOptions } from './executions/create-execution-by-ref';
 export { listWorkflowExecutions, type ListWorkflowExecutionsOptions } from './executions/list-workflow-executions';

@@ -2,7 +2,7 @@
  * Rows → the snake_case JSON of the catalog's answers (SPEC §3.2, §3.3). Absent optional values are
  * omitted (never `null`, SPEC §4); instants are ISO 8601 UTC.
  */
-import type { Definition, Execution, Revision, WorkflowSession } from '../db/generated/sqlite/client';
+import type { Definition, Execution, Revision, WorkflowSession } from '../db';
 import type { DefinitionJson, ExecutionJson, RevisionJson, RevisionState, SessionJson, SessionState } from './contract';
 
 /** A session row as `SessionJson`. */

@@ -5,20 +5,14 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Db } from '../../lib/db';
-import { resetConfigCache, type Limits } from '../../lib/config';
 import { createSchedule, fireDue, fireOccurrence, listDueOccurrences, setAllEnabled, updateSchedule } from '../../lib/schedules';
 import { seed } from '../../prisma/seed';
 import { insertSchedules } from '../../lib/testing/insert-schedules';
 import { createTestDb } from '../../lib/testing/test-db';
 import { Worker } from '../worker';
+import { TEST_LIMITS } from '../../lib/testing/limits';
 
-const LIMITS: Limits = {
-  schedulesPerRevision: 1000,
-  minIntervalSeconds: 60,
-  runRetentionDays: 30,
-  catchupWindowSeconds: 300,
-  executionsPerSessionPerMinute: 600,
-};
+const LIMITS = TEST_LIMITS;
 
 const TARGET = {
   target: { org: 'acme-corp', blob: 'procedures', revision: 'default', session: 'nightly-batch' },
@@ -235,29 +229,24 @@ describe('fireOccurrence', () => {
   });
 
   it('§9 the per-session limit holds inside one batch: the fire beyond it records limit_exceeded, the schedule keeps firing', async () => {
-    process.env.WORKFLOW_EXECUTIONS_PER_SESSION_PER_MINUTE = '3';
-    resetConfigCache();
-    try {
-      const now = new Date('2030-09-01T00:00:30Z');
-      const ids = await insertSchedules(
-        db,
-        Array.from({ length: 5 }, (_, i) => ({
-          revisionId: ctx.schedulerRevisionId,
-          createdBy: { type: 'user' as const, id: ctx.userId },
-          invocationTarget: TARGET,
-          nextFireAt: new Date(now.getTime() - 5000 + i),
-        })),
-        now,
-      );
-      const outs = await fireDue({ db, now, limit: 10, limits: LIMITS });
-      expect(outs.map((o) => (o.kind === 'fired' ? o.run.status : o.kind))).toEqual(['success', 'success', 'success', 'limit_exceeded', 'limit_exceeded']);
-      expect(await db.execution.count({ where: { scheduleId: { in: ids } } })).toBe(3);
-      const rows = await db.schedule.findMany({ where: { id: { in: ids } } });
-      expect(rows.every((r) => r.state === 'active' && r.nextFireAt?.toISOString() === '2030-09-01T00:01:00.000Z')).toBe(true);
-      await db.schedule.deleteMany({ where: { id: { in: ids } } });
-    } finally {
-      delete process.env.WORKFLOW_EXECUTIONS_PER_SESSION_PER_MINUTE;
-      resetConfigCache();
-    }
+    // The worker's limits decide (passed in, as worker/main.ts passes the parsed configuration).
+    const limits = { ...LIMITS, executionsPerSessionPerMinute: 3 };
+    const now = new Date('2030-09-01T00:00:30Z');
+    const ids = await insertSchedules(
+      db,
+      Array.from({ length: 5 }, (_, i) => ({
+        revisionId: ctx.schedulerRevisionId,
+        createdBy: { type: 'user' as const, id: ctx.userId },
+        invocationTarget: TARGET,
+        nextFireAt: new Date(now.getTime() - 5000 + i),
+      })),
+      now,
+    );
+    const outs = await fireDue({ db, now, limit: 10, limits });
+    expect(outs.map((o) => (o.kind === 'fired' ? o.run.status : o.kind))).toEqual(['success', 'success', 'success', 'limit_exceeded', 'limit_exceeded']);
+    expect(await db.execution.count({ where: { scheduleId: { in: ids } } })).toBe(3);
+    const rows = await db.schedule.findMany({ where: { id: { in: ids } } });
+    expect(rows.every((r) => r.state === 'active' && r.nextFireAt?.toISOString() === '2030-09-01T00:01:00.000Z')).toBe(true);
+    await db.schedule.deleteMany({ where: { id: { in: ids } } });
   });
 });

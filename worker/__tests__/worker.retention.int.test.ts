@@ -5,15 +5,15 @@
  */
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import type { Limits } from '../../lib/config';
 import { insertRuns, type Db } from '../../lib/db';
 import { fireDue } from '../../lib/schedules';
 import { insertSchedules } from '../../lib/testing/insert-schedules';
 import { createTestDb } from '../../lib/testing/test-db';
 import { seed } from '../../prisma/seed';
 import { Worker } from '../worker';
+import { TEST_LIMITS } from '../../lib/testing/limits';
 
-const LIMITS: Limits = { schedulesPerRevision: 1000, minIntervalSeconds: 60, runRetentionDays: 30, catchupWindowSeconds: 300, executionsPerSessionPerMinute: 600 };
+const LIMITS = TEST_LIMITS;
 const TARGET = {
   target: { org: 'acme-corp', blob: 'procedures', revision: 'default', session: 'nightly-batch' },
   workflow: { definition: 'triage' },

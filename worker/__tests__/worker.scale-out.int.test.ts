@@ -6,6 +6,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import path from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
+import { childEnv } from '../../lib/config';
 import type { Db, Dialect } from '../../lib/db';
 import { insertSchedules } from '../../lib/testing/insert-schedules';
 import { createTestDb } from '../../lib/testing/test-db';
@@ -38,7 +39,7 @@ it(`§8 ${WORKERS} workers over the same ${SCHEDULES} due occurrences record exa
   const workers = Array.from({ length: WORKERS }, (_, n) => {
     const child = spawn(process.execPath, ['--import', 'tsx', 'worker/main.ts'], {
       cwd: ROOT,
-      env: { ...process.env, DATABASE_URL: url, WORKER_POLL_INTERVAL_MS: '100', WORKER_BATCH_SIZE: '50', LOG_LEVEL: 'info', WORKFLOW_EXECUTIONS_PER_SESSION_PER_MINUTE: '100000' },
+      env: childEnv({ DATABASE_URL: url, WORKER_POLL_INTERVAL_MS: '100', WORKER_BATCH_SIZE: '50', LOG_LEVEL: 'info', WORKFLOW_EXECUTIONS_PER_SESSION_PER_MINUTE: '100000' }),
       stdio: ['ignore', 'pipe', 'inherit'],
     });
     let buffered = '';

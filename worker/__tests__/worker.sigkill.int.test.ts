@@ -9,18 +9,20 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import path from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
+import { childEnv } from '../../lib/config';
 import type { Db } from '../../lib/db';
 import { nextOccurrence } from '../../lib/cron';
 import { createSchedule } from '../../lib/schedules';
 import { createTestDb } from '../../lib/testing/test-db';
 import { seed } from '../../prisma/seed';
+import { TEST_LIMITS } from '../../lib/testing/limits';
 
 const ROOT = path.resolve(__dirname, '../..');
 const TARGET = {
   target: { org: 'acme-corp', blob: 'procedures', revision: 'default', session: 'nightly-batch' },
   workflow: { definition: 'triage' },
 };
-const LIMITS = { schedulesPerRevision: 1000, minIntervalSeconds: 60, runRetentionDays: 30, catchupWindowSeconds: 300, executionsPerSessionPerMinute: 100_000 };
+const LIMITS = { ...TEST_LIMITS, executionsPerSessionPerMinute: 100_000 };
 const SCHEDULES = 200;
 const EVERY_MINUTE = '* * * * ? *';
 
@@ -38,7 +40,7 @@ function startWorker(): ChildProcess {
   // makes a burst of 200 fires span many transactions, so kills land between and inside them.
   return spawn(process.execPath, ['--import', 'tsx', 'worker/main.ts'], {
     cwd: ROOT,
-    env: { ...process.env, DATABASE_URL: url, WORKER_POLL_INTERVAL_MS: '200', WORKER_BATCH_SIZE: '5', LOG_LEVEL: 'error' },
+    env: childEnv({ DATABASE_URL: url, WORKER_POLL_INTERVAL_MS: '200', WORKER_BATCH_SIZE: '5', LOG_LEVEL: 'error' }),
     stdio: ['ignore', 'ignore', 'inherit'],
   });
 }

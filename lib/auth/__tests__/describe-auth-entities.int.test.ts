@@ -9,8 +9,9 @@ import type { Db } from '../../db';
 import { createTestDb } from '../../testing/test-db';
 import { createSchedule, getSchedule } from '../../schedules';
 import { describeAuthEntities, type Actor } from '..';
+import { TEST_LIMITS } from '../../testing/limits';
 
-const LIMITS = { schedulesPerRevision: 1000, minIntervalSeconds: 60, runRetentionDays: 30, catchupWindowSeconds: 300, executionsPerSessionPerMinute: 600 };
+const LIMITS = TEST_LIMITS;
 const TARGET = {
   target: { org: 'acme-corp', blob: 'procedures', revision: 'default', session: 'nightly-batch' },
   workflow: { definition: 'triage' },

@@ -6,14 +6,14 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { seed } from '../../../prisma/seed';
-import type { Limits } from '../../config';
 import type { Db } from '../../db';
 import { createSchedule, fireOccurrence, toRun, type Run } from '../../schedules';
 import { createTestDb } from '../../testing/test-db';
 import { createDefinition, createSession } from '../../workflows';
 import { addOrgMember, grantBlobAccess, listBlobGrants, revokeBlobGrant, type Actor } from '..';
+import { TEST_LIMITS } from '../../testing/limits';
 
-const LIMITS: Limits = { schedulesPerRevision: 1000, minIntervalSeconds: 60, runRetentionDays: 30, catchupWindowSeconds: 300, executionsPerSessionPerMinute: 600 };
+const LIMITS = TEST_LIMITS;
 
 let db: Db;
 let cleanup: () => Promise<void>;

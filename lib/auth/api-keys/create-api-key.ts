@@ -1,4 +1,4 @@
-import type { Db } from '../../db';
+import { inTransaction, type Db } from '../../db';
 import type { Actor } from '../actor';
 import type { ApiKeyCreateInput } from '../contract';
 import { generateApiKey } from '../keys';
@@ -20,7 +20,7 @@ export interface CreateApiKeyOptions {
  * @throws `404 not_found`, `403 forbidden` (see `ownerScope`).
  */
 export async function createApiKey(db: Db, opts: CreateApiKeyOptions): Promise<{ key: string; apiKey: ApiKeyInfo }> {
-  return db.$transaction(async (tx) => {
+  return inTransaction(db, async (tx) => {
     const scope = await ownerScope(tx, opts.actor, opts.owner);
     const k = generateApiKey();
     const row = await tx.apiKey.create({

@@ -1,4 +1,4 @@
-import type { Db } from '../../db';
+import { inTransaction, type Db } from '../../db';
 import { DomainError } from '../../errors';
 import { isIdShape, normalizeRef } from '../../ids';
 import type { Actor } from '../actor';
@@ -13,7 +13,7 @@ import { manageableKeysWhere } from './key-scope';
  *   not manage (the same answer); `403 forbidden` when not a browser login.
  */
 export async function revokeApiKey(db: Db, opts: { actor: Actor; keyId: string; now: Date }): Promise<ApiKeyInfo> {
-  return db.$transaction(async (tx) => {
+  return inTransaction(db, async (tx) => {
     const scope = await manageableKeysWhere(tx, opts.actor);
     const id = normalizeRef(opts.keyId);
     const row = isIdShape(id) ? await tx.apiKey.findFirst({ where: { id, ...scope }, select: API_KEY_SELECT }) : null;

@@ -1,11 +1,10 @@
-import type { Db } from '../../db';
+import { inTransaction, type Db, type Prisma } from '../../db';
 import { DomainError } from '../../errors';
 import { isIdShape, normalizeRef } from '../../ids';
-import { blobRole } from '../access';
 import type { Actor } from '../actor';
 import type { BlobGrantInput } from '../contract';
 import { findOrg, requireBrowserUser } from '../org-admin';
-import { roleAtLeast } from '../roles';
+import { blobsWith, readableBy } from '../scope';
 import type { BlobGrantInfo } from './blob-grant-info';
 
 /** The one answer for a blob that is missing or that the caller cannot read (SPEC §2). */
@@ -14,25 +13,30 @@ const blobNotFound = () => new DomainError('not_found', 'blob not found', { path
 /**
  * Grant a user (by email) or an org (by id or alias) `input.role` on blob `input.blob` (id or alias)
  * of org `org` (SPEC §2: a blob grant adds to org roles). Granting again replaces the role. Takes
- * effect at once on every path, fires included. Needs `admin` on the blob (`blobRole`: an org admin,
- * or an admin grant on that blob).
+ * effect at once on every path, fires included. Needs `admin` on the blob (an org admin, or an admin
+ * grant on that blob; scoped in the blob's query).
  * @throws `404 not_found` (blob missing or unreadable), `403 forbidden` (readable, not admin),
  *   `400 invalid_request_body` (path `grantee`: no user with that email / no such org).
  */
 export async function grantBlobAccess(db: Db, opts: { actor: Actor; org: string; input: BlobGrantInput; now: Date }): Promise<BlobGrantInfo> {
   requireBrowserUser(opts.actor);
   const { input } = opts;
-  return db.$transaction(async (tx) => {
+  return inTransaction(db, async (tx) => {
     const org = await findOrg(tx, opts.org);
     const ref = normalizeRef(input.blob);
-    const blob = !org
-      ? null
-      : isIdShape(ref)
-        ? await tx.blob.findFirst({ where: { id: ref, orgId: org.id }, select: { id: true, alias: true, name: true, type: true } })
-        : await tx.blob.findUnique({ where: { orgId_alias: { orgId: org.id, alias: ref } }, select: { id: true, alias: true, name: true, type: true } });
-    const role = blob ? await blobRole(tx, opts.actor, blob.id) : null;
-    if (!blob || !roleAtLeast(role, 'read')) throw blobNotFound();
-    if (!roleAtLeast(role, 'admin')) throw new DomainError('forbidden', 'granting access needs admin on the blob');
+    // Scoped in the query: the blob of this org named by id or alias, among those the actor administers.
+    const find = (scope: Prisma.BlobWhereInput) =>
+      org
+        ? tx.blob.findFirst({
+            where: { AND: [isIdShape(ref) ? { id: ref, orgId: org.id } : { orgId: org.id, alias: ref }, scope] },
+            select: { id: true, alias: true, name: true, type: true },
+          })
+        : null;
+    const blob = await find(blobsWith(opts.actor, 'admin'));
+    if (!blob) {
+      if (await find(readableBy(opts.actor))) throw new DomainError('forbidden', 'granting access needs admin on the blob');
+      throw blobNotFound();
+    }
 
     let grantee: BlobGrantInfo['grantee'];
     if (input.grantee_type === 'user') {

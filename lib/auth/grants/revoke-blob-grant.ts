@@ -1,10 +1,9 @@
-import type { Db } from '../../db';
+import { inTransaction, type Db } from '../../db';
 import { DomainError } from '../../errors';
 import { isIdShape, normalizeRef } from '../../ids';
-import { blobRole } from '../access';
 import type { Actor } from '../actor';
 import { requireBrowserUser } from '../org-admin';
-import { roleAtLeast } from '../roles';
+import { blobsWith } from '../scope';
 
 /**
  * Revoke blob grant `grantId`. Takes effect at once on every path: the next fire of a schedule whose
@@ -15,12 +14,13 @@ import { roleAtLeast } from '../roles';
  */
 export async function revokeBlobGrant(db: Db, opts: { actor: Actor; grantId: string }): Promise<void> {
   requireBrowserUser(opts.actor);
-  await db.$transaction(async (tx) => {
+  await inTransaction(db, async (tx) => {
     const id = normalizeRef(opts.grantId);
-    const grant = isIdShape(id) ? await tx.blobGrant.findUnique({ where: { id }, select: { id: true, blobId: true } }) : null;
-    if (!grant || !roleAtLeast(await blobRole(tx, opts.actor, grant.blobId), 'admin')) {
-      throw new DomainError('not_found', 'grant not found');
-    }
+    // Scoped in the query: only grants on blobs the actor administers are found.
+    const grant = isIdShape(id)
+      ? await tx.blobGrant.findFirst({ where: { id, blob: blobsWith(opts.actor, 'admin') }, select: { id: true } })
+      : null;
+    if (!grant) throw new DomainError('not_found', 'grant not found');
     await tx.blobGrant.delete({ where: { id: grant.id } });
   });
 }

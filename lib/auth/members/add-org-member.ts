@@ -1,4 +1,4 @@
-import type { Db } from '../../db';
+import { inTransaction, type Db } from '../../db';
 import { DomainError } from '../../errors';
 import type { Actor } from '../actor';
 import type { MemberAddInput } from '../contract';
@@ -26,7 +26,7 @@ export async function addOrgMember(db: Db, opts: AddOrgMemberOptions): Promise<{
   const existing = await db.user.findUnique({ where: { email }, select: { id: true } });
   const generatedPassword = existing ? null : generatePassword();
   const passwordHash = generatedPassword ? await hashPassword(generatedPassword) : null;
-  return db.$transaction(async (tx) => {
+  return inTransaction(db, async (tx) => {
     const org = await requireOrgRole(tx, opts.actor, opts.org, 'admin');
     let user = await tx.user.findUnique({ where: { email }, select: { id: true } });
     let created: string | null = null;

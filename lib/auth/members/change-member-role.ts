@@ -1,4 +1,4 @@
-import type { Db } from '../../db';
+import { inTransaction, type Db } from '../../db';
 import { DomainError } from '../../errors';
 import type { Actor } from '../actor';
 import type { MemberRoleInput } from '../contract';
@@ -14,7 +14,7 @@ import { requireAnotherAdmin } from './last-admin';
  */
 export async function changeMemberRole(db: Db, opts: { actor: Actor; org: string; input: MemberRoleInput }): Promise<void> {
   requireBrowserUser(opts.actor);
-  await db.$transaction(async (tx) => {
+  await inTransaction(db, async (tx) => {
     const org = await requireOrgRole(tx, opts.actor, opts.org, 'admin');
     const member = await tx.membership.findUnique({ where: { userId_orgId: { userId: opts.input.user_id, orgId: org.id } } });
     if (!member) throw new DomainError('not_found', 'member not found');

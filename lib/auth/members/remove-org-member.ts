@@ -1,4 +1,4 @@
-import type { Db } from '../../db';
+import { inTransaction, type Db } from '../../db';
 import { DomainError } from '../../errors';
 import { isIdShape, normalizeRef } from '../../ids';
 import type { Actor } from '../actor';
@@ -14,7 +14,7 @@ import { requireAnotherAdmin } from './last-admin';
  */
 export async function removeOrgMember(db: Db, opts: { actor: Actor; org: string; userId: string }): Promise<void> {
   requireBrowserUser(opts.actor);
-  await db.$transaction(async (tx) => {
+  await inTransaction(db, async (tx) => {
     const org = await requireOrgRole(tx, opts.actor, opts.org, 'admin');
     const userId = normalizeRef(opts.userId);
     const member = isIdShape(userId) ? await tx.membership.findUnique({ where: { userId_orgId: { userId, orgId: org.id } } }) : null;

@@ -7,11 +7,12 @@
 import fc from 'fast-check';
 import { DateTime } from 'luxon';
 import { describe, expect, it } from 'vitest';
+import { loadConfig } from '../../config';
 import { describeCron, minIntervalSeconds, nextOccurrences, previousOccurrence } from '../index';
 
 const MINUTE = 60_000;
 const DAY = 86_400_000;
-const seed = Number(process.env.FC_SEED) || undefined;
+const seed = loadConfig().testSeed;
 
 // ---------------------------------------------------------------------------------------------
 // Oracle: SPEC §7.1 read literally.

@@ -13,7 +13,7 @@ import Database from 'better-sqlite3';
 import { promisify } from 'node:util';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { loadConfig } from '../../config';
+import { childEnv, loadConfig } from '../../config';
 import { migrateDatabase } from '../migrate';
 import { testDialect } from '../../testing/test-db';
 
@@ -24,7 +24,7 @@ async function schemaSql(schema: string): Promise<string> {
   const { stdout } = await promisify(execFile)(
     path.join(ROOT, 'node_modules', '.bin', 'prisma'),
     ['migrate', 'diff', '--from-empty', '--to-schema-datamodel', schema, '--script'],
-    { cwd: ROOT, env: { ...process.env, PRISMA_HIDE_UPDATE_MESSAGE: '1' } },
+    { cwd: ROOT, env: childEnv({ PRISMA_HIDE_UPDATE_MESSAGE: '1' }) },
   );
   return stdout;
 }

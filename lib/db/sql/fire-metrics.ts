@@ -13,7 +13,9 @@ import { sqlInstant } from './instant';
 export const LATENESS_BUCKETS_SECONDS = [0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 120, 300] as const;
 
 export interface LatenessHistogram {
-  /** Cumulative count of fires with lateness ≤ each bound of LATENESS_BUCKETS_SECONDS, in order. */
+  /** The buckets' upper bounds, in seconds (LATENESS_BUCKETS_SECONDS; Prometheus `le`, inclusive). */
+  bounds: readonly number[];
+  /** Cumulative count of fires with lateness ≤ each bound, in order. */
   buckets: number[];
   /** All fires in the window (the `+Inf` bucket). */
   count: number;
@@ -41,5 +43,5 @@ export async function fireLateness(tx: Tx, since: Date): Promise<LatenessHistogr
   const dialect = dialectOfDb(tx);
   const [row] = await tx.$queryRawUnsafe<Record<string, number | bigint | string | null>[]>(FIRE_LATENESS_SQL[dialect], sqlInstant(dialect, since));
   const num = (v: unknown) => Number(v ?? 0);
-  return { buckets: LATENESS_BUCKETS_SECONDS.map((_, i) => num(row[`b${i}`])), count: num(row.n), sum: num(row.total) };
+  return { bounds: LATENESS_BUCKETS_SECONDS, buckets: LATENESS_BUCKETS_SECONDS.map((_, i) => num(row[`b${i}`])), count: num(row.n), sum: num(row.total) };
 }

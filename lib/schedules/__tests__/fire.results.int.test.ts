@@ -2,16 +2,16 @@
  * SPEC §8 / §8.1: what a fire records. One test per `status` and per `result.error` name, each produced
  * by a real change to the catalog between save and fire, against a real database.
  */
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Actor } from '../../auth';
-import { resetConfigCache, type Limits } from '../../config';
 import type { Db } from '../../db';
 import { createTestDb } from '../../testing/test-db';
 import { branchRevision, closeSession, commitRevision, createDefinition, createSession, deleteSession, reopenSession, setDefaultRevision, updateDefinition } from '../../workflows';
 import { seed } from '../../../prisma/seed';
 import { createSchedule, fireOccurrence, runSchedule, toRun, type Run } from '..';
+import { TEST_LIMITS } from '../../testing/limits';
 
-const LIMITS: Limits = { schedulesPerRevision: 1000, minIntervalSeconds: 60, runRetentionDays: 30, catchupWindowSeconds: 300, executionsPerSessionPerMinute: 600 };
+const LIMITS = TEST_LIMITS;
 
 let db: Db;
 let cleanup: () => Promise<void>;
@@ -58,11 +58,6 @@ async function fireNext(scheduleId: string): Promise<Run> {
   expect(out.kind).toBe('fired');
   return toRun(await db.run.findFirstOrThrow({ where: { scheduleId }, orderBy: { createdAt: 'desc' } }));
 }
-
-afterEach(() => {
-  delete process.env.WORKFLOW_EXECUTIONS_PER_SESSION_PER_MINUTE;
-  resetConfigCache();
-});
 
 describe('§8.1 run status and result', () => {
   it('success: the resolved ids, the description sent, the target as stored', async () => {
@@ -148,13 +143,12 @@ describe('§8.1 run status and result', () => {
   });
 
   it('limit_exceeded: the per-session limit refuses; the schedule keeps firing', async () => {
-    process.env.WORKFLOW_EXECUTIONS_PER_SESSION_PER_MINUTE = '2';
-    resetConfigCache();
+    const limits = { ...LIMITS, executionsPerSessionPerMinute: 2 };
     await freshWorkflow('wf-limit');
     const s = await save(following('wf-limit'));
     const now = new Date();
     const manual = [];
-    for (let i = 0; i < 3; i++) manual.push(await runSchedule({ db, actor: user, revision: scheduler, scheduleRef: s.id, now: new Date(now.getTime() + i) }));
+    for (let i = 0; i < 3; i++) manual.push(await runSchedule({ db, actor: user, revision: scheduler, scheduleRef: s.id, now: new Date(now.getTime() + i), limits }));
     expect(manual.map((r) => r.status)).toEqual(['success', 'success', 'limit_exceeded']);
     expect(manual[2].result).toMatchObject({ error: 'limit_exceeded', limit: 'workflow.executions_per_session_per_minute' });
     expect(manual[2].trigger).toBe('manual');

@@ -6,6 +6,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { CommandContext } from '../command-context';
 import type { Actor } from '../../auth';
 import type { Db } from '../../db';
+import { TEST_LIMITS } from '../../testing/limits';
 import { createTestDb, type TestDb } from '../../testing/test-db';
 import { createBlobHandler, getBlobHandler, listBlobsHandler, workflowCommands as cmd } from '..';
 import { makeUser, makeWorld, T0, type World } from './fixtures';
@@ -28,7 +29,7 @@ beforeEach(async () => {
 });
 
 function ctx(actor: Actor, params: Record<string, unknown>, revisionId = w.revisionId, now = T0): CommandContext {
-  return { db, actor, revision: { id: revisionId, blobId: w.blobId, orgId: w.org.id, state: 'draft' }, params, now };
+  return { db, actor, revision: { id: revisionId, blobId: w.blobId, orgId: w.org.id, state: 'draft' }, params, limits: TEST_LIMITS, now };
 }
 
 describe('§3.2 sessions', () => {

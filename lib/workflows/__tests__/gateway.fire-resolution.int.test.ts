@@ -3,8 +3,8 @@
  * produced by a real catalog change, never by a hand-made row.
  */
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { resetConfigCache } from '../../config';
 import type { Db } from '../../db';
+import { TEST_LIMITS } from '../../testing/limits';
 import { createTestDb, type TestDb } from '../../testing/test-db';
 import {
   branchRevision,
@@ -69,7 +69,7 @@ describe('§8 following target resolves afresh at every fire', () => {
       scheduleId: '11111111-1111-4111-8111-111111111111',
       runId: '22222222-2222-4222-8222-222222222222',
       now: T0,
-    });
+    }, TEST_LIMITS);
     expect(created.ok).toBe(true);
     const page = await listWorkflowExecutions(db, { actor: w.reader, revisionId: w.revisionId });
     expect(page.executions).toEqual([
@@ -156,27 +156,23 @@ describe('§8 following target resolves afresh at every fire', () => {
   });
 
   it('§9 limit_exceeded: the per-session limit refuses at the limit and frees up after 60 s', async () => {
-    process.env.WORKFLOW_EXECUTIONS_PER_SESSION_PER_MINUTE = '3';
-    resetConfigCache();
-    try {
-      const request = (now: Date) => ({
-        actor: w.writer,
-        revisionId: w.revisionId,
-        sessionId: w.sessionId,
-        definitionId: w.definitionId,
-        inputData: [],
-        now,
-      });
-      for (let i = 0; i < 3; i++) expect((await gw.createExecution(db, request(new Date(T0.getTime() + i * 1000)))).ok).toBe(true);
-      const refused = await gw.createExecution(db, request(new Date(T0.getTime() + 59_000)));
-      expect(refused).toMatchObject({ ok: false, status: 'limit_exceeded', limit: 'workflow.executions_per_session_per_minute' });
-      expect(await db.execution.count()).toBe(3); // the refusal wrote nothing
-      // Window is (now − 60 s, now]: at T0+60s the execution of T0 no longer counts.
-      expect((await gw.createExecution(db, request(new Date(T0.getTime() + 60_000)))).ok).toBe(true);
-    } finally {
-      delete process.env.WORKFLOW_EXECUTIONS_PER_SESSION_PER_MINUTE;
-      resetConfigCache();
-    }
+    // The caller's limits decide (the worker's or the API's), not the environment.
+    const limits = { ...TEST_LIMITS, executionsPerSessionPerMinute: 3 };
+    const request = (now: Date) => ({
+      actor: w.writer,
+      revisionId: w.revisionId,
+      sessionId: w.sessionId,
+      definitionId: w.definitionId,
+      inputData: [],
+      now,
+    });
+    for (let i = 0; i < 3; i++) expect((await gw.createExecution(db, request(new Date(T0.getTime() + i * 1000)), limits)).ok).toBe(true);
+    const refused = await gw.createExecution(db, request(new Date(T0.getTime() + 59_000)), limits);
+    expect(refused).toMatchObject({ ok: false, status: 'limit_exceeded', limit: 'workflow.executions_per_session_per_minute' });
+    expect(refused).toMatchObject({ message: expect.stringContaining('workflow.executions_per_session_per_minute (3) reached') });
+    expect(await db.execution.count()).toBe(3); // the refusal wrote nothing
+    // Window is (now − 60 s, now]: at T0+60s the execution of T0 no longer counts.
+    expect((await gw.createExecution(db, request(new Date(T0.getTime() + 60_000)), limits)).ok).toBe(true);
   });
 
   it('§8.1 invocation_failed: a pinned revision that is committed since; createExecution carries the refusal', async () => {
@@ -190,7 +186,7 @@ describe('§8 following target resolves afresh at every fire', () => {
       definitionId: w.definitionId,
       inputData: [],
       now: T0,
-    });
+    }, TEST_LIMITS);
     expect(created).toEqual({
       ok: false,
       status: 'invocation_error',

@@ -6,6 +6,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Actor } from '../../auth';
 import type { Db } from '../../db';
+import { TEST_LIMITS } from '../../testing/limits';
 import { createTestDb } from '../../testing/test-db';
 import { seed } from '../../../prisma/seed';
 import { createExecutionByRef, getWorkflowExecution, listWorkflowExecutions } from '..';
@@ -33,6 +34,7 @@ describe('getWorkflowExecution', () => {
       inputData: [{ alias: 'ticket_window', value: { hours: 6 } }],
       description: 'opened from a run',
       now: new Date(),
+      limits: TEST_LIMITS,
     });
     const got = await getWorkflowExecution(db, { actor: user, revisionId: proceduresRevisionId, executionId: made.id });
     const { executions } = await listWorkflowExecutions(db, { actor: user, revisionId: proceduresRevisionId });

@@ -1,5 +1,5 @@
-import type { Tx } from '../../db';
-import { type Actor, blobRole, orgRole, roleAtLeast, type Role, visibleOrgIds } from '../../auth';
+import type { Db } from '../../db';
+import { type Actor, blobRole, orgRole, readableBy, roleAtLeast, type Role, visibleOrgIds } from '../../auth';
 import { DomainError } from '../../errors';
 import { isIdShape, normalizeRef } from '../../ids';
 import type { BlobDescription, RevisionState } from '../contract';
@@ -29,22 +29,23 @@ export interface CatalogOrg {
  * each with its WORKFLOW blobs the actor can read (org role or blob grant), by name. Orgs with no readable
  * workflow blob are listed only when the actor may create one there.
  */
-export async function listCatalogOrgs(db: Tx, opts: { actor: Actor }): Promise<CatalogOrg[]> {
+export async function listCatalogOrgs(db: Db, opts: { actor: Actor }): Promise<CatalogOrg[]> {
   const orgIds = await visibleOrgIds(db, opts.actor);
-  const orgs = await db.org.findMany({ where: { id: { in: orgIds } }, orderBy: [{ name: 'asc' }, { id: 'asc' }] });
+  const [orgs, blobs] = await Promise.all([
+    db.org.findMany({ where: { id: { in: orgIds } }, orderBy: [{ name: 'asc' }, { id: 'asc' }] }),
+    // Scoped in the query: the workflow blobs the actor can read, of every visible org at once.
+    db.blob.findMany({
+      where: { AND: [{ type: 'workflow', orgId: { in: orgIds } }, readableBy(opts.actor)] },
+      orderBy: [{ name: 'asc' }, { id: 'asc' }],
+      include: { _count: { select: { revisions: true } } },
+    }),
+  ]);
   const out: CatalogOrg[] = [];
   for (const org of orgs) {
     const canCreateBlob = roleAtLeast(await orgRole(db, opts.actor, org.id), 'write');
-    const blobs = await db.blob.findMany({
-      where: { orgId: org.id, type: 'workflow' },
-      orderBy: [{ name: 'asc' }, { id: 'asc' }],
-      include: { _count: { select: { revisions: true } } },
-    });
-    const readable: CatalogBlob[] = [];
-    for (const b of blobs) {
-      if (!roleAtLeast(await blobRole(db, opts.actor, b.id), 'read')) continue;
-      readable.push({ id: b.id, alias: b.alias, name: b.name, defaultRevisionId: b.defaultRevisionId, revisionCount: b._count.revisions });
-    }
+    const readable: CatalogBlob[] = blobs
+      .filter((b) => b.orgId === org.id)
+      .map((b) => ({ id: b.id, alias: b.alias, name: b.name, defaultRevisionId: b.defaultRevisionId, revisionCount: b._count.revisions }));
     if (readable.length > 0 || canCreateBlob) out.push({ id: org.id, alias: org.alias, name: org.name, canCreateBlob, blobs: readable });
   }
   return out;
@@ -61,9 +62,10 @@ export interface CatalogBlobDetail extends BlobDescription {
  * One workflow blob by id, readable by the actor, with its revisions oldest first (SPEC §3.3).
  * @throws `404 not_found` when it does not exist, is not a workflow blob, or the actor cannot read it (SPEC §2).
  */
-export async function getCatalogBlob(db: Tx, opts: { actor: Actor; blobId: string }): Promise<CatalogBlobDetail> {
+export async function getCatalogBlob(db: Db, opts: { actor: Actor; blobId: string }): Promise<CatalogBlobDetail> {
   const id = normalizeRef(opts.blobId);
   const blob = isIdShape(id) ? await db.blob.findUnique({ where: { id }, include: { org: true } }) : null;
+  // The page shows what the role allows, so the role's value is loaded (blobRole), not just a scope.
   const role = blob ? await blobRole(db, opts.actor, blob.id) : null;
   if (!blob || blob.type !== 'workflow' || !role || !roleAtLeast(role, 'read')) throw new DomainError('not_found', 'blob not found');
   return { ...(await describeBlob(db, blob.id)), name: blob.name, orgName: blob.org.name, role };
@@ -83,9 +85,10 @@ export interface CatalogRevision {
  * One workflow revision by id, readable by the actor.
  * @throws `404 not_found` when it does not exist, is not a workflow revision, or the actor cannot read it (SPEC §2).
  */
-export async function getCatalogRevision(db: Tx, opts: { actor: Actor; revisionId: string }): Promise<CatalogRevision> {
+export async function getCatalogRevision(db: Db, opts: { actor: Actor; revisionId: string }): Promise<CatalogRevision> {
   const id = normalizeRef(opts.revisionId);
   const rev = isIdShape(id) ? await db.revision.findUnique({ where: { id }, include: { blob: { include: { org: true } } } }) : null;
+  // The page shows what the role allows, so the role's value is loaded (blobRole), not just a scope.
   const role = rev ? await blobRole(db, opts.actor, rev.blobId) : null;
   if (!rev || rev.blob.type !== 'workflow' || !role || !roleAtLeast(role, 'read')) throw new DomainError('not_found', 'revision not found');
   const { blob } = rev;

@@ -1,4 +1,4 @@
-import type { Tx } from '../../db';
+import { inTransaction, type Db } from '../../db';
 import type { BlobDescription } from '../contract';
 import { insertBlob, type InsertBlobOptions } from './insert-blob';
 
@@ -10,6 +10,6 @@ export type CreateWorkflowBlobOptions = InsertBlobOptions;
  * @throws `404 not_found` (org missing or not visible), `403 forbidden` (read-only on the org),
  *   `400 invalid_alias`, `409 alias_taken` (alias unique per org).
  */
-export async function createWorkflowBlob(db: Tx, opts: CreateWorkflowBlobOptions): Promise<BlobDescription> {
-  return insertBlob(db, { ...opts, type: 'workflow', firstRevisionState: 'draft' });
+export async function createWorkflowBlob(db: Db, opts: CreateWorkflowBlobOptions): Promise<BlobDescription> {
+  return inTransaction(db, (tx) => insertBlob(tx, { ...opts, type: 'workflow', firstRevisionState: 'draft' }));
 }

@@ -1,5 +1,4 @@
-import type { Tx } from '../../db';
-import type { Blob } from '../../db/generated/sqlite/client';
+import type { Tx, Blob } from '../../db';
 import { isIdShape, normalizeRef } from '../../ids';
 import { findOrgByRef } from './find-org-by-ref';
 

@@ -1,5 +1,4 @@
-import type { Tx } from '../../db';
-import type { Org } from '../../db/generated/sqlite/client';
+import type { Tx, Org } from '../../db';
 import { isIdShape, normalizeRef } from '../../ids';
 
 export interface FindOrgByRefOptions {

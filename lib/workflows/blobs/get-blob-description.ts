@@ -1,5 +1,5 @@
-import type { Tx } from '../../db';
-import { type Actor, blobRole, roleAtLeast } from '../../auth';
+import type { Db, Tx } from '../../db';
+import { type Actor, hasBlobAccess } from '../../auth';
 import { DomainError } from '../../errors';
 import type { BlobDescription, BlobType, RevisionState } from '../contract';
 import { findBlobByRef } from './find-blob-by-ref';
@@ -18,11 +18,11 @@ export interface GetBlobDescriptionOptions {
  * @throws `404 not_found` when the org or blob does not exist, the blob is not in that org, or the
  *   actor cannot read it (SPEC §2: refusal looks like absence).
  */
-export async function getBlobDescription(db: Tx, opts: GetBlobDescriptionOptions): Promise<BlobDescription> {
+export async function getBlobDescription(db: Db, opts: GetBlobDescriptionOptions): Promise<BlobDescription> {
   const blob = await findBlobByRef(db, { org: opts.org, blob: opts.blob });
   const notFound = new DomainError('not_found', 'blob not found');
   if (!blob) throw notFound;
-  if (!roleAtLeast(await blobRole(db, opts.actor, blob.id), 'read')) throw notFound;
+  if (!(await hasBlobAccess(db, opts.actor, blob.id, 'read'))) throw notFound;
   return describeBlob(db, blob.id);
 }
 

@@ -1,5 +1,5 @@
-import type { Tx } from '../../db';
-import { type Actor, blobRole, orgRole, roleAtLeast } from '../../auth';
+import type { Db } from '../../db';
+import { type Actor, orgRole, readableBy, roleAtLeast } from '../../auth';
 import { DomainError } from '../../errors';
 import type { BlobDescription } from '../contract';
 import { describeBlob } from './get-blob-description';
@@ -17,16 +17,18 @@ export interface ListReadableBlobsOptions {
  * @throws `404 not_found` when the org does not exist or the actor can read none of its blobs and holds
  *   no role on it (an org the caller cannot see answers as one that does not exist, SPEC §2).
  */
-export async function listReadableBlobs(db: Tx, opts: ListReadableBlobsOptions): Promise<{ blobs: BlobDescription[] }> {
+export async function listReadableBlobs(db: Db, opts: ListReadableBlobsOptions): Promise<{ blobs: BlobDescription[] }> {
   const org = await findOrgByRef(db, { org: opts.org });
   const notFound = new DomainError('not_found', 'org not found');
   if (!org) throw notFound;
-  const blobs = await db.blob.findMany({ where: { orgId: org.id }, orderBy: [{ createdAt: 'asc' }, { id: 'asc' }], select: { id: true } });
+  // Scoped in the query: blobs the actor cannot read are not found (SPEC §2).
+  const blobs = await db.blob.findMany({
+    where: { AND: [{ orgId: org.id }, readableBy(opts.actor)] },
+    orderBy: [{ createdAt: 'asc' }, { id: 'asc' }],
+    select: { id: true },
+  });
   const out: BlobDescription[] = [];
-  // Serialization is desired: one role lookup per blob, inside the caller's transaction.
-  for (const b of blobs) {
-    if (roleAtLeast(await blobRole(db, opts.actor, b.id), 'read')) out.push(await describeBlob(db, b.id));
-  }
+  for (const b of blobs) out.push(await describeBlob(db, b.id));
   if (out.length === 0) {
     if (!roleAtLeast(await orgRole(db, opts.actor, org.id), 'read')) throw notFound;
   }

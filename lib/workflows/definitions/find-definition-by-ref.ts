@@ -1,5 +1,4 @@
-import type { Tx } from '../../db';
-import type { Definition } from '../../db/generated/sqlite/client';
+import type { Tx, Definition } from '../../db';
 import { DomainError } from '../../errors';
 import { isIdShape, normalizeRef } from '../../ids';
 

@@ -1,4 +1,4 @@
-import type { Tx } from '../../db';
+import type { Db } from '../../db';
 import type { Actor } from '../../auth';
 import { type DefinitionJson, PAGE_SIZE } from '../contract';
 import { requireRevisionAccess } from '../guards';
@@ -20,7 +20,7 @@ export interface ListDefinitionsOptions {
  * @throws `404 not_found` (revision), `400 invalid_request_body` (unknown cursor, path `start_definition_id`).
  */
 export async function listDefinitions(
-  db: Tx,
+  db: Db,
   opts: ListDefinitionsOptions,
 ): Promise<{ definitions: DefinitionJson[]; lastDefinitionId: string | null }> {
   const { revision } = await requireRevisionAccess(db, { ...opts, need: 'read', blobType: 'workflow' });

@@ -1,6 +1,5 @@
-import type { Tx } from '../../db';
-import type { Definition } from '../../db/generated/sqlite/client';
-import { type Actor, blobRole, roleAtLeast } from '../../auth';
+import type { Tx, Definition } from '../../db';
+import { type Actor, hasBlobAccess } from '../../auth';
 import { normalizeRef } from '../../ids';
 import type { WorkflowRef } from '../contract';
 import { findBlobByRef } from '../blobs/find-blob-by-ref';
@@ -47,7 +46,7 @@ export async function resolveWorkflowReference(db: Tx, opts: ResolveWorkflowRefe
   } else {
     const blob = await findBlobByRef(db, { org: workflow.org, blob: workflow.blob });
     if (!blob || blob.type !== 'workflow') return notFound(`workflow blob "${workflow.blob.trim()}" not found`);
-    if (!roleAtLeast(await blobRole(db, opts.actor, blob.id), 'read')) {
+    if (!(await hasBlobAccess(db, opts.actor, blob.id, 'read'))) {
       return { ok: false, error: 'access_denied', message: `no read access to workflow blob "${workflow.blob.trim()}"` };
     }
     const rev = normalizeRef(workflow.revision ?? 'default');

@@ -1,4 +1,4 @@
-import type { Prisma, Tx } from '../../db';
+import { inTransaction, type Db, type Prisma } from '../../db';
 import type { Actor } from '../../auth';
 import { DomainError } from '../../errors';
 import type { DefinitionJson } from '../contract';
@@ -27,30 +27,32 @@ export interface UpdateDefinitionOptions {
  * @throws `404 not_found`, `403 forbidden`, `409 revision_not_writable`, `404 definition_not_found`,
  *   `400 invalid_alias`, `409 alias_taken`.
  */
-export async function updateDefinition(db: Tx, opts: UpdateDefinitionOptions): Promise<DefinitionJson> {
-  const { revision } = await requireRevisionAccess(db, { ...opts, need: 'write', blobType: 'workflow' });
-  requireDraft(revision);
-  const definition = await requireDefinitionByRef(db, { revisionId: revision.id, definition: opts.definition });
-  const aliasChanges = opts.alias !== undefined && opts.alias !== definition.alias;
-  if (aliasChanges && opts.alias != null) {
-    requireAliasGrammar(opts.alias);
-    const taken = await db.definition.findUnique({
-      where: { revisionId_alias: { revisionId: revision.id, alias: opts.alias } },
-      select: { id: true },
-    });
-    if (taken) throw new DomainError('alias_taken', `definition alias "${opts.alias}" is taken in this revision`, { path: 'alias' });
-  }
-  if (!aliasChanges && opts.name === undefined && opts.spec === undefined) return definitionJson(definition);
-  const row = await withAliasGuard(aliasChanges ? opts.alias : undefined, () =>
-    db.definition.update({
-      where: { id: definition.id },
-      data: {
-        ...(aliasChanges ? { alias: opts.alias } : {}),
-        ...(opts.name !== undefined ? { name: opts.name } : {}),
-        ...(opts.spec !== undefined ? { spec: opts.spec as Prisma.InputJsonValue } : {}),
-        updatedAt: opts.now ?? new Date(),
-      },
-    }),
-  );
-  return definitionJson(row);
+export async function updateDefinition(db: Db, opts: UpdateDefinitionOptions): Promise<DefinitionJson> {
+  return inTransaction(db, async (tx) => {
+    const { revision } = await requireRevisionAccess(tx, { ...opts, need: 'write', blobType: 'workflow' });
+    requireDraft(revision);
+    const definition = await requireDefinitionByRef(tx, { revisionId: revision.id, definition: opts.definition });
+    const aliasChanges = opts.alias !== undefined && opts.alias !== definition.alias;
+    if (aliasChanges && opts.alias != null) {
+      requireAliasGrammar(opts.alias);
+      const taken = await tx.definition.findUnique({
+        where: { revisionId_alias: { revisionId: revision.id, alias: opts.alias } },
+        select: { id: true },
+      });
+      if (taken) throw new DomainError('alias_taken', `definition alias "${opts.alias}" is taken in this revision`, { path: 'alias' });
+    }
+    if (!aliasChanges && opts.name === undefined && opts.spec === undefined) return definitionJson(definition);
+    const row = await withAliasGuard(aliasChanges ? opts.alias : undefined, () =>
+      tx.definition.update({
+        where: { id: definition.id },
+        data: {
+          ...(aliasChanges ? { alias: opts.alias } : {}),
+          ...(opts.name !== undefined ? { name: opts.name } : {}),
+          ...(opts.spec !== undefined ? { spec: opts.spec as Prisma.InputJsonValue } : {}),
+          updatedAt: opts.now ?? new Date(),
+        },
+      }),
+    );
+    return definitionJson(row);
+  });
 }

@@ -1,6 +1,6 @@
 import type { Prisma, Tx } from '../../db';
-import { type Actor, blobRole, roleAtLeast } from '../../auth';
-import { loadConfig } from '../../config';
+import { type Actor, readableBy } from '../../auth';
+import type { Limits } from '../../config';
 import { DomainError } from '../../errors';
 import { newId } from '../../ids';
 import type { ExecutionJson } from '../contract';
@@ -12,6 +12,12 @@ export const EXECUTIONS_LIMIT_NAME = 'workflow.executions_per_session_per_minute
 
 /** Length of the rolling window of the per-session limit, in milliseconds. */
 export const EXECUTIONS_LIMIT_WINDOW_MS = 60_000;
+
+/**
+ * The SPEC §9 limit the catalog enforces, passed in by its caller (the worker its `Limits`, the API
+ * and the web app `loadConfig().limits`): the catalog never reads the configuration itself.
+ */
+export type ExecutionLimits = Pick<Limits, 'executionsPerSessionPerMinute'>;
 
 export interface CreateExecutionOptions {
   /** Who creates it: recorded as `created_by`; needs `write` on the revision's blob. */
@@ -58,15 +64,13 @@ export async function checkExecution(
       path: 'target.session',
     });
   }
-  const definition = await db.definition.findUnique({
-    where: { id: opts.definitionId },
-    select: { id: true, revision: { select: { blobId: true } } },
+  // Reachable: in the execution's own blob, or in a blob the actor can read (scoped in the query, so
+  // a definition it cannot read is not found, SPEC §2).
+  const definition = await db.definition.findFirst({
+    where: { id: opts.definitionId, revision: { OR: [{ blobId: revision.blobId }, { blob: readableBy(opts.actor) }] } },
+    select: { id: true },
   });
-  const definitionVisible =
-    definition &&
-    (definition.revision.blobId === revision.blobId ||
-      roleAtLeast(await blobRole(db, opts.actor, definition.revision.blobId), 'read'));
-  if (!definitionVisible) {
+  if (!definition) {
     throw new DomainError('definition_not_found', 'workflow definition not found', { path: 'workflow.definition' });
   }
   return { revision: { id: revision.id, blobId: revision.blobId }, session: { id: session.id, alias: session.alias } };
@@ -91,16 +95,16 @@ export function executionsLimitError(limit: number, recent: number, session: { i
 /**
  * Create one execution (SPEC §1, §3.2 `create_execution`) from resolved ids, checking everything in
  * this order: access, draft revision, session in the revision and open, definition reachable, limit.
- * The limit (SPEC §9 `workflow.executions_per_session_per_minute`, default 600) counts the session's
- * executions created in the window (now − 60 s, now]; at or over the limit the call is refused.
+ * The limit (SPEC §9 `workflow.executions_per_session_per_minute`, `limits.executionsPerSessionPerMinute`)
+ * counts the session's executions created in the window (now − 60 s, now]; at or over it the call is refused.
  * Every check runs before the one write, so a refusal inside a caller's transaction writes nothing.
  * @throws `404 not_found` (revision missing/unreadable), `403 forbidden` (read only),
  *   `409 revision_not_writable` (not a draft), `404 session_not_found`, `409 session_not_open`,
  *   `404 definition_not_found` (missing, or in a blob the actor cannot read), `429 limit_exceeded`.
  */
-export async function createExecution(db: Tx, opts: CreateExecutionOptions): Promise<ExecutionJson> {
+export async function createExecution(db: Tx, opts: CreateExecutionOptions, limits: ExecutionLimits): Promise<ExecutionJson> {
   const { revision, session } = await checkExecution(db, opts);
-  const limit = loadConfig().limits.executionsPerSessionPerMinute;
+  const limit = limits.executionsPerSessionPerMinute;
   const recent = await countRecentExecutions(db, session.id, opts.now);
   if (recent >= limit) throw executionsLimitError(limit, recent, session);
   const row = await db.execution.create({

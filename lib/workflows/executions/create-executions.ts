@@ -10,7 +10,6 @@
  * A refusal writes nothing for its request and does not affect the others.
  */
 import { insertExecutions, type ExecutionInsert, type Tx } from '../../db';
-import { loadConfig } from '../../config';
 import { type DomainError, isDomainError } from '../../errors';
 import { newId } from '../../ids';
 import {
@@ -19,16 +18,18 @@ import {
   executionsLimitError,
   type CheckedExecution,
   type CreateExecutionOptions,
+  type ExecutionLimits,
 } from './create-execution';
 
 export type CreateExecutionsResult = { ok: true; executionId: string } | { ok: false; refusal: DomainError };
 
 /**
- * Create the executions of `requests` (results in the same order). Refusals are DomainErrors in the
- * result; any other exception propagates (the caller's transaction then rolls back).
+ * Create the executions of `requests` (results in the same order), under the caller's `limits`.
+ * Refusals are DomainErrors in the result; any other exception propagates (the caller's transaction
+ * then rolls back).
  */
-export async function createExecutions(db: Tx, requests: CreateExecutionOptions[]): Promise<CreateExecutionsResult[]> {
-  const limit = loadConfig().limits.executionsPerSessionPerMinute;
+export async function createExecutions(db: Tx, requests: CreateExecutionOptions[], limits: ExecutionLimits): Promise<CreateExecutionsResult[]> {
+  const limit = limits.executionsPerSessionPerMinute;
   const checks = new Map<string, CheckedExecution | DomainError>();
   const inWindow = new Map<string, number>();
   const inserts: ExecutionInsert[] = [];

@@ -1,5 +1,5 @@
-import type { Tx } from '../../db';
-import { type Actor, blobRole, roleAtLeast } from '../../auth';
+import type { Db } from '../../db';
+import { type Actor, readableBy } from '../../auth';
 
 export interface ExecutionOriginsOptions {
   actor: Actor;
@@ -20,20 +20,15 @@ export interface ExecutionOrigin {
  * the actor cannot read, are left out of the map (SPEC §2: refusal looks like absence). Never throws
  * for an unknown id.
  */
-export async function executionOrigins(db: Tx, opts: ExecutionOriginsOptions): Promise<Map<string, ExecutionOrigin>> {
+export async function executionOrigins(db: Db, opts: ExecutionOriginsOptions): Promise<Map<string, ExecutionOrigin>> {
   const ids = [...new Set(opts.scheduleIds)];
   const out = new Map<string, ExecutionOrigin>();
   if (ids.length === 0) return out;
+  // Scoped in the query: schedules of schedulers the actor cannot read are not found.
   const rows = await db.schedule.findMany({
-    where: { id: { in: ids } },
-    select: { id: true, alias: true, revisionId: true, revision: { select: { blobId: true } } },
+    where: { id: { in: ids }, revision: { blob: readableBy(opts.actor) } },
+    select: { id: true, alias: true, revisionId: true },
   });
-  const readable = new Map<string, boolean>();
-  for (const r of rows) {
-    const blobId = r.revision.blobId;
-    if (!readable.has(blobId)) readable.set(blobId, roleAtLeast(await blobRole(db, opts.actor, blobId), 'read'));
-    if (!readable.get(blobId)) continue;
-    out.set(r.id, { revisionId: r.revisionId, ...(r.alias != null ? { alias: r.alias } : {}) });
-  }
+  for (const r of rows) out.set(r.id, { revisionId: r.revisionId, ...(r.alias != null ? { alias: r.alias } : {}) });
   return out;
 }

@@ -1,5 +1,5 @@
 import type { Actor } from '../../auth';
-import type { Tx } from '../../db';
+import type { Db } from '../../db';
 import { DomainError } from '../../errors';
 import type { ExecutionJson } from '../contract';
 import { requireRevisionAccess } from '../guards';
@@ -18,7 +18,7 @@ export interface GetWorkflowExecutionOptions {
  * @throws `404 not_found` (revision missing or not readable), `404 execution_not_found` (no such
  *   execution in this revision, e.g. deleted with its session).
  */
-export async function getWorkflowExecution(db: Tx, opts: GetWorkflowExecutionOptions): Promise<ExecutionJson> {
+export async function getWorkflowExecution(db: Db, opts: GetWorkflowExecutionOptions): Promise<ExecutionJson> {
   const { revision } = await requireRevisionAccess(db, { actor: opts.actor, revisionId: opts.revisionId, need: 'read', blobType: 'workflow' });
   const row = await db.execution.findFirst({ where: { id: opts.executionId, revisionId: revision.id } });
   if (!row) throw new DomainError('execution_not_found', 'execution not found');

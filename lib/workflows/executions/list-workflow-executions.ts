@@ -1,4 +1,4 @@
-import type { Tx } from '../../db';
+import type { Db } from '../../db';
 import type { Actor } from '../../auth';
 import { type ExecutionJson, PAGE_SIZE } from '../contract';
 import { DomainError } from '../../errors';
@@ -25,7 +25,7 @@ export interface ListWorkflowExecutionsOptions {
  *   `400 invalid_request_body` (unknown cursor, path `start_execution_id`).
  */
 export async function listWorkflowExecutions(
-  db: Tx,
+  db: Db,
   opts: ListWorkflowExecutionsOptions,
 ): Promise<{ executions: ExecutionJson[]; lastExecutionId: string | null }> {
   const { revision } = await requireRevisionAccess(db, { ...opts, need: 'read', blobType: 'workflow' });

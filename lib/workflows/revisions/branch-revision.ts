@@ -1,4 +1,4 @@
-import type { Prisma, Tx } from '../../db';
+import { inTransaction, type Db, type Prisma } from '../../db';
 import type { Actor } from '../../auth';
 import { DomainError } from '../../errors';
 import { newId } from '../../ids';
@@ -20,43 +20,45 @@ export interface BranchRevisionOptions {
  * (see `setDefaultRevision`). Needs `write` on the blob.
  * @throws `404 not_found`, `403 forbidden`, `409 invalid_revision_state` (source is a draft or managed).
  */
-export async function branchRevision(db: Tx, opts: BranchRevisionOptions): Promise<RevisionJson> {
-  const { revision, blob } = await requireRevisionAccess(db, { ...opts, need: 'write', blobType: 'workflow' });
-  if (revision.state !== 'committed') {
-    throw new DomainError('invalid_revision_state', `revision ${revision.id} is ${revision.state}; only a committed revision can be branched`);
-  }
-  const now = opts.now ?? new Date();
-  const created = await db.revision.create({
-    data: { id: newId(), blobId: blob.id, state: 'draft', parentRevisionId: revision.id, createdAt: now },
+export async function branchRevision(db: Db, opts: BranchRevisionOptions): Promise<RevisionJson> {
+  return inTransaction(db, async (tx) => {
+    const { revision, blob } = await requireRevisionAccess(tx, { ...opts, need: 'write', blobType: 'workflow' });
+    if (revision.state !== 'committed') {
+      throw new DomainError('invalid_revision_state', `revision ${revision.id} is ${revision.state}; only a committed revision can be branched`);
+    }
+    const now = opts.now ?? new Date();
+    const created = await tx.revision.create({
+      data: { id: newId(), blobId: blob.id, state: 'draft', parentRevisionId: revision.id, createdAt: now },
+    });
+    const [definitions, sessions] = await Promise.all([
+      tx.definition.findMany({ where: { revisionId: revision.id }, orderBy: [{ createdAt: 'asc' }, { id: 'asc' }] }),
+      tx.workflowSession.findMany({ where: { revisionId: revision.id }, orderBy: [{ createdAt: 'asc' }, { id: 'asc' }] }),
+    ]);
+    if (definitions.length > 0) {
+      await tx.definition.createMany({
+        data: definitions.map((d) => ({
+          id: newId(),
+          revisionId: created.id,
+          alias: d.alias,
+          name: d.name,
+          spec: d.spec as Prisma.InputJsonValue,
+          createdAt: d.createdAt,
+          updatedAt: now,
+        })),
+      });
+    }
+    if (sessions.length > 0) {
+      await tx.workflowSession.createMany({
+        data: sessions.map((s) => ({
+          id: newId(),
+          revisionId: created.id,
+          alias: s.alias,
+          state: s.state,
+          createdAt: s.createdAt,
+          updatedAt: now,
+        })),
+      });
+    }
+    return revisionJson(created, blob.defaultRevisionId);
   });
-  const [definitions, sessions] = await Promise.all([
-    db.definition.findMany({ where: { revisionId: revision.id }, orderBy: [{ createdAt: 'asc' }, { id: 'asc' }] }),
-    db.workflowSession.findMany({ where: { revisionId: revision.id }, orderBy: [{ createdAt: 'asc' }, { id: 'asc' }] }),
-  ]);
-  if (definitions.length > 0) {
-    await db.definition.createMany({
-      data: definitions.map((d) => ({
-        id: newId(),
-        revisionId: created.id,
-        alias: d.alias,
-        name: d.name,
-        spec: d.spec as Prisma.InputJsonValue,
-        createdAt: d.createdAt,
-        updatedAt: now,
-      })),
-    });
-  }
-  if (sessions.length > 0) {
-    await db.workflowSession.createMany({
-      data: sessions.map((s) => ({
-        id: newId(),
-        revisionId: created.id,
-        alias: s.alias,
-        state: s.state,
-        createdAt: s.createdAt,
-        updatedAt: now,
-      })),
-    });
-  }
-  return revisionJson(created, blob.defaultRevisionId);
 }

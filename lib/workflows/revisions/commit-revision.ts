@@ -1,4 +1,4 @@
-import type { Tx } from '../../db';
+import { inTransaction, type Db } from '../../db';
 import type { Actor } from '../../auth';
 import { DomainError } from '../../errors';
 import type { RevisionJson } from '../contract';
@@ -18,16 +18,18 @@ export interface CommitRevisionOptions {
  * @throws `404 not_found` (missing, not a workflow revision, or unreadable), `403 forbidden` (read only),
  *   `409 invalid_revision_state` (already committed, or a scheduler's managed revision).
  */
-export async function commitRevision(db: Tx, opts: CommitRevisionOptions): Promise<RevisionJson> {
-  const { revision, blob } = await requireRevisionAccess(db, { ...opts, need: 'write', blobType: 'workflow' });
-  const now = opts.now ?? new Date();
-  // Compare-and-set on state: two concurrent commits change one row; the loser is refused below.
-  const { count } = await db.revision.updateMany({
-    where: { id: revision.id, state: 'draft' },
-    data: { state: 'committed', committedAt: now },
+export async function commitRevision(db: Db, opts: CommitRevisionOptions): Promise<RevisionJson> {
+  return inTransaction(db, async (tx) => {
+    const { revision, blob } = await requireRevisionAccess(tx, { ...opts, need: 'write', blobType: 'workflow' });
+    const now = opts.now ?? new Date();
+    // Compare-and-set on state: two concurrent commits change one row; the loser is refused below.
+    const { count } = await tx.revision.updateMany({
+      where: { id: revision.id, state: 'draft' },
+      data: { state: 'committed', committedAt: now },
+    });
+    if (count !== 1) {
+      throw new DomainError('invalid_revision_state', `revision ${revision.id} is ${revision.state}; only a draft can be committed`);
+    }
+    return revisionJson({ ...revision, state: 'committed', committedAt: now }, blob.defaultRevisionId);
   });
-  if (count !== 1) {
-    throw new DomainError('invalid_revision_state', `revision ${revision.id} is ${revision.state}; only a draft can be committed`);
-  }
-  return revisionJson({ ...revision, state: 'committed', committedAt: now }, blob.defaultRevisionId);
 }

@@ -1,4 +1,4 @@
-import type { Tx } from '../../db';
+import { inTransaction, type Db } from '../../db';
 import type { Actor } from '../../auth';
 import type { RevisionJson } from '../contract';
 import { requireRevisionAccess } from '../guards';
@@ -16,8 +16,10 @@ export interface SetDefaultRevisionOptions {
  * record `default_revision_committed` (SPEC §8.1). Idempotent. Needs `write` on the blob.
  * @throws `404 not_found` (missing, not a workflow revision, unreadable), `403 forbidden`.
  */
-export async function setDefaultRevision(db: Tx, opts: SetDefaultRevisionOptions): Promise<RevisionJson> {
-  const { revision, blob } = await requireRevisionAccess(db, { ...opts, need: 'write', blobType: 'workflow' });
-  await db.blob.update({ where: { id: blob.id }, data: { defaultRevisionId: revision.id } });
-  return revisionJson(revision, revision.id);
+export async function setDefaultRevision(db: Db, opts: SetDefaultRevisionOptions): Promise<RevisionJson> {
+  return inTransaction(db, async (tx) => {
+    const { revision, blob } = await requireRevisionAccess(tx, { ...opts, need: 'write', blobType: 'workflow' });
+    await tx.blob.update({ where: { id: blob.id }, data: { defaultRevisionId: revision.id } });
+    return revisionJson(revision, revision.id);
+  });
 }

@@ -1,4 +1,4 @@
-import type { Tx } from '../../db';
+import { inTransaction, type Db } from '../../db';
 import type { SessionJson } from '../contract';
 import { setSessionState, type SetSessionStateOptions } from './set-session-state';
 
@@ -9,6 +9,6 @@ export type CloseSessionOptions = SetSessionStateOptions;
  * record `session_not_open` (SPEC §8.1). Idempotent. Needs `write` on a draft revision.
  * @throws `404 not_found`, `403 forbidden`, `409 revision_not_writable`, `404 session_not_found`.
  */
-export async function closeSession(db: Tx, opts: CloseSessionOptions): Promise<SessionJson> {
-  return setSessionState(db, { ...opts, state: 'closed' });
+export async function closeSession(db: Db, opts: CloseSessionOptions): Promise<SessionJson> {
+  return inTransaction(db, (tx) => setSessionState(tx, { ...opts, state: 'closed' }));
 }

@@ -1,4 +1,4 @@
-import type { Tx } from '../../db';
+import { inTransaction, type Db } from '../../db';
 import type { Actor } from '../../auth';
 import { requireDraft, requireRevisionAccess } from '../guards';
 import { requireSessionByRef } from './find-session-by-ref';
@@ -15,10 +15,12 @@ export interface DeleteSessionOptions {
  * `session_not_found` (SPEC §8.1). Needs `write` on a draft revision.
  * @throws `404 not_found`, `403 forbidden`, `409 revision_not_writable`, `404 session_not_found`.
  */
-export async function deleteSession(db: Tx, opts: DeleteSessionOptions): Promise<void> {
-  const { revision } = await requireRevisionAccess(db, { ...opts, need: 'write', blobType: 'workflow' });
-  requireDraft(revision);
-  const session = await requireSessionByRef(db, { revisionId: revision.id, session: opts.session });
-  // Executions go with the session (ON DELETE CASCADE on executions.session_id).
-  await db.workflowSession.delete({ where: { id: session.id } });
+export async function deleteSession(db: Db, opts: DeleteSessionOptions): Promise<void> {
+  return inTransaction(db, async (tx) => {
+    const { revision } = await requireRevisionAccess(tx, { ...opts, need: 'write', blobType: 'workflow' });
+    requireDraft(revision);
+    const session = await requireSessionByRef(tx, { revisionId: revision.id, session: opts.session });
+    // Executions go with the session (ON DELETE CASCADE on executions.session_id).
+    await tx.workflowSession.delete({ where: { id: session.id } });
+  });
 }

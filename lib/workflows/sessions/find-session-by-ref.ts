@@ -1,5 +1,4 @@
-import type { Tx } from '../../db';
-import type { WorkflowSession } from '../../db/generated/sqlite/client';
+import type { Tx, WorkflowSession } from '../../db';
 import { DomainError } from '../../errors';
 import { isIdShape, normalizeRef } from '../../ids';
 

@@ -1,4 +1,4 @@
-import type { Tx } from '../../db';
+import type { Db } from '../../db';
 import type { Actor } from '../../auth';
 import type { SessionJson } from '../contract';
 import { requireRevisionAccess } from '../guards';
@@ -16,7 +16,7 @@ export interface GetSessionOptions {
  * One session of a workflow revision (SPEC §3.2 `get_session`). Needs `read`; any revision state.
  * @throws `404 not_found` (revision), `404 session_not_found`.
  */
-export async function getSession(db: Tx, opts: GetSessionOptions): Promise<SessionJson> {
+export async function getSession(db: Db, opts: GetSessionOptions): Promise<SessionJson> {
   const { revision } = await requireRevisionAccess(db, { ...opts, need: 'read', blobType: 'workflow' });
   return sessionJson(await requireSessionByRef(db, { revisionId: revision.id, session: opts.session }));
 }

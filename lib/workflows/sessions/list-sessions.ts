@@ -1,4 +1,4 @@
-import type { Tx } from '../../db';
+import type { Db } from '../../db';
 import type { Actor } from '../../auth';
 import { PAGE_SIZE, type SessionJson, type SessionState } from '../contract';
 import { requireRevisionAccess } from '../guards';
@@ -22,7 +22,7 @@ export interface ListSessionsOptions {
  * @throws `404 not_found` (revision), `400 invalid_request_body` (unknown cursor, path `start_session_id`).
  */
 export async function listSessions(
-  db: Tx,
+  db: Db,
   opts: ListSessionsOptions,
 ): Promise<{ sessions: SessionJson[]; lastSessionId: string | null }> {
   const { revision } = await requireRevisionAccess(db, { ...opts, need: 'read', blobType: 'workflow' });

@@ -1,4 +1,4 @@
-import type { Tx } from '../../db';
+import { inTransaction, type Db } from '../../db';
 import type { Actor } from '../../auth';
 import { DomainError } from '../../errors';
 import type { SessionJson } from '../contract';
@@ -23,21 +23,23 @@ export interface UpdateSessionOptions {
  * @throws `404 not_found`, `403 forbidden`, `409 revision_not_writable`, `404 session_not_found`,
  *   `400 invalid_alias`, `409 alias_taken`.
  */
-export async function updateSession(db: Tx, opts: UpdateSessionOptions): Promise<SessionJson> {
-  const { revision } = await requireRevisionAccess(db, { ...opts, need: 'write', blobType: 'workflow' });
-  requireDraft(revision);
-  const session = await requireSessionByRef(db, { revisionId: revision.id, session: opts.session });
-  if (opts.alias === undefined || opts.alias === session.alias) return sessionJson(session);
-  if (opts.alias !== null) {
-    requireAliasGrammar(opts.alias);
-    const taken = await db.workflowSession.findUnique({
-      where: { revisionId_alias: { revisionId: revision.id, alias: opts.alias } },
-      select: { id: true },
-    });
-    if (taken) throw new DomainError('alias_taken', `session alias "${opts.alias}" is taken in this revision`, { path: 'alias' });
-  }
-  const row = await withAliasGuard(opts.alias, () =>
-    db.workflowSession.update({ where: { id: session.id }, data: { alias: opts.alias, updatedAt: opts.now ?? new Date() } }),
-  );
-  return sessionJson(row);
+export async function updateSession(db: Db, opts: UpdateSessionOptions): Promise<SessionJson> {
+  return inTransaction(db, async (tx) => {
+    const { revision } = await requireRevisionAccess(tx, { ...opts, need: 'write', blobType: 'workflow' });
+    requireDraft(revision);
+    const session = await requireSessionByRef(tx, { revisionId: revision.id, session: opts.session });
+    if (opts.alias === undefined || opts.alias === session.alias) return sessionJson(session);
+    if (opts.alias !== null) {
+      requireAliasGrammar(opts.alias);
+      const taken = await tx.workflowSession.findUnique({
+        where: { revisionId_alias: { revisionId: revision.id, alias: opts.alias } },
+        select: { id: true },
+      });
+      if (taken) throw new DomainError('alias_taken', `session alias "${opts.alias}" is taken in this revision`, { path: 'alias' });
+    }
+    const row = await withAliasGuard(opts.alias, () =>
+      tx.workflowSession.update({ where: { id: session.id }, data: { alias: opts.alias, updatedAt: opts.now ?? new Date() } }),
+    );
+    return sessionJson(row);
+  });
 }

@@ -1,6 +1,5 @@
 import type { Metadata } from 'next';
 import Link from 'next/link';
-import type { ReactNode } from 'react';
 import { orNotFound, revisionOf, schedulerPage } from '@/app/lib/server';
 import { oneOf, param, type SearchParams } from '@/app/lib/search-params';
 import { AutoRefresh } from '@/components/auto-refresh';

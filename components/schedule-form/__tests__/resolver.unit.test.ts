@@ -1,0 +1,55 @@
+/**
+ * The form validates with the contract's one schema (`ScheduleCreateInput`, STYLE §2.3): each issue
+ * shows at the form field its path names, a blank required field says so in plain words, and input
+ * data that is not JSON is refused at its field.
+ */
+import { describe, expect, it } from 'vitest';
+import type { FieldErrors } from 'react-hook-form';
+import { makeResolver } from '../resolver';
+import { defaultValues, type ScheduleFormValues } from '../values';
+
+/** A new schedule's defaults when the catalog offers nothing: the seeded target, by alias. */
+const valid: ScheduleFormValues = defaultValues({ orgs: [], blobs: [], sessions: [], definitions: [] });
+
+async function errorsOf(values: ScheduleFormValues): Promise<Record<string, string>> {
+  const result = await makeResolver()(values, undefined, { fields: {}, shouldUseNativeValidation: false });
+  const out: Record<string, string> = {};
+  const walk = (node: FieldErrors, prefix: string) => {
+    for (const [k, v] of Object.entries(node)) {
+      const path = prefix ? `${prefix}.${k}` : k;
+      if (v && typeof v === 'object' && typeof (v as { message?: unknown }).message === 'string') out[path] = (v as { message: string }).message;
+      else if (v && typeof v === 'object') walk(v as FieldErrors, path);
+    }
+  };
+  walk(result.errors, '');
+  return out;
+}
+
+describe('makeResolver', () => {
+  it('passes the defaults of a new schedule', async () => {
+    expect(valid.invocation_target.target).toEqual({ org: 'acme-corp', blob: 'procedures', revision: 'default', session: 'nightly-batch' });
+    expect(await errorsOf(valid)).toEqual({});
+  });
+
+  it('a blank required field is "<Label> is required."', async () => {
+    const values = { ...valid, invocation_target: { ...valid.invocation_target, target: { ...valid.invocation_target.target, session: ' ' } } };
+    expect(await errorsOf(values)).toEqual({ 'invocation_target.target.session': 'Session is required.' });
+    expect(await errorsOf({ ...valid, repeat: 'one_time' })).toEqual({ invocation_time: 'Invocation time is required.' });
+  });
+
+  it('§7.1: a cron expression the contract refuses shows at the cron expression', async () => {
+    const errors = await errorsOf({ ...valid, cron_expression: '0 9 * * * *' });
+    expect(errors).toEqual({ cron_expression: 'day-of-month: `*` must be `?` here because day-of-week is `*`; exactly one of day-of-month and day-of-week is `?`' });
+  });
+
+  it('input data that is not JSON is refused at the input-data field', async () => {
+    const errors = await errorsOf({ ...valid, invocation_target: { ...valid.invocation_target, input_data: '{' } });
+    expect(Object.keys(errors)).toEqual(['invocation_target.input_data']);
+    expect(errors['invocation_target.input_data']).toMatch(/^Not valid JSON: /);
+  });
+
+  it('a description over the contract limit shows at the description', async () => {
+    expect(await errorsOf({ ...valid, description: 'x'.repeat(257) })).toEqual({ description: 'description must be at most 256 characters' });
+    expect(await errorsOf({ ...valid, description: 'x'.repeat(256) })).toEqual({});
+  });
+});

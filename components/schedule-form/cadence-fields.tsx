@@ -1,0 +1,89 @@
+'use client';
+/**
+ * The cadence of a schedule (SPEC §5.1 `repeat`): the choice between cadences, the field that says
+ * when each one fires (a one-time schedule's invocation time, a cron schedule's expression), and its
+ * live preview. A new cadence adds its card to `CADENCES` (the compiler asks for one per `Repeat`)
+ * and its case to `CadenceField` and `CadencePreview`.
+ */
+import { REPEATS, type Repeat } from '@/lib/schedules/contract';
+import { CronPreview, cronProblem, InvocationPreview } from '../cron-preview';
+import type { FieldKit } from './field-kit';
+import { toWallTime, utcOrNull, type ScheduleFormValues } from './values';
+
+/** The radio card of each cadence, in the contract's order. */
+const CADENCES: Record<Repeat, { title: string; detail: string }> = {
+  one_time: { title: 'One-time', detail: 'Fires once, at a local date and time.' },
+  recurring_cron: { title: 'Recurring (cron)', detail: 'Fires on a cron cadence, evaluated in the time zone.' },
+};
+
+/** "Occurrence": one radio card a cadence. */
+export function CadenceChoice({ kit }: { kit: FieldKit }) {
+  return (
+    <fieldset className="radio-group">
+      <legend>Occurrence</legend>
+      {REPEATS.map((repeat) => (
+        <label key={repeat} className="radio-card">
+          <input type="radio" value={repeat} {...kit.register('repeat')} />
+          <span>
+            <strong>{CADENCES[repeat].title}</strong>
+            <span className="muted small">{CADENCES[repeat].detail}</span>
+          </span>
+        </label>
+      ))}
+    </fieldset>
+  );
+}
+
+interface CadenceProps {
+  kit: FieldKit;
+  repeat: Repeat;
+  values: ScheduleFormValues;
+}
+
+/** The field that says when the chosen cadence fires. */
+export function CadenceField({ kit, repeat, values }: CadenceProps) {
+  const { id, register, a11y, hint, fieldError } = kit;
+  switch (repeat) {
+    case 'recurring_cron':
+      return (
+        <div className="field field-wide">
+          <label htmlFor={id('cron_expression')}>Cron expression</label>
+          <input {...register('cron_expression')} {...a11y('cron_expression', true)} className="mono" autoComplete="off" spellCheck={false} placeholder="0 9 ? * MON-FRI *" />
+          {hint('cron_expression', <>Six fields: minutes hours day-of-month month day-of-week year. One of the day fields is ?. Day-of-week 1 = Sunday.</>)}
+          {/* The live preview below already shows a syntax problem; repeat only what it cannot know (e.g. interval_too_short). */}
+          {cronProblem(values.cron_expression ?? '') ? null : fieldError('cron_expression')}
+        </div>
+      );
+    case 'one_time':
+      return (
+        <div className="field field-wide">
+          <label htmlFor={id('invocation_time')}>Invocation time</label>
+          <input type="datetime-local" step={1} {...register('invocation_time')} {...a11y('invocation_time', true)} />
+          {hint('invocation_time', <>Local wall time in the time zone below (no offset).</>)}
+          {fieldError('invocation_time')}
+        </div>
+      );
+    default:
+      return repeat satisfies never;
+  }
+}
+
+/** What the chosen cadence means and when it fires next, in the schedule's zone and the viewer's. */
+export function CadencePreview({ kit, repeat, values }: CadenceProps) {
+  switch (repeat) {
+    case 'recurring_cron':
+      return (
+        <CronPreview
+          expression={values.cron_expression ?? ''}
+          timezone={values.timezone ?? ''}
+          startDate={utcOrNull(values.start_date)}
+          endDate={utcOrNull(values.end_date)}
+          errorId={`${kit.id('cron_expression')}-error`}
+        />
+      );
+    case 'one_time':
+      return <InvocationPreview invocationTime={values.invocation_time ? toWallTime(values.invocation_time) : ''} timezone={values.timezone ?? ''} />;
+    default:
+      return repeat satisfies never;
+  }
+}

@@ -1,0 +1,53 @@
+'use client';
+/**
+ * What every section of the schedule form uses to render a field the same way: ids derived from the
+ * field name, `register`, the aria wiring (an input is described by its hint and its error), the hint
+ * and the error line. A new section takes a `FieldKit` and renders its fields with it.
+ */
+import { useId, type ReactNode } from 'react';
+import type { UseFormGetValues, UseFormRegister, UseFormReturn } from 'react-hook-form';
+import { cronProblem } from '../cron-preview';
+import { getPath } from './errors';
+import type { FieldName, ScheduleFormValues } from './values';
+
+export interface FieldKit {
+  /** The form's unique id prefix: section headings and datalists are `${uid}-…`. */
+  uid: string;
+  /** The DOM id of a field's input (`${uid}-invocation_target-target-org`); hint and error ids add `-hint` / `-error`. */
+  id: (name: string) => string;
+  register: UseFormRegister<ScheduleFormValues>;
+  getValues: UseFormGetValues<ScheduleFormValues>;
+  /** aria props for an input: described by its hint (when `hint`) and its error. */
+  a11y: (name: FieldName, hint?: boolean) => { id: string; 'aria-invalid': true | undefined; 'aria-describedby': string | undefined };
+  /** The field's error line, or null. */
+  fieldError: (name: FieldName) => ReactNode;
+  /** The field's hint line. */
+  hint: (name: FieldName, text: ReactNode) => ReactNode;
+}
+
+/** The kit for `form`; `cronExpression` is the watched expression (the live preview marks it invalid). */
+export function useFieldKit(form: UseFormReturn<ScheduleFormValues>, cronExpression: string): FieldKit {
+  const uid = useId();
+  const { errors } = form.formState;
+  const id = (name: string) => `${uid}-${name.replace(/\./g, '-')}`;
+  const a11y = (name: FieldName, hint?: boolean) => {
+    // The live cron preview shows a syntax problem as it is typed: the input is invalid from then on.
+    const err = (name === 'cron_expression' && cronProblem(cronExpression) ? { message: 'live' } : getPath(errors, name)) as { message?: string } | undefined;
+    const describedBy = [hint ? `${id(name)}-hint` : null, err?.message ? `${id(name)}-error` : null].filter(Boolean).join(' ');
+    return { id: id(name), 'aria-invalid': err?.message ? true : undefined, 'aria-describedby': describedBy || undefined } as const;
+  };
+  const fieldError = (name: FieldName) => {
+    const err = getPath(errors, name) as { message?: string } | undefined;
+    return err?.message ? (
+      <p className="field-error" id={`${id(name)}-error`}>
+        {err.message}
+      </p>
+    ) : null;
+  };
+  const hint = (name: FieldName, text: ReactNode) => (
+    <p className="field-hint" id={`${id(name)}-hint`}>
+      {text}
+    </p>
+  );
+  return { uid, id, register: form.register, getValues: form.getValues, a11y, fieldError, hint };
+}

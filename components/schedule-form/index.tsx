@@ -1,0 +1,121 @@
+'use client';
+/**
+ * The New Schedule / Edit schedule form (SPEC §5, §6, §10): the shell that wires react-hook-form to
+ * the contract and renders one section a concern. Where each part lives:
+ * - `values.ts`: the form's values, field names and labels; a stored schedule or a new one's defaults.
+ * - `request-body.ts`: values → the request body (and, in edit mode, only the fields changed).
+ * - `resolver.ts`: validation, the contract's one schema `ScheduleCreateInput` (STYLE §2.3).
+ * - `errors.ts`, `use-refusal.ts`: an error's `path` → its field; a server refusal's place and focus.
+ * - `field-kit.tsx`: ids, aria wiring, hint and error lines every section renders its fields with.
+ * - `detail-fields.tsx`, `timing-fields.tsx` (+ `cadence-fields.tsx`), `target-fields.tsx`
+ *   (+ `picker-options.ts`), `input-data-field.tsx`, `settings-fields.tsx`: the sections.
+ */
+import Link from 'next/link';
+import { useRouter } from 'next/navigation';
+import { useMemo, useTransition } from 'react';
+import { useForm, useWatch } from 'react-hook-form';
+import type { Schedule, TargetOptions } from '@/lib/schedules/contract';
+import type { ActionResult } from '../action-result';
+import { useHydrated } from '../use-viewer-zone';
+import { DetailFields } from './detail-fields';
+import { NETWORK_ERROR_MESSAGE, placeRefusal } from './errors';
+import { useFieldKit } from './field-kit';
+import { InputDataField } from './input-data-field';
+import { changedBody, toRequestBody } from './request-body';
+import { makeResolver } from './resolver';
+import { SettingsFields } from './settings-fields';
+import { TargetFields } from './target-fields';
+import { TimingFields, useViewerZoneDefault } from './timing-fields';
+import { useRefusal } from './use-refusal';
+import { defaultValues, valuesFromSchedule, type ScheduleFormValues } from './values';
+
+export interface ScheduleFormProps {
+  mode: 'create' | 'edit';
+  revisionId: string;
+  /** The stored schedule (edit mode). */
+  schedule?: Schedule;
+  /** What the pickers offer (`targetOptions`); free entry stays allowed. */
+  options: TargetOptions;
+  /** The bound server action: `createScheduleAction(revisionId, …)` or `updateScheduleAction(revisionId, id, …)`. */
+  submit: (input: unknown) => Promise<ActionResult<{ id: string }>>;
+  cancelHref: string;
+}
+
+export function ScheduleForm({ mode, revisionId, schedule, options, submit, cancelHref }: ScheduleFormProps) {
+  const router = useRouter();
+  const hydrated = useHydrated();
+  const [navigating, startNavigation] = useTransition();
+  const resolver = useMemo(() => makeResolver(), []);
+  const form = useForm<ScheduleFormValues>({
+    resolver,
+    defaultValues: schedule ? valuesFromSchedule(schedule) : defaultValues(options),
+    mode: 'onSubmit',
+    reValidateMode: 'onChange',
+  });
+  // Read while rendering, so react-hook-form keeps them current (edit sends only the dirty fields).
+  const { errors, isSubmitting, isSubmitted, dirtyFields } = form.formState;
+  useViewerZoneDefault(form, mode);
+
+  const w = useWatch({ control: form.control }) as ScheduleFormValues;
+  const kit = useFieldKit(form, w.cron_expression ?? '');
+  const target = w.invocation_target?.target ?? { org: '', blob: '', revision: '', session: '' };
+  const workflow = w.invocation_target?.workflow ?? { org: '', blob: '', revision: '', definition: '' };
+  const pending = isSubmitting || navigating;
+  const refusal = useRefusal(form, pending, JSON.stringify([target, workflow]));
+
+  async function onValid(values: ScheduleFormValues) {
+    refusal.clearTargetProblem();
+    const { body } = toRequestBody(values, mode);
+    const input = mode === 'edit' ? changedBody(body, dirtyFields as Partial<Record<keyof ScheduleFormValues, unknown>>, values) : body;
+    let r: ActionResult<{ id: string }>;
+    try {
+      r = await submit(input);
+    } catch {
+      form.setError('root.server', { type: 'network', message: NETWORK_ERROR_MESSAGE });
+      return;
+    }
+    if (r.ok) {
+      const href = `/schedulers/${revisionId}/schedules/${r.id}`;
+      startNavigation(() => router.push(href));
+      return;
+    }
+    refusal.show(placeRefusal(r.error));
+  }
+
+  const rootMessage = errors.root?.server?.message ?? errors.root?.message;
+  const fieldsAtFault = errors.root?.server?.type === 'field' || (Object.keys(errors).some((k) => k !== 'root') && isSubmitted);
+  const footerNote = refusal.targetProblem ? 'Check the target.' : fieldsAtFault ? 'Check the highlighted fields.' : null;
+
+  return (
+    <form className="schedule-form" onSubmit={form.handleSubmit(onValid, refusal.clearTargetProblem)} noValidate aria-busy={pending} data-ready={hydrated ? 'true' : undefined}>
+      {rootMessage ? (
+        <div role="alert" className="alert alert-error" ref={refusal.alertRef} tabIndex={-1}>
+          <strong>The schedule was not saved.</strong> {rootMessage}
+        </div>
+      ) : null}
+
+      <fieldset className="form-body" disabled={!hydrated || pending}>
+        <DetailFields kit={kit} description={w.description ?? ''} />
+        <TimingFields kit={kit} values={w} />
+        <TargetFields kit={kit} options={options} target={target} workflow={workflow} problem={refusal.targetProblem} alertRef={refusal.targetAlertRef}>
+          <InputDataField kit={kit} />
+        </TargetFields>
+        <SettingsFields kit={kit} />
+      </fieldset>
+
+      <div className="form-footer">
+        {footerNote ? (
+          <p className="text-error small" role="status">
+            {footerNote}
+          </p>
+        ) : null}
+        <Link href={cancelHref} className="btn btn-link">
+          Cancel
+        </Link>
+        <button type="submit" className="btn btn-primary" disabled={!hydrated || pending}>
+          {pending ? 'Saving…' : mode === 'create' ? 'Create schedule' : 'Save changes'}
+        </button>
+      </div>
+    </form>
+  );
+}

@@ -1,0 +1,38 @@
+/**
+ * The form's one validation: the contract's `ScheduleCreateInput` schema (STYLE §2.3) through
+ * `zodResolver`, applied to the request body the values make; each issue is mapped back onto the form
+ * field its path names (`errors.ts`), first issue per field.
+ */
+import { zodResolver } from '@hookform/resolvers/zod';
+import type { FieldErrors, Resolver } from 'react-hook-form';
+import { ScheduleCreateInput } from '@/lib/schedules/contract';
+import { fieldForPath, flattenErrors, isBlankRequired, setPath } from './errors';
+import { toRequestBody } from './request-body';
+import { LABELS, type ScheduleFormValues } from './values';
+
+const contractResolver = zodResolver(ScheduleCreateInput);
+
+/**
+ * `zodResolver(ScheduleCreateInput)` applied to the request body the values make, errors mapped back:
+ * a blank required field says "<Label> is required.", an issue no field owns goes to `root` with its
+ * path, and input-data text that is not JSON is reported at the input-data field.
+ */
+export function makeResolver(): Resolver<ScheduleFormValues> {
+  return async (values, context, options) => {
+    // Validation sees empty optional fields as absent; `edit` only differs in sending them as null.
+    const { body, inputDataError } = toRequestBody(values, 'create');
+    const result = await contractResolver(body as never, context, options as never);
+    const errors: Record<string, unknown> = {};
+    const seen = new Set<string>();
+    for (const [path, message] of flattenErrors(result.errors as FieldErrors)) {
+      const field = fieldForPath(path);
+      const key = field ?? 'root';
+      if (seen.has(key)) continue;
+      seen.add(key);
+      const text = field && isBlankRequired(field, values) ? `${LABELS[field]} is required.` : message;
+      setPath(errors, key, { type: 'validate', message: field ? text : `${path}: ${text}` });
+    }
+    if (inputDataError) setPath(errors, 'invocation_target.input_data', { type: 'json', message: inputDataError });
+    return Object.keys(errors).length ? { values: {}, errors: errors as FieldErrors<ScheduleFormValues> } : { values, errors: {} };
+  };
+}

@@ -1,0 +1,121 @@
+'use client';
+/**
+ * The grid's columns, in the order they show. A sortable column's `id` is the server's sort key
+ * (`name`, `timezone`, `state`, `enabled`, `next_fire`); the others set `enableSorting: false`.
+ * Every header is plain text: narrow screens show it beside each cell (`data-label`).
+ */
+import Link from 'next/link';
+import { EnabledBadge, RunStatusBadge, StateBadge } from '../badges';
+import { formatInZone, shortId, targetLabel, workflowSourceLabel } from '../format';
+import { TargetLabel } from '../target-label';
+import { ZonedTime } from '../zoned-time';
+import { actionsColumn, type RowActionsOptions } from './row-actions';
+import { column, type Row } from './rows';
+
+/** Every column of the grid; `options` are the row actions'. Keep the result stable (see `ScheduleGrid`). */
+export function scheduleColumns(options: RowActionsOptions) {
+  const { base } = options;
+  return [
+    column.accessor('label', { id: 'name', header: 'Schedule', cell: ({ row }) => <NameCell base={base} row={row.original} /> }),
+    column.accessor('cadence', { id: 'cadence', header: 'Cadence', enableSorting: false, cell: ({ row }) => <CadenceCell row={row.original} /> }),
+    column.accessor((r) => r.schedule.timezone, { id: 'timezone', header: 'Timezone', cell: ({ getValue }) => <ZoneName zone={getValue()} /> }),
+    column.accessor((r) => r.schedule.state, { id: 'state', header: 'State', cell: ({ getValue }) => <StateBadge state={getValue()} /> }),
+    column.accessor((r) => r.schedule.enabled, { id: 'enabled', header: 'Enabled', cell: ({ getValue }) => <EnabledBadge enabled={getValue()} /> }),
+    column.accessor((r) => r.schedule.next_fire_at, {
+      id: 'next_fire',
+      header: 'Next fire',
+      cell: ({ row }) => {
+        const s = row.original.schedule;
+        return s.next_fire_at ? <ZonedTime instant={s.next_fire_at} zone={s.timezone} seconds={false} stacked /> : <span className="muted">—</span>;
+      },
+    }),
+    column.accessor((r) => targetLabel(r.schedule.invocation_target.target), {
+      id: 'target',
+      header: 'Target',
+      enableSorting: false,
+      cell: ({ row }) => <TargetLabel target={row.original.schedule.invocation_target.target} />,
+    }),
+    column.accessor((r) => r.schedule.invocation_target.workflow.definition, { id: 'workflow', header: 'Workflow', enableSorting: false, cell: ({ row }) => <WorkflowCell row={row.original} /> }),
+    column.accessor((r) => r.lastRun?.status ?? '', { id: 'last_run', header: 'Last run', enableSorting: false, cell: ({ row }) => <LastRunCell row={row.original} /> }),
+    actionsColumn(options),
+  ];
+}
+
+/** The alias (or id) linking to the schedule, its description, and the short id when it has an alias. */
+function NameCell({ base, row }: { base: string; row: Row }) {
+  const s = row.schedule;
+  return (
+    <div className="cell-name">
+      <Link href={`${base}/schedules/${s.id}`} className="strong-link">
+        {s.alias ?? s.id}
+      </Link>
+      {s.description ? (
+        <span className="clamp-2 small" title={s.description}>
+          {s.description}
+        </span>
+      ) : null}
+      {s.alias ? (
+        <span className="mono muted small" title={s.id}>
+          {shortId(s.id)}
+        </span>
+      ) : null}
+    </div>
+  );
+}
+
+/** The cron expression and its meaning, or the one-time schedule's local invocation time. */
+function CadenceCell({ row }: { row: Row }) {
+  return row.schedule.repeat === 'recurring_cron' ? (
+    <div className="cell-cadence">
+      <code>{row.cadence}</code>
+      <span className="muted small">{row.cadenceDetail}</span>
+    </div>
+  ) : (
+    <div className="cell-cadence">
+      <span>{row.cadence}</span>
+      <span className="muted small">One-time, local time</span>
+    </div>
+  );
+}
+
+/** A zone name that may break after each "/" (America/<wbr>Argentina/<wbr>Buenos_Aires). */
+function ZoneName({ zone }: { zone: string }) {
+  return (
+    <span>
+      {zone.split('/').map((part, i) => (
+        <span key={i}>
+          {i > 0 ? '/' : null}
+          {i > 0 ? <wbr /> : null}
+          {part}
+        </span>
+      ))}
+    </span>
+  );
+}
+
+/** The definition, and where it comes from when that is not the target's own revision. */
+function WorkflowCell({ row }: { row: Row }) {
+  const workflow = row.schedule.invocation_target.workflow;
+  const source = workflowSourceLabel(workflow);
+  return (
+    <div className="cell-stack">
+      <span className="mono small">{workflow.definition}</span>
+      {source ? (
+        <span className="muted small mono nowrap" title={source}>
+          from {source.length > 28 ? `${source.slice(0, 27)}…` : source}
+        </span>
+      ) : null}
+    </div>
+  );
+}
+
+/** The newest run's status, with its trigger and when it was recorded (in the schedule's zone) on hover. */
+function LastRunCell({ row }: { row: Row }) {
+  const lr = row.lastRun;
+  if (!lr) return <span className="muted">Never</span>;
+  return (
+    <span title={`${lr.trigger === 'manual' ? 'Run now' : 'Scheduled'} · recorded ${formatInZone(lr.created_at, row.schedule.timezone)}`}>
+      <RunStatusBadge status={lr.status} />
+    </span>
+  );
+}

@@ -1,0 +1,213 @@
+// `npm run lint` (run by `npm test` and CI): typescript-eslint's recommended rules, and the folder
+// table of docs/architecture.md as import boundaries (import/no-restricted-paths). LAYERS below IS
+// that table: change the two together. scripts/__tests__/lint.boundaries.int.test.ts proves the rules
+// bite (a lib/cron file importing lib/db fails).
+import js from '@eslint/js';
+import importPlugin from 'eslint-plugin-import';
+import tseslint from 'typescript-eslint';
+
+const CODE = ['**/*.ts', '**/*.tsx', '**/*.mjs'];
+const TESTS = ['**/__tests__/**'];
+
+/** Every project folder the table speaks of (the element an import lands in). */
+const LIB = ['cron', 'config', 'errors', 'ids', 'db', 'auth', 'workflows', 'delivery', 'schedules', 'api', 'testing'].map((f) => `lib/${f}`);
+const TOP = ['app', 'components', 'worker', 'cli', 'prisma', 'e2e', 'bench', 'scripts'];
+const FOLDERS = [...LIB, ...TOP];
+
+/** Any lib folder through its entry (pure scripts and tooling: prisma/seed.ts, scripts/, bench/). */
+const ANY_LIB = LIB.filter((f) => f !== 'lib/testing');
+/** `lib/<x>/contract.ts` of every lib folder: the shapes the browser and the CLI share. */
+const CONTRACTS = LIB.map((f) => `${f}/contract.ts`);
+
+/**
+ * The folder table: who may import whom (docs/architecture.md, STYLE §5). A lib folder is entered
+ * through `index.ts` (and `contract.ts`) only; `lib/x/file.ts` names one more allowed file. Code under
+ * `__tests__/` is ruled by TEST_LAYERS below.
+ */
+const LAYERS = {
+  'lib/cron': [],
+  'lib/config': [],
+  'lib/errors': [],
+  'lib/ids': [],
+  'lib/db': ['lib/config', 'lib/errors'],
+  'lib/auth': ['lib/db', 'lib/errors', 'lib/config', 'lib/ids'],
+  'lib/workflows': ['lib/auth', 'lib/db', 'lib/errors', 'lib/ids', 'lib/config'],
+  'lib/delivery': ['lib/workflows', 'lib/errors', 'lib/config', 'lib/ids'],
+  'lib/schedules': ['lib/cron', 'lib/workflows', 'lib/delivery', 'lib/auth', 'lib/db', 'lib/errors', 'lib/config', 'lib/ids'],
+  // lib/api/eventbridge/ is part of lib/api. lib/db only through the one door below (DOORS).
+  'lib/api': ['lib/schedules', 'lib/workflows', 'lib/auth', 'lib/errors', 'lib/config', 'lib/ids'],
+  'lib/testing': [...ANY_LIB, 'lib/db/migrate.ts', 'prisma'],
+  app: ['lib/api', 'lib/schedules', 'lib/workflows', 'lib/auth', 'lib/errors', 'lib/cron', 'components'],
+  // The pure folders (cron, errors, ids) run in the browser too.
+  components: ['lib/cron', 'lib/errors', 'lib/ids', ...CONTRACTS],
+  // lib/db to connect and close only (NO_DB_QUERIES below keeps it to those names).
+  worker: ['lib/schedules', 'lib/config', 'lib/errors', 'lib/db'],
+  cli: [...CONTRACTS, 'lib/cron', 'lib/errors', 'lib/ids'],
+  prisma: ANY_LIB,
+  e2e: ['lib/cron'],
+  bench: [...ANY_LIB, 'lib/testing', 'prisma', 'worker'],
+  scripts: [...ANY_LIB, 'lib/db/migrate.ts'],
+};
+
+/** Single files allowed more than their folder (each says why in its own header). */
+const DOORS = {
+  // The web process's edge: the one module of lib/api that connects (runtime()).
+  'lib/api/runtime.ts': ['lib/db'],
+  // Next.js middleware runs in the Edge runtime: it cannot load lib/auth's whole entry (Node crypto, Prisma).
+  'middleware.ts': ['lib/auth/session-cookie.ts'],
+  // Playwright's config reads the e2e port.
+  'playwright.config.ts': ['e2e'],
+  // Global setup seeds its fixtures through the domain, as the seed script does.
+  'e2e/setup/**': ANY_LIB,
+  'e2e/global-setup.ts': ANY_LIB,
+};
+
+/**
+ * Tests may import what they test: their own folder's files, any lib entry, the test helpers
+ * (lib/testing), the seed, the worker loop and the CLI modules.
+ */
+const TEST_LAYERS = [...ANY_LIB, 'lib/testing', 'lib/db/migrate.ts', 'prisma', 'worker', 'cli', 'components'];
+
+const rel = (p) => `./${p}`;
+const folderOf = (file) => file.split('/').slice(0, -1).join('/');
+
+/** The no-restricted-paths zones that keep `target` (a folder or file) to `allowed`, within `own`. */
+function zonesFor(target, own, allowed) {
+  const zones = [];
+  for (const folder of FOLDERS) {
+    if (folder === own) continue;
+    const whole = allowed.includes(folder);
+    const files = allowed.filter((a) => a.endsWith('.ts') && folderOf(a) === folder).map((a) => `./${a.split('/').pop()}`);
+    const message = `${own === target ? own : target} may not import ${folder}${whole ? ' except through its entry (index.ts / contract.ts)' : ''}: see the folder table in docs/architecture.md (eslint.config.mjs LAYERS).`;
+    if (whole && folder.startsWith('lib/') && folder !== 'lib/testing') {
+      // A lib folder is entered through its index (and contract); sub-folders are its own business.
+      zones.push({ target: rel(target), from: rel(folder), except: [...new Set(['./index.ts', './contract.ts', ...files])], message });
+    } else if (!whole) {
+      zones.push({ target: rel(target), from: rel(folder), ...(files.length ? { except: files } : {}), message });
+    }
+  }
+  return zones;
+}
+
+const boundary = (zones) => ({ 'import/no-restricted-paths': ['error', { zones }] });
+
+const doorFiles = Object.keys(DOORS);
+const layerBlocks = Object.entries(LAYERS).map(([folder, allowed]) => ({
+  name: `layers/${folder}`,
+  files: CODE.map((c) => `${folder}/${c}`),
+  ignores: [...TESTS, ...doorFiles.filter((d) => d.startsWith(`${folder}/`))],
+  rules: boundary(zonesFor(folder, folder, allowed)),
+}));
+const doorBlocks = Object.entries(DOORS).map(([door, extra]) => {
+  const own = FOLDERS.find((f) => door.startsWith(`${f}/`));
+  const allowed = [...(own ? LAYERS[own] : []), ...extra];
+  const target = door.replace(/\/\*\*$/, '');
+  return { name: `layers/door ${door}`, files: door.endsWith('/**') ? CODE.map((c) => `${target}/${c}`) : [door], rules: boundary(zonesFor(target, own ?? target, allowed)) };
+});
+const testBlocks = FOLDERS.map((folder) => ({
+  name: `layers/${folder} tests`,
+  files: CODE.map((c) => `${folder}/**/__tests__/${c}`),
+  rules: boundary(zonesFor(folder, folder, TEST_LAYERS)),
+}));
+
+/** Edges: where the configuration is read and the process's client is opened. */
+const EDGES = ['lib/config/**', 'lib/api/runtime.ts', 'lib/testing/**', 'worker/main.ts', 'cli/connection.ts', 'prisma/**', 'scripts/**', 'bench/**', 'e2e/**', ...TESTS];
+const DOMAIN = ['lib/**', 'app/**', 'components/**', 'worker/**', 'cli/**'];
+
+export default tseslint.config(
+  { ignores: ['node_modules/**', '.next/**', 'lib/db/generated/**', 'data/**', 'test-results/**', 'playwright-report/**', 'next-env.d.ts'] },
+  js.configs.recommended,
+  ...tseslint.configs.recommended,
+  {
+    name: 'project/base',
+    files: CODE,
+    plugins: { import: importPlugin },
+    settings: {
+      'import/resolver': { typescript: { project: './tsconfig.json' }, node: true },
+      'import/extensions': ['.ts', '.tsx', '.mjs', '.js'],
+    },
+    rules: {
+      // The boundary rule skips an import it cannot resolve: every import must resolve, so it never passes vacuously.
+      'import/no-unresolved': 'error',
+      // Matching control characters is the point where the code does it (safe redirects, ASCII checks).
+      'no-control-regex': 'off',
+      // `_name` marks a parameter or binding kept for its position (server-action signatures, rest omits).
+      '@typescript-eslint/no-unused-vars': [
+        'error',
+        { argsIgnorePattern: '^_', varsIgnorePattern: '^_', destructuredArrayIgnorePattern: '^_', ignoreRestSiblings: true },
+      ],
+    },
+  },
+  { name: 'project/node-scripts', files: ['**/*.mjs'], languageOptions: { globals: { process: 'readonly', console: 'readonly' } } },
+  ...layerBlocks,
+  ...doorBlocks,
+  ...testBlocks,
+  {
+    // STYLE §2.7, §6.1: only lib/config reads the environment (scripts, benches, e2e, the CLI's
+    // connection module and the tools' own config files are their own edges).
+    name: 'project/no-process-env',
+    files: CODE,
+    ignores: ['lib/config/**', 'scripts/**', 'bench/**', 'e2e/**', 'cli/connection.ts', '*.config.ts', '*.config.mjs'],
+    rules: {
+      'no-restricted-properties': [
+        'error',
+        { object: 'process', property: 'env', message: 'Read configuration through lib/config (loadConfig at the edge); pass values in.' },
+      ],
+    },
+  },
+  {
+    // docs/architecture.md "Transactions": a public domain verb opens its own transaction through
+    // lib/db's inTransaction; callers (server actions, the API, the worker) never open one.
+    name: 'project/transactions-and-config-at-the-edge',
+    files: DOMAIN.flatMap((d) => CODE.map((c) => `${d.replace('/**', '')}/${c}`)),
+    ignores: ['lib/db/**', ...EDGES],
+    rules: {
+      'no-restricted-properties': [
+        'error',
+        { object: 'process', property: 'env', message: 'Read configuration through lib/config (loadConfig at the edge); pass values in.' },
+        { property: '$transaction', message: 'Open transactions with inTransaction (lib/db) inside the domain verb, never at its callers.' },
+        { property: '$queryRawUnsafe', message: 'Raw SQL lives in lib/db/sql/, one statement per module.' },
+        { property: '$executeRawUnsafe', message: 'Raw SQL lives in lib/db/sql/, one statement per module.' },
+        { property: '$queryRaw', message: 'Raw SQL lives in lib/db/sql/, one statement per module.' },
+        { property: '$executeRaw', message: 'Raw SQL lives in lib/db/sql/, one statement per module.' },
+      ],
+      'no-restricted-syntax': [
+        'error',
+        {
+          selector: "CallExpression[callee.name='loadConfig']",
+          message: 'Configuration is parsed once at the edge (lib/api/runtime.ts, worker/main.ts) and passed in.',
+        },
+        { selector: "CallExpression[callee.name='getDb']", message: 'The process-wide client is opened at the edge (lib/api/runtime.ts, worker/main.ts) and passed in.' },
+      ],
+    },
+  },
+  {
+    // STYLE §5: the worker imports lib/db to connect and close only.
+    name: 'project/worker-connects-only',
+    files: CODE.map((c) => `worker/${c}`),
+    ignores: TESTS,
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              regex: '(^|/)lib/db(/|$)',
+              allowImportNames: ['getDb', 'closeDb', 'Db'],
+              message: 'The worker connects and closes through lib/db; reads and writes go through lib/schedules.',
+            },
+          ],
+        },
+      ],
+    },
+  },
+  {
+    // STYLE §5: client components hold nothing server-only.
+    name: 'project/components-client-only',
+    files: CODE.map((c) => `components/${c}`),
+    ignores: TESTS,
+    rules: {
+      'no-restricted-imports': ['error', { paths: ['server-only', '@prisma/client', 'pg', 'better-sqlite3'], patterns: [{ regex: '^node:' }] }],
+    },
+  },
+);

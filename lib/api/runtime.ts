@@ -1,0 +1,21 @@
+/**
+ * The web process's edge: the configuration parsed once (`loadConfig()`) and the database client it
+ * names, handed to the domain as arguments. This is the only module of `lib/api` that imports lib/db
+ * (to connect, nothing else: no query, no transaction) and, with it, the only place the web app and
+ * the API get their client and limits; `app/` reaches them through here (docs/architecture.md).
+ */
+import { loadConfig, type Limits } from '../config';
+import { getDb, type Db } from '../db';
+
+export interface Runtime {
+  /** The process-wide client for DATABASE_URL (opened on first use). */
+  db: Db;
+  /** SPEC §9 limits, parsed from the environment once per process. */
+  limits: Limits;
+}
+
+/** The client and limits of this process. Throws when the environment is invalid (naming the variables). */
+export function runtime(): Runtime {
+  const config = loadConfig();
+  return { db: getDb(config), limits: config.limits };
+}
