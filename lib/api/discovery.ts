@@ -1,22 +1,22 @@
 /** Org-level blob endpoints (SPEC §3.3): how clients (the CLI, scripts) find a scheduler's revision id. */
 import type { Actor } from '../auth';
-import { getDb } from '../db';
+import { getDb, type Db } from '../db';
 import { createBlobHandler, getBlobHandler, listBlobsHandler } from '../workflows';
 import { json } from './http';
 import { readJsonObject } from './revision-command';
 
 /** `GET /api/v1/orgs/{org}/blobs`: the blobs the caller can read. */
-export async function listBlobsResponse(actor: Actor, org: string): Promise<Response> {
-  return json(await listBlobsHandler({ db: getDb(), actor, org, now: new Date() }));
+export async function listBlobsResponse(actor: Actor, org: string, db: Db = getDb()): Promise<Response> {
+  return json(await listBlobsHandler({ db, actor, org, now: new Date() }));
 }
 
 /** `GET /api/v1/orgs/{org}/blobs/{blob}`: one blob's description. */
-export async function describeBlobResponse(actor: Actor, org: string, blob: string): Promise<Response> {
-  return json(await getBlobHandler({ db: getDb(), actor, org, blob, now: new Date() }));
+export async function describeBlobResponse(actor: Actor, org: string, blob: string, db: Db = getDb()): Promise<Response> {
+  return json(await getBlobHandler({ db, actor, org, blob, now: new Date() }));
 }
 
 /** `POST /api/v1/orgs/{org}/blobs` with `{type, alias?, name?}`: create a workflow or scheduler blob. */
-export async function createBlobResponse(req: Request, actor: Actor, org: string): Promise<Response> {
+export async function createBlobResponse(req: Request, actor: Actor, org: string, db: Db = getDb()): Promise<Response> {
   const params = await readJsonObject(req);
-  return json(await createBlobHandler({ db: getDb(), actor, org, params, now: new Date() }));
+  return json(await createBlobHandler({ db, actor, org, params, now: new Date() }));
 }

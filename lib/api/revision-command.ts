@@ -5,7 +5,7 @@
  * blob type not the engine's → 400 unknown_command; unknown command → 400 unknown_command.
  */
 import { blobRole, roleAtLeast, type Actor } from '../auth';
-import { getDb } from '../db';
+import { getDb, type Db } from '../db';
 import { DomainError } from '../errors';
 import { isIdShape } from '../ids';
 import { schedulerCommands } from '../schedules';
@@ -32,13 +32,12 @@ export async function readJsonObject(req: Request): Promise<Record<string, unkno
   return body as Record<string, unknown>;
 }
 
-/** Run one command for `actor` on revision `revisionId` and answer with its JSON. */
-export async function handleRevisionCommand(req: Request, actor: Actor, revisionId: string): Promise<Response> {
+/** Run one command for `actor` on revision `revisionId` and answer with its JSON. `db`: the process's client unless given (tests). */
+export async function handleRevisionCommand(req: Request, actor: Actor, revisionId: string, db: Db = getDb()): Promise<Response> {
   const body = await readJsonObject(req);
   const { engine, command, ...params } = body;
   const spec = typeof engine === 'string' ? ENGINES[engine] : undefined;
   if (!spec) throw new DomainError('unknown_command', `unknown engine ${JSON.stringify(engine)?.slice(0, 80)}; use "scheduler_blobhub" or "workflow_blobhub"`, { path: 'engine' });
-  const db = getDb();
   const id = revisionId.trim().toLowerCase();
   const revision = isIdShape(id)
     ? await db.revision.findUnique({ where: { id }, select: { id: true, blobId: true, state: true, blob: { select: { orgId: true, type: true } } } })

@@ -1,7 +1,10 @@
 /**
  * One error type and one table from code to HTTP status (STYLE §2.5). No throw site picks a status.
- * Codes are the stable codes of SPEC §3, §5.2 and the workflow catalog.
+ * Codes are the stable codes of SPEC §3, §5.2 and the workflow catalog. Universal (zod only): the
+ * error body's schema is part of the API contract and of the OpenAPI document.
  */
+import { z } from 'zod';
+
 export const ERROR_STATUS = {
   unauthorized: 401,
   forbidden: 403,
@@ -40,6 +43,9 @@ export const ERROR_STATUS = {
 
 export type ErrorCode = keyof typeof ERROR_STATUS;
 
+/** Every stable error code, in table order. */
+export const ERROR_CODES = Object.keys(ERROR_STATUS) as [ErrorCode, ...ErrorCode[]];
+
 /** A refusal with a SPEC code, a human message, and the field path at fault when there is one. */
 export class DomainError extends Error {
   readonly code: ErrorCode;
@@ -55,10 +61,11 @@ export class DomainError extends Error {
   }
 }
 
-/** The wire shape of every error (SPEC §3): `{"error": {"code", "message", "path"?}}`. */
-export interface ErrorBody {
-  error: { code: ErrorCode; message: string; path?: string };
-}
+/** The wire shape of every error (SPEC §3): `{"error": {"code", "message", "path"?}}`; `path` only when one field is at fault. */
+export const ErrorBodySchema = z.strictObject({
+  error: z.strictObject({ code: z.enum(ERROR_CODES), message: z.string(), path: z.string().optional() }),
+});
+export type ErrorBody = z.infer<typeof ErrorBodySchema>;
 
 export function toErrorBody(err: DomainError): ErrorBody {
   return { error: { code: err.code, message: err.message, ...(err.path ? { path: err.path } : {}) } };

@@ -25,7 +25,7 @@
  */
 import type { Db, Tx } from '../db';
 import type { Actor } from '../auth';
-import type { CommandContext, CommandHandler } from './command-context';
+import type { CommandContext, CommandTable } from './command-context';
 import {
   CreateBlobParams,
   CreateDefinitionParams,
@@ -38,6 +38,7 @@ import {
   SessionRefParams,
   UpdateDefinitionParams,
   UpdateSessionParams,
+  WORKFLOW_COMMANDS,
   type BlobDescription,
 } from './contract';
 import { parseParams } from './parse-params';
@@ -69,7 +70,8 @@ function inTx<T>(db: Db, fn: (tx: Tx) => Promise<T>): Promise<T> {
 /** The verb options every revision command starts from. */
 const base = (ctx: CommandContext) => ({ actor: ctx.actor, revisionId: ctx.revision.id });
 
-export const workflowCommands: Record<string, CommandHandler> = {
+/** The handlers of `WORKFLOW_COMMANDS`, one per command, each answering its contract's shape. */
+export const workflowCommands: CommandTable<typeof WORKFLOW_COMMANDS> = {
   async create_session(ctx) {
     const p = parseParams(CreateSessionParams, ctx.params);
     return { session: await inTx(ctx.db, (tx) => createSession(tx, { ...base(ctx), alias: p.alias, now: ctx.now })) };

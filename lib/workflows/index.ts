@@ -67,9 +67,8 @@ export { executionOrigins, type ExecutionOriginsOptions, type ExecutionOrigin } 
 export {
   embeddedGateway,
   checkInvocationTarget,
-  RESOLVE_ERRORS,
   type WorkflowGateway,
-  type TargetRef,
+  type MissingTargetSession,
   type ResolveError,
   type ResolveFailure,
   type ResolvedTarget,
@@ -81,4 +80,4 @@ export {
 // Transport: command handlers and blob route handlers.
 export { workflowCommands, createBlobHandler, getBlobHandler, listBlobsHandler, type OrgRouteContext } from './commands';
 export { parseParams } from './parse-params';
-export type { CommandContext, CommandHandler } from './command-context';
+export type { CommandContext, CommandHandler, CommandTable } from './command-context';
