@@ -84,11 +84,8 @@ export const IdSchema = z.string().regex(ID_PATTERN, 'must be a generated id');
 /** An instant as answered: ISO 8601 UTC with `Z` (`2026-03-08T07:30:00.000Z`). */
 export const InstantSchema = z.iso.datetime();
 
-/**
- * Any JSON value (`input_data` values, definition specs). One instance, so the OpenAPI document names
- * it once; a missing value reads "value is required".
- */
-export const JsonValueSchema = z.json({ error: (issue) => (issue.input === undefined ? 'value is required' : 'must be a JSON value') });
+/** Any JSON value (`input_data` values, definition specs). One instance, so the OpenAPI document names it once. */
+export const JsonValueSchema = z.json();
 
 /** `created_by` (SPEC §5.1): the auth entity that created the object. */
 export const AuthEntitySchema = z.strictObject({ type: z.enum(AUTH_ENTITY_TYPES), id: z.string() });
@@ -149,7 +146,8 @@ export function workflowRefProblem(ref: WorkflowRef, basePath = 'workflow'): { m
 /** One execution input (SPEC §6): `{alias, value}` with any JSON value. */
 export const InputDatumSchema = z.strictObject({
   alias: z.string().min(1).max(INPUT_ALIAS_MAX),
-  value: JsonValueSchema,
+  // A missing `value` reads "value is required" rather than the JSON union's "Invalid input".
+  value: z.unknown().refine((v) => v !== undefined, 'value is required').pipe(JsonValueSchema),
 });
 export type InputDatum = z.infer<typeof InputDatumSchema>;
 
