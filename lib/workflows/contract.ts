@@ -210,27 +210,17 @@ export const CreateBlobParams = z.strictObject({
 // ---------------------------------------------------------------------------------------------
 // Answers
 
+/** What every object inside a revision answers with: its id, its alias when set, and its revision. */
+const InRevision = { id: IdSchema, alias: AliasOut, revision_id: IdSchema };
+/** When an object was created and last changed (UTC). */
+const Stamps = { created_at: InstantSchema, updated_at: InstantSchema };
+
 /** A session as answered (SPEC §1). */
-export const SessionSchema = z.strictObject({
-  id: IdSchema,
-  alias: AliasOut,
-  revision_id: IdSchema,
-  state: z.enum(SESSION_STATES),
-  created_at: InstantSchema,
-  updated_at: InstantSchema,
-});
+export const SessionSchema = z.strictObject({ ...InRevision, state: z.enum(SESSION_STATES), ...Stamps });
 export type SessionJson = z.infer<typeof SessionSchema>;
 
 /** A definition as answered (SPEC §1). `spec` is the opaque JSON body. */
-export const DefinitionSchema = z.strictObject({
-  id: IdSchema,
-  alias: AliasOut,
-  revision_id: IdSchema,
-  name: z.string(),
-  spec: JsonValueSchema,
-  created_at: InstantSchema,
-  updated_at: InstantSchema,
-});
+export const DefinitionSchema = z.strictObject({ ...InRevision, name: z.string(), spec: JsonValueSchema, ...Stamps });
 export type DefinitionJson = z.infer<typeof DefinitionSchema>;
 
 /** An execution as answered (SPEC §1). `schedule_id`/`run_id` only when a fire created it. */
