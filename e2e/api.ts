@@ -2,7 +2,7 @@
 import { expect, type APIRequestContext } from '@playwright/test';
 import { z } from 'zod';
 import { ErrorBodySchema } from '../lib/errors';
-import { SCHEDULER_COMMANDS } from '../lib/schedules/contract';
+import { SCHEDULER_COMMANDS, type Run, type Schedule } from '../lib/schedules/contract';
 import { WORKFLOW_COMMANDS } from '../lib/workflows/contract';
 
 /** Set as SCHEDULER_BOOTSTRAP_API_KEY for the server playwright.config.ts starts. */
@@ -61,32 +61,11 @@ export const FOLLOWING_TARGET = {
 /** The seeded scheduler; its pages are titled "Ops scheduler". */
 export const OPS_SCHEDULER = 'ops-scheduler';
 
-/** A schedule as the API returns it (SPEC §5.1): the fields the browser tests read. */
-export interface ApiSchedule {
-  id: string;
-  alias?: string;
-  description?: string;
-  repeat: 'one_time' | 'recurring_cron';
-  cron_expression?: string;
-  invocation_time?: string;
-  timezone: string;
-  enabled: boolean;
-  state: 'active' | 'completed';
-  next_fire_at: string | null;
-  created_at: string;
-  updated_at: string;
-}
+/** A schedule as the API returns it (SPEC §5.1): the contract's type. */
+export type ApiSchedule = Schedule;
 
-/** A run record (SPEC §8.1): the fields the browser tests read. */
-export interface ApiRun {
-  id: string;
-  schedule_id: string;
-  scheduled_for: string;
-  trigger: 'schedule' | 'manual';
-  created_at: string;
-  status: 'success' | 'limit_exceeded' | 'invocation_error';
-  result: { execution_id?: string; revision_id?: string; error?: string };
-}
+/** A run record (SPEC §8.1): the contract's type. */
+export type ApiRun = Run;
 
 /** A scheduler command that must succeed (200); returns its body. */
 export async function schedulerCommand(
