@@ -4,11 +4,9 @@
  */
 import type { CommandContext, CommandTable } from '../workflows';
 import { loadConfig } from '../config';
-import { DomainError } from '../errors';
-import type { z } from 'zod';
+import { DomainError, parseOrRefuse } from '../errors';
 import {
   DryRunParams,
-  firstIssueError,
   ListExecutionsParams,
   ListSchedulesParams,
   SCHEDULER_COMMANDS,
@@ -23,20 +21,11 @@ import { runSchedule } from './run-schedule';
 import { setAllEnabled } from './set-all-enabled';
 import { dryRunUpdateSchedule, updateSchedule } from './update-schedule';
 
-function parse<S extends z.ZodType>(schema: S, params: unknown): z.infer<S> {
-  const r = schema.safeParse(params);
-  if (!r.success) {
-    const e = firstIssueError(r.error);
-    throw new DomainError(e.code, e.message, { path: e.path });
-  }
-  return r.data;
-}
-
 const base = (ctx: CommandContext) => ({ db: ctx.db, actor: ctx.actor, revision: ctx.revision });
 
 /** `dry_run` of a save command (`DryRunParams`), validated on its own; the rest of the body is the save's. */
 function isDryRun(dryRun: unknown): boolean {
-  return parse(DryRunParams, dryRun === undefined ? {} : { dry_run: dryRun }).dry_run === true;
+  return parseOrRefuse(DryRunParams, dryRun === undefined ? {} : { dry_run: dryRun }).dry_run === true;
 }
 
 /** The handlers of `SCHEDULER_COMMANDS`, one per command, each answering its contract's shape. */
@@ -48,7 +37,7 @@ export const schedulerCommands: CommandTable<typeof SCHEDULER_COMMANDS> = {
     return { schedule: await createSchedule(opts) };
   },
   async get_schedule(ctx) {
-    const p = parse(ScheduleIdParams, ctx.params);
+    const p = parseOrRefuse(ScheduleIdParams, ctx.params);
     return { schedule: await getSchedule({ ...base(ctx), scheduleRef: p.schedule_id }) };
   },
   async update_schedule(ctx) {
@@ -61,24 +50,24 @@ export const schedulerCommands: CommandTable<typeof SCHEDULER_COMMANDS> = {
     return { schedule: await updateSchedule(opts) };
   },
   async delete_schedule(ctx) {
-    const p = parse(ScheduleIdParams, ctx.params);
+    const p = parseOrRefuse(ScheduleIdParams, ctx.params);
     await deleteSchedule({ ...base(ctx), scheduleRef: p.schedule_id });
     return {};
   },
   async list_schedules(ctx) {
-    const p = parse(ListSchedulesParams, ctx.params);
+    const p = parseOrRefuse(ListSchedulesParams, ctx.params);
     return listSchedules({ ...base(ctx), startScheduleId: p.start_schedule_id, state: p.state, enabled: p.enabled });
   },
   async list_executions(ctx) {
-    const p = parse(ListExecutionsParams, ctx.params);
+    const p = parseOrRefuse(ListExecutionsParams, ctx.params);
     return listRuns({ ...base(ctx), scheduleId: p.schedule_id, startExecutionId: p.start_execution_id, includeSchedule: p.include_schedule, status: p.status });
   },
   async run_schedule(ctx) {
-    const p = parse(ScheduleIdParams, ctx.params);
+    const p = parseOrRefuse(ScheduleIdParams, ctx.params);
     return { execution: await runSchedule({ ...base(ctx), scheduleRef: p.schedule_id, now: ctx.now }) };
   },
   async set_all_enabled(ctx) {
-    const p = parse(SetAllEnabledParams, ctx.params);
+    const p = parseOrRefuse(SetAllEnabledParams, ctx.params);
     return setAllEnabled({ ...base(ctx), enabled: p.enabled, now: ctx.now });
   },
 };

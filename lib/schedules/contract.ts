@@ -323,37 +323,8 @@ export const SCHEDULER_COMMANDS = {
 } as const satisfies Record<string, CommandContract>;
 export type SchedulerCommandName = keyof typeof SCHEDULER_COMMANDS;
 
-export interface IssueError {
-  code: CodedIssue | 'invalid_request_body';
-  message: string;
-  path?: string;
-}
-
-/** Dotted path of an issue: `invocation_target.target.session`, `input_data.0.alias`. */
-export function issuePath(path: readonly PropertyKey[]): string | undefined {
-  return path.length ? path.map(String).join('.') : undefined;
-}
-
-/**
- * The one error to answer for a failed parse: structural issues first (`invalid_request_body`),
- * then the first coded rule. Unknown keys name the key in `path`.
- */
-export function firstIssueError(error: z.ZodError): IssueError {
-  const structural = error.issues.find((i) => !(i.code === 'custom' && (i as { params?: { code?: string } }).params?.code));
-  const issue = structural ?? error.issues[0];
-  const code = structural ? 'invalid_request_body' : ((issue as { params?: { code?: CodedIssue } }).params?.code ?? 'invalid_request_body');
-  let path = issuePath(issue.path);
-  let message = issue.message;
-  if (issue.code === 'unrecognized_keys') {
-    const key = issue.keys[0];
-    path = issuePath([...issue.path, key]);
-    message = `unknown field "${String(key).slice(0, 64)}"`;
-  } else if (path && structural) {
-    // Coded rules write their own field-naming messages ("day-of-week: `8` is outside 1–7 …").
-    message = `${path}: ${message}`;
-  }
-  return { code, message, path };
-}
+/** The parse → SPEC error rule (`lib/errors`), re-exported for the CLI manifest, which may import only contracts. */
+export { firstIssueError, issuePath, type IssueError } from '../errors';
 
 /**
  * What the New Schedule form offers in its pickers (`targetOptions`, SPEC §10): the catalog the actor

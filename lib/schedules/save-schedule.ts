@@ -7,9 +7,9 @@ import { minIntervalSeconds, resolveLocalTime } from '../cron';
 import type { Actor } from '../auth';
 import type { Limits } from '../config';
 import type { Tx } from '../db';
-import { DomainError } from '../errors';
+import { DomainError, parseOrRefuse } from '../errors';
 import { checkInvocationTarget, embeddedGateway, type MissingTargetSession } from '../workflows';
-import { firstIssueError, ScheduleCreateInput, type InvocationTarget } from './contract';
+import { ScheduleCreateInput, type InvocationTarget } from './contract';
 import { nextOccurrenceInWindow, type ScheduleTiming } from './occurrences';
 
 /** The columns a save writes (besides ids, creator and timestamps). */
@@ -30,12 +30,7 @@ export interface CheckedSchedule {
 
 /** Parse `input` with the create schema; throw the SPEC error of the first issue. */
 export function parseScheduleInput(input: unknown): ScheduleCreateInput {
-  const parsed = ScheduleCreateInput.safeParse(input);
-  if (!parsed.success) {
-    const e = firstIssueError(parsed.error);
-    throw new DomainError(e.code, e.message, { path: e.path });
-  }
-  return parsed.data;
+  return parseOrRefuse(ScheduleCreateInput, input);
 }
 
 export interface CheckScheduleOptions {

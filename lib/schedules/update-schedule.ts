@@ -1,9 +1,9 @@
 import type { Actor } from '../auth';
 import type { Limits } from '../config';
 import type { Db, Tx } from '../db';
-import { DomainError } from '../errors';
+import { DomainError, parseOrRefuse } from '../errors';
 import { requireSchedulerRole } from './access';
-import { firstIssueError, ScheduleUpdateInput, type Schedule, type ScheduleDryRunAnswer } from './contract';
+import { ScheduleUpdateInput, type Schedule, type ScheduleDryRunAnswer } from './contract';
 import { getScheduleRow } from './find-schedule';
 import { checkSchedule, parseScheduleInput } from './save-schedule';
 import { toSchedule } from './serialize';
@@ -61,12 +61,7 @@ export async function dryRunUpdateSchedule(opts: UpdateScheduleOptions): Promise
 }
 
 function parsePatch(input: unknown): ScheduleUpdateInput {
-  const parsed = ScheduleUpdateInput.safeParse(input);
-  if (!parsed.success) {
-    const e = firstIssueError(parsed.error);
-    throw new DomainError(e.code, e.message, { path: e.path });
-  }
-  return parsed.data;
+  return parseOrRefuse(ScheduleUpdateInput, input);
 }
 
 /** The checks of an update, in order: write access, the schedule, its state, the merged fields, the alias, `checkSchedule`. */

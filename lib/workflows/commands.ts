@@ -41,7 +41,7 @@ import {
   WORKFLOW_COMMANDS,
   type BlobDescription,
 } from './contract';
-import { parseParams } from './parse-params';
+import { parseOrRefuse as parseParams } from '../errors';
 import { createSchedulerBlob } from './blobs/create-scheduler-blob';
 import { createWorkflowBlob } from './blobs/create-workflow-blob';
 import { getBlobDescription } from './blobs/get-blob-description';

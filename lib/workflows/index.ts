@@ -79,5 +79,6 @@ export {
 
 // Transport: command handlers and blob route handlers.
 export { workflowCommands, createBlobHandler, getBlobHandler, listBlobsHandler, type OrgRouteContext } from './commands';
-export { parseParams } from './parse-params';
+/** Parse a command body or form with its contract schema, or throw its SPEC error (`parseOrRefuse`). */
+export { parseOrRefuse as parseParams } from '../errors';
 export type { CommandContext, CommandHandler, CommandTable } from './command-context';

@@ -7,7 +7,8 @@
 import { describe, expect, expectTypeOf, it } from 'vitest';
 import type { z } from 'zod';
 import { isIdShape, normalizeRef } from '../../ids';
-import { workflowRefProblem } from '../../workflows/contract';
+import { parseOrRefuse } from '../../errors';
+import { CreateExecutionParams, workflowRefProblem } from '../../workflows/contract';
 import {
   firstIssueError,
   InputDataSchema,
@@ -301,6 +302,15 @@ describe('§3.1 update_schedule: any subset of the writable fields, strict', () 
   it('the command body adds schedule_id and dry_run', () => {
     expect(UpdateScheduleParams.safeParse({ schedule_id: 'nightly-report', dry_run: true, enabled: false }).success).toBe(true);
     expect(refusal({ schedule_id: 'nightly-report', dry_run: 'yes' }, UpdateScheduleParams)).toMatchObject({ code: 'invalid_request_body', path: 'dry_run' });
+  });
+});
+
+describe('one parse → error rule for every command (lib/errors parseOrRefuse)', () => {
+  it('a catalog command refuses like a scheduler command: code, path, message', () => {
+    const body = { target: { session: 'nightly-batch', revision: 'x' }, workflow: { definition: 'triage' }, input_data: [] };
+    expect(() => parseOrRefuse(CreateExecutionParams, body)).toThrow(expect.objectContaining({ code: 'invalid_request_body', path: 'target.revision', message: 'unknown field "revision"' }));
+    expect(() => parseOrRefuse(CreateExecutionParams, { ...body, target: { session: '' } })).toThrow(expect.objectContaining({ code: 'invalid_request_body', path: 'target.session', message: 'target.session: must not be blank' }));
+    expect(parseOrRefuse(CreateExecutionParams, { ...body, target: { session: 'nightly-batch' } }).input_data).toEqual([]);
   });
 });
 
