@@ -2,7 +2,9 @@
  * The CLI's only way to the product: the HTTP API of SPEC §3 (`POST /api/v1/revisions/{id}/data`) and
  * discovery (SPEC §3.3), authenticated with `X-API-Key`. No database access (STYLE §5).
  */
-import type { Run, Schedule } from '../lib/schedules/contract';
+import type { z } from 'zod';
+import type { Run, RunListPage, Schedule, ScheduleListPage } from '../lib/schedules/contract';
+import type { BlobDescription } from '../lib/workflows/contract';
 
 /** A refusal from the API: the HTTP status and the SPEC error `{code, message, path?}`. */
 export class ApiError extends Error {
@@ -25,32 +27,6 @@ export class CliError extends Error {
     super(message);
     this.name = 'CliError';
   }
-}
-
-/** Discovery's answer (SPEC §3.3). */
-export interface BlobDescription {
-  id: string;
-  alias?: string;
-  org: { id: string; alias?: string };
-  type: 'scheduler' | 'workflow';
-  default_revision_id: string | null;
-  revisions: { id: string; state: string; is_default: boolean; created_at: string }[];
-}
-
-/** A workflow session as `get_session` / `create_session` answer it (SPEC §3.2). */
-export interface SessionJson {
-  id: string;
-  alias?: string;
-  revision_id: string;
-  state: 'open' | 'closed';
-}
-
-/** A workflow definition as `list_definitions` answers it (SPEC §3.2). */
-export interface DefinitionJson {
-  id: string;
-  alias?: string;
-  revision_id: string;
-  name: string;
 }
 
 export interface ClientOptions {
@@ -91,7 +67,7 @@ export class ApiClient {
     const all: Schedule[] = [];
     let cursor: string | null = null;
     for (;;) {
-      const page: { schedules: Schedule[]; last_schedule_id: string | null } = await this.command(revisionId, 'scheduler_blobhub', 'list_schedules', cursor ? { start_schedule_id: cursor } : {});
+      const page: z.infer<typeof ScheduleListPage> = await this.command(revisionId, 'scheduler_blobhub', 'list_schedules', cursor ? { start_schedule_id: cursor } : {});
       all.push(...page.schedules);
       // An empty page or a missing cursor ends the walk; so does a short page (the last one).
       if (!page.last_schedule_id || page.schedules.length === 0) return all;
@@ -101,20 +77,8 @@ export class ApiClient {
 
   /** The newest run of a schedule (first page of `list_executions`), or null when it never fired. */
   async latestRun(revisionId: string, scheduleId: string): Promise<Run | null> {
-    const page = await this.command<{ executions: Run[] }>(revisionId, 'scheduler_blobhub', 'list_executions', { schedule_id: scheduleId });
+    const page = await this.command<z.infer<typeof RunListPage>>(revisionId, 'scheduler_blobhub', 'list_executions', { schedule_id: scheduleId });
     return page.executions[0] ?? null;
-  }
-
-  /** Every definition of a workflow revision (all pages of `list_definitions`). */
-  async listAllDefinitions(revisionId: string): Promise<DefinitionJson[]> {
-    const all: DefinitionJson[] = [];
-    let cursor: string | null = null;
-    for (;;) {
-      const page: { definitions: DefinitionJson[]; last_definition_id: string | null } = await this.command(revisionId, 'workflow_blobhub', 'list_definitions', cursor ? { start_definition_id: cursor } : {});
-      all.push(...page.definitions);
-      if (!page.last_definition_id || page.definitions.length === 0) return all;
-      cursor = page.last_definition_id;
-    }
   }
 
   private async request<T>(method: 'GET' | 'POST', path: string, body?: unknown): Promise<T> {

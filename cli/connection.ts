@@ -20,8 +20,6 @@ export interface SchedulerTarget {
   revisionId: string;
   /** How the user named it, for messages: `acme-corp/ops-scheduler` or `revision <id>`. */
   label: string;
-  /** The scheduler blob's org id when known (from discovery); used to look up targets named by blob id. */
-  orgId?: string;
 }
 
 /** Default base URL: the web app's default port on this machine. */
@@ -75,5 +73,5 @@ export async function resolveScheduler(
   });
   if (blob.type !== 'scheduler') throw new CliError(`${label} is a ${blob.type} blob, not a scheduler`);
   if (!blob.default_revision_id) throw new CliError(`scheduler ${label} has no revision`);
-  return { revisionId: blob.default_revision_id, label, orgId: blob.org.id };
+  return { revisionId: blob.default_revision_id, label };
 }

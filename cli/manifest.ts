@@ -89,7 +89,7 @@ export function parseManifestSource(text: string, file: string): ManifestSource 
 /**
  * Parse and validate a manifest. Each entry is `{alias: key, ...value}` checked by `ScheduleCreateInput`
  * (the API's schema: strict keys, cron syntax, timezone, alias grammar, target rules). Checks that need
- * the server or the clock happen later (see `checkTargets`, `checkTiming`).
+ * the server or the clock are the server's: `deploy` and `diff` ask it with a dry run (plan.ts).
  * @throws ManifestError with every problem found (all entries are checked, not just the first).
  */
 export function parseManifest(text: string, file: string): Manifest {

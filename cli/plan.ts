@@ -1,16 +1,27 @@
 /**
- * Everything `deploy` and `diff` need before a write: the deployed schedules, every target checked
- * through the workflow API, the field-by-field plan, and every reason a write would be refused that can
- * be known in advance. Reads only.
+ * Everything `deploy` and `diff` need before a write: the deployed schedules, the field-by-field plan,
+ * and every reason a write would be refused. The CLI does not re-check the server's rules: each write
+ * the plan holds is first sent as a dry run (`dry_run: true`, which validates everything the real save
+ * does, with this API key's standing, and writes nothing), and the server's answer decides. Reads only.
  */
-import type { Schedule } from '../lib/schedules/contract';
-import type { ApiClient } from './client';
+import type { InvocationTarget, Schedule, ScheduleDryRunAnswer } from '../lib/schedules/contract';
+import { ApiError, type ApiClient } from './client';
 import type { SchedulerTarget } from './connection';
-import { computePlan, type Plan } from './diff';
+import { computePlan, type EntryPlan, type Plan } from './diff';
 import type { Manifest, ManifestProblem } from './manifest';
-import { checkTargets, pinnedKey, type SessionToCreate } from './targets';
-import { checkTiming } from './timing';
+import { pinnedKey, resolvePinnedSessions } from './pinned-sessions';
 import { locate } from './yaml-locate';
+
+/** A session `deploy` creates (workflow command `create_session`) before it writes any schedule. */
+export interface SessionToCreate {
+  /** Revision the session is created in, as the server named it (`missing_session.revision_id`). */
+  revisionId: string;
+  /** `org/blob` as the manifest names it, for messages. */
+  blobLabel: string;
+  alias: string;
+  /** Manifest entries that need it. */
+  forAliases: string[];
+}
 
 export interface DeployPlan extends Plan {
   sessionsToCreate: SessionToCreate[];
@@ -24,42 +35,65 @@ export function entryPos(manifest: Manifest, alias: string, path?: string): { li
   return locate(manifest.doc, manifest.lineCounter, ['schedules', alias, ...(path ? path.split('.') : [])]);
 }
 
-/**
- * Plan the deploy of `manifest` to `scheduler` at `now`: list the deployed schedules, check every
- * target (read-only), compare, and collect problems — broken targets, one-time schedules in the past,
- * windows already over, and changes to `completed` schedules (read-only, SPEC §5.3).
- * @throws ApiError for refusals that are not about one entry (401, unreadable scheduler, …).
- */
-export async function planDeploy(client: ApiClient, manifest: Manifest, scheduler: SchedulerTarget, now: Date): Promise<DeployPlan> {
-  const deployed: Schedule[] = await client.listAllSchedules(scheduler.revisionId);
-  const targets = await checkTargets(
-    client,
-    manifest.entries.map((e) => ({ alias: e.alias, target: e.input.invocation_target })),
-    scheduler.orgId,
-  );
-  const plan = computePlan(manifest.entries, deployed, (revision, ref, storedId) => targets.pinnedSessions.get(pinnedKey(revision, ref)) === storedId);
+/** Pinned `[revision, session]` references of the manifest's targets. */
+function pinnedRefs(manifest: Manifest): [string, string][] {
+  return manifest.entries.map((e) => e.input.invocation_target.target).filter((t) => t.revision !== 'default').map((t) => [t.revision, t.session]);
+}
 
-  const problems: ManifestProblem[] = targets.problems.map((p) => ({ ...entryPos(manifest, p.alias, p.path), alias: p.alias, code: 'invalid_invocation_target', path: p.path, message: `${p.path}: ${p.message}` }));
+/**
+ * The dry run of the write `entry` plans (create, or update of the differing fields), or, for an
+ * unchanged entry, of its target alone (SPEC §11: deploy checks every target). A completed unchanged
+ * schedule is read-only and fires no more, so nothing is asked for it.
+ */
+function dryRunOf(entry: EntryPlan, target: InvocationTarget, input: Record<string, unknown>): { command: 'create_schedule' | 'update_schedule'; params: Record<string, unknown> } | null {
+  if (entry.kind === 'create') return { command: 'create_schedule', params: input };
+  if (entry.kind === 'update') return { command: 'update_schedule', params: { schedule_id: entry.schedule.id, ...entry.body } };
+  if (entry.schedule.state === 'completed') return null;
+  return { command: 'update_schedule', params: { schedule_id: entry.schedule.id, invocation_target: target } };
+}
+
+/**
+ * Plan the deploy of `manifest` to `scheduler`: list the deployed schedules, compare, then ask the
+ * server to dry-run every write (and every unchanged entry's target). A refusal becomes a problem at its
+ * manifest line with the server's code, path and message; a `missing_session` answer becomes a session
+ * `deploy` creates first.
+ * @throws ApiError for refusals that are not about one entry (401, 403: the key cannot write the
+ *   scheduler, an unreadable scheduler, 5xx).
+ */
+export async function planDeploy(client: ApiClient, manifest: Manifest, scheduler: SchedulerTarget): Promise<DeployPlan> {
+  const deployed: Schedule[] = await client.listAllSchedules(scheduler.revisionId);
+  const pinned = await resolvePinnedSessions(client, pinnedRefs(manifest));
+  const plan = computePlan(manifest.entries, deployed, (revision, ref, storedId) => pinned.get(pinnedKey(revision, ref)) === storedId);
+
   const byAlias = new Map(manifest.entries.map((e) => [e.alias, e]));
+  const problems: ManifestProblem[] = [];
+  const sessions = new Map<string, SessionToCreate>();
   for (const entry of plan.entries) {
-    if (entry.kind === 'unchanged') continue;
-    if (entry.kind === 'update' && entry.schedule.state === 'completed') {
-      problems.push({
-        ...entryPos(manifest, entry.alias),
-        alias: entry.alias,
-        code: 'schedule_completed',
-        message: `the deployed schedule ${entry.schedule.id} is completed and read-only (SPEC §5.3); delete it or drop the entry to change it`,
-      });
+    const input = byAlias.get(entry.alias)?.input;
+    const ask = input ? dryRunOf(entry, input.invocation_target, { ...input }) : null;
+    if (!input || !ask) continue;
+    let answer: ScheduleDryRunAnswer;
+    try {
+      answer = await client.command<ScheduleDryRunAnswer>(scheduler.revisionId, 'scheduler_blobhub', ask.command, { ...ask.params, dry_run: true });
+    } catch (e) {
+      // Refusals about the whole scheduler (no credentials, no write access, gone) stop the plan.
+      if (!(e instanceof ApiError) || e.status >= 500 || e.status === 401 || e.status === 403 || e.code === 'not_found') throw e;
+      problems.push({ ...entryPos(manifest, entry.alias, e.path), alias: entry.alias, code: e.code, path: e.path, message: `${e.path ? `${e.path}: ` : ''}${e.message}` });
       continue;
     }
-    const input = byAlias.get(entry.alias)?.input;
-    const timing = input ? checkTiming(input, now) : null;
-    if (timing) problems.push({ ...entryPos(manifest, entry.alias, timing.path), alias: entry.alias, code: timing.code, path: timing.path, message: `${timing.path}: ${timing.message}` });
+    const missing = answer.missing_session;
+    if (missing) {
+      const key = pinnedKey(missing.revision_id, missing.alias);
+      const t = input.invocation_target.target;
+      const planned = sessions.get(key) ?? { revisionId: missing.revision_id, blobLabel: `${t.org ? `${t.org}/` : ''}${t.blob}`, alias: missing.alias, forAliases: [] };
+      planned.forAliases.push(entry.alias);
+      sessions.set(key, planned);
+    }
   }
   problems.sort((a, b) => a.line - b.line || a.col - b.col);
   return {
     ...plan,
-    sessionsToCreate: targets.sessionsToCreate,
+    sessionsToCreate: [...sessions.values()],
     problems,
     unchangedCount: plan.entries.filter((e) => e.kind === 'unchanged').length,
   };

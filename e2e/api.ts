@@ -1,5 +1,9 @@
 /** Shared helpers for end-to-end tests that speak to the HTTP API with the bootstrap key. */
 import { expect, type APIRequestContext } from '@playwright/test';
+import { z } from 'zod';
+import { ErrorBodySchema } from '../lib/errors';
+import { SCHEDULER_COMMANDS, type Run, type Schedule } from '../lib/schedules/contract';
+import { WORKFLOW_COMMANDS } from '../lib/workflows/contract';
 
 /** Set as SCHEDULER_BOOTSTRAP_API_KEY for the server playwright.config.ts starts. */
 export const E2E_API_KEY = 'e2e-bootstrap-key-0123456789';
@@ -26,10 +30,26 @@ export async function revisionOf(request: APIRequestContext, blob: string): Prom
   return (await res.json()).default_revision_id as string;
 }
 
-/** POST a command to a revision; returns status and JSON body. */
+const COMMANDS: Record<string, Record<string, { answer: z.ZodType }>> = { scheduler_blobhub: SCHEDULER_COMMANDS, workflow_blobhub: WORKFLOW_COMMANDS };
+
+/**
+ * Every answer the server sends matches the contract (SPEC §3): a 200 its command's answer schema
+ * (strict: an undeclared field fails), anything else the error body. Fails the test otherwise.
+ */
+export function expectContractAnswer(body: Record<string, unknown>, status: number, answer: unknown): void {
+  const contract = COMMANDS[String(body.engine)]?.[String(body.command)];
+  const schema = status === 200 ? contract?.answer : ErrorBodySchema;
+  if (!schema) throw new Error(`a 200 answer to a command without a contract: ${String(body.engine)}/${String(body.command)}`);
+  const r = schema.safeParse(answer);
+  expect(r.success, `${String(body.command)} answered ${status} outside its contract:\n${r.success ? '' : z.prettifyError(r.error)}\n${JSON.stringify(answer).slice(0, 2000)}`).toBe(true);
+}
+
+/** POST a command to a revision; returns status and JSON body, checked against the contract. */
 export async function command(request: APIRequestContext, revisionId: string, body: Record<string, unknown>) {
   const res = await request.post(`/api/v1/revisions/${revisionId}/data`, { headers, data: body });
-  return { status: res.status(), body: await res.json() };
+  const out = { status: res.status(), body: await res.json() };
+  expectContractAnswer(body, out.status, out.body);
+  return out;
 }
 
 export const FOLLOWING_TARGET = {
@@ -41,32 +61,11 @@ export const FOLLOWING_TARGET = {
 /** The seeded scheduler; its pages are titled "Ops scheduler". */
 export const OPS_SCHEDULER = 'ops-scheduler';
 
-/** A schedule as the API returns it (SPEC §5.1): the fields the browser tests read. */
-export interface ApiSchedule {
-  id: string;
-  alias?: string;
-  description?: string;
-  repeat: 'one_time' | 'recurring_cron';
-  cron_expression?: string;
-  invocation_time?: string;
-  timezone: string;
-  enabled: boolean;
-  state: 'active' | 'completed';
-  next_fire_at: string | null;
-  created_at: string;
-  updated_at: string;
-}
+/** A schedule as the API returns it (SPEC §5.1): the contract's type. */
+export type ApiSchedule = Schedule;
 
-/** A run record (SPEC §8.1): the fields the browser tests read. */
-export interface ApiRun {
-  id: string;
-  schedule_id: string;
-  scheduled_for: string;
-  trigger: 'schedule' | 'manual';
-  created_at: string;
-  status: 'success' | 'limit_exceeded' | 'invocation_error';
-  result: { execution_id?: string; revision_id?: string; error?: string };
-}
+/** A run record (SPEC §8.1): the contract's type. */
+export type ApiRun = Run;
 
 /** A scheduler command that must succeed (200); returns its body. */
 export async function schedulerCommand(

@@ -275,14 +275,24 @@ test('§11 an invalid manifest writes nothing and names the line', async () => {
       '    invocation_target:', // 19
       `      target: ${target()}`, // 20
       '      workflow: {definition: no-such-definition}', // 21
+      '  past-once:', // 22
+      '    repeat: one_time', // 23
+      '    invocation_time: 2020-01-01T00:00:00', // 24: the server's clock rule (SPEC §5.2)
+      '    timezone: UTC', // 25
+      `    invocation_target: {target: ${target()}, workflow: {definition: triage}}`, // 26
       '',
     ].join('\n'),
   );
+  // The server decides (dry runs): its codes, paths and messages, at the manifest lines. A target
+  // refusal is SPEC §6.3's one identical answer, at the entry's invocation_target.
+  const targetRefusal = 'invalid_invocation_target: invocation_target: invocation_target does not resolve to a writable draft revision, an existing session in it, and a workflow definition you can read';
   for (const cmd of ['deploy', 'diff']) {
     const remote = await cli(cmd, '-f', badTarget);
     expect(remote.code).toBe(1);
-    expect(remote.stderr).toContain('bad-target.yaml:13: missing-blob: invalid_invocation_target: invocation_target.target.blob:');
-    expect(remote.stderr).toContain('bad-target.yaml:21: missing-definition: invalid_invocation_target: invocation_target.workflow.definition:');
+    expect(remote.stderr).toContain(`bad-target.yaml:12: missing-blob: ${targetRefusal}`);
+    expect(remote.stderr).toContain(`bad-target.yaml:19: missing-definition: ${targetRefusal}`);
+    expect(remote.stderr).toContain('bad-target.yaml:24: past-once: invalid_invocation_time: invocation_time: invocation_time 2020-01-01T00:00:00 in UTC is in the past');
+    expect(remote.stderr).toContain('3 problems');
   }
   // Nothing written: no schedule, and not the session the valid entry would have needed either.
   expect((await schedules()).map((s) => [s.id, s.updated_at])).toEqual(before.map((s) => [s.id, s.updated_at]));

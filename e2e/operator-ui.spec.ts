@@ -383,15 +383,16 @@ test('Run now fires at once: a run with trigger manual appears under Executions,
     const { executions: runs } = (await schedulerCommand(request, rev, 'list_executions', { schedule_id: made.id })) as { executions: ApiRun[] };
     expect(runs).toHaveLength(1);
     expect(runs[0]).toMatchObject({ trigger: 'manual', status: 'success' });
+    const success = runs[0].result as Extract<ApiRun['result'], { execution_id: string }>;
     await expect(rows.first()).toHaveAttribute('data-run-id', runs[0].id);
-    await expect(cell('Execution / error')).toHaveText(runs[0].result.execution_id!);
+    await expect(cell('Execution / error')).toHaveText(success.execution_id);
     // A manual fire is keyed apart: the schedule's own next occurrence stays where it was.
     expect((await getApiSchedule(request, rev, made.id)).next_fire_at).toBe(made.next_fire_at);
 
     // The execution id links to the workflow execution the run created, which links back.
     await cell('Execution / error').getByRole('link').click();
-    await expect(page).toHaveURL(`/catalog/revisions/${runs[0].result.revision_id}/executions/${runs[0].result.execution_id}`);
-    await expect(page.getByRole('heading', { level: 1 })).toHaveText(`Execution ${runs[0].result.execution_id}`);
+    await expect(page).toHaveURL(`/catalog/revisions/${success.revision_id}/executions/${success.execution_id}`);
+    await expect(page.getByRole('heading', { level: 1 })).toHaveText(`Execution ${success.execution_id}`);
     await expect(property(page, 'Session')).toContainText('nightly-batch');
     await expect(property(page, 'Fired by')).toContainText(`schedule ${alias}`);
     await expect(property(page, 'Fired by')).toContainText(`run ${runs[0].id}`);

@@ -2,8 +2,10 @@
  * `scheduler deploy`: make the scheduler match the manifest (SPEC §11). Order, so that nothing is
  * written unless everything checkable passes:
  *   1. the manifest, every entry, through the API's schema (local);
- *   2. every target through the workflow API, and the clock rules of SPEC §5.2 (read-only);
- *   3. writes: missing sessions, then updates (only the differing fields), then creates.
+ *   2. every planned write, and every unchanged entry's target, as a server dry run (`dry_run: true`:
+ *      all of SPEC §5.2 and the §6.3 target checks with this key's standing; nothing written);
+ *   3. writes: missing sessions (as the dry runs named them), then updates (only the differing
+ *      fields), then creates.
  * A deployed schedule the manifest does not list is drift: reported, never touched.
  */
 import { ApiError } from '../client';
@@ -19,8 +21,6 @@ export interface DeployOptions {
   file: string;
   flags: ConnectionFlags;
   io: Io;
-  /** The clock reading for the time rules; injected by tests. */
-  now?: Date;
 }
 
 /** Run `deploy`. Returns the exit code: 0 deployed (or nothing to do), 1 error (with what, if anything, was written). */
@@ -37,7 +37,7 @@ export async function deploy(opts: DeployOptions): Promise<number> {
   try {
     const client = connect(opts.flags);
     const scheduler = await resolveScheduler(client, opts.flags, manifest.scheduler);
-    const plan = await planDeploy(client, manifest, scheduler, opts.now ?? new Date());
+    const plan = await planDeploy(client, manifest, scheduler);
     if (plan.problems.length) {
       for (const line of showProblems(manifest.file, plan.problems)) io.err(line);
       io.err(`deploy aborted: ${plan.problems.length} problem${plan.problems.length === 1 ? '' : 's'}; nothing was written`);

@@ -15,7 +15,6 @@ export interface DiffOptions {
   io: Io;
   /** Exit 2 on drift too. */
   failOnDrift?: boolean;
-  now?: Date;
 }
 
 /** Run `diff`. Returns the exit code (0 same, 2 differs, 1 error). */
@@ -25,7 +24,7 @@ export async function diff(opts: DiffOptions): Promise<number> {
     const manifest = loadManifest(opts.file);
     const client = connect(opts.flags);
     const scheduler = await resolveScheduler(client, opts.flags, manifest.scheduler);
-    const plan = await planDeploy(client, manifest, scheduler, opts.now ?? new Date());
+    const plan = await planDeploy(client, manifest, scheduler);
     const changes = hasChanges(plan);
     if (changes || plan.drift.length) {
       io.out(`Scheduler ${scheduler.label}, manifest ${manifest.file}:`);

@@ -10,7 +10,7 @@ import { connect, parseSchedulerRef, resolveScheduler, type ConnectionFlags } fr
 import { EXIT, reportError, schedulerOfFile, type Io } from '../io';
 import { parseManifestSource } from '../manifest';
 import { applyPull, renderLike } from '../pull-doc';
-import { pinnedKey, resolvePinnedSessions } from '../targets';
+import { pinnedKey, resolvePinnedSessions } from '../pinned-sessions';
 
 export interface PullOptions {
   file: string;

@@ -1,129 +1,209 @@
 /**
- * The OpenAPI 3.1 document of the command endpoint, generated from the same zod schemas that validate
- * requests (so it cannot drift from them). Served at `GET /api/v1/openapi.json`.
+ * The OpenAPI 3.1 document of the API (`GET /api/v1/openapi.json`), generated from the contract's zod
+ * schemas, request and answer alike: the command tables `SCHEDULER_COMMANDS` and `WORKFLOW_COMMANDS`
+ * (one `{command}_request` and `{command}_response` component each) and the blob routes of SPEC §3.3.
+ * The handlers are typed against the same tables, and the integration suite checks every answer the
+ * API sends against them, so the document cannot drift from the code.
+ *
+ * The command endpoint is one path; its request body is a `oneOf` discriminated by `command`, its 200
+ * answer a `oneOf` of the answers, and `x-commands` maps each command to its request and response.
  */
 import { z } from 'zod';
-import { ERROR_STATUS } from '../errors';
+import { ERROR_STATUS, ErrorBodySchema } from '../errors';
 import {
   InvocationTargetSchema,
-  ListExecutionsParams,
-  ListSchedulesParams,
-  ScheduleFieldsSchema,
-  ScheduleIdParams,
-  ScheduleUpdateInput,
-  SetAllEnabledParams,
-  RUN_STATUSES,
-  RUN_TRIGGERS,
-  INVOCATION_ERRORS,
-  REPEATS,
-  SCHEDULE_STATES,
-} from '../schedules';
+  MissingSessionSchema,
+  RunListPage,
+  RunAnswer,
+  RunResultSchema,
+  RunSchema,
+  SCHEDULER_COMMANDS,
+  ScheduleAnswer,
+  ScheduleDryRunAnswer,
+  ScheduleListPage,
+  ScheduleSaveAnswer,
+  ScheduleSchema,
+  SetAllEnabledAnswer,
+} from '../schedules/contract';
+import {
+  AuthEntitySchema,
+  BLOB_ROUTES,
+  BlobDescriptionSchema,
+  BlobListSchema,
+  JsonValueSchema,
+  DefinitionAnswer,
+  DefinitionPage,
+  DefinitionSchema,
+  EmptyAnswer,
+  ExecutionAnswer,
+  ExecutionSchema,
+  RevisionAnswer,
+  RevisionSchema,
+  SessionAnswer,
+  SessionPage,
+  SessionSchema,
+  WORKFLOW_COMMANDS,
+  WorkflowExecutionPage,
+  type CommandContract,
+} from '../workflows/contract';
 
-const schema = (s: z.ZodType) => z.toJSONSchema(s, { target: 'draft-2020-12', io: 'input', unrepresentable: 'any' });
+/** The named answer shapes, as components. Every command's and route's answer must be among them. */
+const ANSWER_COMPONENTS: [string, z.ZodType][] = [
+  ['Schedule', ScheduleSchema],
+  ['InvocationTarget', InvocationTargetSchema],
+  ['Run', RunSchema],
+  ['RunResult', RunResultSchema],
+  ['AuthEntity', AuthEntitySchema],
+  ['ScheduleAnswer', ScheduleAnswer],
+  ['ScheduleDryRunAnswer', ScheduleDryRunAnswer],
+  ['MissingSession', MissingSessionSchema],
+  ['ScheduleSaveAnswer', ScheduleSaveAnswer],
+  ['ScheduleListPage', ScheduleListPage],
+  ['RunListPage', RunListPage],
+  ['RunAnswer', RunAnswer],
+  ['SetAllEnabledAnswer', SetAllEnabledAnswer],
+  ['EmptyAnswer', EmptyAnswer],
+  ['Session', SessionSchema],
+  ['Definition', DefinitionSchema],
+  ['Execution', ExecutionSchema],
+  ['Revision', RevisionSchema],
+  ['SessionAnswer', SessionAnswer],
+  ['DefinitionAnswer', DefinitionAnswer],
+  ['ExecutionAnswer', ExecutionAnswer],
+  ['RevisionAnswer', RevisionAnswer],
+  ['SessionPage', SessionPage],
+  ['DefinitionPage', DefinitionPage],
+  ['WorkflowExecutionPage', WorkflowExecutionPage],
+  ['BlobDescription', BlobDescriptionSchema],
+  ['BlobList', BlobListSchema],
+  ['Error', ErrorBodySchema],
+  ['JsonValue', JsonValueSchema],
+];
 
-function commandBody(command: string, params: z.ZodType, engine = 'scheduler_blobhub') {
-  const p = schema(params) as { properties?: Record<string, unknown>; required?: string[] };
-  return {
-    type: 'object',
-    additionalProperties: false,
-    required: ['engine', 'command', ...(p.required ?? [])],
-    properties: { engine: { const: engine }, command: { const: command }, ...(p.properties ?? {}) },
-  };
+/** The engines of SPEC §3 and their command tables. */
+export const ENGINE_COMMANDS: Record<'scheduler_blobhub' | 'workflow_blobhub', Record<string, CommandContract>> = {
+  scheduler_blobhub: SCHEDULER_COMMANDS,
+  workflow_blobhub: WORKFLOW_COMMANDS,
+};
+
+const ref = (id: string) => ({ $ref: `#/components/schemas/${id}` });
+type Json = Record<string, unknown>;
+
+/** Generate the components of `registry` (io: `input` for requests, `output` for answers). */
+function components(registry: z.core.$ZodRegistry<{ id: string }>, io: 'input' | 'output'): Record<string, Json> {
+  const out = z.toJSONSchema(registry, {
+    target: 'draft-2020-12',
+    io,
+    unrepresentable: 'any',
+    uri: (id) => `#/components/schemas/${id}`,
+    override: ({ jsonSchema }) => {
+      // `format: date-time` says it; zod's long equivalent pattern only clutters the document.
+      if (jsonSchema.format === 'date-time') delete jsonSchema.pattern;
+    },
+  });
+  return Object.fromEntries(
+    Object.entries(out.schemas).map(([id, schema]) => {
+      const { $schema: _schema, $id: _id, ...rest } = schema as Json;
+      return [id, rest];
+    }),
+  );
+}
+
+/**
+ * The request body of one command: `engine` and `command` (constants), then its parameters, strict
+ * like the parameters themselves (an unknown key is `400 invalid_request_body`).
+ */
+export function commandRequestSchema(engine: string, command: string, contract: CommandContract): z.ZodObject {
+  return z.strictObject({ engine: z.literal(engine), command: z.literal(command) }).extend(contract.params.shape);
 }
 
 /** Build the document (pure; cheap enough to build per request, cached by the route). */
-export function buildOpenApiDocument(): Record<string, unknown> {
-  const ScheduleOut = {
-    type: 'object',
-    required: ['id', 'repeat', 'timezone', 'enabled', 'state', 'invocation_target_type', 'invocation_target', 'next_fire_at', 'created_by', 'skipped_occurrences', 'created_at', 'updated_at'],
-    properties: {
-      id: { type: 'string', format: 'uuid' },
-      alias: { type: 'string', description: 'Omitted when none (never null).' },
-      description: { type: 'string', maxLength: 256, description: 'Omitted when none.' },
-      repeat: { enum: [...REPEATS] },
-      invocation_time: { type: 'string', pattern: '^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}$', description: 'one_time only: local wall time in `timezone`.' },
-      cron_expression: { type: 'string', description: 'recurring_cron only: the six inner AWS fields.' },
-      timezone: { type: 'string', description: 'IANA zone name.' },
-      start_date: { type: 'string', format: 'date-time' },
-      end_date: { type: 'string', format: 'date-time' },
-      enabled: { type: 'boolean' },
-      state: { enum: [...SCHEDULE_STATES] },
-      invocation_target_type: { const: 'workflow' },
-      invocation_target: schema(InvocationTargetSchema),
-      next_fire_at: { type: ['string', 'null'], format: 'date-time' },
-      created_by: { type: 'object', properties: { type: { enum: ['user', 'org'] }, id: { type: 'string' } } },
-      skipped_occurrences: { type: 'integer', minimum: 0 },
-      created_at: { type: 'string', format: 'date-time' },
-      updated_at: { type: 'string', format: 'date-time' },
-    },
+export function buildOpenApiDocument(): Json {
+  const answers = z.registry<{ id: string }>();
+  for (const [id, schema] of ANSWER_COMPONENTS) answers.add(schema, { id });
+  const answerId = (schema: z.ZodType, what: string): string => {
+    const id = answers.get(schema)?.id;
+    if (!id) throw new Error(`lib/api/openapi: the answer of ${what} is not a named component`);
+    return id;
   };
-  const Run = {
-    type: 'object',
-    properties: {
-      id: { type: 'string', format: 'uuid' },
-      schedule_id: { type: 'string', format: 'uuid' },
-      scheduled_for: { type: 'string', format: 'date-time' },
-      trigger: { enum: [...RUN_TRIGGERS] },
-      created_at: { type: 'string', format: 'date-time' },
-      invocation_target_type: { const: 'workflow' },
-      invocation_target: schema(InvocationTargetSchema),
-      description: { type: 'string' },
-      status: { enum: [...RUN_STATUSES] },
-      result: {
-        oneOf: [
-          { type: 'object', required: ['execution_id', 'revision_id', 'session_id', 'definition_id'], properties: { execution_id: { type: 'string' }, revision_id: { type: 'string' }, session_id: { type: 'string' }, definition_id: { type: 'string' } } },
-          { type: 'object', required: ['error', 'limit', 'message'], properties: { error: { const: 'limit_exceeded' }, limit: { type: 'string' }, message: { type: 'string' } } },
-          { type: 'object', required: ['error'], properties: { error: { enum: [...INVOCATION_ERRORS] }, message: { type: 'string' } } },
-        ],
+
+  const requests = z.registry<{ id: string }>();
+  requests.add(InvocationTargetSchema, { id: 'InvocationTargetInput' });
+  requests.add(JsonValueSchema, { id: 'JsonValue' });
+  const commands: Record<string, { engine: string; summary: string; request: Json; response: Json }> = {};
+  for (const [engine, table] of Object.entries(ENGINE_COMMANDS)) {
+    for (const [command, contract] of Object.entries(table)) {
+      requests.add(commandRequestSchema(engine, command, contract), { id: `${command}_request` });
+      commands[command] = { engine, summary: contract.summary, request: ref(`${command}_request`), response: ref(`${command}_response`) };
+    }
+  }
+  for (const [name, route] of Object.entries(BLOB_ROUTES)) {
+    if (route.body) requests.add(route.body, { id: `${name}_request` });
+  }
+
+  const schemas: Record<string, Json> = { ...components(answers, 'output'), ...components(requests, 'input') };
+  for (const table of Object.values(ENGINE_COMMANDS)) {
+    for (const [command, contract] of Object.entries(table)) schemas[`${command}_response`] = ref(answerId(contract.answer, command));
+  }
+
+  const errorResponses = Object.fromEntries(
+    [...new Set(Object.values(ERROR_STATUS))].sort().map((status) => [
+      String(status),
+      {
+        description: Object.entries(ERROR_STATUS).filter(([, s]) => s === status).map(([c]) => c).join(', '),
+        content: { 'application/json': { schema: ref('Error') } },
       },
-    },
-  };
-  const bodies = {
-    create_schedule: commandBody('create_schedule', ScheduleFieldsSchema),
-    get_schedule: commandBody('get_schedule', ScheduleIdParams),
-    update_schedule: commandBody('update_schedule', ScheduleUpdateInput.extend({ schedule_id: z.string() })),
-    delete_schedule: commandBody('delete_schedule', ScheduleIdParams),
-    list_schedules: commandBody('list_schedules', ListSchedulesParams),
-    list_executions: commandBody('list_executions', ListExecutionsParams),
-    run_schedule: commandBody('run_schedule', ScheduleIdParams),
-    set_all_enabled: commandBody('set_all_enabled', SetAllEnabledParams),
-  };
+    ]),
+  );
+  const json = (schema: Json) => ({ 'application/json': { schema } });
+  const pathParam = (name: string, description: string) => ({ name, in: 'path', required: true, description, schema: { type: 'string' } });
+
+  const blobPaths: Record<string, Record<string, Json>> = {};
+  for (const [name, route] of Object.entries(BLOB_ROUTES)) {
+    const params = [pathParam('org', 'Org id or alias.'), ...(route.path.includes('{blob}') ? [pathParam('blob', 'Blob id or alias.')] : [])];
+    (blobPaths[route.path] ??= {})[route.method] = {
+      operationId: name,
+      summary: route.summary,
+      parameters: params,
+      ...(route.body ? { requestBody: { required: true, content: json(ref(`${name}_request`)) } } : {}),
+      responses: { '200': { description: route.summary, content: json(ref(answerId(route.answer, name))) }, ...errorResponses },
+    };
+  }
+
+  const answerRefs = [...new Set(Object.values(ENGINE_COMMANDS).flatMap((t) => Object.entries(t).map(([c, k]) => answerId(k.answer, c))))];
   return {
     openapi: '3.1.0',
-    info: { title: 'Scheduler API', version: '1.0.0', description: 'One endpoint per revision; `engine` and `command` select the operation (SPEC §3).' },
+    info: {
+      title: 'Scheduler API',
+      version: '1.0.0',
+      description: 'One endpoint per revision; `engine` and `command` select the operation (SPEC §3). `x-commands` names each command\'s request and response schema.',
+    },
     components: {
       securitySchemes: { bearer: { type: 'http', scheme: 'bearer' }, apiKey: { type: 'apiKey', in: 'header', name: 'X-API-Key' } },
-      schemas: {
-        Schedule: ScheduleOut,
-        Run,
-        Error: {
-          type: 'object',
-          required: ['error'],
-          properties: { error: { type: 'object', required: ['code', 'message'], properties: { code: { enum: Object.keys(ERROR_STATUS) }, message: { type: 'string' }, path: { type: 'string' } } } },
-        },
-        ...Object.fromEntries(Object.entries(bodies).map(([k, v]) => [`${k}_request`, v])),
-      },
+      schemas,
     },
     security: [{ bearer: [] }, { apiKey: [] }],
     paths: {
       '/api/v1/revisions/{revision_id}/data': {
         post: {
+          operationId: 'revision_command',
           summary: 'Run a scheduler or workflow command on a revision',
           parameters: [{ name: 'revision_id', in: 'path', required: true, schema: { type: 'string', format: 'uuid' } }],
-          requestBody: { required: true, content: { 'application/json': { schema: { oneOf: Object.keys(bodies).map((k) => ({ $ref: `#/components/schemas/${k}_request` })) } } } },
-          responses: {
-            '200': { description: 'The command\'s object: `{schedule}`, `{schedules, last_schedule_id}`, `{executions, last_execution_id, schedule?}`, `{execution}`, `{updated}` or `{}`.' },
-            ...Object.fromEntries(
-              [...new Set(Object.values(ERROR_STATUS))].sort().map((status) => [
-                String(status),
-                { description: Object.entries(ERROR_STATUS).filter(([, s]) => s === status).map(([c]) => c).join(', '), content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } } },
-              ]),
-            ),
+          requestBody: {
+            required: true,
+            content: json({
+              oneOf: Object.keys(commands).map((c) => ref(`${c}_request`)),
+              discriminator: { propertyName: 'command', mapping: Object.fromEntries(Object.keys(commands).map((c) => [c, `#/components/schemas/${c}_request`])) },
+            }),
           },
+          responses: {
+            '200': { description: 'The command\'s answer; see `x-commands` for which command answers which shape.', content: json({ oneOf: answerRefs.map(ref) }) },
+            ...errorResponses,
+          },
+          'x-commands': commands,
         },
       },
-      '/api/v1/orgs/{org}/blobs': { get: { summary: 'Blobs of an org the caller can read (SPEC §3.3)', parameters: [{ name: 'org', in: 'path', required: true, schema: { type: 'string' } }], responses: { '200': { description: '`{blobs}`' } } } },
-      '/api/v1/orgs/{org}/blobs/{blob}': { get: { summary: 'One blob and its revisions (SPEC §3.3)', parameters: [{ name: 'org', in: 'path', required: true, schema: { type: 'string' } }, { name: 'blob', in: 'path', required: true, schema: { type: 'string' } }], responses: { '200': { description: 'The blob description' } } } },
+      ...blobPaths,
     },
   };
 }

@@ -9,7 +9,7 @@ import { DomainError } from '../errors';
 import { schedulerCommands } from '../schedules';
 import { getReadableRevision, workflowCommands, type CommandHandler } from '../workflows';
 import { json } from './http';
-import { runtime } from './runtime';
+import { runtime, type Runtime } from './runtime';
 
 const ENGINES: Record<string, { blobType: 'scheduler' | 'workflow'; commands: Record<string, CommandHandler> }> = {
   scheduler_blobhub: { blobType: 'scheduler', commands: schedulerCommands },
@@ -30,13 +30,13 @@ export async function readJsonObject(req: Request): Promise<Record<string, unkno
   return body as Record<string, unknown>;
 }
 
-/** Run one command for `actor` on revision `revisionId` and answer with its JSON. */
-export async function handleRevisionCommand(req: Request, actor: Actor, revisionId: string): Promise<Response> {
+/** Run one command for `actor` on revision `revisionId` and answer with its JSON. `db`: the process's client unless given (tests). */
+export async function handleRevisionCommand(req: Request, actor: Actor, revisionId: string, rt: Runtime = runtime()): Promise<Response> {
   const body = await readJsonObject(req);
   const { engine, command, ...params } = body;
   const spec = typeof engine === 'string' ? ENGINES[engine] : undefined;
   if (!spec) throw new DomainError('unknown_command', `unknown engine ${JSON.stringify(engine)?.slice(0, 80)}; use "scheduler_blobhub" or "workflow_blobhub"`, { path: 'engine' });
-  const { db, limits } = runtime();
+  const { db, limits } = rt;
   // Missing and unreadable answer alike: 404 not_found (SPEC §2).
   const revision = await getReadableRevision(db, { actor, revisionId });
   if (revision.blobType !== spec.blobType) {

@@ -4,7 +4,7 @@
  * functions trust the parsed types. Universal: no I/O.
  */
 import { z } from 'zod';
-import { DomainError } from '../errors';
+import { parseOrRefuse } from '../errors';
 import { MAX_PASSWORD_LENGTH, MIN_PASSWORD_LENGTH } from './password';
 import { ROLES } from './roles';
 
@@ -62,14 +62,7 @@ export type PasswordChangeInput = z.infer<typeof PasswordChangeInput>;
  */
 export function parseAuthInput<S extends z.ZodType>(schema: S, input: unknown): z.output<S> {
   const value = typeof FormData !== 'undefined' && input instanceof FormData ? formFields(input) : input;
-  const parsed = schema.safeParse(value);
-  if (parsed.success) return parsed.data;
-  const issue = parsed.error.issues[0];
-  const path = [...issue.path];
-  if (issue.code === 'unrecognized_keys' && issue.keys.length > 0) path.push(issue.keys[0]);
-  const dotted = path.map(String).join('.');
-  const message = issue.code === 'unrecognized_keys' ? `unknown field "${dotted}"` : `${dotted || 'input'}: ${issue.message}`;
-  throw new DomainError('invalid_request_body', message, dotted ? { path: dotted } : {});
+  return parseOrRefuse(schema, value);
 }
 
 /** The string fields of a form, without the `$ACTION_…` fields Next.js adds to server-action posts. */

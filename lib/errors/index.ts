@@ -1,7 +1,10 @@
 /**
  * One error type and one table from code to HTTP status (STYLE §2.5). No throw site picks a status.
- * Codes are the stable codes of SPEC §3, §5.2 and the workflow catalog.
+ * Codes are the stable codes of SPEC §3, §5.2 and the workflow catalog. Universal (zod only): the
+ * error body's schema is part of the API contract and of the OpenAPI document.
  */
+import { z } from 'zod';
+
 export const ERROR_STATUS = {
   unauthorized: 401,
   forbidden: 403,
@@ -40,6 +43,9 @@ export const ERROR_STATUS = {
 
 export type ErrorCode = keyof typeof ERROR_STATUS;
 
+/** Every stable error code, in table order. */
+export const ERROR_CODES = Object.keys(ERROR_STATUS) as [ErrorCode, ...ErrorCode[]];
+
 /** A refusal with a SPEC code, a human message, and the field path at fault when there is one. */
 export class DomainError extends Error {
   readonly code: ErrorCode;
@@ -55,10 +61,11 @@ export class DomainError extends Error {
   }
 }
 
-/** The wire shape of every error (SPEC §3): `{"error": {"code", "message", "path"?}}`. */
-export interface ErrorBody {
-  error: { code: ErrorCode; message: string; path?: string };
-}
+/** The wire shape of every error (SPEC §3): `{"error": {"code", "message", "path"?}}`; `path` only when one field is at fault. */
+export const ErrorBodySchema = z.strictObject({
+  error: z.strictObject({ code: z.enum(ERROR_CODES), message: z.string(), path: z.string().optional() }),
+});
+export type ErrorBody = z.infer<typeof ErrorBodySchema>;
 
 export function toErrorBody(err: DomainError): ErrorBody {
   return { error: { code: err.code, message: err.message, ...(err.path ? { path: err.path } : {}) } };
@@ -72,4 +79,56 @@ export function toError(thrown: unknown): Error {
 
 export function isDomainError(e: unknown): e is DomainError {
   return e instanceof DomainError;
+}
+
+/** The refusal a failed parse answers with: a SPEC code, a message naming the field, its dotted path. */
+export interface IssueError {
+  code: ErrorCode;
+  message: string;
+  path?: string;
+}
+
+/** Dotted path of an issue: `invocation_target.target.session`, `input_data.0.alias`. */
+export function issuePath(path: readonly PropertyKey[]): string | undefined {
+  return path.length ? path.map(String).join('.') : undefined;
+}
+
+/** The SPEC code a contract rule put on its custom issue (`params.code`), if any. */
+function codeOf(issue: z.core.$ZodIssue): ErrorCode | undefined {
+  return issue.code === 'custom' ? (issue.params as { code?: ErrorCode } | undefined)?.code : undefined;
+}
+
+/**
+ * The one error to answer for a failed parse with a contract schema (STYLE §2.3, §2.5): the first
+ * structural issue (wrong type, unknown key, missing field: `400 invalid_request_body`, its message
+ * prefixed with the field's path), else the first coded rule (a custom issue carrying a SPEC code in
+ * `params.code`, whose message names its field itself). An unknown key names itself: path
+ * `invocation_target.target.region`, message `unknown field "region"`.
+ */
+export function firstIssueError(error: z.ZodError): IssueError {
+  const structural = error.issues.find((i) => !codeOf(i));
+  const issue = structural ?? error.issues[0];
+  const code = structural ? 'invalid_request_body' : (codeOf(issue) ?? 'invalid_request_body');
+  let path = issuePath(issue.path);
+  let message = issue.message;
+  if (issue.code === 'unrecognized_keys') {
+    const key = issue.keys[0];
+    path = issuePath([...issue.path, key]);
+    message = `unknown field "${String(key).slice(0, 64)}"`;
+  } else if (path && structural) {
+    // Coded rules write their own field-naming messages ("day-of-week: `8` is outside 1–7 …").
+    message = `${path}: ${message}`;
+  }
+  return path ? { code, message, path } : { code, message };
+}
+
+/**
+ * `input` parsed by `schema`, or the refusal of `firstIssueError` thrown as a DomainError: the one way
+ * every edge (commands, server actions, the login form) turns a contract schema's verdict into a SPEC error.
+ */
+export function parseOrRefuse<S extends z.ZodType>(schema: S, input: unknown): z.output<S> {
+  const parsed = schema.safeParse(input);
+  if (parsed.success) return parsed.data;
+  const e = firstIssueError(parsed.error);
+  throw new DomainError(e.code, e.message, e.path ? { path: e.path } : {});
 }

@@ -1,8 +1,10 @@
 /**
  * Generated ids and the alias grammar of SPEC §4, shared by schedules, sessions, definitions, blobs
- * and orgs. Ids and aliases share one namespace and are told apart by shape alone.
+ * and orgs. Ids and aliases share one namespace and are told apart by shape alone. Universal: no I/O.
  */
-const UUID_SHAPE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+
+/** The generated-id shape (SPEC §1): 36 chars, lowercase hex in the `8-4-4-4-12` pattern. */
+export const ID_PATTERN = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 /** Alias length bounds (SPEC §4), in characters, both inclusive. */
 export const ALIAS_MIN_LENGTH = 6;
 export const ALIAS_MAX_LENGTH = 64;
@@ -14,9 +16,18 @@ export function newId(): string {
   return globalThis.crypto.randomUUID();
 }
 
-/** True for the generated-id shape `8-4-4-4-12` lowercase hex (including the all-zeros id). */
-export function isIdShape(value: string): boolean {
-  return UUID_SHAPE.test(value);
+/** Lookup form of an id-or-alias reference: trimmed and lowercased (SPEC §3.1). */
+export function normalizeRef(ref: string): string {
+  return ref.trim().toLowerCase();
+}
+
+/**
+ * True when a reference names an id rather than an alias: its lookup form (`normalizeRef`, SPEC §3.1)
+ * has the generated-id shape `8-4-4-4-12` hex, including the all-zeros id. So `" 8F14E45F-CEE4-4B0B-8F8A-8E3B1A2C3D4E "`
+ * is an id, as it resolves to one; the one id-shape predicate of the project.
+ */
+export function isIdShape(ref: string): boolean {
+  return ID_PATTERN.test(normalizeRef(ref));
 }
 
 /**
@@ -29,9 +40,4 @@ export function aliasProblem(alias: string): string | null {
   }
   if (isIdShape(alias)) return `alias "${alias}" has the shape of a generated id, which is reserved for ids`;
   return null;
-}
-
-/** Lookup form of an id-or-alias reference: trimmed and lowercased (SPEC §3.1). */
-export function normalizeRef(ref: string): string {
-  return ref.trim().toLowerCase();
 }

@@ -2,63 +2,71 @@
  * The scheduler commands of SPEC §3.1 for `"engine": "scheduler_blobhub"`. Each handler parses its
  * parameters with the contract schema, calls one domain function, and shapes the answer.
  */
-import type { CommandContext, CommandHandler } from '../workflows';
-import { DomainError } from '../errors';
-import type { z } from 'zod';
-import { firstIssueError, ListExecutionsParams, ListSchedulesParams, ScheduleIdParams, SetAllEnabledParams } from './contract';
-import { createSchedule } from './create-schedule';
+import type { CommandContext, CommandTable } from '../workflows';
+import { DomainError, parseOrRefuse } from '../errors';
+import {
+  DryRunParams,
+  ListExecutionsParams,
+  ListSchedulesParams,
+  SCHEDULER_COMMANDS,
+  ScheduleIdParams,
+  SetAllEnabledParams,
+} from './contract';
+import { createSchedule, dryRunCreateSchedule } from './create-schedule';
 import { deleteSchedule } from './delete-schedule';
 import { getSchedule, listSchedules } from './list-schedules';
 import { listRuns } from './list-runs';
 import { runSchedule } from './run-schedule';
 import { setAllEnabled } from './set-all-enabled';
-import { updateSchedule } from './update-schedule';
-
-function parse<S extends z.ZodType>(schema: S, params: unknown): z.infer<S> {
-  const r = schema.safeParse(params);
-  if (!r.success) {
-    const e = firstIssueError(r.error);
-    throw new DomainError(e.code, e.message, { path: e.path });
-  }
-  return r.data;
-}
+import { dryRunUpdateSchedule, updateSchedule } from './update-schedule';
 
 const base = (ctx: CommandContext) => ({ db: ctx.db, actor: ctx.actor, revision: ctx.revision });
 
-export const schedulerCommands: Record<string, CommandHandler> = {
+/** `dry_run` of a save command (`DryRunParams`), validated on its own; the rest of the body is the save's. */
+function isDryRun(dryRun: unknown): boolean {
+  return parseOrRefuse(DryRunParams, dryRun === undefined ? {} : { dry_run: dryRun }).dry_run === true;
+}
+
+/** The handlers of `SCHEDULER_COMMANDS`, one per command, each answering its contract's shape. */
+export const schedulerCommands: CommandTable<typeof SCHEDULER_COMMANDS> = {
   async create_schedule(ctx) {
-    return { schedule: await createSchedule({ ...base(ctx), input: ctx.params, limits: ctx.limits, now: ctx.now }) };
+    const { dry_run, ...input } = ctx.params;
+    const opts = { ...base(ctx), input, limits: ctx.limits, now: ctx.now };
+    if (isDryRun(dry_run)) return dryRunCreateSchedule(opts);
+    return { schedule: await createSchedule(opts) };
   },
   async get_schedule(ctx) {
-    const p = parse(ScheduleIdParams, ctx.params);
+    const p = parseOrRefuse(ScheduleIdParams, ctx.params);
     return { schedule: await getSchedule({ ...base(ctx), scheduleRef: p.schedule_id }) };
   },
   async update_schedule(ctx) {
-    const { schedule_id, ...input } = ctx.params;
+    const { schedule_id, dry_run, ...input } = ctx.params;
     if (typeof schedule_id !== 'string' || !schedule_id) {
       throw new DomainError('invalid_request_body', 'schedule_id is required', { path: 'schedule_id' });
     }
-    return { schedule: await updateSchedule({ ...base(ctx), scheduleRef: schedule_id, input, limits: ctx.limits, now: ctx.now }) };
+    const opts = { ...base(ctx), scheduleRef: schedule_id, input, limits: ctx.limits, now: ctx.now };
+    if (isDryRun(dry_run)) return dryRunUpdateSchedule(opts);
+    return { schedule: await updateSchedule(opts) };
   },
   async delete_schedule(ctx) {
-    const p = parse(ScheduleIdParams, ctx.params);
+    const p = parseOrRefuse(ScheduleIdParams, ctx.params);
     await deleteSchedule({ ...base(ctx), scheduleRef: p.schedule_id });
     return {};
   },
   async list_schedules(ctx) {
-    const p = parse(ListSchedulesParams, ctx.params);
+    const p = parseOrRefuse(ListSchedulesParams, ctx.params);
     return listSchedules({ ...base(ctx), startScheduleId: p.start_schedule_id, state: p.state, enabled: p.enabled });
   },
   async list_executions(ctx) {
-    const p = parse(ListExecutionsParams, ctx.params);
+    const p = parseOrRefuse(ListExecutionsParams, ctx.params);
     return listRuns({ ...base(ctx), scheduleId: p.schedule_id, startExecutionId: p.start_execution_id, includeSchedule: p.include_schedule, status: p.status });
   },
   async run_schedule(ctx) {
-    const p = parse(ScheduleIdParams, ctx.params);
+    const p = parseOrRefuse(ScheduleIdParams, ctx.params);
     return { execution: await runSchedule({ ...base(ctx), scheduleRef: p.schedule_id, now: ctx.now, limits: ctx.limits }) };
   },
   async set_all_enabled(ctx) {
-    const p = parse(SetAllEnabledParams, ctx.params);
+    const p = parseOrRefuse(SetAllEnabledParams, ctx.params);
     return setAllEnabled({ ...base(ctx), enabled: p.enabled, now: ctx.now });
   },
 };

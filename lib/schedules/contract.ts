@@ -10,9 +10,35 @@ import { z } from 'zod';
 import type { Role } from '../auth';
 import { CronExpressionError, isValidTimezone, LocalTimeError, parseCronExpression, resolveLocalTime } from '../cron';
 import { aliasProblem, isIdShape } from '../ids';
+import {
+  AuthEntitySchema,
+  DESCRIPTION_MAX,
+  EmptyAnswer,
+  IdSchema,
+  InputDataSchema,
+  InstantSchema,
+  INVOCATION_ERRORS,
+  TargetRefSchema,
+  WorkflowRefSchema,
+  workflowRefProblem,
+  type CommandContract,
+} from '../workflows/contract';
 
 /** Id-or-alias helpers, re-exported so clients that may import only the contract (the CLI) share them. */
 export { ALIAS_MAX_LENGTH, ALIAS_MIN_LENGTH, isIdShape, normalizeRef } from '../ids';
+/** The pieces of `invocation_target` the workflow catalog owns (SPEC §6), re-exported for the form and the CLI. */
+export {
+  DESCRIPTION_MAX,
+  INPUT_DATA_MAX_BYTES,
+  INVOCATION_ERRORS,
+  InputDataSchema,
+  TargetRefSchema,
+  WorkflowRefSchema,
+  type InputDatum,
+  type InvocationError,
+  type TargetRef,
+  type WorkflowRef,
+} from '../workflows/contract';
 
 /** Schedule cadences (SPEC §5.1). */
 export const REPEATS = ['one_time', 'recurring_cron'] as const;
@@ -35,19 +61,6 @@ export type RunStatus = (typeof RUN_STATUSES)[number];
 export const RUN_TRIGGERS = ['schedule', 'manual'] as const;
 export type RunTrigger = (typeof RUN_TRIGGERS)[number];
 
-/** `result.error` names of an `invocation_error` run (SPEC §8.1). */
-export const INVOCATION_ERRORS = [
-  'target_not_found',
-  'default_revision_committed',
-  'session_not_found',
-  'session_not_open',
-  'workflow_not_found',
-  'access_denied',
-  'invocation_failed',
-  'internal_error',
-] as const;
-export type InvocationError = (typeof INVOCATION_ERRORS)[number];
-
 /** Codes a custom issue may carry (the rest of SPEC §5.2 is decided with the database or the clock). */
 type CodedIssue =
   | 'invalid_alias'
@@ -62,42 +75,13 @@ function coded(ctx: z.RefinementCtx, code: CodedIssue, message: string, path: (s
   ctx.addIssue({ code: 'custom', message, path, params: { code } });
 }
 
+/** A local wall time without offset (SPEC §5.1 `invocation_time`). */
 const LOCAL_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}$/;
-const INPUT_DATA_MAX_BYTES = 64 * 1024;
 
-/** A non-blank string of at most 64 chars (every field of `target` and `workflow`, SPEC §6). */
-const RefString = z
-  .string()
-  .max(64, 'must be at most 64 characters')
-  .refine((s) => s.trim().length > 0, 'must not be blank');
-
-/** ISO 8601 instant with `Z` or an offset; normalized to UTC by `toInstant`. */
+/** ISO 8601 instant with `Z` or an offset; normalized to UTC when stored. */
 const IsoInstant = z.string().refine((s) => /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}:\d{2})$/.test(s) && !Number.isNaN(Date.parse(s)), {
   message: 'must be an ISO 8601 instant such as 2026-01-01T00:00:00Z',
 });
-
-/** Where a fire runs (SPEC §6.1). `revision` is a revision id (pinned) or `default` (following). */
-export const TargetRefSchema = z
-  .object({ org: RefString.optional(), blob: RefString, revision: RefString, session: RefString })
-  .strict();
-export type TargetRef = z.infer<typeof TargetRefSchema>;
-
-/** What a fire runs (SPEC §6.2): a definition, bare or qualified by blob (and org, revision). */
-export const WorkflowRefSchema = z
-  .object({ org: RefString.optional(), blob: RefString.optional(), revision: RefString.optional(), definition: RefString })
-  .strict();
-export type WorkflowRef = z.infer<typeof WorkflowRefSchema>;
-
-export const InputDataSchema = z
-  .array(
-    z
-      .object({ alias: z.string().min(1).max(64), value: z.unknown().refine((v) => v !== undefined, 'value is required') })
-      .strict(),
-  )
-  .max(1000)
-  .refine((arr) => new TextEncoder().encode(JSON.stringify(arr)).length <= INPUT_DATA_MAX_BYTES, {
-    message: 'input_data must be at most 64 KiB serialized',
-  });
 
 /** `invocation_target` (SPEC §6), with the pure target and workflow-reference rules as coded issues. */
 export const InvocationTargetSchema = z
@@ -115,12 +99,8 @@ export const InvocationTargetSchema = z
     if (following && isIdShape(target.session)) {
       coded(ctx, 'invalid_invocation_target', 'a following target (revision "default") names its session by alias, not by id', ['target', 'session']);
     }
-    if (workflow.blob === undefined && (workflow.org !== undefined || workflow.revision !== undefined)) {
-      coded(ctx, 'invalid_workflow_reference', 'workflow.org and workflow.revision qualify workflow.blob, which is missing', ['workflow', 'blob']);
-    }
-    if (workflow.blob !== undefined && !isIdShape(workflow.blob) && !workflow.org) {
-      coded(ctx, 'invalid_workflow_reference', 'workflow.blob is an alias, so workflow.org is required', ['workflow', 'org']);
-    }
+    const refProblem = workflowRefProblem(workflow);
+    if (refProblem) coded(ctx, 'invalid_workflow_reference', refProblem.message, refProblem.path.split('.'));
     if (workflow.revision !== undefined && workflow.revision !== 'default' && !isIdShape(workflow.revision)) {
       coded(ctx, 'invalid_workflow_reference', 'workflow.revision must be a revision id or "default"', ['workflow', 'revision']);
     }
@@ -139,7 +119,7 @@ export type InvocationTarget = z.infer<typeof InvocationTargetSchema>;
 export const ScheduleFieldsSchema = z
   .object({
     alias: z.string().max(200).nullable().optional(),
-    description: z.string().max(256, 'description must be at most 256 characters').nullable().optional(),
+    description: z.string().max(DESCRIPTION_MAX, `description must be at most ${DESCRIPTION_MAX} characters`).nullable().optional(),
     repeat: z.enum(REPEATS),
     invocation_time: z.string().max(64).optional(),
     cron_expression: z.string().max(256).optional(),
@@ -203,47 +183,74 @@ export type ScheduleCreateInput = z.infer<typeof ScheduleCreateInput>;
 export const ScheduleUpdateInput = ScheduleFieldsSchema.partial().strict();
 export type ScheduleUpdateInput = z.infer<typeof ScheduleUpdateInput>;
 
-/** A schedule as the API returns it (SPEC §5.1). Optional fields are omitted, never null. */
-export interface Schedule {
-  id: string;
-  alias?: string;
-  description?: string;
-  repeat: Repeat;
-  invocation_time?: string;
-  cron_expression?: string;
-  timezone: string;
-  start_date?: string;
-  end_date?: string;
-  enabled: boolean;
-  state: ScheduleState;
-  invocation_target_type: 'workflow';
-  invocation_target: InvocationTarget;
-  next_fire_at: string | null;
-  created_by: { type: 'user' | 'org'; id: string };
-  skipped_occurrences: number;
-  created_at: string;
-  updated_at: string;
-}
+/**
+ * The read-only part of a schedule (SPEC §5.1, STYLE §3.1 "info"): written only by the server, and
+ * exactly the fields a request may not name (`400 invalid_request_body`).
+ */
+export const ScheduleInfoSchema = z.strictObject({
+  id: IdSchema,
+  state: z.enum(SCHEDULE_STATES),
+  /** The next occurrence the worker will fire (UTC); null when completed or disabled. */
+  next_fire_at: InstantSchema.nullable(),
+  created_by: AuthEntitySchema,
+  /** Occurrences skipped because they were later than the catch-up window (SPEC §8). */
+  skipped_occurrences: z.int().min(0),
+  created_at: InstantSchema,
+  updated_at: InstantSchema,
+});
+export type ScheduleInfo = z.infer<typeof ScheduleInfoSchema>;
+/** The names of the info fields, in answer order. */
+export const SCHEDULE_INFO_FIELDS = ScheduleInfoSchema.keyof().options;
 
-/** `result` of a run (SPEC §8.1). */
-export type RunResult =
-  | { execution_id: string; revision_id: string; session_id: string; definition_id: string }
-  | { error: 'limit_exceeded'; limit: string; message: string }
-  | { error: InvocationError; message?: string };
+/**
+ * A schedule as the API returns it (SPEC §5.1): its writable fields as stored, then its info. Optional
+ * fields are omitted, never null. Invariant (pinned by a type test): a `Schedule` without its info
+ * fields is a valid `ScheduleCreateInput`, which `pull` then `deploy` relies on.
+ */
+export const ScheduleSchema = z.strictObject({
+  alias: z.string().optional(),
+  description: z.string().max(DESCRIPTION_MAX).optional(),
+  repeat: z.enum(REPEATS),
+  /** `one_time` only: local wall time in `timezone`, no offset. */
+  invocation_time: z.string().regex(LOCAL_TIME).optional(),
+  /** `recurring_cron` only: the six inner AWS fields, as written. */
+  cron_expression: z.string().optional(),
+  /** IANA zone name. */
+  timezone: z.string(),
+  start_date: InstantSchema.optional(),
+  end_date: InstantSchema.optional(),
+  enabled: z.boolean(),
+  invocation_target_type: z.literal('workflow'),
+  invocation_target: InvocationTargetSchema,
+  ...ScheduleInfoSchema.shape,
+});
+export type Schedule = z.infer<typeof ScheduleSchema>;
 
-/** A run record as `list_executions` returns it (SPEC §8.1). */
-export interface Run {
-  id: string;
-  schedule_id: string;
-  scheduled_for: string;
-  trigger: RunTrigger;
-  created_at: string;
-  invocation_target_type: 'workflow';
-  invocation_target: InvocationTarget;
-  description?: string;
-  status: RunStatus;
-  result: RunResult;
-}
+/** `result` of a run (SPEC §8.1): the resolved ids on success, else the refusal. */
+export const RunResultSchema = z.union([
+  z.strictObject({ execution_id: IdSchema, revision_id: IdSchema, session_id: IdSchema, definition_id: IdSchema }),
+  z.strictObject({ error: z.literal('limit_exceeded'), limit: z.string(), message: z.string() }),
+  z.strictObject({ error: z.enum(INVOCATION_ERRORS), message: z.string().optional() }),
+]);
+export type RunResult = z.infer<typeof RunResultSchema>;
+
+/** A run record as `list_executions` and `run_schedule` answer it (SPEC §8.1). */
+export const RunSchema = z.strictObject({
+  id: IdSchema,
+  schedule_id: IdSchema,
+  /** The occurrence instant (UTC); for a manual fire, when it was asked for. */
+  scheduled_for: InstantSchema,
+  trigger: z.enum(RUN_TRIGGERS),
+  /** When the fire was recorded (UTC). */
+  created_at: InstantSchema,
+  invocation_target_type: z.literal('workflow'),
+  /** The target as stored at fire time. */
+  invocation_target: InvocationTargetSchema,
+  description: z.string().optional(),
+  status: z.enum(RUN_STATUSES),
+  result: RunResultSchema,
+});
+export type Run = z.infer<typeof RunSchema>;
 
 /** Command parameter shapes (SPEC §3.1). */
 export const ScheduleIdParams = z.object({ schedule_id: z.string().min(1).max(200) }).strict();
@@ -264,37 +271,60 @@ export const ListExecutionsParams = z
   .strict();
 export const SetAllEnabledParams = z.object({ enabled: z.boolean() }).strict();
 
-export interface IssueError {
-  code: CodedIssue | 'invalid_request_body';
-  message: string;
-  path?: string;
-}
+/**
+ * `dry_run: true` on `create_schedule` and `update_schedule` (docs/decisions.md): every check of a real
+ * save runs (schema, clock rules, limits, alias uniqueness, the SPEC §6.3 target checks with the
+ * caller's standing) and nothing is written; the answer is `ScheduleDryRunAnswer`.
+ */
+export const DryRunParams = z.strictObject({ dry_run: z.boolean().optional() });
+/** `create_schedule`'s body: the schedule fields (cross-field rules: `ScheduleCreateInput`) and `dry_run`. */
+export const CreateScheduleParams = ScheduleFieldsSchema.extend(DryRunParams.shape);
+/** `update_schedule`'s body: `schedule_id` (id or alias), any subset of the writable fields, and `dry_run`. */
+export const UpdateScheduleParams = ScheduleUpdateInput.extend({ schedule_id: ScheduleIdParams.shape.schedule_id, ...DryRunParams.shape });
 
-/** Dotted path of an issue: `invocation_target.target.session`, `input_data.0.alias`. */
-export function issuePath(path: readonly PropertyKey[]): string | undefined {
-  return path.length ? path.map(String).join('.') : undefined;
-}
+/** `{schedule}`: the answer of `create_schedule`, `get_schedule` and `update_schedule`. */
+export const ScheduleAnswer = z.strictObject({ schedule: ScheduleSchema });
+/**
+ * A target session `deploy` must create before the save can pass: the target's session alias does not
+ * exist yet in a draft revision the caller may write, and everything else checks out.
+ */
+export const MissingSessionSchema = z.strictObject({ revision_id: IdSchema, alias: z.string() });
+export type MissingSession = z.infer<typeof MissingSessionSchema>;
+/**
+ * The answer of a dry run: the schedule as the save would store it (a create's `id` is a fresh id the
+ * real create does not reuse; `created_at`/`updated_at` are the request's instant). With
+ * `missing_session`, the save passes once that session exists and is refused until then.
+ */
+export const ScheduleDryRunAnswer = z.strictObject({ dry_run: z.literal(true), schedule: ScheduleSchema, missing_session: MissingSessionSchema.optional() });
+export type ScheduleDryRunAnswer = z.infer<typeof ScheduleDryRunAnswer>;
+export const ScheduleSaveAnswer = z.union([ScheduleAnswer, ScheduleDryRunAnswer]);
+/** `list_schedules` (SPEC §3.1): 50 a page by `created_at` then `id`; `last_schedule_id` null on the last page. */
+export const ScheduleListPage = z.strictObject({ schedules: z.array(ScheduleSchema), last_schedule_id: IdSchema.nullable() });
+/** `list_executions` (SPEC §3.1): 10 a page, newest first, with the schedule when `include_schedule`. */
+export const RunListPage = z.strictObject({ executions: z.array(RunSchema), last_execution_id: IdSchema.nullable(), schedule: ScheduleSchema.optional() });
+/** `run_schedule` (SPEC §3.1): the manual run it recorded. */
+export const RunAnswer = z.strictObject({ execution: RunSchema });
+/** `set_all_enabled` (SPEC §3.1): how many schedules changed. */
+export const SetAllEnabledAnswer = z.strictObject({ updated: z.int().min(0) });
 
 /**
- * The one error to answer for a failed parse: structural issues first (`invalid_request_body`),
- * then the first coded rule. Unknown keys name the key in `path`.
+ * The `"engine": "scheduler_blobhub"` commands (SPEC §3.1): parameters and answer of each. The command
+ * table in `commands.ts` is typed against it, so a command cannot exist without its contract.
  */
-export function firstIssueError(error: z.ZodError): IssueError {
-  const structural = error.issues.find((i) => !(i.code === 'custom' && (i as { params?: { code?: string } }).params?.code));
-  const issue = structural ?? error.issues[0];
-  const code = structural ? 'invalid_request_body' : ((issue as { params?: { code?: CodedIssue } }).params?.code ?? 'invalid_request_body');
-  let path = issuePath(issue.path);
-  let message = issue.message;
-  if (issue.code === 'unrecognized_keys') {
-    const key = issue.keys[0];
-    path = issuePath([...issue.path, key]);
-    message = `unknown field "${String(key).slice(0, 64)}"`;
-  } else if (path && structural) {
-    // Coded rules write their own field-naming messages ("day-of-week: `8` is outside 1–7 …").
-    message = `${path}: ${message}`;
-  }
-  return { code, message, path };
-}
+export const SCHEDULER_COMMANDS = {
+  create_schedule: { params: CreateScheduleParams, answer: ScheduleSaveAnswer, summary: 'Create a schedule (SPEC §5); `dry_run: true` checks it and writes nothing.' },
+  get_schedule: { params: ScheduleIdParams, answer: ScheduleAnswer, summary: 'One schedule, by id or alias.' },
+  update_schedule: { params: UpdateScheduleParams, answer: ScheduleSaveAnswer, summary: 'Change the fields sent; `dry_run: true` checks the result and writes nothing.' },
+  delete_schedule: { params: ScheduleIdParams, answer: EmptyAnswer, summary: 'Delete a schedule and its history, in any state.' },
+  list_schedules: { params: ListSchedulesParams, answer: ScheduleListPage, summary: 'Schedules, 50 a page, by created_at then id.' },
+  list_executions: { params: ListExecutionsParams, answer: RunListPage, summary: 'A schedule\'s runs (by id only), 10 a page, newest first.' },
+  run_schedule: { params: ScheduleIdParams, answer: RunAnswer, summary: 'Fire now, recorded with trigger "manual".' },
+  set_all_enabled: { params: SetAllEnabledParams, answer: SetAllEnabledAnswer, summary: 'Pause or resume every active schedule of the scheduler.' },
+} as const satisfies Record<string, CommandContract>;
+export type SchedulerCommandName = keyof typeof SCHEDULER_COMMANDS;
+
+/** The parse → SPEC error rule (`lib/errors`), re-exported for the CLI manifest, which may import only contracts. */
+export { firstIssueError, issuePath, type IssueError } from '../errors';
 
 /**
  * What the New Schedule form offers in its pickers (`targetOptions`, SPEC §10): the catalog the actor

@@ -1,11 +1,12 @@
 import type { Actor } from '../auth';
 import type { Limits } from '../config';
-import { inTransaction, type Db } from '../db';
+import { inTransaction, type Db, type Tx } from '../db';
 import { DomainError } from '../errors';
+import { newId } from '../ids';
 import { requireSchedulerRole } from './access';
-import type { Schedule } from './contract';
-import { checkSchedule, parseScheduleInput } from './save-schedule';
-import { toSchedule } from './serialize';
+import type { Schedule, ScheduleDryRunAnswer } from './contract';
+import { checkSchedule, parseScheduleInput, type CheckedSchedule } from './save-schedule';
+import { toSchedule, type ScheduleRow } from './serialize';
 
 export interface CreateScheduleOptions {
   db: Db;
@@ -24,18 +25,10 @@ export interface CreateScheduleOptions {
  * Throws DomainError with the codes of SPEC §5.2 (incl. `409 schedule_limit_reached`, `409 alias_taken`).
  */
 export async function createSchedule(opts: CreateScheduleOptions): Promise<Schedule> {
-  const { db, actor, revision, limits, now } = opts;
+  const { db, actor, revision, now } = opts;
   const input = parseScheduleInput(opts.input);
   return inTransaction(db, async (tx) => {
-    await requireSchedulerRole(tx, actor, revision.blobId, 'write');
-    const count = await tx.schedule.count({ where: { revisionId: revision.id } });
-    if (count >= limits.schedulesPerRevision) {
-      throw new DomainError('schedule_limit_reached', `this scheduler already holds ${count} schedules, the most allowed (scheduler.schedules_per_revision = ${limits.schedulesPerRevision})`);
-    }
-    if (input.alias != null && (await tx.schedule.findFirst({ where: { revisionId: revision.id, alias: input.alias }, select: { id: true } }))) {
-      throw new DomainError('alias_taken', `alias "${input.alias}" is taken by another schedule in this scheduler`, { path: 'alias' });
-    }
-    const fields = await checkSchedule({ db: tx, actor, input, limits, now, checkTarget: true });
+    const { fields } = await checkCreate(tx, opts, input, false);
     const row = await tx.schedule.create({
       data: {
         revisionId: revision.id,
@@ -49,4 +42,52 @@ export async function createSchedule(opts: CreateScheduleOptions): Promise<Sched
     });
     return toSchedule(row);
   });
+}
+
+/**
+ * `create_schedule` with `dry_run: true` (docs/decisions.md): every check `createSchedule` makes, in
+ * the same order and with the same errors, and no write. Answers the schedule as it would be stored,
+ * under a fresh `id` that the real create does not reuse. A target session alias that does not exist
+ * yet in a draft revision the saver can write is named in `missing_session` instead of refused.
+ */
+export async function dryRunCreateSchedule(opts: CreateScheduleOptions): Promise<ScheduleDryRunAnswer> {
+  const { db, actor, now } = opts;
+  const input = parseScheduleInput(opts.input);
+  return inTransaction(db, async (tx) => {
+    const { fields, missingSession } = await checkCreate(tx, opts, input, true);
+    const row: ScheduleRow = {
+      id: newId(),
+      ...fields,
+      state: 'active',
+      createdByType: actor.type,
+      createdById: actor.id,
+      skippedOccurrences: 0,
+      createdAt: now,
+      updatedAt: now,
+    };
+    return {
+      dry_run: true,
+      schedule: toSchedule(row),
+      ...(missingSession ? { missing_session: { revision_id: missingSession.revisionId, alias: missingSession.alias } } : {}),
+    };
+  });
+}
+
+/** The checks of a create, in order: write access, the schedule limit, the alias, then `checkSchedule`. */
+async function checkCreate(
+  tx: Tx,
+  opts: CreateScheduleOptions,
+  input: ReturnType<typeof parseScheduleInput>,
+  allowMissingSession: boolean,
+): Promise<CheckedSchedule> {
+  const { actor, revision, limits, now } = opts;
+  await requireSchedulerRole(tx, actor, revision.blobId, 'write');
+  const count = await tx.schedule.count({ where: { revisionId: revision.id } });
+  if (count >= limits.schedulesPerRevision) {
+    throw new DomainError('schedule_limit_reached', `this scheduler already holds ${count} schedules, the most allowed (scheduler.schedules_per_revision = ${limits.schedulesPerRevision})`);
+  }
+  if (input.alias != null && (await tx.schedule.findFirst({ where: { revisionId: revision.id, alias: input.alias }, select: { id: true } }))) {
+    throw new DomainError('alias_taken', `alias "${input.alias}" is taken by another schedule in this scheduler`, { path: 'alias' });
+  }
+  return checkSchedule({ db: tx, actor, input, limits, now, checkTarget: true, allowMissingSession });
 }

@@ -7,9 +7,9 @@ import { minIntervalSeconds, resolveLocalTime } from '../cron';
 import type { Actor } from '../auth';
 import type { Limits } from '../config';
 import type { Tx } from '../db';
-import { DomainError } from '../errors';
-import { checkInvocationTarget, embeddedGateway } from '../workflows';
-import { firstIssueError, ScheduleCreateInput, type InvocationTarget } from './contract';
+import { DomainError, parseOrRefuse } from '../errors';
+import { checkInvocationTarget, embeddedGateway, type MissingTargetSession } from '../workflows';
+import { ScheduleCreateInput, type InvocationTarget } from './contract';
 import { nextOccurrenceInWindow, type ScheduleTiming } from './occurrences';
 
 /** The columns a save writes (besides ids, creator and timestamps). */
@@ -21,14 +21,16 @@ export interface SavedFields extends ScheduleTiming {
   nextFireAt: Date | null;
 }
 
+/** What a save would write, and the target session it still needs (dry runs only). */
+export interface CheckedSchedule {
+  fields: SavedFields;
+  /** Set only with `allowMissingSession`: the target session alias the save needs created first. */
+  missingSession?: MissingTargetSession;
+}
+
 /** Parse `input` with the create schema; throw the SPEC error of the first issue. */
 export function parseScheduleInput(input: unknown): ScheduleCreateInput {
-  const parsed = ScheduleCreateInput.safeParse(input);
-  if (!parsed.success) {
-    const e = firstIssueError(parsed.error);
-    throw new DomainError(e.code, e.message, { path: e.path });
-  }
-  return parsed.data;
+  return parseOrRefuse(ScheduleCreateInput, input);
 }
 
 export interface CheckScheduleOptions {
@@ -41,6 +43,8 @@ export interface CheckScheduleOptions {
   now: Date;
   /** False on an update that leaves `invocation_target` as stored: it is not checked again. */
   checkTarget: boolean;
+  /** A dry run: a target session alias that does not exist yet is reported, not refused (`checkInvocationTarget`). */
+  allowMissingSession?: boolean;
 }
 
 /**
@@ -49,7 +53,7 @@ export interface CheckScheduleOptions {
  * (end_date already passed), `invalid_cron_expression` (never fires inside the window),
  * `interval_too_short`, `invalid_invocation_target` (one identical refusal for every save-time check).
  */
-export async function checkSchedule(opts: CheckScheduleOptions): Promise<SavedFields> {
+export async function checkSchedule(opts: CheckScheduleOptions): Promise<CheckedSchedule> {
   const { input, now } = opts;
   const timing: ScheduleTiming = {
     repeat: input.repeat,
@@ -86,19 +90,20 @@ export async function checkSchedule(opts: CheckScheduleOptions): Promise<SavedFi
     }
   }
 
-  const invocationTarget = opts.checkTarget
-    ? await checkTargetAtSave(opts.db, opts.actor, input.invocation_target)
-    : input.invocation_target;
+  const checked = opts.checkTarget
+    ? await checkTargetAtSave(opts.db, opts.actor, input.invocation_target, opts.allowMissingSession ?? false)
+    : { target: input.invocation_target };
 
   const enabled = input.enabled ?? true;
-  return {
+  const fields: SavedFields = {
     ...timing,
     alias: input.alias ?? null,
     description: input.description ?? null,
     enabled,
-    invocationTarget,
+    invocationTarget: checked.target,
     nextFireAt: enabled ? first : null,
   };
+  return checked.missingSession ? { fields, missingSession: checked.missingSession } : { fields };
 }
 
 const TARGET_REFUSAL = 'invocation_target does not resolve to a writable draft revision, an existing session in it, and a workflow definition you can read';
@@ -106,11 +111,18 @@ const TARGET_REFUSAL = 'invocation_target does not resolve to a writable draft r
 /**
  * SPEC §6.3: check, with the saver's standing, everything a fire will check. Every failure gets the
  * SAME `400 invalid_invocation_target` and message, so a refusal never tells whether something exists.
- * Returns the target to store: a pinned target's session rewritten to its id (SPEC §6.1).
+ * Returns the target to store: a pinned target's session rewritten to its id (SPEC §6.1); with
+ * `allowMissingSession`, a session alias still to be created stays as written and is named.
  */
-async function checkTargetAtSave(db: Tx, actor: Actor, it: InvocationTarget): Promise<InvocationTarget> {
-  const checked = await checkInvocationTarget(embeddedGateway, db, actor, it);
+async function checkTargetAtSave(
+  db: Tx,
+  actor: Actor,
+  it: InvocationTarget,
+  allowMissingSession: boolean,
+): Promise<{ target: InvocationTarget; missingSession?: MissingTargetSession }> {
+  const checked = await checkInvocationTarget(embeddedGateway, db, actor, it, { allowMissingSession });
   if (!checked.ok) throw new DomainError('invalid_invocation_target', TARGET_REFUSAL, { path: 'invocation_target' });
-  if (checked.target.pinned) return { ...it, target: { ...it.target, session: checked.target.sessionId } };
-  return it;
+  if (checked.target === null) return { target: it, missingSession: checked.missingSession };
+  if (checked.target.pinned) return { target: { ...it, target: { ...it.target, session: checked.target.sessionId } } };
+  return { target: it };
 }

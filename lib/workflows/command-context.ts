@@ -1,6 +1,8 @@
+import type { z } from 'zod';
 import type { Actor } from '../auth';
 import type { Limits } from '../config';
 import type { Db } from '../db';
+import type { CommandContract } from './contract';
 
 /**
  * What every command (the scheduler's and the workflow engine's command tables) on `POST /api/v1/revisions/{revision_id}/data` receives (SPEC §3).
@@ -21,3 +23,11 @@ export interface CommandContext {
 
 /** A command returns the JSON object of its 200 answer, or throws a DomainError. */
 export type CommandHandler = (ctx: CommandContext) => Promise<Record<string, unknown>>;
+
+/**
+ * A command table typed against its contract (`SCHEDULER_COMMANDS`, `WORKFLOW_COMMANDS`): one handler
+ * per contract entry, each answering its contract's answer type, so neither can exist without the other.
+ */
+export type CommandTable<C extends Record<string, CommandContract>> = {
+  [K in keyof C]: (ctx: CommandContext) => Promise<z.output<C[K]['answer']>>;
+};

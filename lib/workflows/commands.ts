@@ -26,7 +26,7 @@
  */
 import type { Db } from '../db';
 import type { Actor } from '../auth';
-import type { CommandContext, CommandHandler } from './command-context';
+import type { CommandContext, CommandTable } from './command-context';
 import {
   CreateBlobParams,
   CreateDefinitionParams,
@@ -39,9 +39,10 @@ import {
   SessionRefParams,
   UpdateDefinitionParams,
   UpdateSessionParams,
+  WORKFLOW_COMMANDS,
   type BlobDescription,
 } from './contract';
-import { parseParams } from './parse-params';
+import { parseOrRefuse as parseParams } from '../errors';
 import { createSchedulerBlob } from './blobs/create-scheduler-blob';
 import { createWorkflowBlob } from './blobs/create-workflow-blob';
 import { getBlobDescription } from './blobs/get-blob-description';
@@ -65,7 +66,8 @@ import { listWorkflowExecutions } from './executions/list-workflow-executions';
 /** The verb options every revision command starts from. */
 const base = (ctx: CommandContext) => ({ actor: ctx.actor, revisionId: ctx.revision.id });
 
-export const workflowCommands: Record<string, CommandHandler> = {
+/** The handlers of `WORKFLOW_COMMANDS`, one per command, each answering its contract's shape. */
+export const workflowCommands: CommandTable<typeof WORKFLOW_COMMANDS> = {
   async create_session(ctx) {
     const p = parseParams(CreateSessionParams, ctx.params);
     return { session: await createSession(ctx.db, { ...base(ctx), alias: p.alias, now: ctx.now }) };

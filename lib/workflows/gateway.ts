@@ -17,52 +17,34 @@
 import type { Tx } from '../db';
 import { type Actor, hasBlobAccess } from '../auth';
 import { isDomainError } from '../errors';
-import { normalizeRef } from '../ids';
-import type { WorkflowRef } from './contract';
+import { isIdShape, normalizeRef } from '../ids';
+import type { InvocationError, TargetRef, WorkflowRef } from './contract';
 import { findBlobByRef } from './blobs/find-blob-by-ref';
 import { resolveWorkflowReference } from './definitions/resolve-workflow-reference';
-import { createExecution as createExecutionInCatalog, EXECUTIONS_LIMIT_NAME, type ExecutionLimits } from './executions/create-execution';
+import {
+  createExecution as createExecutionInCatalog,
+  EXECUTIONS_LIMIT_NAME,
+  type CreateExecutionOptions,
+  type ExecutionLimits,
+} from './executions/create-execution';
 import { createExecutions as createExecutionsInCatalog } from './executions/create-executions';
 import type { DomainError } from '../errors';
 import { findSessionByRef } from './sessions/find-session-by-ref';
 
-export type { WorkflowRef } from './contract';
+export type { TargetRef, WorkflowRef } from './contract';
 
-/** `invocation_target.target` as stored on a schedule (SPEC §6.1). */
-export interface TargetRef {
-  /** Org id or alias; required when `blob` is an alias, must be the blob's org when given with an id. */
-  org?: string;
-  /** Workflow blob id or alias. */
-  blob: string;
-  /** A revision id (pinned) or `default` (following). */
-  revision: string;
-  /** Pinned: a session id (an alias too at save time). Following: a session alias. */
-  session: string;
-}
-
-/** The SPEC §8.1 `invocation_error` names a resolution can produce. */
-export const RESOLVE_ERRORS = [
-  /** Following only: the target blob or its default revision is gone. */
-  'target_not_found',
-  /** Following only: the default revision is committed, not a draft. */
-  'default_revision_committed',
-  /** No session of that id/alias in the resolved revision (pinned: also the revision or blob is gone). */
-  'session_not_found',
-  /** The session exists but is closed. */
-  'session_not_open',
-  /** The workflow reference names nothing (SPEC §6.2). */
-  'workflow_not_found',
-  /** The actor's standing does not reach the target (`write`) or a qualified source (`read`). */
-  'access_denied',
-  /** `create_execution` refused; the message carries its refusal. */
-  'invocation_failed',
-] as const;
-export type ResolveError = (typeof RESOLVE_ERRORS)[number];
+/** The SPEC §8.1 `invocation_error` names a resolution can produce (`INVOCATION_ERRORS` but `internal_error`). */
+export type ResolveError = Exclude<InvocationError, 'internal_error'>;
 
 export interface ResolveFailure {
   ok: false;
   error: ResolveError;
   message: string;
+  /**
+   * Set on `session_not_found` when everything before the session resolved (the blob, the actor's
+   * access, the revision): the revision the session alias was looked up in, and its state.
+   */
+  sessionLookedUpIn?: { revisionId: string; revisionState: 'draft' | 'committed' };
 }
 
 export interface ResolvedTarget {
@@ -84,21 +66,8 @@ export interface ResolvedWorkflow {
   blobId: string;
 }
 
-export interface CreateExecutionRequest {
-  /** Who creates the execution (recorded as its `created_by`). */
-  actor: Actor;
-  revisionId: string;
-  sessionId: string;
-  definitionId: string;
-  /** `input_data` as stored on the schedule (SPEC §6). */
-  inputData: unknown;
-  /** The schedule's description (SPEC §5.1), omitted when none. */
-  description?: string;
-  scheduleId?: string;
-  runId?: string;
-  /** The fire's instant: the execution's `created_at` and the end of the limit window. */
-  now: Date;
-}
+/** A fire's execution: exactly the catalog's `createExecution` options (SPEC §8 step 2). */
+export type CreateExecutionRequest = CreateExecutionOptions;
 
 export type CreateExecutionOutcome =
   | { ok: true; executionId: string }
@@ -171,7 +140,12 @@ export const embeddedGateway: WorkflowGateway = {
       if (!revision) return fail('session_not_found', `revision ${target.revision.trim()} is not a revision of the target blob`);
     }
     const session = await findSessionByRef(db, { revisionId: revision.id, session: target.session, aliasOnly: following });
-    if (!session) return fail('session_not_found', `session "${target.session.trim()}" not found in revision ${revision.id}`);
+    if (!session) {
+      return {
+        ...fail('session_not_found', `session "${target.session.trim()}" not found in revision ${revision.id}`),
+        sessionLookedUpIn: { revisionId: revision.id, revisionState: revision.state === 'draft' ? 'draft' : 'committed' },
+      };
+    }
     if (session.state !== 'open') return fail('session_not_open', `session "${target.session.trim()}" is ${session.state}`);
     return {
       ok: true,
@@ -221,20 +195,44 @@ function refusalOutcome(e: DomainError): Exclude<CreateExecutionOutcome, { ok: t
   }
 }
 
+/** A session alias a save needs that does not exist yet (see `checkInvocationTarget`'s `allowMissingSession`). */
+export interface MissingTargetSession {
+  revisionId: string;
+  /** The alias in lookup form (trimmed, lowercased). */
+  alias: string;
+}
+
 /**
  * The SPEC §6.3 save-time check, with the saver's standing: everything a fire will check, plus that a
  * pinned revision is still a draft. Resolves the target, then the workflow reference in it. The caller
  * maps every failure to the same `400 invalid_invocation_target` (and a pinned target's session to
  * `target.sessionId`, SPEC §6.1). Syntax rules (alias vs id, missing org) belong to the schedule contract.
+ *
+ * `allowMissingSession` (a dry run, for `scheduler deploy`): a target session ALIAS that does not exist
+ * in a draft revision the saver can write is not a failure; the workflow reference is still resolved in
+ * that revision, and the answer names the session instead of a resolved target. Nothing is disclosed:
+ * the saver can list that revision's sessions anyway.
  */
 export async function checkInvocationTarget(
   gateway: WorkflowGateway,
   db: Tx,
   actor: Actor,
   ref: { target: TargetRef; workflow: WorkflowRef },
-): Promise<{ ok: true; target: ResolvedTarget; workflow: ResolvedWorkflow } | ResolveFailure> {
+  opts: { allowMissingSession?: boolean } = {},
+): Promise<
+  | { ok: true; target: ResolvedTarget; workflow: ResolvedWorkflow }
+  | { ok: true; target: null; missingSession: MissingTargetSession; workflow: ResolvedWorkflow }
+  | ResolveFailure
+> {
   const target = await gateway.resolveTarget(db, actor, ref.target, 'write');
-  if (!target.ok) return target;
+  if (!target.ok) {
+    const lookedUp = target.sessionLookedUpIn;
+    const creatable = opts.allowMissingSession && lookedUp?.revisionState === 'draft' && !isIdShape(ref.target.session);
+    if (!creatable || !lookedUp) return target;
+    const workflow = await gateway.resolveWorkflow(db, actor, ref.workflow, lookedUp.revisionId);
+    if (!workflow.ok) return workflow;
+    return { ok: true, target: null, missingSession: { revisionId: lookedUp.revisionId, alias: normalizeRef(ref.target.session) }, workflow };
+  }
   if (target.revisionState !== 'draft') {
     return fail('invocation_failed', `revision ${target.revisionId} is committed; only a draft revision runs executions`);
   }

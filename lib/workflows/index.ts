@@ -71,9 +71,8 @@ export { executionOrigins, type ExecutionOriginsOptions, type ExecutionOrigin } 
 export {
   embeddedGateway,
   checkInvocationTarget,
-  RESOLVE_ERRORS,
   type WorkflowGateway,
-  type TargetRef,
+  type MissingTargetSession,
   type ResolveError,
   type ResolveFailure,
   type ResolvedTarget,
@@ -84,5 +83,6 @@ export {
 
 // Transport: command handlers and blob route handlers.
 export { workflowCommands, createBlobHandler, getBlobHandler, listBlobsHandler, type OrgRouteContext } from './commands';
-export { parseParams } from './parse-params';
-export type { CommandContext, CommandHandler } from './command-context';
+/** Parse a command body or form with its contract schema, or throw its SPEC error (`parseOrRefuse`). */
+export { parseOrRefuse as parseParams } from '../errors';
+export type { CommandContext, CommandHandler, CommandTable } from './command-context';

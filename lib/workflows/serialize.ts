@@ -24,7 +24,7 @@ export function definitionJson(d: Definition): DefinitionJson {
     ...(d.alias != null ? { alias: d.alias } : {}),
     revision_id: d.revisionId,
     name: d.name,
-    spec: d.spec,
+    spec: d.spec as DefinitionJson['spec'],
     created_at: d.createdAt.toISOString(),
     updated_at: d.updatedAt.toISOString(),
   };
@@ -38,7 +38,7 @@ export function executionJson(e: Execution): ExecutionJson {
     session_id: e.sessionId,
     definition_id: e.definitionId,
     ...(e.description != null ? { description: e.description } : {}),
-    input_data: e.inputData,
+    input_data: e.inputData as ExecutionJson['input_data'],
     created_by: { type: e.createdByType as 'user' | 'org', id: e.createdById },
     created_at: e.createdAt.toISOString(),
     ...(e.scheduleId != null ? { schedule_id: e.scheduleId } : {}),

@@ -9,7 +9,7 @@ import type { Db } from '../../db';
 import { TEST_LIMITS } from '../../testing/limits';
 import { createTestDb, type TestDb } from '../../testing/test-db';
 import { createBlobHandler, getBlobHandler, listBlobsHandler, workflowCommands as cmd } from '..';
-import { makeUser, makeWorld, T0, type World } from './fixtures';
+import { makeUser, makeWorld, T0, type World } from '../../testing/catalog-world';
 
 let t: TestDb;
 let db: Db;

@@ -22,7 +22,7 @@ import {
   updateDefinition,
   type TargetRef,
 } from '..';
-import { makeWorld, T0, type World } from './fixtures';
+import { makeWorld, T0, type World } from '../../testing/catalog-world';
 
 let t: TestDb;
 let db: Db;

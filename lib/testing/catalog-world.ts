@@ -2,12 +2,10 @@
  * Test fixtures for the catalog's integration tests: orgs, users with memberships, and a workflow blob
  * with one draft revision holding a session and a definition. Everything goes through the real verbs.
  */
-import type { Db } from '../../db';
-import type { Actor } from '../../auth';
-import { newId } from '../../ids';
-import { createDefinition } from '../definitions/create-definition';
-import { createSession } from '../sessions/create-session';
-import { createWorkflowBlob } from '../blobs/create-workflow-blob';
+import type { Db } from '../db';
+import type { Actor } from '../auth';
+import { newId } from '../ids';
+import { createDefinition, createSession, createWorkflowBlob } from '../workflows';
 
 /** 2026-03-08T12:00:00Z, the reference instant of these tests. */
 export const T0 = new Date('2026-03-08T12:00:00.000Z');
