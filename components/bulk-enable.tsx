@@ -5,8 +5,11 @@ import type { ActionResult } from './action-result';
 import { ConfirmDialog } from './confirm-dialog';
 
 export interface BulkEnableProps {
-  /** Active schedules that are enabled / disabled: what "Pause all" / "Resume all" would change. */
-  counts: { enabled: number; disabled: number };
+  /**
+   * Active schedules that are enabled (what "Pause all" would change), disabled, and disabled by a
+   * Pause all (what "Resume all" would change: one disabled on its own stays disabled, SPEC §12.5).
+   */
+  counts: { enabled: number; disabled: number; bulkPaused: number };
   setAllEnabled: (enabled: boolean) => Promise<ActionResult<{ updated: number }>>;
   canWrite: boolean;
 }
@@ -50,7 +53,7 @@ export function BulkEnable({ counts, setAllEnabled, canWrite }: BulkEnableProps)
       <button type="button" className="btn" disabled={!canWrite || counts.enabled === 0} onClick={() => setAsking(false)}>
         Pause all
       </button>
-      <button type="button" className="btn" disabled={!canWrite || counts.disabled === 0} onClick={() => setAsking(true)}>
+      <button type="button" className="btn" disabled={!canWrite || counts.bulkPaused === 0} onClick={() => setAsking(true)}>
         Resume all
       </button>
       {message ? (
@@ -60,7 +63,7 @@ export function BulkEnable({ counts, setAllEnabled, canWrite }: BulkEnableProps)
       ) : null}
       <ConfirmDialog
         open={asking !== null}
-        title={asking ? `Resume ${plural(counts.disabled)}?` : `Pause ${plural(counts.enabled)}?`}
+        title={asking ? `Resume ${plural(counts.bulkPaused)}?` : `Pause ${plural(counts.enabled)}?`}
         confirmLabel={asking ? 'Resume all' : 'Pause all'}
         pending={busy}
         onConfirm={confirm}
@@ -68,13 +71,14 @@ export function BulkEnable({ counts, setAllEnabled, canWrite }: BulkEnableProps)
       >
         {asking ? (
           <p>
-            {plural(counts.disabled)} of this scheduler {counts.disabled === 1 ? 'is' : 'are'} disabled and will be enabled. Each fires from its next occurrence after now;
-            occurrences missed while paused are not fired.
+            {plural(counts.bulkPaused)} of this scheduler {counts.bulkPaused === 1 ? 'was' : 'were'} disabled by Pause all and will be enabled. Each fires from its next
+            occurrence after now; occurrences missed while paused are not fired.
+            {counts.disabled > counts.bulkPaused ? ` ${plural(counts.disabled - counts.bulkPaused)} disabled on ${counts.disabled - counts.bulkPaused === 1 ? 'its' : 'their'} own ${counts.disabled - counts.bulkPaused === 1 ? 'stays' : 'stay'} disabled.` : ''}
           </p>
         ) : (
           <p>
-            {plural(counts.enabled)} of this scheduler {counts.enabled === 1 ? 'is' : 'are'} enabled and will be disabled. They stop firing until resumed. Completed
-            schedules are not affected.
+            {plural(counts.enabled)} of this scheduler {counts.enabled === 1 ? 'is' : 'are'} enabled and will be disabled. They stop firing, and their pending
+            retries are cancelled, until resumed. Completed schedules are not affected.
           </p>
         )}
       </ConfirmDialog>

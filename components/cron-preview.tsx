@@ -5,7 +5,7 @@
  * and in the viewer's. The clock is read here (the browser's), never in lib/cron.
  */
 import { useEffect, useId, useState } from 'react';
-import { CronExpressionError, describeCron, isValidTimezone, nextOccurrences, resolveLocalTime } from '@/lib/cron';
+import { CronExpressionError, describeCron, describeRate, isValidTimezone, nextOccurrences, nextRateOccurrences, parseRateExpression, resolveLocalTime } from '@/lib/cron';
 import { formatDuration, formatInZone } from './format';
 import { useViewerZone } from './use-viewer-zone';
 
@@ -50,8 +50,6 @@ export interface CronPreviewProps {
 /** The description of `expression` and its next `count` fire times inside the window. */
 export function CronPreview({ expression, timezone, startDate, endDate, count = 5, errorId }: CronPreviewProps) {
   const now = useNow();
-  const viewer = useViewerZone();
-  const captionId = useId();
   const expr = expression.trim();
   if (!expr) return <div className="preview muted">Enter a cron expression to see what it means and when it fires.</div>;
 
@@ -95,29 +93,7 @@ export function CronPreview({ expression, timezone, startDate, endDate, count = 
       ) : !now ? null : fires.length === 0 ? (
         <p className="muted small">No fire time is left{endDate ? ' before the end date' : ''}: this schedule would never fire.</p>
       ) : (
-        // On a narrow screen the table scrolls sideways in this box; it holds nothing focusable, so the
-        // box itself takes focus for keyboard scrolling (WCAG 2.1.1, axe scrollable-region-focusable).
-        <div className="table-scroll" role="region" aria-labelledby={captionId} tabIndex={0}>
-        <table className="table table-compact preview-table" aria-labelledby={captionId}>
-          <caption id={captionId}>Next {fires.length} fire times</caption>
-          <thead>
-            <tr>
-              <th scope="col">#</th>
-              <th scope="col">In {timezone.trim()}</th>
-              <th scope="col">Your time{viewer ? ` (${viewer})` : ''}</th>
-            </tr>
-          </thead>
-          <tbody>
-            {fires.map((d, i) => (
-              <tr key={d.getTime()}>
-                <td>{i + 1}</td>
-                <td className="mono">{formatInZone(d, timezone.trim())}</td>
-                <td className="mono">{viewer ? formatInZone(d, viewer) : '…'}</td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
-        </div>
+        <FireTimes fires={fires} timezone={timezone.trim()} />
       )}
     </div>
   );
@@ -152,6 +128,73 @@ export function InvocationPreview({ invocationTime, timezone }: { invocationTime
         Your time{viewer ? ` (${viewer})` : ''}: <span className="mono">{viewer ? formatInZone(at, viewer) : '…'}</span>
         {inMs === null ? null : inMs > 0 ? <span className="muted"> · in {formatDuration(inMs)}</span> : <strong className="text-error"> · this time is in the past</strong>}
       </p>
+    </div>
+  );
+}
+
+/** The next fire times of a preview, in the schedule's zone and the viewer's. */
+function FireTimes({ fires, timezone }: { fires: Date[]; timezone: string }) {
+  const viewer = useViewerZone();
+  const captionId = useId();
+  return (
+    // On a narrow screen the table scrolls sideways in this box; it holds nothing focusable, so the
+    // box itself takes focus for keyboard scrolling (WCAG 2.1.1, axe scrollable-region-focusable).
+    <div className="table-scroll" role="region" aria-labelledby={captionId} tabIndex={0}>
+      <table className="table table-compact preview-table" aria-labelledby={captionId}>
+        <caption id={captionId}>Next {fires.length} fire times</caption>
+        <thead>
+          <tr>
+            <th scope="col">#</th>
+            <th scope="col">In {timezone}</th>
+            <th scope="col">Your time{viewer ? ` (${viewer})` : ''}</th>
+          </tr>
+        </thead>
+        <tbody>
+          {fires.map((d, i) => (
+            <tr key={d.getTime()}>
+              <td>{i + 1}</td>
+              <td className="mono">{formatInZone(d, timezone)}</td>
+              <td className="mono">{viewer ? formatInZone(d, viewer) : '…'}</td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </div>
+  );
+}
+
+/**
+ * What a rate means ("Every 5 minutes") and its next fire times (SPEC §12.1): fixed durations from the
+ * start date, else from the next whole minute after now (where a save now would anchor it).
+ */
+export function RatePreview({ rate, timezone, startDate, count = 5 }: { rate: string; timezone: string; startDate: string | null; count?: number }) {
+  const now = useNow();
+  if (!rate.trim()) return <div className="preview muted">Enter a rate such as 5 minutes to see when it fires.</div>;
+  let description: string;
+  let fires: Date[] = [];
+  try {
+    const parsed = parseRateExpression(rate);
+    description = describeRate(parsed);
+    if (now) {
+      const anchor = startDate ? new Date(startDate) : new Date(Math.ceil(now.getTime() / 60_000) * 60_000);
+      fires = nextRateOccurrences(parsed, anchor, new Date(Math.min(now.getTime(), anchor.getTime() - 1)), count);
+    }
+  } catch (e) {
+    return (
+      <div className="preview">
+        <p className="preview-error" aria-live="polite">
+          {messageOf(e)}
+        </p>
+      </div>
+    );
+  }
+  const zone = timezone.trim();
+  return (
+    <div className="preview">
+      <p className="preview-description" aria-live="polite">
+        {description}
+      </p>
+      {!isValidTimezone(zone) ? <p className="muted small">Enter a valid time zone to see the next fire times.</p> : !now ? null : <FireTimes fires={fires} timezone={zone} />}
     </div>
   );
 }

@@ -2,7 +2,7 @@
  * `npm run worker`: one worker process. Any number may run against one database. SIGTERM/SIGINT
  * finish the batch in hand, then exit 0.
  */
-import { loadConfig } from '../lib/config';
+import { loadConfig, workerClock } from '../lib/config';
 import { closeDb, getDb } from '../lib/db';
 import { logEvents } from './log';
 import { Worker } from './worker';
@@ -13,6 +13,7 @@ const worker = new Worker({
   limits: config.limits,
   batchSize: config.worker.batchSize,
   pollIntervalMs: config.worker.pollIntervalMs,
+  clock: workerClock(config.worker.testClock),
 });
 logEvents(worker.events, config.logLevel, worker.id);
 for (const signal of ['SIGTERM', 'SIGINT'] as const) process.on(signal, () => worker.stop(signal));

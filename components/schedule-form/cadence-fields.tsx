@@ -6,7 +6,7 @@
  * and its case to `CadenceField` and `CadencePreview`.
  */
 import { REPEATS, type Repeat } from '@/lib/schedules/contract';
-import { CronPreview, cronProblem, InvocationPreview } from '../cron-preview';
+import { CronPreview, cronProblem, InvocationPreview, RatePreview } from '../cron-preview';
 import type { FieldKit } from './field-kit';
 import { toWallTime, utcOrNull, type ScheduleFormValues } from './values';
 
@@ -14,6 +14,7 @@ import { toWallTime, utcOrNull, type ScheduleFormValues } from './values';
 const CADENCES: Record<Repeat, { title: string; detail: string }> = {
   one_time: { title: 'One-time', detail: 'Fires once, at a local date and time.' },
   recurring_cron: { title: 'Recurring (cron)', detail: 'Fires on a cron cadence, evaluated in the time zone.' },
+  recurring_rate: { title: 'Recurring (rate)', detail: 'Fires every fixed interval, unaffected by daylight saving.' },
 };
 
 /** "Occurrence": one radio card a cadence. */
@@ -54,6 +55,15 @@ export function CadenceField({ kit, repeat, values }: CadenceProps) {
           {cronProblem(values.cron_expression ?? '') ? null : fieldError('cron_expression')}
         </div>
       );
+    case 'recurring_rate':
+      return (
+        <div className="field field-wide">
+          <label htmlFor={id('rate_expression')}>Rate</label>
+          <input {...register('rate_expression')} {...a11y('rate_expression', true)} className="mono" autoComplete="off" spellCheck={false} placeholder="5 minutes" />
+          {hint('rate_expression', <>A whole number and minute(s), hour(s) or day(s), such as 15 minutes. Counted from the start date, else from the next whole minute after saving.</>)}
+          {fieldError('rate_expression')}
+        </div>
+      );
     case 'one_time':
       return (
         <div className="field field-wide">
@@ -81,6 +91,8 @@ export function CadencePreview({ kit, repeat, values }: CadenceProps) {
           errorId={`${kit.id('cron_expression')}-error`}
         />
       );
+    case 'recurring_rate':
+      return <RatePreview rate={values.rate_expression ?? ''} startDate={utcOrNull(values.start_date)} timezone={values.timezone ?? ''} />;
     case 'one_time':
       return <InvocationPreview invocationTime={values.invocation_time ? toWallTime(values.invocation_time) : ''} timezone={values.timezone ?? ''} />;
     default:

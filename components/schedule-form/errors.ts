@@ -5,6 +5,7 @@
  * path picks the form field, and a message already shown beside its label loses the `path: ` prefix.
  * A target refusal (SPEC §6.3) names no single field: it shows once, above the target fields.
  */
+import { CADENCE_FIELD } from '@/lib/schedules/contract';
 import type { FieldErrors } from 'react-hook-form';
 import type { ActionError } from '../action-result';
 import { FIELDS, LABELS, type FieldName, type ScheduleFormValues } from './values';
@@ -57,7 +58,7 @@ export function isBlankRequired(field: FieldName, v: ScheduleFormValues): boolea
     'invocation_target.target.revision',
     'invocation_target.target.session',
     'invocation_target.workflow.definition',
-    v.repeat === 'one_time' ? 'invocation_time' : 'cron_expression',
+    CADENCE_FIELD[v.repeat],
   ];
   return required.includes(field) && String(getPath(v, field) ?? '').trim() === '';
 }

@@ -3,6 +3,7 @@
  * time, in `timezone`) or ISO UTC (start and end dates), the input-data text becomes JSON, and blank
  * optional fields are left out (create) or sent as `null` (edit, which clears them).
  */
+import { CADENCE_FIELD } from '@/lib/schedules/contract';
 import { toWallTime, type ScheduleFormValues } from './values';
 
 /**
@@ -27,7 +28,7 @@ export function toRequestBody(v: ScheduleFormValues, mode: 'create' | 'edit'): {
     alias: v.alias.trim() === '' ? cleared : v.alias.trim(),
     description: v.description === '' ? cleared : v.description,
     repeat: v.repeat,
-    ...(v.repeat === 'one_time' ? { invocation_time: toWallTime(v.invocation_time) } : { cron_expression: v.cron_expression.trim() }),
+    [CADENCE_FIELD[v.repeat]]: v.repeat === 'one_time' ? toWallTime(v.invocation_time) : v[CADENCE_FIELD[v.repeat]].trim(),
     timezone: v.timezone.trim(),
     start_date: v.start_date.trim() === '' ? cleared : `${toWallTime(v.start_date)}Z`,
     end_date: v.end_date.trim() === '' ? cleared : `${toWallTime(v.end_date)}Z`,
@@ -59,7 +60,7 @@ export function changedBody(body: Record<string, unknown>, dirty: Partial<Record
     if (isDirty(k) && k in body) out[k] = body[k];
   }
   if (isDirty('repeat')) out.repeat = body.repeat;
-  const timeField = values.repeat === 'one_time' ? 'invocation_time' : 'cron_expression';
+  const timeField = CADENCE_FIELD[values.repeat];
   if (isDirty('repeat') || isDirty(timeField)) out[timeField] = body[timeField];
   return out;
 }

@@ -11,6 +11,8 @@ export interface ScheduleFormValues {
   description: string;
   repeat: Repeat;
   cron_expression: string;
+  /** `<value> <unit>` (SPEC §12.1). */
+  rate_expression: string;
   /** `<input type="datetime-local">`: `YYYY-MM-DDTHH:mm[:ss]`, wall time in `timezone`. */
   invocation_time: string;
   timezone: string;
@@ -32,6 +34,7 @@ export const LABELS = {
   description: 'Description',
   repeat: 'Occurrence',
   cron_expression: 'Cron expression',
+  rate_expression: 'Rate',
   invocation_time: 'Invocation time',
   timezone: 'Timezone',
   start_date: 'Start date (UTC)',
@@ -82,6 +85,7 @@ export function valuesFromSchedule(s: Schedule): ScheduleFormValues {
     description: s.description ?? '',
     repeat: s.repeat,
     cron_expression: s.cron_expression ?? '',
+    rate_expression: s.rate_expression ?? '',
     invocation_time: s.invocation_time ?? '',
     timezone: s.timezone,
     start_date: isoToUtcInput(s.start_date),
@@ -108,6 +112,7 @@ export function defaultValues(options: TargetOptions): ScheduleFormValues {
     description: '',
     repeat: 'recurring_cron',
     cron_expression: '0 9 ? * MON-FRI *',
+    rate_expression: '5 minutes',
     invocation_time: '',
     timezone: 'UTC',
     start_date: '',

@@ -33,6 +33,19 @@ const EnvSchema = z.object({
   WORKFLOW_EXECUTIONS_PER_SESSION_PER_MINUTE: intFrom(600, 1),
   WORKER_POLL_INTERVAL_MS: intFrom(1000, 50),
   WORKER_BATCH_SIZE: intFrom(500, 1),
+  WORKER_TEST_CLOCK: z
+    .string()
+    .trim()
+    .optional()
+    .transform((v, ctx) => {
+      if (v === undefined || v === '') return undefined;
+      const m = /^(\d+):(\d+(?:\.\d+)?)$/.exec(v);
+      if (!m || Number(m[2]) <= 0) {
+        ctx.addIssue({ code: 'custom', message: `must be "<epoch ms>:<rate>", got "${v}"` });
+        return z.NEVER;
+      }
+      return { epochMs: Number(m[1]), rate: Number(m[2]) };
+    }),
   TEST_DATABASE: z.enum(['sqlite', 'postgresql']).optional().transform((v) => v ?? 'sqlite'),
   TEST_POSTGRES_URL: z.string().optional().transform((v) => v || 'postgresql://scheduler:scheduler@127.0.0.1:5432/postgres'),
   FC_SEED: z
@@ -84,6 +97,13 @@ export interface AppConfig {
     pollIntervalMs: number;
     /** Due occurrences claimed and fired in one transaction (≥ 1). Default 500. */
     batchSize: number;
+    /**
+     * Tests only (`WORKER_TEST_CLOCK=<epoch ms>:<rate>`): the worker's clock runs `rate` times faster
+     * than real time from the instant `epoch ms`, the same in every process given the same value
+     * (`epoch + (real − epoch) × rate`), so crash tests see minutes of retry back-off in seconds.
+     * Undefined: real time.
+     */
+    testClock: { epochMs: number; rate: number } | undefined;
   };
   logLevel: 'debug' | 'info' | 'warn' | 'error';
   /** Tests only: the dialect of the integration test databases (`TEST_DATABASE`, default `sqlite`). */
@@ -101,7 +121,7 @@ let cached: AppConfig | undefined;
  * Variables: PORT, HOSTNAME, DATABASE_URL, DATABASE_POOL_SIZE, SCHEDULER_BOOTSTRAP_API_KEY, SCHEDULER_DEMO_PASSWORD, SCHEDULER_SCHEDULES_PER_REVISION,
  * SCHEDULER_MIN_INTERVAL_SECONDS, SCHEDULER_RUN_RETENTION_DAYS, SCHEDULER_CATCHUP_WINDOW_SECONDS,
  * WORKFLOW_EXECUTIONS_PER_SESSION_PER_MINUTE, WORKER_POLL_INTERVAL_MS, WORKER_BATCH_SIZE, LOG_LEVEL;
- * tests only: TEST_DATABASE, TEST_POSTGRES_URL, FC_SEED.
+ * tests only: TEST_DATABASE, TEST_POSTGRES_URL, FC_SEED, WORKER_TEST_CLOCK.
  *
  * Called at the edge only (the web app's and the API's `runtime()` in lib/api, the worker's and the
  * scripts' entry points, test helpers); the domain takes what it needs (`Limits`, a client) as arguments.
@@ -129,7 +149,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       catchupWindowSeconds: e.SCHEDULER_CATCHUP_WINDOW_SECONDS,
       executionsPerSessionPerMinute: e.WORKFLOW_EXECUTIONS_PER_SESSION_PER_MINUTE,
     },
-    worker: { pollIntervalMs: e.WORKER_POLL_INTERVAL_MS, batchSize: e.WORKER_BATCH_SIZE },
+    worker: { pollIntervalMs: e.WORKER_POLL_INTERVAL_MS, batchSize: e.WORKER_BATCH_SIZE, testClock: e.WORKER_TEST_CLOCK },
     logLevel: e.LOG_LEVEL,
     testDatabase: e.TEST_DATABASE,
     testPostgresUrl: e.TEST_POSTGRES_URL,
@@ -145,4 +165,14 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
  */
 export function childEnv(overrides: Record<string, string> = {}): NodeJS.ProcessEnv {
   return { ...process.env, ...overrides };
+}
+
+/**
+ * The clock of `WORKER_TEST_CLOCK` (tests only): `epoch + (real − epoch) × rate`, so every process
+ * given the same setting reads the same accelerated time. Real time when `testClock` is undefined.
+ */
+export function workerClock(testClock: { epochMs: number; rate: number } | undefined): () => Date {
+  if (!testClock) return () => new Date();
+  const { epochMs, rate } = testClock;
+  return () => new Date(epochMs + (Date.now() - epochMs) * rate);
 }

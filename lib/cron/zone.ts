@@ -14,8 +14,6 @@ import {
   formatWallTime,
   MS_PER_DAY,
   MS_PER_SECOND,
-  daysFromCivil,
-  civilFromDays,
   isRealWallTime,
   parseWallTime,
   wallMsOf,

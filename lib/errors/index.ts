@@ -13,10 +13,14 @@ export const ERROR_STATUS = {
   session_not_found: 404,
   definition_not_found: 404,
   execution_not_found: 404,
+  /** A dead letter the scheduler does not hold (SPEC §12.3). */
+  dead_letter_not_found: 404,
   unknown_command: 400,
   method_not_allowed: 405,
   invalid_request_body: 400,
   invalid_cron_expression: 400,
+  /** A `rate_expression` broken against SPEC §12.1. */
+  invalid_rate_expression: 400,
   invalid_timezone: 400,
   invalid_invocation_time: 400,
   invalid_date_window: 400,

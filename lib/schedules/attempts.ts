@@ -2,6 +2,7 @@
  * Retries (SPEC §12.2) as pure decisions: after a failed attempt, is another one due, and when, or is
  * the occurrence exhausted? No clock, no I/O: the caller passes the instants.
  */
+import type { ExhaustedReason } from './contract';
 
 /** `retry_policy` as stored (SPEC §12.2). */
 export interface RetryPolicy {
@@ -23,17 +24,6 @@ export function retryDelaySeconds(attempt: number): number {
   // 2^(n-1) overflows nothing before the cap: 60 × 2^11 = 122,880 > 86,400 already.
   return attempt >= 12 ? MAX_RETRY_DELAY_SECONDS : Math.min(60 * 2 ** (attempt - 1), MAX_RETRY_DELAY_SECONDS);
 }
-
-/** Why an occurrence's retries ended without success (SPEC §8.1 `exhausted`). */
-export const EXHAUSTED_REASONS = [
-  /** Attempt `maximum_retry_attempts + 1` failed. */
-  'maximum_retry_attempts',
-  /** The next retry would start after `scheduled_for + maximum_event_age_seconds`. */
-  'maximum_event_age',
-  /** Disabling the schedule or changing its target cancelled the pending retry (SPEC §12.2). */
-  'cancelled',
-] as const;
-export type ExhaustedReason = (typeof EXHAUSTED_REASONS)[number];
 
 export type AttemptVerdict =
   | { kind: 'retry'; attempt: number; at: Date }

@@ -4,8 +4,11 @@
  */
 import type { CommandContext, CommandTable } from '../workflows';
 import { DomainError, parseOrRefuse } from '../errors';
+import { dismissDeadLetter, listDeadLetters, replayDeadLetter } from './dead-letters';
 import {
+  DeadLetterIdParams,
   DryRunParams,
+  ListDeadLettersParams,
   ListExecutionsParams,
   ListSchedulesParams,
   SCHEDULER_COMMANDS,
@@ -68,5 +71,17 @@ export const schedulerCommands: CommandTable<typeof SCHEDULER_COMMANDS> = {
   async set_all_enabled(ctx) {
     const p = parseOrRefuse(SetAllEnabledParams, ctx.params);
     return setAllEnabled({ ...base(ctx), enabled: p.enabled, now: ctx.now });
+  },
+  async list_dead_letters(ctx) {
+    const p = parseOrRefuse(ListDeadLettersParams, ctx.params);
+    return listDeadLetters({ ...base(ctx), startDeadLetterId: p.start_dead_letter_id });
+  },
+  async replay_dead_letter(ctx) {
+    const p = parseOrRefuse(DeadLetterIdParams, ctx.params);
+    return replayDeadLetter({ ...base(ctx), deadLetterRef: p.dead_letter_id, limits: ctx.limits, now: ctx.now });
+  },
+  async dismiss_dead_letter(ctx) {
+    const p = parseOrRefuse(DeadLetterIdParams, ctx.params);
+    return dismissDeadLetter({ ...base(ctx), deadLetterRef: p.dead_letter_id });
   },
 };

@@ -8,7 +8,7 @@
  */
 import { z } from 'zod';
 import type { Role } from '../auth';
-import { CronExpressionError, isValidTimezone, LocalTimeError, parseCronExpression, resolveLocalTime } from '../cron';
+import { CronExpressionError, isValidTimezone, LocalTimeError, parseCronExpression, parseRateExpression, RateExpressionError, resolveLocalTime } from '../cron';
 import { aliasProblem, isIdShape } from '../ids';
 import {
   AuthEntitySchema,
@@ -40,9 +40,87 @@ export {
   type WorkflowRef,
 } from '../workflows/contract';
 
-/** Schedule cadences (SPEC §5.1). */
-export const REPEATS = ['one_time', 'recurring_cron'] as const;
+/** Schedule cadences (SPEC §5.1, §12.1). */
+export const REPEATS = [
+  /** Once, at `invocation_time` (local wall time in `timezone`). */
+  'one_time',
+  /** On the AWS six-field `cron_expression`, in `timezone`. */
+  'recurring_cron',
+  /** Every `rate_expression` (fixed durations from an anchor instant, no DST effect). */
+  'recurring_rate',
+] as const;
 export type Repeat = (typeof REPEATS)[number];
+
+/** The field that states each cadence (and is refused with the others), SPEC §5.2. */
+export const CADENCE_FIELD = { one_time: 'invocation_time', recurring_cron: 'cron_expression', recurring_rate: 'rate_expression' } as const satisfies Record<Repeat, string>;
+
+/** SPEC §12.5 `action_after_completion`: `none` (default) or `delete` once the schedule completes. */
+export const AFTER_COMPLETION_ACTIONS = ['none', 'delete'] as const;
+export type AfterCompletionAction = (typeof AFTER_COMPLETION_ACTIONS)[number];
+
+/** Why a failed attempt ended its occurrence's retries (SPEC §8.1 `exhausted`). */
+export const EXHAUSTED_REASONS = [
+  /** Attempt `maximum_retry_attempts + 1` failed. */
+  'maximum_retry_attempts',
+  /** The next retry would start after `scheduled_for + maximum_event_age_seconds`. */
+  'maximum_event_age',
+  /** Disabling the schedule or changing its target cancelled the pending retry (SPEC §12.2). */
+  'cancelled',
+] as const;
+export type ExhaustedReason = (typeof EXHAUSTED_REASONS)[number];
+
+/** Bounds of SPEC §12.2 `retry_policy`, inclusive. */
+export const RETRY_BOUNDS = { maximumRetryAttempts: [0, 185], maximumEventAgeSeconds: [60, 86_400] } as const;
+/** The EventBridge API's retry policy when none is given (SPEC §12.2, as AWS returns it). */
+export const EVENTBRIDGE_DEFAULT_RETRY = { maximum_retry_attempts: 185, maximum_event_age_seconds: 86_400 } as const;
+
+/**
+ * `retry_policy` (SPEC §12.2): after a failed attempt, retry with back-off `min(60 × 2^(n−1), 86400)` s
+ * up to `maximum_retry_attempts` times while the retry starts within `maximum_event_age_seconds` of
+ * `scheduled_for`. As returned, both fields are set; a request may leave either out for its
+ * EventBridge default (185 attempts, 86,400 s).
+ */
+export const RetryPolicySchema = z.strictObject({
+  maximum_retry_attempts: z.int().min(RETRY_BOUNDS.maximumRetryAttempts[0]).max(RETRY_BOUNDS.maximumRetryAttempts[1]),
+  maximum_event_age_seconds: z.int().min(RETRY_BOUNDS.maximumEventAgeSeconds[0]).max(RETRY_BOUNDS.maximumEventAgeSeconds[1]),
+});
+export type RetryPolicyJson = z.infer<typeof RetryPolicySchema>;
+
+/** An SQS queue ARN (SPEC §12.3, the AWS model's `DeadLetterConfig.Arn` pattern). */
+export const SQS_QUEUE_ARN = /^arn:aws(-[a-z]+)?:sqs:[a-z0-9-]+:\d{12}:[a-zA-Z0-9\-_]+$/;
+
+/** `dead_letter` (SPEC §12.3): where an exhausted occurrence is also sent. */
+export const DeadLetterConfigSchema = z.strictObject({
+  arn: z.string().max(1600).regex(SQS_QUEUE_ARN, 'must be an SQS queue ARN such as arn:aws:sqs:us-east-1:123456789012:my-queue'),
+});
+
+/** Bounds of SPEC §12.4 `maximum_window_minutes`, inclusive. */
+export const FLEXIBLE_WINDOW_MINUTES = [1, 1440] as const;
+
+/** `flexible_time_window` (SPEC §12.4): `off` (default) or `flexible` with a window of 1–1440 minutes. */
+export const FlexibleTimeWindowSchema = z.discriminatedUnion('mode', [
+  z.strictObject({ mode: z.literal('off') }),
+  z.strictObject({ mode: z.literal('flexible'), maximum_window_minutes: z.int().min(FLEXIBLE_WINDOW_MINUTES[0]).max(FLEXIBLE_WINDOW_MINUTES[1]) }),
+]);
+export type FlexibleTimeWindow = z.infer<typeof FlexibleTimeWindowSchema>;
+
+/** Bounds of SPEC §12.5 `pause_after_failures`, inclusive. */
+export const PAUSE_AFTER_FAILURES = [1, 1000] as const;
+/** Longest `paused.note`, in characters (SPEC §12.5). */
+export const PAUSE_NOTE_MAX = 256;
+
+/**
+ * `paused` of a disabled schedule (SPEC §12.5), read-only but for its `note`: who disabled it
+ * (`system` when `pause_after_failures` did), when, the note, and `bulk: true` when
+ * `set_all_enabled(false)` did it.
+ */
+export const PausedSchema = z.strictObject({
+  by: z.union([AuthEntitySchema, z.strictObject({ type: z.literal('system') })]),
+  at: InstantSchema,
+  note: z.string().max(PAUSE_NOTE_MAX).optional(),
+  bulk: z.literal(true).optional(),
+});
+export type Paused = z.infer<typeof PausedSchema>;
 
 /** Schedule states (SPEC §5.3): `active` while it can still fire, `completed` once it can fire no more. */
 export const SCHEDULE_STATES = ['active', 'completed'] as const;
@@ -65,6 +143,7 @@ export type RunTrigger = (typeof RUN_TRIGGERS)[number];
 type CodedIssue =
   | 'invalid_alias'
   | 'invalid_cron_expression'
+  | 'invalid_rate_expression'
   | 'invalid_timezone'
   | 'invalid_invocation_time'
   | 'invalid_date_window'
@@ -123,10 +202,18 @@ export const ScheduleFieldsSchema = z
     repeat: z.enum(REPEATS),
     invocation_time: z.string().max(64).optional(),
     cron_expression: z.string().max(256).optional(),
+    rate_expression: z.string().max(256).optional(),
     timezone: z.string().max(64),
     start_date: IsoInstant.nullable().optional(),
     end_date: IsoInstant.nullable().optional(),
+    flexible_time_window: FlexibleTimeWindowSchema.optional(),
     enabled: z.boolean().optional(),
+    /** Only `note` may be written (SPEC §12.5), and only while the schedule is or becomes disabled. */
+    paused: z.strictObject({ note: z.string().max(PAUSE_NOTE_MAX, `paused.note must be at most ${PAUSE_NOTE_MAX} characters`).nullable() }).optional(),
+    retry_policy: RetryPolicySchema.partial().nullable().optional(),
+    dead_letter: DeadLetterConfigSchema.nullable().optional(),
+    action_after_completion: z.enum(AFTER_COMPLETION_ACTIONS).optional(),
+    pause_after_failures: z.int().min(PAUSE_AFTER_FAILURES[0]).max(PAUSE_AFTER_FAILURES[1]).nullable().optional(),
     invocation_target_type: z.literal('workflow').optional(),
     invocation_target: InvocationTargetSchema,
   })
@@ -134,13 +221,12 @@ export const ScheduleFieldsSchema = z
 
 /** The SPEC §5.2 rules that need neither the database nor the clock. */
 function checkScheduleRules(s: z.infer<typeof ScheduleFieldsSchema>, ctx: z.RefinementCtx): void {
-  if (s.repeat === 'one_time') {
-    if (s.cron_expression !== undefined) ctx.addIssue({ code: 'custom', path: ['cron_expression'], message: 'cron_expression is only for repeat "recurring_cron"' });
-    if (s.invocation_time === undefined) ctx.addIssue({ code: 'custom', path: ['invocation_time'], message: 'invocation_time is required for repeat "one_time"' });
-  } else {
-    if (s.invocation_time !== undefined) ctx.addIssue({ code: 'custom', path: ['invocation_time'], message: 'invocation_time is only for repeat "one_time"' });
-    if (s.cron_expression === undefined) ctx.addIssue({ code: 'custom', path: ['cron_expression'], message: 'cron_expression is required for repeat "recurring_cron"' });
+  // Each cadence is stated by its one field (SPEC §5.2): the others are refused, its own is required.
+  const own = CADENCE_FIELD[s.repeat];
+  for (const [repeat, field] of Object.entries(CADENCE_FIELD)) {
+    if (field !== own && s[field] !== undefined) ctx.addIssue({ code: 'custom', path: [field], message: `${field} is only for repeat "${repeat}"` });
   }
+  if (s[own] === undefined) ctx.addIssue({ code: 'custom', path: [own], message: `${own} is required for repeat "${s.repeat}"` });
   if (s.alias != null) {
     const problem = aliasProblem(s.alias);
     if (problem) coded(ctx, 'invalid_alias', problem, ['alias']);
@@ -153,6 +239,14 @@ function checkScheduleRules(s: z.infer<typeof ScheduleFieldsSchema>, ctx: z.Refi
     } catch (e) {
       if (!(e instanceof CronExpressionError)) throw e;
       coded(ctx, 'invalid_cron_expression', e.message, ['cron_expression']);
+    }
+  }
+  if (s.repeat === 'recurring_rate' && s.rate_expression !== undefined) {
+    try {
+      parseRateExpression(s.rate_expression);
+    } catch (e) {
+      if (!(e instanceof RateExpressionError)) throw e;
+      coded(ctx, 'invalid_rate_expression', e.message, ['rate_expression']);
     }
   }
   if (s.repeat === 'one_time' && s.invocation_time !== undefined) {
@@ -195,6 +289,8 @@ export const ScheduleInfoSchema = z.strictObject({
   created_by: AuthEntitySchema,
   /** Occurrences skipped because they were later than the catch-up window (SPEC §8). */
   skipped_occurrences: z.int().min(0),
+  /** Present while disabled: who disabled it, when, why (SPEC §12.5). Only its `note` is writable. */
+  paused: PausedSchema.optional(),
   created_at: InstantSchema,
   updated_at: InstantSchema,
 });
@@ -215,11 +311,23 @@ export const ScheduleSchema = z.strictObject({
   invocation_time: z.string().regex(LOCAL_TIME).optional(),
   /** `recurring_cron` only: the six inner AWS fields, as written. */
   cron_expression: z.string().optional(),
+  /** `recurring_rate` only: `<value> <unit>`, as written (SPEC §12.1). */
+  rate_expression: z.string().optional(),
   /** IANA zone name. */
   timezone: z.string(),
   start_date: InstantSchema.optional(),
   end_date: InstantSchema.optional(),
+  /** Omitted when `off` (the default, SPEC §12.4). */
+  flexible_time_window: FlexibleTimeWindowSchema.optional(),
   enabled: z.boolean(),
+  /** Omitted when none: one attempt, no retry (SPEC §12.2). */
+  retry_policy: RetryPolicySchema.optional(),
+  /** Omitted when none (SPEC §12.3). */
+  dead_letter: DeadLetterConfigSchema.optional(),
+  /** Omitted when `none` (the default, SPEC §12.5). */
+  action_after_completion: z.literal('delete').optional(),
+  /** Omitted when none (SPEC §12.5). */
+  pause_after_failures: z.int().min(PAUSE_AFTER_FAILURES[0]).max(PAUSE_AFTER_FAILURES[1]).optional(),
   invocation_target_type: z.literal('workflow'),
   invocation_target: InvocationTargetSchema,
   ...ScheduleInfoSchema.shape,
@@ -247,10 +355,42 @@ export const RunSchema = z.strictObject({
   /** The target as stored at fire time. */
   invocation_target: InvocationTargetSchema,
   description: z.string().optional(),
+  /** 1 for an occurrence's first attempt (and every manual fire), 2… for its retries (SPEC §12.2). */
+  attempt: z.int().min(1),
   status: z.enum(RUN_STATUSES),
+  /** A failed attempt that will be retried: when the next attempt is due. */
+  next_attempt_at: InstantSchema.optional(),
+  /** A failed attempt that ends its occurrence's retries: why (SPEC §8.1). */
+  exhausted: z.enum(EXHAUSTED_REASONS).optional(),
+  /** A manual replay of a dead letter: which (SPEC §12.3). */
+  dead_letter_id: IdSchema.optional(),
   result: RunResultSchema,
 });
 export type Run = z.infer<typeof RunSchema>;
+
+/**
+ * An exhausted occurrence in its scheduler's dead-letter list (SPEC §12.3): the occurrence, how many
+ * attempts were made and why they stopped, the last attempt's status and result, the target as
+ * fired, and the last replay when there was one.
+ */
+export const DeadLetterSchema = z.strictObject({
+  id: IdSchema,
+  schedule_id: IdSchema,
+  /** The schedule's alias when it was exhausted (its id when it had none); it may since be deleted. */
+  schedule_label: z.string(),
+  scheduled_for: InstantSchema,
+  attempts: z.int().min(1),
+  exhausted: z.enum(['maximum_retry_attempts', 'maximum_event_age']),
+  last_run_id: IdSchema,
+  status: z.enum(RUN_STATUSES),
+  result: RunResultSchema,
+  invocation_target_type: z.literal('workflow'),
+  invocation_target: InvocationTargetSchema,
+  dead_letter_arn: z.string().optional(),
+  created_at: InstantSchema,
+  replay: z.strictObject({ run_id: IdSchema, status: z.enum(RUN_STATUSES), at: InstantSchema }).optional(),
+});
+export type DeadLetter = z.infer<typeof DeadLetterSchema>;
 
 /** Command parameter shapes (SPEC §3.1). */
 export const ScheduleIdParams = z.object({ schedule_id: z.string().min(1).max(200) }).strict();
@@ -270,6 +410,8 @@ export const ListExecutionsParams = z
   })
   .strict();
 export const SetAllEnabledParams = z.object({ enabled: z.boolean() }).strict();
+export const ListDeadLettersParams = z.strictObject({ start_dead_letter_id: z.string().max(200).nullable().optional() });
+export const DeadLetterIdParams = z.strictObject({ dead_letter_id: z.string().min(1).max(200) });
 
 /**
  * `dry_run: true` on `create_schedule` and `update_schedule` (docs/decisions.md): every check of a real
@@ -306,6 +448,10 @@ export const RunListPage = z.strictObject({ executions: z.array(RunSchema), last
 export const RunAnswer = z.strictObject({ execution: RunSchema });
 /** `set_all_enabled` (SPEC §3.1): how many schedules changed. */
 export const SetAllEnabledAnswer = z.strictObject({ updated: z.int().min(0) });
+/** `list_dead_letters` (SPEC §12.3): 10 a page, newest first; `last_dead_letter_id` null on the last page. */
+export const DeadLetterListPage = z.strictObject({ dead_letters: z.array(DeadLetterSchema), last_dead_letter_id: IdSchema.nullable() });
+/** `replay_dead_letter` (SPEC §12.3): the manual run it recorded and the dead letter with its replay. */
+export const ReplayAnswer = z.strictObject({ execution: RunSchema, dead_letter: DeadLetterSchema });
 
 /**
  * The `"engine": "scheduler_blobhub"` commands (SPEC §3.1): parameters and answer of each. The command
@@ -319,7 +465,10 @@ export const SCHEDULER_COMMANDS = {
   list_schedules: { params: ListSchedulesParams, answer: ScheduleListPage, summary: 'Schedules, 50 a page, by created_at then id.' },
   list_executions: { params: ListExecutionsParams, answer: RunListPage, summary: 'A schedule\'s runs (by id only), 10 a page, newest first.' },
   run_schedule: { params: ScheduleIdParams, answer: RunAnswer, summary: 'Fire now, recorded with trigger "manual".' },
-  set_all_enabled: { params: SetAllEnabledParams, answer: SetAllEnabledAnswer, summary: 'Pause or resume every active schedule of the scheduler.' },
+  set_all_enabled: { params: SetAllEnabledParams, answer: SetAllEnabledAnswer, summary: 'Pause every enabled active schedule of the scheduler (false), or resume those a pause all disabled (true).' },
+  list_dead_letters: { params: ListDeadLettersParams, answer: DeadLetterListPage, summary: 'Exhausted occurrences of the scheduler, 10 a page, newest first (SPEC §12.3).' },
+  replay_dead_letter: { params: DeadLetterIdParams, answer: ReplayAnswer, summary: 'Fire a dead letter\'s occurrence again now, as a manual run linked to it.' },
+  dismiss_dead_letter: { params: DeadLetterIdParams, answer: EmptyAnswer, summary: 'Remove a dead letter from the list.' },
 } as const satisfies Record<string, CommandContract>;
 export type SchedulerCommandName = keyof typeof SCHEDULER_COMMANDS;
 

@@ -28,11 +28,14 @@ export async function createSchedule(opts: CreateScheduleOptions): Promise<Sched
   const { db, actor, revision, now } = opts;
   const input = parseScheduleInput(opts.input);
   return inTransaction(db, async (tx) => {
-    const { fields } = await checkCreate(tx, opts, input, false);
+    const id = newId();
+    const { fields } = await checkCreate(tx, opts, input, id, false);
     const row = await tx.schedule.create({
       data: {
+        id,
         revisionId: revision.id,
         ...fields,
+        ...pausedAtCreate(fields.enabled, input, actor, now),
         invocationTarget: fields.invocationTarget,
         createdByType: actor.type,
         createdById: actor.id,
@@ -54,10 +57,14 @@ export async function dryRunCreateSchedule(opts: CreateScheduleOptions): Promise
   const { db, actor, now } = opts;
   const input = parseScheduleInput(opts.input);
   return inTransaction(db, async (tx) => {
-    const { fields, missingSession } = await checkCreate(tx, opts, input, true);
+    const id = newId();
+    const { fields, missingSession } = await checkCreate(tx, opts, input, id, true);
     const row: ScheduleRow = {
-      id: newId(),
+      id,
       ...fields,
+      ...pausedAtCreate(fields.enabled, input, actor, now),
+      consecutiveFailures: 0,
+      invocationTargetType: 'workflow',
       state: 'active',
       createdByType: actor.type,
       createdById: actor.id,
@@ -78,6 +85,7 @@ async function checkCreate(
   tx: Tx,
   opts: CreateScheduleOptions,
   input: ReturnType<typeof parseScheduleInput>,
+  scheduleId: string,
   allowMissingSession: boolean,
 ): Promise<CheckedSchedule> {
   const { actor, revision, limits, now } = opts;
@@ -89,5 +97,14 @@ async function checkCreate(
   if (input.alias != null && (await tx.schedule.findFirst({ where: { revisionId: revision.id, alias: input.alias }, select: { id: true } }))) {
     throw new DomainError('alias_taken', `alias "${input.alias}" is taken by another schedule in this scheduler`, { path: 'alias' });
   }
-  return checkSchedule({ db: tx, actor, input, limits, now, checkTarget: true, allowMissingSession });
+  if (input.paused !== undefined && input.enabled !== false) {
+    throw new DomainError('invalid_request_body', 'paused.note can be set only on a disabled schedule (send enabled: false with it)', { path: 'paused.note' });
+  }
+  return checkSchedule({ db: tx, actor, input, limits, now, scheduleId, stored: null, checkTarget: true, allowMissingSession });
+}
+
+/** SPEC §12.5: a schedule created disabled is paused by its creator, with the note sent. */
+function pausedAtCreate(enabled: boolean, input: ReturnType<typeof parseScheduleInput>, actor: Actor, now: Date) {
+  if (enabled) return { pausedByType: null, pausedById: null, pausedAt: null, pauseNote: null, pausedBulk: false };
+  return { pausedByType: actor.type, pausedById: actor.id, pausedAt: now, pauseNote: input.paused?.note ?? null, pausedBulk: false };
 }

@@ -5,7 +5,8 @@
  * still shows what a schedule deleted after completion (SPEC §12.5) could not deliver.
  */
 import type { Actor } from '../auth';
-import type { Db } from '../db';
+import type { Limits } from '../config';
+import { inTransaction, type Db, type Tx } from '../db';
 import { DomainError } from '../errors';
 import { isIdShape, normalizeRef } from '../ids';
 import { requireSchedulerRole } from './access';
@@ -95,7 +96,7 @@ export async function countDeadLetters(db: Db, revisionId: string): Promise<numb
   return db.deadLetter.count({ where: { revisionId } });
 }
 
-async function getDeadLetterRow(db: Db | Parameters<Parameters<Db['$transaction']>[0]>[0], revisionId: string, ref: string) {
+async function getDeadLetterRow(db: Db | Tx, revisionId: string, ref: string) {
   const id = normalizeRef(ref);
   const row = isIdShape(id) ? await db.deadLetter.findFirst({ where: { id, revisionId } }) : null;
   if (!row) throw new DomainError('dead_letter_not_found', 'dead letter not found', { path: 'dead_letter_id' });
@@ -109,16 +110,16 @@ async function getDeadLetterRow(db: Db | Parameters<Parameters<Db['$transaction'
  * for a completed schedule (a replay is not a new occurrence). Needs `write`.
  * Throws `404 dead_letter_not_found`, `404 schedule_not_found` (the schedule was deleted since).
  */
-export async function replayDeadLetter(opts: Scope & { deadLetterRef: string; now: Date }): Promise<{ execution: Run; dead_letter: DeadLetter }> {
+export async function replayDeadLetter(opts: Scope & { deadLetterRef: string; limits: Limits; now: Date }): Promise<{ execution: Run; dead_letter: DeadLetter }> {
   const { db, actor, revision, now } = opts;
-  return db.$transaction(async (tx) => {
+  return inTransaction(db, async (tx) => {
     await requireSchedulerRole(tx, actor, revision.blobId, 'write');
     const letter = await getDeadLetterRow(tx, revision.id, opts.deadLetterRef);
     const schedule = await tx.schedule.findFirst({ where: { id: letter.scheduleId, revisionId: revision.id } });
     if (!schedule) {
       throw new DomainError('schedule_not_found', 'the schedule of this dead letter has been deleted, so it cannot be replayed; dismiss it instead', { path: 'dead_letter_id' });
     }
-    const out = await invokeAndRecord(tx, { schedule, trigger: 'manual', scheduledFor: now, attempt: 1, now }, { deadLetterId: letter.id });
+    const out = await invokeAndRecord(tx, { schedule, trigger: 'manual', scheduledFor: now, attempt: 1, now }, opts.limits, { deadLetterId: letter.id });
     const updated = await tx.deadLetter.update({ where: { id: letter.id }, data: { replayRunId: out.runId, replayStatus: out.status, replayedAt: now } });
     const run = await tx.run.findUniqueOrThrow({ where: { id: out.runId } });
     return { execution: toRun(run), dead_letter: toDeadLetter(updated) };
@@ -128,7 +129,7 @@ export async function replayDeadLetter(opts: Scope & { deadLetterRef: string; no
 /** `dismiss_dead_letter` (SPEC §12.3): remove it from the list. Needs `write`. Throws `404 dead_letter_not_found`. */
 export async function dismissDeadLetter(opts: Scope & { deadLetterRef: string }): Promise<Record<string, never>> {
   const { db, actor, revision } = opts;
-  await db.$transaction(async (tx) => {
+  await inTransaction(db, async (tx) => {
     await requireSchedulerRole(tx, actor, revision.blobId, 'write');
     const letter = await getDeadLetterRow(tx, revision.id, opts.deadLetterRef);
     await tx.deadLetter.delete({ where: { id: letter.id } });

@@ -32,7 +32,9 @@ import {
 } from '../db';
 import { toError } from '../errors';
 import { newId } from '../ids';
-import { afterFailedAttempt, type ExhaustedReason, type RetryPolicy } from './attempts';
+import { afterFailedAttempt, type RetryPolicy } from './attempts';
+import type { ExhaustedReason } from './contract';
+import { deleteCompleted } from './finish';
 import { invokeTargets, recordRuns, type InvokeOptions, type InvokeOutcome, type RunExtras } from './invoke-target';
 import { fireAtOf, nextOccurrenceInWindow, type ScheduleTiming, type StoredRepeat } from './occurrences';
 
@@ -226,9 +228,8 @@ async function fireClaimed(tx: Tx, rows: ClaimedSchedule[], retries: ClaimedRetr
   const completedLater = await completeFinished(tx, ended, now);
   const completed = new Set([...completedAtAdvance, ...completedLater.map((c) => c.id)]);
   const action = new Map<string, string>([...rows, ...attempts.map((a) => a.schedule)].map((s) => [s.id, s.actionAfterCompletion]));
-  const deleted = [...completed].filter((id) => action.get(id) === 'delete');
   // SPEC §12.5: delete as delete_schedule would (runs and pending attempts go with it); dead letters stay.
-  if (deleted.length) await tx.schedule.deleteMany({ where: { id: { in: deleted } } });
+  const deleted = await deleteCompleted(tx, [...completed].map((id) => ({ id, actionAfterCompletion: action.get(id) ?? 'none' })));
   const deletedSet = new Set(deleted);
 
   const after = (id: string): AfterAttempt => ({ completed: completed.has(id), deleted: deletedSet.has(id), paused: paused.has(id) });

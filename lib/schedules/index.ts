@@ -8,6 +8,7 @@ export { browseSchedules, GRID_PAGE_SIZE, SCHEDULE_SORT_KEYS, type ScheduleSortK
 export { listRuns, RUNS_PAGE_SIZE } from './list-runs';
 export { runSchedule } from './run-schedule';
 export { setAllEnabled } from './set-all-enabled';
+export { listDeadLetters, replayDeadLetter, dismissDeadLetter, countDeadLetters, toDeadLetter, DEAD_LETTERS_PAGE_SIZE } from './dead-letters';
 export { fireDue, fireOccurrence, listDueOccurrences, findEarliestNextFire, type FireOutcome } from './fire-occurrence';
 export { sweepExpiredRuns, retentionCutoff, RUN_SWEEP_BATCH } from './sweep-runs';
 export { schedulerCommands } from './commands';

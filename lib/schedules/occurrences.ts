@@ -71,3 +71,22 @@ export function rateAnchorFor(startDate: Date | null, now: Date): Date {
   if (startDate) return startDate;
   return new Date(Math.ceil(now.getTime() / 60_000) * 60_000);
 }
+
+/** Most due occurrences `countDueOccurrences` walks (a long outage): the count stops there. */
+const MAX_DUE_WALK = 100_000;
+
+/**
+ * How many occurrences are due at `now` and not yet fired, from the pending one (`scheduledFor`, due
+ * at `fireAt`) on, under the stored timing (SPEC §8: an edit that makes them unreachable counts them in
+ * `skipped_occurrences`). 0 when the pending occurrence is not due yet. Bounded by 100,000.
+ */
+export function countDueOccurrences(t: ScheduleTiming, scheduleId: string, windowMinutes: number | null, scheduledFor: Date, fireAt: Date, now: Date): number {
+  let count = 0;
+  let next: { scheduledFor: Date; fireAt: Date } | null = { scheduledFor, fireAt };
+  while (next && next.fireAt.getTime() <= now.getTime() && count < MAX_DUE_WALK) {
+    count++;
+    const following = nextOccurrenceInWindow(t, next.scheduledFor);
+    next = following ? { scheduledFor: following, fireAt: fireAtOf(scheduleId, windowMinutes, following) } : null;
+  }
+  return count;
+}

@@ -1,24 +1,34 @@
 /**
- * The save path shared by create and update (SPEC §5.2, §6.3): every rule that needs the clock, the
- * configuration or the database, after the contract schema has passed. Nothing is written here; the
- * caller writes the returned fields in its own transaction.
+ * The save path shared by create and update (SPEC §5.2, §6.3, §12): every rule that needs the clock,
+ * the configuration or the database, after the contract schema has passed. Nothing is written here;
+ * the caller writes the returned fields in its own transaction.
  */
-import { minIntervalSeconds, resolveLocalTime } from '../cron';
+import { minIntervalSeconds, parseRateExpression, resolveLocalTime } from '../cron';
 import type { Actor } from '../auth';
 import type { Limits } from '../config';
 import type { Tx } from '../db';
 import { DomainError, parseOrRefuse } from '../errors';
 import { checkInvocationTarget, embeddedGateway, type MissingTargetSession } from '../workflows';
-import { ScheduleCreateInput, type InvocationTarget } from './contract';
-import { nextOccurrenceInWindow, type ScheduleTiming } from './occurrences';
+import { CADENCE_FIELD, EVENTBRIDGE_DEFAULT_RETRY, ScheduleCreateInput, type InvocationTarget } from './contract';
+import { fireAtOf, nextOccurrenceInWindow, rateAnchorFor, type ScheduleTiming } from './occurrences';
 
-/** The columns a save writes (besides ids, creator and timestamps). */
+/** The columns a save writes (besides ids, creator, timestamps and the `paused` columns). */
 export interface SavedFields extends ScheduleTiming {
   alias: string | null;
   description: string | null;
+  /** SPEC §12.4 window in minutes, or null when `off`. */
+  flexibleWindowMinutes: number | null;
+  retryMaximumAttempts: number | null;
+  retryMaximumEventAgeSeconds: number | null;
+  deadLetterArn: string | null;
+  actionAfterCompletion: 'none' | 'delete';
+  pauseAfterFailures: number | null;
   enabled: boolean;
   invocationTarget: InvocationTarget;
+  /** When the next occurrence fires (with its flexible-window offset), or null when disabled. */
   nextFireAt: Date | null;
+  /** That occurrence itself, when an offset moved `nextFireAt` off it (schema: null = `nextFireAt`). */
+  nextScheduledFor: Date | null;
 }
 
 /** What a save would write, and the target session it still needs (dry runs only). */
@@ -33,6 +43,14 @@ export function parseScheduleInput(input: unknown): ScheduleCreateInput {
   return parseOrRefuse(ScheduleCreateInput, input);
 }
 
+/** The stored schedule an update starts from (what the save keeps when the timing is unchanged). */
+export interface StoredSchedule extends ScheduleTiming {
+  flexibleWindowMinutes: number | null;
+  enabled: boolean;
+  nextFireAt: Date | null;
+  nextScheduledFor: Date | null;
+}
+
 export interface CheckScheduleOptions {
   db: Tx;
   /** The saver: the target is checked with this standing (SPEC §6.3). */
@@ -41,69 +59,131 @@ export interface CheckScheduleOptions {
   limits: Limits;
   /** The request's instant (UTC). */
   now: Date;
+  /** The schedule's id (a create's new id): the flexible-window offset derives from it (SPEC §12.4). */
+  scheduleId: string;
+  /**
+   * An update's stored schedule, or null for a create. When the update leaves the timing and
+   * `enabled` as stored, the pending occurrence is kept (SPEC §8) and the clock rules are not applied
+   * again (a one-time schedule whose occurrence is being retried has its time in the past).
+   */
+  stored: StoredSchedule | null;
   /** False on an update that leaves `invocation_target` as stored: it is not checked again. */
   checkTarget: boolean;
   /** A dry run: a target session alias that does not exist yet is reported, not refused (`checkInvocationTarget`). */
   allowMissingSession?: boolean;
 }
 
+/** True when `a` and `b` fire at the same occurrences (SPEC §8: the fields an edit must recompute for). */
+export function sameTiming(a: StoredSchedule, b: StoredSchedule): boolean {
+  const t = (d: Date | null) => d?.getTime() ?? null;
+  return (
+    a.repeat === b.repeat &&
+    a.cronExpression === b.cronExpression &&
+    a.rateExpression === b.rateExpression &&
+    t(a.rateAnchor) === t(b.rateAnchor) &&
+    a.invocationTime === b.invocationTime &&
+    a.timezone === b.timezone &&
+    t(a.startDate) === t(b.startDate) &&
+    t(a.endDate) === t(b.endDate) &&
+    a.flexibleWindowMinutes === b.flexibleWindowMinutes &&
+    a.enabled === b.enabled
+  );
+}
+
 /**
  * Check a parsed schedule against the clock, the limits and the catalog, and compute what to store.
  * Throws DomainError: `invalid_invocation_time` (past, outside the window), `invalid_date_window`
- * (end_date already passed), `invalid_cron_expression` (never fires inside the window),
- * `interval_too_short`, `invalid_invocation_target` (one identical refusal for every save-time check).
+ * (end_date already passed, or no rate occurrence inside the window), `invalid_cron_expression`
+ * (never fires inside the window), `interval_too_short` (cron or rate), `invalid_invocation_target`
+ * (one identical refusal for every save-time check).
  */
 export async function checkSchedule(opts: CheckScheduleOptions): Promise<CheckedSchedule> {
-  const { input, now } = opts;
+  const { input, now, stored } = opts;
+  const startDate = input.start_date ? new Date(input.start_date) : null;
+  const rateExpression = input.repeat === 'recurring_rate' ? (input.rate_expression ?? null) : null;
+  // SPEC §12.1: changing rate_expression or start_date (or becoming a rate) re-anchors.
+  const keepAnchor =
+    stored !== null && stored.repeat === 'recurring_rate' && stored.rateExpression === rateExpression && (stored.startDate?.getTime() ?? null) === (startDate?.getTime() ?? null);
   const timing: ScheduleTiming = {
     repeat: input.repeat,
     cronExpression: input.repeat === 'recurring_cron' ? (input.cron_expression ?? null) : null,
-    rateExpression: null,
-    rateAnchor: null,
+    rateExpression,
+    rateAnchor: rateExpression === null ? null : keepAnchor ? stored.rateAnchor : rateAnchorFor(startDate, now),
     invocationTime: input.repeat === 'one_time' ? (input.invocation_time ?? null) : null,
     timezone: input.timezone,
-    startDate: input.start_date ? new Date(input.start_date) : null,
+    startDate,
     endDate: input.end_date ? new Date(input.end_date) : null,
   };
+  const window = input.flexible_time_window?.mode === 'flexible' ? input.flexible_time_window.maximum_window_minutes : null;
+  const enabled = input.enabled ?? true;
 
-  let first: Date | null;
-  if (timing.repeat === 'one_time') {
-    const at = resolveLocalTime(timing.invocationTime ?? '', timing.timezone);
-    if (at.getTime() <= now.getTime()) {
-      throw new DomainError('invalid_invocation_time', `invocation_time ${timing.invocationTime} in ${timing.timezone} is in the past`, { path: 'invocation_time' });
-    }
-    first = nextOccurrenceInWindow(timing, now);
-    if (!first) {
-      throw new DomainError('invalid_invocation_time', 'invocation_time lies outside the start_date..end_date window', { path: 'invocation_time' });
-    }
+  const keep = stored !== null && sameTiming(stored, { ...timing, flexibleWindowMinutes: window, enabled, nextFireAt: null, nextScheduledFor: null });
+  let next: { fireAt: Date; scheduledFor: Date } | null = null;
+  if (keep) {
+    next = stored.nextFireAt ? { fireAt: stored.nextFireAt, scheduledFor: stored.nextScheduledFor ?? stored.nextFireAt } : null;
   } else {
-    if (timing.endDate && timing.endDate.getTime() <= now.getTime()) {
-      throw new DomainError('invalid_date_window', 'end_date is in the past, so the schedule could never fire', { path: 'end_date' });
-    }
-    first = nextOccurrenceInWindow(timing, now);
-    if (!first) {
-      throw new DomainError('invalid_cron_expression', `cron_expression "${timing.cronExpression}" never fires inside the schedule's window`, { path: 'cron_expression' });
-    }
-    const gap = minIntervalSeconds(timing.cronExpression ?? '', timing.timezone, now);
-    if (gap !== null && gap < opts.limits.minIntervalSeconds) {
-      throw new DomainError('interval_too_short', `cron_expression fires ${gap} s apart; the shortest interval allowed is ${opts.limits.minIntervalSeconds} s (scheduler.min_interval_seconds)`, { path: 'cron_expression' });
-    }
+    const first = firstOccurrence(timing, now, opts.limits);
+    next = enabled ? { scheduledFor: first, fireAt: fireAtOf(opts.scheduleId, window, first) } : null;
   }
 
   const checked = opts.checkTarget
     ? await checkTargetAtSave(opts.db, opts.actor, input.invocation_target, opts.allowMissingSession ?? false)
     : { target: input.invocation_target };
 
-  const enabled = input.enabled ?? true;
+  const retry = input.retry_policy ?? null;
   const fields: SavedFields = {
     ...timing,
     alias: input.alias ?? null,
     description: input.description ?? null,
+    flexibleWindowMinutes: window,
+    // A retry policy names what it sets; the other field takes its EventBridge default (SPEC §12.2).
+    retryMaximumAttempts: retry ? (retry.maximum_retry_attempts ?? EVENTBRIDGE_DEFAULT_RETRY.maximum_retry_attempts) : null,
+    retryMaximumEventAgeSeconds: retry ? (retry.maximum_event_age_seconds ?? EVENTBRIDGE_DEFAULT_RETRY.maximum_event_age_seconds) : null,
+    deadLetterArn: input.dead_letter?.arn ?? null,
+    actionAfterCompletion: input.action_after_completion ?? 'none',
+    pauseAfterFailures: input.pause_after_failures ?? null,
     enabled,
     invocationTarget: checked.target,
-    nextFireAt: enabled ? first : null,
+    nextFireAt: next?.fireAt ?? null,
+    nextScheduledFor: next && next.scheduledFor.getTime() !== next.fireAt.getTime() ? next.scheduledFor : null,
   };
   return checked.missingSession ? { fields, missingSession: checked.missingSession } : { fields };
+}
+
+/**
+ * The first occurrence strictly after `now` of a timing being saved, after the clock rules of SPEC
+ * §5.2 and §12.1 (a saved schedule must be able to fire). Throws the codes `checkSchedule` names.
+ */
+function firstOccurrence(timing: ScheduleTiming, now: Date, limits: Limits): Date {
+  const field = CADENCE_FIELD[timing.repeat];
+  if (timing.repeat === 'one_time') {
+    const at = resolveLocalTime(timing.invocationTime ?? '', timing.timezone);
+    if (at.getTime() <= now.getTime()) {
+      throw new DomainError('invalid_invocation_time', `invocation_time ${timing.invocationTime} in ${timing.timezone} is in the past`, { path: 'invocation_time' });
+    }
+    const first = nextOccurrenceInWindow(timing, now);
+    if (!first) throw new DomainError('invalid_invocation_time', 'invocation_time lies outside the start_date..end_date window', { path: 'invocation_time' });
+    return first;
+  }
+  if (timing.endDate && timing.endDate.getTime() <= now.getTime()) {
+    throw new DomainError('invalid_date_window', 'end_date is in the past, so the schedule could never fire', { path: 'end_date' });
+  }
+  const first = nextOccurrenceInWindow(timing, now);
+  const minimum = limits.minIntervalSeconds;
+  if (timing.repeat === 'recurring_rate') {
+    if (!first) throw new DomainError('invalid_date_window', `rate_expression "${timing.rateExpression}" has no occurrence inside the schedule's window`, { path: 'end_date' });
+    const gap = parseRateExpression(timing.rateExpression ?? '').intervalMs / 1000;
+    if (gap < minimum) {
+      throw new DomainError('interval_too_short', `rate_expression fires ${gap} s apart; the shortest interval allowed is ${minimum} s (scheduler.min_interval_seconds)`, { path: field });
+    }
+    return first;
+  }
+  if (!first) throw new DomainError('invalid_cron_expression', `cron_expression "${timing.cronExpression}" never fires inside the schedule's window`, { path: field });
+  const gap = minIntervalSeconds(timing.cronExpression ?? '', timing.timezone, now);
+  if (gap !== null && gap < minimum) {
+    throw new DomainError('interval_too_short', `cron_expression fires ${gap} s apart; the shortest interval allowed is ${minimum} s (scheduler.min_interval_seconds)`, { path: field });
+  }
+  return first;
 }
 
 const TARGET_REFUSAL = 'invocation_target does not resolve to a writable draft revision, an existing session in it, and a workflow definition you can read';

@@ -3,7 +3,7 @@
  * instants are ISO 8601 UTC with `Z`.
  */
 import type { ScheduleRecord } from '../db';
-import type { InvocationTarget, Repeat, Run, RunResult, RunStatus, RunTrigger, Schedule, ScheduleState } from './contract';
+import { EVENTBRIDGE_DEFAULT_RETRY, type ExhaustedReason, type InvocationTarget, type Paused, type Repeat, type Run, type RunResult, type RunStatus, type RunTrigger, type Schedule, type ScheduleState } from './contract';
 
 /** A `schedules` row (Prisma's model or raw SQL's `ScheduleRecord`); the revision is not part of the wire shape. */
 export type ScheduleRow = Omit<ScheduleRecord, 'revisionId'>;
@@ -16,19 +16,34 @@ export function toSchedule(row: ScheduleRow): Schedule {
     repeat: row.repeat as Repeat,
     ...(row.repeat === 'one_time' && row.invocationTime != null ? { invocation_time: row.invocationTime } : {}),
     ...(row.repeat === 'recurring_cron' && row.cronExpression != null ? { cron_expression: row.cronExpression } : {}),
+    ...(row.repeat === 'recurring_rate' && row.rateExpression != null ? { rate_expression: row.rateExpression } : {}),
     timezone: row.timezone,
     ...(row.startDate ? { start_date: row.startDate.toISOString() } : {}),
     ...(row.endDate ? { end_date: row.endDate.toISOString() } : {}),
+    ...(row.flexibleWindowMinutes !== null ? { flexible_time_window: { mode: 'flexible' as const, maximum_window_minutes: row.flexibleWindowMinutes } } : {}),
     enabled: row.enabled,
+    ...(row.retryMaximumAttempts !== null
+      ? { retry_policy: { maximum_retry_attempts: row.retryMaximumAttempts, maximum_event_age_seconds: row.retryMaximumEventAgeSeconds ?? EVENTBRIDGE_DEFAULT_RETRY.maximum_event_age_seconds } }
+      : {}),
+    ...(row.deadLetterArn !== null ? { dead_letter: { arn: row.deadLetterArn } } : {}),
+    ...(row.actionAfterCompletion === 'delete' ? { action_after_completion: 'delete' as const } : {}),
+    ...(row.pauseAfterFailures !== null ? { pause_after_failures: row.pauseAfterFailures } : {}),
     state: row.state as ScheduleState,
     invocation_target_type: 'workflow',
     invocation_target: row.invocationTarget as InvocationTarget,
     next_fire_at: row.nextFireAt ? row.nextFireAt.toISOString() : null,
     created_by: { type: row.createdByType as 'user' | 'org', id: row.createdById },
     skipped_occurrences: row.skippedOccurrences,
+    ...(!row.enabled && row.pausedAt ? { paused: pausedOf(row, row.pausedAt) } : {}),
     created_at: row.createdAt.toISOString(),
     updated_at: row.updatedAt.toISOString(),
   };
+}
+
+/** SPEC §12.5 `paused` of a disabled row. */
+function pausedOf(row: ScheduleRow, at: Date): Paused {
+  const by: Paused['by'] = row.pausedByType === 'user' || row.pausedByType === 'org' ? { type: row.pausedByType, id: row.pausedById ?? '' } : { type: 'system' };
+  return { by, at: at.toISOString(), ...(row.pauseNote ? { note: row.pauseNote } : {}), ...(row.pausedBulk ? { bulk: true as const } : {}) };
 }
 
 export interface RunRow {
@@ -36,10 +51,14 @@ export interface RunRow {
   scheduleId: string;
   scheduledFor: Date;
   trigger: string;
+  attempt: number;
   invocationTarget: unknown;
   description: string | null;
   status: string;
   result: unknown;
+  nextAttemptAt: Date | null;
+  exhausted: string | null;
+  deadLetterId: string | null;
   createdAt: Date;
 }
 
@@ -53,7 +72,11 @@ export function toRun(row: RunRow): Run {
     invocation_target_type: 'workflow',
     invocation_target: row.invocationTarget as InvocationTarget,
     ...(row.description != null ? { description: row.description } : {}),
+    attempt: row.attempt,
     status: row.status as RunStatus,
+    ...(row.nextAttemptAt ? { next_attempt_at: row.nextAttemptAt.toISOString() } : {}),
+    ...(row.exhausted ? { exhausted: row.exhausted as ExhaustedReason } : {}),
+    ...(row.deadLetterId ? { dead_letter_id: row.deadLetterId } : {}),
     result: row.result as RunResult,
   };
 }

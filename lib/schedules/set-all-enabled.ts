@@ -1,25 +1,68 @@
 import type { Actor } from '../auth';
-import { inTransaction, type Db } from '../db';
+import { cancelPendingAttempts, inTransaction, type Db } from '../db';
 import { requireSchedulerRole } from './access';
-import { nextOccurrenceInWindow } from './occurrences';
+import { countDueOccurrences, fireAtOf, nextOccurrenceInWindow, type StoredRepeat } from './occurrences';
 
 /**
- * `set_all_enabled` (SPEC §3.1): pause or resume every active schedule of a scheduler. Resuming
- * fires from the next occurrence after `now` (no catch-up, SPEC §5.1). Returns how many changed.
+ * `set_all_enabled` (SPEC §3.1, §12.5) — pause all / resume all of a scheduler's active schedules.
+ * - `false`: every enabled active schedule is disabled with `paused: {by: <actor>, at: now, bulk: true}`;
+ *   its pending retries are cancelled (SPEC §12.2) and due, unfired occurrences counted as skipped (SPEC §8).
+ * - `true`: only the schedules a `set_all_enabled(false)` disabled (`bulk`) are enabled again, firing
+ *   from the next occurrence after `now` (no catch-up, SPEC §5.1); one an operator disabled on its own
+ *   stays disabled. A resumed schedule with no occurrence left is completed (SPEC §5.3).
+ * Returns how many schedules changed.
  */
 export async function setAllEnabled(opts: { db: Db; actor: Actor; revision: { id: string; blobId: string }; enabled: boolean; now: Date }): Promise<{ updated: number }> {
   const { db, actor, revision, enabled, now } = opts;
   return inTransaction(db, async (tx) => {
     await requireSchedulerRole(tx, actor, revision.blobId, 'write');
-    const rows = await tx.schedule.findMany({ where: { revisionId: revision.id, state: 'active', enabled: !enabled } });
+    const rows = await tx.schedule.findMany({
+      where: { revisionId: revision.id, state: 'active', enabled: !enabled, ...(enabled ? { pausedBulk: true } : {}) },
+    });
+    // Serialization is desired: one transaction client runs one statement at a time.
     for (const row of rows) {
-      const next = enabled ? nextOccurrenceInWindow({ ...row, repeat: row.repeat as 'one_time' | 'recurring_cron' }, now) : null;
-      await tx.schedule.update({
-        where: { id: row.id },
-        // A resumed schedule with no occurrence left is completed (SPEC §5.3).
-        data: { enabled, nextFireAt: next, ...(enabled && next === null ? { state: 'completed' } : {}), updatedAt: now },
-      });
+      const timing = { ...row, repeat: row.repeat as StoredRepeat };
+      if (enabled) {
+        const next = nextOccurrenceInWindow(timing, now);
+        const fireAt = next ? fireAtOf(row.id, row.flexibleWindowMinutes, next) : null;
+        await tx.schedule.update({
+          where: { id: row.id },
+          data: {
+            enabled: true,
+            nextFireAt: fireAt,
+            nextScheduledFor: next && fireAt && next.getTime() !== fireAt.getTime() ? next : null,
+            pausedByType: null,
+            pausedById: null,
+            pausedAt: null,
+            pauseNote: null,
+            pausedBulk: false,
+            ...(next === null ? { state: 'completed' } : {}),
+            updatedAt: now,
+          },
+        });
+      } else {
+        const dropped =
+          row.nextFireAt && row.nextFireAt.getTime() <= now.getTime()
+            ? countDueOccurrences(timing, row.id, row.flexibleWindowMinutes, row.nextScheduledFor ?? row.nextFireAt, row.nextFireAt, now)
+            : 0;
+        await tx.schedule.update({
+          where: { id: row.id },
+          data: {
+            enabled: false,
+            nextFireAt: null,
+            nextScheduledFor: null,
+            pausedByType: actor.type,
+            pausedById: actor.id,
+            pausedAt: now,
+            pauseNote: null,
+            pausedBulk: true,
+            skippedOccurrences: row.skippedOccurrences + dropped,
+            updatedAt: now,
+          },
+        });
+      }
     }
+    if (!enabled) await cancelPendingAttempts(tx, rows.map((r) => r.id));
     return { updated: rows.length };
   });
 }

@@ -93,10 +93,10 @@ export async function lastRunStatuses(opts: {
 }
 
 /**
- * How many `active` schedules of the scheduler are enabled and disabled: what "Pause all" and
- * "Resume all" (`set_all_enabled`, SPEC §3.1) would change. Needs `read` (else `404 not_found`).
+ * How many `active` schedules of the scheduler are enabled (what "Pause all" would change), disabled,
+ * and disabled by a Pause all (what "Resume all" would change, `set_all_enabled`, SPEC §3.1, §12.5). Needs `read` (else `404 not_found`).
  */
-export async function enabledCounts(opts: { db: Db; actor: Actor; revision: { id: string; blobId: string } }): Promise<{ enabled: number; disabled: number }> {
+export async function enabledCounts(opts: { db: Db; actor: Actor; revision: { id: string; blobId: string } }): Promise<{ enabled: number; disabled: number; bulkPaused: number }> {
   const { db, actor, revision } = opts;
   await requireSchedulerRole(db, actor, revision.blobId, 'read');
   return countEnabled(db, revision.id);

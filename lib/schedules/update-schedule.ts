@@ -1,12 +1,14 @@
 import type { Actor } from '../auth';
 import type { Limits } from '../config';
-import { inTransaction, type Db, type Tx } from '../db';
+import { cancelPendingAttempts, inTransaction, lockSchedule, type Db, type Prisma, type Tx } from '../db';
 import { DomainError, parseOrRefuse } from '../errors';
 import { requireSchedulerRole } from './access';
-import { ScheduleUpdateInput, type Schedule, type ScheduleDryRunAnswer } from './contract';
+import { CADENCE_FIELD, ScheduleUpdateInput, type Schedule, type ScheduleDryRunAnswer } from './contract';
 import { getScheduleRow } from './find-schedule';
-import { checkSchedule, parseScheduleInput } from './save-schedule';
-import { toSchedule } from './serialize';
+import { finishSchedules } from './finish';
+import { countDueOccurrences, type StoredRepeat } from './occurrences';
+import { checkSchedule, parseScheduleInput, type CheckedSchedule, type StoredSchedule } from './save-schedule';
+import { toSchedule, type ScheduleRow } from './serialize';
 
 export interface UpdateScheduleOptions {
   db: Db;
@@ -22,21 +24,23 @@ export interface UpdateScheduleOptions {
 
 /**
  * `update_schedule` (SPEC §3.1): merge the fields sent onto the stored schedule, validate the result
- * as a whole, recompute `next_fire_at`. Switching `repeat` needs the matching field in the same
- * request; the other field is dropped. The target is checked again only when `invocation_target` is sent.
+ * as a whole, and store it. Switching `repeat` needs the matching cadence field in the same request;
+ * the other cadence fields are dropped. The target is checked again only when `invocation_target` is
+ * sent. SPEC §8: `next_fire_at` is recomputed only when the timing or `enabled` changes, and the due
+ * occurrences such an edit makes unreachable are counted in `skipped_occurrences`. SPEC §12.2:
+ * disabling or changing the target cancels pending retries. SPEC §12.5: disabling records `paused`.
  * Throws `404 schedule_not_found`, `409 schedule_completed`, and every code of SPEC §5.2.
  */
 export async function updateSchedule(opts: UpdateScheduleOptions): Promise<Schedule> {
   const patch = parsePatch(opts.input);
   return inTransaction(opts.db, async (tx) => {
-    const { row, checked } = await checkUpdate(tx, opts, patch, false);
-    const { fields } = checked;
-    // Re-enabling fires from the next occurrence after now (SPEC §5.1: no catch-up); checkSchedule
-    // computes next_fire_at from `now`, so a disabled period's occurrences are never fired.
-    const updated = await tx.schedule.update({
-      where: { id: row.id },
-      data: { ...fields, invocationTarget: fields.invocationTarget, updatedAt: opts.now },
-    });
+    const plan = await checkUpdate(tx, opts, patch, false);
+    const updated = await tx.schedule.update({ where: { id: plan.row.id }, data: plan.data });
+    if (plan.cancelsRetries && (await cancelPendingAttempts(tx, [plan.row.id])) > 0) {
+      // A last occurrence whose retry was cancelled leaves nothing to fire (SPEC §5.3).
+      const { completed } = await finishSchedules(tx, [plan.row.id], opts.now);
+      if (completed.length) return toSchedule(await tx.schedule.findUniqueOrThrow({ where: { id: plan.row.id } }));
+    }
     return toSchedule(updated);
   });
 }
@@ -50,11 +54,11 @@ export async function updateSchedule(opts: UpdateScheduleOptions): Promise<Sched
 export async function dryRunUpdateSchedule(opts: UpdateScheduleOptions): Promise<ScheduleDryRunAnswer> {
   const patch = parsePatch(opts.input);
   return inTransaction(opts.db, async (tx) => {
-    const { row, checked } = await checkUpdate(tx, opts, patch, true);
+    const { row, data, checked } = await checkUpdate(tx, opts, patch, true);
     const { missingSession } = checked;
     return {
       dry_run: true,
-      schedule: toSchedule({ ...row, ...checked.fields, updatedAt: opts.now }),
+      schedule: toSchedule({ ...row, ...(data as Partial<ScheduleRow>) }),
       ...(missingSession ? { missing_session: { revision_id: missingSession.revisionId, alias: missingSession.alias } } : {}),
     };
   });
@@ -64,22 +68,42 @@ function parsePatch(input: unknown): ScheduleUpdateInput {
   return parseOrRefuse(ScheduleUpdateInput, input);
 }
 
+/** A stable text of a JSON value (keys sorted), to tell whether a sent target differs from the stored one. */
+function canonical(v: unknown): string {
+  if (Array.isArray(v)) return `[${v.map(canonical).join(',')}]`;
+  if (v && typeof v === 'object') return `{${Object.keys(v).sort().map((k) => `${JSON.stringify(k)}:${canonical((v as Record<string, unknown>)[k])}`).join(',')}}`;
+  return JSON.stringify(v) ?? 'null';
+}
+
+interface UpdatePlan {
+  row: ScheduleRow & { revisionId: string };
+  checked: CheckedSchedule;
+  /** Every column the update writes. */
+  data: Prisma.ScheduleUpdateInput;
+  /** Disabling, or a changed target: pending retries are cancelled (SPEC §12.2). */
+  cancelsRetries: boolean;
+}
+
 /** The checks of an update, in order: write access, the schedule, its state, the merged fields, the alias, `checkSchedule`. */
-async function checkUpdate(tx: Tx, opts: UpdateScheduleOptions, patch: ScheduleUpdateInput, allowMissingSession: boolean) {
+async function checkUpdate(tx: Tx, opts: UpdateScheduleOptions, patch: ScheduleUpdateInput, allowMissingSession: boolean): Promise<UpdatePlan> {
   const { actor, revision, limits, now } = opts;
   await requireSchedulerRole(tx, actor, revision.blobId, 'write');
-  const row = await getScheduleRow(tx, revision.id, opts.scheduleRef);
+  const found = await getScheduleRow(tx, revision.id, opts.scheduleRef);
+  // The row is locked (PostgreSQL FOR UPDATE) and read again: a fire completing or advancing it in
+  // between waits for this transaction, so the checks below see what this update replaces.
+  const row = (await lockSchedule(tx, found.id)) ?? found;
   if (row.state === 'completed') {
     throw new DomainError('schedule_completed', 'this schedule is completed and read-only; it can be read and deleted');
   }
   const current = toSchedule(row);
   if (patch.repeat !== undefined && patch.repeat !== current.repeat) {
-    const needed = patch.repeat === 'one_time' ? 'invocation_time' : 'cron_expression';
+    const needed = CADENCE_FIELD[patch.repeat];
     if (patch[needed] === undefined) {
       throw new DomainError('invalid_request_body', `switching repeat to "${patch.repeat}" needs ${needed} in the same request`, { path: needed });
     }
   }
   const repeat = patch.repeat ?? current.repeat;
+  const { paused: pausePatch, ...fieldsPatch } = patch;
   const merged: Record<string, unknown> = {
     alias: current.alias,
     description: current.description,
@@ -87,14 +111,15 @@ async function checkUpdate(tx: Tx, opts: UpdateScheduleOptions, patch: ScheduleU
     timezone: current.timezone,
     start_date: current.start_date,
     end_date: current.end_date,
+    flexible_time_window: current.flexible_time_window,
     enabled: current.enabled,
+    retry_policy: current.retry_policy,
+    dead_letter: current.dead_letter,
+    action_after_completion: current.action_after_completion,
+    pause_after_failures: current.pause_after_failures,
     invocation_target: current.invocation_target,
-    ...(repeat === current.repeat
-      ? current.repeat === 'one_time'
-        ? { invocation_time: current.invocation_time }
-        : { cron_expression: current.cron_expression }
-      : {}),
-    ...patch,
+    ...(repeat === current.repeat ? { [CADENCE_FIELD[repeat]]: current[CADENCE_FIELD[repeat]] } : {}),
+    ...fieldsPatch,
   };
   for (const k of Object.keys(merged)) if (merged[k] === undefined || merged[k] === null) delete merged[k];
   const input = parseScheduleInput(merged);
@@ -102,6 +127,31 @@ async function checkUpdate(tx: Tx, opts: UpdateScheduleOptions, patch: ScheduleU
     const clash = await tx.schedule.findFirst({ where: { revisionId: revision.id, alias: input.alias, NOT: { id: row.id } }, select: { id: true } });
     if (clash) throw new DomainError('alias_taken', `alias "${input.alias}" is taken by another schedule in this scheduler`, { path: 'alias' });
   }
-  const checked = await checkSchedule({ db: tx, actor, input, limits, now, checkTarget: patch.invocation_target !== undefined, allowMissingSession });
-  return { row, checked };
+  const stored: StoredSchedule = { ...row, repeat: row.repeat as StoredRepeat };
+  const checked = await checkSchedule({ db: tx, actor, input, limits, now, scheduleId: row.id, stored, checkTarget: patch.invocation_target !== undefined, allowMissingSession });
+  const { fields } = checked;
+
+  // SPEC §8: an edit never drops an occurrence silently. When the update replaces a due, unfired
+  // occurrence (and those after it that are due too), they are counted as skipped.
+  const dropped =
+    row.enabled && row.nextFireAt && row.nextFireAt.getTime() <= now.getTime() && fields.nextFireAt?.getTime() !== row.nextFireAt.getTime()
+      ? countDueOccurrences(stored, row.id, row.flexibleWindowMinutes, row.nextScheduledFor ?? row.nextFireAt, row.nextFireAt, now)
+      : 0;
+
+  const disabling = row.enabled && !fields.enabled;
+  if (fields.enabled && pausePatch !== undefined) {
+    throw new DomainError('invalid_request_body', 'paused.note can be set only on a disabled schedule (send enabled: false with it)', { path: 'paused.note' });
+  }
+  const paused = fields.enabled
+    ? { pausedByType: null, pausedById: null, pausedAt: null, pauseNote: null, pausedBulk: false }
+    : disabling
+      ? { pausedByType: actor.type, pausedById: actor.id, pausedAt: now, pauseNote: pausePatch?.note ?? null, pausedBulk: false }
+      : { pauseNote: pausePatch !== undefined ? pausePatch.note : row.pauseNote };
+  const targetChanged = canonical(fields.invocationTarget) !== canonical(row.invocationTarget);
+  return {
+    row,
+    checked,
+    data: { ...fields, ...paused, skippedOccurrences: row.skippedOccurrences + dropped, updatedAt: now },
+    cancelsRetries: disabling || targetChanged,
+  };
 }

@@ -135,7 +135,7 @@ describe('SPEC §12.2–§12.3 retries and dead letters', () => {
       expect(mine[0]).toMatchObject({ schedule_label: 'retry-closed', scheduled_for: '2031-02-01T09:00:00.000Z', attempts: 3, exhausted: 'maximum_retry_attempts', last_run_id: runs[2].id, status: 'invocation_error' });
 
       await setSession('open');
-      const replay = await replayDeadLetter({ db, actor: actor(), revision: rev, deadLetterRef: mine[0].id, now: new Date('2031-02-01T12:30:00Z') });
+      const replay = await replayDeadLetter({ db, actor: actor(), revision: rev, deadLetterRef: mine[0].id, limits: LIMITS, now: new Date('2031-02-01T12:30:00Z') });
       expect(replay.execution).toMatchObject({ trigger: 'manual', status: 'success', attempt: 1, dead_letter_id: mine[0].id });
       expect(replay.dead_letter.replay).toEqual({ run_id: replay.execution.id, status: 'success', at: '2031-02-01T12:30:00.000Z' });
     } finally {

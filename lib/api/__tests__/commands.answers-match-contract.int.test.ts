@@ -10,7 +10,7 @@ import { z } from 'zod';
 import type { Actor } from '../../auth';
 import type { Db } from '../../db';
 import { ErrorBodySchema } from '../../errors';
-import { SCHEDULER_COMMANDS, schedulerCommands } from '../../schedules';
+import { fireDue, SCHEDULER_COMMANDS, schedulerCommands } from '../../schedules';
 import { TEST_LIMITS } from '../../testing/limits';
 import { createTestDb } from '../../testing/test-db';
 import { BLOB_ROUTES, WORKFLOW_COMMANDS, workflowCommands } from '../../workflows';
@@ -144,6 +144,36 @@ describe('§3.1 scheduler_blobhub answers match SCHEDULER_COMMANDS', () => {
     await ok(rev, sch('list_executions', { schedule_id: schedule.id, status: 'success' }));
     expect((await ok(rev, sch('set_all_enabled', { enabled: false }))).updated).toBeGreaterThanOrEqual(1);
     await ok(rev, sch('set_all_enabled', { enabled: true }));
+    await ok(rev, sch('delete_schedule', { schedule_id: once.schedule.id }));
+  });
+
+  it('the §12 fields, paused, and the dead-letter commands: list, replay, dismiss', async () => {
+    const rev = ctx.schedulerRevisionId;
+    const rate = await ok(rev, sch('create_schedule', {
+      repeat: 'recurring_rate', rate_expression: '15 minutes', timezone: 'UTC', invocation_target: TARGET,
+      retry_policy: { maximum_retry_attempts: 3 }, dead_letter: { arn: 'arn:aws:sqs:us-east-1:123456789012:scheduler-dlq' },
+      flexible_time_window: { mode: 'flexible', maximum_window_minutes: 5 }, action_after_completion: 'delete', pause_after_failures: 4,
+      enabled: false, paused: { note: 'until the vendor is back' },
+    }));
+    expect(rate.schedule).toMatchObject({
+      rate_expression: '15 minutes', retry_policy: { maximum_retry_attempts: 3, maximum_event_age_seconds: 86_400 },
+      flexible_time_window: { mode: 'flexible', maximum_window_minutes: 5 }, action_after_completion: 'delete', pause_after_failures: 4,
+      paused: { by: { type: 'user' }, note: 'until the vendor is back' },
+    });
+    const soon = new Date(Date.now() + 60_000);
+    const at = soon.toISOString().slice(0, 19);
+    const once = await ok(rev, sch('create_schedule', { repeat: 'one_time', invocation_time: at, timezone: 'UTC', invocation_target: TARGET, retry_policy: { maximum_retry_attempts: 0, maximum_event_age_seconds: 60 } }));
+    await ok(ctx.proceduresRevisionId, wf('close_session', { session_id: 'nightly-batch' }));
+    await fireDue({ db, now: new Date(soon.getTime() + 1000), limit: 100, limits: TEST_LIMITS });
+    await ok(ctx.proceduresRevisionId, wf('reopen_session', { session_id: 'nightly-batch' }));
+    const letters = await ok(rev, sch('list_dead_letters'));
+    const letter = letters.dead_letters.find((d: { schedule_id: string }) => d.schedule_id === once.schedule.id);
+    expect(letter).toMatchObject({ attempts: 1, exhausted: 'maximum_retry_attempts', status: 'invocation_error' });
+    const replayed = await ok(rev, sch('replay_dead_letter', { dead_letter_id: letter.id }));
+    expect(replayed.execution).toMatchObject({ trigger: 'manual', status: 'success', dead_letter_id: letter.id });
+    await ok(rev, sch('dismiss_dead_letter', { dead_letter_id: letter.id }));
+    expect((await ok(rev, sch('list_dead_letters'))).dead_letters.some((d: { id: string }) => d.id === letter.id)).toBe(false);
+    await ok(rev, sch('delete_schedule', { schedule_id: rate.schedule.id }));
     await ok(rev, sch('delete_schedule', { schedule_id: once.schedule.id }));
   });
 

@@ -5,6 +5,7 @@
 export { claimDue, claimOccurrence, type ClaimedSchedule, type FiringSchedule } from './claim-due';
 export { claimRetries, type ClaimedRetry } from './claim-retries';
 export { cancelPendingAttempts } from './cancel-pending-attempts';
+export { lockSchedule } from './lock-schedule';
 export {
   completeFinished,
   insertDeadLetters,

@@ -35,16 +35,24 @@ export async function findLastRuns(tx: Tx, revisionId: string, scheduleIds: stri
   return new Map(rows.map((r) => [r.schedule_id, { status: r.status, trigger: r.trigger, createdAt: new Date(r.created_at) }]));
 }
 
-/** Params: revision id. Active schedules only: what "Pause all" / "Resume all" would change. */
+/**
+ * Params: revision id. Active schedules only: enabled (what "Pause all" would change), disabled, and
+ * disabled by a pause all (`paused_bulk`: what "Resume all" would change, SPEC §12.5).
+ */
 export const ENABLED_COUNTS_SQL = {
-  sqlite: `SELECT COALESCE(SUM(CASE WHEN enabled THEN 1 ELSE 0 END), 0) AS enabled, COALESCE(SUM(CASE WHEN enabled THEN 0 ELSE 1 END), 0) AS disabled
+  sqlite: `SELECT COALESCE(SUM(CASE WHEN enabled THEN 1 ELSE 0 END), 0) AS enabled, COALESCE(SUM(CASE WHEN enabled THEN 0 ELSE 1 END), 0) AS disabled,
+      COALESCE(SUM(CASE WHEN NOT enabled AND paused_bulk THEN 1 ELSE 0 END), 0) AS bulk_paused
     FROM schedules WHERE revision_id = ? AND state = 'active'`,
-  postgresql: `SELECT COUNT(*) FILTER (WHERE enabled) AS enabled, COUNT(*) FILTER (WHERE NOT enabled) AS disabled
+  postgresql: `SELECT COUNT(*) FILTER (WHERE enabled) AS enabled, COUNT(*) FILTER (WHERE NOT enabled) AS disabled,
+      COUNT(*) FILTER (WHERE NOT enabled AND paused_bulk) AS bulk_paused
     FROM schedules WHERE revision_id = $1 AND state = 'active'`,
 } as const;
 
-/** How many active schedules of revision `revisionId` are enabled and disabled (one pass over its rows). */
-export async function countEnabled(tx: Tx, revisionId: string): Promise<{ enabled: number; disabled: number }> {
-  const [row] = await tx.$queryRawUnsafe<{ enabled: number | bigint; disabled: number | bigint }[]>(ENABLED_COUNTS_SQL[dialectOfDb(tx)], revisionId);
-  return { enabled: Number(row?.enabled ?? 0), disabled: Number(row?.disabled ?? 0) };
+/**
+ * How many active schedules of revision `revisionId` are enabled, disabled, and disabled by a pause
+ * all (one pass over its rows).
+ */
+export async function countEnabled(tx: Tx, revisionId: string): Promise<{ enabled: number; disabled: number; bulkPaused: number }> {
+  const [row] = await tx.$queryRawUnsafe<{ enabled: number | bigint; disabled: number | bigint; bulk_paused: number | bigint }[]>(ENABLED_COUNTS_SQL[dialectOfDb(tx)], revisionId);
+  return { enabled: Number(row?.enabled ?? 0), disabled: Number(row?.disabled ?? 0), bulkPaused: Number(row?.bulk_paused ?? 0) };
 }

@@ -198,6 +198,7 @@ describe('browseSchedules', () => {
     expect(await enabledCounts({ db, actor: user, revision: scheduler })).toEqual({
       enabled: active.filter((s) => s.enabled).length,
       disabled: active.filter((s) => !s.enabled).length,
+      bulkPaused: 0,
     });
     expect(active.filter((s) => !s.enabled).length).toBeGreaterThan(0);
   });

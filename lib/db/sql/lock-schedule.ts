@@ -1,0 +1,24 @@
+/**
+ * Lock one schedule row for the caller's transaction and read it again (SPEC §8, §12): an update
+ * decides on what it reads (completed? which occurrence is pending? which retries to cancel?), and a
+ * fire committing in between would make that read stale.
+ *
+ * - PostgreSQL: `FOR UPDATE` waits for a worker holding the row (its claim is `FOR UPDATE SKIP
+ *   LOCKED`) and then reads the committed row; the worker's next claim skips it until this commits.
+ * - SQLite: the transaction is `BEGIN IMMEDIATE` (lib/db/client.ts), so it already holds the single
+ *   write lock and the plain read is current.
+ */
+import type { Tx } from '../client';
+import { dialectOfDb } from '../client';
+import { toScheduleRecord, type ScheduleRecord } from './schedule-record';
+
+export const LOCK_SCHEDULE_SQL = {
+  sqlite: 'SELECT * FROM schedules WHERE id = ?',
+  postgresql: 'SELECT * FROM schedules WHERE id = $1 FOR UPDATE',
+} as const;
+
+/** The schedule `id` as it is now, locked until the caller's transaction ends; null when it is gone. */
+export async function lockSchedule(tx: Tx, id: string): Promise<ScheduleRecord | null> {
+  const rows = await tx.$queryRawUnsafe<Record<string, unknown>[]>(LOCK_SCHEDULE_SQL[dialectOfDb(tx)], id);
+  return rows.length ? toScheduleRecord(rows[0]) : null;
+}
