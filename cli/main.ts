@@ -64,17 +64,18 @@ export function buildProgram(io: Io, setCode: (code: number) => void): Command {
   cron
     .command('next')
     .description('print the next occurrences: ISO UTC instant, then local wall time and zone')
-    .argument('<expression>', 'six-field AWS cron expression, e.g. "0 9 ? * MON-FRI *"')
+    .argument('<expression>', 'six-field AWS cron expression, e.g. "0 9 ? * MON-FRI *", or a rate such as "rate(15 minutes)"')
     .option('--tz <zone>', 'IANA time zone', 'UTC')
     .option('-n, --count <n>', 'how many occurrences (1-1000)', positiveInt, 5)
     .option('--after <iso>', 'occurrences strictly after this instant (default: now)')
-    .action((expression: string, o: { tz: string; count: number; after?: string }) => {
-      setCode(cronNext({ expression, timezone: o.tz, count: o.count, after: o.after, io }));
+    .option('--anchor <iso>', 'a rate: the instant its intervals count from (the start date; default: the next whole minute after --after or now, as a save would)')
+    .action((expression: string, o: { tz: string; count: number; after?: string; anchor?: string }) => {
+      setCode(cronNext({ expression, timezone: o.tz, count: o.count, after: o.after, anchor: o.anchor, io }));
     });
   cron
     .command('explain')
-    .description('describe a cron expression in English and show its six fields')
-    .argument('<expression>', 'six-field AWS cron expression')
+    .description('describe a cron expression in English and show its six fields (or a rate, "rate(15 minutes)")')
+    .argument('<expression>', 'six-field AWS cron expression, or rate(<value> <unit>)')
     .action((expression: string) => {
       setCode(cronExplain(expression, io));
     });

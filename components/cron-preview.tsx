@@ -177,7 +177,7 @@ export function RatePreview({ rate, timezone, startDate, count = 5 }: { rate: st
     description = describeRate(parsed);
     if (now) {
       const anchor = startDate ? new Date(startDate) : new Date(Math.ceil(now.getTime() / 60_000) * 60_000);
-      fires = nextRateOccurrences(parsed, anchor, new Date(Math.min(now.getTime(), anchor.getTime() - 1)), count);
+      fires = nextRateOccurrences(parsed, anchor, now, count);
     }
   } catch (e) {
     return (

@@ -1,9 +1,22 @@
 /**
- * `scheduler cron next` and `scheduler cron explain`: the product's time engine (`lib/cron`, SPEC §7)
- * from the terminal, offline. `next` prints one occurrence a line: the ISO UTC instant, two spaces, the
- * local wall time and the zone (`2026-12-01T09:00:00.000Z  2026-12-01T10:00:00 Europe/Berlin`).
+ * `scheduler cron next` and `scheduler cron explain`: the product's time engine (`lib/cron`, SPEC §7,
+ * §12.1) from the terminal, offline, for cron expressions and rates (`rate(15 minutes)`). `next` prints
+ * one occurrence a line: the ISO UTC instant, two spaces, the local wall time and the zone
+ * (`2026-12-01T09:00:00.000Z  2026-12-01T10:00:00 Europe/Berlin`).
  */
-import { CronExpressionError, describeCron, nextOccurrences, parseCronExpression, TimezoneError, toLocalTime } from '../../lib/cron';
+import {
+  assertTimezone,
+  CronExpressionError,
+  describeCron,
+  describeRate,
+  nextOccurrences,
+  nextRateOccurrences,
+  parseCronExpression,
+  parseRateExpression,
+  RateExpressionError,
+  TimezoneError,
+  toLocalTime,
+} from '../../lib/cron';
 import { CliError } from '../client';
 import { EXIT, reportError, type Io } from '../io';
 
@@ -15,6 +28,8 @@ export interface CronNextOptions {
   count: number;
   /** Occurrences strictly after this instant; default now. */
   after?: string;
+  /** A rate's anchor instant (ISO); default the next whole minute after `after`, as a save anchors it. */
+  anchor?: string;
   io: Io;
   now?: Date;
 }
@@ -26,10 +41,20 @@ export function parseAfter(value: string): Date {
   return new Date(ms);
 }
 
-/** Report a time-engine error with its SPEC code (`invalid_cron_expression`, `invalid_timezone`). */
+/** The inside of `rate(...)` when `expression` is a rate (SPEC §12.1), else null. */
+function rateOf(expression: string): string | null {
+  const m = /^rate\((.*)\)$/s.exec(expression.trim());
+  return m ? m[1] : null;
+}
+
+/** Report a time-engine error with its SPEC code (`invalid_cron_expression`, `invalid_rate_expression`, `invalid_timezone`). */
 function reportCronError(io: Io, e: unknown): number {
   if (e instanceof CronExpressionError) {
     io.err(`error: invalid_cron_expression: ${e.message}`);
+    return EXIT.error;
+  }
+  if (e instanceof RateExpressionError) {
+    io.err(`error: invalid_rate_expression: ${e.message}`);
     return EXIT.error;
   }
   if (e instanceof TimezoneError) {
@@ -48,7 +73,16 @@ export function cronNext(opts: CronNextOptions): number {
   try {
     if (!Number.isInteger(opts.count) || opts.count < 1 || opts.count > 1000) throw new CliError('--count must be a whole number from 1 to 1000');
     const after = opts.after !== undefined ? parseAfter(opts.after) : (opts.now ?? new Date());
-    const found = nextOccurrences(opts.expression, opts.timezone, after, opts.count);
+    const rate = rateOf(opts.expression);
+    let found: Date[];
+    if (rate !== null) {
+      assertTimezone(opts.timezone);
+      // SPEC §12.1: a rate counts from its start date, else from the next whole minute after the save.
+      const anchor = opts.anchor !== undefined ? parseAfter(opts.anchor) : new Date(Math.ceil(after.getTime() / 60_000) * 60_000);
+      found = nextRateOccurrences(parseRateExpression(rate), anchor, after, opts.count);
+    } else {
+      found = nextOccurrences(opts.expression, opts.timezone, after, opts.count);
+    }
     for (const at of found) io.out(`${at.toISOString()}  ${toLocalTime(at, opts.timezone)} ${opts.timezone}`);
     if (found.length < opts.count) io.err(`(${found.length === 0 ? 'no occurrence' : `only ${found.length} occurrence${found.length === 1 ? '' : 's'}`} after ${after.toISOString()} up to the year 2199)`);
     return EXIT.ok;
@@ -62,6 +96,13 @@ const FIELD_NAMES = ['minutes', 'hours', 'day-of-month', 'month', 'day-of-week',
 /** Print the English description of an expression (cronstrue, SPEC §7.1) and its six fields. */
 export function cronExplain(expression: string, io: Io): number {
   try {
+    const rate = rateOf(expression);
+    if (rate !== null) {
+      const parsed = parseRateExpression(rate);
+      io.out(describeRate(parsed));
+      io.out(`  interval     ${parsed.intervalMs / 1000} s`);
+      return EXIT.ok;
+    }
     const parsed = parseCronExpression(expression);
     io.out(describeCron(expression));
     parsed.source.split(' ').forEach((token, i) => io.out(`  ${FIELD_NAMES[i].padEnd(12)} ${token}`));
