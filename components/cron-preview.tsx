@@ -110,13 +110,7 @@ export function InvocationPreview({ invocationTime, timezone }: { invocationTime
   try {
     at = resolveLocalTime(invocationTime, zone);
   } catch (e) {
-    return (
-      <div className="preview">
-        <p className="preview-error" aria-live="polite">
-          {messageOf(e)}
-        </p>
-      </div>
-    );
+    return <PreviewError error={e} />;
   }
   const inMs = now ? at.getTime() - now.getTime() : null;
   return (
@@ -180,13 +174,7 @@ export function RatePreview({ rate, timezone, startDate, count = 5 }: { rate: st
       fires = nextRateOccurrences(parsed, anchor, now, count);
     }
   } catch (e) {
-    return (
-      <div className="preview">
-        <p className="preview-error" aria-live="polite">
-          {messageOf(e)}
-        </p>
-      </div>
-    );
+    return <PreviewError error={e} />;
   }
   const zone = timezone.trim();
   return (
@@ -195,6 +183,17 @@ export function RatePreview({ rate, timezone, startDate, count = 5 }: { rate: st
         {description}
       </p>
       {!isValidTimezone(zone) ? <p className="muted small">Enter a valid time zone to see the next fire times.</p> : !now ? null : <FireTimes fires={fires} timezone={zone} />}
+    </div>
+  );
+}
+
+/** A preview that cannot be drawn: what is wrong with the input, announced politely. */
+function PreviewError({ error }: { error: unknown }) {
+  return (
+    <div className="preview">
+      <p className="preview-error" aria-live="polite">
+        {messageOf(error)}
+      </p>
     </div>
   );
 }

@@ -3,4 +3,6 @@ export { dialectOf, type Dialect } from './dialect';
 export type { Prisma } from './generated/sqlite/client';
 /** Row types of the catalog's models, as the model API returns them (one data model, both dialects). */
 export type { Blob, Definition, Execution, Org, Revision, WorkflowSession } from './generated/sqlite/client';
+/** Row type of the dead-letter list (SPEC §12.3). */
+export type { DeadLetter as DeadLetterRow } from './generated/sqlite/client';
 export * from './sql';

@@ -6,7 +6,7 @@
  */
 import type { Actor } from '../auth';
 import type { Limits } from '../config';
-import { inTransaction, type Db, type Tx } from '../db';
+import { inTransaction, type DeadLetterRow, type Db, type Tx } from '../db';
 import { DomainError } from '../errors';
 import { isIdShape, normalizeRef } from '../ids';
 import { requireSchedulerRole } from './access';
@@ -22,25 +22,6 @@ interface Scope {
   actor: Actor;
   /** The scheduler's managed revision. */
   revision: { id: string; blobId: string };
-}
-
-interface DeadLetterRow {
-  id: string;
-  scheduleId: string;
-  scheduleLabel: string;
-  scheduledFor: Date;
-  attempts: number;
-  exhausted: string;
-  lastRunId: string;
-  lastStatus: string;
-  lastResult: unknown;
-  invocationTargetType: string;
-  invocationTarget: unknown;
-  deadLetterArn: string | null;
-  createdAt: Date;
-  replayRunId: string | null;
-  replayStatus: string | null;
-  replayedAt: Date | null;
 }
 
 /** A dead-letter row → its wire shape. Optional fields are omitted, never null. */

@@ -18,7 +18,7 @@
 import type { Tx } from '../client';
 import { dialectOfDb } from '../client';
 import { sqlInstant } from './instant';
-import { rawInstant, rawIntOrNull, rawJson, type ScheduleRecord } from './schedule-record';
+import { rawInstant, toScheduleRecord, type ScheduleRecord } from './schedule-record';
 
 /** The columns of a `schedules` row that firing reads (timing, target, delivery and pause policies). */
 export type FiringSchedule = Pick<
@@ -63,35 +63,35 @@ export const FIRING_COLUMNS = `id, revision_id, alias, description, repeat, invo
   consecutive_failures, invocation_target_type, invocation_target, created_by_type, created_by_id`;
 const COLUMNS = `${FIRING_COLUMNS}, next_fire_at, next_scheduled_for`;
 
-/** A raw row of FIRING_COLUMNS → FiringSchedule (Prisma's raw values differ slightly per adapter). */
+/** A raw row of FIRING_COLUMNS → FiringSchedule (the columns read, mapped as `toScheduleRecord` maps them). */
 export function toFiringSchedule(r: Record<string, unknown>): FiringSchedule {
+  const s = toScheduleRecord(r);
   return {
-    id: r.id as string,
-    revisionId: r.revision_id as string,
-    alias: (r.alias as string | null) ?? null,
-    description: (r.description as string | null) ?? null,
-    repeat: r.repeat as string,
-    invocationTime: (r.invocation_time as string | null) ?? null,
-    cronExpression: (r.cron_expression as string | null) ?? null,
-    rateExpression: (r.rate_expression as string | null) ?? null,
-    rateAnchor: rawInstant(r.rate_anchor),
-    timezone: r.timezone as string,
-    startDate: rawInstant(r.start_date),
-    endDate: rawInstant(r.end_date),
-    flexibleWindowMinutes: rawIntOrNull(r.flexible_window_minutes),
-    retryMaximumAttempts: rawIntOrNull(r.retry_maximum_attempts),
-    retryMaximumEventAgeSeconds: rawIntOrNull(r.retry_maximum_event_age_seconds),
-    deadLetterArn: (r.dead_letter_arn as string | null) ?? null,
-    actionAfterCompletion: r.action_after_completion as string,
-    pauseAfterFailures: rawIntOrNull(r.pause_after_failures),
-    consecutiveFailures: Number(r.consecutive_failures),
-    invocationTargetType: r.invocation_target_type as string,
-    invocationTarget: rawJson(r.invocation_target),
-    createdByType: r.created_by_type as string,
-    createdById: r.created_by_id as string,
+    id: s.id,
+    revisionId: s.revisionId,
+    alias: s.alias,
+    description: s.description,
+    repeat: s.repeat,
+    invocationTime: s.invocationTime,
+    cronExpression: s.cronExpression,
+    rateExpression: s.rateExpression,
+    rateAnchor: s.rateAnchor,
+    timezone: s.timezone,
+    startDate: s.startDate,
+    endDate: s.endDate,
+    flexibleWindowMinutes: s.flexibleWindowMinutes,
+    retryMaximumAttempts: s.retryMaximumAttempts,
+    retryMaximumEventAgeSeconds: s.retryMaximumEventAgeSeconds,
+    deadLetterArn: s.deadLetterArn,
+    actionAfterCompletion: s.actionAfterCompletion,
+    pauseAfterFailures: s.pauseAfterFailures,
+    consecutiveFailures: s.consecutiveFailures,
+    invocationTargetType: s.invocationTargetType,
+    invocationTarget: s.invocationTarget,
+    createdByType: s.createdByType,
+    createdById: s.createdById,
   };
 }
-
 
 /**
  * Due schedules, oldest occurrence first, up to `limit`. Params: now, limit.
