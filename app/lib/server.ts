@@ -10,7 +10,7 @@ import { cache } from 'react';
 import type { ActionResult } from '@/components/action-result';
 import { findWebSession, REQUEST_PATH_HEADER, safeNextPath, SESSION_COOKIE, type Actor, type WebUser } from '@/lib/auth';
 import { loadConfig, type Limits } from '@/lib/config';
-import { getDb, type Db } from '@/lib/db';
+import { getDb, noteStorageFault, storageFaultError, type Db } from '@/lib/db';
 import { isDomainError, toError } from '@/lib/errors';
 import { getSchedulerByRevision, type SchedulerSummary } from '@/lib/schedules';
 
@@ -132,6 +132,13 @@ function actionError(e: unknown): ActionResult<never> {
   unstable_rethrow(e);
   if (isDomainError(e)) return { ok: false, error: { code: e.code, message: e.message, ...(e.path ? { path: e.path } : {}) } };
   const err = toError(e);
+  // Disk full or read-only database: a stable code and a plain sentence, never the driver's text.
+  const storage = storageFaultError(e);
+  if (storage) {
+    noteStorageFault(storage.code);
+    console.error(JSON.stringify({ level: 'error', msg: 'write refused by storage', code: storage.code, error: err.message }));
+    return { ok: false, error: { code: storage.code, message: storage.message } };
+  }
   console.error(JSON.stringify({ level: 'error', msg: 'unhandled server action error', error: err.message, stack: err.stack }));
   return { ok: false, error: { code: 'internal_error', message: 'The server could not complete the request; see the server log.' } };
 }

@@ -3,7 +3,7 @@
  * SPEC JSON through the one status table. A server error never leaks a stack trace.
  */
 import { actorFromApiKey, type Actor } from '../auth';
-import { getDb } from '../db';
+import { getDb, noteStorageFault, storageFaultError, storageFaultOf } from '../db';
 import { DomainError, toError, toErrorBody } from '../errors';
 
 /** JSON response with no caching. */
@@ -14,9 +14,19 @@ export function json(body: unknown, status = 200): Response {
   });
 }
 
-/** The SPEC error answer for anything thrown. Unforeseen errors are logged and become a generic 500. */
+/**
+ * The SPEC error answer for anything thrown. A storage fault (disk full, read-only database) is
+ * `503 storage_full` / `503 storage_read_only` without the driver's text; other unforeseen errors are
+ * logged and become a generic 500.
+ */
 export function errorResponse(thrown: unknown): Response {
   if (thrown instanceof DomainError) return json(toErrorBody(thrown), thrown.status);
+  const storage = storageFaultError(thrown);
+  if (storage) {
+    noteStorageFault(storage.code);
+    console.error(JSON.stringify({ level: 'error', msg: 'write refused by storage', code: storage.code, error: toError(thrown).message }));
+    return json(toErrorBody(storage), storage.status);
+  }
   const err = toError(thrown);
   console.error(JSON.stringify({ level: 'error', msg: 'unhandled API error', error: err.message, stack: err.stack }));
   return json({ error: { code: 'internal_error', message: 'internal error' } }, 500);
@@ -37,7 +47,14 @@ export async function requireApiActor(req: Request): Promise<Actor> {
   if (!credential) throw new DomainError('unauthorized', 'credentials required: send Authorization: Bearer <key> or X-API-Key: <key>');
   // In a transaction: on SQLite every write of this process must go through the adapter's transaction
   // lock, or it could land inside another request's open transaction and be rolled back with it.
-  const actor = await getDb().$transaction((tx) => actorFromApiKey(tx, credential));
+  let actor: Actor | null;
+  try {
+    actor = await getDb().$transaction((tx) => actorFromApiKey(tx, credential));
+  } catch (e) {
+    // Disk full or read-only: the key's last-use stamp cannot be written, but reads must still answer.
+    if (!storageFaultOf(e)) throw e;
+    actor = await actorFromApiKey(getDb(), credential, new Date(), { stampLastUse: false });
+  }
   if (!actor) throw new DomainError('unauthorized', 'the API key is not valid');
   return actor;
 }

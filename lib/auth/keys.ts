@@ -26,16 +26,17 @@ export function keyPrefix(key: string): string | null {
 /**
  * The actor an API key acts as, or null when the key is unknown or revoked. Accepts generated keys
  * (`sk_<prefix>_<secret>`) and operator-chosen ones (the bootstrap key), whose row is found by the first
- * 12 hex chars of the key's hash. Side effect: stamps `lastUsedAt` (at most once a minute per key).
+ * 12 hex chars of the key's hash. Side effect: stamps `lastUsedAt` (at most once a minute per key),
+ * unless `opts.stampLastUse` is false.
  */
-export async function actorFromApiKey(db: Tx, key: string, now: Date = new Date()): Promise<Actor | null> {
+export async function actorFromApiKey(db: Tx, key: string, now: Date = new Date(), opts: { stampLastUse?: boolean } = {}): Promise<Actor | null> {
   const hash = hashSecret(key);
   const row = await db.apiKey.findUnique({ where: { prefix: keyPrefix(key) ?? hash.slice(0, 12) } });
   if (!row || row.revokedAt) return null;
   const a = Buffer.from(row.secretHash, 'hex');
   const b = Buffer.from(hash, 'hex');
   if (a.length !== b.length || !timingSafeEqual(a, b)) return null;
-  if (!row.lastUsedAt || now.getTime() - row.lastUsedAt.getTime() > 60_000) {
+  if (opts.stampLastUse !== false && (!row.lastUsedAt || now.getTime() - row.lastUsedAt.getTime() > 60_000)) {
     await db.apiKey.update({ where: { id: row.id }, data: { lastUsedAt: now } });
   }
   const roleCap = row.role === 'write' ? 'write' : 'read';

@@ -35,7 +35,13 @@ export const ERROR_STATUS = {
   limit_exceeded: 429,
   /** Too many failed login attempts (lib/auth/login-rate-limit.ts). */
   rate_limited: 429,
+  /** The request body is larger than the endpoint accepts (API: 1 MiB; server actions: 1 MiB). */
+  request_too_large: 413,
   internal_error: 500,
+  /** The database's disk is full: nothing was written; reads still work (lib/db/storage-fault.ts). */
+  storage_full: 503,
+  /** The database is read-only (file, mount, or a PostgreSQL standby): nothing was written. */
+  storage_read_only: 503,
 } as const;
 
 export type ErrorCode = keyof typeof ERROR_STATUS;
