@@ -23,6 +23,7 @@ import {
 } from '../auth';
 import { getDb } from '../db';
 import { DomainError, isDomainError } from '../errors';
+import { CLIENT_ADDRESS_HEADER } from './edge-guard';
 import { errorResponse, json } from './http';
 
 /** `Set-Cookie` value for the session cookie (`maxAge` 0 clears it). */
@@ -51,12 +52,12 @@ export function sessionTokenOf(req: Request): string | null {
 }
 
 /**
- * The client's address for the failed-login counter: the first `X-Forwarded-For` entry (which
- * `next start` fills from the socket when no proxy set it), else `unknown`. A client can forge it;
- * the per-email cap of login-rate-limit.ts bounds what that buys.
+ * The client's address for the failed-login counters: the one scripts/web-server.ts resolved from the
+ * socket (and, only behind SCHEDULER_TRUSTED_PROXIES, from `X-Forwarded-For`), so a client cannot
+ * choose it; `unknown` when the request did not come through that server.
  */
 function clientAddress(req: Request): string {
-  return req.headers.get('x-forwarded-for')?.split(',')[0]?.trim() || req.headers.get('x-real-ip')?.trim() || 'unknown';
+  return req.headers.get(CLIENT_ADDRESS_HEADER)?.trim() || 'unknown';
 }
 
 function isJson(req: Request): boolean {

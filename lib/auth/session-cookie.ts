@@ -51,11 +51,17 @@ export function isSameOriginPost(headers: Headers): boolean {
 /**
  * Where to go after login: `next` when it is a path on this site (`/…`, not `//…` or `/\…`, which
  * browsers read as another host), else `/schedulers`. Stops open redirects through `?next=`.
+ * Characters outside printable ASCII are percent-encoded (UTF-8), so the result is always a valid
+ * `Location` header value; a lone surrogate (no UTF-8 form) gives `/schedulers`.
  */
 export function safeNextPath(next: string | null | undefined): string {
   if (!next || next.length > 2048) return '/schedulers';
   if (!next.startsWith('/') || next.startsWith('//') || next.startsWith('/\\')) return '/schedulers';
   if (/[\u0000-\u001f\u007f]/.test(next)) return '/schedulers';
   if (next === '/login' || next.startsWith('/login?') || next.startsWith('/auth/')) return '/schedulers';
-  return next;
+  try {
+    return next.replace(/[^\x21-\x7e]+/g, (run) => encodeURIComponent(run));
+  } catch {
+    return '/schedulers';
+  }
 }

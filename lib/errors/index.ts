@@ -37,6 +37,8 @@ export const ERROR_STATUS = {
   rate_limited: 429,
   /** The request body is larger than the endpoint accepts (API: 1 MiB; server actions: 1 MiB). */
   request_too_large: 413,
+  /** A server-action post without Content-Length (its size cannot be checked before it is read). */
+  length_required: 411,
   internal_error: 500,
   /** The database's disk is full: nothing was written; reads still work (lib/db/storage-fault.ts). */
   storage_full: 503,

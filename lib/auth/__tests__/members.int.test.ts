@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { seed } from '../../../prisma/seed';
 import type { Db } from '../../db';
 import { createTestDb } from '../../testing/test-db';
-import { addOrgMember, changeMemberRole, LoginRateLimiter, listOrgMembers, listUserOrgs, login, orgRole, removeOrgMember, type Actor } from '..';
+import { addOrgMember, changeMemberRole, listOrgMembers, listUserOrgs, login, orgRole, removeOrgMember, type Actor } from '..';
 
 let db: Db;
 let cleanup: () => Promise<void>;
@@ -30,7 +30,7 @@ describe('members', () => {
     const user = await db.user.findUniqueOrThrow({ where: { id: added.userId } });
     expect(user.passwordHash).toMatch(/^scrypt\$/);
     expect(user.passwordHash).not.toContain(added.generatedPassword!);
-    const session = await login(db, { email: 'new.member@acme-corp.example', password: added.generatedPassword!, client: 'test', now, limiter: new LoginRateLimiter() });
+    const session = await login(db, { email: 'new.member@acme-corp.example', password: added.generatedPassword!, client: 'test', now });
     expect(await orgRole(db, session.actor, orgId)).toBe('read');
     expect(await listUserOrgs(db, { actor: session.actor })).toEqual([{ id: orgId, alias: 'acme-corp', name: 'Acme Corp', role: 'read' }]);
     // Adding an existing account answers no password; adding a member again is 409.
