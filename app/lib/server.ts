@@ -8,7 +8,7 @@ import { cookies, headers } from 'next/headers';
 import { notFound, redirect, unstable_rethrow } from 'next/navigation';
 import { cache } from 'react';
 import type { ActionResult } from '@/components/action-result';
-import { findWebSession, REQUEST_PATH_HEADER, safeNextPath, SESSION_COOKIE, type Actor, type WebUser } from '@/lib/auth';
+import { findInvitation, findWebSession, REQUEST_PATH_HEADER, safeNextPath, SESSION_COOKIE, type Actor, type InvitationView, type WebUser } from '@/lib/auth';
 import { loadConfig, type Limits } from '@/lib/config';
 import { getDb, noteStorageFault, storageFaultError, type Db } from '@/lib/db';
 import { isDomainError, toError } from '@/lib/errors';
@@ -45,6 +45,21 @@ export async function getWebActor(): Promise<Actor> {
     redirect(`/login?next=${encodeURIComponent(next)}`);
   }
   return session.actor;
+}
+
+/** For the invitation page (no session needed): the invitation of link `token`, or null when it does not work. */
+export async function invitationPage(token: string): Promise<InvitationView | null> {
+  return findInvitation(getDb(), token, new Date());
+}
+
+/**
+ * `http(s)://host` of this request as the browser sees it, for links the app shows (invitations).
+ * The forwarded headers were reduced to trustworthy values by scripts/web-server.ts.
+ */
+export async function requestOrigin(): Promise<string> {
+  const h = await headers();
+  const proto = h.get('x-forwarded-proto') === 'https' ? 'https' : 'http';
+  return `${proto}://${h.get('x-forwarded-host') || h.get('host') || '127.0.0.1'}`;
 }
 
 /** The context of one browser request: the signed-in user acts (redirects to /login without one). */

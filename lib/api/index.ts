@@ -6,4 +6,4 @@ export { guardRequest, proxyMatcher, resolveForwarding, plainAddress, CLIENT_ADD
 export type { CommandContext, CommandHandler } from '../workflows';
 export { listBlobsResponse, describeBlobResponse, createBlobResponse } from './discovery';
 export { buildOpenApiDocument } from './openapi';
-export { loginResponse, logoutResponse, sessionTokenOf } from './web-login';
+export { loginResponse, logoutResponse, acceptInvitationResponse, sessionTokenOf } from './web-login';

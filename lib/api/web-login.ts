@@ -11,7 +11,11 @@
  *   body with its status: `401 unauthorized`, `429 rate_limited`, `400 invalid_request_body`.
  */
 import {
+  acceptInvitationAsUser,
+  acceptInvitationWithNewAccount,
   endWebSession,
+  findWebSession,
+  InvitationAcceptInput,
   isHttpsRequest,
   isSameOriginPost,
   login,
@@ -122,5 +126,39 @@ export async function logoutResponse(req: Request): Promise<Response> {
     return seeOther('/login?signed_out=1', cookie);
   } catch (e) {
     return errorResponse(e);
+  }
+}
+
+/**
+ * `POST /auth/invitations/accept` with `token`, and `password` (+ optional `name`) for a new account;
+ * without a password, the signed-in user (session cookie) accepts (lib/auth/invitations). A new
+ * account is logged in at once. Form posts: `303` to `/schedulers`, or back to `/invite/<token>?error=<code>`;
+ * JSON: `200 {user?}` or the SPEC error (`404 not_found`, `409 account_exists`, `403 forbidden`, `401`).
+ */
+export async function acceptInvitationResponse(req: Request, now: Date = new Date()): Promise<Response> {
+  const jsonStyle = isJson(req);
+  let token = '';
+  try {
+    if (!isSameOriginPost(req.headers)) throw new DomainError('forbidden', 'cross-site form posts are refused');
+    const raw = await readForm(req);
+    token = typeof (raw as { token?: unknown })?.token === 'string' ? String((raw as { token: string }).token).slice(0, 64) : '';
+    const input = parseAuthInput(InvitationAcceptInput, raw);
+    const db = getDb();
+    if (input.password !== undefined) {
+      const session = await acceptInvitationWithNewAccount(db, { token: input.token, password: input.password, name: input.name, now });
+      const cookie = sessionCookie(session.token, { secure: isHttpsRequest(req.headers, req.url), expires: session.expiresAt });
+      if (!jsonStyle) return seeOther('/schedulers', cookie);
+      const res = json({ user: { id: session.user.id, email: session.user.email, name: session.user.name } });
+      res.headers.append('set-cookie', cookie);
+      return res;
+    }
+    const current = await findWebSession(db, sessionTokenOf(req), now);
+    if (!current) throw new DomainError('unauthorized', 'log in to accept this invitation, or choose a password for a new account');
+    await acceptInvitationAsUser(db, { actor: current.actor, token: input.token, now });
+    return jsonStyle ? json({}) : seeOther('/orgs');
+  } catch (e) {
+    if (jsonStyle || !isDomainError(e)) return errorResponse(e);
+    const back = /^[A-Za-z0-9_-]{1,64}$/.test(token) ? `/invite/${token}` : '/login';
+    return seeOther(`${back}?${new URLSearchParams({ error: e.code })}`);
   }
 }

@@ -15,6 +15,7 @@ export {
   type KeyRole,
   LoginInput,
   MemberAddInput,
+  InvitationAcceptInput,
   MemberRoleInput,
   BlobGrantInput,
   ApiKeyCreateInput,
@@ -34,7 +35,11 @@ export { changePassword } from './change-password';
 export { findOrg, requireOrgRole, requireBrowserUser, type OrgRef } from './org-admin';
 export { listUserOrgs } from './members/list-user-orgs';
 export { listOrgMembers, type OrgMember } from './members/list-org-members';
-export { addOrgMember, type AddOrgMemberOptions } from './members/add-org-member';
+export { inviteOrgMember, type InviteOrgMemberOptions } from './invitations/invite-org-member';
+export { listOrgInvitations, type OrgInvitation } from './invitations/list-org-invitations';
+export { revokeInvitation } from './invitations/revoke-invitation';
+export { findInvitation, acceptInvitationWithNewAccount, acceptInvitationAsUser, type InvitationView } from './invitations/accept-invitation';
+export { INVITATION_TTL_MS } from './invitations/invitation-token';
 export { changeMemberRole } from './members/change-member-role';
 export { removeOrgMember } from './members/remove-org-member';
 export { type BlobGrantInfo } from './grants/blob-grant-info';
