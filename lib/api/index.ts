@@ -7,3 +7,4 @@ export type { CommandContext, CommandHandler } from '../workflows';
 export { listBlobsResponse, describeBlobResponse, createBlobResponse } from './discovery';
 export { buildOpenApiDocument } from './openapi';
 export { loginResponse, logoutResponse, acceptInvitationResponse, sessionTokenOf } from './web-login';
+export { readBodyText, parseJsonBody, readJsonBody, MAX_JSON_DEPTH } from './body';

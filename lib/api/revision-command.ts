@@ -10,6 +10,7 @@ import { DomainError } from '../errors';
 import { isIdShape } from '../ids';
 import { schedulerCommands } from '../schedules';
 import { workflowCommands } from '../workflows';
+import { readJsonBody } from './body';
 import { json } from './http';
 import type { CommandHandler } from '../workflows';
 
@@ -18,14 +19,12 @@ const ENGINES: Record<string, { blobType: 'scheduler' | 'workflow'; commands: Re
   workflow_blobhub: { blobType: 'workflow', commands: workflowCommands },
 };
 
-/** Read the JSON body as an object, or throw `400 invalid_request_body`. */
+/**
+ * Read the JSON body as an object, or throw `400 invalid_request_body` (also for invalid UTF-8, nesting
+ * deeper than 64 and lone surrogates, with a path) or `413 request_too_large` (over 1 MiB): see body.ts.
+ */
 export async function readJsonObject(req: Request): Promise<Record<string, unknown>> {
-  let body: unknown;
-  try {
-    body = JSON.parse(await req.text());
-  } catch {
-    throw new DomainError('invalid_request_body', 'the request body is not valid JSON');
-  }
+  const body = await readJsonBody(req);
   if (typeof body !== 'object' || body === null || Array.isArray(body)) {
     throw new DomainError('invalid_request_body', 'the request body must be a JSON object');
   }

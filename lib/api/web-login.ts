@@ -27,6 +27,7 @@ import {
 } from '../auth';
 import { getDb } from '../db';
 import { DomainError, isDomainError } from '../errors';
+import { readJsonBody } from './body';
 import { CLIENT_ADDRESS_HEADER } from './edge-guard';
 import { errorResponse, json } from './http';
 
@@ -75,13 +76,7 @@ function seeOther(location: string, setCookie?: string): Response {
 }
 
 async function readForm(req: Request): Promise<unknown> {
-  if (isJson(req)) {
-    try {
-      return JSON.parse(await req.text());
-    } catch {
-      throw new DomainError('invalid_request_body', 'the request body is not valid JSON');
-    }
-  }
+  if (isJson(req)) return readJsonBody(req);
   try {
     const form = await req.formData();
     return Object.fromEntries([...form.entries()].filter(([, v]) => typeof v === 'string'));
