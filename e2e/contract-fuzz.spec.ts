@@ -51,7 +51,7 @@ function setAt(obj: Json, path: readonly string[], value: Json | undefined): Jso
 const deep = (depth: number): Json => (depth === 0 ? 'bottom' : { n: deep(depth - 1) });
 /** `[[…[1]…]]` nested `depth` deep, built without recursion (10,000 levels). */
 const deepText = (depth: number, open: '[' | '{"n":') => open.repeat(depth) + '1' + (open === '[' ? ']' : '}').repeat(depth);
-const LONE = ['\ud800', '\udfff', 'x\udbff', '\udc00y'];
+const LONE = ['\\ud800', '\\udfff', 'x\\udbff', '\\udc00y']; // JSON escapes (backslash u), not UTF-16 code units
 const weirdValue = fc.oneof(
   fc.jsonValue() as fc.Arbitrary<Json>,
   fc.constant(null),

@@ -6,7 +6,7 @@ import { formatUtc } from '@/components/format';
 import { MIN_PASSWORD_LENGTH } from '@/lib/auth';
 
 export const dynamic = 'force-dynamic';
-export const metadata: Metadata = { title: 'Invitation', referrer: 'no-referrer' };
+export const metadata: Metadata = { title: 'Invitation' };
 
 /** What each refusal code of `POST /auth/invitations/accept` means to the invitee. */
 const MESSAGES: Record<string, string> = {
