@@ -51,6 +51,8 @@ export function middleware(req: NextRequest): NextResponse {
     return res;
   }
   const nonce = btoa(crypto.randomUUID());
+  // NODE_ENV is written into the middleware bundle by Next.js at build time (the edge runtime has no
+  // lib/config: it cannot load node:net).
   const csp = pagePolicy(nonce, process.env.NODE_ENV === 'development');
   const path = `${pathname}${req.nextUrl.search}`;
   if (!isPublicPage(pathname) && !req.cookies.get(SESSION_COOKIE)?.value) {

@@ -72,7 +72,6 @@ const EnvSchema = z.object({
     .optional()
     .transform((v) => v?.trim() || undefined)
     .refine((v) => v === undefined || v.length >= 16, 'must be at least 16 characters'),
-  NODE_ENV: z.string().optional().transform((v) => v ?? 'production'),
 });
 
 /** SPEC §9 limits, resolved. Every field is required: defaults are applied here and nowhere else. */
@@ -119,8 +118,6 @@ export interface AppConfig {
     /** Bearer token `GET /metrics` requires (SCHEDULER_METRICS_TOKEN, ≥ 16 chars). Unset: `/metrics`
      * answers only requests from a loopback address. */
     metricsToken: string | undefined;
-    /** `next dev` (NODE_ENV=development): the CSP allows `'unsafe-eval'` for React's debugging. */
-    development: boolean;
   };
   /** Tests only: the dialect of the integration test databases (`TEST_DATABASE`, default `sqlite`). */
   testDatabase: 'sqlite' | 'postgresql';
@@ -135,7 +132,7 @@ let cached: AppConfig | undefined;
  * Variables: PORT, HOSTNAME, DATABASE_URL, DATABASE_POOL_SIZE, SCHEDULER_BOOTSTRAP_API_KEY, SCHEDULER_DEMO_PASSWORD, SCHEDULER_SCHEDULES_PER_REVISION,
  * SCHEDULER_MIN_INTERVAL_SECONDS, SCHEDULER_RUN_RETENTION_DAYS, SCHEDULER_CATCHUP_WINDOW_SECONDS,
  * WORKFLOW_EXECUTIONS_PER_SESSION_PER_MINUTE, WORKER_POLL_INTERVAL_MS, WORKER_BATCH_SIZE, LOG_LEVEL,
- * SCHEDULER_TRUSTED_PROXIES, SCHEDULER_METRICS_TOKEN, NODE_ENV;
+ * SCHEDULER_TRUSTED_PROXIES, SCHEDULER_METRICS_TOKEN;
  * tests only: TEST_DATABASE, TEST_POSTGRES_URL.
  */
 export function loadConfig(env: Record<string, string | undefined> = process.env): AppConfig {
@@ -163,7 +160,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     },
     worker: { pollIntervalMs: e.WORKER_POLL_INTERVAL_MS, batchSize: e.WORKER_BATCH_SIZE },
     logLevel: e.LOG_LEVEL,
-    http: { trustedProxies: e.SCHEDULER_TRUSTED_PROXIES, metricsToken: e.SCHEDULER_METRICS_TOKEN, development: e.NODE_ENV === 'development' },
+    http: { trustedProxies: e.SCHEDULER_TRUSTED_PROXIES, metricsToken: e.SCHEDULER_METRICS_TOKEN },
     testDatabase: e.TEST_DATABASE,
     testPostgresUrl: e.TEST_POSTGRES_URL,
   };

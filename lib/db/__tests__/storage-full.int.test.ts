@@ -22,6 +22,15 @@ import { createTestDb, testDialect, type TestDb } from '../../testing/test-db';
 import { closeDb, createDb, getDb } from '..';
 
 const KEY = 'storage-fault-test-key-0123456789';
+/** This file points the process-wide client at its own database; later files get the original back. */
+const ORIGINAL_DATABASE_URL = process.env.DATABASE_URL;
+
+async function restoreDatabaseUrl(): Promise<void> {
+  await closeDb();
+  if (ORIGINAL_DATABASE_URL === undefined) delete process.env.DATABASE_URL;
+  else process.env.DATABASE_URL = ORIGINAL_DATABASE_URL;
+  resetConfigCache();
+}
 
 type RouteModule = { POST: (req: Request, ctx: { params: Promise<{ revisionId: string }> }) => Promise<Response> };
 type HealthModule = { GET: () => Promise<Response> };
@@ -93,7 +102,7 @@ describe.skipIf(testDialect() !== 'sqlite')('SQLite on a full disk (real route h
   });
 
   afterAll(async () => {
-    await closeDb();
+    await restoreDatabaseUrl();
     if (mounted) execFileSync('umount', ['-l', dir]);
     rmSync(dir, { recursive: true, force: true });
   });
@@ -203,7 +212,7 @@ describe.skipIf(testDialect() !== 'postgresql')('PostgreSQL read-only (default_t
     route = (await import('../../../app/api/v1/revisions/[revisionId]/data/route')) as unknown as RouteModule;
   });
   afterAll(async () => {
-    await closeDb();
+    await restoreDatabaseUrl();
     const dbName = new URL(t.url).pathname.slice(1);
     const admin = createDb(t.url);
     await admin.$executeRawUnsafe(`ALTER DATABASE "${dbName}" SET default_transaction_read_only = off`).catch(() => {});
