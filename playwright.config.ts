@@ -51,7 +51,8 @@ export default defineConfig({
       },
     },
     {
-      // A second web app (no worker) with tight SPEC §9 limits, for the limit rules of the contract.
+      // A second web app (no worker) with tight SPEC §9 limits, for the limit rules of the contract,
+      // that believes X-Forwarded-* from 127.0.0.1 only (a trusted proxy), for the proxy rules.
       command: 'rm -f data/e2e-limits.db data/e2e-limits.db-wal data/e2e-limits.db-shm && npx tsx scripts/start.ts --web-only --wait-for-build',
       url: `http://127.0.0.1:${LIMITS_PORT}/api/health`,
       timeout: 900_000,
@@ -65,6 +66,8 @@ export default defineConfig({
         SCHEDULER_DEMO_PASSWORD: E2E_DEMO_PASSWORD,
         SCHEDULER_MIN_INTERVAL_SECONDS: '120',
         SCHEDULER_SCHEDULES_PER_REVISION: '3',
+        // This server sits "behind a proxy" on 127.0.0.1 (e2e/security.spec.ts); the main one trusts none.
+        SCHEDULER_TRUSTED_PROXIES: '127.0.0.1',
       },
     },
   ],

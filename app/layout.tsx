@@ -1,4 +1,5 @@
 import type { Metadata, Viewport } from 'next';
+import { headers } from 'next/headers';
 import Link from 'next/link';
 import type { ReactNode } from 'react';
 import { MainNav } from '@/components/main-nav';
@@ -13,7 +14,10 @@ export const metadata: Metadata = {
 
 export const viewport: Viewport = { width: 'device-width', initialScale: 1 };
 
-export default function RootLayout({ children }: { children: ReactNode }) {
+export default async function RootLayout({ children }: { children: ReactNode }) {
+  // Reading the request headers renders every page per request, so each gets its own CSP nonce
+  // (middleware.ts); Next.js puts the nonce on its scripts itself.
+  await headers();
   return (
     <html lang="en">
       <body>

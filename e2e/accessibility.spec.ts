@@ -10,31 +10,11 @@
  *   visible, inside the viewport and work when clicked; at the phone width axe finds no serious or
  *   critical violation on those three pages either.
  */
-import AxeBuilder from '@axe-core/playwright';
 import { expect, test, type Locator, type Page } from '@playwright/test';
 import { createApiSchedule, deleteApiSchedules, OPS_SCHEDULER, revisionOf, schedulerCommand, uniqueSuffix } from './api';
-import { gridHref, gridRow, property, whenHydrated } from './ui';
+import { expectNoSeriousViolations, gridHref, gridRow, property, whenHydrated } from './ui';
 
 test.use({ timezoneId: 'UTC' });
-
-/** Runs axe on the page as it is now; fails listing every serious or critical violation readably. */
-async function expectNoSeriousViolations(page: Page, what: string): Promise<void> {
-  // Next streams the <title> after the body on a client-side navigation: scan once it is there.
-  await expect(page).toHaveTitle(/\S/);
-  const { violations } = await new AxeBuilder({ page }).analyze();
-  const serious = violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
-  const report = serious
-    .map((v) =>
-      [
-        `${v.id} (${v.impact}): ${v.help}`,
-        `  ${v.helpUrl}`,
-        ...v.nodes.slice(0, 8).map((n) => `  - ${n.target.join(' ')}\n    ${(n.failureSummary ?? '').replace(/\n/g, '\n    ')}`),
-        ...(v.nodes.length > 8 ? [`  … and ${v.nodes.length - 8} more`] : []),
-      ].join('\n'),
-    )
-    .join('\n\n');
-  expect(serious.length, `serious or critical axe violations on ${what}:\n\n${report}`).toBe(0);
-}
 
 test.describe('axe: no serious or critical violations', () => {
   test('the schedulers list and a scheduler grid (with a row Actions menu open)', async ({ page, request }) => {

@@ -2,8 +2,8 @@
  * API keys through the UI (issue "Accounts and access", acceptance 4): a personal key and an org key
  * are created in the browser, their secret is shown once, they work against the API with their role,
  * their last use is shown, and once revoked they get `401` on the very next request. No secret —
- * keys, the operator's password, a generated one-time password — is stored in the database file or
- * written to the server's log in clear.
+ * keys, the operator's password, an invitation link's token, an invitee's password — is stored in the
+ * database file or written to the server's log in clear.
  */
 import { expect, test, type APIRequestContext, type Page } from '@playwright/test';
 import { existsSync, readFileSync } from 'node:fs';
@@ -89,45 +89,60 @@ test('an org key made on the org admin page acts as the org with its role, and g
   expect((await listSchedules(request, key, ops)).status).toBe(401);
 });
 
-test('an org admin adds a new member by email: a one-time password is shown once, and it logs in', async ({ page, browser }) => {
+test('an org admin invites a new member by email: a one-time link is shown once, the invitee chooses a password and logs in', async ({ page, browser }) => {
   await page.goto('/orgs/acme-corp/admin');
   const email = `new-member-${SUFFIX}@acme-corp.example`;
-  const form = page.getByRole('form', { name: 'Add a member' });
+  const form = page.getByRole('form', { name: 'Invite a member' });
   await form.getByLabel('Email').fill(email);
   await form.getByLabel('Role').selectOption('read');
-  await form.getByRole('button', { name: 'Add member' }).click();
+  await form.getByRole('button', { name: 'Invite' }).click();
   const shown = form.getByTestId('shown-once');
   await expect(shown).toBeVisible();
-  const password = (await shown.innerText()).trim();
-  secrets.push({ what: 'one-time password', value: password });
-  await expect(page.getByRole('table', { name: 'Members' })).toContainText(email);
+  const link = (await shown.innerText()).trim();
+  const token = link.split('/invite/')[1];
+  expect(token).toMatch(/^[A-Za-z0-9_-]{43}$/);
+  secrets.push({ what: 'invitation token', value: token });
+  await expect(page.getByRole('table', { name: 'Pending invitations' })).toContainText(email);
+  // No account yet, so not a member yet.
+  await expect(page.getByRole('table', { name: 'Members' })).not.toContainText(email);
 
+  const password = `member-pw-${SUFFIX}-0123`;
+  secrets.push({ what: 'invitee password', value: password });
   const ctx = await browser.newContext({ storageState: { cookies: [], origins: [] } });
   try {
     const p = await ctx.newPage();
-    await p.goto('/login');
-    await p.getByLabel('Email').fill(email);
-    await p.getByLabel('Password').fill(password);
-    await p.getByRole('button', { name: 'Log in' }).click();
+    await p.goto(link);
+    await p.getByLabel('Choose a password').fill(password);
+    await p.getByRole('button', { name: 'Make account and join' }).click();
     await expect(p).toHaveURL(/\/schedulers$/);
     await expect(p.getByRole('link', { name: 'Ops scheduler' })).toBeVisible();
     // A read member is not an admin: the org admin page is a 404 for it.
     const res = await p.goto('/orgs/acme-corp/admin');
     expect(res?.status()).toBe(404);
+    // It logs in again with its own password.
+    await ctx.clearCookies();
+    await p.goto('/login');
+    await p.getByLabel('Email').fill(email);
+    await p.getByLabel('Password').fill(password);
+    await p.getByRole('button', { name: 'Log in' }).click();
+    await expect(p).toHaveURL(/\/schedulers$/);
   } finally {
     await ctx.close();
   }
 
-  // Remove the member again (the org keeps its admin).
+  // Now a member, no longer pending; remove it again (the org keeps its admin).
+  await page.reload();
+  await expect(page.getByRole('table', { name: 'Members' })).toContainText(email);
+  await expect(page.getByRole('table', { name: 'Pending invitations' }).getByRole('row').filter({ hasText: email })).toHaveCount(0);
   page.once('dialog', (d) => d.accept());
-  await page.getByRole('row').filter({ hasText: email }).getByRole('button', { name: 'Remove' }).click();
+  await page.getByRole('table', { name: 'Members' }).getByRole('row').filter({ hasText: email }).getByRole('button', { name: 'Remove' }).click();
   await expect(page.getByRole('table', { name: 'Members' })).not.toContainText(email);
 });
 
 test('no secret is stored in the database file or written to the server log in clear', async () => {
   const files = ['data/e2e.db', 'data/e2e.db-wal', 'data/e2e.db-shm', SERVER_LOG].map((f) => path.join(ROOT, f)).filter((f) => existsSync(f));
   expect(files.map((f) => path.basename(f))).toEqual(expect.arrayContaining(['e2e.db', path.basename(SERVER_LOG)]));
-  expect(secrets.length).toBe(4);
+  expect(secrets.length).toBe(5);
   for (const file of files) {
     const bytes = readFileSync(file);
     for (const s of secrets) {

@@ -1,5 +1,6 @@
 /** Shared helpers for end-to-end tests that speak to the HTTP API with the bootstrap key. */
 import { expect, type APIRequestContext } from '@playwright/test';
+import { request as httpRequest } from 'node:http';
 import { z } from 'zod';
 import { ErrorBodySchema } from '../lib/errors';
 import { SCHEDULER_COMMANDS, type Run, type Schedule } from '../lib/schedules/contract';
@@ -121,4 +122,44 @@ export function uniqueSuffix(): string {
   const stamp = d.toISOString().replace(/[-:T]/g, '').slice(0, 14);
   uniqueCounter += 1;
   return `${stamp}-${uniqueCounter}${Math.random().toString(36).slice(2, 6)}`;
+}
+
+/**
+ * POST JSON to the main e2e server from another loopback address (`127.0.0.2`, …): the client socket
+ * is bound to `localAddress`, so the server sees a different client address than the browser's
+ * 127.0.0.1 (loopback holds all of 127.0.0.0/8). Returns status, headers and body text.
+ */
+export function postFrom(
+  localAddress: string,
+  path: string,
+  body: unknown,
+  extraHeaders: Record<string, string> = {},
+  port: number = E2E_PORT,
+): Promise<{ status: number; headers: Record<string, string | string[] | undefined>; text: string }> {
+  const data = Buffer.from(JSON.stringify(body));
+  return new Promise((resolve, reject) => {
+    const req = httpRequest(
+      { host: '127.0.0.1', port, path, method: 'POST', localAddress, headers: { 'content-type': 'application/json', 'content-length': data.length, ...extraHeaders } },
+      (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (c: Buffer) => chunks.push(c));
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, text: Buffer.concat(chunks).toString('utf8') }));
+      },
+    );
+    req.on('error', reject);
+    req.end(data);
+  });
+}
+
+/** GET from another loopback address (see `postFrom`). */
+export function getFrom(localAddress: string, path: string, extraHeaders: Record<string, string> = {}, port: number = E2E_PORT) {
+  return new Promise<{ status: number; headers: Record<string, string | string[] | undefined>; text: string }>((resolve, reject) => {
+    const req = httpRequest({ host: '127.0.0.1', port, path, method: 'GET', localAddress, headers: extraHeaders }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (c: Buffer) => chunks.push(c));
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, text: Buffer.concat(chunks).toString('utf8') }));
+    });
+    req.on('error', reject);
+    req.end();
+  });
 }

@@ -3,6 +3,7 @@
  * where a schedule sits in the grid, reading grid cells and schedule properties by their visible
  * headings, waiting for hydration, and the expected wall times of simple cron expressions.
  */
+import AxeBuilder from '@axe-core/playwright';
 import { expect, type APIRequestContext, type Locator, type Page } from '@playwright/test';
 import { DateTime } from 'luxon';
 import { schedulerCommand, type ApiSchedule } from './api';
@@ -92,4 +93,23 @@ export function utcText(at: DateTime): string {
 /** A regular expression matching `s` literally. */
 export function literal(s: string): RegExp {
   return new RegExp(s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'));
+}
+
+/** Runs axe on the page as it is now; fails listing every serious or critical violation readably. */
+export async function expectNoSeriousViolations(page: Page, what: string): Promise<void> {
+  // Next streams the <title> after the body on a client-side navigation: scan once it is there.
+  await expect(page).toHaveTitle(/\S/);
+  const { violations } = await new AxeBuilder({ page }).analyze();
+  const serious = violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
+  const report = serious
+    .map((v) =>
+      [
+        `${v.id} (${v.impact}): ${v.help}`,
+        `  ${v.helpUrl}`,
+        ...v.nodes.slice(0, 8).map((n) => `  - ${n.target.join(' ')}\n    ${(n.failureSummary ?? '').replace(/\n/g, '\n    ')}`),
+        ...(v.nodes.length > 8 ? [`  … and ${v.nodes.length - 8} more`] : []),
+      ].join('\n'),
+    )
+    .join('\n\n');
+  expect(serious.length, `serious or critical axe violations on ${what}:\n\n${report}`).toBe(0);
 }

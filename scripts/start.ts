@@ -84,8 +84,8 @@ function shutdown(code: number) {
   setTimeout(() => process.exit(code), 10_000).unref();
   Promise.all(children.map((c) => (c.exitCode === null ? new Promise((r) => c.once('exit', r)) : null))).then(() => process.exit(code));
 }
-function start(name: string, cmd: string, argv: string[]) {
-  const child = spawn(cmd, argv, { cwd: root, stdio: 'inherit', env: process.env });
+function start(name: string, cmd: string, argv: string[], env: NodeJS.ProcessEnv = process.env) {
+  const child = spawn(cmd, argv, { cwd: root, stdio: 'inherit', env });
   child.on('exit', (code, signal) => {
     if (!exiting) console.error(`start: ${name} exited (${signal ?? code}); stopping the rest`);
     shutdown(code ?? 1);
@@ -94,7 +94,11 @@ function start(name: string, cmd: string, argv: string[]) {
 }
 
 const host = config.hostname;
-start('web', bin('next'), [dev ? 'dev' : 'start', '-p', String(config.port), '-H', host]);
+// Next.js behind the request guard (forwarded headers, server-action and body limits, HSTS).
+start('web', process.execPath, ['--import', 'tsx', 'scripts/web-server.ts', ...(dev ? ['--dev'] : [])], {
+  ...process.env,
+  NODE_ENV: dev ? 'development' : 'production',
+});
 if (!webOnly) start('worker', process.execPath, ['--import', 'tsx', 'worker/main.ts']);
 console.log(`start: web on http://${host === '0.0.0.0' ? '127.0.0.1' : host}:${config.port}${webOnly ? '' : ' with the worker'}`);
 for (const s of ['SIGINT', 'SIGTERM'] as const) process.on(s, () => shutdown(0));

@@ -9,8 +9,8 @@ import { cookies, headers } from 'next/headers';
 import { notFound, redirect, unstable_rethrow } from 'next/navigation';
 import { cache } from 'react';
 import type { ActionResult } from '@/components/action-result';
-import { findWebSession, REQUEST_PATH_HEADER, safeNextPath, SESSION_COOKIE, type Actor, type WebUser } from '@/lib/auth';
-import { runtime, type Runtime } from '@/lib/api';
+import { findInvitation, findWebSession, REQUEST_PATH_HEADER, safeNextPath, SESSION_COOKIE, type Actor, type InvitationView, type WebUser } from '@/lib/auth';
+import { runtime, storageRefusal, type Runtime } from '@/lib/api';
 import { isDomainError, toError } from '@/lib/errors';
 import { getSchedulerByRevision, type SchedulerSummary } from '@/lib/schedules';
 
@@ -43,6 +43,21 @@ export async function getWebActor(): Promise<Actor> {
     redirect(`/login?next=${encodeURIComponent(next)}`);
   }
   return session.actor;
+}
+
+/** For the invitation page (no session needed): the invitation of link `token`, or null when it does not work. */
+export async function invitationPage(token: string): Promise<InvitationView | null> {
+  return findInvitation(runtime().db, token, new Date());
+}
+
+/**
+ * `http(s)://host` of this request as the browser sees it, for links the app shows (invitations).
+ * The forwarded headers were reduced to trustworthy values by scripts/web-server.ts.
+ */
+export async function requestOrigin(): Promise<string> {
+  const h = await headers();
+  const proto = h.get('x-forwarded-proto') === 'https' ? 'https' : 'http';
+  return `${proto}://${h.get('x-forwarded-host') || h.get('host') || '127.0.0.1'}`;
 }
 
 /** The context of one browser request: the signed-in user acts (redirects to /login without one). */
@@ -128,6 +143,9 @@ export async function orNotFoundPage<T>(read: Promise<T>): Promise<T> {
 function actionError(e: unknown): ActionResult<never> {
   unstable_rethrow(e);
   if (isDomainError(e)) return { ok: false, error: { code: e.code, message: e.message, ...(e.path ? { path: e.path } : {}) } };
+  // Disk full or read-only database: a stable code and a plain sentence, never the driver's text.
+  const storage = storageRefusal(e);
+  if (storage) return { ok: false, error: { code: storage.code, message: storage.message } };
   const err = toError(e);
   console.error(JSON.stringify({ level: 'error', msg: 'unhandled server action error', error: err.message, stack: err.stack }));
   return { ok: false, error: { code: 'internal_error', message: 'The server could not complete the request; see the server log.' } };

@@ -5,6 +5,7 @@
 import { actorFromApiKey, type Actor } from '../auth';
 import { DomainError, toError, toErrorBody } from '../errors';
 import { runtime } from './runtime';
+import { storageRefusal } from './storage-health';
 
 /** JSON response with no caching. */
 export function json(body: unknown, status = 200): Response {
@@ -14,9 +15,15 @@ export function json(body: unknown, status = 200): Response {
   });
 }
 
-/** The SPEC error answer for anything thrown. Unforeseen errors are logged and become a generic 500. */
+/**
+ * The SPEC error answer for anything thrown. A storage fault (disk full, read-only database) is
+ * `503 storage_full` / `503 storage_read_only` without the driver's text; other unforeseen errors are
+ * logged and become a generic 500.
+ */
 export function errorResponse(thrown: unknown): Response {
   if (thrown instanceof DomainError) return json(toErrorBody(thrown), thrown.status);
+  const storage = storageRefusal(thrown);
+  if (storage) return json(toErrorBody(storage), storage.status);
   const err = toError(thrown);
   console.error(JSON.stringify({ level: 'error', msg: 'unhandled API error', error: err.message, stack: err.stack }));
   return json({ error: { code: 'internal_error', message: 'internal error' } }, 500);

@@ -18,8 +18,10 @@
  * | `scheduler_dead_letters` | gauge | exhausted occurrences kept in dead-letter lists (SPEC §12.3) |
  * | `scheduler_schedules_auto_paused` | gauge | schedules disabled by `pause_after_failures` and still disabled (SPEC §12.5) |
  */
+import { timingSafeEqual } from 'node:crypto';
 import { Counter, Gauge, Registry } from 'prom-client';
 import { collectFireMetrics, METRICS_WINDOW_SECONDS, RUN_STATUSES, type FireMetrics } from '../schedules';
+import { CLIENT_ADDRESS_HEADER, plainAddress } from './edge-guard';
 import { runtime, type Runtime } from './runtime';
 
 export interface MetricsResponse {
@@ -86,4 +88,22 @@ function latenessHistogram(name: string, help: string, h: FireMetrics['lateness'
       ],
     }),
   };
+}
+
+/**
+ * May this request read `/metrics`? The totals span every org, so: with SCHEDULER_METRICS_TOKEN set
+ * (`token`, from `runtime().http` by default), only `Authorization: Bearer <that token>` (compared in
+ * constant time); without it, only a client on a loopback address (a scraper on the same host). The
+ * client address is the one scripts/web-server.ts resolved (`CLIENT_ADDRESS_HEADER`); a request
+ * without it is refused.
+ */
+export function metricsAllowed(headers: Headers, token: string | undefined = runtime().http.metricsToken): boolean {
+  if (token) {
+    const m = /^Bearer\s+(.+)$/i.exec(headers.get('authorization')?.trim() ?? '');
+    const given = Buffer.from(m ? m[1].trim() : '');
+    const expected = Buffer.from(token);
+    return given.length === expected.length && timingSafeEqual(given, expected);
+  }
+  const client = plainAddress(headers.get(CLIENT_ADDRESS_HEADER) ?? '');
+  return client === '::1' || /^127\.\d+\.\d+\.\d+$/.test(client);
 }

@@ -8,6 +8,7 @@ import type { Actor } from '../auth';
 import { DomainError } from '../errors';
 import { schedulerCommands } from '../schedules';
 import { getReadableRevision, workflowCommands, type CommandHandler } from '../workflows';
+import { readJsonBody } from './body';
 import { json } from './http';
 import { runtime, type Runtime } from './runtime';
 
@@ -16,22 +17,20 @@ const ENGINES: Record<string, { blobType: 'scheduler' | 'workflow'; commands: Re
   workflow_blobhub: { blobType: 'workflow', commands: workflowCommands },
 };
 
-/** Read the JSON body as an object, or throw `400 invalid_request_body`. */
+/**
+ * Read the JSON body as an object, or throw `400 invalid_request_body` (also for invalid UTF-8, nesting
+ * deeper than 64 and lone surrogates, with a path) or `413 request_too_large` (over 1 MiB): see body.ts.
+ */
 export async function readJsonObject(req: Request): Promise<Record<string, unknown>> {
-  let body: unknown;
-  try {
-    body = JSON.parse(await req.text());
-  } catch {
-    throw new DomainError('invalid_request_body', 'the request body is not valid JSON');
-  }
+  const body = await readJsonBody(req);
   if (typeof body !== 'object' || body === null || Array.isArray(body)) {
     throw new DomainError('invalid_request_body', 'the request body must be a JSON object');
   }
   return body as Record<string, unknown>;
 }
 
-/** Run one command for `actor` on revision `revisionId` and answer with its JSON. `db`: the process's client unless given (tests). */
-export async function handleRevisionCommand(req: Request, actor: Actor, revisionId: string, rt: Runtime = runtime()): Promise<Response> {
+/** Run one command for `actor` on revision `revisionId` and answer with its JSON. `rt`: the process's client and limits unless given (tests). */
+export async function handleRevisionCommand(req: Request, actor: Actor, revisionId: string, rt: Pick<Runtime, 'db' | 'limits'> = runtime()): Promise<Response> {
   const body = await readJsonObject(req);
   const { engine, command, ...params } = body;
   const spec = typeof engine === 'string' ? ENGINES[engine] : undefined;

@@ -4,7 +4,7 @@
  * (to connect, nothing else: no query, no transaction) and, with it, the only place the web app and
  * the API get their client and limits; `app/` reaches them through here (docs/architecture.md).
  */
-import { loadConfig, type Limits } from '../config';
+import { loadConfig, type AppConfig, type Limits } from '../config';
 import { getDb, type Db } from '../db';
 
 export interface Runtime {
@@ -12,10 +12,12 @@ export interface Runtime {
   db: Db;
   /** SPEC §9 limits, parsed from the environment once per process. */
   limits: Limits;
+  /** The HTTP edge's settings: trusted proxies, the `/metrics` token (SCHEDULER_METRICS_TOKEN). */
+  http: AppConfig['http'];
 }
 
-/** The client and limits of this process. Throws when the environment is invalid (naming the variables). */
+/** The client, limits and HTTP settings of this process. Throws when the environment is invalid (naming the variables). */
 export function runtime(): Runtime {
   const config = loadConfig();
-  return { db: getDb(config), limits: config.limits };
+  return { db: getDb(config), limits: config.limits, http: config.http };
 }

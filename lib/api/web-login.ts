@@ -11,7 +11,11 @@
  *   body with its status: `401 unauthorized`, `429 rate_limited`, `400 invalid_request_body`.
  */
 import {
+  acceptInvitationAsUser,
+  acceptInvitationWithNewAccount,
   endWebSession,
+  findWebSession,
+  InvitationAcceptInput,
   isHttpsRequest,
   isSameOriginPost,
   login,
@@ -22,6 +26,8 @@ import {
   sessionCookieOptions,
 } from '../auth';
 import { DomainError, isDomainError } from '../errors';
+import { readJsonBody } from './body';
+import { CLIENT_ADDRESS_HEADER } from './edge-guard';
 import { errorResponse, json } from './http';
 import { runtime } from './runtime';
 
@@ -51,12 +57,12 @@ export function sessionTokenOf(req: Request): string | null {
 }
 
 /**
- * The client's address for the failed-login counter: the first `X-Forwarded-For` entry (which
- * `next start` fills from the socket when no proxy set it), else `unknown`. A client can forge it;
- * the per-email cap of login-rate-limit.ts bounds what that buys.
+ * The client's address for the failed-login counters: the one scripts/web-server.ts resolved from the
+ * socket (and, only behind SCHEDULER_TRUSTED_PROXIES, from `X-Forwarded-For`), so a client cannot
+ * choose it; `unknown` when the request did not come through that server.
  */
 function clientAddress(req: Request): string {
-  return req.headers.get('x-forwarded-for')?.split(',')[0]?.trim() || req.headers.get('x-real-ip')?.trim() || 'unknown';
+  return req.headers.get(CLIENT_ADDRESS_HEADER)?.trim() || 'unknown';
 }
 
 function isJson(req: Request): boolean {
@@ -70,13 +76,7 @@ function seeOther(location: string, setCookie?: string): Response {
 }
 
 async function readForm(req: Request): Promise<unknown> {
-  if (isJson(req)) {
-    try {
-      return JSON.parse(await req.text());
-    } catch {
-      throw new DomainError('invalid_request_body', 'the request body is not valid JSON');
-    }
-  }
+  if (isJson(req)) return readJsonBody(req);
   try {
     const form = await req.formData();
     return Object.fromEntries([...form.entries()].filter(([, v]) => typeof v === 'string'));
@@ -121,5 +121,39 @@ export async function logoutResponse(req: Request): Promise<Response> {
     return seeOther('/login?signed_out=1', cookie);
   } catch (e) {
     return errorResponse(e);
+  }
+}
+
+/**
+ * `POST /auth/invitations/accept` with `token`, and `password` (+ optional `name`) for a new account;
+ * without a password, the signed-in user (session cookie) accepts (lib/auth/invitations). A new
+ * account is logged in at once. Form posts: `303` to `/schedulers`, or back to `/invite/<token>?error=<code>`;
+ * JSON: `200 {user?}` or the SPEC error (`404 not_found`, `409 account_exists`, `403 forbidden`, `401`).
+ */
+export async function acceptInvitationResponse(req: Request, now: Date = new Date()): Promise<Response> {
+  const jsonStyle = isJson(req);
+  let token = '';
+  try {
+    if (!isSameOriginPost(req.headers)) throw new DomainError('forbidden', 'cross-site form posts are refused');
+    const raw = await readForm(req);
+    token = typeof (raw as { token?: unknown })?.token === 'string' ? String((raw as { token: string }).token).slice(0, 64) : '';
+    const input = parseAuthInput(InvitationAcceptInput, raw);
+    const { db } = runtime();
+    if (input.password !== undefined) {
+      const session = await acceptInvitationWithNewAccount(db, { token: input.token, password: input.password, name: input.name, now });
+      const cookie = sessionCookie(session.token, { secure: isHttpsRequest(req.headers, req.url), expires: session.expiresAt });
+      if (!jsonStyle) return seeOther('/schedulers', cookie);
+      const res = json({ user: { id: session.user.id, email: session.user.email, name: session.user.name } });
+      res.headers.append('set-cookie', cookie);
+      return res;
+    }
+    const current = await findWebSession(db, sessionTokenOf(req), now);
+    if (!current) throw new DomainError('unauthorized', 'log in to accept this invitation, or choose a password for a new account');
+    await acceptInvitationAsUser(db, { actor: current.actor, token: input.token, now });
+    return jsonStyle ? json({}) : seeOther('/orgs');
+  } catch (e) {
+    if (jsonStyle || !isDomainError(e)) return errorResponse(e);
+    const back = /^[A-Za-z0-9_-]{1,64}$/.test(token) ? `/invite/${token}` : '/login';
+    return seeOther(`${back}?${new URLSearchParams({ error: e.code })}`);
   }
 }

@@ -24,9 +24,22 @@ export const LoginInput = z
   .object({ email: z.string().max(320), password: z.string().max(1024), next: z.string().max(2048).optional() })
   .strict();
 
-/** Add a member to an org by email; an unknown email creates the user with a one-time password. */
+/** Invite an email to an org with a role (a one-time link; no account is made or attached). */
 export const MemberAddInput = z.object({ email, role: z.enum(ROLES) }).strict();
 export type MemberAddInput = z.infer<typeof MemberAddInput>;
+
+/**
+ * Accept an invitation: its `token`; `password` (and optional `name`) to make a new account, or
+ * neither to accept as the signed-in user.
+ */
+export const InvitationAcceptInput = z
+  .object({
+    token: z.string().max(64),
+    password: z.string().min(MIN_PASSWORD_LENGTH, `must be at least ${MIN_PASSWORD_LENGTH} characters`).max(MAX_PASSWORD_LENGTH).optional(),
+    name: z.string().trim().max(128).optional(),
+  })
+  .strict();
+export type InvitationAcceptInput = z.infer<typeof InvitationAcceptInput>;
 
 /** Change a member's role on an org. */
 export const MemberRoleInput = z.object({ user_id: z.string().trim().regex(/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/, 'must be a user id'), role: z.enum(ROLES) }).strict();

@@ -17,6 +17,7 @@ export {
   type KeyRole,
   LoginInput,
   MemberAddInput,
+  InvitationAcceptInput,
   MemberRoleInput,
   BlobGrantInput,
   ApiKeyCreateInput,
@@ -27,7 +28,7 @@ export {
 // Browser login and sessions.
 export { hashPassword, verifyPassword, generatePassword, MIN_PASSWORD_LENGTH } from './password';
 export { login, normalizeEmail, LOGIN_REFUSED_MESSAGE, type LoginOptions } from './login';
-export { LoginRateLimiter, loginRateLimiter, LOGIN_WINDOW_MS, LOGIN_FAILURES_PER_CLIENT, LOGIN_FAILURES_PER_EMAIL } from './login-rate-limit';
+export { loginThrottle, recordLoginFailure, LOGIN_WINDOW_MS, LOGIN_FAILURES_PER_CLIENT, LOGIN_FAILURES_PER_SOURCE, LOGIN_SLOW_AFTER, LOGIN_MAX_DELAY_MS, type LoginThrottle } from './login-rate-limit';
 export { DEMO_USER_EMAIL, createWebSession, findWebSession, endWebSession, type WebUser } from './web-session';
 export { SESSION_COOKIE, REQUEST_PATH_HEADER, WEB_SESSION_TTL_MS, sessionCookieOptions, isHttpsRequest, isSameOriginPost, safeNextPath } from './session-cookie';
 export { changePassword } from './change-password';
@@ -36,7 +37,11 @@ export { changePassword } from './change-password';
 export { findOrg, requireOrgRole, requireBrowserUser, type OrgRef } from './org-admin';
 export { listUserOrgs } from './members/list-user-orgs';
 export { listOrgMembers, type OrgMember } from './members/list-org-members';
-export { addOrgMember, type AddOrgMemberOptions } from './members/add-org-member';
+export { inviteOrgMember, type InviteOrgMemberOptions } from './invitations/invite-org-member';
+export { listOrgInvitations, type OrgInvitation } from './invitations/list-org-invitations';
+export { revokeInvitation } from './invitations/revoke-invitation';
+export { findInvitation, acceptInvitationWithNewAccount, acceptInvitationAsUser, type InvitationView } from './invitations/accept-invitation';
+export { INVITATION_TTL_MS } from './invitations/invitation-token';
 export { changeMemberRole } from './members/change-member-role';
 export { removeOrgMember } from './members/remove-org-member';
 export { type BlobGrantInfo } from './grants/blob-grant-info';

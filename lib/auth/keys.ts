@@ -4,6 +4,7 @@
  */
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import { inTransaction, type Db, type Tx } from '../db';
+import { storageFaultOf } from '../errors';
 import type { Actor } from './actor';
 
 export function hashSecret(secret: string): string {
@@ -27,7 +28,8 @@ export function keyPrefix(key: string): string | null {
  * The actor an API key acts as, or null when the key is unknown or revoked. Accepts generated keys
  * (`sk_<prefix>_<secret>`) and operator-chosen ones (the bootstrap key), whose row is found by the first
  * 12 hex chars of the key's hash. Side effect: stamps `lastUsedAt` (at most once a minute per key, in
- * a transaction of its own; the lookup is a plain read).
+ * a transaction of its own; the lookup is a plain read). When the storage refuses the stamp (disk full,
+ * read-only database: `storageFaultOf` in lib/errors) the key still authenticates, so reads keep answering.
  */
 export async function actorFromApiKey(db: Db, key: string, now: Date = new Date()): Promise<Actor | null> {
   const hash = hashSecret(key);
@@ -37,7 +39,12 @@ export async function actorFromApiKey(db: Db, key: string, now: Date = new Date(
   const b = Buffer.from(hash, 'hex');
   if (a.length !== b.length || !timingSafeEqual(a, b)) return null;
   if (!row.lastUsedAt || now.getTime() - row.lastUsedAt.getTime() > 60_000) {
-    await inTransaction(db, (tx) => tx.apiKey.update({ where: { id: row.id }, data: { lastUsedAt: now } }));
+    try {
+      await inTransaction(db, (tx) => tx.apiKey.update({ where: { id: row.id }, data: { lastUsedAt: now } }));
+    } catch (e) {
+      // Disk full or read-only: the stamp is lost, the request goes on (its own write, if any, answers 503).
+      if (!storageFaultOf(e)) throw e;
+    }
   }
   const roleCap = row.role === 'write' ? 'write' : 'read';
   if (row.orgId) return { type: 'org', id: row.orgId, roleCap };

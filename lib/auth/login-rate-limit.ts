@@ -1,75 +1,73 @@
 /**
- * Failed-login throttling. In memory, per web process: counters reset when the process restarts and
- * are not shared between several web processes (each allows its own budget). Recorded in
- * docs/decisions.md. Two windows of 15 minutes:
- * - 5 failures for one email from one client address, then that pair is refused (`429 rate_limited`);
- * - 50 failures for one email from any addresses (bounds guessing through forged client addresses).
- * A successful login clears the pair's counter.
+ * Failed-login throttling, stored in the database (`login_throttles`) so every web process shares one
+ * budget and a restart forgets nothing (docs/decisions.md 22). The client address is the one the web
+ * server resolved (scripts/web-server.ts: the socket's peer, or behind SCHEDULER_TRUSTED_PROXIES the
+ * nearest untrusted `X-Forwarded-For` hop), so a client cannot choose it. Three counters, each a
+ * 15-minute window from its first failure:
+ *
+ * - **the pair** (address, email): 5 failures, then that address is refused for that email
+ *   (`429 rate_limited`) until the window ends, even with the right password; a success clears it;
+ * - **the source** (address, any email): 50 failures, then that address is refused for every email;
+ * - **the account** (email, any address): never refused, only slowed. From the 10th failure on, every
+ *   attempt for that email waits before its password is checked, 250 ms more per failure, at most 3 s.
+ *   Someone guessing from many addresses thus cannot lock the owner out, and guesses cost time.
  */
+import { countLoginFailure, inTransaction, type Db, type Tx } from '../db';
 
-/** Length of the counting window, in ms (15 minutes). */
+/** Length of a counting window, in ms (15 minutes). */
 export const LOGIN_WINDOW_MS = 15 * 60 * 1000;
-/** Failures allowed per email + client address in one window. */
+/** Failures allowed per address + email in one window. */
 export const LOGIN_FAILURES_PER_CLIENT = 5;
-/** Failures allowed per email from all addresses in one window. */
-export const LOGIN_FAILURES_PER_EMAIL = 50;
-/** Most counters kept; beyond it the oldest windows are dropped first. */
-const MAX_KEYS = 50_000;
+/** Failures allowed per address (any emails) in one window. */
+export const LOGIN_FAILURES_PER_SOURCE = 50;
+/** Failures per email (any addresses) after which every attempt for it is slowed. */
+export const LOGIN_SLOW_AFTER = 10;
+/** The longest an attempt is slowed, in ms. */
+export const LOGIN_MAX_DELAY_MS = 3000;
 
-interface Window {
-  start: number;
-  failures: number;
+export interface LoginThrottle {
+  /** Ms until this address may try again (0: it may try now). */
+  retryAfterMs: number;
+  /** Which counter refused: `pair` (this email from this address) or `source` (this address). */
+  refusedBy: 'pair' | 'source' | null;
+  /** How long to wait before checking the password, in ms (the account is being guessed). */
+  delayMs: number;
 }
 
-export class LoginRateLimiter {
-  private readonly windows = new Map<string, Window>();
+const keys = (email: string, client: string) => ({ pair: `pair:${client}|${email}`, source: `source:${client}`, account: `account:${email}` });
 
-  /** Ms until `email` may try again from `client`, or 0 when it may try now. */
-  retryAfterMs(email: string, client: string, now: number): number {
-    const pair = this.live(`c:${email}|${client}`, now);
-    const all = this.live(`e:${email}`, now);
-    let wait = 0;
-    if (pair && pair.failures >= LOGIN_FAILURES_PER_CLIENT) wait = Math.max(wait, pair.start + LOGIN_WINDOW_MS - now);
-    if (all && all.failures >= LOGIN_FAILURES_PER_EMAIL) wait = Math.max(wait, all.start + LOGIN_WINDOW_MS - now);
-    return wait;
-  }
-
-  recordFailure(email: string, client: string, now: number): void {
-    for (const key of [`c:${email}|${client}`, `e:${email}`]) {
-      const w = this.live(key, now);
-      if (w) w.failures++;
-      else this.windows.set(key, { start: now, failures: 1 });
-    }
-    if (this.windows.size > MAX_KEYS) this.prune(now);
-  }
-
-  recordSuccess(email: string, client: string): void {
-    this.windows.delete(`c:${email}|${client}`);
-  }
-
-  /** Forget every counter (tests). */
-  clear(): void {
-    this.windows.clear();
-  }
-
-  private live(key: string, now: number): Window | undefined {
-    const w = this.windows.get(key);
-    if (w && now - w.start >= LOGIN_WINDOW_MS) {
-      this.windows.delete(key);
-      return undefined;
-    }
-    return w;
-  }
-
-  private prune(now: number): void {
-    for (const [key, w] of this.windows) if (now - w.start >= LOGIN_WINDOW_MS) this.windows.delete(key);
-    // Still too many: drop the oldest (Map keeps insertion order).
-    for (const key of this.windows.keys()) {
-      if (this.windows.size <= MAX_KEYS) break;
-      this.windows.delete(key);
+/** The throttle for `email` from address `client` at `now` (reads only). */
+export async function loginThrottle(db: Tx, email: string, client: string, now: Date): Promise<LoginThrottle> {
+  const k = keys(email, client);
+  const floor = new Date(now.getTime() - LOGIN_WINDOW_MS);
+  const rows = await db.loginThrottle.findMany({ where: { key: { in: [k.pair, k.source, k.account] }, windowStart: { gt: floor } } });
+  const get = (key: string) => rows.find((r) => r.key === key);
+  let retryAfterMs = 0;
+  let refusedBy: LoginThrottle['refusedBy'] = null;
+  for (const [which, limit] of [['pair', LOGIN_FAILURES_PER_CLIENT], ['source', LOGIN_FAILURES_PER_SOURCE]] as const) {
+    const row = get(k[which]);
+    if (row && row.failures >= limit) {
+      const wait = row.windowStart.getTime() + LOGIN_WINDOW_MS - now.getTime();
+      if (wait > retryAfterMs) [retryAfterMs, refusedBy] = [wait, which];
     }
   }
+  const account = get(k.account)?.failures ?? 0;
+  const delayMs = account >= LOGIN_SLOW_AFTER ? Math.min(LOGIN_MAX_DELAY_MS, 250 * (account - LOGIN_SLOW_AFTER + 1)) : 0;
+  return { retryAfterMs, refusedBy, delayMs };
 }
 
-/** The process's limiter (one per web process; see the file comment). */
-export const loginRateLimiter = new LoginRateLimiter();
+/** Count one failed attempt for `email` from `client` on all three counters; drops ended windows. */
+export async function recordLoginFailure(db: Db, email: string, client: string, now: Date): Promise<void> {
+  const k = keys(email, client);
+  const floor = new Date(now.getTime() - LOGIN_WINDOW_MS);
+  await inTransaction(db, async (tx) => {
+    for (const key of [k.pair, k.source, k.account]) await countLoginFailure(tx, key, now, floor);
+    // Bounded by the table's size (one row per recent counter), through the window_start index.
+    await tx.loginThrottle.deleteMany({ where: { windowStart: { lte: floor } } });
+  });
+}
+
+/** A successful login clears its pair's counter (the source and account counters run their window). */
+export async function recordLoginSuccess(db: Tx, email: string, client: string): Promise<void> {
+  await db.loginThrottle.deleteMany({ where: { key: keys(email, client).pair } });
+}

@@ -6,18 +6,16 @@
 import { inTransaction, type Db } from '../db';
 import { DomainError } from '../errors';
 import type { Actor } from './actor';
-import { loginRateLimiter, type LoginRateLimiter } from './login-rate-limit';
+import { loginThrottle, recordLoginFailure, recordLoginSuccess } from './login-rate-limit';
 import { MAX_PASSWORD_LENGTH, verifyPassword } from './password';
 import { createWebSession, type WebUser } from './web-session';
 
 export interface LoginOptions {
   email: string;
   password: string;
-  /** The client's address (for the failed-attempt counter); any stable string, `unknown` when none. */
+  /** The client's address as the web server resolved it (for the failed-attempt counters); `unknown` when none. */
   client: string;
   now: Date;
-  /** Defaults to the process's limiter. */
-  limiter?: LoginRateLimiter;
 }
 
 /** Lookup form of an email: trimmed and lowercased. */
@@ -35,30 +33,34 @@ export const LOGIN_REFUSED_MESSAGE = 'email or password is incorrect';
 /**
  * Check the credentials and open a browser session.
  * @returns the session token (for the cookie; only its hash is stored), its expiry, the user and actor.
- * @throws `429 rate_limited` after too many failures for this email (see login-rate-limit.ts);
- *   `401 unauthorized` ("email or password is incorrect") for any other refusal.
+ * An email being guessed from many addresses is slowed, never refused (login-rate-limit.ts).
+ * @throws `429 rate_limited` after too many failures for this email from this address, or from this
+ *   address at all (see login-rate-limit.ts); `401 unauthorized` ("email or password is incorrect")
+ *   for any other refusal.
  */
 export async function login(db: Db, opts: LoginOptions): Promise<{ token: string; expiresAt: Date; user: WebUser; actor: Actor }> {
-  const limiter = opts.limiter ?? loginRateLimiter;
   const email = normalizeEmail(opts.email).slice(0, 320);
   const client = opts.client.slice(0, 128) || 'unknown';
-  const now = opts.now.getTime();
-  const wait = limiter.retryAfterMs(email, client, now);
-  if (wait > 0) {
-    const minutes = Math.max(1, Math.ceil(wait / 60_000));
-    throw new DomainError('rate_limited', `too many failed login attempts for this email; try again in ${minutes} minute${minutes === 1 ? '' : 's'}`);
+  const throttle = await loginThrottle(db, email, client, opts.now);
+  if (throttle.retryAfterMs > 0) {
+    const minutes = Math.max(1, Math.ceil(throttle.retryAfterMs / 60_000));
+    const what = throttle.refusedBy === 'source' ? 'from this address' : 'for this email';
+    throw new DomainError('rate_limited', `too many failed login attempts ${what}; try again in ${minutes} minute${minutes === 1 ? '' : 's'}`);
   }
+  if (throttle.delayMs > 0) await new Promise((r) => setTimeout(r, throttle.delayMs));
   const user = isEmailShape(email)
     ? await db.user.findUnique({ where: { email }, select: { id: true, email: true, name: true, passwordHash: true } })
     : null;
   // One scrypt whatever happened above: an unknown email costs what a wrong password costs.
   const ok = (await verifyPassword(opts.password, user?.passwordHash ?? null)) && opts.password.length <= MAX_PASSWORD_LENGTH;
   if (!user || !ok) {
-    limiter.recordFailure(email, client, now);
+    await recordLoginFailure(db, email, client, opts.now);
     throw new DomainError('unauthorized', LOGIN_REFUSED_MESSAGE);
   }
-  limiter.recordSuccess(email, client);
-  const session = await inTransaction(db, (tx) => createWebSession(tx, { userId: user.id, now: opts.now }));
+  const session = await inTransaction(db, async (tx) => {
+    await recordLoginSuccess(tx, email, client);
+    return createWebSession(tx, { userId: user.id, now: opts.now });
+  });
   return {
     ...session,
     user: { id: user.id, email: user.email, name: user.name },

@@ -20,7 +20,10 @@ export function sessionCookieOptions(opts: { secure: boolean; expires: Date }) {
   return { httpOnly: true, sameSite: 'lax' as const, secure: opts.secure, path: '/', expires: opts.expires };
 }
 
-/** True when the request arrived over https (directly, or per the proxy's `X-Forwarded-Proto`). */
+/**
+ * True when the request arrived over https (directly, or per a trusted proxy's `X-Forwarded-Proto`:
+ * scripts/web-server.ts drops that header from anyone else, lib/api/edge-guard.ts).
+ */
 export function isHttpsRequest(headers: Headers, url: string): boolean {
   const forwarded = headers.get('x-forwarded-proto')?.split(',')[0]?.trim().toLowerCase();
   if (forwarded) return forwarded === 'https';
@@ -30,7 +33,7 @@ export function isHttpsRequest(headers: Headers, url: string): boolean {
 /**
  * CSRF guard for cookie-authenticated form posts (login, logout), the same rule Next.js applies to
  * server actions: when the browser sends `Origin`, its host must be the request's host
- * (`X-Forwarded-Host` when a proxy set it, else `Host`). `Origin: null` (sandboxed or privacy-
+ * (`X-Forwarded-Host`, which the web server sets from a trusted proxy or else from `Host`). `Origin: null` (sandboxed or privacy-
  * redirected documents) is refused. A request without `Origin` (not a browser, or a very old one)
  * passes: modern browsers send `Origin` on every cross-site POST, and SameSite=Lax keeps the cookie
  * off cross-site subrequests anyway.
@@ -51,11 +54,17 @@ export function isSameOriginPost(headers: Headers): boolean {
 /**
  * Where to go after login: `next` when it is a path on this site (`/…`, not `//…` or `/\…`, which
  * browsers read as another host), else `/schedulers`. Stops open redirects through `?next=`.
+ * Characters outside printable ASCII are percent-encoded (UTF-8), so the result is always a valid
+ * `Location` header value; a lone surrogate (no UTF-8 form) gives `/schedulers`.
  */
 export function safeNextPath(next: string | null | undefined): string {
   if (!next || next.length > 2048) return '/schedulers';
   if (!next.startsWith('/') || next.startsWith('//') || next.startsWith('/\\')) return '/schedulers';
   if (/[\u0000-\u001f\u007f]/.test(next)) return '/schedulers';
   if (next === '/login' || next.startsWith('/login?') || next.startsWith('/auth/')) return '/schedulers';
-  return next;
+  try {
+    return next.replace(/[^\x21-\x7e]+/g, (run) => encodeURIComponent(run));
+  } catch {
+    return '/schedulers';
+  }
 }

@@ -2,6 +2,7 @@
  * The one place that reads `process.env` (STYLE §2.7). Parsed once with zod into `AppConfig`,
  * which has no optional settings left, so no caller writes `?? default`.
  */
+import { isIP } from 'node:net';
 import { z } from 'zod';
 
 const intFrom = (fallback: number, min = 0) =>
@@ -18,6 +19,35 @@ const intFrom = (fallback: number, min = 0) =>
       }
       return n;
     });
+
+/**
+ * `SCHEDULER_TRUSTED_PROXIES`: comma-separated addresses or CIDR blocks of the reverse proxies whose
+ * `X-Forwarded-*` headers are believed (`10.0.0.5`, `10.0.0.0/8`, `::1`, `fd00::/8`), or `loopback`
+ * for 127.0.0.0/8 and ::1. Empty (the default): no proxy is trusted and those headers are ignored.
+ * Each entry becomes `address/prefix`.
+ */
+const proxyList = z
+  .string()
+  .optional()
+  .transform((v, ctx) => {
+    const out: string[] = [];
+    for (const raw of (v ?? '').split(',').map((s) => s.trim()).filter(Boolean)) {
+      if (raw === 'loopback') {
+        out.push('127.0.0.0/8', '::1/128');
+        continue;
+      }
+      const [addr, prefixText, extra] = raw.split('/');
+      const family = isIP(addr);
+      const max = family === 6 ? 128 : 32;
+      const prefix = prefixText === undefined ? max : Number(prefixText);
+      if (!family || extra !== undefined || !Number.isInteger(prefix) || prefix < 0 || prefix > max || (prefixText !== undefined && !/^\d+$/.test(prefixText))) {
+        ctx.addIssue({ code: 'custom', message: `"${raw}" is not an IP address, a CIDR block or "loopback"` });
+        return z.NEVER;
+      }
+      out.push(`${addr.toLowerCase()}/${prefix}`);
+    }
+    return out;
+  });
 
 const EnvSchema = z.object({
   PORT: intFrom(3000, 1),
@@ -62,6 +92,12 @@ const EnvSchema = z.object({
       return Number(v);
     }),
   LOG_LEVEL: z.enum(['debug', 'info', 'warn', 'error']).optional().transform((v) => v ?? 'info'),
+  SCHEDULER_TRUSTED_PROXIES: proxyList,
+  SCHEDULER_METRICS_TOKEN: z
+    .string()
+    .optional()
+    .transform((v) => v?.trim() || undefined)
+    .refine((v) => v === undefined || v.length >= 16, 'must be at least 16 characters'),
 });
 
 /** SPEC §9 limits, resolved. Every field is required: defaults are applied here and nowhere else. */
@@ -106,6 +142,16 @@ export interface AppConfig {
     testClock: { epochMs: number; rate: number } | undefined;
   };
   logLevel: 'debug' | 'info' | 'warn' | 'error';
+  /** The HTTP edge (scripts/web-server.ts, lib/api/edge-guard.ts). */
+  http: {
+    /** CIDR blocks (`address/prefix`) of the reverse proxies whose `X-Forwarded-For`, `-Host` and
+     * `-Proto` are believed (SCHEDULER_TRUSTED_PROXIES). Empty by default: the socket's address and the
+     * `Host` header are used, and forwarded headers are dropped. */
+    trustedProxies: string[];
+    /** Bearer token `GET /metrics` requires (SCHEDULER_METRICS_TOKEN, ≥ 16 chars). Unset: `/metrics`
+     * answers only requests from a loopback address. */
+    metricsToken: string | undefined;
+  };
   /** Tests only: the dialect of the integration test databases (`TEST_DATABASE`, default `sqlite`). */
   testDatabase: 'sqlite' | 'postgresql';
   /** Tests only: a PostgreSQL URL whose role may CREATE DATABASE (`TEST_POSTGRES_URL`). */
@@ -120,7 +166,8 @@ let cached: AppConfig | undefined;
  * Parse the environment once. Throws an Error naming every bad variable.
  * Variables: PORT, HOSTNAME, DATABASE_URL, DATABASE_POOL_SIZE, SCHEDULER_BOOTSTRAP_API_KEY, SCHEDULER_DEMO_PASSWORD, SCHEDULER_SCHEDULES_PER_REVISION,
  * SCHEDULER_MIN_INTERVAL_SECONDS, SCHEDULER_RUN_RETENTION_DAYS, SCHEDULER_CATCHUP_WINDOW_SECONDS,
- * WORKFLOW_EXECUTIONS_PER_SESSION_PER_MINUTE, WORKER_POLL_INTERVAL_MS, WORKER_BATCH_SIZE, LOG_LEVEL;
+ * WORKFLOW_EXECUTIONS_PER_SESSION_PER_MINUTE, WORKER_POLL_INTERVAL_MS, WORKER_BATCH_SIZE, LOG_LEVEL,
+ * SCHEDULER_TRUSTED_PROXIES, SCHEDULER_METRICS_TOKEN;
  * tests only: TEST_DATABASE, TEST_POSTGRES_URL, FC_SEED, WORKER_TEST_CLOCK.
  *
  * Called at the edge only (the web app's and the API's `runtime()` in lib/api, the worker's and the
@@ -151,6 +198,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     },
     worker: { pollIntervalMs: e.WORKER_POLL_INTERVAL_MS, batchSize: e.WORKER_BATCH_SIZE, testClock: e.WORKER_TEST_CLOCK },
     logLevel: e.LOG_LEVEL,
+    http: { trustedProxies: e.SCHEDULER_TRUSTED_PROXIES, metricsToken: e.SCHEDULER_METRICS_TOKEN },
     testDatabase: e.TEST_DATABASE,
     testPostgresUrl: e.TEST_POSTGRES_URL,
     testSeed: e.FC_SEED,

@@ -32,25 +32,110 @@ export function dialectOfDb(db: Tx): Dialect {
 }
 
 /**
- * The better-sqlite3 adapter opens every transaction with a plain (deferred) `BEGIN`: a transaction
- * that reads first and writes later can then fail with SQLITE_BUSY when another process wrote in
- * between (the busy timeout does not help a deferred reader that must upgrade). The worker's claim
- * reads the due schedules and then writes them, so its transaction must hold the write lock from its
- * first statement: this factory makes every transaction `BEGIN IMMEDIATE` (SQLite's equivalent of
- * PostgreSQL's `FOR UPDATE`, at database granularity; other processes' transactions wait in the busy
- * timeout, readers are not blocked under WAL). Pinned by lib/db/__tests__/begin-immediate.int.test.ts.
+ * SQLite transactions, owned here rather than by `@prisma/adapter-better-sqlite3` (6.19), for two reasons:
+ *
+ * 1. **`BEGIN IMMEDIATE`.** The adapter opens every transaction with a plain (deferred) `BEGIN`: a
+ *    transaction that reads first and writes later can then fail with SQLITE_BUSY when another process
+ *    wrote in between (the busy timeout does not help a deferred reader that must upgrade). The worker's
+ *    claim reads the due schedules and then writes them, so its transaction must hold the write lock
+ *    from its first statement (SQLite's equivalent of PostgreSQL's `FOR UPDATE`, at database
+ *    granularity; other processes' transactions wait in the busy timeout, readers are not blocked under
+ *    WAL). Pinned by lib/db/__tests__/begin-immediate.int.test.ts.
+ * 2. **The transaction lock is always released.** The adapter serializes this process's transactions
+ *    with a mutex that only its `commit()` / `rollback()` release, and Prisma calls those only AFTER
+ *    its own `COMMIT` / `ROLLBACK` statement succeeded. On a full disk SQLite fails a write with
+ *    SQLITE_FULL and may roll the transaction back by itself; Prisma's `ROLLBACK` then fails ("no
+ *    transaction is active"), or its `COMMIT` fails, the mutex stays held, and every later transaction
+ *    of the process waits forever (a `BEGIN` that fails, e.g. SQLITE_BUSY after the timeout, leaks it
+ *    the same way). Here the transaction is "phantom" for Prisma (it calls `commit()` / `rollback()`
+ *    directly) and both end in `finally { release() }`; a failed COMMIT rolls back what is left, so the
+ *    connection is never left inside a transaction. Pinned by app/api/__tests__/storage-full.int.test.ts.
  */
 class PrismaBetterSQLite3Immediate extends PrismaBetterSQLite3 {
   override async connect() {
     const adapter = await super.connect();
-    // The adapter keeps its better-sqlite3 Database in `client` and runs `client.prepare("BEGIN")`.
+    // The adapter keeps its better-sqlite3 Database in `client`; queries run through its public methods.
     const client = (adapter as unknown as { client?: Database.Database }).client;
     if (!client || typeof client.prepare !== 'function') {
-      throw new Error('lib/db: @prisma/adapter-better-sqlite3 internals changed (no `client`); BEGIN IMMEDIATE cannot be installed');
+      throw new Error('lib/db: @prisma/adapter-better-sqlite3 internals changed (no `client`); SQLite transactions cannot be installed');
     }
-    const prepare = client.prepare.bind(client);
-    client.prepare = ((sql: string) => prepare(sql === 'BEGIN' ? 'BEGIN IMMEDIATE' : sql)) as typeof client.prepare;
+    const queue = new TransactionQueue();
+    const original = adapter.startTransaction.bind(adapter);
+    adapter.startTransaction = async (isolationLevel) => {
+      // Only SERIALIZABLE exists on SQLite; let the adapter refuse anything else in its own words.
+      if (isolationLevel && isolationLevel !== 'SERIALIZABLE') return original(isolationLevel);
+      const release = await queue.acquire();
+      try {
+        client.prepare('BEGIN IMMEDIATE').run();
+      } catch (e) {
+        release();
+        return fail(adapter, e);
+      }
+      // The transaction's queries run on the same connection, through the adapter's own methods.
+      const tx = Object.create(adapter) as typeof adapter & { options: { usePhantomQuery: boolean } };
+      return Object.assign(tx, {
+        options: { usePhantomQuery: true },
+        async commit() {
+          try {
+            client.prepare('COMMIT').run();
+          } catch (e) {
+            // A failed COMMIT (SQLITE_FULL, SQLITE_IOERR…) may leave the transaction open: end it.
+            rollbackQuietly(client);
+            return fail(adapter, e);
+          } finally {
+            release();
+          }
+        },
+        async rollback() {
+          try {
+            // SQLite may already have rolled back by itself (SQLITE_FULL): nothing is left to undo.
+            if (client.inTransaction) client.prepare('ROLLBACK').run();
+          } catch (e) {
+            return fail(adapter, e);
+          } finally {
+            release();
+          }
+        },
+      });
+    };
     return adapter;
+  }
+}
+
+/** Rethrow a driver error the way the adapter's own queries do (its `onError` maps SQLite codes). */
+function fail(adapter: unknown, e: unknown): never {
+  (adapter as { onError: (e: unknown) => never }).onError(e);
+  throw e;
+}
+
+function rollbackQuietly(client: Database.Database): void {
+  try {
+    if (client.inTransaction) client.prepare('ROLLBACK').run();
+  } catch {
+    // Nothing more can be done on this connection; the next BEGIN reports what is wrong.
+  }
+}
+
+/**
+ * One transaction at a time on the process's one SQLite connection, first come first served. The
+ * release function is idempotent, so a path that releases twice cannot let two transactions in.
+ */
+class TransactionQueue {
+  private tail: Promise<void> = Promise.resolve();
+
+  acquire(): Promise<() => void> {
+    let open!: () => void;
+    const turn = new Promise<void>((resolve) => (open = resolve));
+    const previous = this.tail;
+    this.tail = previous.then(() => turn);
+    return previous.then(() => {
+      let released = false;
+      return () => {
+        if (released) return;
+        released = true;
+        open();
+      };
+    });
   }
 }
 
@@ -113,7 +198,9 @@ export function getDb(config: DbConfig): Db {
  * The one way a domain verb opens a transaction (docs/architecture.md, "Transactions"): every public
  * verb that writes calls it itself, so callers (server actions, the API, the worker) never do. On
  * SQLite this is also what keeps decision 13 true: a write outside a transaction could land inside
- * another request's open transaction on the shared connection and roll back with it.
+ * another request's open transaction on the shared connection and roll back with it. On SQLite the
+ * transaction is the one `PrismaBetterSQLite3Immediate` runs (above): `BEGIN IMMEDIATE`, and the
+ * process's transaction lock released however COMMIT or ROLLBACK ended (a full disk included).
  * `options` are Prisma's `maxWait`/`timeout` bounds in ms (the fire path sets its own).
  */
 export function inTransaction<T>(db: Db, fn: (tx: Tx) => Promise<T>, options?: { maxWait?: number; timeout?: number }): Promise<T> {

@@ -15,5 +15,6 @@ export { schedulerCommands } from './commands';
 export { toSchedule, toRun } from './serialize';
 export { listSchedulers, getSchedulerByRevision, type SchedulerSummary } from './list-schedulers';
 export { recordHeartbeat, removeHeartbeat, freshestHeartbeatAgeSeconds, type HeartbeatOptions } from './worker-heartbeats';
+export { writeStorageProbe } from './storage-probe';
 export { collectFireMetrics, METRICS_WINDOW_SECONDS, LIVE_WORKER_SECONDS, type FireMetrics } from './fire-metrics';
 export { targetOptions, lastRunStatuses, enabledCounts } from './target-options';

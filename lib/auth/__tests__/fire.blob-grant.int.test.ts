@@ -10,7 +10,7 @@ import type { Db } from '../../db';
 import { createSchedule, fireOccurrence, toRun, type Run } from '../../schedules';
 import { createTestDb } from '../../testing/test-db';
 import { createDefinition, createSession } from '../../workflows';
-import { addOrgMember, grantBlobAccess, listBlobGrants, revokeBlobGrant, type Actor } from '..';
+import { acceptInvitationWithNewAccount, grantBlobAccess, inviteOrgMember, listBlobGrants, revokeBlobGrant, type Actor } from '..';
 import { TEST_LIMITS } from '../../testing/limits';
 
 const LIMITS = TEST_LIMITS;
@@ -41,10 +41,10 @@ beforeAll(async () => {
     await createDefinition(db, { actor: globexAdmin, revisionId: rev.id, alias: 'work-def', name: 'Work' });
   }
 
-  // The creator: added to acme-corp by its admin (a new account), nothing in globex-corp.
-  const added = await addOrgMember(db, { actor: operator, org: 'acme-corp', input: { email: 'creator@acme-corp.example', role: 'write' }, now: new Date() });
-  expect(added.generatedPassword).toMatch(/^[A-Za-z0-9_-]{24}$/);
-  creator = { type: 'user', id: added.userId, roleCap: null };
+  // The creator: invited to acme-corp by its admin, makes its account with the link; nothing in globex-corp.
+  const inv = await inviteOrgMember(db, { actor: operator, org: 'acme-corp', input: { email: 'creator@acme-corp.example', role: 'write' }, now: new Date() });
+  const accepted = await acceptInvitationWithNewAccount(db, { token: inv.token, password: 'creator-password-1', now: new Date() });
+  creator = { type: 'user', id: accepted.user.id, roleCap: null };
 });
 afterAll(async () => cleanup());
 

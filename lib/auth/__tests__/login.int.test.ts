@@ -1,11 +1,12 @@
 /**
  * Browser login (SPEC §2): scrypt password hashes, database sessions keyed by the token's SHA-256,
- * one identical refusal for every wrong credential, and the failed-attempt limit (5 per email +
- * client address in 15 minutes → 429 rate_limited).
+ * one identical refusal for every wrong credential, and the failed-attempt limits stored in the
+ * database (5 per email + client address and 50 per address in 15 minutes → 429 rate_limited; an
+ * email guessed from many addresses is slowed, never locked).
  */
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { seed } from '../../../prisma/seed';
-import type { Db } from '../../db';
+import { createDb, type Db } from '../../db';
 import { createTestDb } from '../../testing/test-db';
 import {
   DEMO_USER_EMAIL,
@@ -14,29 +15,30 @@ import {
   hashPassword,
   hashSecret,
   login,
+  LOGIN_MAX_DELAY_MS,
   LOGIN_REFUSED_MESSAGE,
-  LoginRateLimiter,
   verifyPassword,
   WEB_SESSION_TTL_MS,
+  recordLoginFailure,
 } from '..';
 
 const PASSWORD = 'correct horse battery staple';
 let db: Db;
 let cleanup: () => Promise<void>;
-let limiter: LoginRateLimiter;
+let url: string;
 const t0 = new Date('2026-03-01T12:00:00.000Z');
 
 beforeAll(async () => {
-  ({ db, cleanup } = await createTestDb());
+  ({ db, cleanup, url } = await createTestDb());
   await seed(db, undefined, PASSWORD);
 });
 afterAll(async () => cleanup());
-beforeEach(() => {
-  limiter = new LoginRateLimiter();
+beforeEach(async () => {
+  await db.$transaction((tx) => tx.loginThrottle.deleteMany());
 });
 
-const attempt = (password: string, opts: { email?: string; client?: string; now?: Date } = {}) =>
-  login(db, { email: opts.email ?? DEMO_USER_EMAIL, password, client: opts.client ?? '10.0.0.1', now: opts.now ?? t0, limiter });
+const attempt = (password: string, opts: { email?: string; client?: string; now?: Date; db?: Db } = {}) =>
+  login(opts.db ?? db, { email: opts.email ?? DEMO_USER_EMAIL, password, client: opts.client ?? '10.0.0.1', now: opts.now ?? t0 });
 
 describe('password hashes', () => {
   it('are scrypt$N$r$p$salt$hash with a fresh salt, and verify only the right password', async () => {
@@ -118,8 +120,40 @@ describe('failed-attempt limit: 5 per email + client address per 15 minutes', ()
     expect((await attempt(PASSWORD)).token).toBeTruthy();
   });
 
-  it('50 failures for one email from any addresses refuse that email everywhere for the window', async () => {
-    for (let i = 0; i < 50; i++) await expect(attempt('wrong', { client: `192.0.2.${i}` })).rejects.toMatchObject({ code: 'unauthorized' });
-    await expect(attempt(PASSWORD, { client: '198.51.100.7' })).rejects.toMatchObject({ code: 'rate_limited' });
+  it('50 failures from one address (any emails) refuse that address for every email; other addresses are not affected', async () => {
+    for (let i = 0; i < 50; i++) {
+      await expect(attempt('wrong', { email: `guess-${i}@acme-corp.example`, client: '192.0.2.9' })).rejects.toMatchObject({ code: 'unauthorized' });
+    }
+    await expect(attempt(PASSWORD, { client: '192.0.2.9' })).rejects.toThrow(/too many failed login attempts from this address; try again in 15 minutes/);
+    expect((await attempt(PASSWORD, { client: '192.0.2.10' })).token).toBeTruthy();
   }, 60_000);
+
+  it('60 failures for one email from 60 addresses never lock its owner out: the next attempt from another address waits at most 3 s and logs in', async () => {
+    for (let i = 0; i < 60; i++) await recordLoginFailure(db, DEMO_USER_EMAIL, `192.0.2.${i}`, new Date(t0.getTime() + i));
+    const started = Date.now();
+    const s = await attempt(PASSWORD, { client: '198.51.100.7', now: new Date(t0.getTime() + 1000) });
+    const waited = Date.now() - started;
+    expect(s.token).toBeTruthy();
+    expect(waited).toBeGreaterThanOrEqual(LOGIN_MAX_DELAY_MS - 50);
+    expect(waited).toBeLessThan(LOGIN_MAX_DELAY_MS + 2000);
+    // A wrong password from yet another address is slowed the same way, and refused with 401, not 429.
+    await expect(attempt('wrong', { client: '198.51.100.8', now: new Date(t0.getTime() + 2000) })).rejects.toMatchObject({ code: 'unauthorized' });
+  }, 60_000);
+
+  it('the counters live in the database: failures counted by one web process refuse the pair in another', async () => {
+    const other = createDb(url);
+    try {
+      for (let i = 0; i < 5; i++) await expect(attempt('wrong', { db: i % 2 ? other : db })).rejects.toMatchObject({ code: 'unauthorized' });
+      await expect(attempt(PASSWORD, { db: other })).rejects.toMatchObject({ code: 'rate_limited' });
+      await expect(attempt(PASSWORD)).rejects.toMatchObject({ code: 'rate_limited' });
+      expect(await db.loginThrottle.findUnique({ where: { key: `pair:10.0.0.1|${DEMO_USER_EMAIL}` } })).toMatchObject({ failures: 5, windowStart: t0 });
+    } finally {
+      await other.$disconnect();
+    }
+  });
+
+  it('parallel failures each count once', async () => {
+    await Promise.allSettled(Array.from({ length: 8 }, () => attempt('wrong', { client: '10.9.9.9' })));
+    expect((await db.loginThrottle.findUnique({ where: { key: 'source:10.9.9.9' } }))?.failures).toBe(8);
+  });
 });

@@ -1,18 +1,40 @@
 /**
- * Org members (SPEC §2): an org admin adds members by email (a new email gets an account with a
- * one-time password), changes roles and removes members; the org always keeps an admin; an org the
- * caller holds no role on answers as one that does not exist.
+ * Org members and invitations (SPEC §2, docs/decisions.md 26, 51): an org admin invites an email and
+ * gets a one-time link (only its hash is stored; 7 days; single use); the invitee makes an account
+ * with its own password, or accepts while logged in; no account is ever made or attached by the admin.
+ * Roles change and members leave; the org always keeps an admin; an org the caller holds no role on
+ * answers as one that does not exist; blob grants tell nothing about other tenants.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { seed } from '../../../prisma/seed';
 import type { Db } from '../../db';
 import { createTestDb } from '../../testing/test-db';
-import { addOrgMember, changeMemberRole, LoginRateLimiter, listOrgMembers, listUserOrgs, login, orgRole, removeOrgMember, type Actor } from '..';
+import {
+  acceptInvitationAsUser,
+  acceptInvitationWithNewAccount,
+  changeMemberRole,
+  findInvitation,
+  grantBlobAccess,
+  hashSecret,
+  INVITATION_TTL_MS,
+  inviteOrgMember,
+  listBlobGrants,
+  listOrgInvitations,
+  listOrgMembers,
+  listUserOrgs,
+  login,
+  orgRole,
+  removeOrgMember,
+  revokeInvitation,
+  type Actor,
+} from '..';
 
 let db: Db;
 let cleanup: () => Promise<void>;
 let operator: Actor;
 let orgId: string;
+let globexAdmin: Actor;
+let globexId: string;
 const now = new Date('2026-03-01T12:00:00.000Z');
 
 beforeAll(async () => {
@@ -20,26 +42,87 @@ beforeAll(async () => {
   const ctx = await seed(db, undefined, 'operator-password-1');
   operator = { type: 'user', id: ctx.userId, roleCap: null };
   orgId = ctx.orgId;
+  const globex = await db.org.create({ data: { alias: 'globex-corp', name: 'Globex' } });
+  globexId = globex.id;
+  const admin = await db.user.create({ data: { email: 'admin@globex.example', name: 'Globex admin' } });
+  await db.membership.create({ data: { userId: admin.id, orgId: globex.id, role: 'admin' } });
+  globexAdmin = { type: 'user', id: admin.id, roleCap: null };
 });
 afterAll(async () => cleanup());
 
-describe('members', () => {
-  it('adding a new email creates the account with a one-time password that logs in; only its hash is stored', async () => {
-    const added = await addOrgMember(db, { actor: operator, org: 'acme-corp', input: { email: 'new.member@acme-corp.example', role: 'read' }, now });
-    expect(added.generatedPassword).toBeTruthy();
-    const user = await db.user.findUniqueOrThrow({ where: { id: added.userId } });
-    expect(user.passwordHash).toMatch(/^scrypt\$/);
-    expect(user.passwordHash).not.toContain(added.generatedPassword!);
-    const session = await login(db, { email: 'new.member@acme-corp.example', password: added.generatedPassword!, client: 'test', now, limiter: new LoginRateLimiter() });
+const invite = (actor: Actor, org: string, email: string, role: 'read' | 'write' | 'admin' = 'read', at = now) =>
+  inviteOrgMember(db, { actor, org, input: { email, role }, now: at });
+
+describe('invitations', () => {
+  it('an invitation makes no account and stores only the hash of its 256-bit link token; the invitee chooses the password', async () => {
+    const inv = await invite(operator, 'acme-corp', 'new.member@acme-corp.example', 'read');
+    expect(inv.token).toMatch(/^[A-Za-z0-9_-]{43}$/);
+    expect(inv.expiresAt.toISOString()).toBe(new Date(now.getTime() + INVITATION_TTL_MS).toISOString()); // 2026-03-08T12:00Z
+    expect(await db.user.count({ where: { email: 'new.member@acme-corp.example' } })).toBe(0);
+    const row = await db.invitation.findUniqueOrThrow({ where: { id: inv.id } });
+    expect(row.tokenHash).toBe(hashSecret(inv.token));
+    expect(JSON.stringify(row)).not.toContain(inv.token);
+
+    const accepted = await acceptInvitationWithNewAccount(db, { token: inv.token, password: 'my own password 1', now });
+    expect(accepted.user.email).toBe('new.member@acme-corp.example');
+    const session = await login(db, { email: 'new.member@acme-corp.example', password: 'my own password 1', client: 'test', now });
     expect(await orgRole(db, session.actor, orgId)).toBe('read');
     expect(await listUserOrgs(db, { actor: session.actor })).toEqual([{ id: orgId, alias: 'acme-corp', name: 'Acme Corp', role: 'read' }]);
-    // Adding an existing account answers no password; adding a member again is 409.
-    await expect(addOrgMember(db, { actor: operator, org: 'acme-corp', input: { email: 'new.member@acme-corp.example', role: 'write' }, now })).rejects.toMatchObject({ code: 'already_member', status: 409 });
+    // Single use: the link is dead, and the row is gone.
+    expect(await findInvitation(db, inv.token, now)).toBeNull();
+    await expect(acceptInvitationWithNewAccount(db, { token: inv.token, password: 'another password 2', now })).rejects.toMatchObject({ code: 'not_found', status: 404 });
+    // Inviting a member of this org again is 409.
+    await expect(invite(operator, 'acme-corp', 'new.member@acme-corp.example', 'write')).rejects.toMatchObject({ code: 'already_member', status: 409 });
   });
 
+  it('pre-hijack: two orgs invite one email; a link never sets the password of an existing account, and the other org joins only when the owner accepts logged in', async () => {
+    const email = 'victim@example.com';
+    const fromGlobex = await invite(globexAdmin, 'globex-corp', email, 'admin');
+    const fromAcme = await invite(operator, 'acme-corp', email, 'write');
+    // Each org sees only its own invitation.
+    expect((await listOrgInvitations(db, { actor: globexAdmin, org: 'globex-corp', now })).map((i) => i.email)).toEqual([email]);
+    expect((await listOrgInvitations(db, { actor: operator, org: 'acme-corp', now })).filter((i) => i.email === email)).toHaveLength(1);
+    expect((await listOrgInvitations(db, { actor: operator, org: 'acme-corp', now })).map((i) => i.id)).not.toContain(fromGlobex.id);
+    // The invitee makes the account with acme's link.
+    await acceptInvitationWithNewAccount(db, { token: fromAcme.token, password: 'victim password 1', now });
+    // Globex's link (held by globex's admin) cannot set the existing account's password.
+    await expect(acceptInvitationWithNewAccount(db, { token: fromGlobex.token, password: 'attacker password', now })).rejects.toMatchObject({ code: 'account_exists', status: 409 });
+    await expect(login(db, { email, password: 'attacker password', client: 'test', now })).rejects.toMatchObject({ code: 'unauthorized' });
+    const victim = await login(db, { email, password: 'victim password 1', client: 'test', now });
+    expect(await orgRole(db, victim.actor, globexId)).toBeNull();
+    // Another user holding the link cannot accept it for themselves.
+    await expect(acceptInvitationAsUser(db, { actor: operator, token: fromGlobex.token, now })).rejects.toMatchObject({ code: 'forbidden' });
+    // The owner, logged in, accepts: now (and only now) it holds globex's role.
+    await acceptInvitationAsUser(db, { actor: victim.actor, token: fromGlobex.token, now });
+    expect(await orgRole(db, victim.actor, globexId)).toBe('admin');
+    expect(await findInvitation(db, fromGlobex.token, now)).toBeNull();
+  });
+
+  it('answers alike whether or not the email has an account; re-inviting replaces the link; links expire after 7 days and can be withdrawn', async () => {
+    const existing = await invite(operator, 'acme-corp', 'admin@globex.example', 'read');
+    const fresh = await invite(operator, 'acme-corp', 'nobody-yet@example.com', 'read');
+    expect(Object.keys(existing).sort()).toEqual(Object.keys(fresh).sort());
+    expect([existing.email, existing.role]).toEqual(['admin@globex.example', 'read']);
+
+    const again = await invite(operator, 'acme-corp', 'nobody-yet@example.com', 'write');
+    expect(await findInvitation(db, fresh.token, now)).toBeNull();
+    expect(await findInvitation(db, again.token, now)).toMatchObject({ email: 'nobody-yet@example.com', role: 'write' });
+    const expiry = new Date(now.getTime() + INVITATION_TTL_MS);
+    expect(await findInvitation(db, again.token, expiry)).toBeNull();
+    await expect(acceptInvitationWithNewAccount(db, { token: again.token, password: 'late password 1', now: expiry })).rejects.toMatchObject({ code: 'not_found' });
+    expect((await listOrgInvitations(db, { actor: operator, org: 'acme-corp', now: expiry })).find((i) => i.id === again.id)?.expired).toBe(true);
+
+    await revokeInvitation(db, { actor: operator, org: 'acme-corp', invitationId: existing.id });
+    expect(await findInvitation(db, existing.token, now)).toBeNull();
+    // Another org's admin cannot withdraw it (and learns nothing): not found.
+    await expect(revokeInvitation(db, { actor: globexAdmin, org: 'globex-corp', invitationId: again.id })).rejects.toMatchObject({ code: 'not_found', message: 'invitation not found' });
+  });
+});
+
+describe('members', () => {
   it('roles change and members leave at once; the last admin can be neither demoted nor removed', async () => {
-    const added = await addOrgMember(db, { actor: operator, org: 'acme-corp', input: { email: 'second@acme-corp.example', role: 'write' }, now });
-    const second: Actor = { type: 'user', id: added.userId, roleCap: null };
+    const inv = await invite(operator, 'acme-corp', 'second@acme-corp.example', 'write');
+    const second: Actor = { type: 'user', id: (await acceptInvitationWithNewAccount(db, { token: inv.token, password: 'second password 1', now })).user.id, roleCap: null };
     await expect(changeMemberRole(db, { actor: operator, org: 'acme-corp', input: { user_id: operator.id, role: 'write' } })).rejects.toMatchObject({ code: 'last_admin' });
     await expect(removeOrgMember(db, { actor: operator, org: 'acme-corp', userId: operator.id })).rejects.toMatchObject({ code: 'last_admin' });
     // A write member cannot manage members (403: it knows the org), even itself.
@@ -62,9 +145,40 @@ describe('members', () => {
     const actor: Actor = { type: 'user', id: outsider.id, roleCap: null };
     for (const org of ['acme-corp', orgId, 'no-such-org', '00000000-0000-4000-8000-000000000000']) {
       await expect(listOrgMembers(db, { actor, org })).rejects.toMatchObject({ code: 'not_found', message: 'org not found' });
-      await expect(addOrgMember(db, { actor, org, input: { email: 'x@example.com', role: 'admin' }, now })).rejects.toMatchObject({ code: 'not_found', message: 'org not found' });
+      await expect(invite(actor, org, 'x@example.com', 'admin')).rejects.toMatchObject({ code: 'not_found', message: 'org not found' });
     }
-    // The refused add created no account.
-    expect(await db.user.count({ where: { email: 'x@example.com' } })).toBe(0);
+    expect(await db.invitation.count({ where: { email: 'x@example.com' } })).toBe(0);
+  });
+});
+
+describe('blob grants tell nothing about other tenants', () => {
+  it('a user grant answers alike for an email with and without an account; the account made later through an invitation holds it', async () => {
+    const blob = (await db.blob.findFirstOrThrow({ where: { orgId, alias: 'procedures' } })).id;
+    const withAccount = await grantBlobAccess(db, { actor: operator, org: 'acme-corp', input: { blob, grantee_type: 'user', grantee: 'admin@globex.example', role: 'read' }, now });
+    const without = await grantBlobAccess(db, { actor: operator, org: 'acme-corp', input: { blob, grantee_type: 'user', grantee: 'Later@Example.com', role: 'read' }, now });
+    expect([withAccount.grantee.type, withAccount.grantee.label]).toEqual(['user', 'admin@globex.example']);
+    expect([without.grantee.type, without.grantee.label]).toEqual(['user', 'later@example.com']);
+    const listed = (await listBlobGrants(db, { actor: operator, org: 'acme-corp' })).grants.map((g) => [g.grantee.type, g.grantee.label]);
+    expect(listed).toEqual(expect.arrayContaining([['user', 'admin@globex.example'], ['user', 'later@example.com']]));
+
+    const inv = await invite(globexAdmin, 'globex-corp', 'later@example.com', 'read');
+    const later = await acceptInvitationWithNewAccount(db, { token: inv.token, password: 'later password 1', now });
+    const grant = await db.blobGrant.findFirstOrThrow({ where: { blobId: blob, granteeType: 'user', granteeId: later.user.id } });
+    expect(grant.role).toBe('read');
+    expect(await db.blobGrant.count({ where: { granteeType: 'email' } })).toBe(0);
+  });
+
+  it('an org is named by alias only when the caller belongs to it; a foreign alias and a missing one get the same refusal; any org by id', async () => {
+    const blob = (await db.blob.findFirstOrThrow({ where: { orgId, alias: 'procedures' } })).id;
+    const refusal = async (grantee: string) => {
+      const e = await grantBlobAccess(db, { actor: operator, org: 'acme-corp', input: { blob, grantee_type: 'org', grantee, role: 'read' }, now }).catch((x: unknown) => x);
+      return JSON.stringify({ code: (e as { code?: string }).code, message: (e as Error).message, path: (e as { path?: string }).path });
+    };
+    expect(await refusal('globex-corp')).toBe(await refusal('no-such-org'));
+    expect(await refusal('globex-corp')).toBe(await refusal('00000000-0000-4000-8000-000000000000'));
+    expect(JSON.parse(await refusal('globex-corp'))).toMatchObject({ code: 'invalid_request_body', path: 'grantee' });
+    const byId = await grantBlobAccess(db, { actor: operator, org: 'acme-corp', input: { blob, grantee_type: 'org', grantee: globexId, role: 'read' }, now });
+    expect(byId.grantee).toMatchObject({ type: 'org', id: globexId, label: 'globex-corp' });
+    expect((await grantBlobAccess(db, { actor: operator, org: 'acme-corp', input: { blob, grantee_type: 'org', grantee: 'acme-corp', role: 'read' }, now })).grantee.id).toBe(orgId);
   });
 });

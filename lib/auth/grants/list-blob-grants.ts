@@ -38,7 +38,8 @@ export async function listBlobGrants(
       const blob = blobById.get(g.blobId);
       if (!blob || !isRole(g.role)) return [];
       const type = g.granteeType === 'org' ? 'org' : 'user';
-      const label = (type === 'org' ? orgLabel.get(g.granteeId) : userLabel.get(g.granteeId)) ?? '(deleted)';
+      // A grant to an email without an account yet reads exactly like one to an account (grant-blob-access.ts).
+      const label = g.granteeType === 'email' ? g.granteeId : ((type === 'org' ? orgLabel.get(g.granteeId) : userLabel.get(g.granteeId)) ?? '(deleted)');
       return [{ id: g.id, blob, grantee: { type, id: g.granteeId, label }, role: g.role, createdAt: g.createdAt }];
     }),
   };

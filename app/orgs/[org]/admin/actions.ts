@@ -6,9 +6,10 @@
  */
 import { revalidatePath } from 'next/cache';
 import type { FormAnswer } from '@/app/_components/action-form';
-import { webAction } from '@/app/lib/server';
+import { requestOrigin, webAction } from '@/app/lib/server';
+import { formatUtc } from '@/components/format';
 import {
-  addOrgMember,
+  inviteOrgMember,
   ApiKeyCreateInput,
   BlobGrantInput,
   changeMemberRole,
@@ -20,18 +21,29 @@ import {
   removeOrgMember,
   revokeApiKey,
   revokeBlobGrant,
+  revokeInvitation,
 } from '@/lib/auth';
 
 const adminPath = (org: string) => `/orgs/${org}/admin`;
 
-/** Add a member by email; a new email creates the user and answers its password once. */
-export async function addMemberAction(org: string, _prev: FormAnswer | null, form: FormData): Promise<FormAnswer> {
+/**
+ * Invite a member by email: answers the one-time link once, in the same words whether or not the
+ * email has an account anywhere (docs/decisions.md 51).
+ */
+export async function inviteMemberAction(org: string, _prev: FormAnswer | null, form: FormData): Promise<FormAnswer> {
   return webAction(async ({ db, actor, now }) => {
-    const added = await addOrgMember(db, { actor, org, input: parseAuthInput(MemberAddInput, form), now });
+    const inv = await inviteOrgMember(db, { actor, org, input: parseAuthInput(MemberAddInput, form), now });
     revalidatePath(adminPath(org));
-    return added.generatedPassword
-      ? { shownOnce: { label: `New account ${added.email}, one-time password:`, value: added.generatedPassword } }
-      : { message: `${added.email} added.` };
+    const link = `${await requestOrigin()}/invite/${inv.token}`;
+    return { shownOnce: { label: `Invitation for ${inv.email} as ${inv.role}: pass this link on. It works once, until ${formatUtc(inv.expiresAt)}.`, value: link } };
+  });
+}
+
+export async function revokeInvitationAction(org: string, _prev: FormAnswer | null, form: FormData): Promise<FormAnswer> {
+  return webAction(async ({ db, actor }) => {
+    await revokeInvitation(db, { actor, org, invitationId: String(form.get('invitation_id') ?? '') });
+    revalidatePath(adminPath(org));
+    return { message: 'Invitation withdrawn.' };
   });
 }
 

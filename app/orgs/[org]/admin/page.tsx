@@ -5,14 +5,15 @@ import { DataTable } from '@/app/_components/data-table';
 import { orNotFoundPage, webContext } from '@/app/lib/server';
 import { Breadcrumbs } from '@/components/breadcrumbs';
 import { formatUtc } from '@/components/format';
-import { listApiKeys, listBlobGrants, listOrgMembers, ROLES } from '@/lib/auth';
+import { listApiKeys, listBlobGrants, listOrgInvitations, listOrgMembers, ROLES } from '@/lib/auth';
 import {
-  addMemberAction,
   changeRoleAction,
   createOrgKeyAction,
   grantBlobAction,
+  inviteMemberAction,
   removeMemberAction,
   revokeGrantAction,
+  revokeInvitationAction,
   revokeOrgKeyAction,
 } from './actions';
 
@@ -20,6 +21,7 @@ export const dynamic = 'force-dynamic';
 export const metadata: Metadata = { title: 'Organization admin' };
 
 const MEMBER_COLUMNS = [{ label: 'Email' }, { label: 'Name' }, { label: 'Role' }, { label: 'Member since' }, { label: 'Remove' }];
+const INVITATION_COLUMNS = [{ label: 'Email' }, { label: 'Role' }, { label: 'Invited' }, { label: 'Link works until' }, { label: 'Withdraw' }];
 const GRANT_COLUMNS = [{ label: 'Blob' }, { label: 'Grantee' }, { label: 'Role' }, { label: 'Since' }, { label: 'Revoke' }];
 
 function RoleSelect({ id, name = 'role', defaultValue = 'read', label }: { id: string; name?: string; defaultValue?: string; label: string }) {
@@ -43,12 +45,13 @@ function RoleSelect({ id, name = 'role', defaultValue = 'read', label }: { id: s
  */
 export default async function OrgAdminPage({ params }: { params: Promise<{ org: string }> }) {
   const { org: orgRef } = await params;
-  const { db, actor } = await webContext();
+  const { db, actor, now } = await webContext();
   const { org, members } = await orNotFoundPage(listOrgMembers(db, { actor, org: orgRef }));
   const ref = org.alias ?? org.id;
-  const [{ blobs, grants }, keys] = await Promise.all([
+  const [{ blobs, grants }, keys, invitations] = await Promise.all([
     listBlobGrants(db, { actor, org: org.id }),
     listApiKeys(db, { actor, owner: { type: 'org', org: org.id } }),
+    listOrgInvitations(db, { actor, org: org.id, now }),
   ]);
   return (
     <div className="page">
@@ -58,6 +61,9 @@ export default async function OrgAdminPage({ params }: { params: Promise<{ org: 
           <h1>{org.name}</h1>
           <p className="page-intro">
             {org.alias ? <span className="mono">{org.alias}</span> : null} · members, blob access and org API keys
+          </p>
+          <p className="small muted">
+            Org id <span className="mono">{org.id}</span>: another org&apos;s admin names this org by it to grant it access to a blob.
           </p>
         </div>
       </div>
@@ -86,22 +92,49 @@ export default async function OrgAdminPage({ params }: { params: Promise<{ org: 
             </tr>
           ))}
         </DataTable>
-        <h3 className="subsection-title">Add a member</h3>
-        <ActionForm action={addMemberAction.bind(null, ref)} submitLabel="Add member" label="Add a member">
+        <h3 className="subsection-title">Pending invitations</h3>
+        {invitations.length === 0 ? (
+          <p className="muted">No pending invitations.</p>
+        ) : (
+          <DataTable label="Pending invitations" columns={INVITATION_COLUMNS} compact>
+            {invitations.map((inv) => (
+              <tr key={inv.id}>
+                <td>{inv.email}</td>
+                <td>{inv.role}</td>
+                <td className="small nowrap">{formatUtc(inv.createdAt)}</td>
+                <td className="small nowrap">{inv.expired ? 'expired' : formatUtc(inv.expiresAt)}</td>
+                <td>
+                  <ActionForm action={revokeInvitationAction.bind(null, ref)} submitLabel="Withdraw" danger confirm={`Withdraw the invitation of ${inv.email}? Its link stops working.`} label={`Withdraw the invitation of ${inv.email}`}>
+                    <input type="hidden" name="invitation_id" value={inv.id} />
+                  </ActionForm>
+                </td>
+              </tr>
+            ))}
+          </DataTable>
+        )}
+        <h3 className="subsection-title">Invite a member</h3>
+        <ActionForm action={inviteMemberAction.bind(null, ref)} submitLabel="Invite" label="Invite a member">
           <div className="field">
             <label htmlFor="member-email">Email</label>
             <input id="member-email" name="email" type="email" required />
           </div>
           <RoleSelect id="member-role" label="Role" />
         </ActionForm>
-        <p className="small muted">An email without an account gets one, with a one-time password shown here once.</p>
+        <p className="small muted">
+          You get a one-time link to pass on, valid for 7 days. With it the invitee makes an account (choosing their own password) or,
+          with an account already, logs in and accepts. Inviting again makes a new link; the old one stops working.
+        </p>
       </section>
 
       <section className="container stack section-gap" aria-labelledby="grants-title">
         <h2 id="grants-title" className="container-title">
           Blob access grants <span className="count">({grants.length})</span>
         </h2>
-        <p className="container-intro small">A grant gives a user or another org a role on one blob of this org, on top of any org role.</p>
+        <p className="container-intro small">
+          A grant gives a user or another org a role on one blob of this org, on top of any org role. A user is named by email (an email
+          without an account yet holds the grant once it gets one through an invitation); an org you belong to by its alias, any other
+          org by its id.
+        </p>
         {grants.length === 0 ? (
           <p className="muted">No grants.</p>
         ) : (
@@ -146,7 +179,7 @@ export default async function OrgAdminPage({ params }: { params: Promise<{ org: 
           </div>
           <div className="field">
             <label htmlFor="grantee">Grantee</label>
-            <input id="grantee" name="grantee" type="text" required placeholder="name@example.com or org alias" />
+            <input id="grantee" name="grantee" type="text" required placeholder="name@example.com, or an org's alias or id" />
           </div>
           <RoleSelect id="grant-role" label="Role" />
         </ActionForm>

@@ -1,0 +1,3 @@
+-- AlterTable
+ALTER TABLE "storage_probes" ADD COLUMN "room" TEXT;
+
