@@ -11,12 +11,15 @@
 import { z } from 'zod';
 import { ERROR_STATUS, ErrorBodySchema } from '../errors';
 import {
+  DeadLetterListPage,
+  DeadLetterSchema,
   InvocationTargetSchema,
   MissingSessionSchema,
   RunListPage,
   RunAnswer,
   RunResultSchema,
   RunSchema,
+  ReplayAnswer,
   SCHEDULER_COMMANDS,
   ScheduleAnswer,
   ScheduleDryRunAnswer,
@@ -62,6 +65,9 @@ const ANSWER_COMPONENTS: [string, z.ZodType][] = [
   ['RunListPage', RunListPage],
   ['RunAnswer', RunAnswer],
   ['SetAllEnabledAnswer', SetAllEnabledAnswer],
+  ['DeadLetter', DeadLetterSchema],
+  ['DeadLetterListPage', DeadLetterListPage],
+  ['ReplayAnswer', ReplayAnswer],
   ['EmptyAnswer', EmptyAnswer],
   ['Session', SessionSchema],
   ['Definition', DefinitionSchema],
