@@ -16,4 +16,4 @@ export { toSchedule, toRun } from './serialize';
 export { listSchedulers, getSchedulerByRevision, type SchedulerSummary } from './list-schedulers';
 export { recordHeartbeat, removeHeartbeat, freshestHeartbeatAgeSeconds, type HeartbeatOptions } from './worker-heartbeats';
 export { collectFireMetrics, METRICS_WINDOW_SECONDS, LIVE_WORKER_SECONDS, type FireMetrics } from './fire-metrics';
-export { targetOptions, lastRunStatuses, enabledCounts } from './target-options';
+export { targetOptions, lastRunStatuses, enabledCounts, pendingRetries } from './target-options';
