@@ -4,6 +4,7 @@ import { revisionOf, schedulerPage } from '@/app/lib/server';
 import { param, type SearchParams } from '@/app/lib/search-params';
 import { AutoRefresh } from '@/components/auto-refresh';
 import { Breadcrumbs } from '@/components/breadcrumbs';
+import { backCursors, CursorPager, cursorQuery } from '@/components/cursor-pager';
 import { DeadLetterList, type DeadLetterRow } from '@/components/dead-letter-list';
 import { isDomainError } from '@/lib/errors';
 import { DEAD_LETTERS_PAGE_SIZE, getSchedule, listDeadLetters, type DeadLetter } from '@/lib/schedules';
@@ -16,9 +17,6 @@ interface Props {
   params: Promise<{ revisionId: string }>;
   searchParams: Promise<SearchParams>;
 }
-
-/** How many newer pages "← Newer" can step back through one at a time (as the schedule history). */
-const BACK_STEPS = 40;
 
 /**
  * A scheduler's dead-letter list (SPEC §12.3): its exhausted occurrences, newest first, 10 a page
@@ -33,7 +31,7 @@ export default async function DeadLettersPage({ params, searchParams }: Props) {
   const base = `/schedulers/${revisionId}`;
   const selfHref = `${base}/dead-letters`;
   const cursor = param(sp, 'cursor') || null;
-  const back = cursor ? param(sp, 'back').split('.').filter(Boolean).slice(-BACK_STEPS) : [];
+  const back = backCursors(param(sp, 'back'), cursor);
   let page: { dead_letters: DeadLetter[]; last_dead_letter_id: string | null } | null = null;
   try {
     page = await listDeadLetters({ db, actor, revision, startDeadLetterId: cursor });
@@ -58,12 +56,9 @@ export default async function DeadLettersPage({ params, searchParams }: Props) {
     ),
   );
   const rows: DeadLetterRow[] = (page?.dead_letters ?? []).map((letter) => ({ letter, schedule: schedules.get(letter.schedule_id) ?? null }));
-  const pageHref = (c: string | null, backs: string[] = []) => {
-    const q = new URLSearchParams();
-    if (c) q.set('cursor', c);
-    if (c && backs.length) q.set('back', backs.slice(-BACK_STEPS).join('.'));
-    const qs = q.toString();
-    return qs ? `${selfHref}?${qs}` : selfHref;
+  const pageHref = (c: string | null, backs: string[]) => {
+    const q = cursorQuery(new URLSearchParams(), 'cursor', c, backs).toString();
+    return q ? `${selfHref}?${q}` : selfHref;
   };
 
   return (
@@ -108,32 +103,7 @@ export default async function DeadLettersPage({ params, searchParams }: Props) {
             }
           />
         )}
-        {page && (cursor || page.last_dead_letter_id) ? (
-          <nav className="pager" aria-label="Dead-letter pages">
-            <span className="muted small">
-              Newest first · {DEAD_LETTERS_PAGE_SIZE} a page · page {cursor ? back.length + 2 : 1}
-            </span>
-            <span className="pager-links">
-              {cursor ? (
-                <>
-                  {back.length ? (
-                    <Link href={pageHref(null)} className="btn btn-small">
-                      « Newest
-                    </Link>
-                  ) : null}
-                  <Link href={pageHref(back.at(-1) ?? null, back.slice(0, -1))} className="btn btn-small" rel="prev">
-                    ← Newer
-                  </Link>
-                </>
-              ) : null}
-              {page.last_dead_letter_id ? (
-                <Link href={pageHref(page.last_dead_letter_id, cursor ? [...back, cursor] : [])} className="btn btn-small" rel="next">
-                  Older →
-                </Link>
-              ) : null}
-            </span>
-          </nav>
-        ) : null}
+        {page ? <CursorPager label="Dead-letter pages" pageSize={DEAD_LETTERS_PAGE_SIZE} cursor={cursor} back={back} next={page.last_dead_letter_id} href={pageHref} /> : null}
       </section>
     </div>
   );

@@ -9,13 +9,14 @@ import { Property } from '@/components/property';
 import { afterCompletionWords, attemptsAllowed, flexibleWindowWords, pauseAfterFailuresWords, retryPolicyWords } from '@/components/delivery-words';
 import { formatLocalTime, formatUtc } from '@/components/format';
 import { LocalTime } from '@/components/local-time';
+import { backCursors, CursorPager, cursorQuery } from '@/components/cursor-pager';
 import { RunHistory } from '@/components/run-history';
 import { ScheduleActions } from '@/components/schedule-actions';
 import { ZonedTime } from '@/components/zoned-time';
 import { describeAuthEntities, type AuthEntityInfo } from '@/lib/auth';
 import { describeCron, describeRate } from '@/lib/cron';
 import { isDomainError } from '@/lib/errors';
-import { getSchedule, listRuns, pendingRetries, RUN_STATUSES, type Paused, type Run, type Schedule } from '@/lib/schedules';
+import { getSchedule, listRuns, pendingRetries, RUN_STATUSES, RUNS_PAGE_SIZE, type Paused, type Run, type Schedule } from '@/lib/schedules';
 import { deleteScheduleAction, runScheduleAction, setEnabledAction } from '../../actions';
 
 export const dynamic = 'force-dynamic';
@@ -34,9 +35,6 @@ const STATUS_FILTERS = [
 ] as const;
 
 const none = <span className="muted">—</span>;
-
-/** How many newer pages "← Newer" can step back through one at a time (then it starts from the newest). */
-const HISTORY_BACK_STEPS = 40;
 
 /**
  * Who created the schedule, in human terms: a user by name and email (they used a browser login or a
@@ -115,9 +113,8 @@ export default async function SchedulePage({ params, searchParams }: Props) {
   const pending = (await pendingRetries({ db, actor, revision, scheduleIds: [schedule.id] }))[schedule.id] ?? [];
   const status = oneOf(param(sp, 'status'), RUN_STATUSES);
   const runsCursor = param(sp, 'runs') || null;
-  // The cursors of the newer pages this one was reached through (`?back=c1.c2`), so "← Newer" can step
-  // back one page; the API's cursor only goes older. At most HISTORY_BACK_STEPS are kept.
-  const back = runsCursor ? param(sp, 'back').split('.').filter(Boolean).slice(-HISTORY_BACK_STEPS) : [];
+  // The cursors of the newer pages this one was reached through, for "← Newer" (components/cursor-pager.tsx).
+  const back = backCursors(param(sp, 'back'), runsCursor);
   let runs: { executions: Run[]; last_execution_id: string | null } | null = null;
   let runsProblem: string | null = null;
   try {
@@ -136,14 +133,9 @@ export default async function SchedulePage({ params, searchParams }: Props) {
   const words = cadenceWords(schedule);
   const deadLettersHref = `${base}/dead-letters`;
   const runsHref = (cursor: string | null, s: string = status, backs: string[] = []) => {
-    const q = new URLSearchParams();
-    if (s) q.set('status', s);
-    if (cursor) q.set('runs', cursor);
-    if (cursor && backs.length) q.set('back', backs.slice(-HISTORY_BACK_STEPS).join('.'));
-    const qs = q.toString();
-    return qs ? `${selfHref}?${qs}` : selfHref;
+    const q = cursorQuery(new URLSearchParams(s ? { status: s } : {}), 'runs', cursor, backs).toString();
+    return q ? `${selfHref}?${q}` : selfHref;
   };
-  const historyPage = runsCursor ? back.length + 2 : 1;
 
   return (
     <div className="page">
@@ -343,29 +335,15 @@ export default async function SchedulePage({ params, searchParams }: Props) {
             grouped={!status}
           />
         ) : null}
-        {runs && (runsCursor || runs.last_execution_id) ? (
-          <nav className="pager" aria-label="Execution pages">
-            <span className="muted small">Newest first · 10 a page · page {historyPage}</span>
-            <span className="pager-links">
-              {runsCursor ? (
-                <>
-                  {back.length ? (
-                    <Link href={runsHref(null)} className="btn btn-small">
-                      « Newest
-                    </Link>
-                  ) : null}
-                  <Link href={runsHref(back.at(-1) ?? null, status, back.slice(0, -1))} className="btn btn-small" rel="prev">
-                    ← Newer
-                  </Link>
-                </>
-              ) : null}
-              {runs.last_execution_id ? (
-                <Link href={runsHref(runs.last_execution_id, status, runsCursor ? [...back, runsCursor] : [])} className="btn btn-small" rel="next">
-                  Older →
-                </Link>
-              ) : null}
-            </span>
-          </nav>
+        {runs ? (
+          <CursorPager
+            label="Execution pages"
+            pageSize={RUNS_PAGE_SIZE}
+            cursor={runsCursor}
+            back={back}
+            next={runs.last_execution_id}
+            href={(cursor, backs) => runsHref(cursor, status, backs)}
+          />
         ) : null}
       </section>
     </div>
