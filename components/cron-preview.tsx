@@ -172,7 +172,7 @@ export type RateAnchor =
   /** An edit that keeps the stored anchor, with an occurrence on its marks (the stored next fire). */
   | { kind: 'kept'; mark: string }
   /** An edit that keeps the stored anchor, which the form cannot see (disabled, or offset by a flexible window). */
-  | { kind: 'hidden' };
+  | { kind: 'hidden'; nextFire: string | null };
 
 export interface RatePreviewProps {
   rate: string;
@@ -229,7 +229,15 @@ export function RatePreview({ rate, timezone, anchor, endDate, count = 5 }: Rate
         ) : anchor.kind === 'save' ? (
           <>Counted from the next whole minute after saving{anchorAt ? <> (saved now: <span className="mono">{zoneOk ? formatInZone(anchorAt, zone) : formatUtc(anchorAt)}</span>)</> : null}; unaffected by daylight saving.</>
         ) : (
-          <>Counted from the instant it was saved with this rate; the anchor is kept while the rate and start date stay as they are.</>
+          <>
+            Counted from the instant it was saved with this rate; the anchor is kept while the rate and start date stay as they are.
+            {anchor.kind === 'hidden' && anchor.nextFire ? (
+              <>
+                {' '}
+                Next fire, with its flexible-window offset: <span className="mono">{zoneOk ? formatInZone(anchor.nextFire, zone) : formatUtc(anchor.nextFire)}</span>.
+              </>
+            ) : null}
+          </>
         )}
       </p>
       {anchor.kind === 'hidden' ? null : !zoneOk ? (

@@ -45,6 +45,8 @@ export interface StoredRate {
   /** The start date as the form's input holds it. */
   start_date: string;
   nextMark: string | null;
+  /** The stored next fire (with a flexible window's offset), or null when disabled or completed. */
+  nextFire: string | null;
 }
 
 interface CadenceProps {
@@ -118,7 +120,7 @@ function rateAnchor(values: ScheduleFormValues, stored: StoredRate | undefined):
   const start = utcOrNull(values.start_date);
   if (start) return { kind: 'start', at: start };
   if (stored && stored.rate_expression === (values.rate_expression ?? '').trim() && stored.start_date === values.start_date) {
-    return stored.nextMark ? { kind: 'kept', mark: stored.nextMark } : { kind: 'hidden' };
+    return stored.nextMark ? { kind: 'kept', mark: stored.nextMark } : { kind: 'hidden', nextFire: stored.nextFire };
   }
   return { kind: 'save' };
 }

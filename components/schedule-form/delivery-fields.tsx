@@ -38,7 +38,7 @@ export function DeliveryFields({ kit, values }: { kit: FieldKit; values: Schedul
             <NumberField kit={kit} name="retry_policy.maximum_retry_attempts" hint={<>{range('retry_policy.maximum_retry_attempts')} retries after the first attempt.</>} />
             <NumberField kit={kit} name="retry_policy.maximum_event_age_seconds" hint={<>{range('retry_policy.maximum_event_age_seconds')} s after the scheduled time; no retry starts later.</>} />
           </div>
-          <p className="field-hint" aria-live="polite">
+          <p className="field-hint section-note" aria-live="polite">
             {backoffWords(retries, age)}
           </p>
         </>

@@ -37,7 +37,7 @@ function storedRateOf(schedule: Schedule | undefined): StoredRate | undefined {
   if (!schedule || schedule.repeat !== 'recurring_rate' || !schedule.rate_expression) return undefined;
   // With a flexible window the next fire carries its offset, so it is no mark of the anchor.
   const onMarks = schedule.flexible_time_window?.mode !== 'flexible';
-  return { rate_expression: schedule.rate_expression, start_date: valuesFromSchedule(schedule).start_date, nextMark: onMarks ? schedule.next_fire_at : null };
+  return { rate_expression: schedule.rate_expression, start_date: valuesFromSchedule(schedule).start_date, nextMark: onMarks ? schedule.next_fire_at : null, nextFire: schedule.next_fire_at };
 }
 
 export interface ScheduleFormProps {

@@ -29,7 +29,7 @@ export function TimingFields({ kit, values, storedRate }: { kit: FieldKit; value
       </div>
       <CadencePreview kit={kit} repeat={repeat} values={values} storedRate={storedRate} />
       {windowMinutes !== null ? (
-        <p className="field-hint">
+        <p className="field-hint section-note">
           Flexible time window on: each occurrence fires at its own fixed offset, from 0 up to {windowMinutes} minute{windowMinutes === 1 ? '' : 's'} after the time shown (see
           Delivery).
         </p>
