@@ -17,4 +17,4 @@ export { listSchedulers, getSchedulerByRevision, type SchedulerSummary } from '.
 export { recordHeartbeat, removeHeartbeat, freshestHeartbeatAgeSeconds, type HeartbeatOptions } from './worker-heartbeats';
 export { writeStorageProbe } from './storage-probe';
 export { collectFireMetrics, METRICS_WINDOW_SECONDS, LIVE_WORKER_SECONDS, type FireMetrics } from './fire-metrics';
-export { targetOptions, lastRunStatuses, enabledCounts } from './target-options';
+export { targetOptions, lastRunStatuses, enabledCounts, pendingRetries } from './target-options';

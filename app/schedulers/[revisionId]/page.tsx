@@ -1,5 +1,6 @@
 import type { Metadata } from 'next';
 import Form from 'next/form';
+import Link from 'next/link';
 import { redirect } from 'next/navigation';
 import { revisionOf, schedulerPage } from '@/app/lib/server';
 import { oneOf, param, type SearchParams } from '@/app/lib/search-params';
@@ -7,7 +8,7 @@ import { AutoRefresh } from '@/components/auto-refresh';
 import { Breadcrumbs } from '@/components/breadcrumbs';
 import { BulkEnable } from '@/components/bulk-enable';
 import { ScheduleGrid } from '@/components/schedule-grid';
-import { browseSchedules, enabledCounts, lastRunStatuses, SCHEDULE_SORT_KEYS, SCHEDULE_STATES } from '@/lib/schedules';
+import { browseSchedules, countDeadLetters, enabledCounts, lastRunStatuses, pendingRetries, SCHEDULE_SORT_KEYS, SCHEDULE_STATES } from '@/lib/schedules';
 import { deleteScheduleAction, runScheduleAction, setAllEnabledAction, setEnabledAction } from './actions';
 
 export const dynamic = 'force-dynamic';
@@ -52,9 +53,12 @@ export default async function SchedulerPage({ params, searchParams }: Props) {
     if (page.page > 1) params.set('page', String(page.page));
     redirect(params.size ? `/schedulers/${revisionId}?${params}` : `/schedulers/${revisionId}`);
   }
-  const [lastRuns, counts] = await Promise.all([
-    lastRunStatuses({ db, actor, revision, scheduleIds: page.schedules.map((s) => s.id) }),
+  const pageIds = page.schedules.map((s) => s.id);
+  const [lastRuns, retries, counts, deadLetters] = await Promise.all([
+    lastRunStatuses({ db, actor, revision, scheduleIds: pageIds }),
+    pendingRetries({ db, actor, revision, scheduleIds: pageIds }),
     enabledCounts({ db, actor, revision }),
+    countDeadLetters(db, revisionId),
   ]);
   const canWrite = scheduler.role !== 'read';
   const orgLabel = scheduler.org.alias ?? scheduler.org.name;
@@ -76,6 +80,10 @@ export default async function SchedulerPage({ params, searchParams }: Props) {
             ) : null}
             {' · revision '}
             <span className="mono small">{revisionId}</span>
+            {' · '}
+            <Link href={`/schedulers/${revisionId}/dead-letters`} className={deadLetters ? 'strong-link' : undefined}>
+              {deadLetters === 0 ? 'No dead letters' : `${deadLetters.toLocaleString('en-US')} dead letter${deadLetters === 1 ? '' : 's'}`}
+            </Link>
           </p>
         </div>
         <div className="page-actions">
@@ -104,6 +112,7 @@ export default async function SchedulerPage({ params, searchParams }: Props) {
               repeat: s.repeat,
               invocation_time: s.invocation_time,
               cron_expression: s.cron_expression,
+              rate_expression: s.rate_expression,
               timezone: s.timezone,
               state: s.state,
               enabled: s.enabled,
@@ -111,6 +120,7 @@ export default async function SchedulerPage({ params, searchParams }: Props) {
               invocation_target: { target: s.invocation_target.target, workflow: s.invocation_target.workflow },
             },
             lastRun: lastRuns[s.id] ?? null,
+            retry: retries[s.id]?.[0] ?? null,
           }))}
           actions={{
             setEnabled: setEnabledAction.bind(null, revisionId),
