@@ -12,7 +12,16 @@ import { randomUUID } from 'node:crypto';
 import type { Limits } from '../lib/config';
 import type { Db } from '../lib/db';
 import { toError } from '../lib/errors';
-import { findEarliestNextFire, fireDue, fireOccurrence, listDueOccurrences, sweepExpiredRuns, type FireOutcome } from '../lib/schedules';
+import {
+  findEarliestNextFire,
+  fireDue,
+  fireOccurrence,
+  listDueOccurrences,
+  markWorkerStopped,
+  recordHeartbeat,
+  sweepExpiredRuns,
+  type FireOutcome,
+} from '../lib/schedules';
 import { WorkerEvents } from './events';
 
 export interface WorkerOptions {
@@ -119,13 +128,18 @@ export class Worker {
     }
   }
 
-  /** Record this worker's liveness for GET /api/health. */
+  /**
+   * The longest pause this worker keeps between two heartbeats, in ms: it beats at most every
+   * `heartbeatIntervalMs`, but only between ticks, which can be `pollIntervalMs` apart.
+   */
+  get heartbeatEveryMs(): number {
+    return Math.max(this.opts.heartbeatIntervalMs ?? 5_000, this.opts.pollIntervalMs);
+  }
+
+  /** Record this worker's liveness (GET /api/health, the web app's banner) and prune dead workers' rows. */
   async heartbeat(now: Date): Promise<void> {
-    await this.opts.db.workerHeartbeat.upsert({
-      where: { id: this.id },
-      create: { id: this.id, startedAt: this.startedAt, lastSeenAt: now },
-      update: { lastSeenAt: now },
-    });
+    const { pruned } = await recordHeartbeat(this.opts.db, { workerId: this.id, startedAt: this.startedAt, intervalMs: this.heartbeatEveryMs, now });
+    if (pruned > 0) this.events.emit('worker:pruned', { pruned });
   }
 
   /**
@@ -172,7 +186,7 @@ export class Worker {
       // A full batch (or a pending sweep) means more work is waiting: loop again at once.
       if (claimed < this.opts.batchSize && !this.sweeping) await this.sleep(sleepMs);
     }
-    await this.opts.db.workerHeartbeat.delete({ where: { id: this.id } }).catch(() => undefined);
+    await markWorkerStopped(this.opts.db, this.id, this.clock()).catch(() => undefined);
   }
 
   /**

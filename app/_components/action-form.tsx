@@ -4,8 +4,9 @@
  * confirmation, or a value shown ONCE (a new API key, a generated password), which is never stored in
  * clear and cannot be shown again.
  */
-import { useActionState, type ReactNode } from 'react';
+import { startTransition, useActionState, useRef, useState, type ReactNode } from 'react';
 import type { ActionResult } from '@/components/action-result';
+import { ConfirmDialog } from '@/components/confirm-dialog';
 
 export type FormAnswer = ActionResult<{ message?: string; shownOnce?: { label: string; value: string } }>;
 
@@ -21,19 +22,26 @@ export function ActionForm({
   children?: ReactNode;
   submitLabel: string;
   danger?: boolean;
-  /** Ask before submitting (destructive actions). */
-  confirm?: string;
+  /** Ask before submitting (destructive actions): the confirmation's question and, optionally, what follows. */
+  confirm?: { title: string; body?: ReactNode };
   /** Accessible name of the form. */
   label?: string;
 }) {
   const [state, formAction, pending] = useActionState(action, null);
+  const formRef = useRef<HTMLFormElement>(null);
+  const [asking, setAsking] = useState(false);
   return (
     <form
+      ref={formRef}
       action={formAction}
       className="inline-form"
       aria-label={label}
       onSubmit={(e) => {
-        if (confirm && !window.confirm(confirm)) e.preventDefault();
+        // The project's own dialog, never the browser's confirm(): it names the consequences and is styled and accessible.
+        if (confirm) {
+          e.preventDefault();
+          setAsking(true);
+        }
       }}
     >
       {children}
@@ -57,6 +65,23 @@ export function ActionForm({
             {state.shownOnce.value}
           </code>
         </div>
+      ) : null}
+      {confirm ? (
+        <ConfirmDialog
+          open={asking}
+          title={confirm.title}
+          confirmLabel={submitLabel}
+          danger={danger}
+          pending={pending}
+          onCancel={() => setAsking(false)}
+          onConfirm={() => {
+            setAsking(false);
+            const form = formRef.current;
+            if (form) startTransition(() => formAction(new FormData(form)));
+          }}
+        >
+          {confirm.body ?? null}
+        </ConfirmDialog>
       ) : null}
     </form>
   );

@@ -12,7 +12,7 @@ import { findWebSession, REQUEST_PATH_HEADER, safeNextPath, SESSION_COOKIE, type
 import { loadConfig, type Limits } from '@/lib/config';
 import { getDb, type Db } from '@/lib/db';
 import { isDomainError, toError } from '@/lib/errors';
-import { getSchedulerByRevision, type SchedulerSummary } from '@/lib/schedules';
+import { getSchedulerByRevision, overdueReason, workerLiveness, type OverdueReason, type SchedulerSummary, type WorkerLiveness } from '@/lib/schedules';
 
 export interface WebContext {
   db: Db;
@@ -51,6 +51,24 @@ export async function getWebActor(): Promise<Actor> {
 export async function webContext(): Promise<WebContext> {
   const db = getDb();
   return { db, actor: await getWebActor(), limits: loadConfig().limits, now: new Date() };
+}
+
+/**
+ * The workers' liveness for this request (the layout's banner, the grid's overdue marks), memoized per
+ * request; null when the database cannot be read (the page itself then shows the error).
+ */
+export const workerStatus = cache(async (): Promise<(WorkerLiveness & { at: Date }) | null> => {
+  const at = new Date();
+  try {
+    return { ...(await workerLiveness(getDb(), at)), at };
+  } catch {
+    return null;
+  }
+});
+
+/** Whether a pending next fire (ISO UTC or null) is overdue at this render, and why (the grid's and schedule page's mark). */
+export function overdueOf(nextFireAt: string | null, status: (WorkerLiveness & { at: Date }) | null): OverdueReason | undefined {
+  return status ? overdueReason(nextFireAt, status, status.at) : undefined;
 }
 
 export type WebScheduler = SchedulerSummary & { role: 'read' | 'write' | 'admin' };

@@ -16,6 +16,7 @@ import { useMemo, useTransition } from 'react';
 import { useForm, useWatch } from 'react-hook-form';
 import type { Schedule, TargetOptions } from '@/lib/schedules/contract';
 import type { ActionResult } from '../action-result';
+import { useLeaveGuard } from '../leave-guard';
 import { useHydrated } from '../use-viewer-zone';
 import { DetailFields } from './detail-fields';
 import { NETWORK_ERROR_MESSAGE, placeRefusal } from './errors';
@@ -53,8 +54,10 @@ export function ScheduleForm({ mode, revisionId, schedule, options, submit, canc
     reValidateMode: 'onChange',
   });
   // Read while rendering, so react-hook-form keeps them current (edit sends only the dirty fields).
-  const { errors, isSubmitting, isSubmitted, dirtyFields } = form.formState;
+  const { errors, isSubmitting, isSubmitted, dirtyFields, isDirty } = form.formState;
   useViewerZoneDefault(form, mode);
+  // Leaving with unsaved edits asks first: Cancel and every in-app link, reload and closing the tab.
+  const leaveGuard = useLeaveGuard(isDirty, mode === 'create' ? 'This new schedule is not saved.' : 'Your changes to this schedule are not saved.');
 
   const w = useWatch({ control: form.control }) as ScheduleFormValues;
   const kit = useFieldKit(form, w.cron_expression ?? '');
@@ -75,6 +78,7 @@ export function ScheduleForm({ mode, revisionId, schedule, options, submit, canc
       return;
     }
     if (r.ok) {
+      leaveGuard.release();
       const href = `/schedulers/${revisionId}/schedules/${r.id}`;
       startNavigation(() => router.push(href));
       return;
@@ -116,6 +120,7 @@ export function ScheduleForm({ mode, revisionId, schedule, options, submit, canc
           {pending ? 'Saving…' : mode === 'create' ? 'Create schedule' : 'Save changes'}
         </button>
       </div>
+      {leaveGuard.dialog}
     </form>
   );
 }

@@ -70,7 +70,7 @@ export function ScheduleGrid(props: ScheduleGridProps) {
   const rowCount = table.getRowModel().rows.length;
   return (
     <div className="grid-panel">
-      <GridFilters query={query} url={url} />
+      <GridFilters url={url} />
       <RowActionNotice notice={notice} noticeRef={noticeRef} onDismiss={() => setNotice(null)} />
       <div className="table-scroll" aria-busy={url.pending}>
         <GridTable table={table} pending={url.pending} />

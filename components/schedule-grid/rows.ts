@@ -4,7 +4,7 @@
  */
 import { createColumnHelper } from '@tanstack/react-table';
 import { describeCron } from '@/lib/cron';
-import type { Run, Schedule } from '@/lib/schedules/contract';
+import type { OverdueReason, Run, Schedule } from '@/lib/schedules/contract';
 import { formatLocalTime } from '../format';
 
 /** The fields of a schedule the grid shows: the page sends only these to the browser (50 rows a page). */
@@ -16,6 +16,11 @@ export interface GridRow {
   schedule: GridSchedule;
   /** The newest run, or null when the schedule never fired. */
   lastRun: Pick<Run, 'status' | 'trigger' | 'created_at'> | null;
+  /**
+   * Set when the next fire is overdue at the page's render: `no_worker` (no worker is alive, so
+   * nothing fires it) or `behind` (workers are alive but late). See `overdueReason` in lib/schedules.
+   */
+  overdue?: OverdueReason;
 }
 
 /** A row as the columns read it. */

@@ -3,6 +3,7 @@ export * from './contract';
 export { createSchedule } from './create-schedule';
 export { updateSchedule } from './update-schedule';
 export { deleteSchedule } from './delete-schedule';
+export { describeScheduleDeletion, type ScheduleDeletion } from './describe-schedule-deletion';
 export { getSchedule, listSchedules, SCHEDULES_PAGE_SIZE } from './list-schedules';
 export { browseSchedules, GRID_PAGE_SIZE, SCHEDULE_SORT_KEYS, type ScheduleSortKey, type SchedulePage } from './browse-schedules';
 export { listRuns, RUNS_PAGE_SIZE } from './list-runs';
@@ -13,5 +14,27 @@ export { sweepExpiredRuns, retentionCutoff, RUN_SWEEP_BATCH } from './sweep-runs
 export { schedulerCommands } from './commands';
 export { toSchedule, toRun } from './serialize';
 export { listSchedulers, getSchedulerByRevision, type SchedulerSummary } from './list-schedulers';
-export { collectFireMetrics, METRICS_WINDOW_SECONDS, LIVE_WORKER_SECONDS, type FireMetrics } from './fire-metrics';
+export { collectFireMetrics, METRICS_WINDOW_SECONDS, type FireMetrics } from './fire-metrics';
+export {
+  recordHeartbeat,
+  markWorkerStopped,
+  workerLiveness,
+  isWorkerAlive,
+  overdueReason,
+  OVERDUE_GRACE_SECONDS,
+  DEAD_AFTER_INTERVALS,
+  PRUNE_AFTER_INTERVALS,
+  type RecordHeartbeatOptions,
+  type WorkerLiveness,
+} from './worker-heartbeats';
 export { targetOptions, lastRunStatuses, enabledCounts } from './target-options';
+export {
+  revisionChangeImpacts,
+  sessionDeleteImpacts,
+  blobDeleteImpact,
+  NO_IMPACT,
+  type AffectedSchedule,
+  type ImpactOutcome,
+  type RevisionChangeImpact,
+  type ScheduleImpact,
+} from './catalog-impact';

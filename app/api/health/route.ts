@@ -2,7 +2,7 @@ import { healthReport } from '@/lib/api';
 
 export const dynamic = 'force-dynamic';
 
-/** 200 with JSON once the database is reachable; 503 otherwise. */
+/** 200 `ok` while the database is reachable and a worker is alive; 503 `degraded` with the reason otherwise. */
 export async function GET(): Promise<Response> {
   const report = await healthReport(new Date());
   return Response.json(report, { status: report.status === 'ok' ? 200 : 503, headers: { 'cache-control': 'no-store' } });

@@ -7,7 +7,7 @@
  */
 import { revalidatePath } from 'next/cache';
 import type { ActionResult } from '@/components/action-result';
-import { createSchedule, deleteSchedule, runSchedule, setAllEnabled, updateSchedule, type RunStatus } from '@/lib/schedules';
+import { createSchedule, deleteSchedule, describeScheduleDeletion, runSchedule, setAllEnabled, updateSchedule, type RunStatus } from '@/lib/schedules';
 import { schedulerAction } from '@/app/lib/server';
 
 const gridPath = (revisionId: string) => `/schedulers/${revisionId}`;
@@ -63,4 +63,9 @@ export async function setAllEnabledAction(revisionId: string, enabled: boolean):
     revalidatePath(gridPath(revisionId));
     return { updated };
   });
+}
+
+/** What `delete_schedule` would take with it (its runs), for the delete confirmation. Read-only. */
+export async function describeScheduleDeletionAction(revisionId: string, scheduleId: string): Promise<ActionResult<{ runs: number; executions: number }>> {
+  return schedulerAction(revisionId, async (ctx) => describeScheduleDeletion({ ...ctx, scheduleRef: scheduleId }));
 }

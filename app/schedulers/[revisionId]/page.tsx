@@ -1,14 +1,14 @@
 import type { Metadata } from 'next';
 import Form from 'next/form';
 import { redirect } from 'next/navigation';
-import { revisionOf, schedulerPage } from '@/app/lib/server';
+import { overdueOf, revisionOf, schedulerPage, workerStatus } from '@/app/lib/server';
 import { oneOf, param, type SearchParams } from '@/app/lib/search-params';
 import { AutoRefresh } from '@/components/auto-refresh';
 import { Breadcrumbs } from '@/components/breadcrumbs';
 import { BulkEnable } from '@/components/bulk-enable';
 import { ScheduleGrid } from '@/components/schedule-grid';
 import { browseSchedules, enabledCounts, lastRunStatuses, SCHEDULE_SORT_KEYS, SCHEDULE_STATES } from '@/lib/schedules';
-import { deleteScheduleAction, runScheduleAction, setAllEnabledAction, setEnabledAction } from './actions';
+import { deleteScheduleAction, describeScheduleDeletionAction, runScheduleAction, setAllEnabledAction, setEnabledAction } from './actions';
 
 export const dynamic = 'force-dynamic';
 export const metadata: Metadata = { title: 'Schedules' };
@@ -52,9 +52,10 @@ export default async function SchedulerPage({ params, searchParams }: Props) {
     if (page.page > 1) params.set('page', String(page.page));
     redirect(params.size ? `/schedulers/${revisionId}?${params}` : `/schedulers/${revisionId}`);
   }
-  const [lastRuns, counts] = await Promise.all([
+  const [lastRuns, counts, workers] = await Promise.all([
     lastRunStatuses({ db, actor, revision, scheduleIds: page.schedules.map((s) => s.id) }),
     enabledCounts({ db, actor, revision }),
+    workerStatus(),
   ]);
   const canWrite = scheduler.role !== 'read';
   const orgLabel = scheduler.org.alias ?? scheduler.org.name;
@@ -111,11 +112,13 @@ export default async function SchedulerPage({ params, searchParams }: Props) {
               invocation_target: { target: s.invocation_target.target, workflow: s.invocation_target.workflow },
             },
             lastRun: lastRuns[s.id] ?? null,
+            overdue: overdueOf(s.next_fire_at, workers),
           }))}
           actions={{
             setEnabled: setEnabledAction.bind(null, revisionId),
             run: runScheduleAction.bind(null, revisionId),
             remove: deleteScheduleAction.bind(null, revisionId),
+            describeDeletion: describeScheduleDeletionAction.bind(null, revisionId),
           }}
           canWrite={canWrite}
           query={{ q: query, state, enabled, sort: sort ? `${descending ? '-' : ''}${sort}` : '' }}

@@ -1,10 +1,10 @@
 import type { Metadata } from 'next';
 import Link from 'next/link';
 import type { ReactNode } from 'react';
-import { orNotFound, revisionOf, schedulerPage } from '@/app/lib/server';
+import { orNotFound, overdueOf, revisionOf, schedulerPage, workerStatus } from '@/app/lib/server';
 import { oneOf, param, type SearchParams } from '@/app/lib/search-params';
 import { AutoRefresh } from '@/components/auto-refresh';
-import { EnabledBadge, StateBadge } from '@/components/badges';
+import { EnabledBadge, OverdueBadge, StateBadge } from '@/components/badges';
 import { Breadcrumbs } from '@/components/breadcrumbs';
 import { Property } from '@/components/property';
 import { formatLocalTime, formatUtc } from '@/components/format';
@@ -15,7 +15,7 @@ import { describeAuthEntities, type AuthEntityInfo } from '@/lib/auth';
 import { describeCron } from '@/lib/cron';
 import { isDomainError } from '@/lib/errors';
 import { getSchedule, listRuns, RUN_STATUSES, type Run } from '@/lib/schedules';
-import { deleteScheduleAction, runScheduleAction, setEnabledAction } from '../../actions';
+import { deleteScheduleAction, describeScheduleDeletionAction, runScheduleAction, setEnabledAction } from '../../actions';
 
 export const dynamic = 'force-dynamic';
 export const metadata: Metadata = { title: 'Schedule' };
@@ -67,7 +67,8 @@ export default async function SchedulePage({ params, searchParams }: Props) {
   const revisionId = scheduler.revisionId;
   const revision = revisionOf(scheduler);
   const schedule = await orNotFound(getSchedule({ db, actor, revision, scheduleRef: p.scheduleId }));
-  const [creator] = await describeAuthEntities(db, [schedule.created_by]);
+  const [[creator], workers] = await Promise.all([describeAuthEntities(db, [schedule.created_by]), workerStatus()]);
+  const overdue = overdueOf(schedule.next_fire_at, workers);
   const status = oneOf(param(sp, 'status'), RUN_STATUSES);
   const runsCursor = param(sp, 'runs') || null;
   // The cursors of the newer pages this one was reached through (`?back=c1.c2`), so "← Newer" can step
@@ -115,7 +116,7 @@ export default async function SchedulePage({ params, searchParams }: Props) {
           <h1 className="title-with-badges">
             <span className="break">{label}</span>
             <StateBadge state={schedule.state} />
-            <EnabledBadge enabled={schedule.enabled} />
+            <EnabledBadge enabled={schedule.enabled} state={schedule.state} />
           </h1>
           {schedule.description ? <p className="page-intro">{schedule.description}</p> : null}
         </div>
@@ -127,6 +128,7 @@ export default async function SchedulePage({ params, searchParams }: Props) {
             setEnabled: setEnabledAction.bind(null, revisionId),
             run: runScheduleAction.bind(null, revisionId),
             remove: deleteScheduleAction.bind(null, revisionId),
+            describeDeletion: describeScheduleDeletionAction.bind(null, revisionId),
           }}
           canWrite={scheduler.role !== 'read'}
           afterDeleteHref={base}
@@ -171,6 +173,7 @@ export default async function SchedulePage({ params, searchParams }: Props) {
             {schedule.next_fire_at ? (
               <>
                 <ZonedTime instant={schedule.next_fire_at} zone={schedule.timezone} />
+                {overdue ? <> <OverdueBadge why={overdue} /></> : null}
                 <div className="muted small">{formatUtc(schedule.next_fire_at)}</div>
               </>
             ) : (
