@@ -3,6 +3,7 @@ import { useRouter } from 'next/navigation';
 import { useEffect, useRef, useState, useTransition } from 'react';
 import type { ActionResult } from './action-result';
 import { ConfirmDialog } from './confirm-dialog';
+import { usePageNotice } from './use-page-notice';
 
 export interface BulkEnableProps {
   /** Active schedules that are enabled / disabled: what "Pause all" / "Resume all" would change. */
@@ -18,7 +19,7 @@ export function BulkEnable({ counts, setAllEnabled, canWrite }: BulkEnableProps)
   const router = useRouter();
   const [asking, setAsking] = useState<null | boolean>(null);
   const [busy, setBusy] = useState(false);
-  const [message, setMessage] = useState<{ tone: 'ok' | 'error'; text: string } | null>(null);
+  const [message, setMessage] = usePageNotice<{ tone: 'ok' | 'error'; text: string }>();
   const [, startTransition] = useTransition();
   // The button that opened the dialog is often disabled afterwards (nothing left to pause): focus moves
   // to the outcome instead of falling to the page.

@@ -31,7 +31,8 @@ function leavingHref(e: MouseEvent): string | null {
   return url.pathname + url.search + url.hash;
 }
 
-export function useLeaveGuard(dirty: boolean, what = 'Your changes are not saved.'): LeaveGuard {
+/** `message`: what is lost, in the confirmation ("Your changes … are not saved: leaving discards them."). */
+export function useLeaveGuard(dirty: boolean, message = 'Your changes are not saved: leaving discards them.'): LeaveGuard {
   const router = useRouter();
   const [pendingHref, setPendingHref] = useState<string | null>(null);
   const released = useRef(false);
@@ -80,7 +81,7 @@ export function useLeaveGuard(dirty: boolean, what = 'Your changes are not saved
         if (href) router.push(href);
       }}
     >
-      <p>{what} Leaving discards them.</p>
+      <p>{message}</p>
     </ConfirmDialog>
   );
   return {

@@ -9,8 +9,23 @@ import { formatDuration, workflowSourceLabel } from './format';
 import { TargetLabel } from './target-label';
 import { ZonedTime } from './zoned-time';
 
-function resultCell(result: RunResult) {
+/** Why an execution a run created is gone (lib/workflows `findDeletedExecutions`). */
+export type DeletedExecutions = Map<string, 'session_deleted' | 'revision_deleted'>;
+
+function resultCell(result: RunResult, deleted: DeletedExecutions | undefined) {
   if ('execution_id' in result) {
+    const gone = deleted?.get(result.execution_id);
+    // A link to a deleted execution would answer 404: show its id and say what went.
+    if (gone) {
+      return (
+        <div className="cell-stack">
+          <span className="mono small" title={`revision ${result.revision_id}\nsession ${result.session_id}\ndefinition ${result.definition_id}`}>
+            {result.execution_id}
+          </span>
+          <span className="muted small">{gone === 'session_deleted' ? 'Execution deleted: its session was deleted.' : 'Execution deleted: its revision (or blob) was deleted.'}</span>
+        </div>
+      );
+    }
     return (
       <div className="cell-stack">
         <Link
@@ -41,7 +56,15 @@ function resultCell(result: RunResult) {
   );
 }
 
-export function RunHistory({ runs, timezone }: { runs: Run[]; timezone: string }) {
+/** The columns' headers; each cell repeats its own as `data-label` for the cards of narrow screens. */
+const COLUMNS = ['Status', 'Scheduled for', 'Recorded', 'Lateness', 'Trigger', 'Execution / error', 'Target as fired'] as const;
+
+/**
+ * `deleted`: the executions of `runs` that no longer exist (shown without a link). On a narrow screen
+ * (≤ 640 px) each run is a labelled card instead of a table row.
+ */
+export function RunHistory({ runs, timezone, deleted }: { runs: Run[]; timezone: string; deleted?: DeletedExecutions }) {
+  const [status, scheduledFor, recorded, lateness, trigger, outcome, target] = COLUMNS;
   return (
     // The table scrolls sideways in this box on a narrow screen and holds nothing focusable, so the box
     // takes focus for keyboard scrolling (WCAG 2.1.1, axe scrollable-region-focusable).
@@ -49,13 +72,11 @@ export function RunHistory({ runs, timezone }: { runs: Run[]; timezone: string }
       <table className="table table-runs" aria-label="Executions">
         <thead>
           <tr>
-            <th scope="col">Status</th>
-            <th scope="col">Scheduled for</th>
-            <th scope="col">Recorded</th>
-            <th scope="col">Lateness</th>
-            <th scope="col">Trigger</th>
-            <th scope="col">Execution / error</th>
-            <th scope="col">Target as fired</th>
+            {COLUMNS.map((c) => (
+              <th key={c} scope="col">
+                {c}
+              </th>
+            ))}
           </tr>
         </thead>
         <tbody>
@@ -64,24 +85,28 @@ export function RunHistory({ runs, timezone }: { runs: Run[]; timezone: string }
             const source = workflowSourceLabel(run.invocation_target.workflow);
             return (
               <tr key={run.id} data-run-id={run.id}>
-                <td>
+                <td data-label={status}>
                   <RunStatusBadge status={run.status} />
                 </td>
-                <td>
+                <td data-label={scheduledFor}>
                   <ZonedTime instant={run.scheduled_for} zone={timezone} />
                 </td>
-                <td>
+                <td data-label={recorded}>
                   <ZonedTime instant={run.created_at} zone={timezone} />
                 </td>
-                <td className="num-left">{formatDuration(lateMs)}</td>
-                <td>{run.trigger === 'manual' ? <span className="badge badge-muted">manual</span> : <span className="badge badge-info-outline">schedule</span>}</td>
-                <td>{resultCell(run.result)}</td>
-                <td>
-                  <TargetLabel target={run.invocation_target.target} />
-                  <span className="muted small mono break">
-                    {run.invocation_target.workflow.definition}
-                    {source ? ` from ${source}` : ''}
-                  </span>
+                <td data-label={lateness} className="num-left">
+                  {formatDuration(lateMs)}
+                </td>
+                <td data-label={trigger}>{run.trigger === 'manual' ? <span className="badge badge-muted">manual</span> : <span className="badge badge-info-outline">schedule</span>}</td>
+                <td data-label={outcome}>{resultCell(run.result, deleted)}</td>
+                <td data-label={target}>
+                  <div className="cell-stack">
+                    <TargetLabel target={run.invocation_target.target} />
+                    <span className="muted small mono break">
+                      {run.invocation_target.workflow.definition}
+                      {source ? ` from ${source}` : ''}
+                    </span>
+                  </div>
                 </td>
               </tr>
             );

@@ -6,6 +6,7 @@ import type { RunStatus, ScheduleState } from '@/lib/schedules/contract';
 import type { ActionResult } from './action-result';
 import { RunStatusBadge } from './badges';
 import { ConfirmDialog } from './confirm-dialog';
+import { usePageNotice } from './use-page-notice';
 
 /** The server actions a schedule's commands call, already bound to the scheduler. */
 export interface ScheduleCommandActions {
@@ -54,7 +55,7 @@ export function ScheduleActions(props: ScheduleActionsProps) {
   // The dialog is mounted on first use and kept (so closing returns focus to the opener): a grid of
   // 50 rows does not render 50 closed dialogs.
   const [dialogUsed, setDialogUsed] = useState(false);
-  const [inlineNotice, setInlineNotice] = useState<Notice | null>(null);
+  const [inlineNotice, setInlineNotice] = usePageNotice<Notice>();
   // What the delete takes with it, counted when its confirmation opens (null while counting or unknown).
   const [deletion, setDeletion] = useState<{ runs: number; executions: number } | null>(null);
   const completed = schedule.state === 'completed';

@@ -57,7 +57,10 @@ export function ScheduleForm({ mode, revisionId, schedule, options, submit, canc
   const { errors, isSubmitting, isSubmitted, dirtyFields, isDirty } = form.formState;
   useViewerZoneDefault(form, mode);
   // Leaving with unsaved edits asks first: Cancel and every in-app link, reload and closing the tab.
-  const leaveGuard = useLeaveGuard(isDirty, mode === 'create' ? 'This new schedule is not saved.' : 'Your changes to this schedule are not saved.');
+  const leaveGuard = useLeaveGuard(
+    isDirty,
+    mode === 'create' ? 'This new schedule is not saved: leaving discards what you entered.' : 'Your changes to this schedule are not saved: leaving discards them.',
+  );
 
   const w = useWatch({ control: form.control }) as ScheduleFormValues;
   const kit = useFieldKit(form, w.cron_expression ?? '');

@@ -93,7 +93,8 @@ export function ScheduleGrid(props: ScheduleGridProps) {
 /** The empty scheduler: what a schedule does, and (with write access) a way to create the first. */
 function NoSchedules({ base, canWrite }: { base: string; canWrite: boolean }) {
   return (
-    <div className="empty-state">
+    // Flush: it sits inside the Schedules section's card already (no card in a card).
+    <div className="empty-state empty-state-flush">
       <h2>No schedules yet</h2>
       <p>A schedule starts a workflow execution once, at a local time, or on a cron cadence in its time zone.</p>
       {canWrite ? (

@@ -264,6 +264,10 @@ export const ListExecutionsParams = z
   .strict();
 export const SetAllEnabledParams = z.object({ enabled: z.boolean() }).strict();
 
+/** The fields a schedule returns that no request may set (SPEC §5.1, §15 `version`). */
+export const READ_ONLY_FIELDS = ['id', 'state', 'next_fire_at', 'created_by', 'created_at', 'updated_at', 'skipped_occurrences', 'version'] as const;
+type ReadOnlyField = (typeof READ_ONLY_FIELDS)[number];
+
 export interface IssueError {
   code: CodedIssue | 'invalid_request_body';
   message: string;
@@ -288,7 +292,8 @@ export function firstIssueError(error: z.ZodError): IssueError {
   if (issue.code === 'unrecognized_keys') {
     const key = issue.keys[0];
     path = issuePath([...issue.path, key]);
-    message = `unknown field "${String(key).slice(0, 64)}"`;
+    // SPEC §5.1: the info fields are refused in requests like unknown keys, but named as read-only.
+    message = issue.path.length === 0 && READ_ONLY_FIELDS.includes(key as ReadOnlyField) ? `field "${key}" is read-only` : `unknown field "${String(key).slice(0, 64)}"`;
   } else if (path && structural) {
     // Coded rules write their own field-naming messages ("day-of-week: `8` is outside 1–7 …").
     message = `${path}: ${message}`;

@@ -22,3 +22,17 @@ export async function describeScheduleDeletion(opts: { db: Db; actor: Actor; rev
   const [runs, executions] = await Promise.all([db.run.count({ where: { scheduleId: row.id } }), db.execution.count({ where: { scheduleId: row.id } })]);
   return { runs, executions };
 }
+
+/** What deleting a scheduler blob takes with it: its schedules and their runs. */
+export interface SchedulerDeletion {
+  schedules: number;
+  runs: number;
+}
+
+/** What deleting the scheduler of managed revision `revision` takes with it. Read-only; needs `read` on it. */
+export async function describeSchedulerDeletion(opts: { db: Db; actor: Actor; revision: { id: string; blobId: string } }): Promise<SchedulerDeletion> {
+  const { db, actor, revision } = opts;
+  await requireSchedulerRole(db, actor, revision.blobId, 'read');
+  const [schedules, runs] = await Promise.all([db.schedule.count({ where: { revisionId: revision.id } }), db.run.count({ where: { schedule: { revisionId: revision.id } } })]);
+  return { schedules, runs };
+}

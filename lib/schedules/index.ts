@@ -3,7 +3,7 @@ export * from './contract';
 export { createSchedule } from './create-schedule';
 export { updateSchedule } from './update-schedule';
 export { deleteSchedule } from './delete-schedule';
-export { describeScheduleDeletion, type ScheduleDeletion } from './describe-schedule-deletion';
+export { describeScheduleDeletion, describeSchedulerDeletion, type ScheduleDeletion, type SchedulerDeletion } from './describe-schedule-deletion';
 export { getSchedule, listSchedules, SCHEDULES_PAGE_SIZE } from './list-schedules';
 export { browseSchedules, GRID_PAGE_SIZE, SCHEDULE_SORT_KEYS, type ScheduleSortKey, type SchedulePage } from './browse-schedules';
 export { listRuns, RUNS_PAGE_SIZE } from './list-runs';

@@ -99,7 +99,7 @@ export async function checkSchedule(opts: CheckScheduleOptions): Promise<SavedFi
   };
 }
 
-const TARGET_REFUSAL = 'invocation_target does not resolve to a writable draft revision, an existing session in it, and a workflow definition you can read';
+const TARGET_REFUSAL = 'invocation_target does not resolve to a writable draft revision, an open session in it, and a workflow definition you can read';
 
 /**
  * SPEC §6.3: check, with the saver's standing, everything a fire will check. Every failure gets the

@@ -63,6 +63,7 @@ export { createExecutionByRef, type CreateExecutionByRefOptions } from './execut
 export { listWorkflowExecutions, type ListWorkflowExecutionsOptions } from './executions/list-workflow-executions';
 export { getWorkflowExecution, type GetWorkflowExecutionOptions } from './executions/get-workflow-execution';
 export { executionOrigins, type ExecutionOriginsOptions, type ExecutionOrigin } from './executions/execution-origins';
+export { findDeletedExecutions, type RunExecutionRef, type DeletedExecutionCause } from './executions/find-deleted-executions';
 
 // The scheduler's seam (SPEC §6, §8).
 export {

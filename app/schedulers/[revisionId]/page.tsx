@@ -6,9 +6,10 @@ import { oneOf, param, type SearchParams } from '@/app/lib/search-params';
 import { AutoRefresh } from '@/components/auto-refresh';
 import { Breadcrumbs } from '@/components/breadcrumbs';
 import { BulkEnable } from '@/components/bulk-enable';
+import { CatalogForm } from '@/components/catalog/catalog-form';
 import { ScheduleGrid } from '@/components/schedule-grid';
-import { browseSchedules, enabledCounts, lastRunStatuses, SCHEDULE_SORT_KEYS, SCHEDULE_STATES } from '@/lib/schedules';
-import { deleteScheduleAction, describeScheduleDeletionAction, runScheduleAction, setAllEnabledAction, setEnabledAction } from './actions';
+import { browseSchedules, describeSchedulerDeletion, enabledCounts, lastRunStatuses, SCHEDULE_SORT_KEYS, SCHEDULE_STATES } from '@/lib/schedules';
+import { deleteScheduleAction, deleteSchedulerAction, describeScheduleDeletionAction, runScheduleAction, setAllEnabledAction, setEnabledAction } from './actions';
 
 export const dynamic = 'force-dynamic';
 export const metadata: Metadata = { title: 'Schedules' };
@@ -58,6 +59,9 @@ export default async function SchedulerPage({ params, searchParams }: Props) {
     workerStatus(),
   ]);
   const canWrite = scheduler.role !== 'read';
+  // Deleting the scheduler needs admin on it; its confirmation says what goes with it.
+  const deletion = scheduler.role === 'admin' ? await describeSchedulerDeletion({ db, actor, revision }) : null;
+  const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
   const orgLabel = scheduler.org.alias ?? scheduler.org.name;
 
   return (
@@ -126,6 +130,31 @@ export default async function SchedulerPage({ params, searchParams }: Props) {
           scheduleCount={scheduler.scheduleCount}
         />
       </section>
+      {deletion ? (
+        <section className="container" aria-labelledby="delete-scheduler-title">
+          <h2 id="delete-scheduler-title" className="container-title">
+            Delete this scheduler
+          </h2>
+          <p className="muted">Its schedules stop firing and are deleted with their run history. Workflow executions they created are kept.</p>
+          <CatalogForm
+            action={deleteSchedulerAction.bind(null, revisionId)}
+            submitLabel="Delete scheduler"
+            label={`Delete ${scheduler.name}`}
+            variant="danger"
+            confirm={{
+              title: `Delete scheduler ${scheduler.name}?`,
+              body: (
+                <p>
+                  {deletion.schedules === 0
+                    ? 'It holds no schedules.'
+                    : `Its ${plural(deletion.schedules, 'schedule')} and their ${plural(deletion.runs, 'run record')} are deleted with it; nothing of it fires again.`}{' '}
+                  This cannot be undone.
+                </p>
+              ),
+            }}
+          />
+        </section>
+      ) : null}
     </div>
   );
 }

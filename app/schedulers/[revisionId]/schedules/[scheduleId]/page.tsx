@@ -15,6 +15,7 @@ import { describeAuthEntities, type AuthEntityInfo } from '@/lib/auth';
 import { describeCron } from '@/lib/cron';
 import { isDomainError } from '@/lib/errors';
 import { getSchedule, listRuns, RUN_STATUSES, type Run } from '@/lib/schedules';
+import { findDeletedExecutions } from '@/lib/workflows';
 import { deleteScheduleAction, describeScheduleDeletionAction, runScheduleAction, setEnabledAction } from '../../actions';
 
 export const dynamic = 'force-dynamic';
@@ -84,6 +85,11 @@ export default async function SchedulePage({ params, searchParams }: Props) {
     runsProblem = 'That page of the history no longer exists.';
   }
 
+  // Runs whose execution is gone (deleted with its session or revision) show no link to it.
+  const deletedExecutions = await findDeletedExecutions(
+    db,
+    (runs?.executions ?? []).flatMap((r) => ('execution_id' in r.result ? [{ executionId: r.result.execution_id, revisionId: r.result.revision_id }] : [])),
+  );
   const label = schedule.alias ?? schedule.id;
   const base = `/schedulers/${revisionId}`;
   const selfHref = `${base}/schedules/${schedule.id}`;
@@ -255,7 +261,7 @@ export default async function SchedulePage({ params, searchParams }: Props) {
             ) : null}
           </div>
         ) : runs ? (
-          <RunHistory runs={runs.executions} timezone={schedule.timezone} />
+          <RunHistory runs={runs.executions} timezone={schedule.timezone} deleted={deletedExecutions} />
         ) : null}
         {runs && (runsCursor || runs.last_execution_id) ? (
           <nav className="pager" aria-label="Execution pages">
