@@ -28,6 +28,25 @@ test('a State filter picked while typed search text waits for its pause is kept,
   await expect(find).toHaveValue('zz-no-such');
 });
 
+test('the schedule page hydrates without a React error, load after load (40 loads)', async ({ page, request }) => {
+  test.setTimeout(180_000);
+  const rev = await revisionOf(request, OPS_SCHEDULER);
+  const made = await createApiSchedule(request, rev, { alias: `hydrate-${uniqueSuffix()}`, repeat: 'recurring_cron', cron_expression: '0 8 * * ? *', enabled: false });
+  const errors: string[] = [];
+  page.on('pageerror', (e) => errors.push(String(e).slice(0, 200)));
+  try {
+    for (let i = 0; i < 40; i++) {
+      await page.goto(`/schedulers/${rev}/schedules/${made.id}`);
+      await expect(page.getByRole('heading', { level: 1 })).toContainText(made.alias!);
+      // A hydration failure is reported a few hundred ms after the document loads.
+      await page.waitForTimeout(400);
+    }
+    expect(errors, 'no hydration error (#418) on any load').toEqual([]);
+  } finally {
+    await deleteApiSchedules(request, rev, [made.id]);
+  }
+});
+
 test('a 64-character alias and a 256-character description without spaces neither widen the grid nor hide the row menu (1280 and 1024 px)', async ({ page, request }) => {
   const rev = await revisionOf(request, OPS_SCHEDULER);
   const alias = `wide-${uniqueSuffix()}-`.padEnd(64, 'w');

@@ -14,7 +14,7 @@ const ROOT = path.resolve(import.meta.dirname, '..');
  * `data/scheduler.credentials.txt`) or the PostgreSQL database's name (`…/scheduler` →
  * `data/scheduler-postgresql.credentials.txt`). Absolute path.
  */
-export function credentialsFilePath(databaseUrl: string): string {
+export function credentialsFilePath(databaseUrl: string, dataDir = path.join(ROOT, 'data')): string {
   let name: string;
   if (/^postgres(ql)?:\/\//.test(databaseUrl)) {
     const db = new URL(databaseUrl).pathname.replace(/^\//, '') || 'postgres';
@@ -22,7 +22,7 @@ export function credentialsFilePath(databaseUrl: string): string {
   } else {
     name = path.basename(databaseUrl.replace(/^file:/, '')).replace(/\.(db|sqlite3?)$/, '');
   }
-  return path.join(ROOT, 'data', `${name.replace(/[^A-Za-z0-9._-]/g, '_')}.credentials.txt`);
+  return path.join(dataDir, `${name.replace(/[^A-Za-z0-9._-]/g, '_')}.credentials.txt`);
 }
 
 export interface GeneratedCredentials {
@@ -47,8 +47,8 @@ function readEntries(file: string): Map<string, string> {
  * Write what the seed generated to the credentials file (mode 0600), keeping entries an earlier seed
  * of the same database wrote that this one did not regenerate. Returns the file's path.
  */
-export function writeCredentialsFile(databaseUrl: string, generated: GeneratedCredentials, baseUrl: string): string {
-  const file = credentialsFilePath(databaseUrl);
+export function writeCredentialsFile(databaseUrl: string, generated: GeneratedCredentials, baseUrl: string, dataDir?: string): string {
+  const file = credentialsFilePath(databaseUrl, dataDir);
   mkdirSync(path.dirname(file), { recursive: true });
   const entries = readEntries(file);
   if (generated.login) {
