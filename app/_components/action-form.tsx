@@ -4,9 +4,9 @@
  * confirmation, or a value shown ONCE (a new API key, a generated password), which is never stored in
  * clear and cannot be shown again.
  */
-import { startTransition, useActionState, useRef, useState, type ReactNode } from 'react';
+import { useActionState, type ReactNode } from 'react';
 import type { ActionResult } from '@/components/action-result';
-import { ConfirmDialog } from '@/components/confirm-dialog';
+import { useSubmitConfirm } from '@/components/submit-confirm';
 
 export type FormAnswer = ActionResult<{ message?: string; shownOnce?: { label: string; value: string } }>;
 
@@ -28,22 +28,10 @@ export function ActionForm({
   label?: string;
 }) {
   const [state, formAction, pending] = useActionState(action, null);
-  const formRef = useRef<HTMLFormElement>(null);
-  const [asking, setAsking] = useState(false);
+  // The project's own dialog, never the browser's confirm(): it names the consequences and is styled and accessible.
+  const ask = useSubmitConfirm({ confirm, formAction, confirmLabel: submitLabel, danger, pending });
   return (
-    <form
-      ref={formRef}
-      action={formAction}
-      className="inline-form"
-      aria-label={label}
-      onSubmit={(e) => {
-        // The project's own dialog, never the browser's confirm(): it names the consequences and is styled and accessible.
-        if (confirm) {
-          e.preventDefault();
-          setAsking(true);
-        }
-      }}
-    >
+    <form ref={ask.formRef} action={formAction} className="inline-form" aria-label={label} onSubmit={ask.onSubmit}>
       {children}
       <button type="submit" className={danger ? 'btn btn-small btn-danger-outline' : 'btn btn-primary'} disabled={pending}>
         {submitLabel}
@@ -66,23 +54,7 @@ export function ActionForm({
           </code>
         </div>
       ) : null}
-      {confirm ? (
-        <ConfirmDialog
-          open={asking}
-          title={confirm.title}
-          confirmLabel={submitLabel}
-          danger={danger}
-          pending={pending}
-          onCancel={() => setAsking(false)}
-          onConfirm={() => {
-            setAsking(false);
-            const form = formRef.current;
-            if (form) startTransition(() => formAction(new FormData(form)));
-          }}
-        >
-          {confirm.body ?? null}
-        </ConfirmDialog>
-      ) : null}
+      {ask.dialog}
     </form>
   );
 }
