@@ -1,6 +1,6 @@
 import type { Metadata } from 'next';
 import Link from 'next/link';
-import type { ReactNode } from 'react';
+import { Suspense, type ReactNode } from 'react';
 import { orNotFound, overdueOf, revisionOf, schedulerPage, workerStatus } from '@/app/lib/server';
 import { oneOf, param, type SearchParams } from '@/app/lib/search-params';
 import { AutoRefresh } from '@/components/auto-refresh';
@@ -113,181 +113,187 @@ export default async function SchedulePage({ params, searchParams }: Props) {
   };
   const historyPage = runsCursor ? back.length + 2 : 1;
 
+  // The page's content is one Suspense boundary, inside the page (after the 404 checks above, so a
+  // refused or missing schedule still answers 404): a component that suspends while the page hydrates
+  // (its code still loading) leaves the boundary to be retried, instead of failing hydration of the
+  // whole document (React #418 on about 1 load in 11 without it; docs/decisions.md).
   return (
-    <div className="page">
-      <AutoRefresh intervalMs={5000} />
-      <Breadcrumbs items={[{ label: 'Schedulers', href: '/schedulers' }, { label: scheduler.name, href: base }, { label }]} />
-      <div className="page-header">
-        <div>
-          <h1 className="title-with-badges">
-            <span className="break">{label}</span>
-            <StateBadge state={schedule.state} />
-            <EnabledBadge enabled={schedule.enabled} state={schedule.state} />
-          </h1>
-          {schedule.description ? <p className="page-intro">{schedule.description}</p> : null}
+    <Suspense>
+      <div className="page">
+        <AutoRefresh intervalMs={5000} />
+        <Breadcrumbs items={[{ label: 'Schedulers', href: '/schedulers' }, { label: scheduler.name, href: base }, { label }]} />
+        <div className="page-header">
+          <div>
+            <h1 className="title-with-badges">
+              <span className="break">{label}</span>
+              <StateBadge state={schedule.state} />
+              <EnabledBadge enabled={schedule.enabled} state={schedule.state} />
+            </h1>
+            {schedule.description ? <p className="page-intro">{schedule.description}</p> : null}
+          </div>
+          <ScheduleActions
+            variant="bar"
+            schedule={{ id: schedule.id, label, enabled: schedule.enabled, state: schedule.state }}
+            editHref={`${selfHref}/edit`}
+            actions={{
+              setEnabled: setEnabledAction.bind(null, revisionId),
+              run: runScheduleAction.bind(null, revisionId),
+              remove: deleteScheduleAction.bind(null, revisionId),
+              describeDeletion: describeScheduleDeletionAction.bind(null, revisionId),
+            }}
+            canWrite={scheduler.role !== 'read'}
+            afterDeleteHref={base}
+          />
         </div>
-        <ScheduleActions
-          variant="bar"
-          schedule={{ id: schedule.id, label, enabled: schedule.enabled, state: schedule.state }}
-          editHref={`${selfHref}/edit`}
-          actions={{
-            setEnabled: setEnabledAction.bind(null, revisionId),
-            run: runScheduleAction.bind(null, revisionId),
-            remove: deleteScheduleAction.bind(null, revisionId),
-            describeDeletion: describeScheduleDeletionAction.bind(null, revisionId),
-          }}
-          canWrite={scheduler.role !== 'read'}
-          afterDeleteHref={base}
-        />
-      </div>
 
-      <section className="container" aria-labelledby="details-title">
-        <h2 id="details-title" className="container-title">
-          Schedule details
-        </h2>
-        <dl className="properties">
-          <Property term="Alias">{schedule.alias ? <span className="mono">{schedule.alias}</span> : none}</Property>
-          <Property term="Id">
-            <span className="mono small break">{schedule.id}</span>
-          </Property>
-          <Property term="Description">{schedule.description ?? none}</Property>
-          <Property term="Repeat">{schedule.repeat === 'one_time' ? 'One-time (one_time)' : 'Recurring (recurring_cron)'}</Property>
-          {schedule.repeat === 'recurring_cron' ? (
-            <Property term="Cron expression">
-              <code>{schedule.cron_expression}</code>
-              {cronDescription ? <div className="muted small">{cronDescription}</div> : null}
-            </Property>
-          ) : (
-            <Property term="Invocation time">
-              <span className="mono">{formatLocalTime(schedule.invocation_time ?? '')}</span>
-              <div className="muted small">local time in {schedule.timezone}</div>
-            </Property>
-          )}
-          <Property term="Timezone">{schedule.timezone}</Property>
-          <Property term="Time window (UTC)">
-            {schedule.start_date || schedule.end_date ? (
-              <span className="small">
-                {schedule.start_date ? formatUtc(schedule.start_date) : 'no start'} → {schedule.end_date ? formatUtc(schedule.end_date) : 'no end'}
-              </span>
-            ) : (
-              <span className="muted">No start or end date</span>
-            )}
-          </Property>
-          <Property term="Enabled">{schedule.enabled ? 'Yes' : 'No'}</Property>
-          <Property term="State">{schedule.state}</Property>
-          <Property term="Next fire">
-            {schedule.next_fire_at ? (
-              <>
-                <ZonedTime instant={schedule.next_fire_at} zone={schedule.timezone} />
-                {overdue ? <> <OverdueBadge why={overdue} /></> : null}
-                <div className="muted small">{formatUtc(schedule.next_fire_at)}</div>
-              </>
-            ) : (
-              <span className="muted">{schedule.state === 'completed' ? 'None: completed' : !schedule.enabled ? 'None while disabled' : 'None'}</span>
-            )}
-          </Property>
-          <Property term="Created by">
-            <CreatedBy who={creator} />
-          </Property>
-          <Property term="Skipped occurrences">{schedule.skipped_occurrences}</Property>
-          <Property term="Created">
-            <ZonedTime instant={schedule.created_at} zone={schedule.timezone} />
-          </Property>
-          <Property term="Updated">
-            <ZonedTime instant={schedule.updated_at} zone={schedule.timezone} />
-          </Property>
-        </dl>
-      </section>
-
-      <section className="container" aria-labelledby="target-title">
-        <h2 id="target-title" className="container-title">
-          Target
-        </h2>
-        <div className="two-columns">
-          <dl className="properties properties-single">
-            <Property term="Type">{schedule.invocation_target_type}</Property>
-            <Property term="Org">{t.target.org ? <span className="mono">{t.target.org}</span> : none}</Property>
-            <Property term="Blob">
-              <span className="mono">{t.target.blob}</span>
-            </Property>
-            <Property term="Revision">
-              <span className="mono break">{t.target.revision}</span>
-              <div className="muted small">{following ? 'Following: the blob’s default revision at every fire' : 'Pinned to this revision'}</div>
-            </Property>
-            <Property term="Session">
-              <span className="mono break">{t.target.session}</span>
-            </Property>
-          </dl>
-          <dl className="properties properties-single">
-            <Property term="Workflow definition">
-              <span className="mono break">{t.workflow.definition}</span>
-            </Property>
-            <Property term="Workflow org">{t.workflow.org ? <span className="mono">{t.workflow.org}</span> : none}</Property>
-            <Property term="Workflow blob">{t.workflow.blob ? <span className="mono">{t.workflow.blob}</span> : <span className="muted">The target’s own revision</span>}</Property>
-            <Property term="Workflow revision">{t.workflow.blob ? <span className="mono break">{t.workflow.revision ?? 'default'}</span> : none}</Property>
-          </dl>
-        </div>
-        <h3 className="subsection-title">Input data</h3>
-        {t.input_data && t.input_data.length ? <pre className="code-block">{JSON.stringify(t.input_data, null, 2)}</pre> : <p className="muted">None</p>}
-      </section>
-
-      <section className="container container-flush" aria-labelledby="executions-title">
-        <div className="container-header">
-          <h2 id="executions-title" className="container-title">
-            Executions
+        <section className="container" aria-labelledby="details-title">
+          <h2 id="details-title" className="container-title">
+            Schedule details
           </h2>
-          <nav aria-label="Filter executions by status" className="segmented">
-            {STATUS_FILTERS.map((f) => (
-              <Link key={f.value} href={runsHref(null, f.value)} aria-current={status === f.value ? 'page' : undefined} className="segment">
-                {f.label}
-              </Link>
-            ))}
-          </nav>
-        </div>
-        {runsProblem ? (
-          <div className="empty-inline">
-            <p>{runsProblem}</p>
-            <Link href={runsHref(null)} className="btn">
-              First page
-            </Link>
-          </div>
-        ) : runs && runs.executions.length === 0 ? (
-          <div className="empty-inline">
-            <p>{status || runsCursor ? 'No fires match this filter.' : 'No fires yet.'}</p>
-            {schedule.next_fire_at && !status && !runsCursor ? (
-              <p className="muted small">
-                The next fire is due at <ZonedTime instant={schedule.next_fire_at} zone={schedule.timezone} />; this page refreshes by itself.
-              </p>
-            ) : null}
-          </div>
-        ) : runs ? (
-          <RunHistory runs={runs.executions} timezone={schedule.timezone} deleted={deletedExecutions} />
-        ) : null}
-        {runs && (runsCursor || runs.last_execution_id) ? (
-          <nav className="pager" aria-label="Execution pages">
-            <span className="muted small">Newest first · 10 a page · page {historyPage}</span>
-            <span className="pager-links">
-              {runsCursor ? (
+          <dl className="properties">
+            <Property term="Alias">{schedule.alias ? <span className="mono">{schedule.alias}</span> : none}</Property>
+            <Property term="Id">
+              <span className="mono small break">{schedule.id}</span>
+            </Property>
+            <Property term="Description">{schedule.description ?? none}</Property>
+            <Property term="Repeat">{schedule.repeat === 'one_time' ? 'One-time (one_time)' : 'Recurring (recurring_cron)'}</Property>
+            {schedule.repeat === 'recurring_cron' ? (
+              <Property term="Cron expression">
+                <code>{schedule.cron_expression}</code>
+                {cronDescription ? <div className="muted small">{cronDescription}</div> : null}
+              </Property>
+            ) : (
+              <Property term="Invocation time">
+                <span className="mono">{formatLocalTime(schedule.invocation_time ?? '')}</span>
+                <div className="muted small">local time in {schedule.timezone}</div>
+              </Property>
+            )}
+            <Property term="Timezone">{schedule.timezone}</Property>
+            <Property term="Time window (UTC)">
+              {schedule.start_date || schedule.end_date ? (
+                <span className="small">
+                  {schedule.start_date ? formatUtc(schedule.start_date) : 'no start'} → {schedule.end_date ? formatUtc(schedule.end_date) : 'no end'}
+                </span>
+              ) : (
+                <span className="muted">No start or end date</span>
+              )}
+            </Property>
+            <Property term="Enabled">{schedule.enabled ? 'Yes' : 'No'}</Property>
+            <Property term="State">{schedule.state}</Property>
+            <Property term="Next fire">
+              {schedule.next_fire_at ? (
                 <>
-                  {back.length ? (
-                    <Link href={runsHref(null)} className="btn btn-small">
-                      « Newest
-                    </Link>
-                  ) : null}
-                  <Link href={runsHref(back.at(-1) ?? null, status, back.slice(0, -1))} className="btn btn-small" rel="prev">
-                    ← Newer
-                  </Link>
+                  <ZonedTime instant={schedule.next_fire_at} zone={schedule.timezone} />
+                  {overdue ? <> <OverdueBadge why={overdue} /></> : null}
+                  <div className="muted small">{formatUtc(schedule.next_fire_at)}</div>
                 </>
-              ) : null}
-              {runs.last_execution_id ? (
-                <Link href={runsHref(runs.last_execution_id, status, runsCursor ? [...back, runsCursor] : [])} className="btn btn-small" rel="next">
-                  Older →
+              ) : (
+                <span className="muted">{schedule.state === 'completed' ? 'None: completed' : !schedule.enabled ? 'None while disabled' : 'None'}</span>
+              )}
+            </Property>
+            <Property term="Created by">
+              <CreatedBy who={creator} />
+            </Property>
+            <Property term="Skipped occurrences">{schedule.skipped_occurrences}</Property>
+            <Property term="Created">
+              <ZonedTime instant={schedule.created_at} zone={schedule.timezone} />
+            </Property>
+            <Property term="Updated">
+              <ZonedTime instant={schedule.updated_at} zone={schedule.timezone} />
+            </Property>
+          </dl>
+        </section>
+
+        <section className="container" aria-labelledby="target-title">
+          <h2 id="target-title" className="container-title">
+            Target
+          </h2>
+          <div className="two-columns">
+            <dl className="properties properties-single">
+              <Property term="Type">{schedule.invocation_target_type}</Property>
+              <Property term="Org">{t.target.org ? <span className="mono">{t.target.org}</span> : none}</Property>
+              <Property term="Blob">
+                <span className="mono">{t.target.blob}</span>
+              </Property>
+              <Property term="Revision">
+                <span className="mono break">{t.target.revision}</span>
+                <div className="muted small">{following ? 'Following: the blob’s default revision at every fire' : 'Pinned to this revision'}</div>
+              </Property>
+              <Property term="Session">
+                <span className="mono break">{t.target.session}</span>
+              </Property>
+            </dl>
+            <dl className="properties properties-single">
+              <Property term="Workflow definition">
+                <span className="mono break">{t.workflow.definition}</span>
+              </Property>
+              <Property term="Workflow org">{t.workflow.org ? <span className="mono">{t.workflow.org}</span> : none}</Property>
+              <Property term="Workflow blob">{t.workflow.blob ? <span className="mono">{t.workflow.blob}</span> : <span className="muted">The target’s own revision</span>}</Property>
+              <Property term="Workflow revision">{t.workflow.blob ? <span className="mono break">{t.workflow.revision ?? 'default'}</span> : none}</Property>
+            </dl>
+          </div>
+          <h3 className="subsection-title">Input data</h3>
+          {t.input_data && t.input_data.length ? <pre className="code-block">{JSON.stringify(t.input_data, null, 2)}</pre> : <p className="muted">None</p>}
+        </section>
+
+        <section className="container container-flush" aria-labelledby="executions-title">
+          <div className="container-header">
+            <h2 id="executions-title" className="container-title">
+              Executions
+            </h2>
+            <nav aria-label="Filter executions by status" className="segmented">
+              {STATUS_FILTERS.map((f) => (
+                <Link key={f.value} href={runsHref(null, f.value)} aria-current={status === f.value ? 'page' : undefined} className="segment">
+                  {f.label}
                 </Link>
+              ))}
+            </nav>
+          </div>
+          {runsProblem ? (
+            <div className="empty-inline">
+              <p>{runsProblem}</p>
+              <Link href={runsHref(null)} className="btn">
+                First page
+              </Link>
+            </div>
+          ) : runs && runs.executions.length === 0 ? (
+            <div className="empty-inline">
+              <p>{status || runsCursor ? 'No fires match this filter.' : 'No fires yet.'}</p>
+              {schedule.next_fire_at && !status && !runsCursor ? (
+                <p className="muted small">
+                  The next fire is due at <ZonedTime instant={schedule.next_fire_at} zone={schedule.timezone} />; this page refreshes by itself.
+                </p>
               ) : null}
-            </span>
-          </nav>
-        ) : null}
-      </section>
-    </div>
+            </div>
+          ) : runs ? (
+            <RunHistory runs={runs.executions} timezone={schedule.timezone} deleted={deletedExecutions} />
+          ) : null}
+          {runs && (runsCursor || runs.last_execution_id) ? (
+            <nav className="pager" aria-label="Execution pages">
+              <span className="muted small">Newest first · 10 a page · page {historyPage}</span>
+              <span className="pager-links">
+                {runsCursor ? (
+                  <>
+                    {back.length ? (
+                      <Link href={runsHref(null)} className="btn btn-small">
+                        « Newest
+                      </Link>
+                    ) : null}
+                    <Link href={runsHref(back.at(-1) ?? null, status, back.slice(0, -1))} className="btn btn-small" rel="prev">
+                      ← Newer
+                    </Link>
+                  </>
+                ) : null}
+                {runs.last_execution_id ? (
+                  <Link href={runsHref(runs.last_execution_id, status, runsCursor ? [...back, runsCursor] : [])} className="btn btn-small" rel="next">
+                    Older →
+                  </Link>
+                ) : null}
+              </span>
+            </nav>
+          ) : null}
+        </section>
+      </div>
+    </Suspense>
   );
 }
