@@ -59,6 +59,9 @@ const DOORS = {
   // The request guard in front of Next.js loads only the guard itself (pure: no database, no Next.js),
   // not lib/api's whole entry with the domain and Prisma behind it.
   'scripts/web-server.ts': ['lib/api/edge-guard.ts'],
+  // The seed writes the credentials it generates where `npm start` (scripts/start.ts) reads them: one
+  // file-format module (node:fs only) for both.
+  'prisma/seed.ts': ['scripts/credentials-file.ts'],
   // Playwright's config reads the e2e port.
   'playwright.config.ts': ['e2e'],
   // Global setup seeds its fixtures through the domain, as the seed script does.

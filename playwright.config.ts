@@ -54,7 +54,8 @@ export default defineConfig({
       // A second web app (no worker) with tight SPEC §9 limits, for the limit rules of the contract,
       // that believes X-Forwarded-* from 127.0.0.1 only (a trusted proxy), for the proxy rules.
       command: 'rm -f data/e2e-limits.db data/e2e-limits.db-wal data/e2e-limits.db-shm && npx tsx scripts/start.ts --web-only --wait-for-build',
-      url: `http://127.0.0.1:${LIMITS_PORT}/api/health`,
+      // No worker runs here, so /api/health answers 503 `degraded`: readiness is the login page.
+      url: `http://127.0.0.1:${LIMITS_PORT}/login`,
       timeout: 900_000,
       reuseExistingServer: false,
       stdout: 'pipe',

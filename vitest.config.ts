@@ -8,7 +8,7 @@ export default defineConfig({
     projects: [
       {
         extends: true,
-        test: { name: 'unit', include: ['lib/cron/**/*.test.ts', 'lib/**/__tests__/**/*.unit.test.ts', 'cli/**/*.unit.test.ts', 'components/**/__tests__/**/*.unit.test.ts'], environment: 'node' },
+        test: { name: 'unit', include: ['lib/cron/**/*.test.ts', 'lib/**/__tests__/**/*.unit.test.ts', 'cli/**/*.unit.test.ts', 'components/**/__tests__/**/*.unit.test.ts', 'scripts/**/__tests__/**/*.unit.test.ts'], environment: 'node' },
       },
       {
         extends: true,

@@ -4,6 +4,7 @@ import Link from 'next/link';
 import type { ReactNode } from 'react';
 import { MainNav } from '@/components/main-nav';
 import { UserMenu } from './_components/user-menu';
+import { WorkerBanner } from './_components/worker-banner';
 import './globals.css';
 import './accounts.css';
 
@@ -36,6 +37,7 @@ export default async function RootLayout({ children }: { children: ReactNode }) 
             <UserMenu />
           </div>
         </header>
+        <WorkerBanner />
         <main id="main" className="app-main">
           {children}
         </main>

@@ -147,7 +147,8 @@ async function waitHealthy(child: ChildProcess): Promise<void> {
   while (Date.now() < deadline) {
     if (child.exitCode !== null) throw new Error(`web app exited (${child.exitCode}):\n${log.slice(-3000)}`);
     try {
-      if ((await fetch(`http://127.0.0.1:${PORT}/api/health`)).ok) return;
+      // Web only (no worker): /api/health answers 503 `degraded`, so readiness is the login page.
+      if ((await fetch(`http://127.0.0.1:${PORT}/login`)).ok) return;
     } catch {
       // not listening yet
     }

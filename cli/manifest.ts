@@ -6,7 +6,7 @@
  */
 import { isMap, isScalar, LineCounter, parseDocument, type Document } from 'yaml';
 import { z } from 'zod';
-import { firstIssueError, ScheduleCreateInput } from '../lib/schedules/contract';
+import { firstIssueError, SCHEDULE_INFO_FIELDS, ScheduleCreateInput } from '../lib/schedules/contract';
 import { locate } from './yaml-locate';
 
 /** One manifest entry, validated. */
@@ -163,7 +163,7 @@ export function validateEntry(
     // One problem per unknown key, so each names its own line.
     const split = issue.code === 'unrecognized_keys' ? issue.keys.map((k) => ({ ...issue, keys: [k] })) : [issue];
     for (const one of split) {
-      const e = firstIssueError(new z.ZodError([one]));
+      const e = firstIssueError(new z.ZodError([one]), SCHEDULE_INFO_FIELDS);
       const path = e.path?.split('.') ?? [];
       // The alias is the key itself: point at the key's line.
       problems.push({ ...at(path[0] === 'alias' ? [] : path), alias, code: e.code, path: e.path, message: e.message });

@@ -3,6 +3,7 @@ import { useRouter } from 'next/navigation';
 import { useEffect, useRef, useState, useTransition } from 'react';
 import type { ActionResult } from './action-result';
 import { ConfirmDialog } from './confirm-dialog';
+import { usePageNotice } from './use-page-notice';
 
 export interface BulkEnableProps {
   /**
@@ -21,7 +22,7 @@ export function BulkEnable({ counts, setAllEnabled, canWrite }: BulkEnableProps)
   const router = useRouter();
   const [asking, setAsking] = useState<null | boolean>(null);
   const [busy, setBusy] = useState(false);
-  const [message, setMessage] = useState<{ tone: 'ok' | 'error'; text: string } | null>(null);
+  const [message, setMessage] = usePageNotice<{ tone: 'ok' | 'error'; text: string }>();
   const [, startTransition] = useTransition();
   // Disabled schedules a Resume all leaves alone (SPEC §12.5): disabled one by one, or paused after failures.
   const others = counts.disabled - counts.bulkPaused;

@@ -7,6 +7,8 @@ export interface ConfirmDialogProps {
   children: ReactNode;
   /** Text of the confirming button, e.g. "Delete". */
   confirmLabel: string;
+  /** Text of the button that keeps things as they are. Default "Cancel". */
+  cancelLabel?: string;
   /** Red confirming button for destructive actions. */
   danger?: boolean;
   pending?: boolean;
@@ -18,7 +20,7 @@ export interface ConfirmDialogProps {
  * A modal confirmation on the native `<dialog>`: focus moves into it, Escape cancels, focus returns
  * to the opener when it closes.
  */
-export function ConfirmDialog({ open, title, children, confirmLabel, danger, pending, onConfirm, onCancel }: ConfirmDialogProps) {
+export function ConfirmDialog({ open, title, children, confirmLabel, cancelLabel = 'Cancel', danger, pending, onConfirm, onCancel }: ConfirmDialogProps) {
   const ref = useRef<HTMLDialogElement>(null);
   const titleId = useId();
   useEffect(() => {
@@ -43,7 +45,7 @@ export function ConfirmDialog({ open, title, children, confirmLabel, danger, pen
       <div className="dialog-body">{children}</div>
       <div className="dialog-actions">
         <button type="button" className="btn" onClick={onCancel} disabled={pending} autoFocus>
-          Cancel
+          {cancelLabel}
         </button>
         <button type="button" className={danger ? 'btn btn-danger' : 'btn btn-primary'} onClick={onConfirm} disabled={pending}>
           {pending ? 'Working…' : confirmLabel}

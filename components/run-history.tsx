@@ -4,7 +4,7 @@
  * attempt on the page), the attempts of one occurrence are grouped under a row that names the
  * occurrence and its outcome (`run-groups.ts`; grouping stays within the page, and a group says where
  * attempts on other pages are). Times are shown in the schedule's time zone (hover: the viewer's zone
- * and UTC).
+ * and UTC). On a narrow screen (≤ 640 px) each run is a card of labelled lines instead of a table row.
  */
 import Link from 'next/link';
 import type { PendingRetry, Run, RunResult } from '@/lib/schedules/contract';
@@ -15,9 +15,27 @@ import { groupRuns, type OccurrenceGroup } from './run-groups';
 import { TargetLabel } from './target-label';
 import { ZonedTime } from './zoned-time';
 
-/** A run's result: the execution it created (linked), or its error code and message (SPEC §8.1). */
-export function RunResultCell({ result }: { result: RunResult }) {
+/** Why an execution a run created is gone (lib/workflows `findDeletedExecutions`). */
+export type DeletedExecutions = Map<string, 'session_deleted' | 'revision_deleted'>;
+
+/**
+ * A run's result: the execution it created (linked, unless `deleted` says it is gone), or its error
+ * code and message (SPEC §8.1).
+ */
+export function RunResultCell({ result, deleted }: { result: RunResult; deleted?: DeletedExecutions }) {
   if ('execution_id' in result) {
+    const gone = deleted?.get(result.execution_id);
+    // A link to a deleted execution would answer 404: show its id and say what went.
+    if (gone) {
+      return (
+        <div className="cell-stack">
+          <span className="mono small" title={`revision ${result.revision_id}\nsession ${result.session_id}\ndefinition ${result.definition_id}`}>
+            {result.execution_id}
+          </span>
+          <span className="muted small">{gone === 'session_deleted' ? 'Execution deleted: its session was deleted.' : 'Execution deleted: its revision (or blob) was deleted.'}</span>
+        </div>
+      );
+    }
     return (
       <div className="cell-stack">
         <Link
@@ -59,9 +77,13 @@ export interface RunHistoryProps {
   pending: PendingRetry[];
   /** Group attempts under their occurrence (off while a status filter shows only some attempts). */
   grouped: boolean;
+  /** The executions of `runs` that no longer exist (shown without a link). */
+  deleted?: DeletedExecutions;
 }
 
-const COLUMNS = 8;
+/** The columns' headers; each cell repeats its own as `data-label` for the cards of narrow screens. */
+const COLUMNS = ['Status', 'Scheduled for', 'Recorded', 'Lateness', 'Trigger', 'Attempt', 'Execution / error', 'Target as fired'] as const;
+const [STATUS, SCHEDULED_FOR, RECORDED, LATENESS, TRIGGER, ATTEMPT, OUTCOME, TARGET] = COLUMNS;
 
 export function RunHistory(props: RunHistoryProps) {
   const { runs, grouped, attemptsAllowed } = props;
@@ -73,14 +95,11 @@ export function RunHistory(props: RunHistoryProps) {
       <table className="table table-runs" aria-label="Executions">
         <thead>
           <tr>
-            <th scope="col">Status</th>
-            <th scope="col">Scheduled for</th>
-            <th scope="col">Recorded</th>
-            <th scope="col">Lateness</th>
-            <th scope="col">Trigger</th>
-            <th scope="col">Attempt</th>
-            <th scope="col">Execution / error</th>
-            <th scope="col">Target as fired</th>
+            {COLUMNS.map((c) => (
+              <th key={c} scope="col">
+                {c}
+              </th>
+            ))}
           </tr>
         </thead>
         {grouped ? (
@@ -116,7 +135,7 @@ function OccurrenceRow({ group, timezone, deadLettersHref, attemptsAllowed }: { 
   const shown = group.attempts.length;
   return (
     <tr className="occurrence-row">
-      <th scope="rowgroup" colSpan={COLUMNS}>
+      <th scope="rowgroup" colSpan={COLUMNS.length}>
         <span className="occurrence-title">
           Occurrence <ZonedTime instant={group.scheduledFor} zone={timezone} />
         </span>
@@ -162,23 +181,25 @@ function OccurrenceRow({ group, timezone, deadLettersHref, attemptsAllowed }: { 
 }
 
 /** One run: an attempt of an occurrence, or a manual run. */
-function RunRow({ run, timezone, attemptsAllowed, deadLettersHref }: { run: Run } & RunHistoryProps) {
+function RunRow({ run, timezone, attemptsAllowed, deadLettersHref, deleted }: { run: Run } & RunHistoryProps) {
   const lateMs = Date.parse(run.created_at) - Date.parse(run.scheduled_for);
   const source = workflowSourceLabel(run.invocation_target.workflow);
   const scheduled = run.trigger === 'schedule';
   return (
     <tr data-run-id={run.id} data-attempt={run.attempt}>
-      <td>
+      <td data-label={STATUS}>
         <RunStatusBadge status={run.status} />
       </td>
-      <td>
+      <td data-label={SCHEDULED_FOR}>
         <ZonedTime instant={run.scheduled_for} zone={timezone} />
       </td>
-      <td>
+      <td data-label={RECORDED}>
         <ZonedTime instant={run.created_at} zone={timezone} />
       </td>
-      <td className="num-left">{formatDuration(lateMs)}</td>
-      <td>
+      <td data-label={LATENESS} className="num-left">
+        {formatDuration(lateMs)}
+      </td>
+      <td data-label={TRIGGER}>
         {scheduled ? <span className="badge badge-info-outline">schedule</span> : <span className="badge badge-muted">manual</span>}
         {run.dead_letter_id ? (
           <div className="small">
@@ -189,7 +210,7 @@ function RunRow({ run, timezone, attemptsAllowed, deadLettersHref }: { run: Run 
           </div>
         ) : null}
       </td>
-      <td>
+      <td data-label={ATTEMPT}>
         <div className="cell-stack">
           <span className="nowrap">{scheduled && attemptsAllowed !== null ? `attempt ${run.attempt} of ${attemptsAllowed}` : `attempt ${run.attempt}`}</span>
           {run.next_attempt_at ? (
@@ -200,15 +221,17 @@ function RunRow({ run, timezone, attemptsAllowed, deadLettersHref }: { run: Run 
           {run.exhausted ? <span className="small text-error">exhausted: {EXHAUSTED_WORDS[run.exhausted]}</span> : null}
         </div>
       </td>
-      <td>
-        <RunResultCell result={run.result} />
+      <td data-label={OUTCOME}>
+        <RunResultCell result={run.result} deleted={deleted} />
       </td>
-      <td>
-        <TargetLabel target={run.invocation_target.target} />
-        <span className="muted small mono break">
-          {run.invocation_target.workflow.definition}
-          {source ? ` from ${source}` : ''}
-        </span>
+      <td data-label={TARGET}>
+        <div className="cell-stack">
+          <TargetLabel target={run.invocation_target.target} />
+          <span className="muted small mono break">
+            {run.invocation_target.workflow.definition}
+            {source ? ` from ${source}` : ''}
+          </span>
+        </div>
       </td>
     </tr>
   );

@@ -6,12 +6,15 @@ import type { RunStatus, ScheduleState } from '@/lib/schedules/contract';
 import type { ActionResult } from './action-result';
 import { RunStatusBadge } from './badges';
 import { ConfirmDialog } from './confirm-dialog';
+import { usePageNotice } from './use-page-notice';
 
 /** The server actions a schedule's commands call, already bound to the scheduler. */
 export interface ScheduleCommandActions {
   setEnabled: (scheduleId: string, enabled: boolean) => Promise<ActionResult<{ id: string }>>;
   run: (scheduleId: string) => Promise<ActionResult<{ runId: string; status: RunStatus }>>;
   remove: (scheduleId: string) => Promise<ActionResult>;
+  /** What a delete takes with it (its runs), shown in the delete confirmation. */
+  describeDeletion?: (scheduleId: string) => Promise<ActionResult<{ runs: number; executions: number }>>;
 }
 
 export interface Notice {
@@ -52,7 +55,9 @@ export function ScheduleActions(props: ScheduleActionsProps) {
   // The dialog is mounted on first use and kept (so closing returns focus to the opener): a grid of
   // 50 rows does not render 50 closed dialogs.
   const [dialogUsed, setDialogUsed] = useState(false);
-  const [inlineNotice, setInlineNotice] = useState<Notice | null>(null);
+  const [inlineNotice, setInlineNotice] = usePageNotice<Notice>();
+  // What the delete takes with it, counted when its confirmation opens (null while counting or unknown).
+  const [deletion, setDeletion] = useState<{ runs: number; executions: number } | null>(null);
   const completed = schedule.state === 'completed';
   const report = (n: Notice) => (props.onNotice ? props.onNotice(n) : setInlineNotice(n));
 
@@ -94,6 +99,16 @@ export function ScheduleActions(props: ScheduleActionsProps) {
       startTransition(() => (props.afterDeleteHref ? router.push(props.afterDeleteHref) : router.refresh()));
     });
 
+  function openDelete() {
+    setDialogUsed(true);
+    setConfirmDelete(true);
+    setDeletion(null);
+    actions
+      .describeDeletion?.(schedule.id)
+      .then((r) => setDeletion(r.ok ? { runs: r.runs, executions: r.executions } : null))
+      .catch(() => setDeletion(null));
+  }
+
   const itemClass = variant === 'menu' ? 'menu-item' : 'btn';
   // SPEC §5.3: a completed schedule can be read and deleted, never updated; run_schedule refuses it
   // too (§3.1, 409 schedule_completed). So only Open and Delete are offered, with the reason.
@@ -128,10 +143,7 @@ export function ScheduleActions(props: ScheduleActionsProps) {
           </button>
         </>
       )}
-      <button type="button" className={variant === 'menu' ? 'menu-item menu-item-danger' : 'btn btn-danger-outline'} onClick={() => {
-          setDialogUsed(true);
-          setConfirmDelete(true);
-        }} disabled={!canWrite || busy !== null} title={readOnlyTitle}>
+      <button type="button" className={variant === 'menu' ? 'menu-item menu-item-danger' : 'btn btn-danger-outline'} onClick={openDelete} disabled={!canWrite || busy !== null} title={readOnlyTitle}>
         Delete
       </button>
     </>
@@ -162,7 +174,14 @@ export function ScheduleActions(props: ScheduleActionsProps) {
         onCancel={() => setConfirmDelete(false)}
       >
         <p>
-          The schedule stops firing and its run history is deleted with it. Workflow executions it already created are kept. This cannot be undone.
+          The schedule stops firing and its run history is deleted with it
+          {deletion ? (
+            <>
+              : <strong data-testid="deleted-runs">{deletion.runs === 1 ? '1 run record' : `${deletion.runs} run records`}</strong>
+            </>
+          ) : null}
+          . {deletion ? (deletion.executions === 0 ? 'It created no workflow executions.' : deletion.executions === 1 ? 'The workflow execution it created is kept.' : `The ${deletion.executions} workflow executions it created are kept.`) : 'Workflow executions it already created are kept.'}{' '}
+          This cannot be undone.
         </p>
         </ConfirmDialog>
       ) : null}

@@ -5,7 +5,7 @@
  * keys, the operator's password, an invitation link's token, an invitee's password — is stored in the
  * database file or written to the server's log in clear.
  */
-import { expect, test, type APIRequestContext, type Page } from '@playwright/test';
+import { expect, test, type APIRequestContext, type Dialog, type Page } from '@playwright/test';
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -32,9 +32,20 @@ async function createKey(page: Page, formName: string, name: string, role: 'read
 }
 
 async function revokeKey(page: Page, name: string): Promise<void> {
-  page.once('dialog', (d) => d.accept());
+  // The project's confirmation dialog, never the browser's confirm(): a native one is dismissed and fails the test.
+  const native: string[] = [];
+  const onDialog = (d: Dialog) => {
+    native.push(d.message());
+    void d.dismiss();
+  };
+  page.on('dialog', onDialog);
   const row = page.getByRole('row').filter({ hasText: name });
   await row.getByRole('button', { name: 'Revoke' }).click();
+  const confirm = page.getByRole('dialog', { name: `Revoke key "${name}"?` });
+  await expect(confirm).toContainText('Requests with it are refused from their next request on');
+  await confirm.getByRole('button', { name: 'Revoke' }).click();
+  page.off('dialog', onDialog);
+  expect(native, 'no browser confirm()').toEqual([]);
   await expect(page.getByRole('row').filter({ hasText: name }).getByText(/^revoked /)).toBeVisible();
 }
 
@@ -134,8 +145,8 @@ test('an org admin invites a new member by email: a one-time link is shown once,
   await page.reload();
   await expect(page.getByRole('table', { name: 'Members' })).toContainText(email);
   await expect(page.getByRole('table', { name: 'Pending invitations' }).getByRole('row').filter({ hasText: email })).toHaveCount(0);
-  page.once('dialog', (d) => d.accept());
   await page.getByRole('table', { name: 'Members' }).getByRole('row').filter({ hasText: email }).getByRole('button', { name: 'Remove' }).click();
+  await page.getByRole('dialog', { name: `Remove ${email} from Acme Corp?` }).getByRole('button', { name: 'Remove' }).click();
   await expect(page.getByRole('table', { name: 'Members' })).not.toContainText(email);
 });
 

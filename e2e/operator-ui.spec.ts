@@ -201,7 +201,7 @@ test('a target that does not resolve is refused in operator words, and the notic
   await page.getByRole('button', { name: 'Create schedule' }).click();
   const notice = page.getByRole('alert').filter({ hasText: 'The schedule was not saved.' });
   await expect(notice).toHaveText(
-    'The schedule was not saved. The target does not resolve to a writable draft revision, an existing session in it, and a workflow definition you can read',
+    'The schedule was not saved. The target does not resolve to a writable draft revision, an open session in it, and a workflow definition you can read',
   );
   await expect(notice).toBeFocused();
   await expect(page.getByText('Check the target.')).toBeVisible();

@@ -9,6 +9,7 @@
 import { generateApiKey, upsertKnownApiKey, DEMO_USER_EMAIL, generatePassword, hashPassword, verifyPassword } from '../lib/auth';
 import { loadConfig } from '../lib/config';
 import { closeDb, getDb, inTransaction, type Db, type Tx } from '../lib/db';
+import { writeCredentialsFile } from '../scripts/credentials-file';
 
 const BOOTSTRAP_KEY_NAME = 'bootstrap';
 
@@ -99,6 +100,18 @@ if (process.argv[1]?.endsWith('seed.ts')) {
       }
       if (printedPassword) {
         console.log(`seed: login for the web app, shown once — keep it (or set SCHEDULER_DEMO_PASSWORD):\n\n    ${DEMO_USER_EMAIL}\n    ${printedPassword}\n`);
+      }
+      if (printedKey || printedPassword) {
+        const config = loadConfig();
+        const file = writeCredentialsFile(
+          config.databaseUrl,
+          {
+            ...(printedPassword ? { login: { email: DEMO_USER_EMAIL, password: printedPassword } } : {}),
+            ...(printedKey ? { apiKey: { org: 'acme-corp', key: printedKey } } : {}),
+          },
+          `http://${config.hostname === '0.0.0.0' ? '127.0.0.1' : config.hostname}:${config.port}`,
+        );
+        console.log(`seed: the generated credentials are also in ${file} (readable by you only)`);
       }
     })
     .catch((e) => {

@@ -3,12 +3,17 @@
  * worker together (production mode). `--dev` runs `next dev` instead; `--web-only` runs no worker.
  * `--wait-for-build` waits for a build another process is making instead of building.
  * If either process exits, the other is stopped and `npm start` exits with its code.
+ *
+ * It says what it does at each step, with how long it took (a first start builds the web app: a few
+ * minutes), prints progress while the build runs, and ends with where the web app answers and where
+ * the credentials generated at first start are kept (scripts/credentials-file.ts).
  */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { loadConfig } from '../lib/config';
+import { credentialsFilePath } from './credentials-file';
 
 const args = new Set(process.argv.slice(2));
 const dev = args.has('--dev');
@@ -26,6 +31,35 @@ function run(cmd: string, argv: string[]): void {
   if (r.status !== 0) {
     console.error(`start: "${path.basename(cmd)} ${argv.join(' ')}" failed (exit ${r.status})`);
     process.exit(r.status ?? 1);
+  }
+}
+
+const startedAt = Date.now();
+const seconds = (since: number) => `${Math.round((Date.now() - since) / 1000)} s`;
+const STEPS = dev ? 3 : 4;
+let stepNo = 0;
+/** Print a numbered step ("start: [2/4] seed …") and return when it began. */
+function step(text: string): number {
+  stepNo += 1;
+  console.log(`start: [${stepNo}/${STEPS}] ${text}`);
+  return Date.now();
+}
+
+/**
+ * Run a long command (the build), printing how long it has been running every `everyMs`, so a first
+ * start never sits silent for minutes.
+ */
+async function runWithProgress(cmd: string, argv: string[], what: string, everyMs = 20_000): Promise<void> {
+  const began = Date.now();
+  const ticker = setInterval(() => console.log(`start: … still ${what} (${seconds(began)} so far)`), everyMs);
+  const code = await new Promise<number | null>((resolve) => {
+    const child = spawn(cmd, argv, { cwd: root, stdio: 'inherit', env: process.env });
+    child.on('exit', (c) => resolve(c));
+  });
+  clearInterval(ticker);
+  if (code !== 0) {
+    console.error(`start: "${path.basename(cmd)} ${argv.join(' ')}" failed (exit ${code})`);
+    process.exit(code ?? 1);
   }
 }
 
@@ -52,14 +86,20 @@ function sourceHash(): string {
 mkdirSync(path.join(root, 'data'), { recursive: true });
 // Both dialects' clients are generated at install; regenerate if either is missing.
 if (!['sqlite', 'postgresql'].every((d) => existsSync(path.join(root, `lib/db/generated/${d}/client.ts`)))) run(bin('tsx'), ['scripts/generate.ts']);
+const where = config.dialect === 'sqlite' ? config.databaseUrl.replace(/^file:/, '') : 'PostgreSQL (DATABASE_URL)';
+let began = step(`database ${where}: applying migrations…`);
 run(bin('tsx'), ['scripts/migrate.ts']);
+console.log(`start:       done in ${seconds(began)}`);
+began = step('seeding the demo org, scheduler and workflow blob (idempotent)…');
 run(bin('tsx'), ['prisma/seed.ts']);
+console.log(`start:       done in ${seconds(began)}`);
 
 if (!dev) {
   const stamp = path.join(root, '.next', 'source-hash');
   const hash = sourceHash();
   const built = () => existsSync(path.join(root, '.next', 'BUILD_ID')) && existsSync(stamp) && readFileSync(stamp, 'utf8') === hash;
   if (waitForBuild) {
+    began = step('waiting for the web app build another process is making…');
     const deadline = Date.now() + 15 * 60_000;
     while (!built()) {
       if (Date.now() > deadline) {
@@ -68,10 +108,14 @@ if (!dev) {
       }
       await new Promise((r) => setTimeout(r, 2000));
     }
+    console.log(`start:       the build is there (${seconds(began)})`);
   } else if (!existsSync(path.join(root, '.next', 'BUILD_ID')) || !existsSync(stamp) || readFileSync(stamp, 'utf8') !== hash) {
-    console.log('start: building the web app (first start or sources changed)…');
-    run(bin('next'), ['build']);
+    began = step('building the web app (first start, or the sources changed): this takes a few minutes (about 2 to 5 on two cores)…');
+    await runWithProgress(bin('next'), ['build'], 'building the web app');
     writeFileSync(stamp, hash);
+    console.log(`start:       built in ${seconds(began)}`);
+  } else {
+    step('the web app is built and up to date: no build needed');
   }
 }
 
@@ -94,11 +138,34 @@ function start(name: string, cmd: string, argv: string[], env: NodeJS.ProcessEnv
 }
 
 const host = config.hostname;
+const baseUrl = `http://${host === '0.0.0.0' ? '127.0.0.1' : host}:${config.port}`;
+step(`starting the web app${webOnly ? '' : ' and the worker'}…`);
 // Next.js behind the request guard (forwarded headers, server-action and body limits, HSTS).
 start('web', process.execPath, ['--import', 'tsx', 'scripts/web-server.ts', ...(dev ? ['--dev'] : [])], {
   ...process.env,
   NODE_ENV: dev ? 'development' : 'production',
 });
 if (!webOnly) start('worker', process.execPath, ['--import', 'tsx', 'worker/main.ts']);
-console.log(`start: web on http://${host === '0.0.0.0' ? '127.0.0.1' : host}:${config.port}${webOnly ? '' : ' with the worker'}`);
+console.log(`start: web on ${baseUrl}${webOnly ? '' : ' with the worker'}`);
 for (const s of ['SIGINT', 'SIGTERM'] as const) process.on(s, () => shutdown(0));
+
+// Once the web app answers: where to go, how to log in, and how long this start took.
+void (async () => {
+  const deadline = Date.now() + 180_000;
+  while (Date.now() < deadline && !exiting) {
+    const up = await fetch(`${baseUrl}/login`).then((r) => r.status < 500, () => false);
+    if (up) {
+      const file = credentialsFilePath(config.databaseUrl);
+      console.log(`start: ready in ${seconds(startedAt)}: open ${baseUrl}`);
+      console.log(
+        existsSync(file)
+          ? `start: the operator login and the org API key generated at first start are in ${file}`
+          : config.demoPassword || config.bootstrapApiKey
+            ? 'start: the login password and the org API key are the ones set in SCHEDULER_DEMO_PASSWORD / SCHEDULER_BOOTSTRAP_API_KEY'
+            : `start: no generated credentials file (${file}) was found: they were shown once in the log of the first start`,
+      );
+      return;
+    }
+    await new Promise((r) => setTimeout(r, 500));
+  }
+})();

@@ -7,6 +7,8 @@ import { EventEmitter } from 'node:events';
 export interface WorkerEventMap {
   'worker:start': { workerId: string };
   'worker:stop': { workerId: string; reason: string };
+  /** A heartbeat deleted the rows of workers not seen for 10 × their interval (dead processes). */
+  'worker:pruned': { pruned: number };
   'tick:start': { now: Date };
   /** A tick's batch committed (or nothing was due). `claimed` counts every outcome of the batch. */
   'tick:end': { now: Date; claimed: number; fired: number; durationMs: number };

@@ -15,6 +15,7 @@ export function logEvents(events: WorkerEvents, level: Level, workerId?: string)
   const iso = (d: Date) => d.toISOString();
   events.on('worker:start', (p) => write('info', 'worker started', p));
   events.on('worker:stop', (p) => write('info', 'worker stopping', p));
+  events.on('worker:pruned', (p) => write('info', 'dead workers pruned', p));
   events.on('tick:error', (p) => write('error', 'tick failed', { error: p.error.message }));
   events.on('occurrence:fired', (p) =>
     write(p.status === 'success' ? 'info' : 'warn', 'occurrence fired', { ...p, scheduledFor: iso(p.scheduledFor) }),

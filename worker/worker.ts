@@ -17,8 +17,8 @@ import {
   fireDue,
   fireOccurrence,
   listDueOccurrences,
+  markWorkerStopped,
   recordHeartbeat,
-  removeHeartbeat,
   sweepExpiredRuns,
   type FireOutcome,
 } from '../lib/schedules';
@@ -144,9 +144,18 @@ export class Worker {
     }
   }
 
-  /** Record this worker's liveness for GET /api/health. */
+  /**
+   * The longest pause this worker keeps between two heartbeats, in ms: it beats at most every
+   * `heartbeatIntervalMs`, but only between ticks, which can be `pollIntervalMs` apart.
+   */
+  get heartbeatEveryMs(): number {
+    return Math.max(this.opts.heartbeatIntervalMs ?? 5_000, this.opts.pollIntervalMs);
+  }
+
+  /** Record this worker's liveness (GET /api/health, the web app's banner) and prune dead workers' rows. */
   async heartbeat(now: Date): Promise<void> {
-    await recordHeartbeat(this.opts.db, { workerId: this.id, startedAt: this.startedAt, now });
+    const { pruned } = await recordHeartbeat(this.opts.db, { workerId: this.id, startedAt: this.startedAt, intervalMs: this.heartbeatEveryMs, now });
+    if (pruned > 0) this.events.emit('worker:pruned', { pruned });
   }
 
   /**
@@ -193,7 +202,7 @@ export class Worker {
       // A full batch (or a pending sweep) means more work is waiting: loop again at once.
       if (claimed < this.opts.batchSize && !this.sweeping) await this.sleep(sleepMs);
     }
-    await removeHeartbeat(this.opts.db, this.id).catch(() => undefined);
+    await markWorkerStopped(this.opts.db, this.id, this.clock()).catch(() => undefined);
   }
 
   /**

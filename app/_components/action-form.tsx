@@ -6,6 +6,7 @@
  */
 import { useActionState, type ReactNode } from 'react';
 import type { ActionResult } from '@/components/action-result';
+import { useSubmitConfirm } from '@/components/submit-confirm';
 
 export type FormAnswer = ActionResult<{ message?: string; shownOnce?: { label: string; value: string } }>;
 
@@ -21,21 +22,16 @@ export function ActionForm({
   children?: ReactNode;
   submitLabel: string;
   danger?: boolean;
-  /** Ask before submitting (destructive actions). */
-  confirm?: string;
+  /** Ask before submitting (destructive actions): the confirmation's question and, optionally, what follows. */
+  confirm?: { title: string; body?: ReactNode };
   /** Accessible name of the form. */
   label?: string;
 }) {
   const [state, formAction, pending] = useActionState(action, null);
+  // The project's own dialog, never the browser's confirm(): it names the consequences and is styled and accessible.
+  const ask = useSubmitConfirm({ confirm, formAction, confirmLabel: submitLabel, danger, pending });
   return (
-    <form
-      action={formAction}
-      className="inline-form"
-      aria-label={label}
-      onSubmit={(e) => {
-        if (confirm && !window.confirm(confirm)) e.preventDefault();
-      }}
-    >
+    <form ref={ask.formRef} action={formAction} className="inline-form" aria-label={label} onSubmit={ask.onSubmit}>
       {children}
       <button type="submit" className={danger ? 'btn btn-small btn-danger-outline' : 'btn btn-primary'} disabled={pending}>
         {submitLabel}
@@ -58,6 +54,7 @@ export function ActionForm({
           </code>
         </div>
       ) : null}
+      {ask.dialog}
     </form>
   );
 }

@@ -1,4 +1,4 @@
-import { formatUtc } from '@/components/format';
+import { LocalTime } from '@/components/local-time';
 import type { ApiKeyInfo } from '@/lib/auth';
 import { ActionForm, type FormAnswer } from './action-form';
 import { DataTable } from './data-table';
@@ -15,13 +15,17 @@ export function ApiKeyTable({ keys, revoke, caption }: { keys: ApiKeyInfo[]; rev
           <td>{k.name}</td>
           <td className="mono small">sk_{k.prefix}_…</td>
           <td>{k.role}</td>
-          <td className="small nowrap">{formatUtc(k.createdAt)}</td>
-          <td className="small nowrap">{k.lastUsedAt ? formatUtc(k.lastUsedAt) : <span className="muted">never</span>}</td>
+          <td className="small nowrap">
+            <LocalTime instant={k.createdAt} />
+          </td>
+          <td className="small nowrap">{k.lastUsedAt ? <LocalTime instant={k.lastUsedAt} /> : <span className="muted">never</span>}</td>
           <td>
             {k.revokedAt ? (
-              <span className="badge badge-muted">revoked {formatUtc(k.revokedAt)}</span>
+              <span className="badge badge-muted">
+                revoked <LocalTime instant={k.revokedAt} />
+              </span>
             ) : (
-              <ActionForm action={revoke} submitLabel="Revoke" danger confirm={`Revoke key "${k.name}"? Requests with it are refused at once.`} label={`Revoke ${k.name}`}>
+              <ActionForm action={revoke} submitLabel="Revoke" danger confirm={{ title: `Revoke key "${k.name}"?`, body: <p>Requests with it are refused from their next request on. This cannot be undone: a revoked key stays revoked.</p> }} label={`Revoke ${k.name}`}>
                 <input type="hidden" name="key_id" value={k.id} />
               </ActionForm>
             )}

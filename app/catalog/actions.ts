@@ -5,6 +5,7 @@
  * the catalog pages and answers with the server-action contract (DomainError code + message on refusal).
  */
 import { revalidatePath } from 'next/cache';
+import { redirect } from 'next/navigation';
 import { webAction } from '@/app/lib/server';
 import type { CatalogAnswer } from '@/components/catalog/catalog-answer';
 import {
@@ -17,6 +18,7 @@ import {
   createSession,
   CreateSessionParams,
   createWorkflowBlob,
+  deleteBlob,
   deleteSession,
   parseParams,
   reopenSession,
@@ -129,4 +131,16 @@ export async function createDefinitionAction(revisionId: string, _prev: CatalogA
     revalidateCatalog();
     return { message: `Definition ${d.alias ?? d.id} created.` };
   });
+}
+
+/** Delete a workflow blob with everything in it (needs admin on it), then show the catalog. */
+export async function deleteBlobAction(blobId: string, _prev: CatalogAnswer | null, _form: FormData): Promise<CatalogAnswer> {
+  const answer = await webAction(async ({ db, actor }) => {
+    await deleteBlob(db, { actor, blobId });
+    revalidateCatalog();
+    revalidatePath('/schedulers', 'layout');
+    return {};
+  });
+  if (answer.ok) redirect('/catalog');
+  return answer;
 }

@@ -12,7 +12,7 @@ import type { ActionResult } from '@/components/action-result';
 import { findInvitation, findWebSession, REQUEST_PATH_HEADER, safeNextPath, SESSION_COOKIE, type Actor, type InvitationView, type WebUser } from '@/lib/auth';
 import { runtime, storageRefusal, type Runtime } from '@/lib/api';
 import { isDomainError, toError } from '@/lib/errors';
-import { getSchedulerByRevision, type SchedulerSummary } from '@/lib/schedules';
+import { getSchedulerByRevision, overdueReason, workerLiveness, type OverdueReason, type SchedulerSummary, type WorkerLiveness } from '@/lib/schedules';
 
 export interface WebContext extends Runtime {
   actor: Actor;
@@ -63,6 +63,24 @@ export async function requestOrigin(): Promise<string> {
 /** The context of one browser request: the signed-in user acts (redirects to /login without one). */
 export async function webContext(): Promise<WebContext> {
   return { ...runtime(), actor: await getWebActor(), now: new Date() };
+}
+
+/**
+ * The workers' liveness for this request (the layout's banner, the grid's overdue marks), memoized per
+ * request; null when the database cannot be read (the page itself then shows the error).
+ */
+export const workerStatus = cache(async (): Promise<(WorkerLiveness & { at: Date }) | null> => {
+  const at = new Date();
+  try {
+    return { ...(await workerLiveness(runtime().db, at)), at };
+  } catch {
+    return null;
+  }
+});
+
+/** Whether a pending next fire (ISO UTC or null) is overdue at this render, and why (the grid's and schedule page's mark). */
+export function overdueOf(nextFireAt: string | null, status: (WorkerLiveness & { at: Date }) | null): OverdueReason | undefined {
+  return status ? overdueReason(nextFireAt, status, status.at) : undefined;
 }
 
 export type WebScheduler = SchedulerSummary & { role: 'read' | 'write' | 'admin' };

@@ -4,8 +4,8 @@
  * SPEC error code and message, a confirmation as a status line. With `confirm`, the submit first opens
  * a modal confirmation (destructive actions such as Delete).
  */
-import { startTransition, useActionState, useRef, useState, type ReactNode } from 'react';
-import { ConfirmDialog } from '@/components/confirm-dialog';
+import { useActionState, type ReactNode } from 'react';
+import { useSubmitConfirm } from '@/components/submit-confirm';
 import type { CatalogAnswer } from './catalog-answer';
 
 export interface CatalogFormProps {
@@ -23,27 +23,15 @@ export interface CatalogFormProps {
 }
 
 export function CatalogForm({ action, submitLabel, children, label, variant = 'default', confirm, resetOnSuccess }: CatalogFormProps) {
-  const formRef = useRef<HTMLFormElement>(null);
-  const [asking, setAsking] = useState(false);
   const [state, formAction, pending] = useActionState(async (prev: CatalogAnswer | null, form: FormData) => {
     const answer = await action(prev, form);
-    if (answer.ok && resetOnSuccess) formRef.current?.reset();
+    if (answer.ok && resetOnSuccess) ask.formRef.current?.reset();
     return answer;
   }, null);
+  const ask = useSubmitConfirm({ confirm, formAction, confirmLabel: submitLabel, danger: variant === 'danger', pending });
   const btn = variant === 'primary' ? 'btn btn-primary' : variant === 'danger' ? 'btn btn-small btn-danger-outline' : 'btn btn-small';
   return (
-    <form
-      ref={formRef}
-      action={formAction}
-      className="catalog-form"
-      aria-label={label}
-      onSubmit={(e) => {
-        if (confirm) {
-          e.preventDefault();
-          setAsking(true);
-        }
-      }}
-    >
+    <form ref={ask.formRef} action={formAction} className="catalog-form" aria-label={label} onSubmit={ask.onSubmit}>
       {children}
       <button type="submit" className={btn} disabled={pending}>
         {submitLabel}
@@ -58,23 +46,7 @@ export function CatalogForm({ action, submitLabel, children, label, variant = 'd
           {state.message}
         </p>
       ) : null}
-      {confirm ? (
-        <ConfirmDialog
-          open={asking}
-          title={confirm.title}
-          confirmLabel={submitLabel}
-          danger={variant === 'danger'}
-          pending={pending}
-          onCancel={() => setAsking(false)}
-          onConfirm={() => {
-            setAsking(false);
-            const form = formRef.current;
-            if (form) startTransition(() => formAction(new FormData(form)));
-          }}
-        >
-          {confirm.body}
-        </ConfirmDialog>
-      ) : null}
+      {ask.dialog}
     </form>
   );
 }

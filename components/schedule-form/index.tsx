@@ -17,6 +17,7 @@ import { useMemo, useTransition } from 'react';
 import { useForm, useWatch } from 'react-hook-form';
 import type { Schedule, TargetOptions } from '@/lib/schedules/contract';
 import type { ActionResult } from '../action-result';
+import { useLeaveGuard } from '../leave-guard';
 import { useHydrated } from '../use-viewer-zone';
 import type { StoredRate } from './cadence-fields';
 import { DeliveryFields } from './delivery-fields';
@@ -65,8 +66,13 @@ export function ScheduleForm({ mode, revisionId, schedule, options, submit, canc
     reValidateMode: 'onChange',
   });
   // Read while rendering, so react-hook-form keeps them current (edit sends only the dirty fields).
-  const { errors, isSubmitting, isSubmitted, dirtyFields } = form.formState;
+  const { errors, isSubmitting, isSubmitted, dirtyFields, isDirty } = form.formState;
   useViewerZoneDefault(form, mode);
+  // Leaving with unsaved edits asks first: Cancel and every in-app link, reload and closing the tab.
+  const leaveGuard = useLeaveGuard(
+    isDirty,
+    mode === 'create' ? 'This new schedule is not saved: leaving discards what you entered.' : 'Your changes to this schedule are not saved: leaving discards them.',
+  );
 
   const w = useWatch({ control: form.control }) as ScheduleFormValues;
   const kit = useFieldKit(form, w.cron_expression ?? '');
@@ -87,6 +93,7 @@ export function ScheduleForm({ mode, revisionId, schedule, options, submit, canc
       return;
     }
     if (r.ok) {
+      leaveGuard.release();
       const href = `/schedulers/${revisionId}/schedules/${r.id}`;
       startNavigation(() => router.push(href));
       return;
@@ -129,6 +136,7 @@ export function ScheduleForm({ mode, revisionId, schedule, options, submit, canc
           {pending ? 'Saving…' : mode === 'create' ? 'Create schedule' : 'Save changes'}
         </button>
       </div>
+      {leaveGuard.dialog}
     </form>
   );
 }

@@ -92,8 +92,9 @@ function DateWindowFields({ kit }: { kit: FieldKit }) {
 /** A new schedule starts in the viewer's time zone (known only in the browser), unless one was typed. */
 export function useViewerZoneDefault(form: UseFormReturn<ScheduleFormValues>, mode: 'create' | 'edit'): void {
   const viewerZone = useViewerZone();
-  const { setValue } = form;
+  const { resetField } = form;
   useEffect(() => {
-    if (mode === 'create' && viewerZone && !form.getFieldState('timezone').isDirty) setValue('timezone', viewerZone);
-  }, [mode, viewerZone, setValue, form]);
+    // The viewer's zone becomes the field's default (not an edit): the form is not dirty until the operator types.
+    if (mode === 'create' && viewerZone && !form.getFieldState('timezone').isDirty) resetField('timezone', { defaultValue: viewerZone });
+  }, [mode, viewerZone, resetField, form]);
 }

@@ -5,7 +5,7 @@
  * Every header is plain text: narrow screens show it beside each cell (`data-label`).
  */
 import Link from 'next/link';
-import { EnabledBadge, RunStatusBadge, StateBadge } from '../badges';
+import { EnabledBadge, OverdueBadge, RunStatusBadge, StateBadge } from '../badges';
 import { formatInZone, shortId, targetLabel, workflowSourceLabel } from '../format';
 import { TargetLabel } from '../target-label';
 import { ZonedTime } from '../zoned-time';
@@ -20,13 +20,19 @@ export function scheduleColumns(options: RowActionsOptions) {
     column.accessor('cadence', { id: 'cadence', header: 'Cadence', enableSorting: false, cell: ({ row }) => <CadenceCell row={row.original} /> }),
     column.accessor((r) => r.schedule.timezone, { id: 'timezone', header: 'Timezone', cell: ({ getValue }) => <ZoneName zone={getValue()} /> }),
     column.accessor((r) => r.schedule.state, { id: 'state', header: 'State', cell: ({ row }) => <StateCell row={row.original} /> }),
-    column.accessor((r) => r.schedule.enabled, { id: 'enabled', header: 'Enabled', cell: ({ getValue }) => <EnabledBadge enabled={getValue()} /> }),
+    column.accessor((r) => r.schedule.enabled, { id: 'enabled', header: 'Enabled', cell: ({ row, getValue }) => <EnabledBadge enabled={getValue()} state={row.original.schedule.state} /> }),
     column.accessor((r) => r.schedule.next_fire_at, {
       id: 'next_fire',
       header: 'Next fire',
       cell: ({ row }) => {
         const s = row.original.schedule;
-        return s.next_fire_at ? <ZonedTime instant={s.next_fire_at} zone={s.timezone} seconds={false} stacked /> : <span className="muted">—</span>;
+        if (!s.next_fire_at) return <span className="muted">—</span>;
+        return (
+          <>
+            <ZonedTime instant={s.next_fire_at} zone={s.timezone} seconds={false} stacked />
+            {row.original.overdue ? <OverdueBadge why={row.original.overdue} /> : null}
+          </>
+        );
       },
     }),
     column.accessor((r) => targetLabel(r.schedule.invocation_target.target), {

@@ -33,7 +33,7 @@ const ENABLED_CHOICES: [GridQuery['enabled'], string][] = [
   ['false', 'Disabled'],
 ];
 
-export function GridFilters({ query, url }: { query: GridQuery; url: GridUrl }) {
+export function GridFilters({ url }: { url: GridUrl }) {
   return (
     <div className="toolbar" role="search">
       <div className="field field-inline field-grow">
@@ -49,9 +49,9 @@ export function GridFilters({ query, url }: { query: GridQuery; url: GridUrl }) 
           }}
         />
       </div>
-      <FilterSelect id="grid-sort" label="Sort by" className="narrow-only" value={query.sort} choices={SORT_CHOICES} onChange={(sort) => url.go({ sort })} />
-      <FilterSelect id="grid-state" label="State" value={query.state} choices={STATE_CHOICES} onChange={(state) => url.go({ state })} />
-      <FilterSelect id="grid-enabled" label="Enabled" value={query.enabled} choices={ENABLED_CHOICES} onChange={(enabled) => url.go({ enabled })} />
+      <FilterSelect id="grid-sort" label="Sort by" className="narrow-only" value={url.shown.sort} choices={SORT_CHOICES} onChange={(sort) => url.go({ sort })} />
+      <FilterSelect id="grid-state" label="State" value={url.shown.state} choices={STATE_CHOICES} onChange={(state) => url.go({ state })} />
+      <FilterSelect id="grid-enabled" label="Enabled" value={url.shown.enabled} choices={ENABLED_CHOICES} onChange={(enabled) => url.go({ enabled })} />
     </div>
   );
 }

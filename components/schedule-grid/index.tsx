@@ -70,7 +70,7 @@ export function ScheduleGrid(props: ScheduleGridProps) {
   const rowCount = table.getRowModel().rows.length;
   return (
     <div className="grid-panel">
-      <GridFilters query={query} url={url} />
+      <GridFilters url={url} />
       <RowActionNotice notice={notice} noticeRef={noticeRef} onDismiss={() => setNotice(null)} />
       <div className="table-scroll" aria-busy={url.pending}>
         <GridTable table={table} pending={url.pending} />
@@ -93,7 +93,8 @@ export function ScheduleGrid(props: ScheduleGridProps) {
 /** The empty scheduler: what a schedule does, and (with write access) a way to create the first. */
 function NoSchedules({ base, canWrite }: { base: string; canWrite: boolean }) {
   return (
-    <div className="empty-state">
+    // Flush: it sits inside the Schedules section's card already (no card in a card).
+    <div className="empty-state empty-state-flush">
       <h2>No schedules yet</h2>
       <p>A schedule starts a workflow execution once, at a local time, on a cron cadence in its time zone, or every fixed interval.</p>
       {canWrite ? (

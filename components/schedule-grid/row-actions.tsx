@@ -3,8 +3,9 @@
  * Each row's actions (open, edit, enable or disable, run now, delete: `ScheduleActions` as a menu),
  * and the outcome they report, shown once above the table.
  */
-import { useEffect, useRef, useState, type RefObject } from 'react';
+import { useEffect, useRef, type RefObject } from 'react';
 import { ScheduleActions, type Notice, type ScheduleCommandActions } from '../schedule-actions';
+import { usePageNotice } from '../use-page-notice';
 import { column } from './rows';
 
 export interface RowActionsOptions {
@@ -44,7 +45,7 @@ export function actionsColumn({ base, canWrite, actionsRef, onNotice }: RowActio
  * so that it comes after the delete dialog's close, which hands focus back to the dialog's opener.
  */
 export function useRowActionNotice() {
-  const [notice, setNotice] = useState<Notice | null>(null);
+  const [notice, setNotice] = usePageNotice<Notice>();
   const noticeRef = useRef<HTMLParagraphElement>(null);
   // An outcome whose row is gone (a delete) takes focus, so it does not fall to the page.
   useEffect(() => {

@@ -4,7 +4,7 @@
  */
 import { createColumnHelper } from '@tanstack/react-table';
 import { describeCron, describeRate } from '@/lib/cron';
-import type { PendingRetry, Run, Schedule } from '@/lib/schedules/contract';
+import type { OverdueReason, PendingRetry, Run, Schedule } from '@/lib/schedules/contract';
 import { formatLocalTime } from '../format';
 
 /** The fields of a schedule the grid shows: the page sends only these to the browser (50 rows a page). */
@@ -21,6 +21,11 @@ export interface GridRow {
   lastRun: Pick<Run, 'status' | 'trigger' | 'created_at'> | null;
   /** The soonest pending attempt (SPEC §12.2): the schedule is "retrying"; null when none. */
   retry: PendingRetry | null;
+  /**
+   * Set when the next fire is overdue at the page's render: `no_worker` (no worker is alive, so
+   * nothing fires it) or `behind` (workers are alive but late). See `overdueReason` in lib/schedules.
+   */
+  overdue?: OverdueReason;
 }
 
 /** A row as the columns read it. */

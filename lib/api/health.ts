@@ -1,38 +1,76 @@
 import { storageFaultOf, toError } from '../errors';
-import { freshestHeartbeatAgeSeconds, writeStorageProbe } from '../schedules';
+import { DEAD_AFTER_INTERVALS, workerLiveness, writeStorageProbe, type WorkerLiveness } from '../schedules';
 import { runtime, type Runtime } from './runtime';
 import { clearStorageFault, currentStorageFault, noteStorageFault } from './storage-health';
 
+/**
+ * `GET /api/health` (JSON). `ok` needs the database reachable, taking writes, AND at least one worker
+ * alive (a heartbeat within 3 × the interval it keeps, lib/schedules/worker-heartbeats.ts); otherwise
+ * the answer is `degraded` with the `reason` in words (503).
+ */
 export interface HealthReport {
-  /** `ok`; `degraded` when reads work but writes fail (storage full or read-only); `unavailable`. */
-  status: 'ok' | 'degraded' | 'unavailable';
+  status: 'ok' | 'degraded';
   database: 'reachable' | 'unreachable';
   /** Whether the database takes writes: `ok`, `full` (disk full) or `read_only`. */
   storage: 'ok' | 'full' | 'read_only';
-  /** Seconds since the freshest worker heartbeat, or null when no worker has ever reported. */
+  /** Workers alive now; 0 when the database is unreachable (unknown). */
+  workers_alive: number;
+  /** When a worker was last seen alive (ISO UTC), or null when none ever reported. */
+  worker_last_seen_at: string | null;
+  /** Seconds since a worker was last seen (whole seconds), or null when none ever reported. */
   worker_heartbeat_age_seconds: number | null;
+  /** Why the status is `degraded` (each cause, `; `-separated); omitted when `ok`. */
+  reason?: string;
 }
 
 const PROBE_ID = 'web';
 
 /**
- * `GET /api/health`: database reachability, whether it takes writes, and the freshest worker
- * heartbeat's age. Never carries the driver's error text (it is logged instead). Writes nothing while
- * all is well; after a write of this process failed with a storage fault (lib/api/storage-health.ts),
- * each call probes with one small committed write, so the report clears by itself once space returns.
+ * The health report at `now` (UTC): database reachability, whether it takes writes, and the workers'
+ * liveness. Never throws (an unreachable database is a `degraded` report) and never carries the
+ * driver's error text (it is logged instead). Writes nothing while all is well; after a write of this
+ * process failed with a storage fault (lib/api/storage-health.ts), each call probes with one small
+ * committed write, so the report clears by itself once space returns.
  */
 export async function healthReport(now: Date, db: Runtime['db'] = runtime().db): Promise<HealthReport> {
-  let age: number | null;
+  let liveness: WorkerLiveness;
   try {
     // Reading the heartbeats is the reachability check: it answers only from a reachable, migrated database.
-    age = await freshestHeartbeatAgeSeconds(db, now);
+    liveness = await workerLiveness(db, now);
   } catch (e) {
     const err = toError(e);
     console.error(JSON.stringify({ level: 'error', msg: 'health: database unreachable', error: err.message }));
-    return { status: 'unavailable', database: 'unreachable', storage: 'ok', worker_heartbeat_age_seconds: null };
+    return {
+      status: 'degraded',
+      database: 'unreachable',
+      storage: 'ok',
+      workers_alive: 0,
+      worker_last_seen_at: null,
+      worker_heartbeat_age_seconds: null,
+      reason: 'the database is unreachable',
+    };
   }
   const storage = await probeStorage(db, now);
-  return { status: storage === 'ok' ? 'ok' : 'degraded', database: 'reachable', storage, worker_heartbeat_age_seconds: age };
+  const age = liveness.lastSeenAgeSeconds === null ? null : Math.round(liveness.lastSeenAgeSeconds);
+  const reasons: string[] = [];
+  if (storage !== 'ok') reasons.push(storage === 'full' ? 'the database storage is full: writes are refused' : 'the database is read-only: writes are refused');
+  if (liveness.alive === 0) {
+    reasons.push(
+      liveness.lastSeenAt
+        ? `no worker is alive: one was last seen ${age} s ago (a worker counts as gone after ${DEAD_AFTER_INTERVALS} × its heartbeat interval without a heartbeat); schedules do not fire`
+        : 'no worker has ever reported a heartbeat; schedules do not fire until one runs (npm run worker)',
+    );
+  }
+  const report: HealthReport = {
+    status: reasons.length === 0 ? 'ok' : 'degraded',
+    database: 'reachable',
+    storage,
+    workers_alive: liveness.alive,
+    worker_last_seen_at: liveness.lastSeenAt?.toISOString() ?? null,
+    worker_heartbeat_age_seconds: age,
+  };
+  if (reasons.length > 0) report.reason = reasons.join('; ');
+  return report;
 }
 
 async function probeStorage(db: Runtime['db'], now: Date): Promise<HealthReport['storage']> {

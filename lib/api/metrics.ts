@@ -11,8 +11,8 @@
  * | `scheduler_oldest_due_age_seconds` | gauge | how long the oldest due occurrence has waited |
  * | `scheduler_skipped_occurrences_total` | counter | occurrences skipped beyond the catch-up window (sum over schedules) |
  * | `scheduler_schedules{state,enabled}` | gauge | schedules by state and enabled flag |
- * | `scheduler_workers_live` | gauge | workers with a heartbeat in the last 30 s |
- * | `scheduler_worker_heartbeat_age_seconds` | gauge | seconds since the freshest heartbeat (absent if none ever) |
+ * | `scheduler_workers_live` | gauge | workers alive: not stopped, a heartbeat within 3 × their interval (the health rule) |
+ * | `scheduler_worker_heartbeat_age_seconds` | gauge | seconds since a worker was last seen (absent if none ever reported) |
  * | `scheduler_retries_recent{status}` | gauge | retries (attempt ≥ 2) recorded in the last 5 minutes, by status |
  * | `scheduler_retries_pending` | gauge | attempts waiting for their turn (SPEC §12.2) |
  * | `scheduler_dead_letters` | gauge | exhausted occurrences kept in dead-letter lists (SPEC §12.3) |
@@ -59,8 +59,8 @@ export async function metricsText(now: Date, db: Runtime['db'] = runtime().db): 
   skipped.inc(m.skippedOccurrences);
   const schedules = gauge('scheduler_schedules', 'Schedules by state and enabled flag.', ['state', 'enabled']);
   for (const s of m.schedules) schedules.set({ state: s.state, enabled: String(s.enabled) }, s.count);
-  gauge('scheduler_workers_live', 'Workers with a heartbeat in the last 30 s.').set(m.liveWorkers);
-  if (m.heartbeatAgeSeconds !== null) gauge('scheduler_worker_heartbeat_age_seconds', 'Seconds since the freshest worker heartbeat.').set(m.heartbeatAgeSeconds);
+  gauge('scheduler_workers_live', 'Workers alive: not stopped, a heartbeat within 3 x their interval.').set(m.liveWorkers);
+  if (m.heartbeatAgeSeconds !== null) gauge('scheduler_worker_heartbeat_age_seconds', 'Seconds since a worker was last seen (its freshest heartbeat or its stop).').set(m.heartbeatAgeSeconds);
 
   return { contentType: registry.contentType, body: await registry.metrics() };
 }

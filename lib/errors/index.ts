@@ -117,9 +117,10 @@ function codeOf(issue: z.core.$ZodIssue): ErrorCode | undefined {
  * structural issue (wrong type, unknown key, missing field: `400 invalid_request_body`, its message
  * prefixed with the field's path), else the first coded rule (a custom issue carrying a SPEC code in
  * `params.code`, whose message names its field itself). An unknown key names itself: path
- * `invocation_target.target.region`, message `unknown field "region"`.
+ * `invocation_target.target.region`, message `unknown field "region"`; a top-level key listed in
+ * `readOnly` (a schedule's info fields, SPEC §5.1) is refused alike but named `field "state" is read-only`.
  */
-export function firstIssueError(error: z.ZodError): IssueError {
+export function firstIssueError(error: z.ZodError, readOnly: readonly string[] = []): IssueError {
   const structural = error.issues.find((i) => !codeOf(i));
   const issue = structural ?? error.issues[0];
   const code = structural ? 'invalid_request_body' : (codeOf(issue) ?? 'invalid_request_body');
@@ -128,7 +129,8 @@ export function firstIssueError(error: z.ZodError): IssueError {
   if (issue.code === 'unrecognized_keys') {
     const key = issue.keys[0];
     path = issuePath([...issue.path, key]);
-    message = `unknown field "${String(key).slice(0, 64)}"`;
+    // SPEC §5.1: the info fields are refused in requests like unknown keys, but named as read-only.
+    message = issue.path.length === 0 && readOnly.includes(key) ? `field "${key}" is read-only` : `unknown field "${String(key).slice(0, 64)}"`;
   } else if (path && structural) {
     // Coded rules write their own field-naming messages ("day-of-week: `8` is outside 1–7 …").
     message = `${path}: ${message}`;
@@ -137,13 +139,14 @@ export function firstIssueError(error: z.ZodError): IssueError {
 }
 
 /**
- * `input` parsed by `schema`, or the refusal of `firstIssueError` thrown as a DomainError: the one way
- * every edge (commands, server actions, the login form) turns a contract schema's verdict into a SPEC error.
+ * `input` parsed by `schema`, or the refusal of `firstIssueError` (with its `readOnly` keys) thrown as
+ * a DomainError: the one way every edge (commands, server actions, the login form) turns a contract
+ * schema's verdict into a SPEC error.
  */
-export function parseOrRefuse<S extends z.ZodType>(schema: S, input: unknown): z.output<S> {
+export function parseOrRefuse<S extends z.ZodType>(schema: S, input: unknown, readOnly: readonly string[] = []): z.output<S> {
   const parsed = schema.safeParse(input);
   if (parsed.success) return parsed.data;
-  const e = firstIssueError(parsed.error);
+  const e = firstIssueError(parsed.error, readOnly);
   throw new DomainError(e.code, e.message, e.path ? { path: e.path } : {});
 }
 

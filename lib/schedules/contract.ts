@@ -525,3 +525,11 @@ export interface TargetOptions {
   /** Definitions of every revision of those blobs. */
   definitions: { revisionId: string; id: string; alias: string | null; name: string }[];
 }
+
+/**
+ * Why a pending next fire is shown as overdue (lib/schedules/worker-heartbeats.ts `overdueReason`):
+ * - `no_worker`: no worker is alive, so nothing fires it until one starts;
+ * - `behind`: workers are alive but have not fired it within the grace period.
+ */
+export const OVERDUE_REASONS = ['no_worker', 'behind'] as const;
+export type OverdueReason = (typeof OVERDUE_REASONS)[number];

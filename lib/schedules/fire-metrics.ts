@@ -4,11 +4,10 @@
  * index except the per-status run count, the skipped sum and the schedule counts (one pass each).
  */
 import { fireLateness, type Db, type LatenessHistogram } from '../db';
+import { workerLiveness } from './worker-heartbeats';
 
 /** Window of the "recent" figures (fires by status, lateness histogram), in seconds. */
 export const METRICS_WINDOW_SECONDS = 300;
-/** A worker whose heartbeat is younger than this counts as live, in seconds (it beats every 5 s). */
-export const LIVE_WORKER_SECONDS = 30;
 
 export interface FireMetrics {
   /** Run records held (within retention), by status. */
@@ -25,7 +24,7 @@ export interface FireMetrics {
   skippedOccurrences: number;
   /** Schedules by state (`active` | `completed`) and enabled flag. */
   schedules: { state: string; enabled: boolean; count: number }[];
-  /** Workers with a heartbeat in the last LIVE_WORKER_SECONDS. */
+  /** Workers alive (not stopped, a heartbeat within 3 × their interval: `workerLiveness`). */
   liveWorkers: number;
   /** Seconds since the freshest heartbeat, or null when no worker ever reported. */
   heartbeatAgeSeconds: number | null;
@@ -42,7 +41,7 @@ export interface FireMetrics {
 /** Collect the figures at instant `now`. */
 export async function collectFireMetrics(db: Db, now: Date): Promise<FireMetrics> {
   const since = new Date(now.getTime() - METRICS_WINDOW_SECONDS * 1000);
-  const [byStatus, recent, lateness, dueBacklog, oldestDue, skipped, schedules, live, freshest, retries, retriesPending, deadLetters, autoPaused] = await Promise.all([
+  const [byStatus, recent, lateness, dueBacklog, oldestDue, skipped, schedules, workers, retries, retriesPending, deadLetters, autoPaused] = await Promise.all([
     db.run.groupBy({ by: ['status'], _count: { _all: true } }),
     db.run.groupBy({ by: ['status'], where: { createdAt: { gt: since } }, _count: { _all: true } }),
     fireLateness(db, since),
@@ -50,8 +49,7 @@ export async function collectFireMetrics(db: Db, now: Date): Promise<FireMetrics
     db.schedule.findFirst({ where: { nextFireAt: { lte: now } }, orderBy: { nextFireAt: 'asc' }, select: { nextFireAt: true } }),
     db.schedule.aggregate({ _sum: { skippedOccurrences: true } }),
     db.schedule.groupBy({ by: ['state', 'enabled'], _count: { _all: true } }),
-    db.workerHeartbeat.count({ where: { lastSeenAt: { gt: new Date(now.getTime() - LIVE_WORKER_SECONDS * 1000) } } }),
-    db.workerHeartbeat.findFirst({ orderBy: { lastSeenAt: 'desc' }, select: { lastSeenAt: true } }),
+    workerLiveness(db, now),
     db.run.groupBy({ by: ['status'], where: { createdAt: { gt: since }, attempt: { gt: 1 } }, _count: { _all: true } }),
     db.pendingAttempt.count(),
     db.deadLetter.count(),
@@ -66,8 +64,8 @@ export async function collectFireMetrics(db: Db, now: Date): Promise<FireMetrics
     oldestDueAgeSeconds: oldestDue?.nextFireAt ? Math.max(0, (now.getTime() - oldestDue.nextFireAt.getTime()) / 1000) : 0,
     skippedOccurrences: skipped._sum.skippedOccurrences ?? 0,
     schedules: schedules.map((s) => ({ state: s.state, enabled: s.enabled, count: s._count._all })),
-    liveWorkers: live,
-    heartbeatAgeSeconds: freshest ? Math.max(0, (now.getTime() - freshest.lastSeenAt.getTime()) / 1000) : null,
+    liveWorkers: workers.alive,
+    heartbeatAgeSeconds: workers.lastSeenAgeSeconds,
     recentRetriesByStatus: toRecord(retries),
     retriesPending,
     deadLetters,

@@ -3,6 +3,7 @@ export * from './contract';
 export { createSchedule } from './create-schedule';
 export { updateSchedule } from './update-schedule';
 export { deleteSchedule } from './delete-schedule';
+export { describeScheduleDeletion, describeSchedulerDeletion, type ScheduleDeletion, type SchedulerDeletion } from './describe-schedule-deletion';
 export { getSchedule, listSchedules, SCHEDULES_PAGE_SIZE } from './list-schedules';
 export { browseSchedules, GRID_PAGE_SIZE, SCHEDULE_SORT_KEYS, type ScheduleSortKey, type SchedulePage } from './browse-schedules';
 export { listRuns, RUNS_PAGE_SIZE } from './list-runs';
@@ -14,7 +15,28 @@ export { sweepExpiredRuns, retentionCutoff, RUN_SWEEP_BATCH } from './sweep-runs
 export { schedulerCommands } from './commands';
 export { toSchedule, toRun } from './serialize';
 export { listSchedulers, getSchedulerByRevision, type SchedulerSummary } from './list-schedulers';
-export { recordHeartbeat, removeHeartbeat, freshestHeartbeatAgeSeconds, type HeartbeatOptions } from './worker-heartbeats';
 export { writeStorageProbe } from './storage-probe';
-export { collectFireMetrics, METRICS_WINDOW_SECONDS, LIVE_WORKER_SECONDS, type FireMetrics } from './fire-metrics';
+export { collectFireMetrics, METRICS_WINDOW_SECONDS, type FireMetrics } from './fire-metrics';
+export {
+  recordHeartbeat,
+  markWorkerStopped,
+  workerLiveness,
+  isWorkerAlive,
+  overdueReason,
+  OVERDUE_GRACE_SECONDS,
+  DEAD_AFTER_INTERVALS,
+  PRUNE_AFTER_INTERVALS,
+  type RecordHeartbeatOptions,
+  type WorkerLiveness,
+} from './worker-heartbeats';
 export { targetOptions, lastRunStatuses, enabledCounts, pendingRetries } from './target-options';
+export {
+  revisionChangeImpacts,
+  sessionDeleteImpacts,
+  blobDeleteImpact,
+  NO_IMPACT,
+  type AffectedSchedule,
+  type ImpactOutcome,
+  type RevisionChangeImpact,
+  type ScheduleImpact,
+} from './catalog-impact';

@@ -9,7 +9,7 @@ import type { Limits } from '../config';
 import type { Tx } from '../db';
 import { DomainError, parseOrRefuse } from '../errors';
 import { checkInvocationTarget, embeddedGateway, type MissingTargetSession } from '../workflows';
-import { CADENCE_FIELD, EVENTBRIDGE_DEFAULT_RETRY, ScheduleCreateInput, type InvocationTarget } from './contract';
+import { CADENCE_FIELD, SCHEDULE_INFO_FIELDS, EVENTBRIDGE_DEFAULT_RETRY, ScheduleCreateInput, type InvocationTarget } from './contract';
 import { fireAtOf, nextOccurrenceInWindow, rateAnchorFor, type ScheduleTiming } from './occurrences';
 
 /** The columns a save writes (besides ids, creator, timestamps and the `paused` columns). */
@@ -40,7 +40,7 @@ export interface CheckedSchedule {
 
 /** Parse `input` with the create schema; throw the SPEC error of the first issue. */
 export function parseScheduleInput(input: unknown): ScheduleCreateInput {
-  return parseOrRefuse(ScheduleCreateInput, input);
+  return parseOrRefuse(ScheduleCreateInput, input, SCHEDULE_INFO_FIELDS);
 }
 
 /** The stored schedule an update starts from (what the save keeps when the timing is unchanged). */
@@ -186,7 +186,7 @@ function firstOccurrence(timing: ScheduleTiming, now: Date, limits: Limits): Dat
   return first;
 }
 
-const TARGET_REFUSAL = 'invocation_target does not resolve to a writable draft revision, an existing session in it, and a workflow definition you can read';
+const TARGET_REFUSAL = 'invocation_target does not resolve to a writable draft revision, an open session in it, and a workflow definition you can read';
 
 /**
  * SPEC §6.3: check, with the saver's standing, everything a fire will check. Every failure gets the

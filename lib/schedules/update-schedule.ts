@@ -3,7 +3,7 @@ import type { Limits } from '../config';
 import { cancelPendingAttempts, inTransaction, lockSchedule, type Db, type Prisma, type Tx } from '../db';
 import { DomainError, parseOrRefuse } from '../errors';
 import { requireSchedulerRole } from './access';
-import { CADENCE_FIELD, ScheduleUpdateInput, type Schedule, type ScheduleDryRunAnswer } from './contract';
+import { CADENCE_FIELD, SCHEDULE_INFO_FIELDS, ScheduleUpdateInput, type Schedule, type ScheduleDryRunAnswer } from './contract';
 import { getScheduleRow } from './find-schedule';
 import { finishSchedules } from './finish';
 import { countDueOccurrences, type StoredRepeat } from './occurrences';
@@ -65,7 +65,7 @@ export async function dryRunUpdateSchedule(opts: UpdateScheduleOptions): Promise
 }
 
 function parsePatch(input: unknown): ScheduleUpdateInput {
-  return parseOrRefuse(ScheduleUpdateInput, input);
+  return parseOrRefuse(ScheduleUpdateInput, input, SCHEDULE_INFO_FIELDS);
 }
 
 /** A stable text of a JSON value (keys sorted), to tell whether a sent target differs from the stored one. */

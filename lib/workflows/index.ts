@@ -13,6 +13,7 @@ export { sessionJson, definitionJson, executionJson, revisionJson } from './seri
 // Blobs (SPEC §1, §3.3).
 export { createWorkflowBlob, type CreateWorkflowBlobOptions } from './blobs/create-workflow-blob';
 export { createSchedulerBlob, type CreateSchedulerBlobOptions } from './blobs/create-scheduler-blob';
+export { deleteBlob, type DeleteBlobOptions } from './blobs/delete-blob';
 export { findBlobByRef, type FindBlobByRefOptions } from './blobs/find-blob-by-ref';
 export { findOrgByRef, type FindOrgByRefOptions } from './blobs/find-org-by-ref';
 export { getBlobDescription, describeBlob, type GetBlobDescriptionOptions } from './blobs/get-blob-description';
@@ -66,6 +67,7 @@ export { createExecutionByRef, type CreateExecutionByRefOptions } from './execut
 export { listWorkflowExecutions, type ListWorkflowExecutionsOptions } from './executions/list-workflow-executions';
 export { getWorkflowExecution, type GetWorkflowExecutionOptions } from './executions/get-workflow-execution';
 export { executionOrigins, type ExecutionOriginsOptions, type ExecutionOrigin } from './executions/execution-origins';
+export { findDeletedExecutions, type RunExecutionRef, type DeletedExecutionCause } from './executions/find-deleted-executions';
 
 // The scheduler's seam (SPEC §6, §8).
 export {

@@ -1,6 +1,6 @@
 /**
  * Graceful shutdown (SIGTERM/SIGINT call `stop`): the worker finishes the batch in hand — it commits
- * whole — then leaves the loop and removes its heartbeat. `worker/main.ts` then exits 0 (checked with
+ * whole — then leaves the loop and marks its heartbeat stopped (the row stays until a live worker prunes it). `worker/main.ts` then exits 0 (checked with
  * real signals in worker.sigkill and worker.scale-out).
  */
 import { afterAll, beforeAll, expect, it } from 'vitest';
@@ -21,7 +21,7 @@ beforeAll(async () => {
 });
 afterAll(async () => cleanup());
 
-it('stop() during a tick: the batch in hand commits whole, nothing more is claimed, the heartbeat is removed', async () => {
+it('stop() during a tick: the batch in hand commits whole, nothing more is claimed, the heartbeat is marked stopped', async () => {
   const ctx = await seed(db, undefined);
   const now = new Date('2030-11-01T00:00:30Z');
   const ids = await insertSchedules(
@@ -39,5 +39,6 @@ it('stop() during a tick: the batch in hand commits whole, nothing more is claim
   expect(await db.run.count({ where: { scheduleId: { in: ids } } })).toBe(10);
   expect(await db.execution.count({ where: { scheduleId: { in: ids } } })).toBe(10);
   expect(await db.schedule.count({ where: { id: { in: ids }, nextFireAt: { lte: now } } })).toBe(20);
-  expect(await db.workerHeartbeat.count({ where: { id: worker.id } })).toBe(0);
+  const beat = await db.workerHeartbeat.findUniqueOrThrow({ where: { id: worker.id } });
+  expect(beat.stoppedAt?.toISOString()).toBe(now.toISOString());
 });

@@ -19,6 +19,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { seed } from '../../../prisma/seed';
 import { createTestDb, testDialect, type TestDb } from '../../../lib/testing/test-db';
 import { closeDb, createDb, getDb, type Db } from '../../../lib/db';
+import { recordHeartbeat } from '../../../lib/schedules';
 
 const KEY = 'storage-fault-test-key-0123456789';
 
@@ -97,6 +98,8 @@ describe.skipIf(testDialect() !== 'sqlite')('SQLite on a full disk (real route h
     await template.cleanup();
     // The route handlers use the process's client.
     db = await useAsProcessDb(`file:${file}`);
+    // A live worker (one beat, alive for an hour), so health's status follows the storage alone.
+    await recordHeartbeat(db, { workerId: 'storage-test-worker', startedAt: new Date(), intervalMs: 3_600_000, now: new Date() });
     route = (await import('../v1/revisions/[revisionId]/data/route')) as unknown as RouteModule;
     health = (await import('../health/route')) as unknown as HealthModule;
   });

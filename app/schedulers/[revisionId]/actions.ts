@@ -6,9 +6,12 @@
  * No rules and no queries here: the domain decides (SPEC §5.2), the form only maps `error.path`.
  */
 import { revalidatePath } from 'next/cache';
+import { redirect } from 'next/navigation';
 import type { ActionResult } from '@/components/action-result';
-import { createSchedule, deleteSchedule, dismissDeadLetter, replayDeadLetter, runSchedule, setAllEnabled, updateSchedule, type RunStatus } from '@/lib/schedules';
+import { createSchedule, deleteSchedule, describeScheduleDeletion, dismissDeadLetter, replayDeadLetter, runSchedule, setAllEnabled, updateSchedule, type RunStatus } from '@/lib/schedules';
 import { schedulerAction } from '@/app/lib/server';
+import type { CatalogAnswer } from '@/components/catalog/catalog-answer';
+import { deleteBlob } from '@/lib/workflows';
 
 const gridPath = (revisionId: string) => `/schedulers/${revisionId}`;
 const schedulePath = (revisionId: string, scheduleId: string) => `/schedulers/${revisionId}/schedules/${scheduleId}`;
@@ -84,4 +87,20 @@ export async function dismissDeadLetterAction(revisionId: string, deadLetterId: 
     revalidatePath(gridPath(revisionId));
     return {};
   });
+}
+
+/** What `delete_schedule` would take with it (its runs), for the delete confirmation. Read-only. */
+export async function describeScheduleDeletionAction(revisionId: string, scheduleId: string): Promise<ActionResult<{ runs: number; executions: number }>> {
+  return schedulerAction(revisionId, async (ctx) => describeScheduleDeletion({ ...ctx, scheduleRef: scheduleId }));
+}
+
+/** Delete the scheduler blob with its schedules and their runs (needs admin on it), then list the schedulers. */
+export async function deleteSchedulerAction(revisionId: string, _prev: CatalogAnswer | null, _form: FormData): Promise<CatalogAnswer> {
+  const answer = await schedulerAction(revisionId, async ({ db, actor, revision }) => {
+    await deleteBlob(db, { actor, blobId: revision.blobId });
+    revalidatePath('/schedulers');
+    return {};
+  });
+  if (answer.ok) redirect('/schedulers');
+  return answer;
 }

@@ -2,14 +2,15 @@ import type { Metadata } from 'next';
 import Form from 'next/form';
 import Link from 'next/link';
 import { redirect } from 'next/navigation';
-import { revisionOf, schedulerPage } from '@/app/lib/server';
+import { overdueOf, revisionOf, schedulerPage, workerStatus } from '@/app/lib/server';
 import { oneOf, param, type SearchParams } from '@/app/lib/search-params';
 import { AutoRefresh } from '@/components/auto-refresh';
 import { Breadcrumbs } from '@/components/breadcrumbs';
 import { BulkEnable } from '@/components/bulk-enable';
+import { CatalogForm } from '@/components/catalog/catalog-form';
 import { ScheduleGrid } from '@/components/schedule-grid';
-import { browseSchedules, countDeadLetters, enabledCounts, lastRunStatuses, pendingRetries, SCHEDULE_SORT_KEYS, SCHEDULE_STATES } from '@/lib/schedules';
-import { deleteScheduleAction, runScheduleAction, setAllEnabledAction, setEnabledAction } from './actions';
+import { browseSchedules, countDeadLetters, describeSchedulerDeletion, enabledCounts, lastRunStatuses, pendingRetries, SCHEDULE_SORT_KEYS, SCHEDULE_STATES } from '@/lib/schedules';
+import { deleteScheduleAction, deleteSchedulerAction, describeScheduleDeletionAction, runScheduleAction, setAllEnabledAction, setEnabledAction } from './actions';
 
 export const dynamic = 'force-dynamic';
 export const metadata: Metadata = { title: 'Schedules' };
@@ -54,13 +55,17 @@ export default async function SchedulerPage({ params, searchParams }: Props) {
     redirect(params.size ? `/schedulers/${revisionId}?${params}` : `/schedulers/${revisionId}`);
   }
   const pageIds = page.schedules.map((s) => s.id);
-  const [lastRuns, retries, counts, deadLetters] = await Promise.all([
+  const [lastRuns, retries, counts, deadLetters, workers] = await Promise.all([
     lastRunStatuses({ db, actor, revision, scheduleIds: pageIds }),
     pendingRetries({ db, actor, revision, scheduleIds: pageIds }),
     enabledCounts({ db, actor, revision }),
     countDeadLetters(db, revisionId),
+    workerStatus(),
   ]);
   const canWrite = scheduler.role !== 'read';
+  // Deleting the scheduler needs admin on it; its confirmation says what goes with it.
+  const deletion = scheduler.role === 'admin' ? await describeSchedulerDeletion({ db, actor, revision }) : null;
+  const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
   const orgLabel = scheduler.org.alias ?? scheduler.org.name;
 
   return (
@@ -121,11 +126,13 @@ export default async function SchedulerPage({ params, searchParams }: Props) {
             },
             lastRun: lastRuns[s.id] ?? null,
             retry: retries[s.id]?.[0] ?? null,
+            overdue: overdueOf(s.next_fire_at, workers),
           }))}
           actions={{
             setEnabled: setEnabledAction.bind(null, revisionId),
             run: runScheduleAction.bind(null, revisionId),
             remove: deleteScheduleAction.bind(null, revisionId),
+            describeDeletion: describeScheduleDeletionAction.bind(null, revisionId),
           }}
           canWrite={canWrite}
           query={{ q: query, state, enabled, sort: sort ? `${descending ? '-' : ''}${sort}` : '' }}
@@ -133,6 +140,32 @@ export default async function SchedulerPage({ params, searchParams }: Props) {
           scheduleCount={scheduler.scheduleCount}
         />
       </section>
+      {deletion ? (
+        <section className="container" aria-labelledby="delete-scheduler-title">
+          <h2 id="delete-scheduler-title" className="container-title">
+            Delete this scheduler
+          </h2>
+          <p className="muted">Its schedules stop firing and are deleted with their run history. Workflow executions they created are kept.</p>
+          <CatalogForm
+            action={deleteSchedulerAction.bind(null, revisionId)}
+            submitLabel="Delete scheduler"
+            label={`Delete ${scheduler.name}`}
+            variant="danger"
+            confirm={{
+              title: `Delete scheduler ${scheduler.name}?`,
+              body: (
+                <p>
+                  {deletion.schedules === 0
+                    ? 'It holds no schedules.'
+                    : `Its ${plural(deletion.schedules, 'schedule')} and their ${plural(deletion.runs, 'run record')} are deleted with it; nothing of it fires again.`}{' '}
+                  {deadLetters > 0 ? `Its ${plural(deadLetters, 'dead letter')} go too. ` : ''}
+                  This cannot be undone.
+                </p>
+              ),
+            }}
+          />
+        </section>
+      ) : null}
     </div>
   );
 }

@@ -9,7 +9,9 @@ import { CatalogForm } from '@/components/catalog/catalog-form';
 import { CreatorLabel } from '@/components/catalog/creator-label';
 import { FiredBy } from '@/components/catalog/fired-by';
 import { LocalTime } from '@/components/local-time';
+import { ScheduleImpactList } from '@/app/_components/schedule-impact';
 import { describeAuthEntities } from '@/lib/auth';
+import { NO_IMPACT, sessionDeleteImpacts, type ScheduleImpact } from '@/lib/schedules';
 import { isDomainError } from '@/lib/errors';
 import { executionOrigins, getCatalogRevision, listDefinitions, listSessions, listWorkflowExecutions, type ExecutionJson } from '@/lib/workflows';
 import {
@@ -68,6 +70,8 @@ export default async function CatalogRevisionPage({ params, searchParams }: Prop
 
   const blobLabel = revision.blob.alias ?? revision.blob.name;
   const writable = revision.role !== 'read' && revision.state === 'draft';
+  // Which schedules aim at each session, named in its Delete confirmation.
+  const deleteImpacts = writable ? await sessionDeleteImpacts(db, { actor, revisionId: id }) : new Map<string, ScheduleImpact>();
   const selfHref = `/catalog/revisions/${id}`;
 
   return (
@@ -120,7 +124,15 @@ export default async function CatalogRevisionPage({ params, searchParams }: Prop
                         submitLabel="Delete"
                         label={`Delete ${label}`}
                         variant="danger"
-                        confirm={{ title: `Delete session ${label}?`, body: <p>Its executions are deleted with it; fires aimed at it will record session_not_found.</p> }}
+                        confirm={{
+                          title: `Delete session ${label}?`,
+                          body: (
+                            <>
+                              <p>Its executions are deleted with it. This cannot be undone.</p>
+                              <ScheduleImpactList impact={deleteImpacts.get(s.id) ?? NO_IMPACT} change="delete_session" none="No schedule aims at this session." />
+                            </>
+                          ),
+                        }}
                       />
                       <CatalogForm action={renameSessionAction.bind(null, id, s.id)} submitLabel="Rename" label={`Rename ${label}`}>
                         <label className="visually-hidden" htmlFor={`rename-${s.id}`}>

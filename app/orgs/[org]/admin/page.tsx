@@ -4,7 +4,7 @@ import { ApiKeyFields, ApiKeyTable } from '@/app/_components/api-key-table';
 import { DataTable } from '@/app/_components/data-table';
 import { orNotFoundPage, webContext } from '@/app/lib/server';
 import { Breadcrumbs } from '@/components/breadcrumbs';
-import { formatUtc } from '@/components/format';
+import { LocalTime } from '@/components/local-time';
 import { listApiKeys, listBlobGrants, listOrgInvitations, listOrgMembers, ROLES } from '@/lib/auth';
 import {
   changeRoleAction,
@@ -83,9 +83,11 @@ export default async function OrgAdminPage({ params }: { params: Promise<{ org: 
                   <RoleSelect id={`role-${m.userId}`} defaultValue={m.role} label="Role" />
                 </ActionForm>
               </td>
-              <td className="small nowrap">{formatUtc(m.since)}</td>
+              <td className="small nowrap">
+                <LocalTime instant={m.since} />
+              </td>
               <td>
-                <ActionForm action={removeMemberAction.bind(null, ref)} submitLabel="Remove" danger confirm={`Remove ${m.email} from ${org.name}?`} label={`Remove ${m.email}`}>
+                <ActionForm action={removeMemberAction.bind(null, ref)} submitLabel="Remove" danger confirm={{ title: `Remove ${m.email} from ${org.name}?`, body: <p>They lose their {m.role} role on every blob of {org.name} at once (blob grants of their own stay). Schedules they created keep firing only as far as their remaining access reaches.</p> }} label={`Remove ${m.email}`}>
                   <input type="hidden" name="user_id" value={m.userId} />
                 </ActionForm>
               </td>
@@ -101,10 +103,12 @@ export default async function OrgAdminPage({ params }: { params: Promise<{ org: 
               <tr key={inv.id}>
                 <td>{inv.email}</td>
                 <td>{inv.role}</td>
-                <td className="small nowrap">{formatUtc(inv.createdAt)}</td>
-                <td className="small nowrap">{inv.expired ? 'expired' : formatUtc(inv.expiresAt)}</td>
+                <td className="small nowrap">
+                  <LocalTime instant={inv.createdAt} />
+                </td>
+                <td className="small nowrap">{inv.expired ? 'expired' : <LocalTime instant={inv.expiresAt} />}</td>
                 <td>
-                  <ActionForm action={revokeInvitationAction.bind(null, ref)} submitLabel="Withdraw" danger confirm={`Withdraw the invitation of ${inv.email}? Its link stops working.`} label={`Withdraw the invitation of ${inv.email}`}>
+                  <ActionForm action={revokeInvitationAction.bind(null, ref)} submitLabel="Withdraw" danger confirm={{ title: `Withdraw the invitation of ${inv.email}?`, body: <p>Its link stops working at once; invite them again to send a new one.</p> }} label={`Withdraw the invitation of ${inv.email}`}>
                     <input type="hidden" name="invitation_id" value={inv.id} />
                   </ActionForm>
                 </td>
@@ -148,9 +152,11 @@ export default async function OrgAdminPage({ params }: { params: Promise<{ org: 
                   {g.grantee.label} <span className="muted small">({g.grantee.type})</span>
                 </td>
                 <td>{g.role}</td>
-                <td className="small nowrap">{formatUtc(g.createdAt)}</td>
+                <td className="small nowrap">
+                  <LocalTime instant={g.createdAt} />
+                </td>
                 <td>
-                  <ActionForm action={revokeGrantAction.bind(null, ref)} submitLabel="Revoke" danger confirm={`Revoke ${g.grantee.label}'s ${g.role} on ${g.blob.alias ?? g.blob.name}?`} label={`Revoke grant of ${g.grantee.label}`}>
+                  <ActionForm action={revokeGrantAction.bind(null, ref)} submitLabel="Revoke" danger confirm={{ title: `Revoke ${g.grantee.label}'s ${g.role} on ${g.blob.alias ?? g.blob.name}?`, body: <p>It takes effect at once, fires of schedules they created included.</p> }} label={`Revoke grant of ${g.grantee.label}`}>
                     <input type="hidden" name="grant_id" value={g.id} />
                   </ActionForm>
                 </td>

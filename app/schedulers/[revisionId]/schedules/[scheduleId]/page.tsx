@@ -1,9 +1,10 @@
 import type { Metadata } from 'next';
 import Link from 'next/link';
-import { orNotFound, revisionOf, schedulerPage } from '@/app/lib/server';
+import { Suspense } from 'react';
+import { orNotFound, overdueOf, revisionOf, schedulerPage, workerStatus } from '@/app/lib/server';
 import { oneOf, param, type SearchParams } from '@/app/lib/search-params';
 import { AutoRefresh } from '@/components/auto-refresh';
-import { EnabledBadge, StateBadge } from '@/components/badges';
+import { EnabledBadge, OverdueBadge, StateBadge } from '@/components/badges';
 import { Breadcrumbs } from '@/components/breadcrumbs';
 import { Property } from '@/components/property';
 import { afterCompletionWords, attemptsAllowed, flexibleWindowWords, pauseAfterFailuresWords, retryPolicyWords } from '@/components/delivery-words';
@@ -17,7 +18,8 @@ import { describeAuthEntities, type AuthEntityInfo } from '@/lib/auth';
 import { describeCron, describeRate } from '@/lib/cron';
 import { isDomainError } from '@/lib/errors';
 import { getSchedule, listRuns, pendingRetries, RUN_STATUSES, RUNS_PAGE_SIZE, type Paused, type Run, type Schedule } from '@/lib/schedules';
-import { deleteScheduleAction, runScheduleAction, setEnabledAction } from '../../actions';
+import { findDeletedExecutions } from '@/lib/workflows';
+import { deleteScheduleAction, describeScheduleDeletionAction, runScheduleAction, setEnabledAction } from '../../actions';
 
 export const dynamic = 'force-dynamic';
 export const metadata: Metadata = { title: 'Schedule' };
@@ -108,7 +110,8 @@ export default async function SchedulePage({ params, searchParams }: Props) {
   const revision = revisionOf(scheduler);
   const schedule = await orNotFound(getSchedule({ db, actor, revision, scheduleRef: p.scheduleId }));
   const pausedBy = schedule.paused && schedule.paused.by.type !== 'system' ? schedule.paused.by : null;
-  const [creator, pauser] = await describeAuthEntities(db, pausedBy ? [schedule.created_by, pausedBy] : [schedule.created_by]);
+  const [[creator, pauser], workers] = await Promise.all([describeAuthEntities(db, pausedBy ? [schedule.created_by, pausedBy] : [schedule.created_by]), workerStatus()]);
+  const overdue = overdueOf(schedule.next_fire_at, workers);
   // Pending attempts before the runs: an attempt made in between then shows among the runs (run-groups.ts).
   const pending = (await pendingRetries({ db, actor, revision, scheduleIds: [schedule.id] }))[schedule.id] ?? [];
   const status = oneOf(param(sp, 'status'), RUN_STATUSES);
@@ -125,6 +128,11 @@ export default async function SchedulePage({ params, searchParams }: Props) {
     runsProblem = 'That page of the history no longer exists.';
   }
 
+  // Runs whose execution is gone (deleted with its session or revision) show no link to it.
+  const deletedExecutions = await findDeletedExecutions(
+    db,
+    (runs?.executions ?? []).flatMap((r) => ('execution_id' in r.result ? [{ executionId: r.result.execution_id, revisionId: r.result.revision_id }] : [])),
+  );
   const label = schedule.alias ?? schedule.id;
   const base = `/schedulers/${revisionId}`;
   const selfHref = `${base}/schedules/${schedule.id}`;
@@ -137,215 +145,224 @@ export default async function SchedulePage({ params, searchParams }: Props) {
     return q ? `${selfHref}?${q}` : selfHref;
   };
 
+  // The page's content is one Suspense boundary, inside the page (after the 404 checks above, so a
+  // refused or missing schedule still answers 404): a component that suspends while the page hydrates
+  // (its code still loading) leaves the boundary to be retried, instead of failing hydration of the
+  // whole document (React #418 on about 1 load in 11 without it; docs/decisions.md).
   return (
-    <div className="page">
-      <AutoRefresh intervalMs={5000} />
-      <Breadcrumbs items={[{ label: 'Schedulers', href: '/schedulers' }, { label: scheduler.name, href: base }, { label }]} />
-      <div className="page-header">
-        <div>
-          <h1 className="title-with-badges">
-            <span className="break">{label}</span>
-            <StateBadge state={schedule.state} />
-            <EnabledBadge enabled={schedule.enabled} />
-          </h1>
-          {schedule.description ? <p className="page-intro">{schedule.description}</p> : null}
+    <Suspense>
+      <div className="page">
+        <AutoRefresh intervalMs={5000} />
+        <Breadcrumbs items={[{ label: 'Schedulers', href: '/schedulers' }, { label: scheduler.name, href: base }, { label }]} />
+        <div className="page-header">
+          <div>
+            <h1 className="title-with-badges">
+              <span className="break">{label}</span>
+              <StateBadge state={schedule.state} />
+              <EnabledBadge enabled={schedule.enabled} state={schedule.state} />
+            </h1>
+            {schedule.description ? <p className="page-intro">{schedule.description}</p> : null}
+          </div>
+          <ScheduleActions
+            variant="bar"
+            schedule={{ id: schedule.id, label, enabled: schedule.enabled, state: schedule.state }}
+            editHref={`${selfHref}/edit`}
+            actions={{
+              setEnabled: setEnabledAction.bind(null, revisionId),
+              run: runScheduleAction.bind(null, revisionId),
+              remove: deleteScheduleAction.bind(null, revisionId),
+              describeDeletion: describeScheduleDeletionAction.bind(null, revisionId),
+            }}
+            canWrite={scheduler.role !== 'read'}
+            afterDeleteHref={base}
+          />
         </div>
-        <ScheduleActions
-          variant="bar"
-          schedule={{ id: schedule.id, label, enabled: schedule.enabled, state: schedule.state }}
-          editHref={`${selfHref}/edit`}
-          actions={{
-            setEnabled: setEnabledAction.bind(null, revisionId),
-            run: runScheduleAction.bind(null, revisionId),
-            remove: deleteScheduleAction.bind(null, revisionId),
-          }}
-          canWrite={scheduler.role !== 'read'}
-          afterDeleteHref={base}
-        />
-      </div>
 
-      {!schedule.enabled && schedule.paused ? <PausedNotice paused={schedule.paused} who={pauser ?? null} /> : null}
+        {!schedule.enabled && schedule.paused ? <PausedNotice paused={schedule.paused} who={pauser ?? null} /> : null}
 
-      <section className="container" aria-labelledby="details-title">
-        <h2 id="details-title" className="container-title">
-          Schedule details
-        </h2>
-        <dl className="properties">
-          <Property term="Alias">{schedule.alias ? <span className="mono">{schedule.alias}</span> : none}</Property>
-          <Property term="Id">
-            <span className="mono small break">{schedule.id}</span>
-          </Property>
-          <Property term="Description">{schedule.description ?? none}</Property>
-          <Property term="Repeat">{REPEAT_WORDS[schedule.repeat]}</Property>
-          {schedule.repeat === 'recurring_cron' ? (
-            <Property term="Cron expression">
-              <code>{schedule.cron_expression}</code>
-              {words ? <div className="muted small">{words}</div> : null}
-            </Property>
-          ) : schedule.repeat === 'recurring_rate' ? (
-            <Property term="Rate">
-              <code>{schedule.rate_expression}</code>
-              {words ? <div className="muted small">{words}</div> : null}
-              <div className="muted small">{schedule.start_date ? 'Counted from the start date' : 'Counted from the next whole minute after it was saved'}; unaffected by daylight saving.</div>
-            </Property>
-          ) : (
-            <Property term="Invocation time">
-              <span className="mono">{formatLocalTime(schedule.invocation_time ?? '')}</span>
-              <div className="muted small">local time in {schedule.timezone}</div>
-            </Property>
-          )}
-          <Property term="Timezone">{schedule.timezone}</Property>
-          <Property term="Time window (UTC)">
-            {schedule.start_date || schedule.end_date ? (
-              <span className="small">
-                {schedule.start_date ? formatUtc(schedule.start_date) : 'no start'} → {schedule.end_date ? formatUtc(schedule.end_date) : 'no end'}
-              </span>
-            ) : (
-              <span className="muted">No start or end date</span>
-            )}
-          </Property>
-          <Property term="Enabled">{schedule.enabled ? 'Yes' : 'No'}</Property>
-          <Property term="State">{schedule.state}</Property>
-          <Property term="Next fire">
-            {schedule.next_fire_at ? (
-              <>
-                <ZonedTime instant={schedule.next_fire_at} zone={schedule.timezone} />
-                <div className="muted small">{formatUtc(schedule.next_fire_at)}</div>
-              </>
-            ) : (
-              <span className="muted">{schedule.state === 'completed' ? 'None: completed' : !schedule.enabled ? 'None while disabled' : 'None'}</span>
-            )}
-          </Property>
-          <Property term="Created by">
-            <CreatedBy who={creator} />
-          </Property>
-          {pending.length ? (
-            <Property term="Retrying">
-              {pending.map((p) => (
-                <div key={`${p.scheduled_for}|${p.attempt}`} className="small">
-                  Attempt {p.attempt} of the occurrence <ZonedTime instant={p.scheduled_for} zone={schedule.timezone} /> is due at{' '}
-                  <ZonedTime instant={p.due_at} zone={schedule.timezone} />
-                </div>
-              ))}
-            </Property>
-          ) : null}
-          <Property term="Skipped occurrences">{schedule.skipped_occurrences}</Property>
-          <Property term="Created">
-            <ZonedTime instant={schedule.created_at} zone={schedule.timezone} />
-          </Property>
-          <Property term="Updated">
-            <ZonedTime instant={schedule.updated_at} zone={schedule.timezone} />
-          </Property>
-        </dl>
-      </section>
-
-      <section className="container" aria-labelledby="delivery-title">
-        <h2 id="delivery-title" className="container-title">
-          Delivery
-        </h2>
-        <dl className="properties">
-          <Property term="Retry policy">
-            {retryPolicyWords(schedule.retry_policy, Boolean(schedule.dead_letter))}
-            {schedule.retry_policy ? (
-              <div className="muted small mono">
-                maximum_retry_attempts {schedule.retry_policy.maximum_retry_attempts} · maximum_event_age_seconds {schedule.retry_policy.maximum_event_age_seconds.toLocaleString('en-US')}
-              </div>
-            ) : null}
-          </Property>
-          <Property term="Dead-letter queue">
-            {schedule.dead_letter ? <span className="mono small break">{schedule.dead_letter.arn}</span> : <span className="muted">None</span>}
-            <div className="muted small">
-              Exhausted occurrences are also kept in the <Link href={deadLettersHref}>scheduler’s dead letters</Link>.
-            </div>
-          </Property>
-          <Property term="Flexible time window">{flexibleWindowWords(schedule.flexible_time_window)}</Property>
-          <Property term="After completion">{afterCompletionWords(schedule.action_after_completion)}</Property>
-          <Property term="Pause after failures">{pauseAfterFailuresWords(schedule.pause_after_failures)}</Property>
-        </dl>
-      </section>
-
-      <section className="container" aria-labelledby="target-title">
-        <h2 id="target-title" className="container-title">
-          Target
-        </h2>
-        <div className="two-columns">
-          <dl className="properties properties-single">
-            <Property term="Type">{schedule.invocation_target_type}</Property>
-            <Property term="Org">{t.target.org ? <span className="mono">{t.target.org}</span> : none}</Property>
-            <Property term="Blob">
-              <span className="mono">{t.target.blob}</span>
-            </Property>
-            <Property term="Revision">
-              <span className="mono break">{t.target.revision}</span>
-              <div className="muted small">{following ? 'Following: the blob’s default revision at every fire' : 'Pinned to this revision'}</div>
-            </Property>
-            <Property term="Session">
-              <span className="mono break">{t.target.session}</span>
-            </Property>
-          </dl>
-          <dl className="properties properties-single">
-            <Property term="Workflow definition">
-              <span className="mono break">{t.workflow.definition}</span>
-            </Property>
-            <Property term="Workflow org">{t.workflow.org ? <span className="mono">{t.workflow.org}</span> : none}</Property>
-            <Property term="Workflow blob">{t.workflow.blob ? <span className="mono">{t.workflow.blob}</span> : <span className="muted">The target’s own revision</span>}</Property>
-            <Property term="Workflow revision">{t.workflow.blob ? <span className="mono break">{t.workflow.revision ?? 'default'}</span> : none}</Property>
-          </dl>
-        </div>
-        <h3 className="subsection-title">Input data</h3>
-        {t.input_data && t.input_data.length ? <pre className="code-block">{JSON.stringify(t.input_data, null, 2)}</pre> : <p className="muted">None</p>}
-      </section>
-
-      <section className="container container-flush" aria-labelledby="executions-title">
-        <div className="container-header">
-          <h2 id="executions-title" className="container-title">
-            Executions
+        <section className="container" aria-labelledby="details-title">
+          <h2 id="details-title" className="container-title">
+            Schedule details
           </h2>
-          <nav aria-label="Filter executions by status" className="segmented">
-            {STATUS_FILTERS.map((f) => (
-              <Link key={f.value} href={runsHref(null, f.value)} aria-current={status === f.value ? 'page' : undefined} className="segment">
-                {f.label}
-              </Link>
-            ))}
-          </nav>
-        </div>
-        {runsProblem ? (
-          <div className="empty-inline">
-            <p>{runsProblem}</p>
-            <Link href={runsHref(null)} className="btn">
-              First page
-            </Link>
-          </div>
-        ) : runs && runs.executions.length === 0 ? (
-          <div className="empty-inline">
-            <p>{status || runsCursor ? 'No fires match this filter.' : 'No fires yet.'}</p>
-            {schedule.next_fire_at && !status && !runsCursor ? (
-              <p className="muted small">
-                The next fire is due at <ZonedTime instant={schedule.next_fire_at} zone={schedule.timezone} />; this page refreshes by itself.
-              </p>
+          <dl className="properties">
+            <Property term="Alias">{schedule.alias ? <span className="mono">{schedule.alias}</span> : none}</Property>
+            <Property term="Id">
+              <span className="mono small break">{schedule.id}</span>
+            </Property>
+            <Property term="Description">{schedule.description ?? none}</Property>
+            <Property term="Repeat">{REPEAT_WORDS[schedule.repeat]}</Property>
+            {schedule.repeat === 'recurring_cron' ? (
+              <Property term="Cron expression">
+                <code>{schedule.cron_expression}</code>
+                {words ? <div className="muted small">{words}</div> : null}
+              </Property>
+            ) : schedule.repeat === 'recurring_rate' ? (
+              <Property term="Rate">
+                <code>{schedule.rate_expression}</code>
+                {words ? <div className="muted small">{words}</div> : null}
+                <div className="muted small">{schedule.start_date ? 'Counted from the start date' : 'Counted from the next whole minute after it was saved'}; unaffected by daylight saving.</div>
+              </Property>
+            ) : (
+              <Property term="Invocation time">
+                <span className="mono">{formatLocalTime(schedule.invocation_time ?? '')}</span>
+                <div className="muted small">local time in {schedule.timezone}</div>
+              </Property>
+            )}
+            <Property term="Timezone">{schedule.timezone}</Property>
+            <Property term="Time window (UTC)">
+              {schedule.start_date || schedule.end_date ? (
+                <span className="small">
+                  {schedule.start_date ? formatUtc(schedule.start_date) : 'no start'} → {schedule.end_date ? formatUtc(schedule.end_date) : 'no end'}
+                </span>
+              ) : (
+                <span className="muted">No start or end date</span>
+              )}
+            </Property>
+            <Property term="Enabled">{schedule.enabled ? 'Yes' : 'No'}</Property>
+            <Property term="State">{schedule.state}</Property>
+            <Property term="Next fire">
+              {schedule.next_fire_at ? (
+                <>
+                  <ZonedTime instant={schedule.next_fire_at} zone={schedule.timezone} />
+                  {overdue ? <> <OverdueBadge why={overdue} /></> : null}
+                  <div className="muted small">{formatUtc(schedule.next_fire_at)}</div>
+                </>
+              ) : (
+                <span className="muted">{schedule.state === 'completed' ? 'None: completed' : !schedule.enabled ? 'None while disabled' : 'None'}</span>
+              )}
+            </Property>
+            <Property term="Created by">
+              <CreatedBy who={creator} />
+            </Property>
+            {pending.length ? (
+              <Property term="Retrying">
+                {pending.map((p) => (
+                  <div key={`${p.scheduled_for}|${p.attempt}`} className="small">
+                    Attempt {p.attempt} of the occurrence <ZonedTime instant={p.scheduled_for} zone={schedule.timezone} /> is due at{' '}
+                    <ZonedTime instant={p.due_at} zone={schedule.timezone} />
+                  </div>
+                ))}
+              </Property>
             ) : null}
+            <Property term="Skipped occurrences">{schedule.skipped_occurrences}</Property>
+            <Property term="Created">
+              <ZonedTime instant={schedule.created_at} zone={schedule.timezone} />
+            </Property>
+            <Property term="Updated">
+              <ZonedTime instant={schedule.updated_at} zone={schedule.timezone} />
+            </Property>
+          </dl>
+        </section>
+
+        <section className="container" aria-labelledby="delivery-title">
+          <h2 id="delivery-title" className="container-title">
+            Delivery
+          </h2>
+          <dl className="properties">
+            <Property term="Retry policy">
+              {retryPolicyWords(schedule.retry_policy, Boolean(schedule.dead_letter))}
+              {schedule.retry_policy ? (
+                <div className="muted small mono">
+                  maximum_retry_attempts {schedule.retry_policy.maximum_retry_attempts} · maximum_event_age_seconds {schedule.retry_policy.maximum_event_age_seconds.toLocaleString('en-US')}
+                </div>
+              ) : null}
+            </Property>
+            <Property term="Dead-letter queue">
+              {schedule.dead_letter ? <span className="mono small break">{schedule.dead_letter.arn}</span> : <span className="muted">None</span>}
+              <div className="muted small">
+                Exhausted occurrences are also kept in the <Link href={deadLettersHref}>scheduler’s dead letters</Link>.
+              </div>
+            </Property>
+            <Property term="Flexible time window">{flexibleWindowWords(schedule.flexible_time_window)}</Property>
+            <Property term="After completion">{afterCompletionWords(schedule.action_after_completion)}</Property>
+            <Property term="Pause after failures">{pauseAfterFailuresWords(schedule.pause_after_failures)}</Property>
+          </dl>
+        </section>
+
+        <section className="container" aria-labelledby="target-title">
+          <h2 id="target-title" className="container-title">
+            Target
+          </h2>
+          <div className="two-columns">
+            <dl className="properties properties-single">
+              <Property term="Type">{schedule.invocation_target_type}</Property>
+              <Property term="Org">{t.target.org ? <span className="mono">{t.target.org}</span> : none}</Property>
+              <Property term="Blob">
+                <span className="mono">{t.target.blob}</span>
+              </Property>
+              <Property term="Revision">
+                <span className="mono break">{t.target.revision}</span>
+                <div className="muted small">{following ? 'Following: the blob’s default revision at every fire' : 'Pinned to this revision'}</div>
+              </Property>
+              <Property term="Session">
+                <span className="mono break">{t.target.session}</span>
+              </Property>
+            </dl>
+            <dl className="properties properties-single">
+              <Property term="Workflow definition">
+                <span className="mono break">{t.workflow.definition}</span>
+              </Property>
+              <Property term="Workflow org">{t.workflow.org ? <span className="mono">{t.workflow.org}</span> : none}</Property>
+              <Property term="Workflow blob">{t.workflow.blob ? <span className="mono">{t.workflow.blob}</span> : <span className="muted">The target’s own revision</span>}</Property>
+              <Property term="Workflow revision">{t.workflow.blob ? <span className="mono break">{t.workflow.revision ?? 'default'}</span> : none}</Property>
+            </dl>
           </div>
-        ) : runs ? (
-          <RunHistory
-            runs={runs.executions}
-            timezone={schedule.timezone}
-            deadLettersHref={deadLettersHref}
-            attemptsAllowed={attemptsAllowed(schedule)}
-            pending={pending}
-            grouped={!status}
-          />
-        ) : null}
-        {runs ? (
-          <CursorPager
-            label="Execution pages"
-            pageSize={RUNS_PAGE_SIZE}
-            cursor={runsCursor}
-            back={back}
-            next={runs.last_execution_id}
-            href={(cursor, backs) => runsHref(cursor, status, backs)}
-          />
-        ) : null}
-      </section>
-    </div>
+          <h3 className="subsection-title">Input data</h3>
+          {t.input_data && t.input_data.length ? <pre className="code-block">{JSON.stringify(t.input_data, null, 2)}</pre> : <p className="muted">None</p>}
+        </section>
+
+        <section className="container container-flush" aria-labelledby="executions-title">
+          <div className="container-header">
+            <h2 id="executions-title" className="container-title">
+              Executions
+            </h2>
+            <nav aria-label="Filter executions by status" className="segmented">
+              {STATUS_FILTERS.map((f) => (
+                <Link key={f.value} href={runsHref(null, f.value)} aria-current={status === f.value ? 'page' : undefined} className="segment">
+                  {f.label}
+                </Link>
+              ))}
+            </nav>
+          </div>
+          {runsProblem ? (
+            <div className="empty-inline">
+              <p>{runsProblem}</p>
+              <Link href={runsHref(null)} className="btn">
+                First page
+              </Link>
+            </div>
+          ) : runs && runs.executions.length === 0 ? (
+            <div className="empty-inline">
+              <p>{status || runsCursor ? 'No fires match this filter.' : 'No fires yet.'}</p>
+              {schedule.next_fire_at && !status && !runsCursor ? (
+                <p className="muted small">
+                  The next fire is due at <ZonedTime instant={schedule.next_fire_at} zone={schedule.timezone} />; this page refreshes by itself.
+                </p>
+              ) : null}
+            </div>
+          ) : runs ? (
+            <RunHistory
+              runs={runs.executions}
+              timezone={schedule.timezone}
+              deadLettersHref={deadLettersHref}
+              attemptsAllowed={attemptsAllowed(schedule)}
+              pending={pending}
+              grouped={!status}
+              deleted={deletedExecutions}
+            />
+          ) : null}
+          {runs ? (
+            <CursorPager
+              label="Execution pages"
+              pageSize={RUNS_PAGE_SIZE}
+              cursor={runsCursor}
+              back={back}
+              next={runs.last_execution_id}
+              href={(cursor, backs) => runsHref(cursor, status, backs)}
+            />
+          ) : null}
+        </section>
+      </div>
+    </Suspense>
   );
 }
