@@ -2,10 +2,12 @@
  * Test fixtures for the catalog's integration tests: orgs, users with memberships, and a workflow blob
  * with one draft revision holding a session and a definition. Everything goes through the real verbs.
  */
+import { afterAll, beforeAll } from 'vitest';
 import type { Db } from '../db';
 import type { Actor } from '../auth';
 import { newId } from '../ids';
-import { createDefinition, createSession, createWorkflowBlob } from '../workflows';
+import { createDefinition, createSchedulerBlob, createSession, createWorkflowBlob } from '../workflows';
+import { createTestDb } from './test-db';
 
 /** 2026-03-08T12:00:00Z, the reference instant of these tests. */
 export const T0 = new Date('2026-03-08T12:00:00.000Z');
@@ -47,4 +49,30 @@ export async function makeWorld(db: Db): Promise<World> {
   const session = await createSession(db, { actor: writer, revisionId, alias: 'nightly-batch', now: T0 });
   const definition = await createDefinition(db, { actor: writer, revisionId, alias: 'triage', name: 'Triage', spec: { steps: 1 }, now: T0 });
   return { org, writer, reader, stranger, blobId: blob.id, revisionId, sessionId: session.id, definitionId: definition.id };
+}
+
+export interface SchedulerWorld {
+  db: Db;
+  /** `makeWorld`'s orgs, users and workflow blob. */
+  w: World;
+  /** Scheduler blob `ops-sched` (made by the writer): its managed revision `{id, blobId}`. */
+  ops: { id: string; blobId: string };
+}
+
+/**
+ * Register, for the calling test file, a fresh database holding `makeWorld` and a scheduler blob
+ * `ops-sched`: created before all its tests, dropped after. The fields are set once `beforeAll` ran.
+ */
+export function useSchedulerWorld(): SchedulerWorld {
+  const t = {} as SchedulerWorld;
+  let cleanup: (() => Promise<void>) | undefined;
+  beforeAll(async () => {
+    const created = await createTestDb();
+    cleanup = created.cleanup;
+    const w = await makeWorld(created.db);
+    const s = await createSchedulerBlob(created.db, { actor: w.writer, org: 'acme-corp', alias: 'ops-sched' });
+    Object.assign(t, { db: created.db, w, ops: { id: s.default_revision_id!, blobId: s.id } });
+  });
+  afterAll(async () => cleanup?.());
+  return t;
 }

@@ -3,29 +3,18 @@
  * with it) and the executions it created (kept); a scheduler's schedules and runs; and, for a
  * schedule's history, which executions its runs created are gone (with their session or revision).
  */
-import { afterAll, beforeAll, expect, it } from 'vitest';
-import type { Db } from '../../db';
+import { expect, it } from 'vitest';
 import { insertSchedules } from '../../testing/insert-schedules';
 import { TEST_LIMITS } from '../../testing/limits';
-import { createTestDb } from '../../testing/test-db';
-import { createSchedulerBlob, createSession, deleteSession, findDeletedExecutions } from '../../workflows';
-import { makeWorld, type World } from '../../testing/catalog-world';
+import { createSession, deleteSession, findDeletedExecutions } from '../../workflows';
+import { useSchedulerWorld } from '../../testing/catalog-world';
 import { describeScheduleDeletion, describeSchedulerDeletion } from '../describe-schedule-deletion';
 import { runSchedule } from '../run-schedule';
 
-let db: Db;
-let cleanup: () => Promise<void>;
-let w: World;
-let ops: { id: string; blobId: string };
-beforeAll(async () => {
-  ({ db, cleanup } = await createTestDb());
-  w = await makeWorld(db);
-  const s = await createSchedulerBlob(db, { actor: w.writer, org: 'acme-corp', alias: 'ops-sched' });
-  ops = { id: s.default_revision_id!, blobId: s.id };
-});
-afterAll(async () => cleanup());
+const world = useSchedulerWorld();
 
 it('counts the runs a schedule delete takes and the executions it keeps; a scheduler delete counts schedules and runs', async () => {
+  const { db, w, ops } = world;
   await createSession(db, { actor: w.writer, revisionId: w.revisionId, alias: 'doomed-session' });
   const target = (session: string) => ({ target: { org: 'acme-corp', blob: 'support-bot', revision: 'default', session }, workflow: { definition: 'triage' }, input_data: [] });
   const [a, b] = await insertSchedules(db, [
