@@ -285,7 +285,7 @@ test('§11 an invalid manifest writes nothing and names the line', async () => {
   );
   // The server decides (dry runs): its codes, paths and messages, at the manifest lines. A target
   // refusal is SPEC §6.3's one identical answer, at the entry's invocation_target.
-  const targetRefusal = 'invalid_invocation_target: invocation_target: invocation_target does not resolve to a writable draft revision, an existing session in it, and a workflow definition you can read';
+  const targetRefusal = 'invalid_invocation_target: invocation_target: invocation_target does not resolve to a writable draft revision, an open session in it, and a workflow definition you can read';
   for (const cmd of ['deploy', 'diff']) {
     const remote = await cli(cmd, '-f', badTarget);
     expect(remote.code).toBe(1);
