@@ -15,7 +15,7 @@ export { createWorkflowBlob, type CreateWorkflowBlobOptions } from './blobs/crea
 export { createSchedulerBlob, type CreateSchedulerBlobOptions } from './blobs/create-scheduler-blob';
 export { deleteBlob, type DeleteBlobOptions } from './blobs/delete-blob';
 export { findBlobByRef, type FindBlobByRefOptions } from './blobs/find-blob-by-ref';
-export { findOrgByRef, type FindOrgByRefOptions } from './blobs/find-org-by-ref';
+export { findOrgByRef, findVisibleOrg, type FindOrgByRefOptions } from './blobs/find-org-by-ref';
 export { getBlobDescription, describeBlob, type GetBlobDescriptionOptions } from './blobs/get-blob-description';
 export { listReadableBlobs, type ListReadableBlobsOptions } from './blobs/list-readable-blobs';
 export {
