@@ -219,6 +219,26 @@ test('§6.1 pinned: renaming the session changes nothing; the stored target hold
   await command(request, scheduler, { engine: 'scheduler_blobhub', command: 'delete_schedule', schedule_id: s.body.schedule.id });
 });
 
+test('§3.1 20 concurrent run_schedule calls: 20 manual runs, each its own, and no 500', async ({ request }) => {
+  const s = await command(request, scheduler, create(cron({ enabled: false })));
+  const id = s.body.schedule.id;
+  const answers = await Promise.all(Array.from({ length: 20 }, () => command(request, scheduler, { engine: 'scheduler_blobhub', command: 'run_schedule', schedule_id: id })));
+  expect(answers.map((a) => a.status)).toEqual(Array(20).fill(200));
+  const runs = answers.map((a) => a.body.execution as { id: string; trigger: string; scheduled_for: string });
+  expect(new Set(runs.map((r) => r.id)).size).toBe(20);
+  expect(new Set(runs.map((r) => r.scheduled_for)).size).toBe(20);
+  expect(runs.every((r) => r.trigger === 'manual')).toBe(true);
+  let listed = 0;
+  let cursor: string | null = null;
+  do {
+    const page = await command(request, scheduler, { engine: 'scheduler_blobhub', command: 'list_executions', schedule_id: id, ...(cursor ? { start_execution_id: cursor } : {}) });
+    listed += page.body.executions.length;
+    cursor = page.body.last_execution_id;
+  } while (cursor);
+  expect(listed).toBe(20);
+  await command(request, scheduler, { engine: 'scheduler_blobhub', command: 'delete_schedule', schedule_id: id });
+});
+
 test('§3.1 list_executions pages 25 runs as 10, 10, 5, then last_execution_id null', async ({ request }) => {
   const s = await command(request, scheduler, create(cron({ enabled: false })));
   const id = s.body.schedule.id;

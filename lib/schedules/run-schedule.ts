@@ -1,6 +1,6 @@
 import type { Actor } from '../auth';
 import type { Limits } from '../config';
-import { inTransaction, type Db } from '../db';
+import { inTransaction, lockSchedule, type Db } from '../db';
 import { DomainError } from '../errors';
 import { requireSchedulerRole } from './access';
 import type { Run } from './contract';
@@ -10,7 +10,8 @@ import { toRun } from './serialize';
 
 /**
  * `run_schedule` (SPEC §3.1): fire now, recorded with `trigger: "manual"`. Keyed apart from
- * occurrences, so it never consumes, blocks or duplicates one; `next_fire_at` is untouched.
+ * occurrences, so it never consumes, blocks or duplicates one; `next_fire_at` is untouched. Concurrent
+ * calls for one schedule each record their own run (docs/decisions.md 74).
  * Throws `404 schedule_not_found`, `409 schedule_completed`.
  */
 export interface RunScheduleOptions {
@@ -19,7 +20,10 @@ export interface RunScheduleOptions {
   revision: { id: string; blobId: string };
   /** Id or alias. */
   scheduleRef: string;
-  /** The fire's instant (UTC): the run's `scheduled_for` and `created_at`. */
+  /**
+   * The fire's instant (UTC): the run's `created_at`, and its `scheduled_for` unless another manual run
+   * of the schedule already holds that millisecond (then the next free one after it).
+   */
   now: Date;
   /** SPEC §9 limits (the per-session execution limit applies to a manual fire too). */
   limits: Limits;
@@ -29,9 +33,22 @@ export async function runSchedule(opts: RunScheduleOptions): Promise<Run> {
   const { db, actor, revision, now, limits } = opts;
   return inTransaction(db, async (tx) => {
     await requireSchedulerRole(tx, actor, revision.blobId, 'write');
-    const row = await getScheduleRow(tx, revision.id, opts.scheduleRef);
+    const found = await getScheduleRow(tx, revision.id, opts.scheduleRef);
+    // Manual fires of one schedule take turns: the row lock (PostgreSQL FOR UPDATE; SQLite's
+    // BEGIN IMMEDIATE already holds the write lock) makes the read of the latest manual run below
+    // current until this transaction commits.
+    const row = (await lockSchedule(tx, found.id)) ?? found;
     if (row.state === 'completed') throw new DomainError('schedule_completed', 'this schedule is completed; it can no longer fire');
-    const out = await invokeAndRecord(tx, { schedule: row, trigger: 'manual', scheduledFor: now, attempt: 1, now }, limits);
+    // A manual run is keyed (schedule, scheduled_for, "manual", 1): two run-nows in the same
+    // millisecond would collide on it. Each takes `now`, or 1 ms after the latest manual run at or
+    // after `now`, so concurrent run-nows all record, in the order they took the lock.
+    const latest = await tx.run.findFirst({
+      where: { scheduleId: row.id, trigger: 'manual', scheduledFor: { gte: now } },
+      orderBy: { scheduledFor: 'desc' },
+      select: { scheduledFor: true },
+    });
+    const scheduledFor = latest ? new Date(latest.scheduledFor.getTime() + 1) : now;
+    const out = await invokeAndRecord(tx, { schedule: row, trigger: 'manual', scheduledFor, attempt: 1, now }, limits);
     const run = await tx.run.findUniqueOrThrow({ where: { id: out.runId } });
     return toRun(run);
   });

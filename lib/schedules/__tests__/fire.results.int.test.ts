@@ -155,6 +155,22 @@ describe('§8.1 run status and result', () => {
     expect((await db.schedule.findUniqueOrThrow({ where: { id: s.id } })).state).toBe('active');
   });
 
+  it('20 concurrent run-nows in the same millisecond record 20 manual runs, 1 ms apart, none refused', async () => {
+    await freshWorkflow('wf-burst');
+    const s = await save(following('wf-burst'));
+    const now = new Date(Date.UTC(2031, 0, 1, 12, 0, 0, 500));
+    const limits = { ...LIMITS, executionsPerSessionPerMinute: 100 };
+    const runs = await Promise.all(Array.from({ length: 20 }, () => runSchedule({ db, actor: user, revision: scheduler, scheduleRef: s.id, now, limits })));
+    expect(runs.map((r) => r.status)).toEqual(Array(20).fill('success'));
+    expect(new Set(runs.map((r) => r.id)).size).toBe(20);
+    const stored = await db.run.findMany({ where: { scheduleId: s.id, trigger: 'manual' }, orderBy: { scheduledFor: 'asc' } });
+    expect(stored.map((r) => r.scheduledFor.getTime() - now.getTime())).toEqual(Array.from({ length: 20 }, (_, i) => i));
+    expect(new Set(stored.map((r) => r.createdAt.getTime()))).toEqual(new Set([now.getTime()]));
+    // The next run-now a millisecond later still finds its slot after the burst.
+    const after = await runSchedule({ db, actor: user, revision: scheduler, scheduleRef: s.id, now: new Date(now.getTime() + 1), limits });
+    expect(Date.parse(after.scheduled_for) - now.getTime()).toBe(20);
+  });
+
   it('internal_error: an unforeseen exception is recorded with its message', async () => {
     await freshWorkflow('wf-broken');
     const s = await save(following('wf-broken'));
