@@ -19,6 +19,32 @@ const intFrom = (fallback: number, min = 0) =>
       return n;
     });
 
+/**
+ * `SCHEDULER_HTTP_ALLOWED_HOSTS` (SPEC §13.1): comma-separated host names, IP addresses and CIDR
+ * ranges that webhook destinations may reach although they are loopback, private, link-local,
+ * multicast or cloud metadata addresses. Blank entries are ignored; anything else that is not a
+ * host name, an IPv4/IPv6 address or a CIDR range is a configuration error naming the entry.
+ */
+const HOSTNAME = /^(?=.{1,253}$)[a-z0-9_](?:[a-z0-9_-]{0,61}[a-z0-9_])?(?:\.[a-z0-9_](?:[a-z0-9_-]{0,61}[a-z0-9_])?)*\.?$/;
+const Ip = z.union([z.ipv4(), z.ipv6()]);
+const Cidr = z.union([z.cidrv4(), z.cidrv6()]);
+const AllowedHosts = z
+  .string()
+  .optional()
+  .transform((v, ctx): HttpAllowList => {
+    const list: HttpAllowList = { hosts: [], addresses: [], ranges: [] };
+    for (const raw of (v ?? '').split(',')) {
+      const entry = raw.trim().toLowerCase();
+      if (!entry) continue;
+      const bare = entry.startsWith('[') && entry.endsWith(']') ? entry.slice(1, -1) : entry;
+      if (Ip.safeParse(bare).success) list.addresses.push(bare);
+      else if (Cidr.safeParse(bare).success) list.ranges.push(bare);
+      else if (HOSTNAME.test(entry)) list.hosts.push(entry.replace(/\.$/, ''));
+      else ctx.addIssue({ code: 'custom', message: `"${raw.trim().slice(0, 80)}" is not a host name, an IP address or a CIDR range` });
+    }
+    return list;
+  });
+
 const EnvSchema = z.object({
   PORT: intFrom(3000, 1),
   HOSTNAME: z.string().optional().transform((v) => v || '127.0.0.1'),
@@ -33,6 +59,8 @@ const EnvSchema = z.object({
   WORKFLOW_EXECUTIONS_PER_SESSION_PER_MINUTE: intFrom(600, 1),
   WORKER_POLL_INTERVAL_MS: intFrom(1000, 50),
   WORKER_BATCH_SIZE: intFrom(500, 1),
+  SCHEDULER_HTTP_ALLOWED_HOSTS: AllowedHosts,
+  SCHEDULER_DELIVERY_CONCURRENCY: intFrom(64, 1),
   TEST_DATABASE: z.enum(['sqlite', 'postgresql']).optional().transform((v) => v ?? 'sqlite'),
   TEST_POSTGRES_URL: z.string().optional().transform((v) => v || 'postgresql://scheduler:scheduler@127.0.0.1:5432/postgres'),
   LOG_LEVEL: z.enum(['debug', 'info', 'warn', 'error']).optional().transform((v) => v ?? 'info'),
@@ -50,6 +78,19 @@ export interface Limits {
   catchupWindowSeconds: number;
   /** `create_execution` calls allowed per session per rolling minute. Default 600. */
   executionsPerSessionPerMinute: number;
+}
+
+/**
+ * Destinations a webhook may reach although their address is refused by default (SPEC §13.1), from
+ * `SCHEDULER_HTTP_ALLOWED_HOSTS`, lowercased. Empty lists when unset.
+ */
+export interface HttpAllowList {
+  /** Host names as written in a target's URL (no trailing dot): any address they resolve to is allowed. */
+  hosts: string[];
+  /** Single IPv4 or IPv6 addresses (IPv6 without brackets). */
+  addresses: string[];
+  /** CIDR ranges such as `10.0.0.0/8` or `fd00::/8`. */
+  ranges: string[];
 }
 
 export interface AppConfig {
@@ -72,6 +113,13 @@ export interface AppConfig {
     /** Due occurrences claimed and fired in one transaction (≥ 1). Default 500. */
     batchSize: number;
   };
+  delivery: {
+    /** Webhook destinations allowed although private, loopback, … (`SCHEDULER_HTTP_ALLOWED_HOSTS`). */
+    httpAllowList: HttpAllowList;
+    /** Most outbound deliveries (webhooks and AWS calls together) in flight per process (≥ 1).
+     * Default 64 (`SCHEDULER_DELIVERY_CONCURRENCY`); the rest wait their turn. */
+    concurrency: number;
+  };
   logLevel: 'debug' | 'info' | 'warn' | 'error';
   /** Tests only: the dialect of the integration test databases (`TEST_DATABASE`, default `sqlite`). */
   testDatabase: 'sqlite' | 'postgresql';
@@ -85,7 +133,8 @@ let cached: AppConfig | undefined;
  * Parse the environment once. Throws an Error naming every bad variable.
  * Variables: PORT, HOSTNAME, DATABASE_URL, DATABASE_POOL_SIZE, SCHEDULER_BOOTSTRAP_API_KEY, SCHEDULER_DEMO_PASSWORD, SCHEDULER_SCHEDULES_PER_REVISION,
  * SCHEDULER_MIN_INTERVAL_SECONDS, SCHEDULER_RUN_RETENTION_DAYS, SCHEDULER_CATCHUP_WINDOW_SECONDS,
- * WORKFLOW_EXECUTIONS_PER_SESSION_PER_MINUTE, WORKER_POLL_INTERVAL_MS, WORKER_BATCH_SIZE, LOG_LEVEL;
+ * WORKFLOW_EXECUTIONS_PER_SESSION_PER_MINUTE, WORKER_POLL_INTERVAL_MS, WORKER_BATCH_SIZE,
+ * SCHEDULER_HTTP_ALLOWED_HOSTS, SCHEDULER_DELIVERY_CONCURRENCY, LOG_LEVEL;
  * tests only: TEST_DATABASE, TEST_POSTGRES_URL.
  */
 export function loadConfig(env: Record<string, string | undefined> = process.env): AppConfig {
@@ -112,6 +161,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       executionsPerSessionPerMinute: e.WORKFLOW_EXECUTIONS_PER_SESSION_PER_MINUTE,
     },
     worker: { pollIntervalMs: e.WORKER_POLL_INTERVAL_MS, batchSize: e.WORKER_BATCH_SIZE },
+    delivery: { httpAllowList: e.SCHEDULER_HTTP_ALLOWED_HOSTS, concurrency: e.SCHEDULER_DELIVERY_CONCURRENCY },
     logLevel: e.LOG_LEVEL,
     testDatabase: e.TEST_DATABASE,
     testPostgresUrl: e.TEST_POSTGRES_URL,

@@ -1,1 +1,1 @@
-export { loadConfig, resetConfigCache, type AppConfig, type Limits } from './env';
+export { loadConfig, resetConfigCache, type AppConfig, type Limits, type HttpAllowList } from './env';
