@@ -62,6 +62,8 @@ const EnvSchema = z.object({
   SCHEDULER_HTTP_ALLOWED_HOSTS: AllowedHosts,
   SCHEDULER_DELIVERY_CONCURRENCY: intFrom(64, 1),
   TEST_DATABASE: z.enum(['sqlite', 'postgresql']).optional().transform((v) => v ?? 'sqlite'),
+  TEST_PORT_BASE: intFrom(0, 0),
+  AWS_ENDPOINT_URL: z.string().optional().transform((v) => v || undefined),
   TEST_POSTGRES_URL: z.string().optional().transform((v) => v || 'postgresql://scheduler:scheduler@127.0.0.1:5432/postgres'),
   LOG_LEVEL: z.enum(['debug', 'info', 'warn', 'error']).optional().transform((v) => v ?? 'info'),
 });
@@ -125,6 +127,11 @@ export interface AppConfig {
   testDatabase: 'sqlite' | 'postgresql';
   /** Tests only: a PostgreSQL URL whose role may CREATE DATABASE (`TEST_POSTGRES_URL`). */
   testPostgresUrl: string;
+  /** Tests only: the first of 40 loopback ports test receivers listen on (`TEST_PORT_BASE`); 0 = any free port. */
+  testPortBase: number;
+  /** Tests only: the AWS emulator the moto tests expect (`AWS_ENDPOINT_URL`). The AWS SDK reads its
+   * own environment itself; nothing outside tests reads this. */
+  testAwsEndpoint: string | undefined;
 }
 
 let cached: AppConfig | undefined;
@@ -135,7 +142,7 @@ let cached: AppConfig | undefined;
  * SCHEDULER_MIN_INTERVAL_SECONDS, SCHEDULER_RUN_RETENTION_DAYS, SCHEDULER_CATCHUP_WINDOW_SECONDS,
  * WORKFLOW_EXECUTIONS_PER_SESSION_PER_MINUTE, WORKER_POLL_INTERVAL_MS, WORKER_BATCH_SIZE,
  * SCHEDULER_HTTP_ALLOWED_HOSTS, SCHEDULER_DELIVERY_CONCURRENCY, LOG_LEVEL;
- * tests only: TEST_DATABASE, TEST_POSTGRES_URL.
+ * tests only: TEST_DATABASE, TEST_POSTGRES_URL, TEST_PORT_BASE, AWS_ENDPOINT_URL (read by the AWS SDK itself).
  */
 export function loadConfig(env: Record<string, string | undefined> = process.env): AppConfig {
   if (cached && env === process.env) return cached;
@@ -165,6 +172,8 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     logLevel: e.LOG_LEVEL,
     testDatabase: e.TEST_DATABASE,
     testPostgresUrl: e.TEST_POSTGRES_URL,
+    testPortBase: e.TEST_PORT_BASE,
+    testAwsEndpoint: e.AWS_ENDPOINT_URL,
   };
   if (env === process.env) cached = config;
   return config;

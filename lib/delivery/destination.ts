@@ -90,7 +90,8 @@ export function addressVerdict(host: string, address: string, list: HttpAllowLis
   }
   const shown = a.toString();
   const via = bareHost(host) === shown || ipaddr.isValid(bareHost(host)) ? '' : ` (${bareHost(host)} resolves to it)`;
-  return { allowed: false, reason: `${shown} is a ${c.category} address${via}; list the host or range in SCHEDULER_HTTP_ALLOWED_HOSTS to allow it` };
+  const article = /^[aeiou]/i.test(c.category) ? 'an' : 'a';
+  return { allowed: false, reason: `${shown} is ${article} ${c.category} address${via}; list the host or range in SCHEDULER_HTTP_ALLOWED_HOSTS to allow it` };
 }
 
 /** A URL's host name as compared: lowercase, no IPv6 brackets, no trailing dot. */
@@ -112,15 +113,16 @@ const systemResolver: HostResolver = async (host) =>
   (await dnsLookup(host, { all: true, verbatim: true })).map((r) => ({ address: r.address, family: r.family === 6 ? 6 : 4 }));
 
 export type Destination =
-  | { ok: true; address: ResolvedAddress }
+  /** Every address of the host, each checked, in the resolver's order: the only ones connected to. */
+  | { ok: true; addresses: ResolvedAddress[] }
   /** `destination_refused`: an address is not allowed. `connection_failed`: the name does not resolve. */
   | { ok: false; error: 'destination_refused' | 'connection_failed'; message: string };
 
 /**
  * Resolve `url`'s host once and check every address it has (SPEC §13.1). An IP literal is checked
  * as written. Any refused address refuses the destination (a name with one private record is
- * refused, whatever its other records). On success answers the address to connect to: the
- * delivery connects to it and to nothing else (no second lookup, so no DNS-rebinding gap).
+ * refused, whatever its other records). On success answers the addresses to connect to: the
+ * delivery connects to them and to nothing else (no second lookup, so no DNS-rebinding gap).
  */
 export async function resolveDestination(url: URL, list: HttpAllowList, resolve: HostResolver = systemResolver): Promise<Destination> {
   const host = bareHost(url.hostname);
@@ -140,7 +142,7 @@ export async function resolveDestination(url: URL, list: HttpAllowList, resolve:
     const verdict = addressVerdict(host, a.address, list);
     if (!verdict.allowed) return { ok: false, error: 'destination_refused', message: verdict.reason };
   }
-  return { ok: true, address: addresses[0] };
+  return { ok: true, addresses };
 }
 
 /**

@@ -64,7 +64,7 @@ export async function buildWebhookRequest(req: HttpDeliveryRequest): Promise<Htt
  * Deliver one attempt to an `http` target (SPEC §13.1). Waits for a pool slot, then within
  * `timeout_seconds` (default 10; DNS, connect, request and the answer's status line all count):
  * resolves the host and checks every address (`destination_refused`), connects to the checked
- * address only (the URL's host name still goes in `Host` and TLS SNI, and the certificate is
+ * addresses only (the URL's host name still goes in `Host` and TLS SNI, and the certificate is
  * verified against it), sends the signed request, and reads at most 1 KiB of the answer.
  *
  * `result`: `{http_status, response_excerpt}` for a 2xx; `{error: "http_error", message,
@@ -123,21 +123,24 @@ async function attempt(
     const destination = await Promise.race([resolveDestination(url, allowList, resolve), expired]);
     if (destination === TIMED_OUT) return { error: 'timeout', message: `${timeoutMessage} (resolving ${url.hostname})` };
     if (!destination.ok) return { error: destination.error, message: destination.message };
-    return await send(url, destination.address, request, deadline, timeoutMessage);
+    return await send(url, destination.addresses, request, deadline, timeoutMessage);
   } finally {
     clearTimeout(timer);
   }
 }
 
-/** A `lookup` that answers the checked address whatever it is asked (no second resolution). */
-function pinnedLookup(address: ResolvedAddress): LookupFunction {
+/**
+ * A `lookup` that answers the checked addresses whatever it is asked (no second resolution). With
+ * several, Node tries them in turn (`autoSelectFamily`), as it would the resolver's own answer.
+ */
+function pinnedLookup(addresses: ResolvedAddress[]): LookupFunction {
   return (_host, options, callback) => {
-    if (options.all) (callback as (e: null, a: { address: string; family: number }[]) => void)(null, [address]);
-    else callback(null, address.address, address.family);
+    if (options.all) (callback as (e: null, a: ResolvedAddress[]) => void)(null, addresses);
+    else callback(null, addresses[0].address, addresses[0].family);
   };
 }
 
-function send(url: URL, address: ResolvedAddress, request: HttpSentRequest, deadline: number, timeoutMessage: string): Promise<HttpResult> {
+function send(url: URL, addresses: ResolvedAddress[], request: HttpSentRequest, deadline: number, timeoutMessage: string): Promise<HttpResult> {
   return new Promise<HttpResult>((settle) => {
     let status: number | undefined;
     let statusText = '';
@@ -163,7 +166,7 @@ function send(url: URL, address: ResolvedAddress, request: HttpSentRequest, dead
       method: request.method,
       headers: { ...request.headers, 'content-length': String(Buffer.byteLength(request.body)) },
       agent: false,
-      lookup: pinnedLookup(address),
+      lookup: pinnedLookup(addresses),
       // The whole attempt has one deadline (below); no socket-level idle timeout of its own.
     });
     const timer = setTimeout(() => {

@@ -101,8 +101,8 @@ describe('§13.1 destinations after resolution', () => {
   });
 
   it('answers the one address to connect to', async () => {
-    expect(await resolveDestination(new URL('https://public.example/hook'), NONE, resolve)).toEqual({ ok: true, address: { address: '93.184.216.34', family: 4 } });
-    expect(await resolveDestination(new URL('https://v6.example/'), NONE, resolve)).toEqual({ ok: true, address: { address: '2606:4700:4700::1111', family: 6 } });
+    expect(await resolveDestination(new URL('https://public.example/hook'), NONE, resolve)).toEqual({ ok: true, addresses: [{ address: '93.184.216.34', family: 4 }] });
+    expect(await resolveDestination(new URL('https://v6.example/'), NONE, resolve)).toEqual({ ok: true, addresses: [{ address: '2606:4700:4700::1111', family: 6 }] });
   });
 
   it('refuses a name with any refused address, and IP literals as written', async () => {
