@@ -143,7 +143,7 @@ export async function sendToQueue(opts: {
  *   RunTask's `failures` without a started task are the failure.
  * Failures: `{error: <AWS error code>, message}` (`classifyAwsError`). Never throws.
  */
-export async function deliverAws(req: AwsDeliveryRequest): Promise<DeliveryOutcome<AwsResult>> {
+export async function deliverAws(req: AwsDeliveryRequest): Promise<DeliveryOutcome<AwsResult, AwsSentRequest>> {
   const { target, fire } = req;
   const parsed = parseTargetArn(target.arn);
   if ('problem' in parsed) throw new Error(`not a supported target ARN: ${parsed.problem}`);

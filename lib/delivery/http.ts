@@ -73,7 +73,7 @@ export async function buildWebhookRequest(req: HttpDeliveryRequest): Promise<Htt
  * `retryable` is true for a timeout, a failed connection, a broken answer, 408, 429 and 5xx.
  * Never throws for a failed delivery.
  */
-export async function deliverHttp(req: HttpDeliveryRequest): Promise<DeliveryOutcome<HttpResult>> {
+export async function deliverHttp(req: HttpDeliveryRequest): Promise<DeliveryOutcome<HttpResult, HttpSentRequest>> {
   const request = await buildWebhookRequest(req);
   const timeoutMs = (req.target.timeout_seconds ?? HTTP_TIMEOUT_SECONDS.default) * 1000;
   const allowList = req.allowList ?? loadConfig().delivery.httpAllowList;

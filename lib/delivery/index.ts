@@ -7,12 +7,12 @@
 import { deliverAws, type AwsDeliveryRequest } from './aws';
 import type { AwsResult, HttpResult } from './contract';
 import { deliverHttp, type HttpDeliveryRequest } from './http';
-import type { DeliveryOutcome } from './outcome';
+import type { AwsSentRequest, DeliveryOutcome, HttpSentRequest } from './outcome';
 
 export type DeliveryRequest = ({ type: 'http' } & HttpDeliveryRequest) | ({ type: 'aws' } & AwsDeliveryRequest);
 
 /** The outcome of `deliver` for each request type. */
-export type OutcomeOf<R extends DeliveryRequest> = R extends { type: 'http' } ? DeliveryOutcome<HttpResult> : DeliveryOutcome<AwsResult>;
+export type OutcomeOf<R extends DeliveryRequest> = R extends { type: 'http' } ? DeliveryOutcome<HttpResult, HttpSentRequest> : DeliveryOutcome<AwsResult, AwsSentRequest>;
 
 /**
  * Deliver one attempt to an `http` (SPEC §13.1, `deliverHttp`) or `aws` (SPEC §13.2, `deliverAws`)

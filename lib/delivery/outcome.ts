@@ -46,7 +46,7 @@ export type SentRequest = HttpSentRequest | AwsSentRequest;
  * The outcome of one attempt, for the fire path to record (SPEC §8.1, §13). `deliver` never throws
  * for a failed delivery: every failure is an outcome.
  */
-export interface DeliveryOutcome<R> {
+export interface DeliveryOutcome<R, Q extends SentRequest = SentRequest> {
   /** The run's `status`: `success`, or `invocation_error` for every failure (SPEC §8.1). */
   status: 'success' | 'invocation_error';
   /** The run's `result` (SPEC §13.1 / §13.2). */
@@ -58,7 +58,7 @@ export interface DeliveryOutcome<R> {
    */
   retryable: boolean;
   /** What was sent: the dead letter's message body when this is the last attempt (SPEC §12.3). */
-  request: SentRequest;
+  request: Q;
   /** The id receivers de-duplicate by: the `webhook-id` and the default event's `id` (`occurrenceId`). */
   deliveryId: string;
   /** Time spent in the attempt, in ms, from taking a pool slot to the answer (waiting for a slot excluded). */

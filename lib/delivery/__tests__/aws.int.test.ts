@@ -16,7 +16,7 @@ import { CreateQueueCommand, GetQueueAttributesCommand, ReceiveMessageCommand, S
 import { beforeAll, describe, expect, it } from 'vitest';
 import { afterFailedAttempt, type RetryPolicy } from '../../schedules/attempts';
 import { requireMoto } from '../../testing/moto';
-import { classifyAwsError, deadLetterError, deliver, occurrenceId, scheduleArn, sendDeadLetter, type AwsResult, type DeliveryOutcome, type FireContext } from '..';
+import { classifyAwsError, deadLetterError, deliver, occurrenceId, scheduleArn, sendDeadLetter, type AwsResult, type AwsSentRequest, type DeliveryOutcome, type FireContext } from '..';
 
 const REGION = 'us-east-1';
 const ACCOUNT = '123456789012';
@@ -223,7 +223,7 @@ describe('§12.3 dead letters', () => {
     const policy: RetryPolicy = { maximumRetryAttempts: 2, maximumEventAgeSeconds: 86_400 };
     const f = fire();
     // The fire path's loop, compressed in time: attempt, decide (SPEC §12.2), attempt again…
-    const outcomes: DeliveryOutcome<AwsResult>[] = [];
+    const outcomes: DeliveryOutcome<AwsResult, AwsSentRequest>[] = [];
     let attempt = 1;
     let failedAt = new Date(f.scheduledFor.getTime() + 1000);
     let verdict;
