@@ -12,6 +12,7 @@ import {
   ScheduleIdParams,
   ScheduleUpdateInput,
   SetAllEnabledParams,
+  SigningSecretParams,
   RUN_STATUSES,
   RUN_TRIGGERS,
   INVOCATION_ERRORS,
@@ -87,6 +88,8 @@ export function buildOpenApiDocument(): Record<string, unknown> {
     list_executions: commandBody('list_executions', ListExecutionsParams),
     run_schedule: commandBody('run_schedule', ScheduleIdParams),
     set_all_enabled: commandBody('set_all_enabled', SetAllEnabledParams),
+    get_signing_secret: commandBody('get_signing_secret', SigningSecretParams),
+    rotate_signing_secret: commandBody('rotate_signing_secret', SigningSecretParams),
   };
   return {
     openapi: '3.1.0',

@@ -11,3 +11,18 @@ export async function requireSchedulerRole(db: Tx, actor: Actor, blobId: string,
   if (!roleAtLeast(role, 'read')) throw new DomainError('not_found', 'revision not found');
   if (!roleAtLeast(role, needed)) throw new DomainError('forbidden', `this needs ${needed} access to the scheduler`);
 }
+
+/**
+ * Managing a scheduler's signing secret (SPEC §13.1) needs `admin` on the scheduler blob. API keys
+ * carry `read` or `write` only (SPEC §2), so through the API the entity behind a `write` key must
+ * hold `admin` on the blob (docs/decisions.md). Refusals: `404 not_found` when the caller cannot
+ * read the scheduler (as for a missing one), `403 forbidden` otherwise.
+ */
+export async function requireSchedulerAdmin(db: Tx, actor: Actor, blobId: string): Promise<void> {
+  const role = await blobRole(db, actor, blobId);
+  if (!roleAtLeast(role, 'read')) throw new DomainError('not_found', 'revision not found');
+  const standing = actor.roleCap === null ? role : await blobRole(db, { ...actor, roleCap: null }, blobId);
+  if (!roleAtLeast(standing, 'admin') || actor.roleCap === 'read') {
+    throw new DomainError('forbidden', 'managing the signing secret needs admin access to the scheduler (through the API: a write key of an admin)');
+  }
+}

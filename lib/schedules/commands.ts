@@ -14,6 +14,9 @@ import { listRuns } from './list-runs';
 import { runSchedule } from './run-schedule';
 import { setAllEnabled } from './set-all-enabled';
 import { updateSchedule } from './update-schedule';
+import { getSigningSecret } from './get-signing-secret';
+import { rotateSigningSecret } from './rotate-signing-secret';
+import { SigningSecretParams } from './signing-secrets';
 
 function parse<S extends z.ZodType>(schema: S, params: unknown): z.infer<S> {
   const r = schema.safeParse(params);
@@ -61,5 +64,15 @@ export const schedulerCommands: Record<string, CommandHandler> = {
   async set_all_enabled(ctx) {
     const p = parse(SetAllEnabledParams, ctx.params);
     return setAllEnabled({ ...base(ctx), enabled: p.enabled, now: ctx.now });
+  },
+  /** Admins: the webhook signing secret, shown once (SPEC §13.1). */
+  async get_signing_secret(ctx) {
+    parse(SigningSecretParams, ctx.params);
+    return { signing_secret: await getSigningSecret({ ...base(ctx), now: ctx.now }) };
+  },
+  /** Admins: a new webhook signing secret, shown in the answer; the old one signs 24 h more. */
+  async rotate_signing_secret(ctx) {
+    parse(SigningSecretParams, ctx.params);
+    return { signing_secret: await rotateSigningSecret({ ...base(ctx), now: ctx.now }) };
   },
 };

@@ -15,3 +15,6 @@ export { toSchedule, toRun } from './serialize';
 export { listSchedulers, getSchedulerByRevision, type SchedulerSummary } from './list-schedulers';
 export { collectFireMetrics, METRICS_WINDOW_SECONDS, LIVE_WORKER_SECONDS, type FireMetrics } from './fire-metrics';
 export { targetOptions, lastRunStatuses, enabledCounts, type TargetOptions } from './target-options';
+export { getSigningSecret } from './get-signing-secret';
+export { rotateSigningSecret } from './rotate-signing-secret';
+export { signingSecretsForDelivery, ensureSigningSecret, SIGNING_SECRET_OVERLAP_MS, SigningSecretParams, type SigningSecretInfo } from './signing-secrets';

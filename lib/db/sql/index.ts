@@ -13,3 +13,4 @@ export { searchSchedules, SCHEDULE_SORT_KEYS, type ScheduleSortKey, type Schedul
 export { type ScheduleRecord } from './schedule-record';
 export { fireLateness, LATENESS_BUCKETS_SECONDS, type LatenessHistogram } from './fire-metrics';
 export { findLastRuns, countEnabled, type LastRunRecord } from './last-runs';
+export { lockBlob } from './lock-blob';
