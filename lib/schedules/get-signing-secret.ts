@@ -1,15 +1,5 @@
-import type { Actor } from '../auth';
-import type { Db } from '../db';
 import { requireSchedulerAdmin } from './access';
-import { ensureSigningSecret, signingRows, signingSecretInfo, type SigningSecretInfo } from './signing-secrets';
-
-export interface GetSigningSecretOptions {
-  db: Db;
-  actor: Actor;
-  revision: { id: string; blobId: string };
-  /** The request's instant (UTC). */
-  now: Date;
-}
+import { ensureSigningSecret, signingRows, signingSecretInfo, type SigningSecretInfo, type SigningSecretOptions } from './signing-secrets';
 
 /**
  * `get_signing_secret` (SPEC §13.1): the scheduler's current signing secret and the retired ones
@@ -19,7 +9,7 @@ export interface GetSigningSecretOptions {
  * two admins asking at once cannot both see it.
  * @throws `404 not_found` (scheduler unreadable), `403 forbidden` (not an admin).
  */
-export async function getSigningSecret(opts: GetSigningSecretOptions): Promise<SigningSecretInfo> {
+export async function getSigningSecret(opts: SigningSecretOptions): Promise<SigningSecretInfo> {
   const { db, actor, revision, now } = opts;
   return db.$transaction(async (tx) => {
     await requireSchedulerAdmin(tx, actor, revision.blobId);

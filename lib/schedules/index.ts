@@ -17,4 +17,5 @@ export { collectFireMetrics, METRICS_WINDOW_SECONDS, LIVE_WORKER_SECONDS, type F
 export { targetOptions, lastRunStatuses, enabledCounts, type TargetOptions } from './target-options';
 export { getSigningSecret } from './get-signing-secret';
 export { rotateSigningSecret } from './rotate-signing-secret';
-export { signingSecretsForDelivery, ensureSigningSecret, SIGNING_SECRET_OVERLAP_MS, SigningSecretParams, type SigningSecretInfo } from './signing-secrets';
+export { signingSecretsForDelivery, ensureSigningSecret, SIGNING_SECRET_OVERLAP_MS, SigningSecretParams, type SigningSecretInfo, type SigningSecretOptions } from './signing-secrets';
+export { findSigningSecret } from './find-signing-secret';

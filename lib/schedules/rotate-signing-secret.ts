@@ -1,17 +1,8 @@
-import type { Actor } from '../auth';
-import { lockBlob, type Db } from '../db';
+import { lockBlob } from '../db';
 import { DomainError } from '../errors';
 import { generateSigningSecret } from '../delivery';
 import { requireSchedulerAdmin } from './access';
-import { SIGNING_SECRET_OVERLAP_MS, signingRows, signingSecretInfo, type SigningSecretInfo } from './signing-secrets';
-
-export interface RotateSigningSecretOptions {
-  db: Db;
-  actor: Actor;
-  revision: { id: string; blobId: string };
-  /** The request's instant (UTC): the new secret's `created_at`, the old one's `retired_at`. */
-  now: Date;
-}
+import { SIGNING_SECRET_OVERLAP_MS, signingRows, signingSecretInfo, type SigningSecretInfo, type SigningSecretOptions } from './signing-secrets';
 
 /**
  * `rotate_signing_secret` (SPEC §13.1): a new current secret, shown in this answer (and only here);
@@ -20,7 +11,7 @@ export interface RotateSigningSecretOptions {
  * without a secret it creates the first.
  * @throws `404 not_found` (scheduler unreadable), `403 forbidden` (not an admin).
  */
-export async function rotateSigningSecret(opts: RotateSigningSecretOptions): Promise<SigningSecretInfo> {
+export async function rotateSigningSecret(opts: SigningSecretOptions): Promise<SigningSecretInfo> {
   const { db, actor, revision, now } = opts;
   return db.$transaction(async (tx) => {
     await requireSchedulerAdmin(tx, actor, revision.blobId);

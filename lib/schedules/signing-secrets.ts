@@ -5,9 +5,19 @@
  * `rotate_signing_secret` for the new one); afterwards only its hint.
  */
 import { z } from 'zod';
+import type { Actor } from '../auth';
 import { lockBlob, type Db, type Tx } from '../db';
 import { generateSigningSecret, signingSecretHint } from '../delivery';
 import { DomainError } from '../errors';
+
+/** What `get_signing_secret`, `rotate_signing_secret` and `findSigningSecret` take. */
+export interface SigningSecretOptions {
+  db: Db;
+  actor: Actor;
+  revision: { id: string; blobId: string };
+  /** The request's instant (UTC): a new secret's `created_at`, a rotated one's `retired_at`, `shown_at`. */
+  now: Date;
+}
 
 /** `get_signing_secret` and `rotate_signing_secret` take no parameters. */
 export const SigningSecretParams = z.object({}).strict();

@@ -15,11 +15,11 @@ import { CreateTopicCommand, SNSClient, SubscribeCommand } from '@aws-sdk/client
 import { CreateQueueCommand, GetQueueAttributesCommand, ReceiveMessageCommand, SetQueueAttributesCommand, SQSClient, SQSServiceException, type Message } from '@aws-sdk/client-sqs';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { afterFailedAttempt, type RetryPolicy } from '../../schedules/attempts';
+import { testFire, TEST_ACCOUNT as ACCOUNT } from '../../testing/fire-context';
 import { requireMoto } from '../../testing/moto';
-import { classifyAwsError, deadLetterError, deliver, occurrenceId, scheduleArn, sendDeadLetter, type AwsResult, type AwsSentRequest, type DeliveryOutcome, type FireContext } from '..';
+import { classifyAwsError, DEAD_LETTER_ATTRIBUTES, deadLetterError, deliver, occurrenceId, sendDeadLetter, type AwsResult, type AwsSentRequest, type DeliveryOutcome, type FireContext } from '..';
 
 const REGION = 'us-east-1';
-const ACCOUNT = '123456789012';
 const suffix = randomUUID().slice(0, 8);
 let sqs: SQSClient;
 
@@ -28,19 +28,7 @@ beforeAll(async () => {
   sqs = new SQSClient({ region: REGION });
 });
 
-function fire(overrides: Partial<FireContext> = {}): FireContext {
-  const scheduleId = randomUUID();
-  return {
-    scheduleId,
-    scheduledFor: new Date('2026-06-01T08:30:00.000Z'),
-    trigger: 'schedule',
-    attempt: 1,
-    account: ACCOUNT,
-    region: REGION,
-    scheduleArn: scheduleArn({ region: REGION, account: ACCOUNT, group: 'default', name: `nightly-${scheduleId.slice(0, 8)}` }),
-    ...overrides,
-  };
-}
+const fire = (overrides: Partial<FireContext> = {}) => testFire(REGION, new Date('2026-06-01T08:30:00.000Z'), overrides);
 
 async function createQueue(name: string, attributes: Record<string, string> = {}): Promise<{ url: string; arn: string }> {
   const { QueueUrl } = await sqs.send(new CreateQueueCommand({ QueueName: name, Attributes: attributes }));
@@ -260,17 +248,8 @@ describe('§12.3 dead letters', () => {
     expect(JSON.parse(m.Body!)).toEqual(last.request);
     expect(JSON.parse(JSON.parse(m.Body!).params.MessageBody)).toMatchObject({ id: occurrenceId(f), resources: [f.scheduleArn] });
     const attr = (name: string) => m.MessageAttributes?.[name];
-    expect(Object.keys(m.MessageAttributes ?? {}).sort()).toEqual([
-      'ERROR_CODE',
-      'ERROR_MESSAGE',
-      'EXECUTION_ID',
-      'EXHAUSTED_RETRY_CONDITION',
-      'IS_PAYLOAD_TRUNCATED',
-      'RETRY_ATTEMPTS',
-      'SCHEDULED_TIME',
-      'SCHEDULE_ARN',
-      'TARGET_ARN',
-    ]);
+    expect(Object.keys(m.MessageAttributes ?? {}).sort()).toEqual([...DEAD_LETTER_ATTRIBUTES].sort());
+    expect(DEAD_LETTER_ATTRIBUTES).toHaveLength(9);
     expect(attr('ERROR_CODE')).toMatchObject({ DataType: 'String', StringValue: 'QueueDoesNotExist' });
     expect(attr('ERROR_MESSAGE')).toMatchObject({ DataType: 'String', StringValue: 'The specified queue does not exist.' });
     expect(attr('EXECUTION_ID')).toMatchObject({ DataType: 'String', StringValue: runId });

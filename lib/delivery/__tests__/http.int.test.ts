@@ -3,30 +3,18 @@
  * `standardwebhooks`, the same `webhook-id` on a retry, the timeout, redirects never followed,
  * destination refusals at fire, the bounded pool.
  */
-import { randomUUID } from 'node:crypto';
 import { Webhook } from 'standardwebhooks';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig, type HttpAllowList } from '../../config';
+import { testFire } from '../../testing/fire-context';
 import { closedPort, startReceiver, type Receiver } from '../../testing/receiver';
-import { deliver, deliverHttp, deliveryPoolLoad, generateSigningSecret, occurrenceId, scheduleArn, type FireContext } from '..';
+import { deliver, deliverHttp, deliveryPoolLoad, generateSigningSecret, occurrenceId, type FireContext } from '..';
 
 const LOOPBACK: HttpAllowList = { hosts: [], addresses: [], ranges: ['127.0.0.0/8'] };
 const NONE: HttpAllowList = { hosts: [], addresses: [], ranges: [] };
 const secret = generateSigningSecret();
 
-function fire(overrides: Partial<FireContext> = {}): FireContext {
-  const scheduleId = randomUUID();
-  return {
-    scheduleId,
-    scheduledFor: new Date('2026-03-01T09:00:00.000Z'),
-    trigger: 'schedule',
-    attempt: 1,
-    account: '123456789012',
-    region: 'eu-west-1',
-    scheduleArn: scheduleArn({ region: 'eu-west-1', account: '123456789012', group: 'default', name: scheduleId }),
-    ...overrides,
-  };
-}
+const fire = (overrides: Partial<FireContext> = {}) => testFire('eu-west-1', new Date('2026-03-01T09:00:00.000Z'), overrides);
 
 /** The receiver's check of one delivery, as a receiver would write it (Webhook.verify). */
 function verify(r: { headers: Record<string, string>; body: string }, key = secret): unknown {
