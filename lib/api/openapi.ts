@@ -24,6 +24,11 @@ import {
   ScheduleSaveAnswer,
   ScheduleSchema,
   SetAllEnabledAnswer,
+  DeadLetterSchema,
+  DeadLetterListPage,
+  ReplayAnswer,
+  SigningSecretAnswer,
+  SigningSecretInfoSchema,
 } from '../schedules/contract';
 import {
   AuthEntitySchema,
@@ -62,6 +67,11 @@ const ANSWER_COMPONENTS: [string, z.ZodType][] = [
   ['RunListPage', RunListPage],
   ['RunAnswer', RunAnswer],
   ['SetAllEnabledAnswer', SetAllEnabledAnswer],
+  ['DeadLetter', DeadLetterSchema],
+  ['DeadLetterListPage', DeadLetterListPage],
+  ['ReplayAnswer', ReplayAnswer],
+  ['SigningSecret', SigningSecretInfoSchema],
+  ['SigningSecretAnswer', SigningSecretAnswer],
   ['EmptyAnswer', EmptyAnswer],
   ['Session', SessionSchema],
   ['Definition', DefinitionSchema],

@@ -49,6 +49,32 @@ const proxyList = z
     return out;
   });
 
+/**
+ * `SCHEDULER_HTTP_ALLOWED_HOSTS` (SPEC §13.1): comma-separated host names, IP addresses and CIDR
+ * ranges that webhook destinations may reach although they are loopback, private, link-local,
+ * multicast or cloud metadata addresses. Blank entries are ignored; anything else that is not a
+ * host name, an IPv4/IPv6 address or a CIDR range is a configuration error naming the entry.
+ */
+const HOSTNAME = /^(?=.{1,253}$)[a-z0-9_](?:[a-z0-9_-]{0,61}[a-z0-9_])?(?:\.[a-z0-9_](?:[a-z0-9_-]{0,61}[a-z0-9_])?)*\.?$/;
+const Ip = z.union([z.ipv4(), z.ipv6()]);
+const Cidr = z.union([z.cidrv4(), z.cidrv6()]);
+const AllowedHosts = z
+  .string()
+  .optional()
+  .transform((v, ctx): HttpAllowList => {
+    const list: HttpAllowList = { hosts: [], addresses: [], ranges: [] };
+    for (const raw of (v ?? '').split(',')) {
+      const entry = raw.trim().toLowerCase();
+      if (!entry) continue;
+      const bare = entry.startsWith('[') && entry.endsWith(']') ? entry.slice(1, -1) : entry;
+      if (Ip.safeParse(bare).success) list.addresses.push(bare);
+      else if (Cidr.safeParse(bare).success) list.ranges.push(bare);
+      else if (HOSTNAME.test(entry)) list.hosts.push(entry.replace(/\.$/, ''));
+      else ctx.addIssue({ code: 'custom', message: `"${raw.trim().slice(0, 80)}" is not a host name, an IP address or a CIDR range` });
+    }
+    return list;
+  });
+
 const EnvSchema = z.object({
   PORT: intFrom(3000, 1),
   HOSTNAME: z.string().optional().transform((v) => v || '127.0.0.1'),
@@ -76,7 +102,11 @@ const EnvSchema = z.object({
       }
       return { epochMs: Number(m[1]), rate: Number(m[2]) };
     }),
+  SCHEDULER_HTTP_ALLOWED_HOSTS: AllowedHosts,
+  SCHEDULER_DELIVERY_CONCURRENCY: intFrom(64, 1),
   TEST_DATABASE: z.enum(['sqlite', 'postgresql']).optional().transform((v) => v ?? 'sqlite'),
+  TEST_PORT_BASE: intFrom(0, 0),
+  AWS_ENDPOINT_URL: z.string().optional().transform((v) => v || undefined),
   TEST_POSTGRES_URL: z.string().optional().transform((v) => v || 'postgresql://scheduler:scheduler@127.0.0.1:5432/postgres'),
   FC_SEED: z
     .string()
@@ -114,6 +144,19 @@ export interface Limits {
   executionsPerSessionPerMinute: number;
 }
 
+/**
+ * Destinations a webhook may reach although their address is refused by default (SPEC §13.1), from
+ * `SCHEDULER_HTTP_ALLOWED_HOSTS`, lowercased. Empty lists when unset.
+ */
+export interface HttpAllowList {
+  /** Host names as written in a target's URL (no trailing dot): any address they resolve to is allowed. */
+  hosts: string[];
+  /** Single IPv4 or IPv6 addresses (IPv6 without brackets). */
+  addresses: string[];
+  /** CIDR ranges such as `10.0.0.0/8` or `fd00::/8`. */
+  ranges: string[];
+}
+
 export interface AppConfig {
   port: number;
   hostname: string;
@@ -141,6 +184,13 @@ export interface AppConfig {
      */
     testClock: { epochMs: number; rate: number } | undefined;
   };
+  delivery: {
+    /** Webhook destinations allowed although private, loopback, … (`SCHEDULER_HTTP_ALLOWED_HOSTS`). */
+    httpAllowList: HttpAllowList;
+    /** Most outbound deliveries (webhooks and AWS calls together) in flight per process (≥ 1).
+     * Default 64 (`SCHEDULER_DELIVERY_CONCURRENCY`); the rest wait their turn. */
+    concurrency: number;
+  };
   logLevel: 'debug' | 'info' | 'warn' | 'error';
   /** The HTTP edge (scripts/web-server.ts, lib/api/edge-guard.ts). */
   http: {
@@ -158,6 +208,11 @@ export interface AppConfig {
   testPostgresUrl: string;
   /** Tests only: the fast-check seed to replay a property-test failure (`FC_SEED`); undefined: random. */
   testSeed: number | undefined;
+  /** Tests only: the first of 40 loopback ports test receivers listen on (`TEST_PORT_BASE`); 0 = any free port. */
+  testPortBase: number;
+  /** Tests only: the AWS emulator the moto tests expect (`AWS_ENDPOINT_URL`). The AWS SDK reads its
+   * own environment itself; nothing outside tests reads this. */
+  testAwsEndpoint: string | undefined;
 }
 
 let cached: AppConfig | undefined;
@@ -167,8 +222,9 @@ let cached: AppConfig | undefined;
  * Variables: PORT, HOSTNAME, DATABASE_URL, DATABASE_POOL_SIZE, SCHEDULER_BOOTSTRAP_API_KEY, SCHEDULER_DEMO_PASSWORD, SCHEDULER_SCHEDULES_PER_REVISION,
  * SCHEDULER_MIN_INTERVAL_SECONDS, SCHEDULER_RUN_RETENTION_DAYS, SCHEDULER_CATCHUP_WINDOW_SECONDS,
  * WORKFLOW_EXECUTIONS_PER_SESSION_PER_MINUTE, WORKER_POLL_INTERVAL_MS, WORKER_BATCH_SIZE, LOG_LEVEL,
- * SCHEDULER_TRUSTED_PROXIES, SCHEDULER_METRICS_TOKEN;
- * tests only: TEST_DATABASE, TEST_POSTGRES_URL, FC_SEED, WORKER_TEST_CLOCK.
+ * SCHEDULER_TRUSTED_PROXIES, SCHEDULER_METRICS_TOKEN, SCHEDULER_HTTP_ALLOWED_HOSTS, SCHEDULER_DELIVERY_CONCURRENCY;
+ * tests only: TEST_DATABASE, TEST_POSTGRES_URL, FC_SEED, WORKER_TEST_CLOCK, TEST_PORT_BASE,
+ * AWS_ENDPOINT_URL (read by the AWS SDK itself).
  *
  * Called at the edge only (the web app's and the API's `runtime()` in lib/api, the worker's and the
  * scripts' entry points, test helpers); the domain takes what it needs (`Limits`, a client) as arguments.
@@ -197,11 +253,14 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       executionsPerSessionPerMinute: e.WORKFLOW_EXECUTIONS_PER_SESSION_PER_MINUTE,
     },
     worker: { pollIntervalMs: e.WORKER_POLL_INTERVAL_MS, batchSize: e.WORKER_BATCH_SIZE, testClock: e.WORKER_TEST_CLOCK },
+    delivery: { httpAllowList: e.SCHEDULER_HTTP_ALLOWED_HOSTS, concurrency: e.SCHEDULER_DELIVERY_CONCURRENCY },
     logLevel: e.LOG_LEVEL,
     http: { trustedProxies: e.SCHEDULER_TRUSTED_PROXIES, metricsToken: e.SCHEDULER_METRICS_TOKEN },
     testDatabase: e.TEST_DATABASE,
     testPostgresUrl: e.TEST_POSTGRES_URL,
     testSeed: e.FC_SEED,
+    testPortBase: e.TEST_PORT_BASE,
+    testAwsEndpoint: e.AWS_ENDPOINT_URL,
   };
   if (env === process.env) cached = config;
   return config;

@@ -1,1 +1,1 @@
-export { loadConfig, childEnv, workerClock, type AppConfig, type Limits } from './env';
+export { loadConfig, childEnv, workerClock, type AppConfig, type Limits, type HttpAllowList } from './env';

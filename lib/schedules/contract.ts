@@ -9,6 +9,7 @@
 import { z } from 'zod';
 import type { Role } from '../auth';
 import { CronExpressionError, isValidTimezone, LocalTimeError, parseCronExpression, parseRateExpression, RateExpressionError, resolveLocalTime } from '../cron';
+import { DeadLetterConfigSchema } from '../delivery/contract';
 import { aliasProblem, isIdShape } from '../ids';
 import {
   AuthEntitySchema,
@@ -24,6 +25,8 @@ import {
   type CommandContract,
 } from '../workflows/contract';
 
+/** `dead_letter` (SPEC §12.3) is the delivery layer's (lib/delivery/contract.ts), re-exported for the form and the CLI. */
+export { DeadLetterConfigSchema, SQS_DEAD_LETTER_ARN, type DeadLetterConfig } from '../delivery/contract';
 /** Id-or-alias helpers, re-exported so clients that may import only the contract (the CLI) share them. */
 export { ALIAS_MAX_LENGTH, ALIAS_MIN_LENGTH, isIdShape, normalizeRef } from '../ids';
 /** The pieces of `invocation_target` the workflow catalog owns (SPEC §6), re-exported for the form and the CLI. */
@@ -85,14 +88,6 @@ export const RetryPolicySchema = z.strictObject({
   maximum_event_age_seconds: z.int().min(RETRY_BOUNDS.maximumEventAgeSeconds[0]).max(RETRY_BOUNDS.maximumEventAgeSeconds[1]),
 });
 export type RetryPolicyJson = z.infer<typeof RetryPolicySchema>;
-
-/** An SQS queue ARN (SPEC §12.3, the AWS model's `DeadLetterConfig.Arn` pattern). */
-export const SQS_QUEUE_ARN = /^arn:aws(-[a-z]+)?:sqs:[a-z0-9-]+:\d{12}:[a-zA-Z0-9\-_]+$/;
-
-/** `dead_letter` (SPEC §12.3): where an exhausted occurrence is also sent. */
-export const DeadLetterConfigSchema = z.strictObject({
-  arn: z.string().max(1600).regex(SQS_QUEUE_ARN, 'must be an SQS queue ARN such as arn:aws:sqs:us-east-1:123456789012:my-queue'),
-});
 
 /** Bounds of SPEC §12.4 `maximum_window_minutes`, inclusive. */
 export const FLEXIBLE_WINDOW_MINUTES = [1, 1440] as const;
@@ -453,6 +448,28 @@ export const DeadLetterListPage = z.strictObject({ dead_letters: z.array(DeadLet
 /** `replay_dead_letter` (SPEC §12.3): the manual run it recorded and the dead letter with its replay. */
 export const ReplayAnswer = z.strictObject({ execution: RunSchema, dead_letter: DeadLetterSchema });
 
+/** `get_signing_secret` and `rotate_signing_secret` take no parameters (SPEC §13.1). */
+export const SigningSecretParams = z.strictObject({});
+
+/**
+ * A scheduler's webhook signing secret as `get_signing_secret` and `rotate_signing_secret` answer it
+ * (SPEC §13.1): the secret itself only in the one answer that shows it, else its hint.
+ */
+export const SigningSecretInfoSchema = z.strictObject({
+  /** The secret itself (`whsec_…`): present only in the one answer that shows it. */
+  secret: z.string().optional(),
+  /** `whsec_` and its first 4 characters, to tell secrets apart. */
+  hint: z.string(),
+  created_at: InstantSchema,
+  /** When it was shown; absent while never shown. */
+  shown_at: InstantSchema.optional(),
+  /** Retired secrets that still sign (each until `signs_until` = `retired_at` + 24 h), newest first. */
+  previous: z.array(z.strictObject({ hint: z.string(), created_at: InstantSchema, retired_at: InstantSchema, signs_until: InstantSchema })),
+});
+export type SigningSecretInfo = z.infer<typeof SigningSecretInfoSchema>;
+/** `{signing_secret}`: the answer of `get_signing_secret` and `rotate_signing_secret`. */
+export const SigningSecretAnswer = z.strictObject({ signing_secret: SigningSecretInfoSchema });
+
 /**
  * The `"engine": "scheduler_blobhub"` commands (SPEC §3.1): parameters and answer of each. The command
  * table in `commands.ts` is typed against it, so a command cannot exist without its contract.
@@ -469,6 +486,8 @@ export const SCHEDULER_COMMANDS = {
   list_dead_letters: { params: ListDeadLettersParams, answer: DeadLetterListPage, summary: 'Exhausted occurrences of the scheduler, 10 a page, newest first (SPEC §12.3).' },
   replay_dead_letter: { params: DeadLetterIdParams, answer: ReplayAnswer, summary: 'Fire a dead letter\'s occurrence again now, as a manual run linked to it.' },
   dismiss_dead_letter: { params: DeadLetterIdParams, answer: EmptyAnswer, summary: 'Remove a dead letter from the list.' },
+  get_signing_secret: { params: SigningSecretParams, answer: SigningSecretAnswer, summary: 'Admins: the scheduler\'s webhook signing secret, in clear only the first time it is asked for (SPEC §13.1).' },
+  rotate_signing_secret: { params: SigningSecretParams, answer: SigningSecretAnswer, summary: 'Admins: a new webhook signing secret, shown in this answer; the previous one signs 24 h more (SPEC §13.1).' },
 } as const satisfies Record<string, CommandContract>;
 export type SchedulerCommandName = keyof typeof SCHEDULER_COMMANDS;
 

@@ -1,5 +1,6 @@
 import type { Metadata } from 'next';
 import Form from 'next/form';
+import Link from 'next/link';
 import { redirect } from 'next/navigation';
 import { revisionOf, schedulerPage } from '@/app/lib/server';
 import { oneOf, param, type SearchParams } from '@/app/lib/search-params';
@@ -80,6 +81,11 @@ export default async function SchedulerPage({ params, searchParams }: Props) {
         </div>
         <div className="page-actions">
           <BulkEnable counts={counts} setAllEnabled={setAllEnabledAction.bind(null, revisionId)} canWrite={canWrite} />
+          {scheduler.role === 'admin' ? (
+            <Link className="btn" href={`/schedulers/${revisionId}/settings`}>
+              Settings
+            </Link>
+          ) : null}
           {canWrite ? (
             <Form action={`/schedulers/${revisionId}/new`}>
               <button type="submit" className="btn btn-primary">

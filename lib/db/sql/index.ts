@@ -26,3 +26,4 @@ export { type ScheduleRecord } from './schedule-record';
 export { fireLateness, LATENESS_BUCKETS_SECONDS, type LatenessHistogram } from './fire-metrics';
 export { findLastRuns, countEnabled, type LastRunRecord } from './last-runs';
 export { countLoginFailure } from './count-login-failure';
+export { lockBlob } from './lock-blob';

@@ -40,7 +40,7 @@ function refusal(body: unknown, schema: z.ZodType = ScheduleCreateInput): IssueE
 
 describe('§5.2 row 1: wrong type, unknown key, missing field, field of the other repeat → invalid_request_body', () => {
   it('a wrong type names the field and what was expected', () => {
-    expect(refusal(cron({ repeat: 5 }))).toEqual({ code: 'invalid_request_body', path: 'repeat', message: 'repeat: Invalid option: expected one of "one_time"|"recurring_cron"' });
+    expect(refusal(cron({ repeat: 5 }))).toEqual({ code: 'invalid_request_body', path: 'repeat', message: 'repeat: Invalid option: expected one of "one_time"|"recurring_cron"|"recurring_rate"' });
     expect(refusal(cron({ enabled: 'yes' }))).toEqual({ code: 'invalid_request_body', path: 'enabled', message: 'enabled: Invalid input: expected boolean, received string' });
     expect(refusal(withTarget({ ...TARGET, session: 7 }))).toEqual({
       code: 'invalid_request_body',
@@ -62,8 +62,10 @@ describe('§5.2 row 1: wrong type, unknown key, missing field, field of the othe
   });
 
   it('§5.1 the info fields are refused in a request, each by name', () => {
-    expect(SCHEDULE_INFO_FIELDS).toEqual(['id', 'state', 'next_fire_at', 'created_by', 'skipped_occurrences', 'created_at', 'updated_at']);
-    for (const field of SCHEDULE_INFO_FIELDS) {
+    expect(SCHEDULE_INFO_FIELDS).toEqual(['id', 'state', 'next_fire_at', 'created_by', 'skipped_occurrences', 'paused', 'created_at', 'updated_at']);
+    // `paused` is read-only but for its note (SPEC §12.5): its other fields are refused by name.
+    expect(refusal(cron({ paused: { note: 'maintenance', by: { type: 'system' } } }))).toEqual({ code: 'invalid_request_body', path: 'paused.by', message: 'unknown field "by"' });
+    for (const field of SCHEDULE_INFO_FIELDS.filter((f) => f !== 'paused')) {
       expect(refusal(cron({ [field]: 'x' })), field).toEqual({ code: 'invalid_request_body', path: field, message: `unknown field "${field}"` });
       expect(refusal({ [field]: 'x' }, ScheduleUpdateInput), field).toEqual({ code: 'invalid_request_body', path: field, message: `unknown field "${field}"` });
     }
@@ -361,7 +363,7 @@ describe('STYLE §3.5 invariant: a Schedule without its info fields is a valid S
   it('the answer schemas are strict: a field the contract does not declare fails', () => {
     expect(ScheduleSchema.safeParse({ ...STORED, revision_id: ID }).success).toBe(false);
     expect(ScheduleSchema.safeParse({ ...STORED, alias: null }).success).toBe(false); // omitted, never null (SPEC §4)
-    const run = { id: ID, schedule_id: ID, scheduled_for: STORED.created_at, trigger: 'manual', created_at: STORED.created_at, invocation_target_type: 'workflow', invocation_target: STORED.invocation_target, status: 'invocation_error', result: { error: 'session_not_open', message: 'session nightly-batch is closed' } };
+    const run = { id: ID, schedule_id: ID, scheduled_for: STORED.created_at, trigger: 'manual', created_at: STORED.created_at, invocation_target_type: 'workflow', invocation_target: STORED.invocation_target, attempt: 1, status: 'invocation_error', result: { error: 'session_not_open', message: 'session nightly-batch is closed' } };
     expect(RunSchema.safeParse(run).success).toBe(true);
     expect(RunSchema.safeParse({ ...run, result: { error: 'no_such_error' } }).success).toBe(false);
   });
