@@ -122,6 +122,9 @@ const ENV_READERS = {
   // Next.js middleware runs in the Edge runtime, where lib/config (node:net) cannot load; the one value
   // it reads, NODE_ENV, is written into its bundle by Next.js at build time ('unsafe-eval' in dev's CSP).
   'middleware.ts': 'NODE_ENV',
+  // The AWS SDK reads process.env itself; the moto tests give it dummy credentials and no
+  // instance-metadata lookup, so no SDK call of a test can leave loopback.
+  'lib/testing/moto.ts': 'AWS_ACCESS_KEY_ID, AWS_SECRET_ACCESS_KEY, AWS_REGION, AWS_EC2_METADATA_DISABLED',
 };
 
 const EDGES = ['lib/config/**', 'lib/api/runtime.ts', 'lib/testing/**', 'worker/main.ts', 'cli/connection.ts', 'prisma/**', 'scripts/**', 'bench/**', 'e2e/**', ...TESTS];

@@ -18,7 +18,7 @@
  */
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { loadConfig, type Limits } from '../lib/config';
-import { deliverHttp, generateSigningSecret } from '../lib/delivery';
+import { createDeliveryPool, deliverHttp, generateSigningSecret } from '../lib/delivery';
 import { fireDue } from '../lib/schedules';
 import { testFire } from '../lib/testing/fire-context';
 import { insertSchedules } from '../lib/testing/insert-schedules';
@@ -32,6 +32,8 @@ const DELIVERIES = 1_000;
 // No per-session limit in the way: the bench measures the fire path, not the limit's refusals.
 process.env.WORKFLOW_EXECUTIONS_PER_SESSION_PER_MINUTE = '1000000000';
 const LIMITS: Limits = loadConfig().limits;
+/** The process's one delivery pool, as the worker's edge would make it. */
+const pool = createDeliveryPool(loadConfig().delivery.concurrency);
 const TARGET = {
   target: { org: 'acme-corp', blob: 'procedures', revision: 'default', session: 'nightly-batch' },
   workflow: { definition: 'triage' },
@@ -83,6 +85,7 @@ async function main() {
           fire: testFire('us-east-1', new Date()),
           signingSecrets: [secret],
           allowList: { hosts: [], addresses: [], ranges: ['127.0.0.0/8'] },
+          pool,
         }),
       );
       loop.enable();

@@ -14,11 +14,13 @@ import { parseTargetArn, type AwsInvocationTarget, type AwsResult, type AwsTarge
 import { awsClient, sdkRegion } from './aws-clients';
 import { defaultEvent, occurrenceId } from './default-event';
 import type { AwsSentRequest, DeliveryOutcome, FireContext } from './outcome';
-import { withDeliverySlot } from './pool';
+import type { DeliveryPool } from './pool';
 
 export interface AwsDeliveryRequest {
   target: AwsInvocationTarget;
   fire: FireContext;
+  /** The process's delivery pool (`createDeliveryPool`), whose slot the attempt waits for. */
+  pool: DeliveryPool;
 }
 
 /** The SDK operation each service's attempt calls. */
@@ -150,7 +152,7 @@ export async function deliverAws(req: AwsDeliveryRequest): Promise<DeliveryOutco
   const deliveryId = occurrenceId(fire);
   const payload = target.input ?? JSON.stringify(defaultEvent({ ...fire, region: fire.region ?? (await sdkRegion()) }));
   const request: AwsSentRequest = { type: 'aws', service: parsed.service, operation: AWS_OPERATIONS[parsed.service], region: parsed.region, params: {} };
-  return withDeliverySlot(async () => {
+  return req.pool.run(async () => {
     const started = performance.now();
     let outcome: { ok: true; result: AwsResult } | { ok: false; failure: AwsFailure };
     try {

@@ -8,7 +8,7 @@ import type { MessageAttributeValue } from '@aws-sdk/client-sqs';
 import { classifyAwsError, sendToQueue } from './aws';
 import { SQS_DEAD_LETTER_ARN } from './contract';
 import type { SentRequest } from './outcome';
-import { withDeliverySlot } from './pool';
+import type { DeliveryPool } from './pool';
 
 /** SQS's limit on one message, body and attributes together, in bytes (256 KiB). */
 export const SQS_MESSAGE_MAX_BYTES = 256 * 1024;
@@ -50,6 +50,8 @@ export interface DeadLetterRequest {
   scheduleArn: string;
   /** The target's ARN (aws), URL (http) or workflow ARN (SPEC §14). */
   targetArn: string;
+  /** The process's delivery pool (`createDeliveryPool`), whose slot the send waits for. */
+  pool: DeliveryPool;
 }
 
 export type DeadLetterOutcome =
@@ -83,7 +85,7 @@ function sqsSafe(json: string): string {
  * with the attributes (then `IS_PAYLOAD_TRUNCATED` = `true`); every attribute of SPEC §12.3
  * (`RETRY_ATTEMPTS` a Number, the rest Strings; `ERROR_MESSAGE` cut to 1,000 characters). Pure.
  */
-export function buildDeadLetterMessage(req: DeadLetterRequest): { body: string; attributes: Record<string, MessageAttributeValue>; truncated: boolean } {
+export function buildDeadLetterMessage(req: Omit<DeadLetterRequest, 'pool'>): { body: string; attributes: Record<string, MessageAttributeValue>; truncated: boolean } {
   const str = (v: string): MessageAttributeValue => ({ DataType: 'String', StringValue: v });
   const attributes: Record<(typeof DEAD_LETTER_ATTRIBUTES)[number], MessageAttributeValue> = {
     ERROR_CODE: str(req.errorCode.slice(0, 256) || 'AWS.Scheduler.InternalServerError'),
@@ -117,7 +119,7 @@ export async function sendDeadLetter(req: DeadLetterRequest): Promise<DeadLetter
     return { ok: false, error: 'InvalidParameterValue', message: `${req.deadLetterArn.slice(0, 200)} is not a standard SQS queue ARN`, retryable: false };
   }
   const message = buildDeadLetterMessage(req);
-  return withDeliverySlot(async () => {
+  return req.pool.run(async () => {
     try {
       const sent = await sendToQueue({ arn: req.deadLetterArn, body: message.body, attributes: message.attributes, params: {} });
       return { ok: true, messageId: sent.messageId, requestId: sent.requestId, truncated: message.truncated };

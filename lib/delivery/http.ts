@@ -7,14 +7,14 @@ import http from 'node:http';
 import https from 'node:https';
 import type { LookupFunction } from 'node:net';
 import { Webhook } from 'standardwebhooks';
-import { loadConfig, type HttpAllowList } from '../config';
+import type { HttpAllowList } from '../config';
 import { toError } from '../errors';
 import { HTTP_TIMEOUT_SECONDS, RESPONSE_EXCERPT_MAX_BYTES, type HttpInvocationTarget, type HttpResult } from './contract';
 import { defaultEvent, occurrenceId } from './default-event';
 import { resolveDestination, type HostResolver, type ResolvedAddress } from './destination';
 import { sdkRegion } from './aws-clients';
 import type { DeliveryOutcome, FireContext, HttpSentRequest } from './outcome';
-import { withDeliverySlot } from './pool';
+import type { DeliveryPool } from './pool';
 
 /** Sent unless the target sets its own `user-agent`. */
 export const WEBHOOK_USER_AGENT = 'scheduler-webhooks/1';
@@ -27,8 +27,13 @@ export interface HttpDeliveryRequest {
    * than 24 h ago (SPEC §13.1). Each adds one `v1,` signature; at least one is required.
    */
   signingSecrets: string[];
-  /** Default: `SCHEDULER_HTTP_ALLOWED_HOSTS`. */
-  allowList?: HttpAllowList;
+  /**
+   * Destinations reachable although private, loopback, … (SPEC §13.1): the process's
+   * `SCHEDULER_HTTP_ALLOWED_HOSTS`, passed in by its edge.
+   */
+  allowList: HttpAllowList;
+  /** The process's delivery pool (`createDeliveryPool`), whose slot the attempt waits for. */
+  pool: DeliveryPool;
   /** Default: the system resolver (`dns.lookup`, every address). Tests pass their own. */
   resolve?: HostResolver;
   /** The `webhook-timestamp` clock. Default: the system clock. */
@@ -76,8 +81,8 @@ export async function buildWebhookRequest(req: HttpDeliveryRequest): Promise<Htt
 export async function deliverHttp(req: HttpDeliveryRequest): Promise<DeliveryOutcome<HttpResult, HttpSentRequest>> {
   const request = await buildWebhookRequest(req);
   const timeoutMs = (req.target.timeout_seconds ?? HTTP_TIMEOUT_SECONDS.default) * 1000;
-  const allowList = req.allowList ?? loadConfig().delivery.httpAllowList;
-  return withDeliverySlot(async () => {
+  const { allowList } = req;
+  return req.pool.run(async () => {
     const started = performance.now();
     const deadline = started + timeoutMs;
     const result = await attempt(request, allowList, req.resolve, deadline, timeoutMs);

@@ -55,6 +55,6 @@ export {
   type DeadLetterRequest,
 } from './dead-letter';
 export { sdkRegion, FALLBACK_REGION } from './aws-clients';
-export { deliveryPoolLoad } from './pool';
+export { createDeliveryPool, type DeliveryPool } from './pool';
 export { generateSigningSecret, SIGNING_SECRET_PREFIX, signingSecretHint } from './signing-secret';
 export type { DeliveryOutcome, FireContext, SentRequest, HttpSentRequest, AwsSentRequest } from './outcome';

@@ -14,14 +14,16 @@ import { CreateStateMachineCommand, DescribeExecutionCommand, SFNClient } from '
 import { CreateTopicCommand, SNSClient, SubscribeCommand } from '@aws-sdk/client-sns';
 import { CreateQueueCommand, GetQueueAttributesCommand, ReceiveMessageCommand, SetQueueAttributesCommand, SQSClient, SQSServiceException, type Message } from '@aws-sdk/client-sqs';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { afterFailedAttempt, type RetryPolicy } from '../../schedules/attempts';
+import { afterFailedAttempt, type RetryPolicy } from '../../schedules';
 import { testFire, TEST_ACCOUNT as ACCOUNT } from '../../testing/fire-context';
 import { requireMoto } from '../../testing/moto';
-import { classifyAwsError, DEAD_LETTER_ATTRIBUTES, deadLetterError, deliver, occurrenceId, sendDeadLetter, type AwsResult, type AwsSentRequest, type DeliveryOutcome, type FireContext } from '..';
+import { classifyAwsError, createDeliveryPool, DEAD_LETTER_ATTRIBUTES, deadLetterError, deliver, occurrenceId, sendDeadLetter, type AwsResult, type AwsSentRequest, type DeliveryOutcome, type FireContext } from '..';
 
 const REGION = 'us-east-1';
 const suffix = randomUUID().slice(0, 8);
 let sqs: SQSClient;
+/** One pool for the file, as a process has (SCHEDULER_DELIVERY_CONCURRENCY's default). */
+const pool = createDeliveryPool(64);
 
 beforeAll(async () => {
   await requireMoto();
@@ -51,7 +53,7 @@ describe('§13.2 SQS', () => {
   it('a one-time schedule\'s SQS target receives the default event, field by field, resources = the schedule ARN', async () => {
     const q = await createQueue(`orders-${suffix}`);
     const f = fire();
-    const outcome = await deliver({ type: 'aws', target: { arn: q.arn }, fire: f });
+    const outcome = await deliver({ type: 'aws', pool, target: { arn: q.arn }, fire: f });
     expect(outcome.status).toBe('success');
     expect(outcome.result).toEqual({ service: 'sqs', request_id: expect.any(String), message_id: expect.any(String) });
     const [m] = await receiveAll(q.url, 1);
@@ -74,8 +76,8 @@ describe('§13.2 SQS', () => {
     const q = await createQueue(`orders-${suffix}.fifo`, { FifoQueue: 'true' });
     const f = fire();
     const target = { arn: q.arn, input: 'close the books', sqs_parameters: { message_group_id: 'ledger' } };
-    const first = await deliver({ type: 'aws', target, fire: f });
-    const again = await deliver({ type: 'aws', target, fire: { ...f, attempt: 2 } });
+    const first = await deliver({ type: 'aws', pool, target, fire: f });
+    const again = await deliver({ type: 'aws', pool, target, fire: { ...f, attempt: 2 } });
     expect(first.status).toBe('success');
     expect(again.status).toBe('success');
     const messages = await receiveAll(q.url, 2, 3);
@@ -86,7 +88,7 @@ describe('§13.2 SQS', () => {
   });
 
   it('a queue that does not exist is QueueDoesNotExist, not retryable by nature', async () => {
-    const outcome = await deliver({ type: 'aws', target: { arn: `arn:aws:sqs:${REGION}:${ACCOUNT}:missing-${suffix}` }, fire: fire() });
+    const outcome = await deliver({ type: 'aws', pool, target: { arn: `arn:aws:sqs:${REGION}:${ACCOUNT}:missing-${suffix}` }, fire: fire() });
     expect(outcome.status).toBe('invocation_error');
     expect(outcome.result).toEqual({ error: 'QueueDoesNotExist', message: 'The specified queue does not exist.', request_id: expect.any(String) });
     expect(outcome.retryable).toBe(false);
@@ -99,7 +101,7 @@ describe('§13.2 SNS', () => {
     const { TopicArn } = await sns.send(new CreateTopicCommand({ Name: `alerts-${suffix}` }));
     const q = await createQueue(`alerts-inbox-${suffix}`);
     await sns.send(new SubscribeCommand({ TopicArn, Protocol: 'sqs', Endpoint: q.arn, Attributes: { RawMessageDelivery: 'true' } }));
-    const outcome = await deliver({ type: 'aws', target: { arn: TopicArn!, input: 'disk almost full' }, fire: fire() });
+    const outcome = await deliver({ type: 'aws', pool, target: { arn: TopicArn!, input: 'disk almost full' }, fire: fire() });
     expect(outcome.status).toBe('success');
     expect(outcome.result).toEqual({ service: 'sns', request_id: expect.any(String), message_id: expect.any(String) });
     const [m] = await receiveAll(q.url, 1);
@@ -107,7 +109,7 @@ describe('§13.2 SNS', () => {
   });
 
   it('a topic that does not exist is NotFound', async () => {
-    const outcome = await deliver({ type: 'aws', target: { arn: `arn:aws:sns:${REGION}:${ACCOUNT}:nope-${suffix}`, input: 'x' }, fire: fire() });
+    const outcome = await deliver({ type: 'aws', pool, target: { arn: `arn:aws:sns:${REGION}:${ACCOUNT}:nope-${suffix}`, input: 'x' }, fire: fire() });
     expect(outcome.status).toBe('invocation_error');
     expect((outcome.result as { error: string }).error).toBe('NotFoundException');
     expect(outcome.retryable).toBe(false);
@@ -121,7 +123,7 @@ describe('§13.2 Step Functions', () => {
       new CreateStateMachineCommand({ name: `nightly-${suffix}`, roleArn: `arn:aws:iam::${ACCOUNT}:role/sfn`, definition: JSON.stringify({ StartAt: 'Done', States: { Done: { Type: 'Pass', End: true } } }) }),
     );
     const f = fire();
-    const outcome = await deliver({ type: 'aws', target: { arn: stateMachineArn! }, fire: f });
+    const outcome = await deliver({ type: 'aws', pool, target: { arn: stateMachineArn! }, fire: f });
     expect(outcome.status).toBe('success');
     const executionArn = (outcome.result as { execution_arn: string }).execution_arn;
     expect(executionArn).toBe(`arn:aws:states:${REGION}:${ACCOUNT}:execution:nightly-${suffix}:${occurrenceId(f)}`);
@@ -141,6 +143,7 @@ describe('§13.2 EventBridge', () => {
     await events.send(new PutTargetsCommand({ Rule: `fwd-${suffix}`, Targets: [{ Id: 'q', Arn: q.arn }] }));
     const f = fire();
     const outcome = await deliver({
+      pool,
       type: 'aws',
       target: { arn: `arn:aws:events:${REGION}:${ACCOUNT}:event-bus/default`, input: '{"report":"daily"}', eventbridge_parameters: { detail_type: 'Report Due', source } },
       fire: f,
@@ -163,10 +166,10 @@ describe('§13.2 Lambda', () => {
     const lambda = new LambdaClient({ region: REGION });
     // An empty zip: moto stores the function; running its code would need Docker, which an Event invoke does not wait for.
     const fn = await lambda.send(new CreateFunctionCommand({ FunctionName: `resize-${suffix}`, Runtime: 'python3.12', Role: role.Role!.Arn!, Handler: 'x.handler', Code: { ZipFile: Buffer.from('UEsFBgAAAAAAAAAAAAAAAAAAAAAAAA==', 'base64') } }));
-    const outcome = await deliver({ type: 'aws', target: { arn: fn.FunctionArn!, input: '{"size":"small"}' }, fire: fire() });
+    const outcome = await deliver({ type: 'aws', pool, target: { arn: fn.FunctionArn!, input: '{"size":"small"}' }, fire: fire() });
     expect(outcome).toMatchObject({ status: 'success', result: { service: 'lambda', request_id: expect.any(String) } });
     expect(outcome.request.params).toEqual({ FunctionName: fn.FunctionArn, InvocationType: 'Event', Payload: '{"size":"small"}' });
-    const missing = await deliver({ type: 'aws', target: { arn: `arn:aws:lambda:${REGION}:${ACCOUNT}:function:none-${suffix}`, input: '{}' }, fire: fire() });
+    const missing = await deliver({ type: 'aws', pool, target: { arn: `arn:aws:lambda:${REGION}:${ACCOUNT}:function:none-${suffix}`, input: '{}' }, fire: fire() });
     expect(missing).toMatchObject({ status: 'invocation_error', retryable: false, result: { error: 'ResourceNotFoundException' } });
   });
 });
@@ -178,6 +181,7 @@ describe('§13.2 ECS', () => {
     const td = await ecs.send(new RegisterTaskDefinitionCommand({ family: `job-${suffix}`, containerDefinitions: [{ name: 'main', image: 'busybox', memory: 128 }] }));
     const f = fire();
     const outcome = await deliver({
+      pool,
       type: 'aws',
       target: { arn: cluster.cluster!.clusterArn!, ecs_parameters: { task_definition_arn: td.taskDefinition!.taskDefinitionArn!, launch_type: 'FARGATE', network_configuration: { awsvpc_configuration: { subnets: ['subnet-12345678'] } } } },
       fire: f,
@@ -216,7 +220,7 @@ describe('§12.3 dead letters', () => {
     let failedAt = new Date(f.scheduledFor.getTime() + 1000);
     let verdict;
     for (;;) {
-      outcomes.push(await deliver({ type: 'aws', target, fire: { ...f, attempt } }));
+      outcomes.push(await deliver({ type: 'aws', pool, target, fire: { ...f, attempt } }));
       verdict = afterFailedAttempt(policy, attempt, f.scheduledFor, failedAt);
       if (verdict.kind === 'exhausted') break;
       attempt = verdict.attempt;
@@ -233,6 +237,7 @@ describe('§12.3 dead letters', () => {
     const last = outcomes[2];
     const runId = randomUUID();
     const sent = await sendDeadLetter({
+      pool,
       deadLetterArn: dlq.arn,
       request: last.request,
       ...deadLetterError(last.result),
@@ -265,6 +270,7 @@ describe('§12.3 dead letters', () => {
     const dlq = await createQueue(`dlq-big-${suffix}`);
     await sqs.send(new SetQueueAttributesCommand({ QueueUrl: dlq.url, Attributes: { MaximumMessageSize: '262144' } }));
     const sent = await sendDeadLetter({
+      pool,
       deadLetterArn: dlq.arn,
       request: { type: 'http', method: 'POST', url: 'https://hooks.example.com/', headers: {}, body: 'x'.repeat(300_000) },
       errorCode: 'timeout',
@@ -287,6 +293,7 @@ describe('§12.3 dead letters', () => {
 
   it('a dead-letter queue that does not exist answers the AWS error, and throws nothing', async () => {
     const sent = await sendDeadLetter({
+      pool,
       deadLetterArn: `arn:aws:sqs:${REGION}:${ACCOUNT}:no-dlq-${suffix}`,
       request: { type: 'aws' },
       errorCode: 'X',

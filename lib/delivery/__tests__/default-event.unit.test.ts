@@ -44,7 +44,7 @@ describe('§13.3 the default event', () => {
 });
 
 describe('§12.3 the dead-letter message', () => {
-  const base: DeadLetterRequest = {
+  const base: Omit<DeadLetterRequest, 'pool'> = {
     deadLetterArn: 'arn:aws:sqs:us-east-1:123456789012:dlq',
     request: { type: 'http', method: 'POST', url: 'https://x.example/', headers: {}, body: '{}' },
     errorCode: 'http_error',

@@ -8,11 +8,13 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig, type HttpAllowList } from '../../config';
 import { testFire } from '../../testing/fire-context';
 import { closedPort, startReceiver, type Receiver } from '../../testing/receiver';
-import { deliver, deliverHttp, deliveryPoolLoad, generateSigningSecret, occurrenceId, type FireContext } from '..';
+import { createDeliveryPool, deliver, deliverHttp, generateSigningSecret, occurrenceId, type FireContext } from '..';
 
 const LOOPBACK: HttpAllowList = { hosts: [], addresses: [], ranges: ['127.0.0.0/8'] };
 const NONE: HttpAllowList = { hosts: [], addresses: [], ranges: [] };
 const secret = generateSigningSecret();
+/** One pool for the file, as a process has (SCHEDULER_DELIVERY_CONCURRENCY's default). */
+const pool = createDeliveryPool(64);
 
 const fire = (overrides: Partial<FireContext> = {}) => testFire('eu-west-1', new Date('2026-03-01T09:00:00.000Z'), overrides);
 
@@ -44,7 +46,7 @@ const received = (path: string) => receiver.requests.filter((r) => r.path === pa
 describe('§13.1 webhook delivery', () => {
   it('POSTs the default event, signed; a 2xx is success with the status and an excerpt', async () => {
     const f = fire();
-    const outcome = await deliver({ type: 'http', target: { url: receiver.url('/ok/default') }, fire: f, signingSecrets: [secret], allowList: LOOPBACK });
+    const outcome = await deliver({ type: 'http', target: { url: receiver.url('/ok/default') }, fire: f, signingSecrets: [secret], allowList: LOOPBACK, pool });
     expect(outcome.status).toBe('success');
     expect(outcome.result).toEqual({ http_status: 200, response_excerpt: 'received' });
     expect(outcome.retryable).toBe(false);
@@ -77,7 +79,7 @@ describe('§13.1 webhook delivery', () => {
       target: { url: receiver.url('/created/custom'), method: 'PUT', headers: { Authorization: 'Bearer abc', 'X-Env': 'prod', 'User-Agent': 'mine/2' }, body },
       fire: fire(),
       signingSecrets: [secret],
-      allowList: LOOPBACK,
+      allowList: LOOPBACK, pool,
     });
     expect(outcome.result).toEqual({ http_status: 201, response_excerpt: '' });
     const [r] = received('/created/custom');
@@ -94,11 +96,11 @@ describe('§13.1 webhook delivery', () => {
 
   it('a 500 answer fails (retryable) and the retry of the same occurrence carries the same webhook-id', async () => {
     const f = fire();
-    const first = await deliverHttp({ target: { url: receiver.url('/flaky/a') }, fire: f, signingSecrets: [secret], allowList: LOOPBACK });
+    const first = await deliverHttp({ target: { url: receiver.url('/flaky/a') }, fire: f, signingSecrets: [secret], allowList: LOOPBACK, pool });
     expect(first.status).toBe('invocation_error');
     expect(first.result).toEqual({ error: 'http_error', message: 'HTTP 503 Service Unavailable: not a 2xx answer', http_status: 503, response_excerpt: 'try later' });
     expect(first.retryable).toBe(true);
-    const second = await deliverHttp({ target: { url: receiver.url('/flaky/a') }, fire: { ...f, attempt: 2 }, signingSecrets: [secret], allowList: LOOPBACK });
+    const second = await deliverHttp({ target: { url: receiver.url('/flaky/a') }, fire: { ...f, attempt: 2 }, signingSecrets: [secret], allowList: LOOPBACK, pool });
     expect(second.status).toBe('success');
     expect(second.result).toEqual({ http_status: 204, response_excerpt: '' });
     const [a, b] = received('/flaky/a');
@@ -107,14 +109,14 @@ describe('§13.1 webhook delivery', () => {
     expect(b.body).toBe(a.body); // the same event: receivers de-duplicate by id
     expect(verify(a)).toEqual(verify(b));
     // Another occurrence of the same schedule is another id.
-    const next = await deliverHttp({ target: { url: receiver.url('/fail/b') }, fire: { ...f, scheduledFor: new Date('2026-03-01T10:00:00.000Z') }, signingSecrets: [secret], allowList: LOOPBACK });
+    const next = await deliverHttp({ target: { url: receiver.url('/fail/b') }, fire: { ...f, scheduledFor: new Date('2026-03-01T10:00:00.000Z') }, signingSecrets: [secret], allowList: LOOPBACK, pool });
     expect(next.result).toMatchObject({ error: 'http_error', http_status: 500, response_excerpt: 'database down' });
     expect(received('/fail/b')[0].headers['webhook-id']).not.toBe(a.headers['webhook-id']);
   });
 
   it('during a rotation both secrets sign: a receiver holding either verifies', async () => {
     const current = generateSigningSecret();
-    await deliverHttp({ target: { url: receiver.url('/ok/rotation') }, fire: fire(), signingSecrets: [current, secret], allowList: LOOPBACK });
+    await deliverHttp({ target: { url: receiver.url('/ok/rotation') }, fire: fire(), signingSecrets: [current, secret], allowList: LOOPBACK, pool });
     const [r] = received('/ok/rotation');
     expect(r.headers['webhook-signature'].split(' ')).toHaveLength(2);
     expect(verify(r, current)).toMatchObject({ source: 'aws.scheduler' });
@@ -123,7 +125,7 @@ describe('§13.1 webhook delivery', () => {
 
   it('a receiver that hangs is cut at timeout_seconds', async () => {
     const started = performance.now();
-    const outcome = await deliverHttp({ target: { url: receiver.url('/hang/1'), timeout_seconds: 1 }, fire: fire(), signingSecrets: [secret], allowList: LOOPBACK });
+    const outcome = await deliverHttp({ target: { url: receiver.url('/hang/1'), timeout_seconds: 1 }, fire: fire(), signingSecrets: [secret], allowList: LOOPBACK, pool });
     const elapsed = performance.now() - started;
     expect(outcome.status).toBe('invocation_error');
     expect(outcome.result).toEqual({ error: 'timeout', message: 'no answer within 1 s' });
@@ -134,24 +136,24 @@ describe('§13.1 webhook delivery', () => {
   });
 
   it('a redirect is an http_error and is never followed', async () => {
-    const outcome = await deliverHttp({ target: { url: receiver.url('/redirect/x') }, fire: fire(), signingSecrets: [secret], allowList: LOOPBACK });
+    const outcome = await deliverHttp({ target: { url: receiver.url('/redirect/x') }, fire: fire(), signingSecrets: [secret], allowList: LOOPBACK, pool });
     expect(outcome.result).toEqual({ error: 'http_error', message: 'HTTP 302 Found: a redirect, which is not followed', http_status: 302, response_excerpt: 'see /moved-here' });
     expect(outcome.retryable).toBe(false);
     expect(received('/moved-here')).toHaveLength(0);
   });
 
   it('keeps at most 1 KiB of the answer, never half a character', async () => {
-    const outcome = await deliverHttp({ target: { url: receiver.url('/big') }, fire: fire(), signingSecrets: [secret], allowList: LOOPBACK });
+    const outcome = await deliverHttp({ target: { url: receiver.url('/big') }, fire: fire(), signingSecrets: [secret], allowList: LOOPBACK, pool });
     const excerpt = (outcome.result as { response_excerpt: string }).response_excerpt;
     expect(excerpt).toBe('ü'.repeat(512)); // 2 bytes each: exactly 1,024 bytes
     expect(Buffer.byteLength(excerpt)).toBe(1024);
   });
 
   it('a 404 is not retryable; a port nothing listens on is connection_failed (retryable)', async () => {
-    const missing = await deliverHttp({ target: { url: receiver.url('/nothing-here') }, fire: fire(), signingSecrets: [secret], allowList: LOOPBACK });
+    const missing = await deliverHttp({ target: { url: receiver.url('/nothing-here') }, fire: fire(), signingSecrets: [secret], allowList: LOOPBACK, pool });
     expect(missing).toMatchObject({ status: 'invocation_error', retryable: false, result: { error: 'http_error', http_status: 404 } });
     const port = await closedPort();
-    const refused = await deliverHttp({ target: { url: `http://127.0.0.1:${port}/hook` }, fire: fire(), signingSecrets: [secret], allowList: LOOPBACK });
+    const refused = await deliverHttp({ target: { url: `http://127.0.0.1:${port}/hook` }, fire: fire(), signingSecrets: [secret], allowList: LOOPBACK, pool });
     expect(refused.status).toBe('invocation_error');
     expect(refused.result).toMatchObject({ error: 'connection_failed', message: expect.stringContaining('ECONNREFUSED') });
     expect(refused.retryable).toBe(true);
@@ -167,7 +169,7 @@ describe('§13.1 destinations refused at fire (destination_refused), before any 
   ])('%s', async (template, message) => {
     const url = template.replace('{port}', String(receiver.port));
     const before = receiver.requests.length;
-    const outcome = await deliverHttp({ target: { url }, fire: fire(), signingSecrets: [secret], allowList: NONE });
+    const outcome = await deliverHttp({ target: { url }, fire: fire(), signingSecrets: [secret], allowList: NONE, pool });
     expect(outcome.status).toBe('invocation_error');
     expect(outcome.result).toMatchObject({ error: 'destination_refused', message: expect.stringContaining(message) });
     expect(outcome.retryable).toBe(false);
@@ -175,7 +177,7 @@ describe('§13.1 destinations refused at fire (destination_refused), before any 
   });
 
   it('a host listed in SCHEDULER_HTTP_ALLOWED_HOSTS is delivered to (localhost → 127.0.0.1)', async () => {
-    const outcome = await deliverHttp({ target: { url: `http://localhost:${receiver.port}/ok/allowed` }, fire: fire(), signingSecrets: [secret], allowList: { hosts: ['localhost'], addresses: [], ranges: [] } });
+    const outcome = await deliverHttp({ target: { url: `http://localhost:${receiver.port}/ok/allowed` }, fire: fire(), signingSecrets: [secret], allowList: { hosts: ['localhost'], addresses: [], ranges: [] }, pool });
     expect(outcome.result).toEqual({ http_status: 200, response_excerpt: 'received' });
     expect(received('/ok/allowed')[0].headers.host).toBe(`localhost:${receiver.port}`);
   });
@@ -184,16 +186,17 @@ describe('§13.1 destinations refused at fire (destination_refused), before any 
 describe('bounded pool', () => {
   it('16 deliveries more than SCHEDULER_DELIVERY_CONCURRENCY (default 64) to a slow receiver: at most that many at a time, and all arrive', async () => {
     const limit = loadConfig().delivery.concurrency;
+    const bounded = createDeliveryPool(limit);
     const slow = await startReceiver(() => ({ status: 200, body: 'ok', delayMs: 200 }));
     try {
-      const all = Array.from({ length: limit + 16 }, () => deliverHttp({ target: { url: slow.url('/slow') }, fire: fire(), signingSecrets: [secret], allowList: LOOPBACK }));
+      const all = Array.from({ length: limit + 16 }, () => deliverHttp({ target: { url: slow.url('/slow') }, fire: fire(), signingSecrets: [secret], allowList: LOOPBACK, pool: bounded }));
       await new Promise((r) => setTimeout(r, 100));
-      expect(deliveryPoolLoad()).toEqual({ active: limit, pending: 16 });
+      expect(bounded.load()).toEqual({ active: limit, pending: 16 });
       const outcomes = await Promise.all(all);
       expect(outcomes.every((o) => o.status === 'success')).toBe(true);
       expect(slow.requests).toHaveLength(limit + 16);
       expect(slow.maxInFlight()).toBe(limit);
-      expect(deliveryPoolLoad()).toEqual({ active: 0, pending: 0 });
+      expect(bounded.load()).toEqual({ active: 0, pending: 0 });
     } finally {
       await slow.close();
     }

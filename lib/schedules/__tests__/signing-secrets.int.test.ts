@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { seed } from '../../../prisma/seed';
 import type { Actor } from '../../auth';
 import type { Db } from '../../db';
-import { deliverHttp, scheduleArn } from '../../delivery';
+import { createDeliveryPool, deliverHttp, scheduleArn } from '../../delivery';
 import { startReceiver } from '../../testing/receiver';
 import { TEST_LIMITS } from '../../testing/limits';
 import { createTestDb } from '../../testing/test-db';
@@ -155,6 +155,7 @@ describe('§13.1 a webhook signed with the scheduler secret', () => {
         fire: { scheduleId, scheduledFor: now, trigger: 'schedule', attempt: 1, account: '123456789012', region: 'us-east-1', scheduleArn: scheduleArn({ region: 'us-east-1', account: '123456789012', group: 'hooks', name: scheduleId }) },
         signingSecrets: secrets,
         allowList: { hosts: [], addresses: [], ranges: ['127.0.0.1/32'] },
+        pool: createDeliveryPool(1),
       });
       expect(outcome.status).toBe('success');
       const shown = await command('get_signing_secret', admin, now, rev);
