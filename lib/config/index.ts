@@ -1,1 +1,1 @@
-export { loadConfig, resetConfigCache, type AppConfig, type Limits } from './env';
+export { loadConfig, resetConfigCache, decodeKey, type AppConfig, type Limits } from './env';
