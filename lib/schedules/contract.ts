@@ -44,6 +44,8 @@ export const INVOCATION_ERRORS = [
   'access_denied',
   'invocation_failed',
   'internal_error',
+  /** The schedule's target is an `http` or `aws` target, which this build stores but does not deliver (SPEC §14). */
+  'unsupported_target',
 ] as const;
 export type InvocationError = (typeof INVOCATION_ERRORS)[number];
 
@@ -132,6 +134,33 @@ export const InvocationTargetSchema = z
 export type InvocationTarget = z.infer<typeof InvocationTargetSchema>;
 
 /**
+ * Target types (SPEC §13). The product API creates `workflow` targets; the EventBridge-compatible API
+ * (SPEC §14) also stores `http` (an `http(s)://` Target.Arn) and `aws` (any other ARN) targets, which
+ * this build does not deliver yet: each of their fires is an `invocation_error` `unsupported_target`.
+ */
+export const INVOCATION_TARGET_TYPES = ['workflow', 'http', 'aws'] as const;
+export type InvocationTargetType = (typeof INVOCATION_TARGET_TYPES)[number];
+
+/** An `http` target (SPEC §13.1), as the EventBridge API stores it: the URL and the body (its Input, as sent). */
+export const HttpTargetSchema = z.object({ url: z.string().min(1).max(2048), body: z.string().optional() }).strict();
+export type HttpTarget = z.infer<typeof HttpTargetSchema>;
+
+/** An `aws` target (SPEC §13.2), as the EventBridge API stores it. */
+export const AwsTargetSchema = z
+  .object({
+    arn: z.string().min(1).max(1600),
+    role_arn: z.string().max(1600).optional(),
+    input: z.string().optional(),
+    sqs_parameters: z.object({ message_group_id: z.string().max(128) }).strict().optional(),
+    eventbridge_parameters: z.object({ detail_type: z.string().max(128), source: z.string().max(256) }).strict().optional(),
+  })
+  .strict();
+export type AwsTarget = z.infer<typeof AwsTargetSchema>;
+
+/** A target the product stores but this build does not deliver (SPEC §14): `http` or `aws`. */
+export type ExternalTarget = { type: 'http'; target: HttpTarget } | { type: 'aws'; target: AwsTarget };
+
+/**
  * The writable fields of a schedule, as a request names them (SPEC §5.1), without cross-field rules.
  * `null` clears an optional field (alias, description, start_date, end_date).
  */
@@ -151,8 +180,11 @@ export const ScheduleFieldsSchema = z
   })
   .strict();
 
+/** The schedule fields without the target: the part shared by every target type. */
+export const ScheduleTimingFieldsSchema = ScheduleFieldsSchema.omit({ invocation_target: true, invocation_target_type: true });
+
 /** The SPEC §5.2 rules that need neither the database nor the clock. */
-function checkScheduleRules(s: z.infer<typeof ScheduleFieldsSchema>, ctx: z.RefinementCtx): void {
+function checkScheduleRules(s: z.infer<typeof ScheduleTimingFieldsSchema>, ctx: z.RefinementCtx): void {
   if (s.repeat === 'one_time') {
     if (s.cron_expression !== undefined) ctx.addIssue({ code: 'custom', path: ['cron_expression'], message: 'cron_expression is only for repeat "recurring_cron"' });
     if (s.invocation_time === undefined) ctx.addIssue({ code: 'custom', path: ['invocation_time'], message: 'invocation_time is required for repeat "one_time"' });
@@ -195,6 +227,10 @@ function checkScheduleRules(s: z.infer<typeof ScheduleFieldsSchema>, ctx: z.Refi
 export const ScheduleCreateInput = ScheduleFieldsSchema.superRefine(checkScheduleRules);
 export type ScheduleCreateInput = z.infer<typeof ScheduleCreateInput>;
 
+/** A schedule's fields for an `http` or `aws` target (SPEC §14), which travels beside them: the same rules. */
+export const ScheduleTimingInput = ScheduleTimingFieldsSchema.superRefine(checkScheduleRules);
+export type ScheduleTimingInput = z.infer<typeof ScheduleTimingInput>;
+
 /**
  * `update_schedule` input: any subset of the writable fields (SPEC §3.1). Cross-field rules run on
  * the stored schedule merged with these fields (see `mergeUpdate`).
@@ -206,6 +242,8 @@ export type ScheduleUpdateInput = z.infer<typeof ScheduleUpdateInput>;
 export interface Schedule {
   id: string;
   alias?: string;
+  /** The schedule's name in its group on the EventBridge-compatible API (SPEC §14); read-only. */
+  name?: string;
   description?: string;
   repeat: Repeat;
   invocation_time?: string;
@@ -215,7 +253,8 @@ export interface Schedule {
   end_date?: string;
   enabled: boolean;
   state: ScheduleState;
-  invocation_target_type: 'workflow';
+  invocation_target_type: InvocationTargetType;
+  /** A workflow target (SPEC §6); an `HttpTarget` or `AwsTarget` when `invocation_target_type` says so. */
   invocation_target: InvocationTarget;
   next_fire_at: string | null;
   created_by: { type: 'user' | 'org'; id: string };
@@ -237,7 +276,7 @@ export interface Run {
   scheduled_for: string;
   trigger: RunTrigger;
   created_at: string;
-  invocation_target_type: 'workflow';
+  invocation_target_type: InvocationTargetType;
   invocation_target: InvocationTarget;
   description?: string;
   status: RunStatus;

@@ -1,10 +1,12 @@
 import type { Actor } from '../auth';
 import type { Limits } from '../config';
-import type { Db } from '../db';
+import type { Db, Tx } from '../db';
 import { DomainError } from '../errors';
+import { aliasProblem, newId } from '../ids';
+import { isUniqueViolation } from '../workflows';
 import { requireSchedulerRole } from './access';
-import type { Schedule } from './contract';
-import { checkSchedule, parseScheduleInput } from './save-schedule';
+import type { ExternalTarget, Schedule } from './contract';
+import { checkSchedule, parseScheduleInput, parseTimingInput, type TimingRules } from './save-schedule';
 import { toSchedule } from './serialize';
 
 export interface CreateScheduleOptions {
@@ -12,41 +14,82 @@ export interface CreateScheduleOptions {
   actor: Actor;
   /** The scheduler blob's managed revision. */
   revision: { id: string; blobId: string };
-  /** The request body's schedule fields (unparsed). */
+  /** The request body's schedule fields (unparsed). Without `invocation_target` when `external` is given. */
   input: unknown;
   limits: Limits;
   now: Date;
+  /**
+   * The schedule's name in its group (SPEC §14), unique in the scheduler. Default: the alias, else the
+   * new id. The EventBridge API passes its `Name`.
+   */
+  name?: string;
+  /** Also take `name` as the alias when it fits the alias grammar (SPEC §4) and no schedule holds it. */
+  aliasFromName?: boolean;
+  /** An `http` or `aws` target (EventBridge API, SPEC §14): stored as given; its fires are `unsupported_target`. */
+  external?: ExternalTarget;
+  /** Save-time rules of time (save-schedule.ts `TimingRules`). Default `product`. */
+  timing?: TimingRules;
+  /** What the EventBridge API stores beside the product's fields (the `eventbridge` column), opaque here. */
+  eventbridge?: object;
 }
 
 /**
  * `create_schedule` (SPEC §3.1, §5): validate, check the target with the saver's standing, and store
  * the schedule with its first `next_fire_at`. `created_by` is the actor. Nothing is written on refusal.
- * Throws DomainError with the codes of SPEC §5.2 (incl. `409 schedule_limit_reached`, `409 alias_taken`).
+ * Throws DomainError with the codes of SPEC §5.2 (incl. `409 schedule_limit_reached`, `409 alias_taken`),
+ * and `409 name_taken` when `name` is already used in the scheduler (SPEC §14).
  */
 export async function createSchedule(opts: CreateScheduleOptions): Promise<Schedule> {
   const { db, actor, revision, limits, now } = opts;
-  const input = parseScheduleInput(opts.input);
-  return db.$transaction(async (tx) => {
-    await requireSchedulerRole(tx, actor, revision.blobId, 'write');
-    const count = await tx.schedule.count({ where: { revisionId: revision.id } });
-    if (count >= limits.schedulesPerRevision) {
-      throw new DomainError('schedule_limit_reached', `this scheduler already holds ${count} schedules, the most allowed (scheduler.schedules_per_revision = ${limits.schedulesPerRevision})`);
-    }
-    if (input.alias != null && (await tx.schedule.findFirst({ where: { revisionId: revision.id, alias: input.alias }, select: { id: true } }))) {
-      throw new DomainError('alias_taken', `alias "${input.alias}" is taken by another schedule in this scheduler`, { path: 'alias' });
-    }
-    const fields = await checkSchedule({ db: tx, actor, input, limits, now, checkTarget: true });
-    const row = await tx.schedule.create({
-      data: {
-        revisionId: revision.id,
-        ...fields,
-        invocationTarget: fields.invocationTarget,
-        createdByType: actor.type,
-        createdById: actor.id,
-        createdAt: now,
-        updatedAt: now,
-      },
+  const input = opts.external ? parseTimingInput(opts.input) : parseScheduleInput(opts.input);
+  const id = newId();
+  const name = opts.name ?? input.alias ?? id;
+  try {
+    return await db.$transaction(async (tx) => {
+      await requireSchedulerRole(tx, actor, revision.blobId, 'write');
+      const count = await tx.schedule.count({ where: { revisionId: revision.id } });
+      if (count >= limits.schedulesPerRevision) {
+        throw new DomainError('schedule_limit_reached', `this scheduler already holds ${count} schedules, the most allowed (scheduler.schedules_per_revision = ${limits.schedulesPerRevision})`);
+      }
+      if (input.alias != null && (await tx.schedule.findFirst({ where: { revisionId: revision.id, alias: input.alias }, select: { id: true } }))) {
+        throw new DomainError('alias_taken', `alias "${input.alias}" is taken by another schedule in this scheduler`, { path: 'alias' });
+      }
+      if (await tx.schedule.findFirst({ where: { revisionId: revision.id, name }, select: { id: true } })) throw nameTaken(name, opts.name === undefined);
+      const alias = input.alias ?? (opts.aliasFromName ? await freeAlias(tx, revision.id, name) : null);
+      const fields = await checkSchedule({ db: tx, actor, input, external: opts.external, limits, now, checkTarget: true, timing: opts.timing });
+      const row = await tx.schedule.create({
+        data: {
+          id,
+          revisionId: revision.id,
+          ...fields,
+          alias,
+          name,
+          ...(opts.eventbridge ? { eventbridge: opts.eventbridge } : {}),
+          createdByType: actor.type,
+          createdById: actor.id,
+          createdAt: now,
+          updatedAt: now,
+        },
+      });
+      return toSchedule(row);
     });
-    return toSchedule(row);
-  });
+  } catch (e) {
+    // Last guard of a race: UNIQUE (revision_id, name) and (revision_id, alias).
+    if (isUniqueViolation(e)) throw nameTaken(name, opts.name === undefined, e);
+    throw e;
+  }
+}
+
+/** A taken name: `alias_taken` when the name came from the alias (product API), else `name_taken`. */
+function nameTaken(name: string, fromAlias: boolean, cause?: unknown): DomainError {
+  return fromAlias
+    ? new DomainError('alias_taken', `alias "${name}" is taken: another schedule in this scheduler is named so`, { path: 'alias', cause })
+    : new DomainError('name_taken', `a schedule named "${name}" already exists in this scheduler`, { path: 'name', cause });
+}
+
+/** `name` as an alias when it fits the SPEC §4 grammar and no schedule of the scheduler holds it; else null. */
+async function freeAlias(tx: Tx, revisionId: string, name: string): Promise<string | null> {
+  if (aliasProblem(name)) return null;
+  const taken = await tx.schedule.findFirst({ where: { revisionId, alias: name }, select: { id: true } });
+  return taken ? null : name;
 }

@@ -15,3 +15,21 @@ export { toSchedule, toRun } from './serialize';
 export { listSchedulers, getSchedulerByRevision, type SchedulerSummary } from './list-schedulers';
 export { collectFireMetrics, METRICS_WINDOW_SECONDS, LIVE_WORKER_SECONDS, type FireMetrics } from './fire-metrics';
 export { targetOptions, lastRunStatuses, enabledCounts, type TargetOptions } from './target-options';
+
+// The EventBridge-compatible API's view (SPEC §14): schedule groups, schedules by group and name,
+// remembered client tokens, the default event, and the save-time timing rules.
+export { DEFAULT_GROUP, EVENTBRIDGE_NAME, GROUPS_PER_ORG, type GroupTag, type ScheduleGroupInfo } from './groups/group-info';
+export {
+  createScheduleGroup,
+  getScheduleGroup,
+  listScheduleGroups,
+  deleteScheduleGroup,
+  tagScheduleGroup,
+  untagScheduleGroup,
+  scheduleGroupOfBlob,
+} from './groups/schedule-group-verbs';
+export { getGroupSchedule, listGroupSchedules, type GroupSchedule, type ScheduleCursor } from './groups/group-schedules';
+export { findClientToken, saveClientToken } from './client-tokens';
+export { defaultEvent, occurrenceEventId, type EventBridgeOrigin } from './default-event';
+export { EVENTBRIDGE_START_DATE_GRACE_MS, type TimingRules } from './save-schedule';
+export { parseScheduleExpression, ScheduleExpressionError, type ScheduleExpression } from '../cron';

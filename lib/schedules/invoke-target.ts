@@ -16,10 +16,16 @@ import {
   type WorkflowGateway,
 } from '../workflows';
 import type { InvocationError, InvocationTarget, RunResult, RunStatus, RunTrigger } from './contract';
+import { defaultEvent, eventBridgeOrigin } from './default-event';
 import type { ScheduleRow } from './serialize';
 
 /** What a fire reads from its schedule row (as loaded, or claimed, in this transaction). */
-export type FiringSchedule = Pick<ScheduleRow, 'id' | 'description' | 'invocationTarget' | 'createdByType' | 'createdById'>;
+export type FiringSchedule = Pick<ScheduleRow, 'id' | 'description' | 'invocationTarget' | 'createdByType' | 'createdById' | 'invocationTargetType' | 'eventbridge'>;
+
+const UNSUPPORTED_TARGET: RunResult = {
+  error: 'unsupported_target',
+  message: 'this build stores http and aws targets but does not deliver to them yet (SPEC §14)',
+};
 
 export interface InvokeOptions {
   /** The schedule as loaded (or claimed) in this transaction; the run copies its target and description. */
@@ -73,6 +79,11 @@ export async function invokeTargets(tx: Tx, items: InvokeOptions[], gateway: Wor
   // Serialization is desired: one transaction client runs one statement at a time.
   for (const [i, item] of items.entries()) {
     const { schedule } = item;
+    if ((schedule.invocationTargetType ?? 'workflow') !== 'workflow') {
+      // SPEC §14: an http or aws target is stored, and each of its fires is a failed attempt.
+      outcomes[i] = { runId: runIds[i], status: 'invocation_error', result: UNSUPPORTED_TARGET, executionId: null };
+      continue;
+    }
     const it = schedule.invocationTarget as InvocationTarget;
     const key = JSON.stringify([schedule.createdByType, schedule.createdById, it.target, it.workflow]);
     let resolution = resolutions.get(key);
@@ -91,7 +102,7 @@ export async function invokeTargets(tx: Tx, items: InvokeOptions[], gateway: Wor
       revisionId: resolution.target.revisionId,
       sessionId: resolution.target.sessionId,
       definitionId: resolution.workflow.definitionId,
-      inputData: it.input_data,
+      inputData: inputDataOf(schedule, it, item.scheduledFor),
       description: schedule.description ?? undefined,
       scheduleId: schedule.id,
       runId: runIds[i],
@@ -140,6 +151,15 @@ export async function invokeTargets(tx: Tx, items: InvokeOptions[], gateway: Wor
   // same occurrence; the caller's transaction then rolls back the executions created above.
   await insertRuns(tx, runs);
   return done;
+}
+
+/**
+ * The fire's `input_data`: the target's own, or, for a schedule saved through the EventBridge API
+ * without `Target.Input`, the default event of this occurrence (SPEC §13.3).
+ */
+function inputDataOf(schedule: FiringSchedule, it: InvocationTarget, scheduledFor: Date): InvocationTarget['input_data'] {
+  const origin = it.input_data.length === 0 ? eventBridgeOrigin(schedule.eventbridge) : null;
+  return origin ? [{ alias: 'event', value: defaultEvent(origin, schedule.id, scheduledFor) }] : it.input_data;
 }
 
 /** Target, then workflow reference, with the creator's standing (SPEC §6, §8 step 1). */

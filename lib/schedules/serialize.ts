@@ -3,7 +3,7 @@
  * instants are ISO 8601 UTC with `Z`.
  */
 import type { ScheduleRecord } from '../db';
-import type { InvocationTarget, Repeat, Run, RunResult, RunStatus, RunTrigger, Schedule, ScheduleState } from './contract';
+import type { InvocationTarget, InvocationTargetType, Repeat, Run, RunResult, RunStatus, RunTrigger, Schedule, ScheduleState } from './contract';
 
 /** A `schedules` row (Prisma's model or raw SQL's `ScheduleRecord`); the revision is not part of the wire shape. */
 export type ScheduleRow = Omit<ScheduleRecord, 'revisionId'>;
@@ -12,6 +12,7 @@ export function toSchedule(row: ScheduleRow): Schedule {
   return {
     id: row.id,
     ...(row.alias != null ? { alias: row.alias } : {}),
+    name: row.name ?? row.alias ?? row.id,
     ...(row.description != null ? { description: row.description } : {}),
     repeat: row.repeat as Repeat,
     ...(row.repeat === 'one_time' && row.invocationTime != null ? { invocation_time: row.invocationTime } : {}),
@@ -21,7 +22,7 @@ export function toSchedule(row: ScheduleRow): Schedule {
     ...(row.endDate ? { end_date: row.endDate.toISOString() } : {}),
     enabled: row.enabled,
     state: row.state as ScheduleState,
-    invocation_target_type: 'workflow',
+    invocation_target_type: (row.invocationTargetType ?? 'workflow') as InvocationTargetType,
     invocation_target: row.invocationTarget as InvocationTarget,
     next_fire_at: row.nextFireAt ? row.nextFireAt.toISOString() : null,
     created_by: { type: row.createdByType as 'user' | 'org', id: row.createdById },
@@ -36,6 +37,7 @@ export interface RunRow {
   scheduleId: string;
   scheduledFor: Date;
   trigger: string;
+  invocationTargetType?: string;
   invocationTarget: unknown;
   description: string | null;
   status: string;
@@ -50,7 +52,7 @@ export function toRun(row: RunRow): Run {
     scheduled_for: row.scheduledFor.toISOString(),
     trigger: row.trigger as RunTrigger,
     created_at: row.createdAt.toISOString(),
-    invocation_target_type: 'workflow',
+    invocation_target_type: (row.invocationTargetType ?? 'workflow') as InvocationTargetType,
     invocation_target: row.invocationTarget as InvocationTarget,
     ...(row.description != null ? { description: row.description } : {}),
     status: row.status as RunStatus,

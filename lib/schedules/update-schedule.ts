@@ -3,9 +3,9 @@ import type { Limits } from '../config';
 import type { Db } from '../db';
 import { DomainError } from '../errors';
 import { requireSchedulerRole } from './access';
-import { firstIssueError, ScheduleUpdateInput, type Schedule } from './contract';
+import { AwsTargetSchema, firstIssueError, HttpTargetSchema, ScheduleUpdateInput, type ExternalTarget, type Schedule } from './contract';
 import { getScheduleRow } from './find-schedule';
-import { checkSchedule, parseScheduleInput } from './save-schedule';
+import { checkSchedule, parseScheduleInput, parseTimingInput, type TimingRules } from './save-schedule';
 import { toSchedule } from './serialize';
 
 export interface UpdateScheduleOptions {
@@ -18,6 +18,12 @@ export interface UpdateScheduleOptions {
   input: unknown;
   limits: Limits;
   now: Date;
+  /** Replace the target with an `http` or `aws` one (EventBridge API, SPEC §14); `input` then has no `invocation_target`. */
+  external?: ExternalTarget;
+  /** Save-time rules of time (save-schedule.ts `TimingRules`). Default `product`. */
+  timing?: TimingRules;
+  /** Replace what the EventBridge API stores beside the product's fields (the `eventbridge` column). */
+  eventbridge?: object;
 }
 
 /**
@@ -65,18 +71,67 @@ export async function updateSchedule(opts: UpdateScheduleOptions): Promise<Sched
       ...patch,
     };
     for (const k of Object.keys(merged)) if (merged[k] === undefined || merged[k] === null) delete merged[k];
-    const input = parseScheduleInput(merged);
+    // The target: a new workflow target (sent), a new external one (EventBridge API), or the stored one.
+    const external = opts.external ?? (patch.invocation_target === undefined ? storedExternal(row) : undefined);
+    if (external) delete merged.invocation_target;
+    const input = external ? parseTimingInput(merged) : parseScheduleInput(merged);
     if (input.alias != null && input.alias !== current.alias) {
       const clash = await tx.schedule.findFirst({ where: { revisionId: revision.id, alias: input.alias, NOT: { id: row.id } }, select: { id: true } });
       if (clash) throw new DomainError('alias_taken', `alias "${input.alias}" is taken by another schedule in this scheduler`, { path: 'alias' });
     }
-    const fields = await checkSchedule({ db: tx, actor, input, limits, now, checkTarget: patch.invocation_target !== undefined });
+    const fields = await checkSchedule({ db: tx, actor, input, external, limits, now, checkTarget: patch.invocation_target !== undefined, timing: opts.timing });
     // Re-enabling fires from the next occurrence after now (SPEC §5.1: no catch-up); checkSchedule
     // computes next_fire_at from `now`, so a disabled period's occurrences are never fired.
     const updated = await tx.schedule.update({
       where: { id: row.id },
-      data: { ...fields, invocationTarget: fields.invocationTarget, updatedAt: now },
+      data: {
+        ...fields,
+        // A one-time schedule saved already missed (EventBridge timing) counts that occurrence.
+        skippedOccurrences: fields.skippedOccurrences ? { increment: fields.skippedOccurrences } : undefined,
+        ...(opts.eventbridge ? { eventbridge: opts.eventbridge } : staleEventBridgeFields(row.eventbridge, patch, current)),
+        updatedAt: now,
+      },
     });
     return toSchedule(updated);
   });
+}
+
+/**
+ * The EventBridge API's copies of fields (SPEC §14) that a save made elsewhere changes: its full
+ * `description`, its `expression` as written, the `defaultEvent` origin of a target without Input,
+ * and the `Arn` and `Input` of its raw `target` (its role, retry policy, dead letter and parameters
+ * stay). They are dropped when the field's value changes, so that API answers from the product's
+ * fields again. Returns the column's update, or nothing when nothing is stale.
+ */
+const EVENTBRIDGE_COPIES: Record<string, readonly string[]> = {
+  target: ['invocation_target'],
+  defaultEvent: ['invocation_target'],
+  description: ['description'],
+  expression: ['repeat', 'cron_expression', 'invocation_time'],
+};
+
+function staleEventBridgeFields(stored: unknown, patch: Record<string, unknown>, current: Schedule): { eventbridge?: object } {
+  if (typeof stored !== 'object' || stored === null) return {};
+  const before = current as unknown as Record<string, unknown>;
+  const changedField = (f: string) => patch[f] !== undefined && JSON.stringify(patch[f] ?? null) !== JSON.stringify(before[f] ?? null);
+  const kept: Record<string, unknown> = { ...(stored as Record<string, unknown>) };
+  let changed = false;
+  for (const [key, fields] of Object.entries(EVENTBRIDGE_COPIES)) {
+    if (!(key in kept) || !fields.some(changedField)) continue;
+    changed = true;
+    if (key === 'target' && typeof kept.target === 'object' && kept.target !== null) {
+      const policies = { ...(kept.target as Record<string, unknown>) };
+      delete policies.Arn;
+      delete policies.Input;
+      kept.target = policies;
+    } else delete kept[key];
+  }
+  return changed ? { eventbridge: kept } : {};
+}
+
+/** The stored `http` / `aws` target of a row, or undefined for a workflow target. */
+function storedExternal(row: { invocationTargetType: string; invocationTarget: unknown }): ExternalTarget | undefined {
+  if (row.invocationTargetType === 'http') return { type: 'http', target: HttpTargetSchema.parse(row.invocationTarget) };
+  if (row.invocationTargetType === 'aws') return { type: 'aws', target: AwsTargetSchema.parse(row.invocationTarget) };
+  return undefined;
 }

@@ -81,4 +81,5 @@ export {
 // Transport: command handlers and blob route handlers.
 export { workflowCommands, createBlobHandler, getBlobHandler, listBlobsHandler, type OrgRouteContext } from './commands';
 export { parseParams } from './parse-params';
+export { isUniqueViolation } from './guards';
 export type { CommandContext, CommandHandler } from './command-context';

@@ -18,20 +18,24 @@
 import type { Tx } from '../client';
 import { dialectOfDb } from '../client';
 import { sqlInstant } from './instant';
-import { rawInstant, type ScheduleRecord } from './schedule-record';
+import { rawInstant, rawJson, type ScheduleRecord } from './schedule-record';
 
 /** A claimed schedule: the columns of the `schedules` row a fire reads. */
 export type ClaimedSchedule = Pick<
   ScheduleRecord,
   'id' | 'description' | 'repeat' | 'invocationTime' | 'cronExpression' | 'timezone' | 'startDate' | 'endDate' | 'invocationTarget' | 'createdByType' | 'createdById'
 > & {
+  /** `workflow` | `http` | `aws` (SPEC §13). */
+  invocationTargetType: string;
+  /** The EventBridge API's stored attributes (SPEC §14), read for the default event (SPEC §13.3); or null. */
+  eventbridge: unknown;
   /** The occurrence being claimed: never null for a claimed row. */
   nextFireAt: Date;
 };
 
 /** Only what firing reads (every column read costs per row; state and enabled are in the WHERE). */
 const COLUMNS = `id, description, repeat, invocation_time, cron_expression, timezone, start_date, end_date,
-  invocation_target, next_fire_at, created_by_type, created_by_id`;
+  invocation_target_type, invocation_target, eventbridge, next_fire_at, created_by_type, created_by_id`;
 
 /**
  * Due schedules, oldest occurrence first, up to `limit`. Params: now, limit.
@@ -91,7 +95,9 @@ interface RawSchedule {
   timezone: string;
   start_date: Date | string | null;
   end_date: Date | string | null;
+  invocation_target_type: string;
   invocation_target: unknown;
+  eventbridge: unknown;
   next_fire_at: Date | string;
   created_by_type: string;
   created_by_id: string;
@@ -108,7 +114,9 @@ function toClaimed(r: RawSchedule): ClaimedSchedule {
     timezone: r.timezone,
     startDate: rawInstant(r.start_date),
     endDate: rawInstant(r.end_date),
+    invocationTargetType: r.invocation_target_type,
     invocationTarget: typeof r.invocation_target === 'string' ? JSON.parse(r.invocation_target) : r.invocation_target,
+    eventbridge: rawJson(r.eventbridge),
     nextFireAt: new Date(r.next_fire_at),
     createdByType: r.created_by_type,
     createdById: r.created_by_id,
