@@ -5,8 +5,9 @@
  * the edge runtime cannot reach the database. It also passes the requested path to server components
  * in a request header, for the `next` of that redirect.
  *
- * Not matched: the API (`/api/**`, API keys only), `/metrics`, the login page and its form targets
- * (`/auth/**`), and Next.js assets.
+ * Not matched: the API (`/api/**`, API keys only), the EventBridge-compatible API (`/schedules…`,
+ * `/schedule-groups…`, `/tags/…`, SigV4-signed, SPEC §14), `/metrics`, the login page and its form
+ * targets (`/auth/**`), and Next.js assets.
  */
 import { NextResponse, type NextRequest } from 'next/server';
 import { REQUEST_PATH_HEADER, SESSION_COOKIE } from './lib/auth/session-cookie';
@@ -29,5 +30,5 @@ export function middleware(req: NextRequest): NextResponse {
 }
 
 export const config = {
-  matcher: ['/((?!api/|api$|metrics$|login$|auth/|_next/|icon\\.svg$|favicon\\.ico$|robots\\.txt$).*)'],
+  matcher: ['/((?!api/|api$|schedules/|schedules$|schedule-groups/|schedule-groups$|tags/|metrics$|login$|auth/|_next/|icon\\.svg$|favicon\\.ico$|robots\\.txt$).*)'],
 };

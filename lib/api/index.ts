@@ -6,3 +6,4 @@ export type { CommandContext, CommandHandler } from '../workflows';
 export { listBlobsResponse, describeBlobResponse, createBlobResponse } from './discovery';
 export { buildOpenApiDocument } from './openapi';
 export { loginResponse, logoutResponse, sessionTokenOf } from './web-login';
+export { handleEventBridgeRequest } from './eventbridge';
