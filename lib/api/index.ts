@@ -6,4 +6,5 @@ export type { CommandContext, CommandHandler } from '../workflows';
 export { listBlobsResponse, describeBlobResponse, createBlobResponse } from './discovery';
 export { buildOpenApiDocument } from './openapi';
 export { loginResponse, logoutResponse, sessionTokenOf } from './web-login';
-export { handleEventBridgeRequest } from './eventbridge';
+export { handleEventBridgeRequest, scheduleArn, groupArn } from './eventbridge';
+export { listAccessKeysResponse, createAccessKeyResponse, revokeAccessKeyResponse, accessKeyJson } from './access-keys';

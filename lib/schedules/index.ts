@@ -33,3 +33,4 @@ export { findClientToken, saveClientToken } from './client-tokens';
 export { defaultEvent, occurrenceEventId, type EventBridgeOrigin } from './default-event';
 export { EVENTBRIDGE_START_DATE_GRACE_MS, type TimingRules } from './save-schedule';
 export { parseScheduleExpression, ScheduleExpressionError, type ScheduleExpression } from '../cron';
+export { eventBridgeViewOfScheduler, eventBridgeRegionOf, type EventBridgeView } from './groups/eventbridge-view';

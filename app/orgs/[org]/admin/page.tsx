@@ -1,18 +1,21 @@
 import type { Metadata } from 'next';
 import { ActionForm } from '@/app/_components/action-form';
+import { AccessKeyFields, AccessKeyTable } from '@/app/_components/access-key-table';
 import { ApiKeyFields, ApiKeyTable } from '@/app/_components/api-key-table';
 import { DataTable } from '@/app/_components/data-table';
 import { orNotFoundPage, webContext } from '@/app/lib/server';
 import { Breadcrumbs } from '@/components/breadcrumbs';
 import { formatUtc } from '@/components/format';
-import { listApiKeys, listBlobGrants, listOrgMembers, ROLES } from '@/lib/auth';
+import { ensureAccountId, listAccessKeys, listApiKeys, listBlobGrants, listOrgMembers, ROLES } from '@/lib/auth';
 import {
   addMemberAction,
   changeRoleAction,
+  createOrgAccessKeyAction,
   createOrgKeyAction,
   grantBlobAction,
   removeMemberAction,
   revokeGrantAction,
+  revokeOrgAccessKeyAction,
   revokeOrgKeyAction,
 } from './actions';
 
@@ -46,10 +49,12 @@ export default async function OrgAdminPage({ params }: { params: Promise<{ org: 
   const { db, actor } = await webContext();
   const { org, members } = await orNotFoundPage(listOrgMembers(db, { actor, org: orgRef }));
   const ref = org.alias ?? org.id;
-  const [{ blobs, grants }, keys] = await Promise.all([
+  const [{ blobs, grants }, keys, accessKeys] = await Promise.all([
     listBlobGrants(db, { actor, org: org.id }),
     listApiKeys(db, { actor, owner: { type: 'org', org: org.id } }),
+    listAccessKeys(db, { actor, of: { type: 'org', org: org.id } }),
   ]);
+  const accountId = await db.$transaction((tx) => ensureAccountId(tx, org.id));
   return (
     <div className="page">
       <Breadcrumbs items={[{ label: 'Organizations', href: '/orgs' }, { label: org.name }]} />
@@ -58,6 +63,10 @@ export default async function OrgAdminPage({ params }: { params: Promise<{ org: 
           <h1>{org.name}</h1>
           <p className="page-intro">
             {org.alias ? <span className="mono">{org.alias}</span> : null} · members, blob access and org API keys
+          </p>
+          <p className="small">
+            AWS account id <span className="mono" data-testid="account-id">{accountId}</span>
+            <span className="muted"> · in every ARN of this org on the EventBridge Scheduler API</span>
           </p>
         </div>
       </div>
@@ -160,6 +169,20 @@ export default async function OrgAdminPage({ params }: { params: Promise<{ org: 
         <ApiKeyTable keys={keys} revoke={revokeOrgKeyAction.bind(null, ref)} caption="Org API keys" />
         <ActionForm action={createOrgKeyAction.bind(null, ref)} submitLabel="Create key" label="New org key">
           <ApiKeyFields />
+        </ActionForm>
+      </section>
+
+      <section className="container stack section-gap" aria-labelledby="org-access-keys-title">
+        <h2 id="org-access-keys-title" className="container-title">
+          AWS access keys
+        </h2>
+        <p className="container-intro small">
+          Access key pairs for the EventBridge Scheduler API (the AWS CLI, boto3, the SDKs): the org&apos;s own, acting as the org capped at their role, and the members&apos;
+          personal ones, which you can revoke here. The secret is shown once.
+        </p>
+        <AccessKeyTable keys={accessKeys} revoke={revokeOrgAccessKeyAction.bind(null, ref)} caption="AWS access keys" />
+        <ActionForm action={createOrgAccessKeyAction.bind(null, ref)} submitLabel="Create access key" label="New org access key">
+          <AccessKeyFields />
         </ActionForm>
       </section>
     </div>

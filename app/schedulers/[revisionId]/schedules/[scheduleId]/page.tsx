@@ -14,8 +14,13 @@ import { ZonedTime } from '@/components/zoned-time';
 import { describeAuthEntities, type AuthEntityInfo } from '@/lib/auth';
 import { describeCron } from '@/lib/cron';
 import { isDomainError } from '@/lib/errors';
-import { getSchedule, listRuns, RUN_STATUSES, type Run } from '@/lib/schedules';
+import { scheduleArn } from '@/lib/api';
+import { eventBridgeRegionOf, eventBridgeViewOfScheduler, getSchedule, listRuns, RUN_STATUSES, type Run } from '@/lib/schedules';
 import { deleteScheduleAction, runScheduleAction, setEnabledAction } from '../../actions';
+import { displayTarget } from '../../display-target';
+
+/** The region shown in a schedule's ARN when it was never saved through the EventBridge API (any region works). */
+const SHOWN_REGION = 'us-east-1';
 
 export const dynamic = 'force-dynamic';
 export const metadata: Metadata = { title: 'Schedule' };
@@ -67,7 +72,12 @@ export default async function SchedulePage({ params, searchParams }: Props) {
   const revisionId = scheduler.revisionId;
   const revision = revisionOf(scheduler);
   const schedule = await orNotFound(getSchedule({ db, actor, revision, scheduleRef: p.scheduleId }));
-  const [creator] = await describeAuthEntities(db, [schedule.created_by]);
+  const [[creator], group, savedRegion] = await Promise.all([
+    describeAuthEntities(db, [schedule.created_by]),
+    eventBridgeViewOfScheduler(db, { orgId: scheduler.org.id, blobId: scheduler.blobId, now: new Date() }),
+    eventBridgeRegionOf(db, schedule.id),
+  ]);
+  const ebName = schedule.name ?? schedule.alias ?? schedule.id;
   const status = oneOf(param(sp, 'status'), RUN_STATUSES);
   const runsCursor = param(sp, 'runs') || null;
   // The cursors of the newer pages this one was reached through (`?back=c1.c2`), so "← Newer" can step
@@ -87,7 +97,9 @@ export default async function SchedulePage({ params, searchParams }: Props) {
   const base = `/schedulers/${revisionId}`;
   const selfHref = `${base}/schedules/${schedule.id}`;
   const t = schedule.invocation_target;
-  const following = t.target.revision === 'default';
+  const workflowTarget = schedule.invocation_target_type === 'workflow';
+  const external = t as unknown as { url?: string; arn?: string; body?: string; input?: string; role_arn?: string };
+  const following = workflowTarget && t.target.revision === 'default';
   let cronDescription: string | null = null;
   if (schedule.cron_expression) {
     try {
@@ -190,36 +202,81 @@ export default async function SchedulePage({ params, searchParams }: Props) {
         </dl>
       </section>
 
+      {group ? (
+        <section className="container" aria-labelledby="eventbridge-title">
+          <h2 id="eventbridge-title" className="container-title">
+            EventBridge Scheduler API
+          </h2>
+          <dl className="properties">
+            <Property term="Name">
+              <span className="mono break" data-testid="eventbridge-name">{ebName}</span>
+            </Property>
+            <Property term="Schedule group">
+              <span className="mono">{group.groupName}</span>
+            </Property>
+            <Property term="ARN">
+              <span className="mono small break" data-testid="eventbridge-arn">
+                {scheduleArn({ region: savedRegion ?? SHOWN_REGION, accountId: group.accountId }, group.groupName, ebName)}
+              </span>
+              <div className="muted small">
+                {savedRegion ? `Region ${savedRegion}, as last saved through the API.` : `Any region works; ARNs carry the region a request is signed for.`}
+              </div>
+            </Property>
+          </dl>
+        </section>
+      ) : null}
+
       <section className="container" aria-labelledby="target-title">
         <h2 id="target-title" className="container-title">
           Target
         </h2>
-        <div className="two-columns">
-          <dl className="properties properties-single">
-            <Property term="Type">{schedule.invocation_target_type}</Property>
-            <Property term="Org">{t.target.org ? <span className="mono">{t.target.org}</span> : none}</Property>
-            <Property term="Blob">
-              <span className="mono">{t.target.blob}</span>
-            </Property>
-            <Property term="Revision">
-              <span className="mono break">{t.target.revision}</span>
-              <div className="muted small">{following ? 'Following: the blob’s default revision at every fire' : 'Pinned to this revision'}</div>
-            </Property>
-            <Property term="Session">
-              <span className="mono break">{t.target.session}</span>
-            </Property>
-          </dl>
-          <dl className="properties properties-single">
-            <Property term="Workflow definition">
-              <span className="mono break">{t.workflow.definition}</span>
-            </Property>
-            <Property term="Workflow org">{t.workflow.org ? <span className="mono">{t.workflow.org}</span> : none}</Property>
-            <Property term="Workflow blob">{t.workflow.blob ? <span className="mono">{t.workflow.blob}</span> : <span className="muted">The target’s own revision</span>}</Property>
-            <Property term="Workflow revision">{t.workflow.blob ? <span className="mono break">{t.workflow.revision ?? 'default'}</span> : none}</Property>
-          </dl>
-        </div>
-        <h3 className="subsection-title">Input data</h3>
-        {t.input_data && t.input_data.length ? <pre className="code-block">{JSON.stringify(t.input_data, null, 2)}</pre> : <p className="muted">None</p>}
+        {workflowTarget ? (
+          <>
+            <div className="two-columns">
+              <dl className="properties properties-single">
+                <Property term="Type">{schedule.invocation_target_type}</Property>
+                <Property term="Org">{t.target.org ? <span className="mono">{t.target.org}</span> : none}</Property>
+                <Property term="Blob">
+                  <span className="mono">{t.target.blob}</span>
+                </Property>
+                <Property term="Revision">
+                  <span className="mono break">{t.target.revision}</span>
+                  <div className="muted small">{following ? 'Following: the blob’s default revision at every fire' : 'Pinned to this revision'}</div>
+                </Property>
+                <Property term="Session">
+                  <span className="mono break">{t.target.session}</span>
+                </Property>
+              </dl>
+              <dl className="properties properties-single">
+                <Property term="Workflow definition">
+                  <span className="mono break">{t.workflow.definition}</span>
+                </Property>
+                <Property term="Workflow org">{t.workflow.org ? <span className="mono">{t.workflow.org}</span> : none}</Property>
+                <Property term="Workflow blob">{t.workflow.blob ? <span className="mono">{t.workflow.blob}</span> : <span className="muted">The target’s own revision</span>}</Property>
+                <Property term="Workflow revision">{t.workflow.blob ? <span className="mono break">{t.workflow.revision ?? 'default'}</span> : none}</Property>
+              </dl>
+            </div>
+            <h3 className="subsection-title">Input data</h3>
+            {t.input_data && t.input_data.length ? <pre className="code-block">{JSON.stringify(t.input_data, null, 2)}</pre> : <p className="muted">None</p>}
+          </>
+        ) : (
+          <>
+            <dl className="properties properties-single">
+              <Property term="Type">{schedule.invocation_target_type}</Property>
+              <Property term={external.url ? 'URL' : 'ARN'}>
+                <span className="mono break">{external.url ?? external.arn}</span>
+              </Property>
+              {external.role_arn ? (
+                <Property term="Role ARN">
+                  <span className="mono break">{external.role_arn}</span>
+                </Property>
+              ) : null}
+            </dl>
+            <p className="muted small">Stored as sent through the EventBridge API. This build does not deliver to this target yet: each fire is recorded as a failed attempt (unsupported_target).</p>
+            <h3 className="subsection-title">Input</h3>
+            {external.body ?? external.input ? <pre className="code-block">{external.body ?? external.input}</pre> : <p className="muted">None</p>}
+          </>
+        )}
       </section>
 
       <section className="container container-flush" aria-labelledby="executions-title">
@@ -252,7 +309,7 @@ export default async function SchedulePage({ params, searchParams }: Props) {
             ) : null}
           </div>
         ) : runs ? (
-          <RunHistory runs={runs.executions} timezone={schedule.timezone} />
+          <RunHistory runs={runs.executions.map((r) => ({ ...r, invocation_target: { ...r.invocation_target, ...displayTarget(r.invocation_target_type, r.invocation_target) } }))} timezone={schedule.timezone} />
         ) : null}
         {runs && (runsCursor || runs.last_execution_id) ? (
           <nav className="pager" aria-label="Execution pages">

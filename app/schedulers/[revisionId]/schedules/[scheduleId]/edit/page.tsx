@@ -23,7 +23,9 @@ export default async function EditSchedulePage({ params }: { params: Promise<{ r
       ? { title: 'Completed: read-only.', text: 'This schedule fires no more. It can be read and deleted, but no longer changed.' }
       : scheduler.role === 'read'
         ? { title: 'Read-only access.', text: 'You can read this scheduler but not change it: editing needs write access.' }
-        : null;
+        : schedule.invocation_target_type !== 'workflow'
+          ? { title: 'Edited through the EventBridge API.', text: `Its ${schedule.invocation_target_type} target is edited with UpdateSchedule (the form edits workflow targets).` }
+          : null;
   return (
     <div className="page page-form">
       <Breadcrumbs
