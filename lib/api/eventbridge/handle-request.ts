@@ -5,6 +5,8 @@
  */
 import { randomUUID } from 'node:crypto';
 import { findAccessKeyCredential, touchAccessKey, type AccessKeyCredential } from '../../auth';
+import type { Limits } from '../../config';
+import type { Db } from '../../db';
 import { toError } from '../../errors';
 import { AwsError, awsErrorResponse, awsJson } from './errors';
 import { OPERATIONS } from './operations';
@@ -25,11 +27,19 @@ async function readBody(req: Request): Promise<Uint8Array> {
   return body;
 }
 
-/** Answer `req`. Never throws: every failure is an AWS error answer. `now` is injectable for tests. */
-export async function handleEventBridgeRequest(req: Request, now: Date = new Date()): Promise<Response> {
+export interface HandleOptions {
+  /** The database and limits; default the process's (runtime.ts). Tests pass their own. */
+  runtime?: { db: Db; limits: Limits };
+  /** The request's instant; default the clock. */
+  now?: Date;
+}
+
+/** Answer `req`. Never throws: every failure is an AWS error answer. */
+export async function handleEventBridgeRequest(req: Request, opts: HandleOptions = {}): Promise<Response> {
   const requestId = randomUUID();
+  const now = opts.now ?? new Date();
   try {
-    const { db, limits } = eventBridgeRuntime();
+    const { db, limits } = opts.runtime ?? eventBridgeRuntime();
     // The path and query as sent on the wire (still percent-encoded): what SigV4 signs.
     const afterHost = req.url.slice(req.url.indexOf('/', req.url.indexOf('//') + 2));
     const q = afterHost.indexOf('?');
