@@ -15,6 +15,7 @@ import {
   RUN_STATUSES,
   RUN_TRIGGERS,
   INVOCATION_ERRORS,
+  INVOCATION_TARGET_TYPES,
   REPEATS,
   SCHEDULE_STATES,
 } from '../schedules';
@@ -39,6 +40,7 @@ export function buildOpenApiDocument(): Record<string, unknown> {
     properties: {
       id: { type: 'string', format: 'uuid' },
       alias: { type: 'string', description: 'Omitted when none (never null).' },
+      name: { type: 'string', description: 'Read-only: the name in its schedule group on the EventBridge-compatible API (SPEC §14).' },
       description: { type: 'string', maxLength: 256, description: 'Omitted when none.' },
       repeat: { enum: [...REPEATS] },
       invocation_time: { type: 'string', pattern: '^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}$', description: 'one_time only: local wall time in `timezone`.' },
@@ -48,7 +50,7 @@ export function buildOpenApiDocument(): Record<string, unknown> {
       end_date: { type: 'string', format: 'date-time' },
       enabled: { type: 'boolean' },
       state: { enum: [...SCHEDULE_STATES] },
-      invocation_target_type: { const: 'workflow' },
+      invocation_target_type: { enum: [...INVOCATION_TARGET_TYPES], description: '`http` and `aws` targets are stored by the EventBridge-compatible API only (SPEC §14).' },
       invocation_target: schema(InvocationTargetSchema),
       next_fire_at: { type: ['string', 'null'], format: 'date-time' },
       created_by: { type: 'object', properties: { type: { enum: ['user', 'org'] }, id: { type: 'string' } } },
@@ -122,6 +124,12 @@ export function buildOpenApiDocument(): Record<string, unknown> {
           },
         },
       },
+      '/api/v1/access-keys': {
+        get: { summary: 'The access key pairs acting as the calling key (SPEC §14)', responses: { '200': { description: '`{access_keys}`' } } },
+        post: { summary: 'Issue an access key pair acting as the calling key; body `{name, role, org?}`; the secret is answered once', responses: { '200': { description: '`{access_key, secret_access_key}`' } } },
+      },
+      '/api/v1/access-keys/{id}': { delete: { summary: 'Revoke an access key pair (SPEC §14)', parameters: [{ name: 'id', in: 'path', required: true, schema: { type: 'string', format: 'uuid' } }], responses: { '200': { description: '`{access_key}`' } } } },
+      '/api/v1/orgs/{org}/access-keys': { get: { summary: "The calling key's access key pairs in an org (SPEC §14)", parameters: [{ name: 'org', in: 'path', required: true, schema: { type: 'string' } }], responses: { '200': { description: '`{access_keys}`' } } } },
       '/api/v1/orgs/{org}/blobs': { get: { summary: 'Blobs of an org the caller can read (SPEC §3.3)', parameters: [{ name: 'org', in: 'path', required: true, schema: { type: 'string' } }], responses: { '200': { description: '`{blobs}`' } } } },
       '/api/v1/orgs/{org}/blobs/{blob}': { get: { summary: 'One blob and its revisions (SPEC §3.3)', parameters: [{ name: 'org', in: 'path', required: true, schema: { type: 'string' } }, { name: 'blob', in: 'path', required: true, schema: { type: 'string' } }], responses: { '200': { description: 'The blob description' } } } },
     },
