@@ -9,13 +9,17 @@ import { describe, expect, it } from 'vitest';
 import { AwsError } from '../errors';
 import { canonicalQuery, canonicalRequest, canonicalUri, signature, verifySigV4, type SignedRequest } from '../sigv4';
 
+type Source = string | ArrayBuffer | ArrayBufferView;
+const bytes = (d: Source) => (typeof d === 'string' ? Buffer.from(d, 'utf8') : ArrayBuffer.isView(d) ? Buffer.from(d.buffer, d.byteOffset, d.byteLength) : Buffer.from(d));
+
+/** node:crypto as the SDK's hash constructor. */
 class Sha256 {
   private readonly h;
-  constructor(secret?: string | Uint8Array) {
-    this.h = secret ? createHmac('sha256', Buffer.from(secret as Uint8Array)) : createHash('sha256');
+  constructor(secret?: Source) {
+    this.h = secret ? createHmac('sha256', bytes(secret)) : createHash('sha256');
   }
-  update(data: string | Uint8Array) {
-    this.h.update(data);
+  update(data: Source) {
+    this.h.update(bytes(data));
   }
   async digest() {
     return new Uint8Array(this.h.digest());
