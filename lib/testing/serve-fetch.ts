@@ -28,7 +28,7 @@ export async function serveFetch(handler: (req: Request) => Promise<Response>): 
       const request = new Request(`http://127.0.0.1:${address.port}${req.url}`, {
         method: req.method,
         headers,
-        body: req.method === 'GET' || req.method === 'HEAD' ? undefined : body,
+        body: req.method === 'GET' || req.method === 'HEAD' ? undefined : new Uint8Array(body),
       });
       const response = await handler(request);
       res.writeHead(response.status, Object.fromEntries(response.headers.entries()));
