@@ -281,7 +281,7 @@ test("the README's AWS CLI, boto3 and JS SDK examples run as written", async () 
 
   const js = await run(process.execPath, ['examples/eventbridge/sdk-example.mjs'], BOOT, { NAME: `e2e-sdk-${S}` });
   expect(js.code, js.stderr).toBe(0);
-  expect(js.stdout).toContain(`arn:aws:scheduler:us-east-1:${account}:schedule/default/e2e-sdk-${S} ENABLED { MaximumEventAgeInSeconds: 86400, MaximumRetryAttempts: 185 }`);
+  expect(js.stdout).toContain(`arn:aws:scheduler:us-east-1:${account}:schedule/default/e2e-sdk-${S} ENABLED {"MaximumEventAgeInSeconds":86400,"MaximumRetryAttempts":185}`);
 });
 
 test("aws scheduler create-schedule with rate(1 minutes) and a workflow target ARN fires every minute; its runs show on its page", async ({ page, request }) => {

@@ -22,5 +22,5 @@ await scheduler.send(
   }),
 );
 const schedule = await scheduler.send(new GetScheduleCommand({ Name: name }));
-console.log(schedule.Arn, schedule.State, schedule.Target.RetryPolicy);
+console.log(schedule.Arn, schedule.State, JSON.stringify(schedule.Target.RetryPolicy));
 await scheduler.send(new DeleteScheduleCommand({ Name: name }));
