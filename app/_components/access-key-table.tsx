@@ -1,7 +1,7 @@
-import { formatUtc } from '@/components/format';
 import type { AccessKeyInfo } from '@/lib/auth';
-import { ActionForm, type FormAnswer } from './action-form';
+import type { FormAnswer } from './action-form';
 import { DataTable } from './data-table';
+import { KeyLifeCells } from './key-life-cells';
 
 const COLUMNS = [{ label: 'Name' }, { label: 'Access key id' }, { label: 'Acts as' }, { label: 'Role' }, { label: 'Created' }, { label: 'Last used' }, { label: 'Status' }];
 
@@ -33,17 +33,15 @@ export function AccessKeyTable({
             {showOrg ? <div className="muted">in {k.org.alias ?? k.org.name}</div> : null}
           </td>
           <td>{k.role}</td>
-          <td className="small nowrap">{formatUtc(k.createdAt)}</td>
-          <td className="small nowrap">{k.lastUsedAt ? formatUtc(k.lastUsedAt) : <span className="muted">never</span>}</td>
-          <td>
-            {k.revokedAt ? (
-              <span className="badge badge-muted">revoked {formatUtc(k.revokedAt)}</span>
-            ) : (
-              <ActionForm action={revoke} submitLabel="Revoke" danger confirm={`Revoke access key "${k.name}" (${k.accessKeyId})? Requests signed with it are refused at once.`} label={`Revoke ${k.name}`}>
-                <input type="hidden" name="key_id" value={k.id} />
-              </ActionForm>
-            )}
-          </td>
+          <KeyLifeCells
+            keyId={k.id}
+            name={k.name}
+            createdAt={k.createdAt}
+            lastUsedAt={k.lastUsedAt}
+            revokedAt={k.revokedAt}
+            revoke={revoke}
+            confirm={`Revoke access key "${k.name}" (${k.accessKeyId})? Requests signed with it are refused at once.`}
+          />
         </tr>
       ))}
     </DataTable>

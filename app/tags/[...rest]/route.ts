@@ -1,15 +1,6 @@
-import { handleEventBridgeRequest } from '@/lib/api';
+import { eventBridgeRoutes } from '@/app/_eventbridge/routes';
 
 export const dynamic = 'force-dynamic';
 
-/**
- * The EventBridge Scheduler-compatible API at AWS's own path (SPEC §14): SigV4-signed, rest-json.
- * Outside the browser-session middleware; lib/api/eventbridge authenticates every request.
- */
-const handle = (req: Request) => handleEventBridgeRequest(req);
-
-export const GET = handle;
-export const POST = handle;
-export const PUT = handle;
-export const PATCH = handle;
-export const DELETE = handle;
+/** The EventBridge Scheduler-compatible API (SPEC §14): app/_eventbridge/routes.ts. */
+export const { GET, POST, PUT, PATCH, DELETE } = eventBridgeRoutes;
