@@ -26,7 +26,6 @@ export {
   deleteScheduleGroup,
   tagScheduleGroup,
   untagScheduleGroup,
-  scheduleGroupOfBlob,
 } from './groups/schedule-group-verbs';
 export { getGroupSchedule, listGroupSchedules, type GroupSchedule, type ScheduleCursor } from './groups/group-schedules';
 export { findClientToken, saveClientToken } from './client-tokens';

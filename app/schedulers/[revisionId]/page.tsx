@@ -56,7 +56,7 @@ export default async function SchedulerPage({ params, searchParams }: Props) {
   const [lastRuns, counts, group] = await Promise.all([
     lastRunStatuses({ db, actor, revision, scheduleIds: page.schedules.map((s) => s.id) }),
     enabledCounts({ db, actor, revision }),
-    eventBridgeViewOfScheduler(db, { orgId: scheduler.org.id, blobId: scheduler.blobId, now: new Date() }),
+    eventBridgeViewOfScheduler(db, { orgId: scheduler.org.id, blobId: scheduler.blobId }),
   ]);
   const canWrite = scheduler.role !== 'read';
   const orgLabel = scheduler.org.alias ?? scheduler.org.name;

@@ -5,7 +5,7 @@
  */
 import { ensureAccountId } from '../../auth';
 import type { Db } from '../../db';
-import { scheduleGroupOfBlob } from './schedule-group-verbs';
+import { GROUP_SELECT, toGroupInfo } from './group-info';
 
 export interface EventBridgeView {
   groupName: string;
@@ -13,10 +13,18 @@ export interface EventBridgeView {
   accountId: string;
 }
 
-/** The group and account of scheduler blob `blobId` of org `orgId` (assigning them on first use). */
-export async function eventBridgeViewOfScheduler(db: Db, opts: { orgId: string; blobId: string; now: Date }): Promise<EventBridgeView | null> {
-  const group = await scheduleGroupOfBlob(db, opts);
-  if (!group) return null;
+/**
+ * The group and account of scheduler blob `blobId` of org `orgId`. Creates no group: a blob the
+ * EventBridge API has not seen yet shows the name it will get there (its alias, else its id). The
+ * org's account id is assigned on first use (it never changes).
+ */
+export async function eventBridgeViewOfScheduler(db: Db, opts: { orgId: string; blobId: string }): Promise<EventBridgeView | null> {
+  const [row, blob] = await Promise.all([
+    db.scheduleGroup.findUnique({ where: { blobId: opts.blobId }, select: GROUP_SELECT }),
+    db.blob.findUnique({ where: { id: opts.blobId }, select: { id: true, alias: true, type: true } }),
+  ]);
+  if (!blob || blob.type !== 'scheduler') return null;
+  const group = row ? toGroupInfo(row) : { name: blob.alias ?? blob.id, tags: [] };
   const accountId = await db.$transaction((tx) => ensureAccountId(tx, opts.orgId));
   return { groupName: group.name, tags: group.tags, accountId };
 }

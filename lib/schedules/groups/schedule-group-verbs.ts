@@ -137,13 +137,3 @@ function dedupe(tags: GroupTag[]): GroupTag[] {
   for (const t of tags) out.set(t.key, t.value);
   return [...out].map(([key, value]) => ({ key, value }));
 }
-
-/**
- * The group a scheduler blob is (for the web app's scheduler page; SPEC §14), after syncing its org.
- * No access check: the caller has already read the scheduler.
- */
-export async function scheduleGroupOfBlob(db: Db, opts: { orgId: string; blobId: string; now: Date }): Promise<ScheduleGroupInfo | null> {
-  await syncScheduleGroups(db, opts.orgId, opts.now);
-  const row = await db.scheduleGroup.findUnique({ where: { blobId: opts.blobId }, select: GROUP_SELECT });
-  return row ? toGroupInfo(row) : null;
-}

@@ -74,7 +74,7 @@ export default async function SchedulePage({ params, searchParams }: Props) {
   const schedule = await orNotFound(getSchedule({ db, actor, revision, scheduleRef: p.scheduleId }));
   const [[creator], group, savedRegion] = await Promise.all([
     describeAuthEntities(db, [schedule.created_by]),
-    eventBridgeViewOfScheduler(db, { orgId: scheduler.org.id, blobId: scheduler.blobId, now: new Date() }),
+    eventBridgeViewOfScheduler(db, { orgId: scheduler.org.id, blobId: scheduler.blobId }),
     eventBridgeRegionOf(db, schedule.id),
   ]);
   const ebName = schedule.name ?? schedule.alias ?? schedule.id;
