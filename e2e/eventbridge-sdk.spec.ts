@@ -235,6 +235,13 @@ test('SigV4: a wrong secret, an unknown key, a revoked key and a 20-minute-old s
   const revoked = await request.delete(`/api/v1/access-keys/${pair.rowId}`, { headers });
   expect(revoked.status()).toBe(200);
   expect((await refusal(sdk(pair.key).send(list))).name).toBe('UnrecognizedClientException');
+  // Listed through the product API with its revocation, never with its secret.
+  const listed = await request.get('/api/v1/access-keys', { headers });
+  const keys = (await listed.json()).access_keys as { id: string; access_key_id: string; account_id: string; acts_as: { type: string }; revoked_at?: string }[];
+  const mine = keys.find((k) => k.id === pair.rowId);
+  expect(mine).toMatchObject({ access_key_id: pair.key.id, account_id: account, acts_as: { type: 'org' } });
+  expect(mine?.revoked_at).toMatch(/Z$/);
+  expect(JSON.stringify(keys)).not.toContain(pair.key.secret);
   const old = await refusal(sdk(BOOT, { clockOffsetMs: -20 * 60_000 }).send(list));
   expect([old.name, old.status]).toEqual(['InvalidSignatureException', 403]);
   expect(old.message).toMatch(/^Signature expired: /);
