@@ -159,11 +159,12 @@ export default tseslint.config(
   ...doorBlocks,
   ...testBlocks,
   {
-    // STYLE §2.7, §6.1: only lib/config reads the environment (scripts, benches, e2e, the CLI's
-    // connection module and the tools' own config files are their own edges; ENV_READERS above).
+    // STYLE §2.7, §6.1: only lib/config reads the environment (scripts, benches, e2e, the standalone
+    // examples, the CLI's connection module and the tools' own config files are their own edges;
+    // ENV_READERS above).
     name: 'project/no-process-env',
     files: CODE,
-    ignores: ['lib/config/**', 'scripts/**', 'bench/**', 'e2e/**', 'cli/connection.ts', '*.config.ts', '*.config.mjs', ...Object.keys(ENV_READERS)],
+    ignores: ['lib/config/**', 'scripts/**', 'bench/**', 'e2e/**', 'examples/**', 'cli/connection.ts', '*.config.ts', '*.config.mjs', ...Object.keys(ENV_READERS)],
     rules: {
       'no-restricted-properties': [
         'error',

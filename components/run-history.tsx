@@ -4,6 +4,7 @@
  */
 import Link from 'next/link';
 import type { Run, RunResult } from '@/lib/schedules/contract';
+import { displayTarget } from './display-target';
 import { RunStatusBadge } from './badges';
 import { formatDuration, workflowSourceLabel } from './format';
 import { TargetLabel } from './target-label';
@@ -61,7 +62,8 @@ export function RunHistory({ runs, timezone }: { runs: Run[]; timezone: string }
         <tbody>
           {runs.map((run) => {
             const lateMs = Date.parse(run.created_at) - Date.parse(run.scheduled_for);
-            const source = workflowSourceLabel(run.invocation_target.workflow);
+            const shown = displayTarget(run);
+            const source = workflowSourceLabel(shown.workflow);
             return (
               <tr key={run.id} data-run-id={run.id}>
                 <td>
@@ -77,9 +79,9 @@ export function RunHistory({ runs, timezone }: { runs: Run[]; timezone: string }
                 <td>{run.trigger === 'manual' ? <span className="badge badge-muted">manual</span> : <span className="badge badge-info-outline">schedule</span>}</td>
                 <td>{resultCell(run.result)}</td>
                 <td>
-                  <TargetLabel target={run.invocation_target.target} />
+                  <TargetLabel target={shown.target} />
                   <span className="muted small mono break">
-                    {run.invocation_target.workflow.definition}
+                    {shown.workflow.definition}
                     {source ? ` from ${source}` : ''}
                   </span>
                 </td>

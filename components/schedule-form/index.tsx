@@ -14,7 +14,7 @@ import Link from 'next/link';
 import { useRouter } from 'next/navigation';
 import { useMemo, useTransition } from 'react';
 import { useForm, useWatch } from 'react-hook-form';
-import type { Schedule, TargetOptions } from '@/lib/schedules/contract';
+import type { TargetOptions, WorkflowSchedule } from '@/lib/schedules/contract';
 import type { ActionResult } from '../action-result';
 import { useHydrated } from '../use-viewer-zone';
 import { DetailFields } from './detail-fields';
@@ -33,7 +33,7 @@ export interface ScheduleFormProps {
   mode: 'create' | 'edit';
   revisionId: string;
   /** The stored schedule (edit mode). */
-  schedule?: Schedule;
+  schedule?: WorkflowSchedule;
   /** What the pickers offer (`targetOptions`); free entry stays allowed. */
   options: TargetOptions;
   /** The bound server action: `createScheduleAction(revisionId, …)` or `updateScheduleAction(revisionId, id, …)`. */

@@ -4,12 +4,13 @@
  */
 import { createColumnHelper } from '@tanstack/react-table';
 import { describeCron } from '@/lib/cron';
-import type { Run, Schedule } from '@/lib/schedules/contract';
+import type { InvocationTarget, Run, Schedule } from '@/lib/schedules/contract';
 import { formatLocalTime } from '../format';
 
 /** The fields of a schedule the grid shows: the page sends only these to the browser (50 rows a page). */
 export type GridSchedule = Pick<Schedule, 'id' | 'alias' | 'description' | 'repeat' | 'invocation_time' | 'cron_expression' | 'timezone' | 'state' | 'enabled' | 'next_fire_at'> & {
-  invocation_target: Pick<Schedule['invocation_target'], 'target' | 'workflow'>;
+  /** A workflow target's parts (the page maps other target types onto them). */
+  invocation_target: Pick<InvocationTarget, 'target' | 'workflow'>;
 };
 
 export interface GridRow {

@@ -82,6 +82,22 @@ const EnvSchema = z.object({
   DATABASE_POOL_SIZE: intFrom(10, 1),
   SCHEDULER_BOOTSTRAP_API_KEY: z.string().optional().transform((v) => v || undefined),
   SCHEDULER_DEMO_PASSWORD: z.string().optional().transform((v) => v || undefined),
+  SCHEDULER_BOOTSTRAP_ACCESS_KEY_ID: z
+    .string()
+    .optional()
+    .transform((v) => v || undefined)
+    .refine((v) => v === undefined || /^[A-Za-z0-9_.-]{3,128}$/.test(v), 'must be 3–128 characters from A-Z, a-z, 0-9, "_", ".", "-"'),
+  SCHEDULER_BOOTSTRAP_SECRET_ACCESS_KEY: z
+    .string()
+    .optional()
+    .transform((v) => v || undefined)
+    .refine((v) => v === undefined || (v.length >= 8 && v.length <= 128 && !/\s/.test(v)), 'must be 8–128 characters without spaces'),
+  SCHEDULER_SECRET_KEY: z
+    .string()
+    .optional()
+    .transform((v) => v?.trim() || undefined)
+    .refine((v) => v === undefined || decodeKey(v) !== null, 'must be 32 bytes, written as 64 hex digits or 44 base64 characters'),
+  SCHEDULER_SECRET_KEY_FILE: z.string().optional().transform((v) => v || './data/scheduler-secret.key'),
   SCHEDULER_SCHEDULES_PER_REVISION: intFrom(1000, 1),
   SCHEDULER_MIN_INTERVAL_SECONDS: intFrom(60, 0),
   SCHEDULER_RUN_RETENTION_DAYS: intFrom(30, 1),
@@ -130,6 +146,13 @@ const EnvSchema = z.object({
     .refine((v) => v === undefined || v.length >= 16, 'must be at least 16 characters'),
 });
 
+/** A 32-byte key written as 64 hex digits or base64 (SCHEDULER_SECRET_KEY), or null. */
+export function decodeKey(text: string): Buffer | null {
+  const t = text.trim();
+  const bytes = /^[0-9a-fA-F]{64}$/.test(t) ? Buffer.from(t, 'hex') : /^[A-Za-z0-9+/_-]{43}=?$/.test(t) ? Buffer.from(t, 'base64') : null;
+  return bytes && bytes.length === 32 ? bytes : null;
+}
+
 /** SPEC §9 limits, resolved. Every field is required: defaults are applied here and nowhere else. */
 export interface Limits {
   /** Most schedules one scheduler holds. Default 1000 (SPEC §9 `scheduler.schedules_per_revision`). */
@@ -169,6 +192,18 @@ export interface AppConfig {
   /** Password of the seeded operator account (SCHEDULER_DEMO_PASSWORD), applied at every seed; when
    * unset the seed generates one for an account without a password and prints it once. */
   demoPassword: string | undefined;
+  /**
+   * The access key pair the seed creates or updates for org `acme-corp` with `write`
+   * (SCHEDULER_BOOTSTRAP_ACCESS_KEY_ID + SCHEDULER_BOOTSTRAP_SECRET_ACCESS_KEY, both or neither), or null.
+   */
+  bootstrapAccessKey: { accessKeyId: string; secretAccessKey: string } | null;
+  /**
+   * The server key that encrypts access key secrets at rest (SPEC §14): SCHEDULER_SECRET_KEY when set
+   * (32 bytes), otherwise read from — or generated on first start into — `secretKeyFile` (mode 0600).
+   */
+  secretKey: Buffer | null;
+  /** Where the generated server key lives when SCHEDULER_SECRET_KEY is unset. Default `./data/scheduler-secret.key`. */
+  secretKeyFile: string;
   limits: Limits;
   worker: {
     /** Longest pause between two ticks when nothing is due, in ms (≥ 50). Default 1000. The worker
@@ -219,7 +254,9 @@ let cached: AppConfig | undefined;
 
 /**
  * Parse the environment once. Throws an Error naming every bad variable.
- * Variables: PORT, HOSTNAME, DATABASE_URL, DATABASE_POOL_SIZE, SCHEDULER_BOOTSTRAP_API_KEY, SCHEDULER_DEMO_PASSWORD, SCHEDULER_SCHEDULES_PER_REVISION,
+ * Variables: PORT, HOSTNAME, DATABASE_URL, DATABASE_POOL_SIZE, SCHEDULER_BOOTSTRAP_API_KEY, SCHEDULER_DEMO_PASSWORD,
+ * SCHEDULER_BOOTSTRAP_ACCESS_KEY_ID, SCHEDULER_BOOTSTRAP_SECRET_ACCESS_KEY, SCHEDULER_SECRET_KEY, SCHEDULER_SECRET_KEY_FILE,
+ * SCHEDULER_SCHEDULES_PER_REVISION,
  * SCHEDULER_MIN_INTERVAL_SECONDS, SCHEDULER_RUN_RETENTION_DAYS, SCHEDULER_CATCHUP_WINDOW_SECONDS,
  * WORKFLOW_EXECUTIONS_PER_SESSION_PER_MINUTE, WORKER_POLL_INTERVAL_MS, WORKER_BATCH_SIZE, LOG_LEVEL,
  * SCHEDULER_TRUSTED_PROXIES, SCHEDULER_METRICS_TOKEN, SCHEDULER_HTTP_ALLOWED_HOSTS, SCHEDULER_DELIVERY_CONCURRENCY;
@@ -237,6 +274,9 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     throw new Error(`Invalid configuration:\n  ${lines.join('\n  ')}`);
   }
   const e = parsed.data;
+  if ((e.SCHEDULER_BOOTSTRAP_ACCESS_KEY_ID === undefined) !== (e.SCHEDULER_BOOTSTRAP_SECRET_ACCESS_KEY === undefined)) {
+    throw new Error('Invalid configuration:\n  SCHEDULER_BOOTSTRAP_ACCESS_KEY_ID and SCHEDULER_BOOTSTRAP_SECRET_ACCESS_KEY are set together or not at all');
+  }
   const config: AppConfig = {
     port: e.PORT,
     hostname: e.HOSTNAME,
@@ -245,6 +285,12 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     databasePoolSize: e.DATABASE_POOL_SIZE,
     bootstrapApiKey: e.SCHEDULER_BOOTSTRAP_API_KEY,
     demoPassword: e.SCHEDULER_DEMO_PASSWORD,
+    bootstrapAccessKey:
+      e.SCHEDULER_BOOTSTRAP_ACCESS_KEY_ID && e.SCHEDULER_BOOTSTRAP_SECRET_ACCESS_KEY
+        ? { accessKeyId: e.SCHEDULER_BOOTSTRAP_ACCESS_KEY_ID, secretAccessKey: e.SCHEDULER_BOOTSTRAP_SECRET_ACCESS_KEY }
+        : null,
+    secretKey: e.SCHEDULER_SECRET_KEY ? decodeKey(e.SCHEDULER_SECRET_KEY) : null,
+    secretKeyFile: e.SCHEDULER_SECRET_KEY_FILE,
     limits: {
       schedulesPerRevision: e.SCHEDULER_SCHEDULES_PER_REVISION,
       minIntervalSeconds: e.SCHEDULER_MIN_INTERVAL_SECONDS,

@@ -23,3 +23,21 @@ export { getSigningSecret } from './get-signing-secret';
 export { rotateSigningSecret } from './rotate-signing-secret';
 export { signingSecretsForDelivery, ensureSigningSecret, SIGNING_SECRET_OVERLAP_MS, type SigningSecretOptions } from './signing-secrets';
 export { findSigningSecret } from './find-signing-secret';
+
+// The EventBridge-compatible API's view (SPEC §14): schedule groups, schedules by group and name,
+// remembered client tokens, the default event, and the save-time timing rules.
+export { DEFAULT_GROUP, EVENTBRIDGE_NAME, GROUPS_PER_ORG, type GroupTag, type ScheduleGroupInfo } from './groups/group-info';
+export {
+  createScheduleGroup,
+  getScheduleGroup,
+  listScheduleGroups,
+  deleteScheduleGroup,
+  tagScheduleGroup,
+  untagScheduleGroup,
+} from './groups/schedule-group-verbs';
+export { getGroupSchedule, listGroupSchedules, type GroupSchedule, type ScheduleCursor } from './groups/group-schedules';
+export { findClientToken, saveClientToken } from './client-tokens';
+export { eventBridgeOrigin, type EventBridgeOrigin } from './default-event';
+export { EVENTBRIDGE_START_DATE_GRACE_MS, type TimingRules } from './save-schedule';
+export { parseScheduleExpression, ScheduleExpressionError, type ScheduleExpression } from '../cron';
+export { eventBridgeViewOfScheduler, eventBridgeRegionOf, type EventBridgeView } from './groups/eventbridge-view';

@@ -8,8 +8,9 @@ import { AutoRefresh } from '@/components/auto-refresh';
 import { Breadcrumbs } from '@/components/breadcrumbs';
 import { BulkEnable } from '@/components/bulk-enable';
 import { ScheduleGrid } from '@/components/schedule-grid';
-import { browseSchedules, enabledCounts, lastRunStatuses, SCHEDULE_SORT_KEYS, SCHEDULE_STATES } from '@/lib/schedules';
+import { browseSchedules, enabledCounts, eventBridgeViewOfScheduler, lastRunStatuses, SCHEDULE_SORT_KEYS, SCHEDULE_STATES } from '@/lib/schedules';
 import { deleteScheduleAction, runScheduleAction, setAllEnabledAction, setEnabledAction } from './actions';
+import { displayTarget } from '@/components/display-target';
 
 export const dynamic = 'force-dynamic';
 export const metadata: Metadata = { title: 'Schedules' };
@@ -53,9 +54,10 @@ export default async function SchedulerPage({ params, searchParams }: Props) {
     if (page.page > 1) params.set('page', String(page.page));
     redirect(params.size ? `/schedulers/${revisionId}?${params}` : `/schedulers/${revisionId}`);
   }
-  const [lastRuns, counts] = await Promise.all([
+  const [lastRuns, counts, group] = await Promise.all([
     lastRunStatuses({ db, actor, revision, scheduleIds: page.schedules.map((s) => s.id) }),
     enabledCounts({ db, actor, revision }),
+    eventBridgeViewOfScheduler(db, { orgId: scheduler.org.id, blobId: scheduler.blobId }),
   ]);
   const canWrite = scheduler.role !== 'read';
   const orgLabel = scheduler.org.alias ?? scheduler.org.name;
@@ -78,6 +80,21 @@ export default async function SchedulerPage({ params, searchParams }: Props) {
             {' · revision '}
             <span className="mono small">{revisionId}</span>
           </p>
+          {group ? (
+            <p className="small muted" data-testid="schedule-group">
+              EventBridge schedule group <span className="mono">{group.groupName}</span> (account <span className="mono">{group.accountId}</span>)
+              {group.tags.length ? (
+                <>
+                  {' · tags '}
+                  {group.tags.map((t) => (
+                    <span key={t.key} className="badge badge-muted mono">
+                      {t.key}={t.value}
+                    </span>
+                  ))}
+                </>
+              ) : null}
+            </p>
+          ) : null}
         </div>
         <div className="page-actions">
           <BulkEnable counts={counts} setAllEnabled={setAllEnabledAction.bind(null, revisionId)} canWrite={canWrite} />
@@ -114,7 +131,7 @@ export default async function SchedulerPage({ params, searchParams }: Props) {
               state: s.state,
               enabled: s.enabled,
               next_fire_at: s.next_fire_at,
-              invocation_target: { target: s.invocation_target.target, workflow: s.invocation_target.workflow },
+              invocation_target: displayTarget(s),
             },
             lastRun: lastRuns[s.id] ?? null,
           }))}

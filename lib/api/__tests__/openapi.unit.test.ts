@@ -105,10 +105,15 @@ describe('§3 the OpenAPI 3.1 document covers every command, request and respons
     for (const ref of new Set(refsIn(doc))) resolve({ $ref: ref });
   });
 
-  it('the Schedule component states the answer shape of SPEC §5.1', () => {
-    expect(schemas.Schedule.additionalProperties).toBe(false);
-    expect(schemas.Schedule.required).toEqual(['repeat', 'timezone', 'enabled', 'invocation_target_type', 'invocation_target', 'id', 'state', 'next_fire_at', 'created_by', 'skipped_occurrences', 'created_at', 'updated_at']);
-    expect(schemas.Schedule.properties.next_fire_at).toEqual({ anyOf: [{ type: 'string', format: 'date-time' }, { type: 'null' }] });
+  it('the Schedule component states the answer shape of SPEC §5.1: one strict variant per target type (SPEC §13)', () => {
+    const variants = schemas.Schedule.oneOf as Json[];
+    expect(variants.map((v) => v.properties.invocation_target_type)).toEqual(['workflow', 'http', 'aws'].map((t) => ({ type: 'string', const: t })));
+    expect(variants[0].properties.invocation_target).toEqual({ $ref: '#/components/schemas/InvocationTarget' });
+    for (const v of variants) {
+      expect(v.additionalProperties).toBe(false);
+      expect(v.required).toEqual(['repeat', 'timezone', 'enabled', 'id', 'name', 'state', 'next_fire_at', 'created_by', 'skipped_occurrences', 'created_at', 'updated_at', 'invocation_target_type', 'invocation_target']);
+      expect(v.properties.next_fire_at).toEqual({ anyOf: [{ type: 'string', format: 'date-time' }, { type: 'null' }] });
+    }
     expect(schemas.create_schedule_request.properties.dry_run).toEqual({ type: 'boolean' });
   });
 });
