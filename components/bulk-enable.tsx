@@ -23,6 +23,8 @@ export function BulkEnable({ counts, setAllEnabled, canWrite }: BulkEnableProps)
   const [busy, setBusy] = useState(false);
   const [message, setMessage] = useState<{ tone: 'ok' | 'error'; text: string } | null>(null);
   const [, startTransition] = useTransition();
+  // Disabled schedules a Resume all leaves alone (SPEC §12.5): disabled one by one, or paused after failures.
+  const others = counts.disabled - counts.bulkPaused;
   // The button that opened the dialog is often disabled afterwards (nothing left to pause): focus moves
   // to the outcome instead of falling to the page.
   const messageRef = useRef<HTMLSpanElement>(null);
@@ -73,7 +75,7 @@ export function BulkEnable({ counts, setAllEnabled, canWrite }: BulkEnableProps)
           <p>
             {plural(counts.bulkPaused)} of this scheduler {counts.bulkPaused === 1 ? 'was' : 'were'} disabled by Pause all and will be enabled. Each fires from its next
             occurrence after now; occurrences missed while paused are not fired.
-            {counts.disabled > counts.bulkPaused ? ` ${plural(counts.disabled - counts.bulkPaused)} disabled on ${counts.disabled - counts.bulkPaused === 1 ? 'its' : 'their'} own ${counts.disabled - counts.bulkPaused === 1 ? 'stays' : 'stay'} disabled.` : ''}
+            {others > 0 ? ` ${plural(others)} disabled otherwise (one by one, or by the scheduler after failed occurrences) ${others === 1 ? 'stays' : 'stay'} disabled.` : ''}
           </p>
         ) : (
           <p>

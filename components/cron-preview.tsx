@@ -1,12 +1,12 @@
 'use client';
 /**
- * Live previews for the schedule form: what a cron expression means (cronstrue, SPEC §7.1) and
- * when it fires next, or when a one-time schedule fires; each instant in the schedule's time zone
- * and in the viewer's. The clock is read here (the browser's), never in lib/cron.
+ * Live previews for the schedule form: what a cron expression or a rate means (cronstrue, SPEC §7.1,
+ * §12.1) and when it fires next, or when a one-time schedule fires; each instant in the schedule's
+ * time zone and in the viewer's. The clock is read here (the browser's), never in lib/cron.
  */
 import { useEffect, useId, useState } from 'react';
 import { CronExpressionError, describeCron, describeRate, isValidTimezone, nextOccurrences, nextRateOccurrences, parseRateExpression, resolveLocalTime } from '@/lib/cron';
-import { formatDuration, formatInZone } from './format';
+import { formatDuration, formatInZone, formatUtc } from './format';
 import { useViewerZone } from './use-viewer-zone';
 
 /** The browser's clock, ticking every `everyMs` after hydration; null on the server. */
@@ -157,32 +157,83 @@ function FireTimes({ fires, timezone }: { fires: Date[]; timezone: string }) {
   );
 }
 
+/** Where a rate preview counts from (SPEC §12.1 anchor), as the form knows it. */
+export type RateAnchor =
+  /** `start_date` is set: the anchor. */
+  | { kind: 'start'; at: string }
+  /** A new rate (or a changed one): a save now anchors at the next whole minute. */
+  | { kind: 'save' }
+  /** An edit that keeps the stored anchor, with an occurrence on its marks (the stored next fire). */
+  | { kind: 'kept'; mark: string }
+  /** An edit that keeps the stored anchor, which the form cannot see (disabled, or offset by a flexible window). */
+  | { kind: 'hidden'; nextFire: string | null };
+
+export interface RatePreviewProps {
+  rate: string;
+  timezone: string;
+  anchor: RateAnchor;
+  /** The schedule's end date (ISO UTC), when set: no fire after it. */
+  endDate?: string | null;
+  count?: number;
+}
+
 /**
- * What a rate means ("Every 5 minutes") and its next fire times (SPEC §12.1): fixed durations from the
- * start date, else from the next whole minute after now (where a save now would anchor it).
+ * What a rate means ("Every 5 minutes") and its next `count` fire times (SPEC §12.1): fixed durations
+ * from the anchor — the start date, else the next whole minute after now (where a save now anchors
+ * it), else (an edit keeping the rate and start date) the stored anchor — in the schedule's zone and
+ * the viewer's.
  */
-export function RatePreview({ rate, timezone, startDate, count = 5 }: { rate: string; timezone: string; startDate: string | null; count?: number }) {
+export function RatePreview({ rate, timezone, anchor, endDate, count = 5 }: RatePreviewProps) {
   const now = useNow();
   if (!rate.trim()) return <div className="preview muted">Enter a rate such as 5 minutes to see when it fires.</div>;
   let description: string;
   let fires: Date[] = [];
+  let anchorAt: Date | null = null;
   try {
-    const parsed = parseRateExpression(rate);
+    const parsed = parseRateExpression(rate.trim());
     description = describeRate(parsed);
-    if (now) {
-      const anchor = startDate ? new Date(startDate) : new Date(Math.ceil(now.getTime() / 60_000) * 60_000);
-      fires = nextRateOccurrences(parsed, anchor, now, count);
+    if (now && anchor.kind !== 'hidden') {
+      anchorAt =
+        anchor.kind === 'start' ? new Date(anchor.at) : anchor.kind === 'kept' ? new Date(anchor.mark) : new Date(Math.ceil(now.getTime() / 60_000) * 60_000);
+      const end = endDate ? Date.parse(endDate) : null;
+      fires = nextRateOccurrences(parsed, anchorAt, now, count).filter((d) => end === null || d.getTime() <= end);
     }
   } catch (e) {
     return <PreviewError error={e} />;
   }
   const zone = timezone.trim();
+  const zoneOk = isValidTimezone(zone);
   return (
     <div className="preview">
       <p className="preview-description" aria-live="polite">
         {description}
       </p>
-      {!isValidTimezone(zone) ? <p className="muted small">Enter a valid time zone to see the next fire times.</p> : !now ? null : <FireTimes fires={fires} timezone={zone} />}
+      <p className="small">
+        {anchor.kind === 'start' ? (
+          <>
+            Counted from the start date, <span className="mono">{zoneOk ? formatInZone(anchor.at, zone) : formatUtc(anchor.at)}</span>; unaffected by daylight saving.
+          </>
+        ) : anchor.kind === 'save' ? (
+          <>Counted from the next whole minute after saving{anchorAt ? <> (saved now: <span className="mono">{zoneOk ? formatInZone(anchorAt, zone) : formatUtc(anchorAt)}</span>)</> : null}; unaffected by daylight saving.</>
+        ) : (
+          <>
+            Counted from the instant it was saved with this rate; the anchor is kept while the rate and start date stay as they are.
+            {anchor.kind === 'hidden' && anchor.nextFire ? (
+              <>
+                {' '}
+                Next fire, with its flexible-window offset: <span className="mono">{zoneOk ? formatInZone(anchor.nextFire, zone) : formatUtc(anchor.nextFire)}</span>.
+              </>
+            ) : null}
+          </>
+        )}
+      </p>
+      {anchor.kind === 'hidden' ? null : !zoneOk ? (
+        <p className="muted small">Enter a valid time zone to see the next fire times.</p>
+      ) : !now ? null : fires.length === 0 ? (
+        <p className="muted small">No fire time is left before the end date: this schedule would never fire.</p>
+      ) : (
+        <FireTimes fires={fires} timezone={zone} />
+      )}
     </div>
   );
 }

@@ -1,16 +1,23 @@
 /**
- * A schedule's fire history (SPEC §8.1) as the "Executions" table: newest first, one row per run.
- * Times are shown in the schedule's time zone (hover: the viewer's zone and UTC).
+ * A schedule's fire history (SPEC §8.1, §12.2) as the "Executions" table: newest first, one row per
+ * run (each attempt is its own run). When the schedule retries (or an occurrence has more than one
+ * attempt on the page), the attempts of one occurrence are grouped under a row that names the
+ * occurrence and its outcome (`run-groups.ts`; grouping stays within the page, and a group says where
+ * attempts on other pages are). Times are shown in the schedule's time zone (hover: the viewer's zone
+ * and UTC).
  */
 import Link from 'next/link';
-import type { Run, RunResult } from '@/lib/schedules/contract';
-import { displayTarget } from './display-target';
+import type { PendingRetry, Run, RunResult } from '@/lib/schedules/contract';
 import { RunStatusBadge } from './badges';
-import { formatDuration, workflowSourceLabel } from './format';
+import { EXHAUSTED_WORDS } from './delivery-words';
+import { displayTarget } from './display-target';
+import { formatDuration, shortId, workflowSourceLabel } from './format';
+import { groupRuns, type OccurrenceGroup } from './run-groups';
 import { TargetLabel } from './target-label';
 import { ZonedTime } from './zoned-time';
 
-function resultCell(result: RunResult) {
+/** A run's result: the execution it created (linked), or its error code and message (SPEC §8.1). */
+export function RunResultCell({ result }: { result: RunResult }) {
   if ('execution_id' in result) {
     return (
       <div className="cell-stack">
@@ -42,7 +49,24 @@ function resultCell(result: RunResult) {
   );
 }
 
-export function RunHistory({ runs, timezone }: { runs: Run[]; timezone: string }) {
+export interface RunHistoryProps {
+  runs: Run[];
+  timezone: string;
+  /** The scheduler's dead-letter page (`/schedulers/{rev}/dead-letters`): exhausted attempts and replays link there. */
+  deadLettersHref: string;
+  /** Attempts an occurrence may make (`maximum_retry_attempts + 1`; 1 with only a dead letter), or null when it is not retried. */
+  attemptsAllowed: number | null;
+  /** The schedule's pending attempts (read before `runs`), for "retrying". */
+  pending: PendingRetry[];
+  /** Group attempts under their occurrence (off while a status filter shows only some attempts). */
+  grouped: boolean;
+}
+
+const COLUMNS = 8;
+
+export function RunHistory(props: RunHistoryProps) {
+  const { runs, grouped, attemptsAllowed } = props;
+  const groups = groupRuns(runs, props.pending);
   return (
     // The table scrolls sideways in this box on a narrow screen and holds nothing focusable, so the box
     // takes focus for keyboard scrolling (WCAG 2.1.1, axe scrollable-region-focusable).
@@ -55,41 +79,139 @@ export function RunHistory({ runs, timezone }: { runs: Run[]; timezone: string }
             <th scope="col">Recorded</th>
             <th scope="col">Lateness</th>
             <th scope="col">Trigger</th>
+            <th scope="col">Attempt</th>
             <th scope="col">Execution / error</th>
             <th scope="col">Target as fired</th>
           </tr>
         </thead>
-        <tbody>
-          {runs.map((run) => {
-            const lateMs = Date.parse(run.created_at) - Date.parse(run.scheduled_for);
-            const shown = displayTarget(run);
-            const source = workflowSourceLabel(shown.workflow);
+        {grouped ? (
+          groups.map((g) => {
+            const headed = g.trigger === 'schedule' && (attemptsAllowed !== null || g.attempts.length > 1 || g.earlierElsewhere > 0);
             return (
-              <tr key={run.id} data-run-id={run.id}>
-                <td>
-                  <RunStatusBadge status={run.status} />
-                </td>
-                <td>
-                  <ZonedTime instant={run.scheduled_for} zone={timezone} />
-                </td>
-                <td>
-                  <ZonedTime instant={run.created_at} zone={timezone} />
-                </td>
-                <td className="num-left">{formatDuration(lateMs)}</td>
-                <td>{run.trigger === 'manual' ? <span className="badge badge-muted">manual</span> : <span className="badge badge-info-outline">schedule</span>}</td>
-                <td>{resultCell(run.result)}</td>
-                <td>
-                  <TargetLabel target={shown.target} />
-                  <span className="muted small mono break">
-                    {shown.workflow.definition}
-                    {source ? ` from ${source}` : ''}
-                  </span>
-                </td>
-              </tr>
+              <tbody key={g.key} className={headed ? 'occurrence' : undefined} data-occurrence={g.trigger === 'schedule' ? g.scheduledFor : undefined}>
+                {headed ? <OccurrenceRow group={g} {...props} /> : null}
+                {[...g.attempts].reverse().map((run) => (
+                  <RunRow key={run.id} run={run} {...props} />
+                ))}
+              </tbody>
             );
-          })}
-        </tbody>
+          })
+        ) : (
+          <tbody>
+            {runs.map((run) => (
+              <RunRow key={run.id} run={run} {...props} />
+            ))}
+          </tbody>
+        )}
       </table>
     </div>
+  );
+}
+
+/** "attempts 1–2", "attempt 1" */
+const attemptRange = (from: number, to: number) => (from === to ? `attempt ${from}` : `attempts ${from}–${to}`);
+
+/** The row above an occurrence's attempts: when it was scheduled, and how it ended. */
+function OccurrenceRow({ group, timezone, deadLettersHref, attemptsAllowed }: { group: OccurrenceGroup } & RunHistoryProps) {
+  const o = group.outcome;
+  const shown = group.attempts.length;
+  return (
+    <tr className="occurrence-row">
+      <th scope="rowgroup" colSpan={COLUMNS}>
+        <span className="occurrence-title">
+          Occurrence <ZonedTime instant={group.scheduledFor} zone={timezone} />
+        </span>
+        {o.kind === 'success' ? (
+          <span className="occurrence-outcome">
+            <span className="badge badge-ok">succeeded</span> on attempt {o.attempt}
+            {attemptsAllowed ? ` of ${attemptsAllowed}` : ''}
+          </span>
+        ) : o.kind === 'exhausted' ? (
+          <span className="occurrence-outcome">
+            <span className="badge badge-error">{o.reason === 'cancelled' ? 'retries cancelled' : 'exhausted'}</span>{' '}
+            {o.reason === 'cancelled' ? (
+              <>after attempt {o.attempt}: the schedule was disabled or its target changed</>
+            ) : (
+              <>
+                after {o.attempt} attempt{o.attempt === 1 ? '' : 's'}: {EXHAUSTED_WORDS[o.reason]} ·{' '}
+                <Link href={deadLettersHref}>in the dead letters</Link>
+              </>
+            )}
+          </span>
+        ) : o.kind === 'retrying' ? (
+          <span className="occurrence-outcome">
+            <span className="badge badge-warn">retrying</span> attempt {o.attempt}
+            {attemptsAllowed ? ` of ${attemptsAllowed}` : ''} is due at <ZonedTime instant={o.dueAt} zone={timezone} />
+          </span>
+        ) : o.kind === 'continued' ? (
+          <span className="occurrence-outcome">
+            <span className="badge badge-muted">continued</span> attempt {o.attempt} and later are on a newer page
+          </span>
+        ) : (
+          <span className="occurrence-outcome">
+            <span className="badge badge-error">failed</span> on attempt {o.attempt}, not retried
+          </span>
+        )}
+        <span className="muted small">
+          {group.earlierElsewhere > 0
+            ? `${attemptRange(1, group.earlierElsewhere)} on an older page · ${shown} shown`
+            : `${shown} attempt${shown === 1 ? '' : 's'}`}
+        </span>
+      </th>
+    </tr>
+  );
+}
+
+/** One run: an attempt of an occurrence, or a manual run. */
+function RunRow({ run, timezone, attemptsAllowed, deadLettersHref }: { run: Run } & RunHistoryProps) {
+  const lateMs = Date.parse(run.created_at) - Date.parse(run.scheduled_for);
+  const shown = displayTarget(run);
+  const source = workflowSourceLabel(shown.workflow);
+  const scheduled = run.trigger === 'schedule';
+  return (
+    <tr data-run-id={run.id} data-attempt={run.attempt}>
+      <td>
+        <RunStatusBadge status={run.status} />
+      </td>
+      <td>
+        <ZonedTime instant={run.scheduled_for} zone={timezone} />
+      </td>
+      <td>
+        <ZonedTime instant={run.created_at} zone={timezone} />
+      </td>
+      <td className="num-left">{formatDuration(lateMs)}</td>
+      <td>
+        {scheduled ? <span className="badge badge-info-outline">schedule</span> : <span className="badge badge-muted">manual</span>}
+        {run.dead_letter_id ? (
+          <div className="small">
+            replay of dead letter{' '}
+            <Link className="mono" href={`${deadLettersHref}#dead-letter-${run.dead_letter_id}`} title={run.dead_letter_id}>
+              {shortId(run.dead_letter_id)}
+            </Link>
+          </div>
+        ) : null}
+      </td>
+      <td>
+        <div className="cell-stack">
+          <span className="nowrap">{scheduled && attemptsAllowed !== null ? `attempt ${run.attempt} of ${attemptsAllowed}` : `attempt ${run.attempt}`}</span>
+          {run.next_attempt_at ? (
+            <span className="small">
+              next attempt at <ZonedTime instant={run.next_attempt_at} zone={timezone} />
+            </span>
+          ) : null}
+          {run.exhausted ? <span className="small text-error">exhausted: {EXHAUSTED_WORDS[run.exhausted]}</span> : null}
+        </div>
+      </td>
+      <td>
+        <RunResultCell result={run.result} />
+      </td>
+      <td>
+        <TargetLabel target={shown.target} />
+        <span className="muted small mono break">
+          {shown.workflow.definition}
+          {source ? ` from ${source}` : ''}
+        </span>
+      </td>
+    </tr>
   );
 }

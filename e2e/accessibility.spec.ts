@@ -3,15 +3,17 @@
  * desktop and on a phone.
  * - axe-core finds no `serious` or `critical` violation on the schedulers list, a scheduler's grid
  *   (also with a row's Actions menu open), the New Schedule form (also showing validation errors from
- *   the browser and from the server), the edit form, and a schedule page with runs (also with its
- *   Delete confirmation open), and the workflow execution page a run links to.
+ *   the browser and from the server, and with every Delivery setting open), the edit form, a schedule
+ *   page with runs (also with its Delete confirmation open) and with an exhausted occurrence, the
+ *   workflow execution page a run links to, and the dead-letter page (also with its Dismiss
+ *   confirmation open).
  * - At 1280×800 and at 390×844 the grid page, the New Schedule form and a schedule page do not scroll
  *   sideways (a table may scroll inside its own box), and New Schedule, Create schedule and Run now are
  *   visible, inside the viewport and work when clicked; at the phone width axe finds no serious or
  *   critical violation on those three pages either.
  */
 import { expect, test, type Locator, type Page } from '@playwright/test';
-import { createApiSchedule, deleteApiSchedules, OPS_SCHEDULER, revisionOf, schedulerCommand, uniqueSuffix } from './api';
+import { createApiSchedule, deleteApiSchedules, listAllDeadLetters, OPS_SCHEDULER, revisionOf, schedulerCommand, testSession, uniqueSuffix, wallTimeIn } from './api';
 import { expectNoSeriousViolations, gridHref, gridRow, property, whenHydrated } from './ui';
 
 test.use({ timezoneId: 'UTC' });
@@ -92,6 +94,65 @@ test.describe('axe: no serious or critical violations', () => {
       await expectNoSeriousViolations(page, 'a workflow execution page');
     } finally {
       await deleteApiSchedules(request, rev, [made.id]);
+    }
+  });
+});
+
+test.describe('axe: cadence and delivery (SPEC §12)', () => {
+  test('the New Schedule form with a rate, retries, a flexible window and a pause note', async ({ page, request }) => {
+    const rev = await revisionOf(request, OPS_SCHEDULER);
+    await page.goto(`/schedulers/${rev}/new`);
+    await expect(page.locator('form.schedule-form')).toHaveAttribute('data-ready', 'true');
+    await page.getByRole('radio', { name: /Recurring \(rate\)/ }).check();
+    await page.getByRole('radio', { name: /Retry failed attempts/ }).check();
+    await page.getByRole('radio', { name: /^Flexible Each occurrence/ }).check();
+    await page.getByLabel('Enabled').uncheck();
+    await page.getByLabel(/^Pause note/).fill('Paused while the billing migration runs');
+    await expect(page.getByRole('table', { name: 'Next 5 fire times' })).toBeVisible();
+    await expectNoSeriousViolations(page, 'the New Schedule form with every Delivery setting open');
+    // Refused in the browser at the fields: bounds from the contract.
+    await page.getByLabel('Maximum retry attempts').fill('186');
+    await page.getByLabel('Window (minutes)').fill('0');
+    await page.getByRole('button', { name: 'Create schedule' }).click();
+    await expect(page.getByText('Maximum retry attempts must be a whole number from 0 to 185.')).toBeVisible();
+    await expectNoSeriousViolations(page, 'the New Schedule form with Delivery errors');
+  });
+
+  test('the dead-letter page (with its Dismiss confirmation open), and a schedule page with an exhausted occurrence', async ({ page, request }) => {
+    const rev = await revisionOf(request, OPS_SCHEDULER);
+    const s = uniqueSuffix();
+    const session = await testSession(request, `a11y-closed-${s}`);
+    const alias = `a11y-dead-${s}`;
+    const made: string[] = [];
+    try {
+      // A dead letter without retries: the first failed attempt is exhausted (docs/decisions.md 48).
+      const schedule = await createApiSchedule(request, rev, {
+        alias,
+        repeat: 'one_time',
+        invocation_time: wallTimeIn(5),
+        invocation_target: { target: { org: 'acme-corp', blob: 'procedures', revision: 'default', session: session.alias }, workflow: { definition: 'triage' } },
+        dead_letter: { arn: 'arn:aws:sqs:eu-west-1:123456789012:a11y-dlq' },
+      });
+      made.push(schedule.id);
+      await session.close();
+      await expect.poll(async () => (await listAllDeadLetters(request, rev)).some((l) => l.schedule_id === schedule.id), { timeout: 30_000 }).toBe(true);
+      await page.goto(`/schedulers/${rev}/schedules/${schedule.id}`);
+      await expect(page.locator('tr.occurrence-row')).toContainText('exhausted after 1 attempt');
+      await expectNoSeriousViolations(page, 'a schedule page with an exhausted occurrence');
+
+      await page.goto(`/schedulers/${rev}/dead-letters`);
+      await expect(page.getByRole('table', { name: 'Dead letters' }).getByRole('link', { name: alias })).toBeVisible();
+      await expectNoSeriousViolations(page, 'the dead-letter page');
+      const dismiss = page.getByRole('button', { name: `Dismiss the dead letter of ${alias}` });
+      await whenHydrated(dismiss);
+      await dismiss.click();
+      await expect(page.getByRole('dialog', { name: `Dismiss the dead letter of ${alias}?` })).toBeVisible();
+      await expectNoSeriousViolations(page, 'the dead-letter page with its Dismiss confirmation open');
+      await page.keyboard.press('Escape');
+    } finally {
+      for (const l of await listAllDeadLetters(request, rev)) if (made.includes(l.schedule_id)) await schedulerCommand(request, rev, 'dismiss_dead_letter', { dead_letter_id: l.id });
+      await deleteApiSchedules(request, rev, made);
+      await session.remove();
     }
   });
 });

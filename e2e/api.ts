@@ -1,9 +1,10 @@
 /** Shared helpers for end-to-end tests that speak to the HTTP API with the bootstrap key. */
 import { expect, type APIRequestContext } from '@playwright/test';
 import { request as httpRequest } from 'node:http';
+import { DateTime } from 'luxon';
 import { z } from 'zod';
 import { ErrorBodySchema } from '../lib/errors';
-import { SCHEDULER_COMMANDS, type Run, type Schedule } from '../lib/schedules/contract';
+import { SCHEDULER_COMMANDS, type DeadLetter, type Run, type Schedule } from '../lib/schedules/contract';
 import { WORKFLOW_COMMANDS } from '../lib/workflows/contract';
 
 /** Set as SCHEDULER_BOOTSTRAP_API_KEY for the server playwright.config.ts starts. */
@@ -165,4 +166,51 @@ export function getFrom(localAddress: string, path: string, extraHeaders: Record
     req.on('error', reject);
     req.end();
   });
+}
+
+/** A workflow command that must succeed (200); returns its body. */
+export async function workflowCommand(request: APIRequestContext, revisionId: string, name: string, fields: Record<string, unknown> = {}): Promise<Record<string, unknown>> {
+  const res = await command(request, revisionId, { engine: 'workflow_blobhub', command: name, ...fields });
+  expect(res.status, `${name}: ${JSON.stringify(res.body)}`).toBe(200);
+  return res.body as Record<string, unknown>;
+}
+
+/**
+ * A session of its own in the seeded `procedures` blob's default revision. Closed (`close()`), a fire
+ * into it is refused with `session_not_open` (SPEC §8.1), so a test gets failed attempts through the
+ * real worker; a save needs it open (SPEC §6.3 checks the target as a fire would), so close it after
+ * saving the schedule. `reopen()` lets a later fire (a replay) succeed; `remove()` deletes it.
+ */
+export async function testSession(
+  request: APIRequestContext,
+  alias: string,
+): Promise<{ alias: string; close: () => Promise<void>; reopen: () => Promise<void>; remove: () => Promise<void> }> {
+  const rev = await revisionOf(request, 'procedures');
+  const session = (await workflowCommand(request, rev, 'create_session', { alias })).session as { id: string };
+  return {
+    alias,
+    close: async () => void (await workflowCommand(request, rev, 'close_session', { session_id: session.id })),
+    reopen: async () => void (await workflowCommand(request, rev, 'reopen_session', { session_id: session.id })),
+    remove: async () => {
+      const res = await command(request, rev, { engine: 'workflow_blobhub', command: 'delete_session', session_id: session.id });
+      expect([200, 404], JSON.stringify(res.body)).toContain(res.status);
+    },
+  };
+}
+
+/** A one-time schedule's `invocation_time` about `seconds` from now (whole seconds), as wall time in `zone`. */
+export function wallTimeIn(seconds: number, zone = 'UTC'): string {
+  return DateTime.fromMillis(Math.ceil(Date.now() / 1000) * 1000 + seconds * 1000, { zone }).toFormat("yyyy-MM-dd'T'HH:mm:ss");
+}
+
+/** Every dead letter of a scheduler, all pages of `list_dead_letters` (10 a page, newest first). */
+export async function listAllDeadLetters(request: APIRequestContext, revisionId: string): Promise<DeadLetter[]> {
+  const out: DeadLetter[] = [];
+  let cursor: string | null = null;
+  do {
+    const body = await schedulerCommand(request, revisionId, 'list_dead_letters', cursor ? { start_dead_letter_id: cursor } : {});
+    out.push(...(body.dead_letters as DeadLetter[]));
+    cursor = body.last_dead_letter_id as string | null;
+  } while (cursor);
+  return out;
 }

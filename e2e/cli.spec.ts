@@ -361,3 +361,33 @@ test('§7 cron next agrees with next_fire_at of schedules created through the AP
     expect(next.stdout.split('  ')[0], `${expr} in ${zone}`).toBe(next_fire_at);
   }
 });
+
+test('§12.1 cron next \'rate(15 minutes)\' --anchor agrees with next_fire_at of rate schedules created through the API with that start date', async () => {
+  // A start date in the past (the first mark after the save) and one in the future (the start date itself).
+  const anchors = ['2026-01-01T00:03:17.000Z', new Date(Math.ceil(Date.now() / 60_000) * 60_000 + 7 * 86_400_000 + 41_000).toISOString()];
+  for (const [i, anchor] of anchors.entries()) {
+    const r = await command(api, schedulerRevision, {
+      engine: 'scheduler_blobhub',
+      command: 'create_schedule',
+      alias: `rate-check-${i}-${SUFFIX}`,
+      repeat: 'recurring_rate',
+      rate_expression: '15 minutes',
+      start_date: anchor,
+      timezone: 'Asia/Kolkata',
+      invocation_target: { target: { org: 'acme-corp', blob: WORKFLOW, revision: 'default', session: 'nightly-batch' }, workflow: { definition: 'triage' } },
+    });
+    expect(r.status, JSON.stringify(r.body)).toBe(200);
+    const { next_fire_at, created_at } = r.body.schedule;
+    // The server anchored at start_date and took the first mark strictly after the save (created_at).
+    const next = await cli('cron', 'next', 'rate(15 minutes)', '--anchor', anchor, '--after', created_at, '--count', '3', '--tz', 'Asia/Kolkata');
+    expect(next.code, next.stderr).toBe(0);
+    const lines = next.stdout.trim().split('\n');
+    expect(lines[0].split('  ')[0], `anchor ${anchor}`).toBe(next_fire_at);
+    expect(lines.map((l) => Date.parse(l.split('  ')[0]))).toEqual([0, 1, 2].map((k) => Date.parse(next_fire_at) + k * 15 * 60_000));
+    expect(lines[0]).toMatch(/ Asia\/Kolkata$/);
+    expect((Date.parse(next_fire_at) - Date.parse(anchor)) % (15 * 60_000)).toBe(0);
+  }
+  expect(anchors[1]).toBe((await schedules()).find((s) => s.alias === `rate-check-1-${SUFFIX}`)!.next_fire_at);
+  const explain = await cli('cron', 'explain', 'rate(15 minutes)');
+  expect(explain.stdout.split('\n')[0]).toBe('Every 15 minutes');
+});

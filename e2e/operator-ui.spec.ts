@@ -6,7 +6,8 @@
  * - edit, disable/enable, Run now, delete (with its confirmation), each seen in the pages and in the API;
  * - a history of 25 runs pages 10, 10, 5 under Executions, newest first, without duplicates;
  * - the grid's text, State and Enabled filters and its sort by the Schedule column (name);
- * - Pause all / Resume all say how many they change and change exactly the active schedules.
+ * - Pause all / Resume all say how many they change; Resume all enables only what a Pause all disabled,
+ *   and a schedule page says who disabled it, when, why, and that Pause all did (SPEC §12.5).
  * Every test makes its own schedules (unique aliases) and deletes them; the pause-all test restores
  * every schedule's `enabled` as it found it.
  */
@@ -574,19 +575,23 @@ test('the grid: the text filter, the State and Enabled filters show exactly the 
   }
 });
 
-test('Pause all and Resume all say how many schedules they change, and change every active schedule', async ({ page, request }) => {
+test('Pause all and Resume all say how many schedules they change; Resume all enables only what Pause all disabled (SPEC §12.5)', async ({ page, request }) => {
   const rev = await revisionOf(request, OPS_SCHEDULER);
   const s = uniqueSuffix();
   const mine = [
     await createApiSchedule(request, rev, { alias: `ui-bulk-on-${s}`, repeat: 'recurring_cron', cron_expression: '0 10 * * ? *' }),
-    await createApiSchedule(request, rev, { alias: `ui-bulk-off-${s}`, repeat: 'recurring_cron', cron_expression: '0 11 * * ? *', enabled: false }),
+    await createApiSchedule(request, rev, { alias: `ui-bulk-off-${s}`, repeat: 'recurring_cron', cron_expression: '0 11 * * ? *', enabled: false, paused: { note: 'kept off by hand' } }),
   ];
   // Every active schedule as it was, to put each back as found whatever happens.
   const before = await listAllSchedules(request, rev, { state: 'active' });
   const plural = (n: number) => `${n} schedule${n === 1 ? '' : 's'}`;
   try {
     const enabledCount = before.filter((x) => x.enabled).length;
+    // Resume all enables what a Pause all disabled: the ones this one pauses, and any paused so before.
+    const resumable = enabledCount + before.filter((x) => !x.enabled && x.paused?.bulk).length;
+    const othersOff = before.filter((x) => !x.enabled && !x.paused?.bulk).length;
     expect(enabledCount).toBeGreaterThanOrEqual(1);
+    expect(othersOff).toBeGreaterThanOrEqual(1);
 
     await page.goto(`/schedulers/${rev}`);
     await whenHydrated(page.getByRole('button', { name: 'Pause all' }));
@@ -599,19 +604,36 @@ test('Pause all and Resume all say how many schedules they change, and change ev
     const paused = await listAllSchedules(request, rev, { state: 'active' });
     expect(paused.filter((x) => x.enabled).map((x) => x.alias ?? x.id)).toEqual([]);
     expect(paused.length).toBe(before.length);
+    const on = paused.find((x) => x.id === mine[0].id)!;
+    expect(on.paused).toMatchObject({ by: { type: 'user' }, bulk: true });
+    expect(paused.find((x) => x.id === mine[1].id)!.paused).toMatchObject({ by: { type: 'org' }, note: 'kept off by hand' });
 
     await expect(page.getByRole('button', { name: 'Pause all' })).toBeDisabled();
+
+    // The schedule page says who disabled a schedule, when, and that Pause all did; or why, by its note.
+    await page.goto(`/schedulers/${rev}/schedules/${mine[0].id}`);
+    await expect(page.getByTestId('paused')).toContainText(/Disabled by Acme Operator \(operator@acme-corp\.example\) at \d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2} UTC by Pause all\./);
+    await page.goto(`/schedulers/${rev}/schedules/${mine[1].id}`);
+    await expect(page.getByTestId('paused')).toContainText('Disabled by Acme Corp');
+    await expect(page.getByTestId('paused')).toContainText('Note: kept off by hand');
+
+    await page.goto(`/schedulers/${rev}`);
+    await whenHydrated(page.getByRole('button', { name: 'Resume all' }));
     await page.getByRole('button', { name: 'Resume all' }).click();
-    const resume = page.getByRole('dialog', { name: `Resume ${plural(before.length)}?` });
+    const resume = page.getByRole('dialog', { name: `Resume ${plural(resumable)}?` });
     await expect(resume).toBeVisible();
+    await expect(resume).toContainText(`${plural(othersOff)} disabled otherwise (one by one, or by the scheduler after failed occurrences) ${othersOff === 1 ? 'stays' : 'stay'} disabled.`);
     await resume.getByRole('button', { name: 'Resume all' }).click();
-    await expect(page.getByRole('status').filter({ hasText: 'Resumed' })).toHaveText(`Resumed ${plural(before.length)}.`);
+    await expect(page.getByRole('status').filter({ hasText: 'Resumed' })).toHaveText(`Resumed ${plural(resumable)}.`);
     const resumed = await listAllSchedules(request, rev, { state: 'active' });
-    expect(resumed.filter((x) => !x.enabled).map((x) => x.alias ?? x.id)).toEqual([]);
-    expect((await listAllSchedules(request, rev, { state: 'active', enabled: true })).length).toBe(before.length);
+    // The one disabled by hand before stays disabled, with its note; the others are enabled again.
+    expect(resumed.find((x) => x.id === mine[1].id)).toMatchObject({ enabled: false, paused: { note: 'kept off by hand' } });
+    expect(resumed.filter((x) => !x.enabled).length).toBe(othersOff);
+    expect(resumed.find((x) => x.id === mine[0].id)).toMatchObject({ enabled: true });
+    expect(resumed.find((x) => x.id === mine[0].id)!.paused).toBeUndefined();
     await expect(page.getByRole('button', { name: 'Resume all' })).toBeDisabled();
   } finally {
-    // Put back the ones that were disabled before (Resume all enabled them); then remove ours.
+    // Put back any schedule whose enabled the test changed (a failure may leave them paused); then remove ours.
     for (const x of before) {
       const now = await command(request, rev, { engine: 'scheduler_blobhub', command: 'get_schedule', schedule_id: x.id });
       if (now.status === 200 && now.body.schedule.state === 'active' && now.body.schedule.enabled !== x.enabled) {

@@ -23,13 +23,20 @@ if ! pg_lsclusters -h | awk '{print $1" "$2}' | grep -qx "$version main"; then
 fi
 if ! pg_lsclusters -h | awk '$1=="'"$version"'" && $2=="main" {print $4}' | grep -qx online; then
   echo "postgres-local: starting cluster $version/main"
-  pg_ctlcluster "$version" main start
+  # A cluster that was not shut down cleanly replays its WAL first, which can take minutes on a
+  # busy machine; pg_ctl's default 60 s wait is too short for that, so wait up to 10 minutes.
+  pg_ctlcluster "$version" main start -- -t 600
 fi
 
-for _ in $(seq 1 50); do
-  su postgres -c "psql -qtAc 'SELECT 1'" >/dev/null 2>&1 && break
-  sleep 0.2
+ready=""
+for _ in $(seq 1 600); do
+  if su postgres -c "psql -qtAc 'SELECT 1'" >/dev/null 2>&1; then ready=1; break; fi
+  sleep 1
 done
+if [ -z "$ready" ]; then
+  echo "postgres-local: PostgreSQL did not accept connections within 10 minutes" >&2
+  exit 1
+fi
 
 su postgres -c "psql -qv ON_ERROR_STOP=1" <<'SQL'
 DO $$

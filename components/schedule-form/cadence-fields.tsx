@@ -1,12 +1,12 @@
 'use client';
 /**
- * The cadence of a schedule (SPEC §5.1 `repeat`): the choice between cadences, the field that says
- * when each one fires (a one-time schedule's invocation time, a cron schedule's expression), and its
- * live preview. A new cadence adds its card to `CADENCES` (the compiler asks for one per `Repeat`)
+ * The cadence of a schedule (SPEC §5.1 `repeat`, §12.1): the choice between cadences, the field that
+ * says when each one fires (a one-time schedule's invocation time, a cron schedule's expression, a
+ * rate schedule's rate), and its live preview. A new cadence adds its card to `CADENCES` (the compiler asks for one per `Repeat`)
  * and its case to `CadenceField` and `CadencePreview`.
  */
 import { REPEATS, type Repeat } from '@/lib/schedules/contract';
-import { CronPreview, cronProblem, InvocationPreview, RatePreview } from '../cron-preview';
+import { CronPreview, cronProblem, InvocationPreview, RatePreview, type RateAnchor } from '../cron-preview';
 import type { FieldKit } from './field-kit';
 import { toWallTime, utcOrNull, type ScheduleFormValues } from './values';
 
@@ -35,10 +35,25 @@ export function CadenceChoice({ kit }: { kit: FieldKit }) {
   );
 }
 
+/**
+ * A stored rate schedule being edited (SPEC §12.1): its anchor is kept while `rate_expression` and
+ * `start_date` stay, and the form sees it only through the stored next fire, an anchor mark when the
+ * schedule is enabled and has no flexible window (`nextMark` null otherwise).
+ */
+export interface StoredRate {
+  rate_expression: string;
+  /** The start date as the form's input holds it. */
+  start_date: string;
+  nextMark: string | null;
+  /** The stored next fire (with a flexible window's offset), or null when disabled or completed. */
+  nextFire: string | null;
+}
+
 interface CadenceProps {
   kit: FieldKit;
   repeat: Repeat;
   values: ScheduleFormValues;
+  storedRate?: StoredRate;
 }
 
 /** The field that says when the chosen cadence fires. */
@@ -79,7 +94,7 @@ export function CadenceField({ kit, repeat, values }: CadenceProps) {
 }
 
 /** What the chosen cadence means and when it fires next, in the schedule's zone and the viewer's. */
-export function CadencePreview({ kit, repeat, values }: CadenceProps) {
+export function CadencePreview({ kit, repeat, values, storedRate }: CadenceProps) {
   switch (repeat) {
     case 'recurring_cron':
       return (
@@ -92,10 +107,20 @@ export function CadencePreview({ kit, repeat, values }: CadenceProps) {
         />
       );
     case 'recurring_rate':
-      return <RatePreview rate={values.rate_expression ?? ''} startDate={utcOrNull(values.start_date)} timezone={values.timezone ?? ''} />;
+      return <RatePreview rate={values.rate_expression ?? ''} anchor={rateAnchor(values, storedRate)} endDate={utcOrNull(values.end_date)} timezone={values.timezone ?? ''} />;
     case 'one_time':
       return <InvocationPreview invocationTime={values.invocation_time ? toWallTime(values.invocation_time) : ''} timezone={values.timezone ?? ''} />;
     default:
       return repeat satisfies never;
   }
+}
+
+/** Where the rate preview counts from: the start date, the stored anchor of an unchanged rate, or a save now. */
+function rateAnchor(values: ScheduleFormValues, stored: StoredRate | undefined): RateAnchor {
+  const start = utcOrNull(values.start_date);
+  if (start) return { kind: 'start', at: start };
+  if (stored && stored.rate_expression === (values.rate_expression ?? '').trim() && stored.start_date === values.start_date) {
+    return stored.nextMark ? { kind: 'kept', mark: stored.nextMark } : { kind: 'hidden', nextFire: stored.nextFire };
+  }
+  return { kind: 'save' };
 }

@@ -59,6 +59,8 @@ export function isBlankRequired(field: FieldName, v: ScheduleFormValues): boolea
     'invocation_target.target.session',
     'invocation_target.workflow.definition',
     CADENCE_FIELD[v.repeat],
+    ...(v.retry_policy.mode === 'retry' ? (['retry_policy.maximum_retry_attempts', 'retry_policy.maximum_event_age_seconds'] as const) : []),
+    ...(v.flexible_time_window.mode === 'flexible' ? (['flexible_time_window.maximum_window_minutes'] as const) : []),
   ];
   return required.includes(field) && String(getPath(v, field) ?? '').trim() === '';
 }

@@ -8,7 +8,8 @@
  * - `errors.ts`, `use-refusal.ts`: an error's `path` → its field; a server refusal's place and focus.
  * - `field-kit.tsx`: ids, aria wiring, hint and error lines every section renders its fields with.
  * - `detail-fields.tsx`, `timing-fields.tsx` (+ `cadence-fields.tsx`), `target-fields.tsx`
- *   (+ `picker-options.ts`), `input-data-field.tsx`, `settings-fields.tsx`: the sections.
+ *   (+ `picker-options.ts`), `input-data-field.tsx`, `delivery-fields.tsx`, `settings-fields.tsx`:
+ *   the sections.
  */
 import Link from 'next/link';
 import { useRouter } from 'next/navigation';
@@ -17,6 +18,8 @@ import { useForm, useWatch } from 'react-hook-form';
 import type { TargetOptions, WorkflowSchedule } from '@/lib/schedules/contract';
 import type { ActionResult } from '../action-result';
 import { useHydrated } from '../use-viewer-zone';
+import type { StoredRate } from './cadence-fields';
+import { DeliveryFields } from './delivery-fields';
 import { DetailFields } from './detail-fields';
 import { NETWORK_ERROR_MESSAGE, placeRefusal } from './errors';
 import { useFieldKit } from './field-kit';
@@ -28,6 +31,14 @@ import { TargetFields } from './target-fields';
 import { TimingFields, useViewerZoneDefault } from './timing-fields';
 import { useRefusal } from './use-refusal';
 import { defaultValues, valuesFromSchedule, type ScheduleFormValues } from './values';
+
+/** The stored rate an edit starts from (its anchor is kept while the rate and start date stay, SPEC §12.1). */
+function storedRateOf(schedule: WorkflowSchedule | undefined): StoredRate | undefined {
+  if (!schedule || schedule.repeat !== 'recurring_rate' || !schedule.rate_expression) return undefined;
+  // With a flexible window the next fire carries its offset, so it is no mark of the anchor.
+  const onMarks = schedule.flexible_time_window?.mode !== 'flexible';
+  return { rate_expression: schedule.rate_expression, start_date: valuesFromSchedule(schedule).start_date, nextMark: onMarks ? schedule.next_fire_at : null, nextFire: schedule.next_fire_at };
+}
 
 export interface ScheduleFormProps {
   mode: 'create' | 'edit';
@@ -46,6 +57,7 @@ export function ScheduleForm({ mode, revisionId, schedule, options, submit, canc
   const hydrated = useHydrated();
   const [navigating, startNavigation] = useTransition();
   const resolver = useMemo(() => makeResolver(), []);
+  const storedRate = useMemo(() => storedRateOf(schedule), [schedule]);
   const form = useForm<ScheduleFormValues>({
     resolver,
     defaultValues: schedule ? valuesFromSchedule(schedule) : defaultValues(options),
@@ -96,11 +108,12 @@ export function ScheduleForm({ mode, revisionId, schedule, options, submit, canc
 
       <fieldset className="form-body" disabled={!hydrated || pending}>
         <DetailFields kit={kit} description={w.description ?? ''} />
-        <TimingFields kit={kit} values={w} />
+        <TimingFields kit={kit} values={w} storedRate={storedRate} />
         <TargetFields kit={kit} options={options} target={target} workflow={workflow} problem={refusal.targetProblem} alertRef={refusal.targetAlertRef}>
           <InputDataField kit={kit} />
         </TargetFields>
-        <SettingsFields kit={kit} />
+        <DeliveryFields kit={kit} values={w} />
+        <SettingsFields kit={kit} enabled={w.enabled ?? true} note={w.paused?.note ?? ''} />
       </fieldset>
 
       <div className="form-footer">

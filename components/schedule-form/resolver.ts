@@ -8,14 +8,15 @@ import type { FieldErrors, Resolver } from 'react-hook-form';
 import { ScheduleCreateInput } from '@/lib/schedules/contract';
 import { fieldForPath, flattenErrors, isBlankRequired, setPath } from './errors';
 import { toRequestBody } from './request-body';
-import { LABELS, type ScheduleFormValues } from './values';
+import { LABELS, NUMBER_BOUNDS, type FieldName, type ScheduleFormValues } from './values';
 
 const contractResolver = zodResolver(ScheduleCreateInput);
 
 /**
  * `zodResolver(ScheduleCreateInput)` applied to the request body the values make, errors mapped back:
- * a blank required field says "<Label> is required.", an issue no field owns goes to `root` with its
- * path, and input-data text that is not JSON is reported at the input-data field.
+ * a blank required field says "<Label> is required.", a bounded number field says its bounds in words
+ * ("Maximum retry attempts must be a whole number from 0 to 185."), an issue no field owns goes to
+ * `root` with its path, and input-data text that is not JSON is reported at the input-data field.
  */
 export function makeResolver(): Resolver<ScheduleFormValues> {
   return async (values, context, options) => {
@@ -29,10 +30,17 @@ export function makeResolver(): Resolver<ScheduleFormValues> {
       const key = field ?? 'root';
       if (seen.has(key)) continue;
       seen.add(key);
-      const text = field && isBlankRequired(field, values) ? `${LABELS[field]} is required.` : message;
+      const text = !field ? message : isBlankRequired(field, values) ? `${LABELS[field]} is required.` : (boundsMessage(field) ?? message);
       setPath(errors, key, { type: 'validate', message: field ? text : `${path}: ${text}` });
     }
     if (inputDataError) setPath(errors, 'invocation_target.input_data', { type: 'json', message: inputDataError });
     return Object.keys(errors).length ? { values: {}, errors: errors as FieldErrors<ScheduleFormValues> } : { values, errors: {} };
   };
+}
+
+/** "<Label> must be a whole number from <min> to <max>." for a bounded number field, else null. */
+export function boundsMessage(field: FieldName): string | null {
+  if (!Object.hasOwn(NUMBER_BOUNDS, field)) return null;
+  const [min, max] = NUMBER_BOUNDS[field as keyof typeof NUMBER_BOUNDS];
+  return `${LABELS[field]} must be a whole number from ${min.toLocaleString('en-US')} to ${max.toLocaleString('en-US')}.`;
 }

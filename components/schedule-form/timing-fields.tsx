@@ -2,19 +2,21 @@
 /**
  * "Schedule pattern": when a schedule fires (SPEC §5.1, §7): its cadence and the field and preview
  * of that cadence (`cadence-fields.tsx`), the time zone it is evaluated in, and the start and end
- * dates that bound it. Further timing settings (a flexible time window) slot in as their own field
- * groups in `TimingFields`.
+ * dates that bound it. The flexible time window (SPEC §12.4) is set under "Delivery"; while it is on,
+ * the preview says that each fire comes at its own offset inside it.
  */
 import { useEffect, useState } from 'react';
 import type { UseFormReturn } from 'react-hook-form';
 import type { Repeat } from '@/lib/schedules/contract';
 import { useViewerZone } from '../use-viewer-zone';
-import { CadenceChoice, CadenceField, CadencePreview } from './cadence-fields';
+import { CadenceChoice, CadenceField, CadencePreview, type StoredRate } from './cadence-fields';
 import type { FieldKit } from './field-kit';
 import { LABELS, type ScheduleFormValues } from './values';
 
-export function TimingFields({ kit, values }: { kit: FieldKit; values: ScheduleFormValues }) {
+export function TimingFields({ kit, values, storedRate }: { kit: FieldKit; values: ScheduleFormValues; storedRate?: StoredRate }) {
   const repeat: Repeat = values.repeat ?? 'recurring_cron';
+  const window = values.flexible_time_window;
+  const windowMinutes = window?.mode === 'flexible' && /^\d+$/.test(window.maximum_window_minutes.trim()) ? Number(window.maximum_window_minutes) : null;
   return (
     <section className="container" aria-labelledby={`${kit.uid}-pattern`}>
       <h2 id={`${kit.uid}-pattern`} className="container-title">
@@ -25,7 +27,13 @@ export function TimingFields({ kit, values }: { kit: FieldKit; values: ScheduleF
         <CadenceField kit={kit} repeat={repeat} values={values} />
         <TimezoneField kit={kit} />
       </div>
-      <CadencePreview kit={kit} repeat={repeat} values={values} />
+      <CadencePreview kit={kit} repeat={repeat} values={values} storedRate={storedRate} />
+      {windowMinutes !== null ? (
+        <p className="field-hint section-note">
+          Flexible time window on: each occurrence fires at its own fixed offset, from 0 up to {windowMinutes} minute{windowMinutes === 1 ? '' : 's'} after the time shown (see
+          Delivery).
+        </p>
+      ) : null}
       <DateWindowFields kit={kit} />
     </section>
   );

@@ -3,7 +3,7 @@
  * the values a form starts from: a stored schedule (edit) or the defaults of a new one (create).
  * `request-body.ts` turns these values into the request body of SPEC §5.1.
  */
-import type { Repeat, TargetOptions, WorkflowSchedule } from '@/lib/schedules/contract';
+import { FLEXIBLE_WINDOW_MINUTES, PAUSE_AFTER_FAILURES, RETRY_BOUNDS, type AfterCompletionAction, type Repeat, type TargetOptions, type WorkflowSchedule } from '@/lib/schedules/contract';
 
 /** The form's own values: strings as the inputs hold them. `toRequestBody` makes the API body. */
 export interface ScheduleFormValues {
@@ -20,6 +20,18 @@ export interface ScheduleFormValues {
   start_date: string;
   end_date: string;
   enabled: boolean;
+  /** SPEC §12.5 `paused.note`: sent only while the schedule is (or becomes) disabled. */
+  paused: { note: string };
+  /** SPEC §12.2. `mode` is the form's own: `off` sends no policy (one attempt), `retry` sends both numbers. */
+  retry_policy: { mode: 'off' | 'retry'; maximum_retry_attempts: string; maximum_event_age_seconds: string };
+  /** SPEC §12.3: blank for none. */
+  dead_letter: { arn: string };
+  /** SPEC §12.4. */
+  flexible_time_window: { mode: 'off' | 'flexible'; maximum_window_minutes: string };
+  /** SPEC §12.5. */
+  action_after_completion: AfterCompletionAction;
+  /** SPEC §12.5: blank for never. */
+  pause_after_failures: string;
   invocation_target: {
     target: { org: string; blob: string; revision: string; session: string };
     workflow: { org: string; blob: string; revision: string; definition: string };
@@ -40,6 +52,15 @@ export const LABELS = {
   start_date: 'Start date (UTC)',
   end_date: 'End date (UTC)',
   enabled: 'Enabled',
+  'paused.note': 'Pause note',
+  'retry_policy.mode': 'Retries',
+  'retry_policy.maximum_retry_attempts': 'Maximum retry attempts',
+  'retry_policy.maximum_event_age_seconds': 'Maximum event age (seconds)',
+  'dead_letter.arn': 'Dead-letter queue ARN',
+  'flexible_time_window.mode': 'Flexible time window',
+  'flexible_time_window.maximum_window_minutes': 'Window (minutes)',
+  action_after_completion: 'After completion',
+  pause_after_failures: 'Pause after consecutive failed occurrences',
   'invocation_target.target.org': 'Target org',
   'invocation_target.target.blob': 'Target blob',
   'invocation_target.target.revision': 'Target revision',
@@ -54,6 +75,21 @@ export const LABELS = {
 /** A form field: the dotted request path its input fills (`invocation_target.target.session`). */
 export type FieldName = keyof typeof LABELS;
 export const FIELDS = Object.keys(LABELS) as FieldName[];
+
+/**
+ * The whole-number fields and their inclusive bounds, taken from the contract (never re-declared):
+ * the inputs' min/max, their hints and the form's "must be a whole number from … to …" all read these.
+ */
+export const NUMBER_BOUNDS = {
+  'retry_policy.maximum_retry_attempts': RETRY_BOUNDS.maximumRetryAttempts,
+  'retry_policy.maximum_event_age_seconds': RETRY_BOUNDS.maximumEventAgeSeconds,
+  'flexible_time_window.maximum_window_minutes': FLEXIBLE_WINDOW_MINUTES,
+  pause_after_failures: PAUSE_AFTER_FAILURES,
+} as const satisfies Partial<Record<FieldName, readonly [number, number]>>;
+export type NumberField = keyof typeof NUMBER_BOUNDS;
+
+/** What a new retry policy, window or pause threshold starts at once switched on. */
+const DELIVERY_DEFAULTS = { maximumRetryAttempts: '3', maximumEventAgeSeconds: '3600', windowMinutes: '15' } as const;
 
 /** `YYYY-MM-DDTHH:mm[:ss[.SSS]]` → `YYYY-MM-DDTHH:mm:ss` (the datetime input drops `:00` seconds). */
 export function toWallTime(v: string): string {
@@ -91,6 +127,17 @@ export function valuesFromSchedule(s: WorkflowSchedule): ScheduleFormValues {
     start_date: isoToUtcInput(s.start_date),
     end_date: isoToUtcInput(s.end_date),
     enabled: s.enabled,
+    paused: { note: s.paused?.note ?? '' },
+    retry_policy: s.retry_policy
+      ? { mode: 'retry', maximum_retry_attempts: String(s.retry_policy.maximum_retry_attempts), maximum_event_age_seconds: String(s.retry_policy.maximum_event_age_seconds) }
+      : { mode: 'off', maximum_retry_attempts: DELIVERY_DEFAULTS.maximumRetryAttempts, maximum_event_age_seconds: DELIVERY_DEFAULTS.maximumEventAgeSeconds },
+    dead_letter: { arn: s.dead_letter?.arn ?? '' },
+    flexible_time_window:
+      s.flexible_time_window?.mode === 'flexible'
+        ? { mode: 'flexible', maximum_window_minutes: String(s.flexible_time_window.maximum_window_minutes) }
+        : { mode: 'off', maximum_window_minutes: DELIVERY_DEFAULTS.windowMinutes },
+    action_after_completion: s.action_after_completion ?? 'none',
+    pause_after_failures: s.pause_after_failures !== undefined ? String(s.pause_after_failures) : '',
     invocation_target: {
       target: { org: t.target.org ?? '', blob: t.target.blob, revision: t.target.revision, session: t.target.session },
       workflow: { org: t.workflow.org ?? '', blob: t.workflow.blob ?? '', revision: t.workflow.revision ?? '', definition: t.workflow.definition },
@@ -118,6 +165,12 @@ export function defaultValues(options: TargetOptions): ScheduleFormValues {
     start_date: '',
     end_date: '',
     enabled: true,
+    paused: { note: '' },
+    retry_policy: { mode: 'off', maximum_retry_attempts: DELIVERY_DEFAULTS.maximumRetryAttempts, maximum_event_age_seconds: DELIVERY_DEFAULTS.maximumEventAgeSeconds },
+    dead_letter: { arn: '' },
+    flexible_time_window: { mode: 'off', maximum_window_minutes: DELIVERY_DEFAULTS.windowMinutes },
+    action_after_completion: 'none',
+    pause_after_failures: '',
     invocation_target: {
       target: {
         org: blob ? (blob.orgAlias ?? blob.orgId) : 'acme-corp',

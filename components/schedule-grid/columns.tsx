@@ -19,7 +19,7 @@ export function scheduleColumns(options: RowActionsOptions) {
     column.accessor('label', { id: 'name', header: 'Schedule', cell: ({ row }) => <NameCell base={base} row={row.original} /> }),
     column.accessor('cadence', { id: 'cadence', header: 'Cadence', enableSorting: false, cell: ({ row }) => <CadenceCell row={row.original} /> }),
     column.accessor((r) => r.schedule.timezone, { id: 'timezone', header: 'Timezone', cell: ({ getValue }) => <ZoneName zone={getValue()} /> }),
-    column.accessor((r) => r.schedule.state, { id: 'state', header: 'State', cell: ({ getValue }) => <StateBadge state={getValue()} /> }),
+    column.accessor((r) => r.schedule.state, { id: 'state', header: 'State', cell: ({ row }) => <StateCell row={row.original} /> }),
     column.accessor((r) => r.schedule.enabled, { id: 'enabled', header: 'Enabled', cell: ({ getValue }) => <EnabledBadge enabled={getValue()} /> }),
     column.accessor((r) => r.schedule.next_fire_at, {
       id: 'next_fire',
@@ -63,9 +63,9 @@ function NameCell({ base, row }: { base: string; row: Row }) {
   );
 }
 
-/** The cron expression and its meaning, or the one-time schedule's local invocation time. */
+/** The cron or rate expression and its meaning, or the one-time schedule's local invocation time. */
 function CadenceCell({ row }: { row: Row }) {
-  return row.schedule.repeat === 'recurring_cron' ? (
+  return row.schedule.repeat !== 'one_time' ? (
     <div className="cell-cadence">
       <code>{row.cadence}</code>
       <span className="muted small">{row.cadenceDetail}</span>
@@ -74,6 +74,24 @@ function CadenceCell({ row }: { row: Row }) {
     <div className="cell-cadence">
       <span>{row.cadence}</span>
       <span className="muted small">One-time, local time</span>
+    </div>
+  );
+}
+
+/** The state, and "retrying" while a failed occurrence's next attempt is pending (SPEC §12.2), with when on hover. */
+function StateCell({ row }: { row: Row }) {
+  const retry = row.retry;
+  return (
+    <div className="cell-stack">
+      <StateBadge state={row.schedule.state} />
+      {retry ? (
+        <span
+          className="badge badge-warn-outline"
+          title={`Attempt ${retry.attempt} of the occurrence ${formatInZone(retry.scheduled_for, row.schedule.timezone)} is due ${formatInZone(retry.due_at, row.schedule.timezone)}`}
+        >
+          retrying
+        </span>
+      ) : null}
     </div>
   );
 }

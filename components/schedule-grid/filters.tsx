@@ -41,7 +41,7 @@ export function GridFilters({ query, url }: { query: GridQuery; url: GridUrl }) 
         <input
           id="grid-q"
           type="search"
-          placeholder="Name, description, cron, timezone, target, workflow…"
+          placeholder="Name, description, cron or rate, timezone, target, workflow…"
           value={url.text}
           onChange={(e) => url.onText(e.target.value)}
           onKeyDown={(e) => {

@@ -95,7 +95,7 @@ function NoSchedules({ base, canWrite }: { base: string; canWrite: boolean }) {
   return (
     <div className="empty-state">
       <h2>No schedules yet</h2>
-      <p>A schedule starts a workflow execution once, at a local time, or on a cron cadence in its time zone.</p>
+      <p>A schedule starts a workflow execution once, at a local time, on a cron cadence in its time zone, or every fixed interval.</p>
       {canWrite ? (
         <Link className="btn btn-primary" href={`${base}/new`}>
           Create your first schedule

@@ -3,12 +3,15 @@
  * it, worked out once a row (its name, and its cadence in words).
  */
 import { createColumnHelper } from '@tanstack/react-table';
-import { describeCron } from '@/lib/cron';
-import type { InvocationTarget, Run, Schedule } from '@/lib/schedules/contract';
+import { describeCron, describeRate } from '@/lib/cron';
+import type { InvocationTarget, PendingRetry, Run, Schedule } from '@/lib/schedules/contract';
 import { formatLocalTime } from '../format';
 
 /** The fields of a schedule the grid shows: the page sends only these to the browser (50 rows a page). */
-export type GridSchedule = Pick<Schedule, 'id' | 'alias' | 'description' | 'repeat' | 'invocation_time' | 'cron_expression' | 'timezone' | 'state' | 'enabled' | 'next_fire_at'> & {
+export type GridSchedule = Pick<
+  Schedule,
+  'id' | 'alias' | 'description' | 'repeat' | 'invocation_time' | 'cron_expression' | 'rate_expression' | 'timezone' | 'state' | 'enabled' | 'next_fire_at'
+> & {
   /** A workflow target's parts (the page maps other target types onto them). */
   invocation_target: Pick<InvocationTarget, 'target' | 'workflow'>;
 };
@@ -17,15 +20,17 @@ export interface GridRow {
   schedule: GridSchedule;
   /** The newest run, or null when the schedule never fired. */
   lastRun: Pick<Run, 'status' | 'trigger' | 'created_at'> | null;
+  /** The soonest pending attempt (SPEC §12.2): the schedule is "retrying"; null when none. */
+  retry: PendingRetry | null;
 }
 
 /** A row as the columns read it. */
 export interface Row extends GridRow {
   /** The alias, else the id. */
   label: string;
-  /** The cron expression, or the one-time schedule's local invocation time. */
+  /** The cron or rate expression, or the one-time schedule's local invocation time. */
   cadence: string;
-  /** The cron expression in words. */
+  /** The cron or rate expression in words. */
   cadenceDetail: string;
 }
 
@@ -34,11 +39,11 @@ export const column = createColumnHelper<Row>();
 
 /** cronstrue costs ~0.1 ms an expression and the page re-renders every 10 s: keep recent descriptions. */
 const descriptions = new Map<string, string>();
-function describeCached(expression: string): string {
+function describeCached(expression: string, describe: (expression: string) => string = describeCron): string {
   let detail = descriptions.get(expression);
   if (detail === undefined) {
     try {
-      detail = describeCron(expression);
+      detail = describe(expression);
     } catch {
       detail = 'Not a valid expression';
     }
@@ -50,6 +55,8 @@ function describeCached(expression: string): string {
 
 function cadenceOf(s: GridSchedule): { cadence: string; detail: string } {
   if (s.repeat === 'one_time') return { cadence: formatLocalTime(s.invocation_time ?? ''), detail: 'One-time' };
+  // A rate is `<value> <unit>` and a cron expression has six fields: one cache holds both.
+  if (s.repeat === 'recurring_rate') return { cadence: s.rate_expression ?? '', detail: describeCached(s.rate_expression ?? '', describeRate) };
   return { cadence: s.cron_expression ?? '', detail: describeCached(s.cron_expression ?? '') };
 }
 

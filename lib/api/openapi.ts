@@ -11,12 +11,15 @@
 import { z } from 'zod';
 import { ERROR_STATUS, ErrorBodySchema } from '../errors';
 import {
+  DeadLetterListPage,
+  DeadLetterSchema,
   InvocationTargetSchema,
   MissingSessionSchema,
   RunListPage,
   RunAnswer,
   RunResultSchema,
   RunSchema,
+  ReplayAnswer,
   SCHEDULER_COMMANDS,
   ScheduleAnswer,
   ScheduleDryRunAnswer,
@@ -24,9 +27,6 @@ import {
   ScheduleSaveAnswer,
   ScheduleSchema,
   SetAllEnabledAnswer,
-  DeadLetterSchema,
-  DeadLetterListPage,
-  ReplayAnswer,
   SigningSecretAnswer,
   SigningSecretInfoSchema,
 } from '../schedules/contract';

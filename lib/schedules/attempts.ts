@@ -1,8 +1,9 @@
 /**
  * Retries (SPEC §12.2) as pure decisions: after a failed attempt, is another one due, and when, or is
- * the occurrence exhausted? No clock, no I/O: the caller passes the instants.
+ * the occurrence exhausted? No clock, no I/O: the caller passes the instants. The back-off itself
+ * (`retryDelaySeconds`) is in the contract, where the form reads it too.
  */
-import type { ExhaustedReason } from './contract';
+import { retryDelaySeconds, type ExhaustedReason } from './contract';
 
 /** `retry_policy` as stored (SPEC §12.2). */
 export interface RetryPolicy {
@@ -10,19 +11,6 @@ export interface RetryPolicy {
   maximumRetryAttempts: number;
   /** How long after `scheduled_for` a retry may still start, in seconds, 60–86,400. */
   maximumEventAgeSeconds: number;
-}
-
-/** Longest pause between two attempts, in seconds (SPEC §12.2). */
-export const MAX_RETRY_DELAY_SECONDS = 86_400;
-
-/**
- * The pause after failed attempt `attempt` (1 = the first), in seconds: `min(60 × 2^(n−1), 86400)`
- * (SPEC §12.2): 60, 120, 240, … capped at one day from the 12th attempt on.
- */
-export function retryDelaySeconds(attempt: number): number {
-  if (!Number.isInteger(attempt) || attempt < 1) throw new RangeError('attempt must be a whole number ≥ 1');
-  // 2^(n-1) overflows nothing before the cap: 60 × 2^11 = 122,880 > 86,400 already.
-  return attempt >= 12 ? MAX_RETRY_DELAY_SECONDS : Math.min(60 * 2 ** (attempt - 1), MAX_RETRY_DELAY_SECONDS);
 }
 
 export type AttemptVerdict =

@@ -89,6 +89,21 @@ export const RetryPolicySchema = z.strictObject({
 });
 export type RetryPolicyJson = z.infer<typeof RetryPolicySchema>;
 
+/** Longest pause between two attempts, in seconds (SPEC §12.2). */
+export const MAX_RETRY_DELAY_SECONDS = 86_400;
+
+/**
+ * The pause after failed attempt `attempt` (1 = the first), in seconds: `min(60 × 2^(n−1), 86400)`
+ * (SPEC §12.2): 60, 120, 240, … capped at one day from the 12th attempt on. Pure; the fire path
+ * (`attempts.ts`) and the form's back-off hint both use it.
+ * @throws RangeError when `attempt` is not a whole number ≥ 1.
+ */
+export function retryDelaySeconds(attempt: number): number {
+  if (!Number.isInteger(attempt) || attempt < 1) throw new RangeError('attempt must be a whole number ≥ 1');
+  // 2^(n-1) overflows nothing before the cap: 60 × 2^11 = 122,880 > 86,400 already.
+  return attempt >= 12 ? MAX_RETRY_DELAY_SECONDS : Math.min(60 * 2 ** (attempt - 1), MAX_RETRY_DELAY_SECONDS);
+}
+
 /** Bounds of SPEC §12.4 `maximum_window_minutes`, inclusive. */
 export const FLEXIBLE_WINDOW_MINUTES = [1, 1440] as const;
 
@@ -544,6 +559,17 @@ export type SchedulerCommandName = keyof typeof SCHEDULER_COMMANDS;
 
 /** The parse → SPEC error rule (`lib/errors`), re-exported for the CLI manifest, which may import only contracts. */
 export { firstIssueError, issuePath, type IssueError } from '../errors';
+
+/**
+ * An attempt waiting for its turn (SPEC §12.2), as the grid ("retrying") and the history ("next attempt
+ * at") show it: attempt `attempt` of the occurrence `scheduled_for`, due at `due_at` (ISO UTC). Declared
+ * here, type only, so client components share the shape (`pendingRetries` answers it).
+ */
+export interface PendingRetry {
+  scheduled_for: string;
+  attempt: number;
+  due_at: string;
+}
 
 /**
  * What the New Schedule form offers in its pickers (`targetOptions`, SPEC §10): the catalog the actor

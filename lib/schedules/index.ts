@@ -9,7 +9,7 @@ export { listRuns, RUNS_PAGE_SIZE } from './list-runs';
 export { runSchedule } from './run-schedule';
 export { setAllEnabled } from './set-all-enabled';
 export { listDeadLetters, replayDeadLetter, dismissDeadLetter, countDeadLetters, toDeadLetter, DEAD_LETTERS_PAGE_SIZE } from './dead-letters';
-export { afterFailedAttempt, retryDelaySeconds, MAX_RETRY_DELAY_SECONDS, type RetryPolicy, type AttemptVerdict } from './attempts';
+export { afterFailedAttempt, type RetryPolicy, type AttemptVerdict } from './attempts';
 export { fireDue, fireOccurrence, listDueOccurrences, findEarliestNextFire, type FireOutcome } from './fire-occurrence';
 export { sweepExpiredRuns, retentionCutoff, RUN_SWEEP_BATCH } from './sweep-runs';
 export { schedulerCommands } from './commands';
@@ -18,7 +18,7 @@ export { listSchedulers, getSchedulerByRevision, type SchedulerSummary } from '.
 export { recordHeartbeat, removeHeartbeat, freshestHeartbeatAgeSeconds, type HeartbeatOptions } from './worker-heartbeats';
 export { writeStorageProbe } from './storage-probe';
 export { collectFireMetrics, METRICS_WINDOW_SECONDS, LIVE_WORKER_SECONDS, type FireMetrics } from './fire-metrics';
-export { targetOptions, lastRunStatuses, enabledCounts } from './target-options';
+export { targetOptions, lastRunStatuses, enabledCounts, pendingRetries } from './target-options';
 export { getSigningSecret } from './get-signing-secret';
 export { rotateSigningSecret } from './rotate-signing-secret';
 export { signingSecretsForDelivery, ensureSigningSecret, SIGNING_SECRET_OVERLAP_MS, type SigningSecretOptions } from './signing-secrets';
@@ -38,6 +38,7 @@ export {
 export { getGroupSchedule, listGroupSchedules, type GroupSchedule, type ScheduleCursor } from './groups/group-schedules';
 export { findClientToken, saveClientToken } from './client-tokens';
 export { eventBridgeOrigin, type EventBridgeOrigin } from './default-event';
+export { scheduleArn } from '../delivery';
 export { EVENTBRIDGE_START_DATE_GRACE_MS, type TimingRules } from './save-schedule';
 export { parseScheduleExpression, ScheduleExpressionError, type ScheduleExpression } from '../cron';
 export { eventBridgeViewOfScheduler, eventBridgeRegionOf, type EventBridgeView } from './groups/eventbridge-view';

@@ -6,11 +6,13 @@
  *   save path is the one that decides, SPEC §6.3).
  * - `lastRunStatuses`: the newest run of each schedule of one page of the grid.
  * - `enabledCounts`: how many active schedules "Pause all" / "Resume all" would change.
+ * - `pendingRetries`: the attempts waiting for their turn, for the grid's "retrying" state and the
+ *   history's "next attempt at".
  */
 import { blobRoles, readableBy, visibleOrgIds, type Actor } from '../auth';
-import { countEnabled, findLastRuns, type Db } from '../db';
+import { countEnabled, findLastRuns, findPendingRetries, type Db } from '../db';
 import { requireSchedulerRole } from './access';
-import type { RunStatus, RunTrigger, TargetOptions } from './contract';
+import type { PendingRetry, RunStatus, RunTrigger, TargetOptions } from './contract';
 
 /** Most sessions and definitions offered in the pickers, so a huge catalog cannot blow up a page. */
 const OPTIONS_MAX = 500;
@@ -100,4 +102,25 @@ export async function enabledCounts(opts: { db: Db; actor: Actor; revision: { id
   const { db, actor, revision } = opts;
   await requireSchedulerRole(db, actor, revision.blobId, 'read');
   return countEnabled(db, revision.id);
+}
+
+/**
+ * The pending attempts (SPEC §12.2: stored, claimed like occurrences) of each of `scheduleIds` that
+ * belongs to scheduler revision `revision.id`, soonest due first; schedules with none are absent. A
+ * schedule listed here is "retrying": a failed occurrence's next attempt is due at `due_at`. Needs
+ * `read` on the scheduler (else `404 not_found`).
+ */
+export async function pendingRetries(opts: {
+  db: Db;
+  actor: Actor;
+  revision: { id: string; blobId: string };
+  scheduleIds: string[];
+}): Promise<Record<string, PendingRetry[]>> {
+  const { db, actor, revision, scheduleIds } = opts;
+  await requireSchedulerRole(db, actor, revision.blobId, 'read');
+  const out: Record<string, PendingRetry[]> = {};
+  for (const [scheduleId, list] of await findPendingRetries(db, revision.id, scheduleIds)) {
+    out[scheduleId] = list.map((p) => ({ scheduled_for: p.scheduledFor.toISOString(), attempt: p.attempt, due_at: p.dueAt.toISOString() }));
+  }
+  return out;
 }

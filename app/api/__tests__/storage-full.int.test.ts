@@ -224,7 +224,10 @@ describe.skipIf(testDialect() !== 'postgresql')('PostgreSQL read-only (default_t
         new Request(`http://127.0.0.1/api/v1/revisions/${revisionId}/data`, { method: 'POST', headers: { 'x-api-key': KEY }, body: JSON.stringify({ engine: 'scheduler_blobhub', ...body }) }),
         { params: Promise.resolve({ revisionId }) },
       );
-    const w = await post({ command: 'set_all_enabled', enabled: true });
+    const w = await post({
+      command: 'create_schedule', repeat: 'recurring_cron', cron_expression: '0 3 * * ? *', timezone: 'UTC', enabled: false,
+      invocation_target: { target: { org: 'acme-corp', blob: 'procedures', revision: 'default', session: 'nightly-batch' }, workflow: { definition: 'triage' } },
+    });
     expect(w.status).toBe(503);
     expect(((await w.json()) as { error: { code: string } }).error.code).toBe('storage_read_only');
     expect((await post({ command: 'list_schedules' })).status).toBe(200);

@@ -7,11 +7,12 @@
  */
 import { revalidatePath } from 'next/cache';
 import type { ActionResult } from '@/components/action-result';
-import { createSchedule, deleteSchedule, runSchedule, setAllEnabled, updateSchedule, type RunStatus } from '@/lib/schedules';
+import { createSchedule, deleteSchedule, dismissDeadLetter, replayDeadLetter, runSchedule, setAllEnabled, updateSchedule, type RunStatus } from '@/lib/schedules';
 import { schedulerAction } from '@/app/lib/server';
 
 const gridPath = (revisionId: string) => `/schedulers/${revisionId}`;
 const schedulePath = (revisionId: string, scheduleId: string) => `/schedulers/${revisionId}/schedules/${scheduleId}`;
+const deadLettersPath = (revisionId: string) => `/schedulers/${revisionId}/dead-letters`;
 
 /** `create_schedule` from the New Schedule form. `input` is the request body of SPEC §5.1. */
 export async function createScheduleAction(revisionId: string, input: unknown): Promise<ActionResult<{ id: string }>> {
@@ -62,5 +63,25 @@ export async function setAllEnabledAction(revisionId: string, enabled: boolean):
     const { updated } = await setAllEnabled({ ...ctx, enabled });
     revalidatePath(gridPath(revisionId));
     return { updated };
+  });
+}
+
+/** `replay_dead_letter`: fire the dead letter's occurrence again now, as a manual run linked to it (SPEC §12.3). */
+export async function replayDeadLetterAction(revisionId: string, deadLetterId: string): Promise<ActionResult<{ runId: string; status: RunStatus; scheduleId: string }>> {
+  return schedulerAction(revisionId, async (ctx) => {
+    const { execution } = await replayDeadLetter({ ...ctx, deadLetterRef: deadLetterId });
+    revalidatePath(deadLettersPath(revisionId));
+    revalidatePath(schedulePath(revisionId, execution.schedule_id));
+    return { runId: execution.id, status: execution.status, scheduleId: execution.schedule_id };
+  });
+}
+
+/** `dismiss_dead_letter`: remove it from the scheduler's list (SPEC §12.3). */
+export async function dismissDeadLetterAction(revisionId: string, deadLetterId: string): Promise<ActionResult> {
+  return schedulerAction(revisionId, async (ctx) => {
+    await dismissDeadLetter({ ...ctx, deadLetterRef: deadLetterId });
+    revalidatePath(deadLettersPath(revisionId));
+    revalidatePath(gridPath(revisionId));
+    return {};
   });
 }

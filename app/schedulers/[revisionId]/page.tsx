@@ -8,7 +8,7 @@ import { AutoRefresh } from '@/components/auto-refresh';
 import { Breadcrumbs } from '@/components/breadcrumbs';
 import { BulkEnable } from '@/components/bulk-enable';
 import { ScheduleGrid } from '@/components/schedule-grid';
-import { browseSchedules, enabledCounts, eventBridgeViewOfScheduler, lastRunStatuses, SCHEDULE_SORT_KEYS, SCHEDULE_STATES } from '@/lib/schedules';
+import { browseSchedules, countDeadLetters, enabledCounts, eventBridgeViewOfScheduler, lastRunStatuses, pendingRetries, SCHEDULE_SORT_KEYS, SCHEDULE_STATES } from '@/lib/schedules';
 import { deleteScheduleAction, runScheduleAction, setAllEnabledAction, setEnabledAction } from './actions';
 import { displayTarget } from '@/components/display-target';
 
@@ -54,9 +54,12 @@ export default async function SchedulerPage({ params, searchParams }: Props) {
     if (page.page > 1) params.set('page', String(page.page));
     redirect(params.size ? `/schedulers/${revisionId}?${params}` : `/schedulers/${revisionId}`);
   }
-  const [lastRuns, counts, group] = await Promise.all([
-    lastRunStatuses({ db, actor, revision, scheduleIds: page.schedules.map((s) => s.id) }),
+  const pageIds = page.schedules.map((s) => s.id);
+  const [lastRuns, retries, counts, deadLetters, group] = await Promise.all([
+    lastRunStatuses({ db, actor, revision, scheduleIds: pageIds }),
+    pendingRetries({ db, actor, revision, scheduleIds: pageIds }),
     enabledCounts({ db, actor, revision }),
+    countDeadLetters(db, revisionId),
     eventBridgeViewOfScheduler(db, { orgId: scheduler.org.id, blobId: scheduler.blobId }),
   ]);
   const canWrite = scheduler.role !== 'read';
@@ -79,6 +82,10 @@ export default async function SchedulerPage({ params, searchParams }: Props) {
             ) : null}
             {' · revision '}
             <span className="mono small">{revisionId}</span>
+            {' · '}
+            <Link href={`/schedulers/${revisionId}/dead-letters`} className={deadLetters ? 'strong-link' : undefined}>
+              {deadLetters === 0 ? 'No dead letters' : `${deadLetters.toLocaleString('en-US')} dead letter${deadLetters === 1 ? '' : 's'}`}
+            </Link>
           </p>
           {group ? (
             <p className="small muted" data-testid="schedule-group">
@@ -127,6 +134,7 @@ export default async function SchedulerPage({ params, searchParams }: Props) {
               repeat: s.repeat,
               invocation_time: s.invocation_time,
               cron_expression: s.cron_expression,
+              rate_expression: s.rate_expression,
               timezone: s.timezone,
               state: s.state,
               enabled: s.enabled,
@@ -134,6 +142,7 @@ export default async function SchedulerPage({ params, searchParams }: Props) {
               invocation_target: displayTarget(s),
             },
             lastRun: lastRuns[s.id] ?? null,
+            retry: retries[s.id]?.[0] ?? null,
           }))}
           actions={{
             setEnabled: setEnabledAction.bind(null, revisionId),

@@ -57,6 +57,57 @@ describe('toRequestBody', () => {
   });
 });
 
+describe('toRequestBody: delivery (SPEC §12)', () => {
+  const delivery: ScheduleFormValues = {
+    ...values,
+    repeat: 'recurring_rate',
+    rate_expression: ' 5 minutes ',
+    retry_policy: { mode: 'retry', maximum_retry_attempts: '2', maximum_event_age_seconds: ' 3600 ' },
+    dead_letter: { arn: ' arn:aws:sqs:us-east-1:123456789012:dlq ' },
+    flexible_time_window: { mode: 'flexible', maximum_window_minutes: '10' },
+    action_after_completion: 'delete',
+    pause_after_failures: '3',
+  };
+
+  it('create: sends each setting as the contract names it, numbers as numbers', () => {
+    const { body } = toRequestBody(delivery, 'create');
+    expect(body).toMatchObject({
+      repeat: 'recurring_rate',
+      rate_expression: '5 minutes',
+      retry_policy: { maximum_retry_attempts: 2, maximum_event_age_seconds: 3600 },
+      dead_letter: { arn: 'arn:aws:sqs:us-east-1:123456789012:dlq' },
+      flexible_time_window: { mode: 'flexible', maximum_window_minutes: 10 },
+      action_after_completion: 'delete',
+      pause_after_failures: 3,
+    });
+    expect('cron_expression' in body).toBe(false);
+    expect('paused' in body).toBe(false);
+  });
+
+  it('create: settings at their defaults are left out', () => {
+    const { body } = toRequestBody(values, 'create');
+    for (const k of ['retry_policy', 'dead_letter', 'flexible_time_window', 'action_after_completion', 'pause_after_failures', 'paused']) expect(k in body, k).toBe(false);
+  });
+
+  it('edit: off clears the policy, the dead letter and the pause threshold (null) and turns the window off', () => {
+    const { body } = toRequestBody(values, 'edit');
+    expect(body).toMatchObject({ retry_policy: null, dead_letter: null, flexible_time_window: { mode: 'off' }, action_after_completion: 'none', pause_after_failures: null });
+  });
+
+  it('a number that is not a decimal number is sent as typed, for the contract to refuse at its field', () => {
+    const { body } = toRequestBody({ ...delivery, retry_policy: { ...delivery.retry_policy, maximum_retry_attempts: '1e3' }, pause_after_failures: '2.5' }, 'create');
+    expect(body.retry_policy).toEqual({ maximum_retry_attempts: '1e3', maximum_event_age_seconds: 3600 });
+    expect(body.pause_after_failures).toBe(2.5);
+  });
+
+  it('§12.5: the pause note goes only with a disabled schedule; blank clears it in edit', () => {
+    expect(toRequestBody({ ...values, enabled: true, paused: { note: 'maintenance' } }, 'create').body.paused).toBeUndefined();
+    expect(toRequestBody({ ...values, enabled: false, paused: { note: ' maintenance ' } }, 'create').body.paused).toEqual({ note: 'maintenance' });
+    expect(toRequestBody({ ...values, enabled: false, paused: { note: '' } }, 'create').body.paused).toBeUndefined();
+    expect(toRequestBody({ ...values, enabled: false, paused: { note: '' } }, 'edit').body.paused).toEqual({ note: null });
+  });
+});
+
 describe('changedBody', () => {
   it('§3.1: edit sends only the fields changed; a changed cadence brings its time field', () => {
     const { body } = toRequestBody(values, 'edit');
@@ -65,6 +116,17 @@ describe('changedBody', () => {
     const oneTime = { ...values, repeat: 'one_time' as const };
     expect(changedBody(toRequestBody(oneTime, 'edit').body, { repeat: true }, oneTime)).toEqual({ repeat: 'one_time', invocation_time: '2026-05-01T09:00:00' });
     expect(changedBody(body, {}, values)).toEqual({});
+  });
+
+  it('§3.1: a changed delivery setting sends its whole field; a dirty note of a schedule being enabled is not sent', () => {
+    const v: ScheduleFormValues = { ...values, retry_policy: { mode: 'retry', maximum_retry_attempts: '4', maximum_event_age_seconds: '600' }, paused: { note: 'n' } };
+    const { body } = toRequestBody(v, 'edit');
+    expect(changedBody(body, { retry_policy: { maximum_retry_attempts: true } }, v)).toEqual({ retry_policy: { maximum_retry_attempts: 4, maximum_event_age_seconds: 600 } });
+    // react-hook-form may keep a node whose leaves went back to clean: nothing is sent for it.
+    expect(changedBody(body, { retry_policy: { maximum_retry_attempts: false }, flexible_time_window: {} }, v)).toEqual({});
+    expect(changedBody(body, { paused: { note: true } }, v)).toEqual({});
+    const disabled = { ...v, enabled: false };
+    expect(changedBody(toRequestBody(disabled, 'edit').body, { enabled: true, paused: { note: true } }, disabled)).toEqual({ enabled: false, paused: { note: 'n' } });
   });
 });
 

@@ -52,4 +52,27 @@ describe('makeResolver', () => {
     expect(await errorsOf({ ...valid, description: 'x'.repeat(257) })).toEqual({ description: 'description must be at most 256 characters' });
     expect(await errorsOf({ ...valid, description: 'x'.repeat(256) })).toEqual({});
   });
+
+  it('§12: a bounded number field says its bounds (the contract\'s), a blank one that it is required', async () => {
+    const retry = (maximum_retry_attempts: string, maximum_event_age_seconds = '3600') => ({ ...valid, retry_policy: { mode: 'retry' as const, maximum_retry_attempts, maximum_event_age_seconds } });
+    expect(await errorsOf(retry('186'))).toEqual({ 'retry_policy.maximum_retry_attempts': 'Maximum retry attempts must be a whole number from 0 to 185.' });
+    expect(await errorsOf(retry('1.5'))).toEqual({ 'retry_policy.maximum_retry_attempts': 'Maximum retry attempts must be a whole number from 0 to 185.' });
+    expect(await errorsOf(retry('0', '59'))).toEqual({ 'retry_policy.maximum_event_age_seconds': 'Maximum event age (seconds) must be a whole number from 60 to 86,400.' });
+    expect(await errorsOf(retry(' '))).toEqual({ 'retry_policy.maximum_retry_attempts': 'Maximum retry attempts is required.' });
+    expect(await errorsOf(retry('185', '86400'))).toEqual({});
+    // Off: the numbers it keeps are not sent, so not checked.
+    expect(await errorsOf({ ...valid, retry_policy: { mode: 'off', maximum_retry_attempts: '999', maximum_event_age_seconds: '' } })).toEqual({});
+    expect(await errorsOf({ ...valid, flexible_time_window: { mode: 'flexible', maximum_window_minutes: '1441' } })).toEqual({
+      'flexible_time_window.maximum_window_minutes': 'Window (minutes) must be a whole number from 1 to 1,440.',
+    });
+    expect(await errorsOf({ ...valid, pause_after_failures: '0' })).toEqual({ pause_after_failures: 'Pause after consecutive failed occurrences must be a whole number from 1 to 1,000.' });
+    expect(await errorsOf({ ...valid, pause_after_failures: '' })).toEqual({});
+  });
+
+  it('§12.3, §12.5: a dead letter that is not an SQS queue ARN, and a pause note over its limit, show at their fields', async () => {
+    expect(await errorsOf({ ...valid, dead_letter: { arn: 'arn:aws:sns:us-east-1:123456789012:topic' } })).toEqual({
+      'dead_letter.arn': 'dead_letter.arn must be a standard SQS queue ARN: arn:aws:sqs:<region>:<account>:<queue>',
+    });
+    expect(await errorsOf({ ...valid, enabled: false, paused: { note: 'x'.repeat(257) } })).toEqual({ 'paused.note': 'paused.note must be at most 256 characters' });
+  });
 });

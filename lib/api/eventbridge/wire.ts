@@ -4,6 +4,7 @@
  */
 import type { Actor } from '../../auth';
 import type { Limits } from '../../config';
+import { scheduleArn as ruleScheduleArn } from '../../schedules';
 import type { Runtime } from '../runtime';
 import { AwsError } from './errors';
 
@@ -67,8 +68,9 @@ export const DEFAULT_GROUP_NAME = 'default';
 /** AWS's server-side retry default, returned by GetSchedule when none was sent (EVENTBRIDGE.md §3.2). */
 export const DEFAULT_RETRY_POLICY = { MaximumEventAgeInSeconds: 86400, MaximumRetryAttempts: 185 } as const;
 
+/** A schedule's ARN in the request's region and account (the rule is lib/delivery's `scheduleArn`, SPEC §14). */
 export const scheduleArn = (ctx: Pick<EventBridgeContext, 'region' | 'accountId'>, group: string, name: string) =>
-  `arn:aws:scheduler:${ctx.region}:${ctx.accountId}:schedule/${group}/${name}`;
+  ruleScheduleArn({ region: ctx.region, account: ctx.accountId, group, name });
 export const groupArn = (ctx: Pick<EventBridgeContext, 'region' | 'accountId'>, group: string) =>
   `arn:aws:scheduler:${ctx.region}:${ctx.accountId}:schedule-group/${group}`;
 

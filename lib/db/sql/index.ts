@@ -27,3 +27,4 @@ export { fireLateness, LATENESS_BUCKETS_SECONDS, type LatenessHistogram } from '
 export { findLastRuns, countEnabled, type LastRunRecord } from './last-runs';
 export { countLoginFailure } from './count-login-failure';
 export { lockBlob } from './lock-blob';
+export { findPendingRetries, type PendingRetryRecord } from './pending-retries';

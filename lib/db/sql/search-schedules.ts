@@ -3,7 +3,7 @@
  * text search, sorted by a whitelisted key, one page by offset, and how many match in all.
  *
  * The text search matches a case-insensitive substring of the name (alias), id, description, cron
- * expression, one-time local time, timezone, the target's org / blob / revision / session (and
+ * or rate expression, one-time local time, timezone, the target's org / blob / revision / session (and
  * `org/blob`), and the workflow's definition and source blob. Target and workflow live in the
  * `invocation_target` JSON document, so this is raw SQL with each dialect's JSON operator; Prisma's
  * JSON filters differ between the two. Cost: one pass over the scheduler's rows through the
@@ -53,11 +53,11 @@ const TEXT_SORTS: ReadonlySet<ScheduleSortKey> = new Set(['name', 'description',
 const SEARCH_TEXT: Record<Dialect, string> = {
   // SQLite's LIKE already ignores ASCII case (and its lower() folds only ASCII): no lower() per row.
   sqlite: `(coalesce(alias, '') || char(10) || id || char(10) || coalesce(description, '') || char(10)
-    || coalesce(cron_expression, '') || char(10) || coalesce(invocation_time, '') || char(10) || timezone || char(10)
+    || coalesce(cron_expression, '') || char(10) || coalesce(rate_expression, '') || char(10) || coalesce(invocation_time, '') || char(10) || timezone || char(10)
     || coalesce(invocation_target ->> '$.target.org', '') || '/' || coalesce(invocation_target ->> '$.target.blob', '') || char(10)
     || coalesce(invocation_target ->> '$.target.revision', '') || char(10) || coalesce(invocation_target ->> '$.target.session', '') || char(10)
     || coalesce(invocation_target ->> '$.workflow.definition', '') || char(10) || coalesce(invocation_target ->> '$.workflow.blob', ''))`,
-  postgresql: `lower(concat_ws(E'\\n', alias, id, description, cron_expression, invocation_time, timezone,
+  postgresql: `lower(concat_ws(E'\\n', alias, id, description, cron_expression, rate_expression, invocation_time, timezone,
     coalesce(invocation_target #>> '{target,org}', '') || '/' || coalesce(invocation_target #>> '{target,blob}', ''),
     invocation_target #>> '{target,revision}', invocation_target #>> '{target,session}',
     invocation_target #>> '{workflow,definition}', invocation_target #>> '{workflow,blob}'))`,

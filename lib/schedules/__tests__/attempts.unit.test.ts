@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { afterFailedAttempt, retryDelaySeconds } from '../attempts';
+import { afterFailedAttempt } from '../attempts';
+import { retryDelaySeconds } from '../contract';
 
 const at = (iso: string) => new Date(iso);
 

@@ -12,7 +12,7 @@ import { workflowTargetOf } from '../../testing/workflow-target';
 import { seed } from '../../../prisma/seed';
 import { randomUUID } from 'node:crypto';
 import { insertRuns, type RunInsert } from '../../db';
-import { browseSchedules, enabledCounts, lastRunStatuses, SCHEDULE_SORT_KEYS, toSchedule, type Schedule, type ScheduleSortKey } from '..';
+import { browseSchedules, enabledCounts, lastRunStatuses, pendingRetries, SCHEDULE_SORT_KEYS, toSchedule, type Schedule, type ScheduleSortKey } from '..';
 
 let db: Db;
 let cleanup: () => Promise<void>;
@@ -62,7 +62,7 @@ afterAll(async () => cleanup());
 function searchText(s: Schedule): string {
   const t = workflowTargetOf(s).target;
   const w = workflowTargetOf(s).workflow;
-  return [s.alias ?? '', s.id, s.description ?? '', s.cron_expression ?? '', s.invocation_time ?? '', s.timezone, `${t.org ?? ''}/${t.blob}`, t.revision, t.session, w.definition, w.blob ?? '']
+  return [s.alias ?? '', s.id, s.description ?? '', s.cron_expression ?? '', s.rate_expression ?? '', s.invocation_time ?? '', s.timezone, `${t.org ?? ''}/${t.blob}`, t.revision, t.session, w.definition, w.blob ?? '']
     .join('\n')
     .toLowerCase();
 }
@@ -192,6 +192,46 @@ describe('browseSchedules', () => {
     // The seeded scheduler's schedules are not this scheduler's: asked through this one, they have no runs.
     const seeded = await db.schedule.findFirstOrThrow({ where: { revisionId: { not: scheduler.id } } });
     expect(await lastRunStatuses({ db, actor: user, revision: scheduler, scheduleIds: [seeded.id] })).toEqual({});
+  });
+
+  it('lists the pending attempts of a page\'s schedules, soonest due first, and only of this scheduler (the grid\'s "retrying", SPEC §12.2)', async () => {
+    const [a, b] = all.filter((s) => s.state === 'active');
+    const seeded = await db.schedule.findFirstOrThrow({ where: { revisionId: { not: scheduler.id } } });
+    const t0 = Date.parse('2030-03-01T00:00:00Z');
+    const at = (ms: number) => new Date(t0 + ms);
+    await db.pendingAttempt.createMany({
+      data: [
+        // a: two occurrences being retried (a short interval, a long back-off): the sooner due first.
+        { scheduleId: a.id, scheduledFor: at(0), attempt: 4, dueAt: at(480_000) },
+        { scheduleId: a.id, scheduledFor: at(60_000), attempt: 2, dueAt: at(120_000) },
+        // Another scheduler's schedule, asked for through this one: not listed.
+        { scheduleId: seeded.id, scheduledFor: at(0), attempt: 2, dueAt: at(60_000) },
+      ],
+    });
+    try {
+      expect(await pendingRetries({ db, actor: user, revision: scheduler, scheduleIds: [a.id, b.id, seeded.id] })).toEqual({
+        [a.id]: [
+          { scheduled_for: at(60_000).toISOString(), attempt: 2, due_at: at(120_000).toISOString() },
+          { scheduled_for: at(0).toISOString(), attempt: 4, due_at: at(480_000).toISOString() },
+        ],
+      });
+      expect(await pendingRetries({ db, actor: user, revision: scheduler, scheduleIds: [] })).toEqual({});
+    } finally {
+      await db.pendingAttempt.deleteMany({ where: { scheduleId: { in: [a.id, seeded.id] } } });
+    }
+  });
+
+  it('finds a rate schedule by its rate expression (SPEC §12.1 cadence in the grid search)', async () => {
+    const own = await db.revision.create({ data: { blobId: scheduler.blobId, state: 'draft' } });
+    const target = { target: { org: 'acme-corp', blob: 'procedures', revision: 'default', session: 'nightly-batch' }, workflow: { definition: 'triage' }, input_data: [] };
+    const [rate, cron] = await insertSchedules(db, [
+      { revisionId: own.id, createdBy: { type: 'user', id: user.id }, nextFireAt: null, invocationTarget: target },
+      { revisionId: own.id, createdBy: { type: 'user', id: user.id }, nextFireAt: null, invocationTarget: target, cronExpression: '0 7 * * ? *' },
+    ]);
+    await db.schedule.update({ where: { id: rate }, data: { repeat: 'recurring_rate', cronExpression: null, rateExpression: '7 hours' } });
+    const found = async (query: string) => (await browseSchedules({ db, actor: user, revision: { id: own.id, blobId: scheduler.blobId }, query })).schedules.map((s) => s.id);
+    expect(await found('7 hours')).toEqual([rate]);
+    expect(await found('0 7 *')).toEqual([cron]);
   });
 
   it('counts the active schedules that are enabled and disabled', async () => {

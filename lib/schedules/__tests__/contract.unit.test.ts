@@ -62,14 +62,16 @@ describe('§5.2 row 1: wrong type, unknown key, missing field, field of the othe
     expect(refusal(cron({ invocation_target: { ...IT, priority: 1 } }))).toEqual({ code: 'invalid_request_body', path: 'invocation_target.priority', message: 'unknown field "priority"' });
   });
 
-  it('§5.1 the info fields are refused in a request, each by name', () => {
+  it('§5.1 the info fields are refused in a request, each by name; of `paused` only its note may be sent (§12.5)', () => {
     expect(SCHEDULE_INFO_FIELDS).toEqual(['id', 'name', 'state', 'next_fire_at', 'created_by', 'skipped_occurrences', 'paused', 'created_at', 'updated_at']);
-    // `paused` is read-only but for its note (SPEC §12.5): its other fields are refused by name.
-    expect(refusal(cron({ paused: { note: 'maintenance', by: { type: 'system' } } }))).toEqual({ code: 'invalid_request_body', path: 'paused.by', message: 'unknown field "by"' });
     for (const field of SCHEDULE_INFO_FIELDS.filter((f) => f !== 'paused')) {
       expect(refusal(cron({ [field]: 'x' })), field).toEqual({ code: 'invalid_request_body', path: field, message: `unknown field "${field}"` });
       expect(refusal({ [field]: 'x' }, ScheduleUpdateInput), field).toEqual({ code: 'invalid_request_body', path: field, message: `unknown field "${field}"` });
     }
+    for (const field of ['by', 'at', 'bulk']) {
+      expect(refusal(cron({ enabled: false, paused: { note: 'n', [field]: 'x' } })), field).toEqual({ code: 'invalid_request_body', path: `paused.${field}`, message: `unknown field "${field}"` });
+    }
+    expect(refusal(cron({ enabled: false, paused: { note: 'maintenance window' } }))).toBeNull();
   });
 
   it('a missing required field names it', () => {

@@ -6,15 +6,29 @@ import { AutoRefresh } from '@/components/auto-refresh';
 import { EnabledBadge, StateBadge } from '@/components/badges';
 import { Breadcrumbs } from '@/components/breadcrumbs';
 import { Property } from '@/components/property';
+import { afterCompletionWords, attemptsAllowed, flexibleWindowWords, pauseAfterFailuresWords, retryPolicyWords } from '@/components/delivery-words';
 import { formatLocalTime, formatUtc } from '@/components/format';
+import { LocalTime } from '@/components/local-time';
+import { backCursors, CursorPager, cursorQuery } from '@/components/cursor-pager';
 import { RunHistory } from '@/components/run-history';
 import { ScheduleActions } from '@/components/schedule-actions';
 import { ZonedTime } from '@/components/zoned-time';
 import { describeAuthEntities, type AuthEntityInfo } from '@/lib/auth';
-import { describeCron } from '@/lib/cron';
+import { describeCron, describeRate } from '@/lib/cron';
 import { isDomainError } from '@/lib/errors';
 import { scheduleArn } from '@/lib/api';
-import { eventBridgeRegionOf, eventBridgeViewOfScheduler, getSchedule, listRuns, RUN_STATUSES, type Run } from '@/lib/schedules';
+import {
+  eventBridgeRegionOf,
+  eventBridgeViewOfScheduler,
+  getSchedule,
+  listRuns,
+  pendingRetries,
+  RUN_STATUSES,
+  RUNS_PAGE_SIZE,
+  type Paused,
+  type Run,
+  type Schedule,
+} from '@/lib/schedules';
 import { deleteScheduleAction, runScheduleAction, setEnabledAction } from '../../actions';
 
 /** The region shown in a schedule's ARN when it was never saved through the EventBridge API (any region works). */
@@ -36,9 +50,6 @@ const STATUS_FILTERS = [
 ] as const;
 
 const none = <span className="muted">—</span>;
-
-/** How many newer pages "← Newer" can step back through one at a time (then it starts from the newest). */
-const HISTORY_BACK_STEPS = 40;
 
 /**
  * Who created the schedule, in human terms: a user by name and email (they used a browser login or a
@@ -63,6 +74,47 @@ function CreatedBy({ who }: { who: AuthEntityInfo }) {
   );
 }
 
+/** The repeat of SPEC §5.1 / §12.1 in words, with its wire name. */
+const REPEAT_WORDS: Record<Schedule['repeat'], string> = {
+  one_time: 'One-time (one_time)',
+  recurring_cron: 'Recurring (recurring_cron)',
+  recurring_rate: 'Recurring (recurring_rate)',
+};
+
+/** A cron or rate expression in words, or null when it does not parse (it was stored, so it should). */
+function cadenceWords(schedule: Schedule): string | null {
+  try {
+    if (schedule.repeat === 'recurring_cron' && schedule.cron_expression) return describeCron(schedule.cron_expression);
+    if (schedule.repeat === 'recurring_rate' && schedule.rate_expression) return describeRate(schedule.rate_expression);
+  } catch {
+    return null;
+  }
+  return null;
+}
+
+/**
+ * Why a disabled schedule is disabled (SPEC §12.5 `paused`): who (a user or org by name, as the page
+ * names creators; "the scheduler" for an automatic pause), when (in the viewer's zone), by Pause all
+ * when bulk, and its note.
+ */
+function PausedNotice({ paused, who }: { paused: Paused; who: AuthEntityInfo | null }) {
+  const by = paused.by.type === 'system' ? 'the scheduler' : who ? (who.exists ? who.label : `${who.type === 'user' ? 'a deleted user' : 'a deleted org'} (${who.id})`) : paused.by.type;
+  return (
+    <div className="alert alert-info paused-notice" data-testid="paused">
+      <strong>Disabled</strong> by {by}
+      {who?.exists && who.detail ? <span className="small muted"> ({who.detail})</span> : null} at <LocalTime instant={paused.at} />
+      {paused.bulk ? ' by Pause all' : ''}
+      {paused.by.type === 'system' ? ' after consecutive failed occurrences' : ''}.
+      {paused.note ? (
+        <>
+          {' '}
+          Note: <q>{paused.note}</q>
+        </>
+      ) : null}
+    </div>
+  );
+}
+
 /** A schedule: its properties, its target field by field, and its runs under "Executions" (SPEC §10). */
 export default async function SchedulePage({ params, searchParams }: Props) {
   const [p, sp] = await Promise.all([params, searchParams]);
@@ -70,17 +122,18 @@ export default async function SchedulePage({ params, searchParams }: Props) {
   const revisionId = scheduler.revisionId;
   const revision = revisionOf(scheduler);
   const schedule = await orNotFound(getSchedule({ db, actor, revision, scheduleRef: p.scheduleId }));
-  const [[creator], group, savedRegion] = await Promise.all([
-    describeAuthEntities(db, [schedule.created_by]),
+  const pausedBy = schedule.paused && schedule.paused.by.type !== 'system' ? schedule.paused.by : null;
+  const [[creator, pauser], group, savedRegion] = await Promise.all([
+    describeAuthEntities(db, pausedBy ? [schedule.created_by, pausedBy] : [schedule.created_by]),
     eventBridgeViewOfScheduler(db, { orgId: scheduler.org.id, blobId: scheduler.blobId }),
     eventBridgeRegionOf(db, schedule.id),
   ]);
-  const ebName = schedule.name ?? schedule.alias ?? schedule.id;
+  // Pending attempts before the runs: an attempt made in between then shows among the runs (run-groups.ts).
+  const pending = (await pendingRetries({ db, actor, revision, scheduleIds: [schedule.id] }))[schedule.id] ?? [];
   const status = oneOf(param(sp, 'status'), RUN_STATUSES);
   const runsCursor = param(sp, 'runs') || null;
-  // The cursors of the newer pages this one was reached through (`?back=c1.c2`), so "← Newer" can step
-  // back one page; the API's cursor only goes older. At most HISTORY_BACK_STEPS are kept.
-  const back = runsCursor ? param(sp, 'back').split('.').filter(Boolean).slice(-HISTORY_BACK_STEPS) : [];
+  // The cursors of the newer pages this one was reached through, for "← Newer" (components/cursor-pager.tsx).
+  const back = backCursors(param(sp, 'back'), runsCursor);
   let runs: { executions: Run[]; last_execution_id: string | null } | null = null;
   let runsProblem: string | null = null;
   try {
@@ -103,23 +156,12 @@ export default async function SchedulePage({ params, searchParams }: Props) {
         ? { term: 'ARN', where: schedule.invocation_target.arn, input: schedule.invocation_target.input, roleArn: schedule.invocation_target.role_arn }
         : null;
   const following = t?.target.revision === 'default';
-  let cronDescription: string | null = null;
-  if (schedule.cron_expression) {
-    try {
-      cronDescription = describeCron(schedule.cron_expression);
-    } catch {
-      cronDescription = null;
-    }
-  }
+  const words = cadenceWords(schedule);
+  const deadLettersHref = `${base}/dead-letters`;
   const runsHref = (cursor: string | null, s: string = status, backs: string[] = []) => {
-    const q = new URLSearchParams();
-    if (s) q.set('status', s);
-    if (cursor) q.set('runs', cursor);
-    if (cursor && backs.length) q.set('back', backs.slice(-HISTORY_BACK_STEPS).join('.'));
-    const qs = q.toString();
-    return qs ? `${selfHref}?${qs}` : selfHref;
+    const q = cursorQuery(new URLSearchParams(s ? { status: s } : {}), 'runs', cursor, backs).toString();
+    return q ? `${selfHref}?${q}` : selfHref;
   };
-  const historyPage = runsCursor ? back.length + 2 : 1;
 
   return (
     <div className="page">
@@ -148,6 +190,8 @@ export default async function SchedulePage({ params, searchParams }: Props) {
         />
       </div>
 
+      {!schedule.enabled && schedule.paused ? <PausedNotice paused={schedule.paused} who={pauser ?? null} /> : null}
+
       <section className="container" aria-labelledby="details-title">
         <h2 id="details-title" className="container-title">
           Schedule details
@@ -158,11 +202,17 @@ export default async function SchedulePage({ params, searchParams }: Props) {
             <span className="mono small break">{schedule.id}</span>
           </Property>
           <Property term="Description">{schedule.description ?? none}</Property>
-          <Property term="Repeat">{schedule.repeat === 'one_time' ? 'One-time (one_time)' : 'Recurring (recurring_cron)'}</Property>
+          <Property term="Repeat">{REPEAT_WORDS[schedule.repeat]}</Property>
           {schedule.repeat === 'recurring_cron' ? (
             <Property term="Cron expression">
               <code>{schedule.cron_expression}</code>
-              {cronDescription ? <div className="muted small">{cronDescription}</div> : null}
+              {words ? <div className="muted small">{words}</div> : null}
+            </Property>
+          ) : schedule.repeat === 'recurring_rate' ? (
+            <Property term="Rate">
+              <code>{schedule.rate_expression}</code>
+              {words ? <div className="muted small">{words}</div> : null}
+              <div className="muted small">{schedule.start_date ? 'Counted from the start date' : 'Counted from the next whole minute after it was saved'}; unaffected by daylight saving.</div>
             </Property>
           ) : (
             <Property term="Invocation time">
@@ -195,6 +245,16 @@ export default async function SchedulePage({ params, searchParams }: Props) {
           <Property term="Created by">
             <CreatedBy who={creator} />
           </Property>
+          {pending.length ? (
+            <Property term="Retrying">
+              {pending.map((p) => (
+                <div key={`${p.scheduled_for}|${p.attempt}`} className="small">
+                  Attempt {p.attempt} of the occurrence <ZonedTime instant={p.scheduled_for} zone={schedule.timezone} /> is due at{' '}
+                  <ZonedTime instant={p.due_at} zone={schedule.timezone} />
+                </div>
+              ))}
+            </Property>
+          ) : null}
           <Property term="Skipped occurrences">{schedule.skipped_occurrences}</Property>
           <Property term="Created">
             <ZonedTime instant={schedule.created_at} zone={schedule.timezone} />
@@ -205,6 +265,30 @@ export default async function SchedulePage({ params, searchParams }: Props) {
         </dl>
       </section>
 
+      <section className="container" aria-labelledby="delivery-title">
+        <h2 id="delivery-title" className="container-title">
+          Delivery
+        </h2>
+        <dl className="properties">
+          <Property term="Retry policy">
+            {retryPolicyWords(schedule.retry_policy, Boolean(schedule.dead_letter))}
+            {schedule.retry_policy ? (
+              <div className="muted small mono">
+                maximum_retry_attempts {schedule.retry_policy.maximum_retry_attempts} · maximum_event_age_seconds {schedule.retry_policy.maximum_event_age_seconds.toLocaleString('en-US')}
+              </div>
+            ) : null}
+          </Property>
+          <Property term="Dead-letter queue">
+            {schedule.dead_letter ? <span className="mono small break">{schedule.dead_letter.arn}</span> : <span className="muted">None</span>}
+            <div className="muted small">
+              Exhausted occurrences are also kept in the <Link href={deadLettersHref}>scheduler’s dead letters</Link>.
+            </div>
+          </Property>
+          <Property term="Flexible time window">{flexibleWindowWords(schedule.flexible_time_window)}</Property>
+          <Property term="After completion">{afterCompletionWords(schedule.action_after_completion)}</Property>
+          <Property term="Pause after failures">{pauseAfterFailuresWords(schedule.pause_after_failures)}</Property>
+        </dl>
+      </section>
       {group ? (
         <section className="container" aria-labelledby="eventbridge-title">
           <h2 id="eventbridge-title" className="container-title">
@@ -212,14 +296,14 @@ export default async function SchedulePage({ params, searchParams }: Props) {
           </h2>
           <dl className="properties">
             <Property term="Name">
-              <span className="mono break" data-testid="eventbridge-name">{ebName}</span>
+              <span className="mono break" data-testid="eventbridge-name">{schedule.name}</span>
             </Property>
             <Property term="Schedule group">
               <span className="mono">{group.groupName}</span>
             </Property>
             <Property term="ARN">
               <span className="mono small break" data-testid="eventbridge-arn">
-                {scheduleArn({ region: savedRegion ?? SHOWN_REGION, accountId: group.accountId }, group.groupName, ebName)}
+                {scheduleArn({ region: savedRegion ?? SHOWN_REGION, accountId: group.accountId }, group.groupName, schedule.name)}
               </span>
               <div className="muted small">
                 {savedRegion ? `Region ${savedRegion}, as last saved through the API.` : `Any region works; ARNs carry the region a request is signed for.`}
@@ -312,31 +396,24 @@ export default async function SchedulePage({ params, searchParams }: Props) {
             ) : null}
           </div>
         ) : runs ? (
-          <RunHistory runs={runs.executions} timezone={schedule.timezone} />
+          <RunHistory
+            runs={runs.executions}
+            timezone={schedule.timezone}
+            deadLettersHref={deadLettersHref}
+            attemptsAllowed={attemptsAllowed(schedule)}
+            pending={pending}
+            grouped={!status}
+          />
         ) : null}
-        {runs && (runsCursor || runs.last_execution_id) ? (
-          <nav className="pager" aria-label="Execution pages">
-            <span className="muted small">Newest first · 10 a page · page {historyPage}</span>
-            <span className="pager-links">
-              {runsCursor ? (
-                <>
-                  {back.length ? (
-                    <Link href={runsHref(null)} className="btn btn-small">
-                      « Newest
-                    </Link>
-                  ) : null}
-                  <Link href={runsHref(back.at(-1) ?? null, status, back.slice(0, -1))} className="btn btn-small" rel="prev">
-                    ← Newer
-                  </Link>
-                </>
-              ) : null}
-              {runs.last_execution_id ? (
-                <Link href={runsHref(runs.last_execution_id, status, runsCursor ? [...back, runsCursor] : [])} className="btn btn-small" rel="next">
-                  Older →
-                </Link>
-              ) : null}
-            </span>
-          </nav>
+        {runs ? (
+          <CursorPager
+            label="Execution pages"
+            pageSize={RUNS_PAGE_SIZE}
+            cursor={runsCursor}
+            back={back}
+            next={runs.last_execution_id}
+            href={(cursor, backs) => runsHref(cursor, status, backs)}
+          />
         ) : null}
       </section>
     </div>

@@ -1,0 +1,144 @@
+'use client';
+/**
+ * "Delivery" (SPEC §12): what happens when an attempt fails and around each fire: the retry policy
+ * with its back-off in words, the dead-letter queue, the flexible time window, what follows completion,
+ * and the automatic pause after consecutive failed occurrences. Every bound comes from the contract
+ * (`NUMBER_BOUNDS` in values.ts); the words from components/delivery-words.ts.
+ */
+import type { ReactNode } from 'react';
+import { backoffWords } from '../delivery-words';
+import type { FieldKit } from './field-kit';
+import { LABELS, NUMBER_BOUNDS, type FieldName, type NumberField, type ScheduleFormValues } from './values';
+
+const range = (field: NumberField) => `${NUMBER_BOUNDS[field][0].toLocaleString('en-US')}–${NUMBER_BOUNDS[field][1].toLocaleString('en-US')}`;
+
+export function DeliveryFields({ kit, values }: { kit: FieldKit; values: ScheduleFormValues }) {
+  const retry = values.retry_policy ?? { mode: 'off', maximum_retry_attempts: '', maximum_event_age_seconds: '' };
+  const window = values.flexible_time_window ?? { mode: 'off', maximum_window_minutes: '' };
+  const retries = Number(retry.maximum_retry_attempts.trim() || NaN);
+  const age = Number(retry.maximum_event_age_seconds.trim() || NaN);
+  const minutes = window.maximum_window_minutes.trim();
+  return (
+    <section className="container" aria-labelledby={`${kit.uid}-delivery`}>
+      <h2 id={`${kit.uid}-delivery`} className="container-title">
+        Delivery
+      </h2>
+
+      <RadioCards
+        kit={kit}
+        name="retry_policy.mode"
+        options={[
+          { value: 'off', title: 'No retry', detail: 'One attempt per occurrence: a failed attempt is recorded and the schedule moves on.' },
+          { value: 'retry', title: 'Retry failed attempts', detail: 'Back-off 60 s, 120 s, 240 s … capped at 1 day; each attempt is its own run.' },
+        ]}
+      />
+      {retry.mode === 'retry' ? (
+        <>
+          <div className="field-grid">
+            <NumberField kit={kit} name="retry_policy.maximum_retry_attempts" hint={<>{range('retry_policy.maximum_retry_attempts')} retries after the first attempt.</>} />
+            <NumberField kit={kit} name="retry_policy.maximum_event_age_seconds" hint={<>{range('retry_policy.maximum_event_age_seconds')} s after the scheduled time; no retry starts later.</>} />
+          </div>
+          <p className="field-hint section-note" aria-live="polite">
+            {backoffWords(retries, age)}
+          </p>
+        </>
+      ) : null}
+
+      <div className="field field-wide">
+        <label htmlFor={kit.id('dead_letter.arn')}>
+          {`${LABELS['dead_letter.arn']} `}
+          <span className="optional">optional</span>
+        </label>
+        <input {...kit.register('dead_letter.arn')} {...kit.a11y('dead_letter.arn', true)} className="mono" autoComplete="off" spellCheck={false} placeholder="arn:aws:sqs:us-east-1:123456789012:my-queue" />
+        {kit.hint(
+          'dead_letter.arn',
+          <>
+            An SQS queue where an occurrence whose attempts are exhausted is also sent. With or without one, such an occurrence is kept in this scheduler’s dead letters,
+            where it can be replayed.{retry.mode === 'off' && values.dead_letter?.arn.trim() ? ' Without retries, the first failed attempt goes there.' : ''}
+          </>,
+        )}
+        {kit.fieldError('dead_letter.arn')}
+      </div>
+
+      <RadioCards
+        kit={kit}
+        name="flexible_time_window.mode"
+        options={[
+          { value: 'off', title: 'Off', detail: 'Each occurrence fires at its scheduled time.' },
+          { value: 'flexible', title: 'Flexible', detail: 'Each occurrence fires somewhere inside a window after its scheduled time, to spread the load.' },
+        ]}
+      />
+      {window.mode === 'flexible' ? (
+        <div className="field-grid">
+          <NumberField
+            kit={kit}
+            name="flexible_time_window.maximum_window_minutes"
+            hint={
+              <>
+                {range('flexible_time_window.maximum_window_minutes')} minutes. Each occurrence fires at a fixed offset inside the window: from 0 up to {/^\d+$/.test(minutes) ? minutes : 'the window’s'} minutes
+                after its scheduled time, always the same offset for the same occurrence, spread evenly over the occurrences. The next fire shown is the offset time.
+              </>
+            }
+          />
+        </div>
+      ) : null}
+
+      <RadioCards
+        kit={kit}
+        name="action_after_completion"
+        options={[
+          { value: 'none', title: 'Keep the schedule', detail: 'Once it can fire no more it stays, completed and read-only.' },
+          { value: 'delete', title: 'Delete the schedule', detail: 'Once it completes (a one-time schedule: once its occurrence succeeded or was exhausted) it is deleted with its history; its dead letters stay.' },
+        ]}
+      />
+
+      <div className="field-grid">
+        <NumberField
+          kit={kit}
+          name="pause_after_failures"
+          optional
+          hint={<>Disable the schedule after this many occurrences in a row fail ({range('pause_after_failures')}; an occurrence counts as failed once its last attempt fails). Blank: never.</>}
+        />
+      </div>
+    </section>
+  );
+}
+
+/** A labelled whole-number input whose min and max are the contract's bounds. */
+function NumberField({ kit, name, hint, optional }: { kit: FieldKit; name: NumberField; hint: ReactNode; optional?: boolean }) {
+  const [min, max] = NUMBER_BOUNDS[name];
+  return (
+    <div className="field">
+      <label htmlFor={kit.id(name)}>
+        {LABELS[name]}
+        {optional ? (
+          <>
+            {' '}
+            <span className="optional">optional</span>
+          </>
+        ) : null}
+      </label>
+      <input type="number" inputMode="numeric" min={min} max={max} step={1} {...kit.register(name)} {...kit.a11y(name, true)} />
+      {kit.hint(name, hint)}
+      {kit.fieldError(name)}
+    </div>
+  );
+}
+
+/** A choice of radio cards under the field's label as the legend. */
+function RadioCards({ kit, name, options }: { kit: FieldKit; name: FieldName; options: { value: string; title: string; detail: string }[] }) {
+  return (
+    <fieldset className="radio-group">
+      <legend>{LABELS[name]}</legend>
+      {options.map((o) => (
+        <label key={o.value} className="radio-card">
+          <input type="radio" value={o.value} {...kit.register(name)} />
+          <span>
+            <strong>{o.title}</strong>
+            <span className="muted small">{o.detail}</span>
+          </span>
+        </label>
+      ))}
+    </fieldset>
+  );
+}
