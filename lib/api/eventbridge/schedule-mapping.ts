@@ -5,10 +5,10 @@
  * and answered from there.
  *
  * THE CADENCE SEAM: `cadenceFields` is the one place where `rate(...)`, `FlexibleTimeWindow`,
- * `Target.RetryPolicy`, `Target.DeadLetterConfig` and `ActionAfterCompletion` meet the domain. Until
- * the product has `recurring_rate` + `rate_expression`, `flexible_time_window`, `retry_policy`,
- * `dead_letter` and `action_after_completion` (SPEC §12), it maps what the product can already do
- * and stores the rest for GetSchedule (see docs/decisions.md).
+ * `Target.RetryPolicy`, `Target.DeadLetterConfig` and `ActionAfterCompletion` meet the domain's
+ * `recurring_rate`, `flexible_time_window`, `retry_policy`, `dead_letter` and
+ * `action_after_completion` (SPEC §12); GetSchedule answers them from the schedule itself, so an edit
+ * in the web app shows through this API.
  */
 import {
   parseScheduleExpression,
@@ -26,7 +26,6 @@ import {
   scheduleArn,
   toWireTime,
   type EventBridgeContext,
-  type WireFlexibleTimeWindow,
   type WireScheduleInput,
   type WireTarget,
 } from './wire';
@@ -53,8 +52,6 @@ export interface StoredEventBridge {
   description?: string;
   /** The default event's origin, for a workflow target without Input (SPEC §13.3). */
   defaultEvent?: { arn: string; region: string; account: string };
-  flexibleTimeWindow: WireFlexibleTimeWindow;
-  actionAfterCompletion?: 'NONE' | 'DELETE';
   kmsKeyArn?: string;
 }
 
@@ -119,17 +116,15 @@ function mapTarget(t: WireTarget): { invocation_target?: InvocationTarget; exter
 }
 
 /**
- * THE CADENCE SEAM (see the file comment). Today:
+ * THE CADENCE SEAM (see the file comment), SPEC §14's mapping onto §12:
  * - `cron(...)` → `recurring_cron` + `cron_expression`; `at(...)` → `one_time` + `invocation_time`;
- * - `rate(...)` → until `recurring_rate` exists, the equivalent `recurring_cron` when the interval
- *   divides an hour (minutes) or a day (hours), or is one day: it fires on the clock's grid
- *   (`rate(5 minutes)` at :00, :05, …) rather than from the creation instant; any other rate is refused;
- * - `FlexibleTimeWindow` FLEXIBLE needs `MaximumWindowInMinutes` (AWS's rule); stored and answered, fired at
- *   the nominal time;
- * - `Target.RetryPolicy`, `Target.DeadLetterConfig`, `ActionAfterCompletion`: stored and answered; a fire
- *   is one attempt and a completed schedule stays.
- * When SPEC §12 lands, return `{repeat: 'recurring_rate', rate_expression}`, `flexible_time_window`,
- * `retry_policy` (default 185 / 86400), `dead_letter` and `action_after_completion` here instead.
+ *   `rate(v unit)` → `recurring_rate` + `rate_expression: "v unit"` (anchored as §12.1 says);
+ * - `FlexibleTimeWindow` → `flexible_time_window` (FLEXIBLE needs `MaximumWindowInMinutes`, AWS's rule);
+ * - `Target.RetryPolicy` → `retry_policy`, each absent member AWS's default (185 attempts, 86,400 s);
+ * - `Target.DeadLetterConfig.Arn` → `dead_letter` (absent: none);
+ * - `ActionAfterCompletion` NONE | DELETE → `action_after_completion` none | delete.
+ * Every field is set, so an UpdateSchedule replaces them all (EVENTBRIDGE.md §3.3). The domain
+ * validates their bounds and grammar; its refusals map to ValidationException (domain-errors.ts).
  */
 function cadenceFields(wire: WireScheduleInput): Record<string, unknown> {
   const expr = wire.ScheduleExpression;
@@ -144,23 +139,23 @@ function cadenceFields(wire: WireScheduleInput): Record<string, unknown> {
   if (window.Mode === 'FLEXIBLE' && window.MaximumWindowInMinutes === undefined) {
     throw validationError('flexibleTimeWindow.maximumWindowInMinutes', null, 'Member must not be null when flexibleTimeWindow.mode is FLEXIBLE');
   }
+  const retry = wire.Target.RetryPolicy ?? {};
+  const delivery = {
+    flexible_time_window: window.Mode === 'FLEXIBLE' ? { mode: 'flexible', maximum_window_minutes: window.MaximumWindowInMinutes } : { mode: 'off' },
+    retry_policy: {
+      maximum_retry_attempts: retry.MaximumRetryAttempts ?? DEFAULT_RETRY_POLICY.MaximumRetryAttempts,
+      maximum_event_age_seconds: retry.MaximumEventAgeInSeconds ?? DEFAULT_RETRY_POLICY.MaximumEventAgeInSeconds,
+    },
+    dead_letter: wire.Target.DeadLetterConfig?.Arn ? { arn: wire.Target.DeadLetterConfig.Arn } : null,
+    action_after_completion: wire.ActionAfterCompletion === 'DELETE' ? 'delete' : 'none',
+  };
   switch (parsed.kind) {
     case 'cron':
-      return { repeat: 'recurring_cron', cron_expression: expr.slice('cron('.length, -1) };
+      return { repeat: 'recurring_cron', cron_expression: expr.slice('cron('.length, -1), ...delivery };
     case 'at':
-      return { repeat: 'one_time', invocation_time: parsed.invocationTime };
-    case 'rate': {
-      const { value, unit } = parsed.rate;
-      const cron =
-        unit === 'minutes' && 60 % value === 0 ? (value === 1 ? '* * * * ? *' : `0/${value} * * * ? *`)
-        : unit === 'hours' && 24 % value === 0 ? `0 ${value === 1 ? '*' : `0/${value}`} * * ? *`
-        : unit === 'days' && value === 1 ? '0 0 * * ? *'
-        : null;
-      if (!cron) {
-        throw new AwsError('ValidationException', `Invalid Schedule Expression ${expr}. This scheduler runs rate() schedules whose interval divides an hour or a day until rate schedules of any interval are supported; use a cron() expression.`);
-      }
-      return { repeat: 'recurring_cron', cron_expression: cron };
-    }
+      return { repeat: 'one_time', invocation_time: parsed.invocationTime, ...delivery };
+    case 'rate':
+      return { repeat: 'recurring_rate', rate_expression: expr.slice('rate('.length, -1), ...delivery };
     default:
       return parsed satisfies never;
   }
@@ -195,8 +190,6 @@ export function toDomainSchedule(wire: WireScheduleInput, ctx: EventBridgeContex
     expression: wire.ScheduleExpression,
     ...(description !== undefined && description.length > PRODUCT_DESCRIPTION_MAX ? { description } : {}),
     ...(invocation_target && wire.Target.Input === undefined ? { defaultEvent: { arn, region: ctx.region, account: ctx.accountId } } : {}),
-    flexibleTimeWindow: wire.FlexibleTimeWindow,
-    ...(wire.ActionAfterCompletion ? { actionAfterCompletion: wire.ActionAfterCompletion } : {}),
     ...(wire.KmsKeyArn ? { kmsKeyArn: wire.KmsKeyArn } : {}),
   };
   return { input, external, eventbridge };
@@ -222,11 +215,19 @@ function wireTarget(gs: GroupSchedule, ctx: EventBridgeContext, stored: Partial<
     const it = s.invocation_target;
     derived = { Arn: workflowArnOf(ctx.region, ctx.accountId, it), ...(it.input_data.length ? { Input: JSON.stringify(it.input_data) } : {}) };
   }
+  // Retries and the dead letter are the schedule's own (SPEC §12.2–§12.3), whoever set them last; a
+  // schedule without a retry policy makes one attempt, which AWS spells MaximumRetryAttempts 0.
+  const { DeadLetterConfig: _sentDeadLetter, ...rest } = sent;
+  void _sentDeadLetter;
+  const retry = s.retry_policy;
   return {
-    ...sent,
+    ...rest,
     ...derived,
     RoleArn: sent.RoleArn ?? derived.RoleArn ?? productRoleArn(ctx.accountId),
-    RetryPolicy: { ...DEFAULT_RETRY_POLICY, ...(sent.RetryPolicy ?? {}) },
+    RetryPolicy: retry
+      ? { MaximumEventAgeInSeconds: retry.maximum_event_age_seconds, MaximumRetryAttempts: retry.maximum_retry_attempts }
+      : { MaximumEventAgeInSeconds: DEFAULT_RETRY_POLICY.MaximumEventAgeInSeconds, MaximumRetryAttempts: 0 },
+    ...(s.dead_letter ? { DeadLetterConfig: { Arn: s.dead_letter.arn } } : {}),
   } as WireTarget;
 }
 
@@ -234,7 +235,7 @@ function wireTarget(gs: GroupSchedule, ctx: EventBridgeContext, stored: Partial<
 function wireExpression(gs: GroupSchedule, stored: Partial<StoredEventBridge>): string {
   if (stored.expression) return stored.expression;
   const s = gs.schedule;
-  return s.repeat === 'one_time' ? `at(${s.invocation_time})` : `cron(${s.cron_expression})`;
+  return s.repeat === 'one_time' ? `at(${s.invocation_time})` : s.repeat === 'recurring_rate' ? `rate(${s.rate_expression})` : `cron(${s.cron_expression})`;
 }
 
 /** GetSchedule's answer (EVENTBRIDGE.md §3.2): AWS's defaults filled in, unset fields absent. */
@@ -243,12 +244,12 @@ export function toWireSchedule(gs: GroupSchedule, ctx: EventBridgeContext): Reco
   const stored = storedOf(gs.eventbridge);
   const description = stored.description ?? s.description;
   return {
-    ActionAfterCompletion: stored.actionAfterCompletion ?? 'NONE',
+    ActionAfterCompletion: s.action_after_completion === 'delete' ? 'DELETE' : 'NONE',
     Arn: scheduleArn(ctx, gs.groupName, s.name),
     CreationDate: toWireTime(s.created_at),
     ...(description !== undefined ? { Description: description } : {}),
     ...(s.end_date ? { EndDate: toWireTime(s.end_date) } : {}),
-    FlexibleTimeWindow: stored.flexibleTimeWindow ?? { Mode: 'OFF' },
+    FlexibleTimeWindow: s.flexible_time_window?.mode === 'flexible' ? { Mode: 'FLEXIBLE', MaximumWindowInMinutes: s.flexible_time_window.maximum_window_minutes } : { Mode: 'OFF' },
     GroupName: gs.groupName,
     ...(stored.kmsKeyArn ? { KmsKeyArn: stored.kmsKeyArn } : {}),
     LastModificationDate: toWireTime(s.updated_at),

@@ -88,6 +88,10 @@ describe('EventBridge schedule → product fields (SPEC §14)', () => {
       start_date: '2026-12-01T15:05:01.204Z',
       end_date: null,
       enabled: false,
+      flexible_time_window: { mode: 'off' },
+      retry_policy: { maximum_retry_attempts: 185, maximum_event_age_seconds: 86400 },
+      dead_letter: null,
+      action_after_completion: 'none',
       invocation_target: {
         target: { org: 'acme-corp', blob: 'procedures', revision: 'default', session: 'nightly-batch' },
         workflow: { definition: 'triage' },
@@ -114,21 +118,38 @@ describe('EventBridge schedule → product fields (SPEC §14)', () => {
     });
   });
 
-  it('the cadence seam: rate() whose interval divides an hour or a day runs as the equivalent cron; others are refused', () => {
-    const cron = (expr: string) => toDomainSchedule(wire({ ScheduleExpression: expr }), ctx, 'g').input.cron_expression;
-    expect(cron('rate(1 minute)')).toBe('* * * * ? *');
-    expect(cron('rate(15 minutes)')).toBe('0/15 * * * ? *');
-    expect(cron('rate(1 hour)')).toBe('0 * * * ? *');
-    expect(cron('rate(6 hours)')).toBe('0 0/6 * * ? *');
-    expect(cron('rate(1 day)')).toBe('0 0 * * ? *');
-    expect(thrown(() => cron('rate(7 minutes)')).message).toMatch(/^Invalid Schedule Expression rate\(7 minutes\)\. /);
-    expect(thrown(() => cron('rate(10 minutess)'))).toEqual({ code: 'ValidationException', message: 'Invalid Schedule Expression rate(10 minutess).' });
+  it('the cadence seam: rate() is a recurring_rate; the window, retry policy, dead letter and after-completion map onto SPEC §12', () => {
+    const input = (over: Parameters<typeof wire>[0] = {}) => toDomainSchedule(wire(over), ctx, 'g').input;
+    expect(input({ ScheduleExpression: 'rate(7 minutes)' })).toMatchObject({ repeat: 'recurring_rate', rate_expression: '7 minutes' });
+    expect(input({ ScheduleExpression: 'rate(1 minute)' }).rate_expression).toBe('1 minute');
+    expect(input({ ScheduleExpression: 'rate(7 minutes)' }).cron_expression).toBeUndefined();
+    expect(thrown(() => input({ ScheduleExpression: 'rate(10 minutess)' }))).toEqual({ code: 'ValidationException', message: 'Invalid Schedule Expression rate(10 minutess).' });
+    // Nothing sent: AWS's defaults (185 retries within a day), no dead letter, window off, after completion none.
+    expect(input()).toMatchObject({
+      flexible_time_window: { mode: 'off' },
+      retry_policy: { maximum_retry_attempts: 185, maximum_event_age_seconds: 86400 },
+      dead_letter: null,
+      action_after_completion: 'none',
+    });
+    const dlq = 'arn:aws:sqs:eu-west-1:123456789012:dlq';
+    expect(
+      input({
+        FlexibleTimeWindow: { Mode: 'FLEXIBLE', MaximumWindowInMinutes: 10 },
+        Target: { ...wire().Target, RetryPolicy: { MaximumRetryAttempts: 2 }, DeadLetterConfig: { Arn: dlq } },
+        ActionAfterCompletion: 'DELETE',
+      }),
+    ).toMatchObject({
+      flexible_time_window: { mode: 'flexible', maximum_window_minutes: 10 },
+      retry_policy: { maximum_retry_attempts: 2, maximum_event_age_seconds: 86400 },
+      dead_letter: { arn: dlq },
+      action_after_completion: 'delete',
+    });
     expect(thrown(() => toDomainSchedule(wire({ FlexibleTimeWindow: { Mode: 'FLEXIBLE' } }), ctx, 'g')).message).toBe(
       "1 validation error detected: Value null at 'flexibleTimeWindow.maximumWindowInMinutes' failed to satisfy constraint: Member must not be null when flexibleTimeWindow.mode is FLEXIBLE",
     );
   });
 
-  it('a schedule made through the product API is answered with AWS defaults and a derived workflow Target', () => {
+  it('a schedule made through the product API is answered with its own cadence fields and a derived workflow Target', () => {
     const gs: GroupSchedule = {
       groupName: 'ops-scheduler',
       eventbridge: null,
@@ -165,8 +186,30 @@ describe('EventBridge schedule → product fields (SPEC §14)', () => {
         Arn: 'arn:aws:scheduler:eu-west-1:123456789012:workflow/acme-corp/procedures/default/nightly-batch/triage',
         Input: '[{"alias":"w","value":1}]',
         RoleArn: 'arn:aws:iam::123456789012:role/scheduler-product-api',
-        RetryPolicy: { MaximumEventAgeInSeconds: 86400, MaximumRetryAttempts: 185 },
+        // No retry_policy in the product means one attempt (SPEC §12.2): no retries, not AWS's 185.
+        RetryPolicy: { MaximumEventAgeInSeconds: 86400, MaximumRetryAttempts: 0 },
       },
+    });
+    // A rate schedule with a window, retries, a dead letter and delete-after-completion, set in the web app.
+    const dlq = 'arn:aws:sqs:eu-west-1:123456789012:ops-dlq';
+    const rated: GroupSchedule = {
+      ...gs,
+      schedule: {
+        ...gs.schedule,
+        repeat: 'recurring_rate',
+        cron_expression: undefined,
+        rate_expression: '15 minutes',
+        flexible_time_window: { mode: 'flexible', maximum_window_minutes: 10 },
+        retry_policy: { maximum_retry_attempts: 3, maximum_event_age_seconds: 3600 },
+        dead_letter: { arn: dlq },
+        action_after_completion: 'delete',
+      },
+    };
+    expect(toWireSchedule(rated, ctx)).toMatchObject({
+      ActionAfterCompletion: 'DELETE',
+      FlexibleTimeWindow: { Mode: 'FLEXIBLE', MaximumWindowInMinutes: 10 },
+      ScheduleExpression: 'rate(15 minutes)',
+      Target: { RetryPolicy: { MaximumEventAgeInSeconds: 3600, MaximumRetryAttempts: 3 }, DeadLetterConfig: { Arn: dlq } },
     });
   });
 });
