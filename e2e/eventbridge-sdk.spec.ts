@@ -302,6 +302,8 @@ test("aws scheduler create-schedule with rate(1 minutes) and a workflow target A
     const got = await request.post(`/api/v1/revisions/${revisionId}/data`, { headers, data: { engine: 'scheduler_blobhub', command: 'get_schedule', schedule_id: name } });
     const schedule = (await got.json()).schedule;
     expect(schedule.name).toBe(name);
+    // SPEC §14: rate(…) is the product's recurring_rate; AWS's default retry policy comes with it.
+    expect(schedule).toMatchObject({ repeat: 'recurring_rate', rate_expression: '1 minutes', retry_policy: { maximum_retry_attempts: 185, maximum_event_age_seconds: 86400 } });
     const runs = async () => {
       const r = await request.post(`/api/v1/revisions/${revisionId}/data`, { headers, data: { engine: 'scheduler_blobhub', command: 'list_executions', schedule_id: schedule.id } });
       return (await r.json()).executions as { scheduled_for: string; status: string; trigger: string }[];
@@ -349,7 +351,7 @@ test('a schedule created in the web form is returned by aws scheduler get-schedu
       State: 'ENABLED',
       ActionAfterCompletion: 'NONE',
       FlexibleTimeWindow: { Mode: 'OFF' },
-      Target: { Arn: workflowArn(), RoleArn: `arn:aws:iam::${account}:role/scheduler-product-api`, RetryPolicy: { MaximumEventAgeInSeconds: 86400, MaximumRetryAttempts: 185 } },
+      Target: { Arn: workflowArn(), RoleArn: `arn:aws:iam::${account}:role/scheduler-product-api`, RetryPolicy: { MaximumEventAgeInSeconds: 86400, MaximumRetryAttempts: 0 } },
     });
   } finally {
     await aws(['delete-schedule', '--group-name', 'ops-scheduler', '--name', alias]);
