@@ -12,6 +12,9 @@
  *    `getWebActor()` (app/lib/server.ts), because the edge runtime cannot reach the database. The
  *    requested path is passed to server components in a request header, for the `next` of that redirect.
  *
+ * The EventBridge-compatible API (`/schedules…`, `/schedule-groups…`, `/tags/…`: SigV4-signed, SPEC §14)
+ * is an API like `/api/**`: no session, and the policy that allows nothing.
+ *
  * The host and scheme of the redirect come from `X-Forwarded-Host` / `-Proto`, which
  * scripts/web-server.ts has already reduced to values a client cannot forge (lib/api/edge-guard.ts).
  */
@@ -38,6 +41,12 @@ function pagePolicy(nonce: string, dev: boolean): string {
 /** JSON and text answers render nothing: they may load, frame or post nothing. */
 const API_POLICY = "default-src 'none'; frame-ancestors 'none'; base-uri 'none'; form-action 'none'";
 
+/**
+ * The EventBridge-compatible API's paths (SPEC §14; the same rule as lib/api/edge-guard.ts, which this
+ * Edge-runtime module cannot import). `/schedulers/…` (the web app's pages) is not one of them.
+ */
+const EVENTBRIDGE_PATH = /^\/(schedules|schedule-groups|tags)(\/|$)/;
+
 /** Pages a browser may open without a session. */
 function isPublicPage(path: string): boolean {
   return path === '/login' || path.startsWith('/invite/') || path.startsWith('/auth/') || /^\/(icon\.svg|favicon\.ico|robots\.txt)$/.test(path);
@@ -45,7 +54,7 @@ function isPublicPage(path: string): boolean {
 
 export function middleware(req: NextRequest): NextResponse {
   const pathname = req.nextUrl.pathname;
-  if (pathname === '/api' || pathname.startsWith('/api/') || pathname === '/metrics') {
+  if (pathname === '/api' || pathname.startsWith('/api/') || pathname === '/metrics' || EVENTBRIDGE_PATH.test(pathname)) {
     const res = NextResponse.next();
     res.headers.set('content-security-policy', API_POLICY);
     return res;

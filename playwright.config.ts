@@ -1,7 +1,7 @@
 import { defineConfig } from '@playwright/test';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { E2E_API_KEY, E2E_DEMO_PASSWORD, E2E_PORT, LIMITS_PORT, SERVER_LOG, STORAGE_STATE } from './e2e/api';
+import { E2E_ACCESS_KEY_ID, E2E_API_KEY, E2E_DEMO_PASSWORD, E2E_PORT, E2E_SECRET_ACCESS_KEY, LIMITS_PORT, SERVER_LOG, STORAGE_STATE } from './e2e/api';
 
 /**
  * End-to-end tests drive the real UI with the real worker: `npm start` (web + worker) on its own
@@ -46,6 +46,8 @@ export default defineConfig({
         PORT: String(PORT),
         DATABASE_URL: 'file:./data/e2e.db',
         SCHEDULER_BOOTSTRAP_API_KEY: E2E_API_KEY,
+        SCHEDULER_BOOTSTRAP_ACCESS_KEY_ID: E2E_ACCESS_KEY_ID,
+        SCHEDULER_BOOTSTRAP_SECRET_ACCESS_KEY: E2E_SECRET_ACCESS_KEY,
         SCHEDULER_DEMO_PASSWORD: E2E_DEMO_PASSWORD,
         WORKER_POLL_INTERVAL_MS: '500',
       },
@@ -64,6 +66,8 @@ export default defineConfig({
         PORT: String(LIMITS_PORT),
         DATABASE_URL: 'file:./data/e2e-limits.db',
         SCHEDULER_BOOTSTRAP_API_KEY: E2E_API_KEY,
+        SCHEDULER_BOOTSTRAP_ACCESS_KEY_ID: E2E_ACCESS_KEY_ID,
+        SCHEDULER_BOOTSTRAP_SECRET_ACCESS_KEY: E2E_SECRET_ACCESS_KEY,
         SCHEDULER_DEMO_PASSWORD: E2E_DEMO_PASSWORD,
         SCHEDULER_MIN_INTERVAL_SECONDS: '120',
         SCHEDULER_SCHEDULES_PER_REVISION: '3',

@@ -5,7 +5,7 @@
  * keys in canonical order; entries no longer deployed are removed. Pure apart from mutating `doc`.
  */
 import { Document, isMap, isScalar, Scalar, YAMLMap } from 'yaml';
-import type { Schedule } from '../lib/schedules/contract';
+import type { Schedule, WorkflowSchedule } from '../lib/schedules/contract';
 import { COMPARED_FIELDS, compareSchedule, TARGET_KEYS, TARGET_REF_KEYS, WORKFLOW_REF_KEYS, type DesiredFields, type PinnedSessionResolver } from './diff';
 import type { ManifestScheduler } from './manifest';
 import { findPair } from './yaml-locate';
@@ -19,6 +19,9 @@ export interface PullResult {
   removed: string[];
   /** Deployed schedules without an alias: they cannot be keyed, so they are not written. */
   skipped: Schedule[];
+  /** Deployed schedules with an `http` or `aws` target (saved through the EventBridge API): a manifest
+   * holds workflow targets only, so they are not written. */
+  external: Schedule[];
 }
 
 /** Canonical key order of each map level (also the order of a new entry). */
@@ -33,7 +36,7 @@ const ORDER: Record<string, readonly string[]> = {
  * A deployed schedule as a manifest entry: writable fields only, in canonical order, defaults left out
  * (`enabled` only when false, `input_data` only when non-empty). Instants as the API returns them (ISO UTC).
  */
-export function toManifestEntry(s: Schedule): Record<string, unknown> {
+export function toManifestEntry(s: WorkflowSchedule): Record<string, unknown> {
   const it = s.invocation_target;
   const pick = (obj: Record<string, unknown>, keys: readonly string[]) => Object.fromEntries(keys.filter((k) => obj[k] !== undefined).map((k) => [k, obj[k]]));
   return {
@@ -115,7 +118,7 @@ function writeLeaf(doc: Document, entry: YAMLMap, path: readonly (string | numbe
  * alias when it names the stored session id.
  */
 export function applyPull(doc: Document, deployed: readonly Schedule[], resolvePinned: PinnedSessionResolver, scheduler?: ManifestScheduler): PullResult {
-  const result: PullResult = { added: [], updated: [], unchanged: [], removed: [], skipped: [] };
+  const result: PullResult = { added: [], updated: [], unchanged: [], removed: [], skipped: [], external: [] };
   if (!isMap(doc.contents)) doc.contents = doc.createNode({}) as unknown as typeof doc.contents;
   const root = doc.contents as unknown as YAMLMap;
   if (scheduler && !findPair(root, 'scheduler')) setKey(doc, root, 'scheduler', scheduler, ['scheduler', 'schedules']);
@@ -126,8 +129,10 @@ export function applyPull(doc: Document, deployed: readonly Schedule[], resolveP
   }
   const map = schedules as YAMLMap;
 
-  const byAlias = new Map(deployed.filter((s) => s.alias !== undefined).map((s) => [s.alias as string, s]));
-  result.skipped = deployed.filter((s) => s.alias === undefined);
+  const workflows = deployed.filter((s): s is WorkflowSchedule => s.invocation_target_type === 'workflow');
+  const byAlias = new Map(workflows.filter((s) => s.alias !== undefined).map((s) => [s.alias as string, s]));
+  result.skipped = workflows.filter((s) => s.alias === undefined);
+  result.external = deployed.filter((s) => s.invocation_target_type !== 'workflow');
   for (const pair of [...map.items]) {
     const alias = isScalar(pair.key) ? String(pair.key.value) : String(pair.key);
     if (!byAlias.has(alias)) {
@@ -137,7 +142,7 @@ export function applyPull(doc: Document, deployed: readonly Schedule[], resolveP
   }
   for (const pair of map.items) {
     const alias = isScalar(pair.key) ? String(pair.key.value) : String(pair.key);
-    const s = byAlias.get(alias) as Schedule;
+    const s = byAlias.get(alias) as WorkflowSchedule;
     if (!isMap(pair.value)) {
       pair.value = nodeFor(doc, alias, toManifestEntry(s));
       result.updated.push(alias);
@@ -154,7 +159,7 @@ export function applyPull(doc: Document, deployed: readonly Schedule[], resolveP
   }
   const present = new Set(map.items.map((p) => (isScalar(p.key) ? String(p.key.value) : String(p.key))));
   for (const alias of [...byAlias.keys()].filter((a) => !present.has(a)).sort()) {
-    map.items.push(doc.createPair(alias, nodeFor(doc, alias, toManifestEntry(byAlias.get(alias) as Schedule))));
+    map.items.push(doc.createPair(alias, nodeFor(doc, alias, toManifestEntry(byAlias.get(alias) as WorkflowSchedule))));
     result.added.push(alias);
   }
   return result;

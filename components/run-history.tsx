@@ -10,6 +10,7 @@ import Link from 'next/link';
 import type { PendingRetry, Run, RunResult } from '@/lib/schedules/contract';
 import { RunStatusBadge } from './badges';
 import { EXHAUSTED_WORDS } from './delivery-words';
+import { displayTarget } from './display-target';
 import { formatDuration, shortId, workflowSourceLabel } from './format';
 import { groupRuns, type OccurrenceGroup } from './run-groups';
 import { TargetLabel } from './target-label';
@@ -183,7 +184,8 @@ function OccurrenceRow({ group, timezone, deadLettersHref, attemptsAllowed }: { 
 /** One run: an attempt of an occurrence, or a manual run. */
 function RunRow({ run, timezone, attemptsAllowed, deadLettersHref, deleted }: { run: Run } & RunHistoryProps) {
   const lateMs = Date.parse(run.created_at) - Date.parse(run.scheduled_for);
-  const source = workflowSourceLabel(run.invocation_target.workflow);
+  const shown = displayTarget(run);
+  const source = workflowSourceLabel(shown.workflow);
   const scheduled = run.trigger === 'schedule';
   return (
     <tr data-run-id={run.id} data-attempt={run.attempt}>
@@ -226,9 +228,9 @@ function RunRow({ run, timezone, attemptsAllowed, deadLettersHref, deleted }: { 
       </td>
       <td data-label={TARGET}>
         <div className="cell-stack">
-          <TargetLabel target={run.invocation_target.target} />
+          <TargetLabel target={shown.target} />
           <span className="muted small mono break">
-            {run.invocation_target.workflow.definition}
+            {shown.workflow.definition}
             {source ? ` from ${source}` : ''}
           </span>
         </div>

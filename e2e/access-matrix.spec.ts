@@ -53,6 +53,8 @@ function schedulerCommands(o: OrgObjects): Body[] {
     { command: 'delete_schedule', schedule_id: o.schedule.id },
     { command: 'run_schedule', schedule_id: o.schedule.id },
     { command: 'set_all_enabled', enabled: true },
+    { command: 'get_signing_secret' },
+    { command: 'rotate_signing_secret' },
   ].map((c) => ({ engine: 'scheduler_blobhub', ...c }));
 }
 

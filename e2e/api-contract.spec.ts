@@ -79,7 +79,7 @@ test('§3 the OpenAPI 3.1 document is served and describes every scheduler comma
   const doc = await res.json();
   expect(doc.openapi).toBe('3.1.0');
   const schemas = Object.keys(doc.components.schemas);
-  for (const c of ['create_schedule', 'get_schedule', 'update_schedule', 'delete_schedule', 'list_schedules', 'list_executions', 'run_schedule', 'set_all_enabled']) {
+  for (const c of ['create_schedule', 'get_schedule', 'update_schedule', 'delete_schedule', 'list_schedules', 'list_executions', 'run_schedule', 'set_all_enabled', 'get_signing_secret', 'rotate_signing_secret']) {
     expect(schemas).toContain(`${c}_request`);
   }
   expect(doc.components.schemas.create_schedule_request.additionalProperties).toBe(false);

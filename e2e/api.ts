@@ -10,6 +10,9 @@ import { WORKFLOW_COMMANDS } from '../lib/workflows/contract';
 /** Set as SCHEDULER_BOOTSTRAP_API_KEY for the server playwright.config.ts starts. */
 export const E2E_API_KEY = 'e2e-bootstrap-key-0123456789';
 export const headers = { 'x-api-key': E2E_API_KEY };
+/** Set as SCHEDULER_BOOTSTRAP_ACCESS_KEY_ID / SCHEDULER_BOOTSTRAP_SECRET_ACCESS_KEY: acme-corp's write pair (SPEC §14). */
+export const E2E_ACCESS_KEY_ID = 'AKIAE2EBOOTSTRAP0001';
+export const E2E_SECRET_ACCESS_KEY = 'e2e-bootstrap-secret-access-key-0123456789';
 /** Set as SCHEDULER_DEMO_PASSWORD: the seeded operator's login password in the e2e servers. */
 export const E2E_DEMO_PASSWORD = 'e2e-operator-password-0123';
 export const DEMO_EMAIL = 'operator@acme-corp.example';

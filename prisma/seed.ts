@@ -3,10 +3,12 @@
  * scheduler `ops-scheduler`, workflow blob `procedures` (draft default revision, open session
  * `nightly-batch`, definitions `triage` and `daily-report`), two demo schedules, and an org API key:
  * SCHEDULER_BOOTSTRAP_API_KEY when set, otherwise one generated on the first seed and printed once.
+ * SCHEDULER_BOOTSTRAP_ACCESS_KEY_ID + SCHEDULER_BOOTSTRAP_SECRET_ACCESS_KEY, when set, create or update an
+ * access key pair of `acme-corp` (acting as the org, `write`) for the EventBridge-compatible API (SPEC §14).
  * The operator's login password: SCHEDULER_DEMO_PASSWORD when set (applied at every seed), otherwise
  * one generated for an operator without a password and printed once (only its scrypt hash is stored).
  */
-import { generateApiKey, upsertKnownApiKey, DEMO_USER_EMAIL, generatePassword, hashPassword, verifyPassword } from '../lib/auth';
+import { generateApiKey, upsertKnownApiKey, upsertKnownAccessKey, DEMO_USER_EMAIL, generatePassword, hashPassword, verifyPassword } from '../lib/auth';
 import { loadConfig } from '../lib/config';
 import { closeDb, getDb, inTransaction, type Db, type Tx } from '../lib/db';
 import { writeCredentialsFile } from '../scripts/credentials-file';
@@ -26,6 +28,7 @@ export async function seed(
   db: Db = getDb(loadConfig()),
   bootstrapApiKey = loadConfig().bootstrapApiKey,
   demoPassword = loadConfig().demoPassword,
+  bootstrapAccessKey = loadConfig().bootstrapAccessKey,
 ): Promise<{ printedKey: string | null; printedPassword: string | null; orgId: string; userId: string; schedulerRevisionId: string; proceduresRevisionId: string }> {
   // The operator's password hash is computed before the transaction (scrypt takes ~100 ms).
   const existing = await db.user.findUnique({ where: { email: DEMO_USER_EMAIL }, select: { passwordHash: true } });
@@ -86,6 +89,9 @@ export async function seed(
       const k = generateApiKey();
       await tx.apiKey.create({ data: { name: BOOTSTRAP_KEY_NAME, prefix: k.prefix, secretHash: k.secretHash, role: 'write', orgId: org.id } });
       printedKey = k.key;
+    }
+    if (bootstrapAccessKey) {
+      await upsertKnownAccessKey(tx, { ...bootstrapAccessKey, name: BOOTSTRAP_KEY_NAME, role: 'write', orgId: org.id });
     }
     return { printedKey, printedPassword, orgId: org.id, userId: user.id, schedulerRevisionId, proceduresRevisionId: revisionId };
   });

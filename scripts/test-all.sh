@@ -4,12 +4,51 @@
 # PostgreSQL (scripts/postgres-local.sh installs/starts it; TEST_DATABASE=postgresql switches
 # lib/testing/test-db.ts), end-to-end (Playwright, real web app + worker). Prints the plain
 # "N passed, N failed" closing line. SKIP_POSTGRES=1 leaves the PostgreSQL steps out (counted as failed).
+# moto's server (the AWS emulator of the aws-target tests) is started here and stopped at the end.
 set -uo pipefail
 cd "$(dirname "$0")/.."
 
 npx tsx scripts/generate.ts >/dev/null
 failed=0
 passed=0
+
+# AWS targets and dead letters (SPEC §13.2, §12.3) are tested against moto's server, a local AWS
+# emulator, on loopback; the tests reach it through the standard AWS SDK environment only. Its port
+# is E2E_PORT+2 (E2E_PORT+1 is the e2e limits server); test receivers use E2E_PORT+10… (40 ports).
+E2E_BASE="${E2E_PORT:-3100}"
+MOTO_PORT="${MOTO_PORT:-$((E2E_BASE + 2))}"
+export TEST_PORT_BASE="${TEST_PORT_BASE:-$((E2E_BASE + 10))}"
+moto_pid=""
+moto_problem=""
+start_moto() {
+  local cmd
+  if command -v moto_server >/dev/null 2>&1; then cmd=(moto_server)
+  elif python3 -c 'import moto.server' >/dev/null 2>&1; then cmd=(python3 -m moto.server)
+  else
+    moto_problem="moto's server is missing: neither moto_server nor python3's moto.server exists (pip install 'moto[server]'); the AWS target and dead-letter tests fail without it"
+    echo "=== $moto_problem"
+    return 1
+  fi
+  "${cmd[@]}" -H 127.0.0.1 -p "$MOTO_PORT" >"${TMPDIR:-/tmp}/scheduler-moto-$MOTO_PORT.log" 2>&1 &
+  moto_pid=$!
+  for _ in $(seq 1 60); do
+    if python3 -c "import urllib.request,sys; urllib.request.urlopen('http://127.0.0.1:$MOTO_PORT/moto-api/', timeout=1)" >/dev/null 2>&1; then
+      export AWS_ENDPOINT_URL="http://127.0.0.1:$MOTO_PORT" AWS_REGION=us-east-1 AWS_ACCESS_KEY_ID=testing AWS_SECRET_ACCESS_KEY=testing
+      # Nothing else to look credentials up in: no profile files, no instance metadata.
+      export AWS_EC2_METADATA_DISABLED=true AWS_CONFIG_FILE=/dev/null AWS_SHARED_CREDENTIALS_FILE=/dev/null
+      unset AWS_PROFILE AWS_SESSION_TOKEN
+      echo "=== moto's server on 127.0.0.1:$MOTO_PORT (AWS_ENDPOINT_URL=$AWS_ENDPOINT_URL)"
+      return 0
+    fi
+    if ! kill -0 "$moto_pid" 2>/dev/null; then break; fi
+    sleep 0.5
+  done
+  moto_problem="moto's server did not start on 127.0.0.1:$MOTO_PORT (port taken? see ${TMPDIR:-/tmp}/scheduler-moto-$MOTO_PORT.log)"
+  echo "=== $moto_problem"
+  return 1
+}
+stop_moto() { if [ -n "$moto_pid" ]; then kill "$moto_pid" 2>/dev/null; wait "$moto_pid" 2>/dev/null; fi; }
+trap stop_moto EXIT
 step() {
   local name="$1"; shift
   echo
@@ -17,6 +56,7 @@ step() {
   if "$@"; then passed=$((passed + 1)); else echo "=== $name FAILED"; failed=$((failed + 1)); fi
 }
 
+step moto-server start_moto
 step typecheck npx tsc --noEmit
 step lint npm run --silent lint
 step unit npx vitest run --project unit
@@ -31,5 +71,6 @@ fi
 step e2e npx playwright test
 
 echo
+[ -n "$moto_problem" ] && echo "=== $moto_problem"
 echo "suites: $passed passed, $failed failed"
 [ "$failed" -eq 0 ]

@@ -1,7 +1,7 @@
-import { LocalTime } from '@/components/local-time';
 import type { ApiKeyInfo } from '@/lib/auth';
-import { ActionForm, type FormAnswer } from './action-form';
+import type { FormAnswer } from './action-form';
 import { DataTable } from './data-table';
+import { KeyLifeCells } from './key-life-cells';
 
 const KEY_COLUMNS = [{ label: 'Name' }, { label: 'Key' }, { label: 'Role' }, { label: 'Created' }, { label: 'Last used' }, { label: 'Status' }];
 
@@ -15,21 +15,15 @@ export function ApiKeyTable({ keys, revoke, caption }: { keys: ApiKeyInfo[]; rev
           <td>{k.name}</td>
           <td className="mono small">sk_{k.prefix}_…</td>
           <td>{k.role}</td>
-          <td className="small nowrap">
-            <LocalTime instant={k.createdAt} />
-          </td>
-          <td className="small nowrap">{k.lastUsedAt ? <LocalTime instant={k.lastUsedAt} /> : <span className="muted">never</span>}</td>
-          <td>
-            {k.revokedAt ? (
-              <span className="badge badge-muted">
-                revoked <LocalTime instant={k.revokedAt} />
-              </span>
-            ) : (
-              <ActionForm action={revoke} submitLabel="Revoke" danger confirm={{ title: `Revoke key "${k.name}"?`, body: <p>Requests with it are refused from their next request on. This cannot be undone: a revoked key stays revoked.</p> }} label={`Revoke ${k.name}`}>
-                <input type="hidden" name="key_id" value={k.id} />
-              </ActionForm>
-            )}
-          </td>
+          <KeyLifeCells
+            keyId={k.id}
+            name={k.name}
+            createdAt={k.createdAt}
+            lastUsedAt={k.lastUsedAt}
+            revokedAt={k.revokedAt}
+            revoke={revoke}
+            confirm={{ title: `Revoke key "${k.name}"?`, body: <p>Requests with it are refused from their next request on. This cannot be undone: a revoked key stays revoked.</p> }}
+          />
         </tr>
       ))}
     </DataTable>

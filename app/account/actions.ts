@@ -6,7 +6,18 @@
 import { revalidatePath } from 'next/cache';
 import type { FormAnswer } from '@/app/_components/action-form';
 import { currentWebSession, webAction } from '@/app/lib/server';
-import { ApiKeyCreateInput, changePassword, createApiKey, parseAuthInput, PasswordChangeInput, revokeApiKey } from '@/lib/auth';
+import { shownOnceAccessKey } from '@/app/_components/access-key-shown-once';
+import {
+  AccessKeyCreateInput,
+  ApiKeyCreateInput,
+  changePassword,
+  createAccessKey,
+  createApiKey,
+  parseAuthInput,
+  PasswordChangeInput,
+  revokeAccessKey,
+  revokeApiKey,
+} from '@/lib/auth';
 
 /** Create a personal key (acts as the user, capped at its role); the secret is answered once. */
 export async function createPersonalKeyAction(_prev: FormAnswer | null, form: FormData): Promise<FormAnswer> {
@@ -21,6 +32,25 @@ export async function createPersonalKeyAction(_prev: FormAnswer | null, form: Fo
 export async function revokePersonalKeyAction(_prev: FormAnswer | null, form: FormData): Promise<FormAnswer> {
   return webAction(async ({ db, actor, now }) => {
     await revokeApiKey(db, { actor, keyId: String(form.get('key_id') ?? ''), now });
+    revalidatePath('/account');
+    return { message: 'Revoked.' };
+  });
+}
+
+/** Issue an access key pair acting as the user in one of their orgs (SPEC §14); the secret is answered once. */
+export async function createPersonalAccessKeyAction(_prev: FormAnswer | null, form: FormData): Promise<FormAnswer> {
+  return webAction(async ({ db, actor, now }) => {
+    const input = parseAuthInput(AccessKeyCreateInput, form);
+    const { secretAccessKey, accessKey } = await createAccessKey(db, { actor, owner: { type: 'user', org: input.org ?? '' }, input, now });
+    revalidatePath('/account');
+    return { shownOnce: shownOnceAccessKey(accessKey.accessKeyId, secretAccessKey) };
+  });
+}
+
+/** Revoke one of the user's access key pairs (refused with UnrecognizedClientException from now on). */
+export async function revokePersonalAccessKeyAction(_prev: FormAnswer | null, form: FormData): Promise<FormAnswer> {
+  return webAction(async ({ db, actor, now }) => {
+    await revokeAccessKey(db, { actor, keyId: String(form.get('key_id') ?? ''), now });
     revalidatePath('/account');
     return { message: 'Revoked.' };
   });

@@ -1,9 +1,16 @@
 import type { Metadata } from 'next';
 import { ActionForm } from '@/app/_components/action-form';
+import { AccessKeyFields, AccessKeyTable } from '@/app/_components/access-key-table';
 import { ApiKeyFields, ApiKeyTable } from '@/app/_components/api-key-table';
 import { currentWebSession, webContext } from '@/app/lib/server';
-import { listApiKeys, listUserOrgs, MIN_PASSWORD_LENGTH } from '@/lib/auth';
-import { changePasswordAction, createPersonalKeyAction, revokePersonalKeyAction } from './actions';
+import { listAccessKeys, listApiKeys, listUserOrgs, MIN_PASSWORD_LENGTH } from '@/lib/auth';
+import {
+  changePasswordAction,
+  createPersonalAccessKeyAction,
+  createPersonalKeyAction,
+  revokePersonalAccessKeyAction,
+  revokePersonalKeyAction,
+} from './actions';
 
 export const dynamic = 'force-dynamic';
 export const metadata: Metadata = { title: 'Account' };
@@ -12,7 +19,11 @@ export const metadata: Metadata = { title: 'Account' };
 export default async function AccountPage() {
   const { db, actor } = await webContext();
   const session = await currentWebSession();
-  const [keys, orgs] = await Promise.all([listApiKeys(db, { actor, owner: { type: 'user' } }), listUserOrgs(db, { actor })]);
+  const [keys, orgs, accessKeys] = await Promise.all([
+    listApiKeys(db, { actor, owner: { type: 'user' } }),
+    listUserOrgs(db, { actor }),
+    listAccessKeys(db, { actor, of: { type: 'mine' } }),
+  ]);
   return (
     <div className="page page-form">
       <div className="page-header">
@@ -36,6 +47,24 @@ export default async function AccountPage() {
         <ActionForm action={createPersonalKeyAction} submitLabel="Create key" label="New personal key">
           <ApiKeyFields />
         </ActionForm>
+      </section>
+
+      <section className="container stack section-gap" aria-labelledby="access-keys-title">
+        <h2 id="access-keys-title" className="container-title">
+          AWS access keys
+        </h2>
+        <p className="container-intro small">
+          For the AWS CLI, boto3 and the AWS SDKs on this server&apos;s EventBridge Scheduler API (any region, <span className="mono">--endpoint-url</span> this server). A pair
+          acts as you in one org, with your roles capped at its role. The secret is shown once.
+        </p>
+        <AccessKeyTable keys={accessKeys} revoke={revokePersonalAccessKeyAction} caption="AWS access keys" showOrg />
+        {orgs.length ? (
+          <ActionForm action={createPersonalAccessKeyAction} submitLabel="Create access key" label="New AWS access key">
+            <AccessKeyFields orgs={orgs.map((o) => ({ id: o.id, label: o.alias ?? o.name }))} />
+          </ActionForm>
+        ) : (
+          <p className="muted small">An access key belongs to an org: you are not a member of any.</p>
+        )}
       </section>
 
       <section className="container stack section-gap" aria-labelledby="password-title">

@@ -1,5 +1,5 @@
 /** Shared fixtures for the CLI unit tests: a manifest text and deployed schedules as the API returns them. */
-import type { Schedule } from '../../lib/schedules/contract';
+import type { WorkflowSchedule } from '../../lib/schedules/contract';
 
 export const PINNED_REVISION = '11111111-2222-4333-8444-555555555555';
 export const SESSION_ID = 'aaaaaaaa-bbbb-4ccc-8ddd-eeeeeeeeeeee';
@@ -36,9 +36,11 @@ schedules:
 `;
 
 /** A deployed schedule with the given writable fields (defaults: a following daily-report target). */
-export function deployed(fields: Partial<Schedule> & { alias?: string }): Schedule {
+export function deployed(fields: Partial<WorkflowSchedule> & { alias?: string }): WorkflowSchedule {
+  const id = fields.id ?? '99999999-0000-4000-8000-000000000001';
   return {
-    id: fields.id ?? '99999999-0000-4000-8000-000000000001',
+    id,
+    name: fields.alias ?? id,
     repeat: 'recurring_cron',
     timezone: 'UTC',
     enabled: true,
@@ -59,7 +61,7 @@ export function deployed(fields: Partial<Schedule> & { alias?: string }): Schedu
 }
 
 /** The two MANIFEST entries as the server would store them (pinned session rewritten to its id). */
-export function deployedManifest(): Schedule[] {
+export function deployedManifest(): WorkflowSchedule[] {
   return [
     deployed({
       id: '99999999-0000-4000-8000-000000000001',

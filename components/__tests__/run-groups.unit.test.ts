@@ -10,8 +10,9 @@ import { groupRuns } from '../run-groups';
 const T = Date.parse('2030-01-01T10:00:00Z');
 const at = (s: number) => new Date(T + s * 1000).toISOString();
 let n = 0;
+type WorkflowRun = Extract<Run, { invocation_target_type: 'workflow' }>;
 /** A run of the occurrence `scheduledS` seconds after T, recorded `recordedS` seconds after T. */
-function run(scheduledS: number, attempt: number, recordedS: number, extra: Partial<Run> = {}): Run {
+function run(scheduledS: number, attempt: number, recordedS: number, extra: Partial<WorkflowRun> = {}): WorkflowRun {
   n += 1;
   return {
     id: `00000000-0000-4000-8000-${String(n).padStart(12, '0')}`,

@@ -15,7 +15,7 @@ import Link from 'next/link';
 import { useRouter } from 'next/navigation';
 import { useMemo, useTransition } from 'react';
 import { useForm, useWatch } from 'react-hook-form';
-import type { Schedule, TargetOptions } from '@/lib/schedules/contract';
+import type { TargetOptions, WorkflowSchedule } from '@/lib/schedules/contract';
 import type { ActionResult } from '../action-result';
 import { useLeaveGuard } from '../leave-guard';
 import { useHydrated } from '../use-viewer-zone';
@@ -34,7 +34,7 @@ import { useRefusal } from './use-refusal';
 import { defaultValues, valuesFromSchedule, type ScheduleFormValues } from './values';
 
 /** The stored rate an edit starts from (its anchor is kept while the rate and start date stay, SPEC §12.1). */
-function storedRateOf(schedule: Schedule | undefined): StoredRate | undefined {
+function storedRateOf(schedule: WorkflowSchedule | undefined): StoredRate | undefined {
   if (!schedule || schedule.repeat !== 'recurring_rate' || !schedule.rate_expression) return undefined;
   // With a flexible window the next fire carries its offset, so it is no mark of the anchor.
   const onMarks = schedule.flexible_time_window?.mode !== 'flexible';
@@ -45,7 +45,7 @@ export interface ScheduleFormProps {
   mode: 'create' | 'edit';
   revisionId: string;
   /** The stored schedule (edit mode). */
-  schedule?: Schedule;
+  schedule?: WorkflowSchedule;
   /** What the pickers offer (`targetOptions`); free entry stays allowed. */
   options: TargetOptions;
   /** The bound server action: `createScheduleAction(revisionId, …)` or `updateScheduleAction(revisionId, id, …)`. */

@@ -3,7 +3,7 @@
  * the values a form starts from: a stored schedule (edit) or the defaults of a new one (create).
  * `request-body.ts` turns these values into the request body of SPEC §5.1.
  */
-import { FLEXIBLE_WINDOW_MINUTES, PAUSE_AFTER_FAILURES, RETRY_BOUNDS, type AfterCompletionAction, type Repeat, type Schedule, type TargetOptions } from '@/lib/schedules/contract';
+import { FLEXIBLE_WINDOW_MINUTES, PAUSE_AFTER_FAILURES, RETRY_BOUNDS, type AfterCompletionAction, type Repeat, type TargetOptions, type WorkflowSchedule } from '@/lib/schedules/contract';
 
 /** The form's own values: strings as the inputs hold them. `toRequestBody` makes the API body. */
 export interface ScheduleFormValues {
@@ -114,7 +114,7 @@ export function utcOrNull(v: string | undefined): string | null {
 }
 
 /** The stored schedule as form values (edit mode). */
-export function valuesFromSchedule(s: Schedule): ScheduleFormValues {
+export function valuesFromSchedule(s: WorkflowSchedule): ScheduleFormValues {
   const t = s.invocation_target;
   return {
     alias: s.alias ?? '',

@@ -9,7 +9,7 @@
  *    of forms and server actions, the Secure cookie flag, HSTS) reads a value a client cannot forge.
  * 2. **Server actions** (every POST to a page): a foreign `Origin` (or `Origin: null`) is `403`, a body
  *    over 1 MiB `413 request_too_large`, a body of unknown length `411 length_required`, instead of Next.js's generic 500.
- * 3. **API and form bodies** (`/api/**`, `/auth/**`) over 1 MiB: `413 request_too_large`. Bodies sent
+ * 3. **API and form bodies** (`/api/**`, `/auth/**`, the EventBridge API's paths) over 1 MiB: `413 request_too_large`. Bodies sent
  *    without a length are capped while they are read (`readBodyText`).
  */
 import { BlockList, isIP } from 'node:net';
@@ -113,10 +113,21 @@ function refusal(code: ErrorCode, message: string): Refusal {
   return { status: ERROR_STATUS[code], body: { error: { code, message } } };
 }
 
+/**
+ * The EventBridge-compatible API's paths (SPEC §14): `/schedules…`, `/schedule-groups…`, `/tags/…`
+ * (not the web app's `/schedulers/…`). middleware.ts keeps the same rule (it cannot import this module).
+ */
+export const EVENTBRIDGE_PATH = /^\/(schedules|schedule-groups|tags)(\/|$)/;
+
+/** Paths whose bodies are API requests (JSON or form posts of our own routes), limited to 1 MiB. */
+function isApiPath(path: string): boolean {
+  return path.startsWith('/api/') || path === '/api' || path.startsWith('/auth/') || EVENTBRIDGE_PATH.test(path);
+}
+
 /** Is `req` (method, path) a server action? Pages answer GET/HEAD; any other POST to a page is one. */
 function isServerAction(req: EdgeRequest, path: string): boolean {
   if (req.method !== 'POST') return false;
-  return !(path.startsWith('/api/') || path === '/api' || path.startsWith('/auth/') || path.startsWith('/_next/') || path === '/metrics');
+  return !(isApiPath(path) || path.startsWith('/_next/') || path === '/metrics');
 }
 
 /**
@@ -146,7 +157,7 @@ export function guardRequest(req: EdgeRequest, isTrusted: (address: string) => b
     if (length > ACTION_BODY_LIMIT_BYTES) {
       return { forwarding, refusal: refusal('request_too_large', `a form post may carry at most ${ACTION_BODY_LIMIT_BYTES} bytes`) };
     }
-  } else if (length !== null && length > API_BODY_LIMIT_BYTES && (path.startsWith('/api/') || path.startsWith('/auth/'))) {
+  } else if (length !== null && length > API_BODY_LIMIT_BYTES && isApiPath(path)) {
     return { forwarding, refusal: refusal('request_too_large', `the request body may be at most ${API_BODY_LIMIT_BYTES} bytes`) };
   }
   return { forwarding };

@@ -27,6 +27,8 @@ import {
   ScheduleSaveAnswer,
   ScheduleSchema,
   SetAllEnabledAnswer,
+  SigningSecretAnswer,
+  SigningSecretInfoSchema,
 } from '../schedules/contract';
 import {
   AuthEntitySchema,
@@ -68,6 +70,8 @@ const ANSWER_COMPONENTS: [string, z.ZodType][] = [
   ['DeadLetter', DeadLetterSchema],
   ['DeadLetterListPage', DeadLetterListPage],
   ['ReplayAnswer', ReplayAnswer],
+  ['SigningSecret', SigningSecretInfoSchema],
+  ['SigningSecretAnswer', SigningSecretAnswer],
   ['EmptyAnswer', EmptyAnswer],
   ['Session', SessionSchema],
   ['Definition', DefinitionSchema],
@@ -210,6 +214,12 @@ export function buildOpenApiDocument(): Json {
         },
       },
       ...blobPaths,
+      '/api/v1/access-keys': {
+        get: { summary: 'The access key pairs acting as the calling key (SPEC §14)', responses: { '200': { description: '`{access_keys}`' } } },
+        post: { summary: 'Issue an access key pair acting as the calling key; body `{name, role, org?}`; the secret is answered once', responses: { '200': { description: '`{access_key, secret_access_key}`' } } },
+      },
+      '/api/v1/access-keys/{id}': { delete: { summary: 'Revoke an access key pair (SPEC §14)', parameters: [{ name: 'id', in: 'path', required: true, schema: { type: 'string', format: 'uuid' } }], responses: { '200': { description: '`{access_key}`' } } } },
+      '/api/v1/orgs/{org}/access-keys': { get: { summary: "The calling key's access key pairs in an org (SPEC §14)", parameters: [{ name: 'org', in: 'path', required: true, schema: { type: 'string' } }], responses: { '200': { description: '`{access_keys}`' } } } },
     },
   };
 }

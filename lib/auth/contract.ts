@@ -60,6 +60,16 @@ export type BlobGrantInput = z.infer<typeof BlobGrantInput>;
 export const ApiKeyCreateInput = z.object({ name: z.string().trim().min(1).max(64), role: z.enum(KEY_ROLES) }).strict();
 export type ApiKeyCreateInput = z.infer<typeof ApiKeyCreateInput>;
 
+/**
+ * Issue an access key pair for the EventBridge-compatible API (SPEC §14): its name, role, and the org
+ * it belongs to (id or alias; the page's org on the org admin page, the key's org for an org API key).
+ * The secret is shown once.
+ */
+export const AccessKeyCreateInput = z
+  .object({ name: z.string().trim().min(1).max(64), role: z.enum(KEY_ROLES), org: z.string().trim().min(1).max(64).optional() })
+  .strict();
+export type AccessKeyCreateInput = z.infer<typeof AccessKeyCreateInput>;
+
 /** Change one's own password. */
 export const PasswordChangeInput = z
   .object({

@@ -21,6 +21,7 @@ export {
   MemberRoleInput,
   BlobGrantInput,
   ApiKeyCreateInput,
+  AccessKeyCreateInput,
   PasswordChangeInput,
   parseAuthInput,
 } from './contract';
@@ -54,3 +55,14 @@ export { type ApiKeyInfo, type ApiKeyOwnerRef } from './api-keys/api-key-info';
 export { createApiKey, type CreateApiKeyOptions } from './api-keys/create-api-key';
 export { listApiKeys } from './api-keys/list-api-keys';
 export { revokeApiKey } from './api-keys/revoke-api-key';
+
+// Access key pairs of the EventBridge-compatible API (SPEC §14): SigV4 secrets sealed with the server key.
+export { type AccessKeyInfo } from './access-keys/access-key-info';
+export { type AccessKeyListRef, type AccessKeyOwnerRef } from './access-keys/access-key-scope';
+export { createAccessKey, type CreateAccessKeyOptions } from './access-keys/create-access-key';
+export { listAccessKeys } from './access-keys/list-access-keys';
+export { revokeAccessKey } from './access-keys/revoke-access-key';
+export { findAccessKeyCredential, touchAccessKey, upsertKnownAccessKey, type AccessKeyCredential } from './access-keys/find-access-key';
+export { ensureAccountId, orgAccountId } from './access-keys/account-id';
+export { generateAccessKeyPair } from './access-keys/generate-access-key';
+export { sealSecret, openSecret } from './access-keys/secret-box';

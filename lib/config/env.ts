@@ -49,6 +49,32 @@ const proxyList = z
     return out;
   });
 
+/**
+ * `SCHEDULER_HTTP_ALLOWED_HOSTS` (SPEC §13.1): comma-separated host names, IP addresses and CIDR
+ * ranges that webhook destinations may reach although they are loopback, private, link-local,
+ * multicast or cloud metadata addresses. Blank entries are ignored; anything else that is not a
+ * host name, an IPv4/IPv6 address or a CIDR range is a configuration error naming the entry.
+ */
+const HOSTNAME = /^(?=.{1,253}$)[a-z0-9_](?:[a-z0-9_-]{0,61}[a-z0-9_])?(?:\.[a-z0-9_](?:[a-z0-9_-]{0,61}[a-z0-9_])?)*\.?$/;
+const Ip = z.union([z.ipv4(), z.ipv6()]);
+const Cidr = z.union([z.cidrv4(), z.cidrv6()]);
+const AllowedHosts = z
+  .string()
+  .optional()
+  .transform((v, ctx): HttpAllowList => {
+    const list: HttpAllowList = { hosts: [], addresses: [], ranges: [] };
+    for (const raw of (v ?? '').split(',')) {
+      const entry = raw.trim().toLowerCase();
+      if (!entry) continue;
+      const bare = entry.startsWith('[') && entry.endsWith(']') ? entry.slice(1, -1) : entry;
+      if (Ip.safeParse(bare).success) list.addresses.push(bare);
+      else if (Cidr.safeParse(bare).success) list.ranges.push(bare);
+      else if (HOSTNAME.test(entry)) list.hosts.push(entry.replace(/\.$/, ''));
+      else ctx.addIssue({ code: 'custom', message: `"${raw.trim().slice(0, 80)}" is not a host name, an IP address or a CIDR range` });
+    }
+    return list;
+  });
+
 const EnvSchema = z.object({
   PORT: intFrom(3000, 1),
   HOSTNAME: z.string().optional().transform((v) => v || '127.0.0.1'),
@@ -56,6 +82,22 @@ const EnvSchema = z.object({
   DATABASE_POOL_SIZE: intFrom(10, 1),
   SCHEDULER_BOOTSTRAP_API_KEY: z.string().optional().transform((v) => v || undefined),
   SCHEDULER_DEMO_PASSWORD: z.string().optional().transform((v) => v || undefined),
+  SCHEDULER_BOOTSTRAP_ACCESS_KEY_ID: z
+    .string()
+    .optional()
+    .transform((v) => v || undefined)
+    .refine((v) => v === undefined || /^[A-Za-z0-9_.-]{3,128}$/.test(v), 'must be 3–128 characters from A-Z, a-z, 0-9, "_", ".", "-"'),
+  SCHEDULER_BOOTSTRAP_SECRET_ACCESS_KEY: z
+    .string()
+    .optional()
+    .transform((v) => v || undefined)
+    .refine((v) => v === undefined || (v.length >= 8 && v.length <= 128 && !/\s/.test(v)), 'must be 8–128 characters without spaces'),
+  SCHEDULER_SECRET_KEY: z
+    .string()
+    .optional()
+    .transform((v) => v?.trim() || undefined)
+    .refine((v) => v === undefined || decodeKey(v) !== null, 'must be 32 bytes, written as 64 hex digits or 44 base64 characters'),
+  SCHEDULER_SECRET_KEY_FILE: z.string().optional().transform((v) => v || './data/scheduler-secret.key'),
   SCHEDULER_SCHEDULES_PER_REVISION: intFrom(1000, 1),
   SCHEDULER_MIN_INTERVAL_SECONDS: intFrom(60, 0),
   SCHEDULER_RUN_RETENTION_DAYS: intFrom(30, 1),
@@ -76,7 +118,11 @@ const EnvSchema = z.object({
       }
       return { epochMs: Number(m[1]), rate: Number(m[2]) };
     }),
+  SCHEDULER_HTTP_ALLOWED_HOSTS: AllowedHosts,
+  SCHEDULER_DELIVERY_CONCURRENCY: intFrom(64, 1),
   TEST_DATABASE: z.enum(['sqlite', 'postgresql']).optional().transform((v) => v ?? 'sqlite'),
+  TEST_PORT_BASE: intFrom(0, 0),
+  AWS_ENDPOINT_URL: z.string().optional().transform((v) => v || undefined),
   TEST_POSTGRES_URL: z.string().optional().transform((v) => v || 'postgresql://scheduler:scheduler@127.0.0.1:5432/postgres'),
   FC_SEED: z
     .string()
@@ -100,6 +146,13 @@ const EnvSchema = z.object({
     .refine((v) => v === undefined || v.length >= 16, 'must be at least 16 characters'),
 });
 
+/** A 32-byte key written as 64 hex digits or base64 (SCHEDULER_SECRET_KEY), or null. */
+export function decodeKey(text: string): Buffer | null {
+  const t = text.trim();
+  const bytes = /^[0-9a-fA-F]{64}$/.test(t) ? Buffer.from(t, 'hex') : /^[A-Za-z0-9+/_-]{43}=?$/.test(t) ? Buffer.from(t, 'base64') : null;
+  return bytes && bytes.length === 32 ? bytes : null;
+}
+
 /** SPEC §9 limits, resolved. Every field is required: defaults are applied here and nowhere else. */
 export interface Limits {
   /** Most schedules one scheduler holds. Default 1000 (SPEC §9 `scheduler.schedules_per_revision`). */
@@ -114,6 +167,19 @@ export interface Limits {
   executionsPerSessionPerMinute: number;
 }
 
+/**
+ * Destinations a webhook may reach although their address is refused by default (SPEC §13.1), from
+ * `SCHEDULER_HTTP_ALLOWED_HOSTS`, lowercased. Empty lists when unset.
+ */
+export interface HttpAllowList {
+  /** Host names as written in a target's URL (no trailing dot): any address they resolve to is allowed. */
+  hosts: string[];
+  /** Single IPv4 or IPv6 addresses (IPv6 without brackets). */
+  addresses: string[];
+  /** CIDR ranges such as `10.0.0.0/8` or `fd00::/8`. */
+  ranges: string[];
+}
+
 export interface AppConfig {
   port: number;
   hostname: string;
@@ -126,6 +192,18 @@ export interface AppConfig {
   /** Password of the seeded operator account (SCHEDULER_DEMO_PASSWORD), applied at every seed; when
    * unset the seed generates one for an account without a password and prints it once. */
   demoPassword: string | undefined;
+  /**
+   * The access key pair the seed creates or updates for org `acme-corp` with `write`
+   * (SCHEDULER_BOOTSTRAP_ACCESS_KEY_ID + SCHEDULER_BOOTSTRAP_SECRET_ACCESS_KEY, both or neither), or null.
+   */
+  bootstrapAccessKey: { accessKeyId: string; secretAccessKey: string } | null;
+  /**
+   * The server key that encrypts access key secrets at rest (SPEC §14): SCHEDULER_SECRET_KEY when set
+   * (32 bytes), otherwise read from — or generated on first start into — `secretKeyFile` (mode 0600).
+   */
+  secretKey: Buffer | null;
+  /** Where the generated server key lives when SCHEDULER_SECRET_KEY is unset. Default `./data/scheduler-secret.key`. */
+  secretKeyFile: string;
   limits: Limits;
   worker: {
     /** Longest pause between two ticks when nothing is due, in ms (≥ 50). Default 1000. The worker
@@ -140,6 +218,13 @@ export interface AppConfig {
      * Undefined: real time.
      */
     testClock: { epochMs: number; rate: number } | undefined;
+  };
+  delivery: {
+    /** Webhook destinations allowed although private, loopback, … (`SCHEDULER_HTTP_ALLOWED_HOSTS`). */
+    httpAllowList: HttpAllowList;
+    /** Most outbound deliveries (webhooks and AWS calls together) in flight per process (≥ 1).
+     * Default 64 (`SCHEDULER_DELIVERY_CONCURRENCY`); the rest wait their turn. */
+    concurrency: number;
   };
   logLevel: 'debug' | 'info' | 'warn' | 'error';
   /** The HTTP edge (scripts/web-server.ts, lib/api/edge-guard.ts). */
@@ -158,17 +243,25 @@ export interface AppConfig {
   testPostgresUrl: string;
   /** Tests only: the fast-check seed to replay a property-test failure (`FC_SEED`); undefined: random. */
   testSeed: number | undefined;
+  /** Tests only: the first of 40 loopback ports test receivers listen on (`TEST_PORT_BASE`); 0 = any free port. */
+  testPortBase: number;
+  /** Tests only: the AWS emulator the moto tests expect (`AWS_ENDPOINT_URL`). The AWS SDK reads its
+   * own environment itself; nothing outside tests reads this. */
+  testAwsEndpoint: string | undefined;
 }
 
 let cached: AppConfig | undefined;
 
 /**
  * Parse the environment once. Throws an Error naming every bad variable.
- * Variables: PORT, HOSTNAME, DATABASE_URL, DATABASE_POOL_SIZE, SCHEDULER_BOOTSTRAP_API_KEY, SCHEDULER_DEMO_PASSWORD, SCHEDULER_SCHEDULES_PER_REVISION,
+ * Variables: PORT, HOSTNAME, DATABASE_URL, DATABASE_POOL_SIZE, SCHEDULER_BOOTSTRAP_API_KEY, SCHEDULER_DEMO_PASSWORD,
+ * SCHEDULER_BOOTSTRAP_ACCESS_KEY_ID, SCHEDULER_BOOTSTRAP_SECRET_ACCESS_KEY, SCHEDULER_SECRET_KEY, SCHEDULER_SECRET_KEY_FILE,
+ * SCHEDULER_SCHEDULES_PER_REVISION,
  * SCHEDULER_MIN_INTERVAL_SECONDS, SCHEDULER_RUN_RETENTION_DAYS, SCHEDULER_CATCHUP_WINDOW_SECONDS,
  * WORKFLOW_EXECUTIONS_PER_SESSION_PER_MINUTE, WORKER_POLL_INTERVAL_MS, WORKER_BATCH_SIZE, LOG_LEVEL,
- * SCHEDULER_TRUSTED_PROXIES, SCHEDULER_METRICS_TOKEN;
- * tests only: TEST_DATABASE, TEST_POSTGRES_URL, FC_SEED, WORKER_TEST_CLOCK.
+ * SCHEDULER_TRUSTED_PROXIES, SCHEDULER_METRICS_TOKEN, SCHEDULER_HTTP_ALLOWED_HOSTS, SCHEDULER_DELIVERY_CONCURRENCY;
+ * tests only: TEST_DATABASE, TEST_POSTGRES_URL, FC_SEED, WORKER_TEST_CLOCK, TEST_PORT_BASE,
+ * AWS_ENDPOINT_URL (read by the AWS SDK itself).
  *
  * Called at the edge only (the web app's and the API's `runtime()` in lib/api, the worker's and the
  * scripts' entry points, test helpers); the domain takes what it needs (`Limits`, a client) as arguments.
@@ -181,6 +274,9 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     throw new Error(`Invalid configuration:\n  ${lines.join('\n  ')}`);
   }
   const e = parsed.data;
+  if ((e.SCHEDULER_BOOTSTRAP_ACCESS_KEY_ID === undefined) !== (e.SCHEDULER_BOOTSTRAP_SECRET_ACCESS_KEY === undefined)) {
+    throw new Error('Invalid configuration:\n  SCHEDULER_BOOTSTRAP_ACCESS_KEY_ID and SCHEDULER_BOOTSTRAP_SECRET_ACCESS_KEY are set together or not at all');
+  }
   const config: AppConfig = {
     port: e.PORT,
     hostname: e.HOSTNAME,
@@ -189,6 +285,12 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     databasePoolSize: e.DATABASE_POOL_SIZE,
     bootstrapApiKey: e.SCHEDULER_BOOTSTRAP_API_KEY,
     demoPassword: e.SCHEDULER_DEMO_PASSWORD,
+    bootstrapAccessKey:
+      e.SCHEDULER_BOOTSTRAP_ACCESS_KEY_ID && e.SCHEDULER_BOOTSTRAP_SECRET_ACCESS_KEY
+        ? { accessKeyId: e.SCHEDULER_BOOTSTRAP_ACCESS_KEY_ID, secretAccessKey: e.SCHEDULER_BOOTSTRAP_SECRET_ACCESS_KEY }
+        : null,
+    secretKey: e.SCHEDULER_SECRET_KEY ? decodeKey(e.SCHEDULER_SECRET_KEY) : null,
+    secretKeyFile: e.SCHEDULER_SECRET_KEY_FILE,
     limits: {
       schedulesPerRevision: e.SCHEDULER_SCHEDULES_PER_REVISION,
       minIntervalSeconds: e.SCHEDULER_MIN_INTERVAL_SECONDS,
@@ -197,11 +299,14 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       executionsPerSessionPerMinute: e.WORKFLOW_EXECUTIONS_PER_SESSION_PER_MINUTE,
     },
     worker: { pollIntervalMs: e.WORKER_POLL_INTERVAL_MS, batchSize: e.WORKER_BATCH_SIZE, testClock: e.WORKER_TEST_CLOCK },
+    delivery: { httpAllowList: e.SCHEDULER_HTTP_ALLOWED_HOSTS, concurrency: e.SCHEDULER_DELIVERY_CONCURRENCY },
     logLevel: e.LOG_LEVEL,
     http: { trustedProxies: e.SCHEDULER_TRUSTED_PROXIES, metricsToken: e.SCHEDULER_METRICS_TOKEN },
     testDatabase: e.TEST_DATABASE,
     testPostgresUrl: e.TEST_POSTGRES_URL,
     testSeed: e.FC_SEED,
+    testPortBase: e.TEST_PORT_BASE,
+    testAwsEndpoint: e.AWS_ENDPOINT_URL,
   };
   if (env === process.env) cached = config;
   return config;

@@ -1,1 +1,2 @@
-export { loadConfig, childEnv, workerClock, type AppConfig, type Limits } from './env';
+export { loadConfig, childEnv, workerClock, decodeKey, type AppConfig, type Limits, type HttpAllowList } from './env';
+export { serverSecretKey, resetServerSecretKey } from './server-key';

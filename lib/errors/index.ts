@@ -42,6 +42,12 @@ export const ERROR_STATUS = {
   /** Demoting or removing an org's only admin (account screens). */
   last_admin: 409,
   limit_exceeded: 429,
+  /** A name already used in its scope: a schedule's name in its scheduler, a schedule group's name in its org (SPEC §14). */
+  name_taken: 409,
+  /** The org's `default` schedule group is never deleted (SPEC §14). */
+  default_group_protected: 400,
+  /** The org already holds the most schedule groups allowed (SPEC §14). */
+  group_limit_reached: 409,
   /** Too many failed login attempts (lib/auth/login-rate-limit.ts). */
   rate_limited: 429,
   /** The request body is larger than the endpoint accepts (API: 1 MiB; server actions: 1 MiB). */

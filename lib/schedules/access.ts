@@ -12,3 +12,17 @@ export async function requireSchedulerRole(db: Tx, actor: Actor, blobId: string,
   if (needed === 'read' || !(await hasBlobAccess(db, actor, blobId, 'read'))) throw new DomainError('not_found', 'revision not found');
   throw new DomainError('forbidden', `this needs ${needed} access to the scheduler`);
 }
+
+/**
+ * Managing a scheduler's signing secret (SPEC §13.1) needs `admin` on the scheduler blob. API keys
+ * carry `read` or `write` only (SPEC §2), so through the API the entity behind a `write` key must
+ * hold `admin` on the blob (docs/decisions.md). Refusals: `404 not_found` when the caller cannot
+ * read the scheduler (as for a missing one), `403 forbidden` otherwise.
+ */
+export async function requireSchedulerAdmin(db: Tx, actor: Actor, blobId: string): Promise<void> {
+  if (!(await hasBlobAccess(db, actor, blobId, 'read'))) throw new DomainError('not_found', 'revision not found');
+  // The entity's own standing decides (a key's cap is read or write, never admin); a read key never may.
+  if (actor.roleCap === 'read' || !(await hasBlobAccess(db, { ...actor, roleCap: null }, blobId, 'admin'))) {
+    throw new DomainError('forbidden', 'managing the signing secret needs admin access to the scheduler (through the API: a write key of an admin)');
+  }
+}

@@ -14,6 +14,7 @@ import {
   SCHEDULER_COMMANDS,
   ScheduleIdParams,
   SetAllEnabledParams,
+  SigningSecretParams,
 } from './contract';
 import { createSchedule, dryRunCreateSchedule } from './create-schedule';
 import { deleteSchedule } from './delete-schedule';
@@ -22,6 +23,8 @@ import { listRuns } from './list-runs';
 import { runSchedule } from './run-schedule';
 import { setAllEnabled } from './set-all-enabled';
 import { dryRunUpdateSchedule, updateSchedule } from './update-schedule';
+import { getSigningSecret } from './get-signing-secret';
+import { rotateSigningSecret } from './rotate-signing-secret';
 
 const base = (ctx: CommandContext) => ({ db: ctx.db, actor: ctx.actor, revision: ctx.revision });
 
@@ -83,5 +86,15 @@ export const schedulerCommands: CommandTable<typeof SCHEDULER_COMMANDS> = {
   async dismiss_dead_letter(ctx) {
     const p = parseOrRefuse(DeadLetterIdParams, ctx.params);
     return dismissDeadLetter({ ...base(ctx), deadLetterRef: p.dead_letter_id });
+  },
+  /** Admins: the webhook signing secret, shown once (SPEC §13.1). */
+  async get_signing_secret(ctx) {
+    parseOrRefuse(SigningSecretParams, ctx.params);
+    return { signing_secret: await getSigningSecret({ ...base(ctx), now: ctx.now }) };
+  },
+  /** Admins: a new webhook signing secret, shown in the answer; the old one signs 24 h more. */
+  async rotate_signing_secret(ctx) {
+    parseOrRefuse(SigningSecretParams, ctx.params);
+    return { signing_secret: await rotateSigningSecret({ ...base(ctx), now: ctx.now }) };
   },
 };

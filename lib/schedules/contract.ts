@@ -9,6 +9,7 @@
 import { z } from 'zod';
 import type { Role } from '../auth';
 import { CronExpressionError, isValidTimezone, LocalTimeError, parseCronExpression, parseRateExpression, RateExpressionError, resolveLocalTime } from '../cron';
+import { DeadLetterConfigSchema } from '../delivery/contract';
 import { aliasProblem, isIdShape } from '../ids';
 import {
   AuthEntitySchema,
@@ -24,6 +25,8 @@ import {
   type CommandContract,
 } from '../workflows/contract';
 
+/** `dead_letter` (SPEC §12.3) is the delivery layer's (lib/delivery/contract.ts), re-exported for the form and the CLI. */
+export { DeadLetterConfigSchema, SQS_DEAD_LETTER_ARN, type DeadLetterConfig } from '../delivery/contract';
 /** Id-or-alias helpers, re-exported so clients that may import only the contract (the CLI) share them. */
 export { ALIAS_MAX_LENGTH, ALIAS_MIN_LENGTH, isIdShape, normalizeRef } from '../ids';
 /** The pieces of `invocation_target` the workflow catalog owns (SPEC §6), re-exported for the form and the CLI. */
@@ -100,14 +103,6 @@ export function retryDelaySeconds(attempt: number): number {
   // 2^(n-1) overflows nothing before the cap: 60 × 2^11 = 122,880 > 86,400 already.
   return attempt >= 12 ? MAX_RETRY_DELAY_SECONDS : Math.min(60 * 2 ** (attempt - 1), MAX_RETRY_DELAY_SECONDS);
 }
-
-/** An SQS queue ARN (SPEC §12.3, the AWS model's `DeadLetterConfig.Arn` pattern). */
-export const SQS_QUEUE_ARN = /^arn:aws(-[a-z]+)?:sqs:[a-z0-9-]+:\d{12}:[a-zA-Z0-9\-_]+$/;
-
-/** `dead_letter` (SPEC §12.3): where an exhausted occurrence is also sent. */
-export const DeadLetterConfigSchema = z.strictObject({
-  arn: z.string().max(1600).regex(SQS_QUEUE_ARN, 'must be an SQS queue ARN such as arn:aws:sqs:us-east-1:123456789012:my-queue'),
-});
 
 /** Bounds of SPEC §12.4 `maximum_window_minutes`, inclusive. */
 export const FLEXIBLE_WINDOW_MINUTES = [1, 1440] as const;
@@ -207,6 +202,52 @@ export const InvocationTargetSchema = z
 export type InvocationTarget = z.infer<typeof InvocationTargetSchema>;
 
 /**
+ * Target types (SPEC §13). The product API creates `workflow` targets; the EventBridge-compatible API
+ * (SPEC §14) also stores `http` (an `http(s)://` Target.Arn) and `aws` (any other ARN) targets, which
+ * this build does not deliver yet: each of their fires is an `invocation_error` `unsupported_target`.
+ */
+export const INVOCATION_TARGET_TYPES = ['workflow', 'http', 'aws'] as const;
+export type InvocationTargetType = (typeof INVOCATION_TARGET_TYPES)[number];
+
+/** An `http` target (SPEC §13.1), as the EventBridge API stores it: the URL and the body (its Input, as sent). */
+export const HttpTargetSchema = z.object({ url: z.string().min(1).max(2048), body: z.string().optional() }).strict();
+export type HttpTarget = z.infer<typeof HttpTargetSchema>;
+
+/** An `aws` target (SPEC §13.2), as the EventBridge API stores it. */
+export const AwsTargetSchema = z
+  .object({
+    arn: z.string().min(1).max(1600),
+    role_arn: z.string().max(1600).optional(),
+    input: z.string().optional(),
+    sqs_parameters: z.object({ message_group_id: z.string().max(128) }).strict().optional(),
+    eventbridge_parameters: z.object({ detail_type: z.string().max(128), source: z.string().max(256) }).strict().optional(),
+  })
+  .strict();
+export type AwsTarget = z.infer<typeof AwsTargetSchema>;
+
+/** A target the product stores but this build does not deliver (SPEC §14): `http` or `aws`. */
+export type ExternalTarget = { type: 'http'; target: HttpTarget } | { type: 'aws'; target: AwsTarget };
+
+/** `invocation_target_type` and its `invocation_target` (SPEC §6, §13): one pair per target type. */
+export type TargetFields =
+  | { invocation_target_type: 'workflow'; invocation_target: InvocationTarget }
+  | { invocation_target_type: 'http'; invocation_target: HttpTarget }
+  | { invocation_target_type: 'aws'; invocation_target: AwsTarget };
+
+/**
+ * `invocation_target_type` with its `invocation_target` (SPEC §6, §13), added to `shape`: one strict
+ * variant per target type, discriminated by `invocation_target_type`. A stored schedule, its runs and
+ * its dead letters carry the target this way, so a reader narrows on the type before reading the target.
+ */
+function withTarget<S extends z.ZodRawShape>(shape: S) {
+  return z.discriminatedUnion('invocation_target_type', [
+    z.strictObject({ ...shape, invocation_target_type: z.literal('workflow'), invocation_target: InvocationTargetSchema }),
+    z.strictObject({ ...shape, invocation_target_type: z.literal('http'), invocation_target: HttpTargetSchema }),
+    z.strictObject({ ...shape, invocation_target_type: z.literal('aws'), invocation_target: AwsTargetSchema }),
+  ]);
+}
+
+/**
  * The writable fields of a schedule, as a request names them (SPEC §5.1), without cross-field rules.
  * `null` clears an optional field (alias, description, start_date, end_date).
  */
@@ -234,8 +275,11 @@ export const ScheduleFieldsSchema = z
   })
   .strict();
 
+/** The schedule fields without the target: the part shared by every target type. */
+export const ScheduleTimingFieldsSchema = ScheduleFieldsSchema.omit({ invocation_target: true, invocation_target_type: true });
+
 /** The SPEC §5.2 rules that need neither the database nor the clock. */
-function checkScheduleRules(s: z.infer<typeof ScheduleFieldsSchema>, ctx: z.RefinementCtx): void {
+function checkScheduleRules(s: z.infer<typeof ScheduleTimingFieldsSchema>, ctx: z.RefinementCtx): void {
   // Each cadence is stated by its one field (SPEC §5.2): the others are refused, its own is required.
   const own = CADENCE_FIELD[s.repeat];
   for (const [repeat, field] of Object.entries(CADENCE_FIELD)) {
@@ -285,6 +329,10 @@ function checkScheduleRules(s: z.infer<typeof ScheduleFieldsSchema>, ctx: z.Refi
 export const ScheduleCreateInput = ScheduleFieldsSchema.superRefine(checkScheduleRules);
 export type ScheduleCreateInput = z.infer<typeof ScheduleCreateInput>;
 
+/** A schedule's fields for an `http` or `aws` target (SPEC §14), which travels beside them: the same rules. */
+export const ScheduleTimingInput = ScheduleTimingFieldsSchema.superRefine(checkScheduleRules);
+export type ScheduleTimingInput = z.infer<typeof ScheduleTimingInput>;
+
 /**
  * `update_schedule` input: any subset of the writable fields (SPEC §3.1). Cross-field rules run on
  * the stored schedule merged with these fields (see `mergeUpdate`).
@@ -298,6 +346,9 @@ export type ScheduleUpdateInput = z.infer<typeof ScheduleUpdateInput>;
  */
 export const ScheduleInfoSchema = z.strictObject({
   id: IdSchema,
+  /** The name in its schedule group on the EventBridge-compatible API (SPEC §14): the EventBridge
+   * `Name`, else the alias, else the id; fixed at creation. */
+  name: z.string(),
   state: z.enum(SCHEDULE_STATES),
   /** The next occurrence the worker will fire (UTC); null when completed or disabled. */
   next_fire_at: InstantSchema.nullable(),
@@ -318,7 +369,7 @@ export const SCHEDULE_INFO_FIELDS = ScheduleInfoSchema.keyof().options;
  * fields are omitted, never null. Invariant (pinned by a type test): a `Schedule` without its info
  * fields is a valid `ScheduleCreateInput`, which `pull` then `deploy` relies on.
  */
-export const ScheduleSchema = z.strictObject({
+export const ScheduleSchema = withTarget({
   alias: z.string().optional(),
   description: z.string().max(DESCRIPTION_MAX).optional(),
   repeat: z.enum(REPEATS),
@@ -343,11 +394,11 @@ export const ScheduleSchema = z.strictObject({
   action_after_completion: z.literal('delete').optional(),
   /** Omitted when none (SPEC §12.5). */
   pause_after_failures: z.int().min(PAUSE_AFTER_FAILURES[0]).max(PAUSE_AFTER_FAILURES[1]).optional(),
-  invocation_target_type: z.literal('workflow'),
-  invocation_target: InvocationTargetSchema,
   ...ScheduleInfoSchema.shape,
 });
 export type Schedule = z.infer<typeof ScheduleSchema>;
+/** A schedule with a workflow target (SPEC §6): every schedule the product API, the web form and the CLI save. */
+export type WorkflowSchedule = Extract<Schedule, { invocation_target_type: 'workflow' }>;
 
 /** `result` of a run (SPEC §8.1): the resolved ids on success, else the refusal. */
 export const RunResultSchema = z.union([
@@ -358,7 +409,7 @@ export const RunResultSchema = z.union([
 export type RunResult = z.infer<typeof RunResultSchema>;
 
 /** A run record as `list_executions` and `run_schedule` answer it (SPEC §8.1). */
-export const RunSchema = z.strictObject({
+export const RunSchema = withTarget({
   id: IdSchema,
   schedule_id: IdSchema,
   /** The occurrence instant (UTC); for a manual fire, when it was asked for. */
@@ -366,9 +417,6 @@ export const RunSchema = z.strictObject({
   trigger: z.enum(RUN_TRIGGERS),
   /** When the fire was recorded (UTC). */
   created_at: InstantSchema,
-  invocation_target_type: z.literal('workflow'),
-  /** The target as stored at fire time. */
-  invocation_target: InvocationTargetSchema,
   description: z.string().optional(),
   /** 1 for an occurrence's first attempt (and every manual fire), 2… for its retries (SPEC §12.2). */
   attempt: z.int().min(1),
@@ -388,7 +436,7 @@ export type Run = z.infer<typeof RunSchema>;
  * attempts were made and why they stopped, the last attempt's status and result, the target as
  * fired, and the last replay when there was one.
  */
-export const DeadLetterSchema = z.strictObject({
+export const DeadLetterSchema = withTarget({
   id: IdSchema,
   schedule_id: IdSchema,
   /** The schedule's alias when it was exhausted (its id when it had none); it may since be deleted. */
@@ -399,8 +447,6 @@ export const DeadLetterSchema = z.strictObject({
   last_run_id: IdSchema,
   status: z.enum(RUN_STATUSES),
   result: RunResultSchema,
-  invocation_target_type: z.literal('workflow'),
-  invocation_target: InvocationTargetSchema,
   dead_letter_arn: z.string().optional(),
   created_at: InstantSchema,
   replay: z.strictObject({ run_id: IdSchema, status: z.enum(RUN_STATUSES), at: InstantSchema }).optional(),
@@ -468,6 +514,28 @@ export const DeadLetterListPage = z.strictObject({ dead_letters: z.array(DeadLet
 /** `replay_dead_letter` (SPEC §12.3): the manual run it recorded and the dead letter with its replay. */
 export const ReplayAnswer = z.strictObject({ execution: RunSchema, dead_letter: DeadLetterSchema });
 
+/** `get_signing_secret` and `rotate_signing_secret` take no parameters (SPEC §13.1). */
+export const SigningSecretParams = z.strictObject({});
+
+/**
+ * A scheduler's webhook signing secret as `get_signing_secret` and `rotate_signing_secret` answer it
+ * (SPEC §13.1): the secret itself only in the one answer that shows it, else its hint.
+ */
+export const SigningSecretInfoSchema = z.strictObject({
+  /** The secret itself (`whsec_…`): present only in the one answer that shows it. */
+  secret: z.string().optional(),
+  /** `whsec_` and its first 4 characters, to tell secrets apart. */
+  hint: z.string(),
+  created_at: InstantSchema,
+  /** When it was shown; absent while never shown. */
+  shown_at: InstantSchema.optional(),
+  /** Retired secrets that still sign (each until `signs_until` = `retired_at` + 24 h), newest first. */
+  previous: z.array(z.strictObject({ hint: z.string(), created_at: InstantSchema, retired_at: InstantSchema, signs_until: InstantSchema })),
+});
+export type SigningSecretInfo = z.infer<typeof SigningSecretInfoSchema>;
+/** `{signing_secret}`: the answer of `get_signing_secret` and `rotate_signing_secret`. */
+export const SigningSecretAnswer = z.strictObject({ signing_secret: SigningSecretInfoSchema });
+
 /**
  * The `"engine": "scheduler_blobhub"` commands (SPEC §3.1): parameters and answer of each. The command
  * table in `commands.ts` is typed against it, so a command cannot exist without its contract.
@@ -484,6 +552,8 @@ export const SCHEDULER_COMMANDS = {
   list_dead_letters: { params: ListDeadLettersParams, answer: DeadLetterListPage, summary: 'Exhausted occurrences of the scheduler, 10 a page, newest first (SPEC §12.3).' },
   replay_dead_letter: { params: DeadLetterIdParams, answer: ReplayAnswer, summary: 'Fire a dead letter\'s occurrence again now, as a manual run linked to it.' },
   dismiss_dead_letter: { params: DeadLetterIdParams, answer: EmptyAnswer, summary: 'Remove a dead letter from the list.' },
+  get_signing_secret: { params: SigningSecretParams, answer: SigningSecretAnswer, summary: 'Admins: the scheduler\'s webhook signing secret, in clear only the first time it is asked for (SPEC §13.1).' },
+  rotate_signing_secret: { params: SigningSecretParams, answer: SigningSecretAnswer, summary: 'Admins: a new webhook signing secret, shown in this answer; the previous one signs 24 h more (SPEC §13.1).' },
 } as const satisfies Record<string, CommandContract>;
 export type SchedulerCommandName = keyof typeof SCHEDULER_COMMANDS;
 

@@ -2,10 +2,11 @@ import type { Actor } from '../auth';
 import type { Limits } from '../config';
 import { inTransaction, type Db, type Tx } from '../db';
 import { DomainError } from '../errors';
-import { newId } from '../ids';
+import { aliasProblem, newId } from '../ids';
+import { isUniqueViolation } from '../workflows';
 import { requireSchedulerRole } from './access';
-import type { Schedule, ScheduleDryRunAnswer } from './contract';
-import { checkSchedule, parseScheduleInput, type CheckedSchedule } from './save-schedule';
+import type { ExternalTarget, Schedule, ScheduleDryRunAnswer } from './contract';
+import { checkSchedule, parseScheduleInput, parseTimingInput, type CheckedSchedule, type TimingRules } from './save-schedule';
 import { toSchedule, type ScheduleRow } from './serialize';
 
 export interface CreateScheduleOptions {
@@ -13,38 +14,68 @@ export interface CreateScheduleOptions {
   actor: Actor;
   /** The scheduler blob's managed revision. */
   revision: { id: string; blobId: string };
-  /** The request body's schedule fields (unparsed). */
+  /** The request body's schedule fields (unparsed). Without `invocation_target` when `external` is given. */
   input: unknown;
   limits: Limits;
   now: Date;
+  /**
+   * The schedule's name in its group (SPEC §14), unique in the scheduler. Default: the alias, else the
+   * new id. The EventBridge API passes its `Name`.
+   */
+  name?: string;
+  /** Also take `name` as the alias when it fits the alias grammar (SPEC §4) and no schedule holds it. */
+  aliasFromName?: boolean;
+  /** An `http` or `aws` target (EventBridge API, SPEC §14): stored as given; its fires are `unsupported_target`. */
+  external?: ExternalTarget;
+  /** Save-time rules of time (save-schedule.ts `TimingRules`). Default `product`. */
+  timing?: TimingRules;
+  /** What the EventBridge API stores beside the product's fields (the `eventbridge` column), opaque here. */
+  eventbridge?: object;
+}
+
+type ParsedInput = ReturnType<typeof parseTimingInput> & { invocation_target?: ReturnType<typeof parseScheduleInput>['invocation_target'] };
+
+/** What a create writes besides the checked fields: its name and alias (SPEC §14). */
+interface CheckedCreate extends CheckedSchedule {
+  name: string;
+  alias: string | null;
 }
 
 /**
  * `create_schedule` (SPEC §3.1, §5): validate, check the target with the saver's standing, and store
  * the schedule with its first `next_fire_at`. `created_by` is the actor. Nothing is written on refusal.
- * Throws DomainError with the codes of SPEC §5.2 (incl. `409 schedule_limit_reached`, `409 alias_taken`).
+ * Throws DomainError with the codes of SPEC §5.2 (incl. `409 schedule_limit_reached`, `409 alias_taken`),
+ * and `409 name_taken` when `name` is already used in the scheduler (SPEC §14).
  */
 export async function createSchedule(opts: CreateScheduleOptions): Promise<Schedule> {
   const { db, actor, revision, now } = opts;
-  const input = parseScheduleInput(opts.input);
-  return inTransaction(db, async (tx) => {
-    const id = newId();
-    const { fields } = await checkCreate(tx, opts, input, id, false);
-    const row = await tx.schedule.create({
-      data: {
-        id,
-        revisionId: revision.id,
-        ...fields,
-        ...pausedAtCreate(fields.enabled, input, actor, now),
-        invocationTarget: fields.invocationTarget,
-        createdByType: actor.type,
-        createdById: actor.id,
-        createdAt: now,
-        updatedAt: now,
-      },
+  const input = parse(opts);
+  const id = newId();
+  try {
+    return await inTransaction(db, async (tx) => {
+      const { fields, name, alias } = await checkCreate(tx, opts, input, id, false);
+      const row = await tx.schedule.create({
+        data: {
+          id,
+          revisionId: revision.id,
+          ...fields,
+          alias,
+          name,
+          ...pausedAtCreate(fields.enabled, input, actor, now),
+          ...(opts.eventbridge ? { eventbridge: opts.eventbridge } : {}),
+          createdByType: actor.type,
+          createdById: actor.id,
+          createdAt: now,
+          updatedAt: now,
+        },
+      });
+      return toSchedule(row);
     });
-    return toSchedule(row);
-  });
+  } catch (e) {
+    // Last guard of a race: UNIQUE (revision_id, name) and (revision_id, alias).
+    if (isUniqueViolation(e)) throw nameTaken(opts.name ?? input.alias ?? id, opts.name === undefined, e);
+    throw e;
+  }
 }
 
 /**
@@ -55,20 +86,22 @@ export async function createSchedule(opts: CreateScheduleOptions): Promise<Sched
  */
 export async function dryRunCreateSchedule(opts: CreateScheduleOptions): Promise<ScheduleDryRunAnswer> {
   const { db, actor, now } = opts;
-  const input = parseScheduleInput(opts.input);
+  const input = parse(opts);
   return inTransaction(db, async (tx) => {
     const id = newId();
-    const { fields, missingSession } = await checkCreate(tx, opts, input, id, true);
+    const { fields, missingSession, name, alias } = await checkCreate(tx, opts, input, id, true);
     const row: ScheduleRow = {
       id,
       ...fields,
+      alias,
+      name,
       ...pausedAtCreate(fields.enabled, input, actor, now),
       consecutiveFailures: 0,
-      invocationTargetType: 'workflow',
-      state: 'active',
+      state: fields.state ?? 'active',
+      eventbridge: opts.eventbridge ?? null,
       createdByType: actor.type,
       createdById: actor.id,
-      skippedOccurrences: 0,
+      skippedOccurrences: fields.skippedOccurrences ?? 0,
       createdAt: now,
       updatedAt: now,
     };
@@ -80,14 +113,15 @@ export async function dryRunCreateSchedule(opts: CreateScheduleOptions): Promise
   });
 }
 
-/** The checks of a create, in order: write access, the schedule limit, the alias, then `checkSchedule`. */
-async function checkCreate(
-  tx: Tx,
-  opts: CreateScheduleOptions,
-  input: ReturnType<typeof parseScheduleInput>,
-  scheduleId: string,
-  allowMissingSession: boolean,
-): Promise<CheckedSchedule> {
+function parse(opts: CreateScheduleOptions): ParsedInput {
+  return opts.external ? parseTimingInput(opts.input) : parseScheduleInput(opts.input);
+}
+
+/**
+ * The checks of a create, in order: write access, the schedule limit, the alias, the name (SPEC §14),
+ * then `checkSchedule`.
+ */
+async function checkCreate(tx: Tx, opts: CreateScheduleOptions, input: ParsedInput, scheduleId: string, allowMissingSession: boolean): Promise<CheckedCreate> {
   const { actor, revision, limits, now } = opts;
   await requireSchedulerRole(tx, actor, revision.blobId, 'write');
   const count = await tx.schedule.count({ where: { revisionId: revision.id } });
@@ -97,14 +131,44 @@ async function checkCreate(
   if (input.alias != null && (await tx.schedule.findFirst({ where: { revisionId: revision.id, alias: input.alias }, select: { id: true } }))) {
     throw new DomainError('alias_taken', `alias "${input.alias}" is taken by another schedule in this scheduler`, { path: 'alias' });
   }
+  const name = opts.name ?? input.alias ?? scheduleId;
+  if (await tx.schedule.findFirst({ where: { revisionId: revision.id, name }, select: { id: true } })) throw nameTaken(name, opts.name === undefined);
+  const alias = input.alias ?? (opts.aliasFromName ? await freeAlias(tx, revision.id, name) : null);
   if (input.paused !== undefined && input.enabled !== false) {
     throw new DomainError('invalid_request_body', 'paused.note can be set only on a disabled schedule (send enabled: false with it)', { path: 'paused.note' });
   }
-  return checkSchedule({ db: tx, actor, input, limits, now, scheduleId, stored: null, checkTarget: true, allowMissingSession });
+  const checked = await checkSchedule({
+    db: tx,
+    actor,
+    input,
+    external: opts.external,
+    limits,
+    now,
+    scheduleId,
+    stored: null,
+    checkTarget: true,
+    allowMissingSession,
+    timing: opts.timing,
+  });
+  return { ...checked, name, alias };
+}
+
+/** A taken name: `alias_taken` when the name came from the alias (product API), else `name_taken`. */
+function nameTaken(name: string, fromAlias: boolean, cause?: unknown): DomainError {
+  return fromAlias
+    ? new DomainError('alias_taken', `alias "${name}" is taken: another schedule in this scheduler is named so`, { path: 'alias', cause })
+    : new DomainError('name_taken', `a schedule named "${name}" already exists in this scheduler`, { path: 'name', cause });
+}
+
+/** `name` as an alias when it fits the SPEC §4 grammar and no schedule of the scheduler holds it; else null. */
+async function freeAlias(tx: Tx, revisionId: string, name: string): Promise<string | null> {
+  if (aliasProblem(name)) return null;
+  const taken = await tx.schedule.findFirst({ where: { revisionId, alias: name }, select: { id: true } });
+  return taken ? null : name;
 }
 
 /** SPEC §12.5: a schedule created disabled is paused by its creator, with the note sent. */
-function pausedAtCreate(enabled: boolean, input: ReturnType<typeof parseScheduleInput>, actor: Actor, now: Date) {
+function pausedAtCreate(enabled: boolean, input: ParsedInput, actor: Actor, now: Date) {
   if (enabled) return { pausedByType: null, pausedById: null, pausedAt: null, pauseNote: null, pausedBulk: false };
   return { pausedByType: actor.type, pausedById: actor.id, pausedAt: now, pauseNote: input.paused?.note ?? null, pausedBulk: false };
 }

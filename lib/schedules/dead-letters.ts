@@ -12,7 +12,7 @@ import { isIdShape, normalizeRef } from '../ids';
 import { requireSchedulerRole } from './access';
 import type { DeadLetter, Run, RunResult, RunStatus } from './contract';
 import { invokeAndRecord } from './invoke-target';
-import { toRun } from './serialize';
+import { targetFields, toRun } from './serialize';
 
 /** Page size of `list_dead_letters` (the same paging as `list_executions`, SPEC §3.1). */
 export const DEAD_LETTERS_PAGE_SIZE = 10;
@@ -36,8 +36,7 @@ export function toDeadLetter(row: DeadLetterRow): DeadLetter {
     last_run_id: row.lastRunId,
     status: row.lastStatus as RunStatus,
     result: row.lastResult as RunResult,
-    invocation_target_type: row.invocationTargetType as DeadLetter['invocation_target_type'],
-    invocation_target: row.invocationTarget as DeadLetter['invocation_target'],
+    ...targetFields(row.invocationTargetType, row.invocationTarget),
     ...(row.deadLetterArn ? { dead_letter_arn: row.deadLetterArn } : {}),
     created_at: row.createdAt.toISOString(),
     ...(row.replayRunId && row.replayStatus && row.replayedAt

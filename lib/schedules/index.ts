@@ -10,6 +10,7 @@ export { listRuns, RUNS_PAGE_SIZE } from './list-runs';
 export { runSchedule } from './run-schedule';
 export { setAllEnabled } from './set-all-enabled';
 export { listDeadLetters, replayDeadLetter, dismissDeadLetter, countDeadLetters, toDeadLetter, DEAD_LETTERS_PAGE_SIZE } from './dead-letters';
+export { afterFailedAttempt, type RetryPolicy, type AttemptVerdict } from './attempts';
 export { fireDue, fireOccurrence, listDueOccurrences, findEarliestNextFire, type FireOutcome } from './fire-occurrence';
 export { sweepExpiredRuns, retentionCutoff, RUN_SWEEP_BATCH } from './sweep-runs';
 export { schedulerCommands } from './commands';
@@ -40,3 +41,26 @@ export {
   type RevisionChangeImpact,
   type ScheduleImpact,
 } from './catalog-impact';
+export { getSigningSecret } from './get-signing-secret';
+export { rotateSigningSecret } from './rotate-signing-secret';
+export { signingSecretsForDelivery, ensureSigningSecret, SIGNING_SECRET_OVERLAP_MS, type SigningSecretOptions } from './signing-secrets';
+export { findSigningSecret } from './find-signing-secret';
+
+// The EventBridge-compatible API's view (SPEC §14): schedule groups, schedules by group and name,
+// remembered client tokens, the default event, and the save-time timing rules.
+export { DEFAULT_GROUP, EVENTBRIDGE_NAME, GROUPS_PER_ORG, type GroupTag, type ScheduleGroupInfo } from './groups/group-info';
+export {
+  createScheduleGroup,
+  getScheduleGroup,
+  listScheduleGroups,
+  deleteScheduleGroup,
+  tagScheduleGroup,
+  untagScheduleGroup,
+} from './groups/schedule-group-verbs';
+export { getGroupSchedule, listGroupSchedules, type GroupSchedule, type ScheduleCursor } from './groups/group-schedules';
+export { findClientToken, saveClientToken } from './client-tokens';
+export { eventBridgeOrigin, type EventBridgeOrigin } from './default-event';
+export { scheduleArn } from '../delivery';
+export { EVENTBRIDGE_START_DATE_GRACE_MS, type TimingRules } from './save-schedule';
+export { parseScheduleExpression, ScheduleExpressionError, type ScheduleExpression } from '../cron';
+export { eventBridgeViewOfScheduler, eventBridgeRegionOf, type EventBridgeView } from './groups/eventbridge-view';

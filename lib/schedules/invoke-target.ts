@@ -17,10 +17,17 @@ import {
   type WorkflowGateway,
 } from '../workflows';
 import type { InvocationError, InvocationTarget, RunResult, RunStatus, RunTrigger } from './contract';
+import { defaultEvent } from '../delivery';
+import { eventBridgeOrigin } from './default-event';
 import type { ScheduleRow } from './serialize';
 
 /** What a fire reads from its schedule row (as loaded, or claimed, in this transaction). */
-export type FiringSchedule = Pick<ScheduleRow, 'id' | 'description' | 'invocationTarget' | 'createdByType' | 'createdById'>;
+export type FiringSchedule = Pick<ScheduleRow, 'id' | 'description' | 'invocationTarget' | 'createdByType' | 'createdById' | 'invocationTargetType' | 'eventbridge'>;
+
+const UNSUPPORTED_TARGET: RunResult = {
+  error: 'unsupported_target',
+  message: 'this build stores http and aws targets but does not deliver to them yet (SPEC §14)',
+};
 
 export interface InvokeOptions {
   /** The schedule as loaded (or claimed) in this transaction; the run copies its target and description. */
@@ -113,6 +120,11 @@ export async function invokeTargets(
   // Serialization is desired: one transaction client runs one statement at a time.
   for (const [i, item] of items.entries()) {
     const { schedule } = item;
+    if ((schedule.invocationTargetType ?? 'workflow') !== 'workflow') {
+      // SPEC §14: an http or aws target is stored, and each of its fires is a failed attempt.
+      outcomes[i] = { runId: runIds[i], status: 'invocation_error', result: UNSUPPORTED_TARGET, executionId: null };
+      continue;
+    }
     const it = schedule.invocationTarget as InvocationTarget;
     const key = JSON.stringify([schedule.createdByType, schedule.createdById, it.target, it.workflow]);
     let resolution = resolutions.get(key);
@@ -131,7 +143,7 @@ export async function invokeTargets(
       revisionId: resolution.target.revisionId,
       sessionId: resolution.target.sessionId,
       definitionId: resolution.workflow.definitionId,
-      inputData: it.input_data,
+      inputData: inputDataOf(schedule, it, item),
       description: schedule.description ?? undefined,
       scheduleId: schedule.id,
       runId: runIds[i],
@@ -166,6 +178,17 @@ export async function invokeTargets(
   }
 
   return outcomes as InvokeOutcome[];
+}
+
+/**
+ * The fire's `input_data`: the target's own, or, for a schedule saved through the EventBridge API
+ * without `Target.Input`, the default event of this occurrence (SPEC §13.3).
+ */
+function inputDataOf(schedule: FiringSchedule, it: InvocationTarget, fire: { scheduledFor: Date; trigger: RunTrigger }): InvocationTarget['input_data'] {
+  const origin = it.input_data.length === 0 ? eventBridgeOrigin(schedule.eventbridge) : null;
+  if (!origin) return it.input_data;
+  const event = defaultEvent({ scheduleId: schedule.id, scheduledFor: fire.scheduledFor, trigger: fire.trigger, account: origin.account, region: origin.region, scheduleArn: origin.arn });
+  return [{ alias: 'event', value: { ...event, resources: [...event.resources] } }];
 }
 
 /** Target, then workflow reference, with the creator's standing (SPEC §6, §8 step 1). */

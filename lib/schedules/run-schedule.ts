@@ -11,7 +11,7 @@ import { toRun } from './serialize';
 /**
  * `run_schedule` (SPEC §3.1): fire now, recorded with `trigger: "manual"`. Keyed apart from
  * occurrences, so it never consumes, blocks or duplicates one; `next_fire_at` is untouched. Concurrent
- * calls for one schedule each record their own run (docs/decisions.md 74).
+ * calls for one schedule each record their own run (docs/decisions.md 101).
  * Throws `404 schedule_not_found`, `409 schedule_completed`.
  */
 export interface RunScheduleOptions {

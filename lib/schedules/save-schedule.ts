@@ -9,7 +9,7 @@ import type { Limits } from '../config';
 import type { Tx } from '../db';
 import { DomainError, parseOrRefuse } from '../errors';
 import { checkInvocationTarget, embeddedGateway, type MissingTargetSession } from '../workflows';
-import { CADENCE_FIELD, SCHEDULE_INFO_FIELDS, EVENTBRIDGE_DEFAULT_RETRY, ScheduleCreateInput, type InvocationTarget } from './contract';
+import { CADENCE_FIELD, SCHEDULE_INFO_FIELDS, EVENTBRIDGE_DEFAULT_RETRY, ScheduleCreateInput, ScheduleTimingInput, type ExternalTarget, type InvocationTarget } from './contract';
 import { fireAtOf, nextOccurrenceInWindow, rateAnchorFor, type ScheduleTiming } from './occurrences';
 
 /** The columns a save writes (besides ids, creator, timestamps and the `paused` columns). */
@@ -24,12 +24,31 @@ export interface SavedFields extends ScheduleTiming {
   actionAfterCompletion: 'none' | 'delete';
   pauseAfterFailures: number | null;
   enabled: boolean;
-  invocationTarget: InvocationTarget;
+  invocationTargetType: 'workflow' | ExternalTarget['type'];
+  invocationTarget: InvocationTarget | ExternalTarget['target'];
   /** When the next occurrence fires (with its flexible-window offset), or null when disabled. */
   nextFireAt: Date | null;
   /** That occurrence itself, when an offset moved `nextFireAt` off it (schema: null = `nextFireAt`). */
   nextScheduledFor: Date | null;
+  /** Set (to `completed`) only when an EventBridge-timed one-time schedule is saved already missed. */
+  state?: 'completed';
+  /** Occurrences missed at save (0 or 1, EventBridge timing only). */
+  skippedOccurrences?: number;
 }
+
+/**
+ * Which save-time rules of time apply (SPEC §14):
+ * - `product` (the product API, the web app, the CLI): SPEC §5.2 — a one-time `invocation_time` must
+ *   be in the future and inside the start..end window.
+ * - `eventbridge` (the EventBridge-compatible API, as AWS does): a past `at()` is accepted and fires at
+ *   once when it lies inside the catch-up window, else the schedule is saved completed with the missed
+ *   occurrence counted in `skipped_occurrences`; `StartDate`/`EndDate` do not bound an `at()`; a
+ *   recurring schedule's `start_date` more than 5 minutes in the past is refused.
+ */
+export type TimingRules = 'product' | 'eventbridge';
+
+/** How far in the past an EventBridge recurring schedule's start_date may lie (AWS: 5 minutes), in ms. */
+export const EVENTBRIDGE_START_DATE_GRACE_MS = 5 * 60_000;
 
 /** What a save would write, and the target session it still needs (dry runs only). */
 export interface CheckedSchedule {
@@ -41,6 +60,11 @@ export interface CheckedSchedule {
 /** Parse `input` with the create schema; throw the SPEC error of the first issue. */
 export function parseScheduleInput(input: unknown): ScheduleCreateInput {
   return parseOrRefuse(ScheduleCreateInput, input, SCHEDULE_INFO_FIELDS);
+}
+
+/** Parse the fields of a schedule whose target is an `ExternalTarget` (no `invocation_target` in them). */
+export function parseTimingInput(input: unknown): ScheduleTimingInput {
+  return parseOrRefuse(ScheduleTimingInput, input);
 }
 
 /** The stored schedule an update starts from (what the save keeps when the timing is unchanged). */
@@ -55,7 +79,10 @@ export interface CheckScheduleOptions {
   db: Tx;
   /** The saver: the target is checked with this standing (SPEC §6.3). */
   actor: Actor;
-  input: ScheduleCreateInput;
+  /** The parsed fields; `invocation_target` is absent when `external` is given. */
+  input: ScheduleTimingInput & { invocation_target?: InvocationTarget };
+  /** An `http` or `aws` target (EventBridge API only): stored as given, never resolved. */
+  external?: ExternalTarget;
   limits: Limits;
   /** The request's instant (UTC). */
   now: Date;
@@ -71,6 +98,8 @@ export interface CheckScheduleOptions {
   checkTarget: boolean;
   /** A dry run: a target session alias that does not exist yet is reported, not refused (`checkInvocationTarget`). */
   allowMissingSession?: boolean;
+  /** Save-time rules of time (`TimingRules`). Default `product`. */
+  timing?: TimingRules;
 }
 
 /** True when `a` and `b` fire at the same occurrences (SPEC §8: the fields an edit must recompute for). */
@@ -95,7 +124,8 @@ export function sameTiming(a: StoredSchedule, b: StoredSchedule): boolean {
  * Throws DomainError: `invalid_invocation_time` (past, outside the window), `invalid_date_window`
  * (end_date already passed, or no rate occurrence inside the window), `invalid_cron_expression`
  * (never fires inside the window), `interval_too_short` (cron or rate), `invalid_invocation_target`
- * (one identical refusal for every save-time check).
+ * (one identical refusal for every save-time check). With `timing: 'eventbridge'`, SPEC §14's rules
+ * of time instead (`TimingRules`).
  */
 export async function checkSchedule(opts: CheckScheduleOptions): Promise<CheckedSchedule> {
   const { input, now, stored } = opts;
@@ -119,16 +149,24 @@ export async function checkSchedule(opts: CheckScheduleOptions): Promise<Checked
 
   const keep = stored !== null && sameTiming(stored, { ...timing, flexibleWindowMinutes: window, enabled, nextFireAt: null, nextScheduledFor: null });
   let next: { fireAt: Date; scheduledFor: Date } | null = null;
+  let missed = false;
   if (keep) {
     next = stored.nextFireAt ? { fireAt: stored.nextFireAt, scheduledFor: stored.nextScheduledFor ?? stored.nextFireAt } : null;
   } else {
-    const first = firstOccurrence(timing, now, opts.limits);
-    next = enabled ? { scheduledFor: first, fireAt: fireAtOf(opts.scheduleId, window, first) } : null;
+    const first = opts.timing === 'eventbridge' ? eventBridgeFirstOccurrence(timing, now, opts.limits) : { at: firstOccurrence(timing, now, opts.limits), missed: false };
+    missed = first.missed;
+    next = enabled && !missed ? { scheduledFor: first.at, fireAt: fireAtOf(opts.scheduleId, window, first.at) } : null;
   }
 
-  const checked = opts.checkTarget
-    ? await checkTargetAtSave(opts.db, opts.actor, input.invocation_target, opts.allowMissingSession ?? false)
-    : { target: input.invocation_target };
+  let checked: { type: SavedFields['invocationTargetType']; target: SavedFields['invocationTarget']; missingSession?: MissingTargetSession };
+  if (opts.external) checked = { type: opts.external.type, target: opts.external.target };
+  else {
+    if (!input.invocation_target) throw new DomainError('invalid_request_body', 'invocation_target is required', { path: 'invocation_target' });
+    const workflow = opts.checkTarget
+      ? await checkTargetAtSave(opts.db, opts.actor, input.invocation_target, opts.allowMissingSession ?? false)
+      : { target: input.invocation_target };
+    checked = { type: 'workflow', ...workflow };
+  }
 
   const retry = input.retry_policy ?? null;
   const fields: SavedFields = {
@@ -143,9 +181,11 @@ export async function checkSchedule(opts: CheckScheduleOptions): Promise<Checked
     actionAfterCompletion: input.action_after_completion ?? 'none',
     pauseAfterFailures: input.pause_after_failures ?? null,
     enabled,
+    invocationTargetType: checked.type,
     invocationTarget: checked.target,
     nextFireAt: next?.fireAt ?? null,
     nextScheduledFor: next && next.scheduledFor.getTime() !== next.fireAt.getTime() ? next.scheduledFor : null,
+    ...(missed ? { state: 'completed' as const, skippedOccurrences: 1 } : {}),
   };
   return checked.missingSession ? { fields, missingSession: checked.missingSession } : { fields };
 }
@@ -184,6 +224,25 @@ function firstOccurrence(timing: ScheduleTiming, now: Date, limits: Limits): Dat
     throw new DomainError('interval_too_short', `cron_expression fires ${gap} s apart; the shortest interval allowed is ${minimum} s (scheduler.min_interval_seconds)`, { path: field });
   }
   return first;
+}
+
+/**
+ * The first occurrence under the EventBridge API's rules of time (SPEC §14, `TimingRules`): a one-time
+ * `at()` is its instant even when past (`missed` when older than the catch-up window), unbounded by
+ * start and end dates; a recurring schedule's `start_date` may lie at most 5 minutes in the past, and
+ * then the product's rules apply.
+ */
+function eventBridgeFirstOccurrence(timing: ScheduleTiming, now: Date, limits: Limits): { at: Date; missed: boolean } {
+  if (timing.repeat === 'one_time') {
+    // As AWS: a past at() is accepted. Inside the catch-up window it stays due and the worker fires it
+    // at once; older, it is missed now.
+    const at = resolveLocalTime(timing.invocationTime ?? '', timing.timezone);
+    return { at, missed: at.getTime() < now.getTime() - limits.catchupWindowSeconds * 1000 };
+  }
+  if (timing.startDate && timing.startDate.getTime() < now.getTime() - EVENTBRIDGE_START_DATE_GRACE_MS) {
+    throw new DomainError('invalid_date_window', 'start_date cannot be earlier than 5 minutes ago', { path: 'start_date' });
+  }
+  return { at: firstOccurrence(timing, now, limits), missed: false };
 }
 
 const TARGET_REFUSAL = 'invocation_target does not resolve to a writable draft revision, an open session in it, and a workflow definition you can read';

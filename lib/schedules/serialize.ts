@@ -3,7 +3,7 @@
  * instants are ISO 8601 UTC with `Z`.
  */
 import type { ScheduleRecord } from '../db';
-import { EVENTBRIDGE_DEFAULT_RETRY, type ExhaustedReason, type InvocationTarget, type Paused, type Repeat, type Run, type RunResult, type RunStatus, type RunTrigger, type Schedule, type ScheduleState } from './contract';
+import { EVENTBRIDGE_DEFAULT_RETRY, type ExhaustedReason, type Paused, type TargetFields, type Repeat, type Run, type RunResult, type RunStatus, type RunTrigger, type Schedule, type ScheduleState } from './contract';
 
 /** A `schedules` row (Prisma's model or raw SQL's `ScheduleRecord`); the revision is not part of the wire shape. */
 export type ScheduleRow = Omit<ScheduleRecord, 'revisionId'>;
@@ -12,6 +12,7 @@ export function toSchedule(row: ScheduleRow): Schedule {
   return {
     id: row.id,
     ...(row.alias != null ? { alias: row.alias } : {}),
+    name: row.name ?? row.alias ?? row.id,
     ...(row.description != null ? { description: row.description } : {}),
     repeat: row.repeat as Repeat,
     ...(row.repeat === 'one_time' && row.invocationTime != null ? { invocation_time: row.invocationTime } : {}),
@@ -29,8 +30,7 @@ export function toSchedule(row: ScheduleRow): Schedule {
     ...(row.actionAfterCompletion === 'delete' ? { action_after_completion: 'delete' as const } : {}),
     ...(row.pauseAfterFailures !== null ? { pause_after_failures: row.pauseAfterFailures } : {}),
     state: row.state as ScheduleState,
-    invocation_target_type: 'workflow',
-    invocation_target: row.invocationTarget as InvocationTarget,
+    ...targetFields(row.invocationTargetType, row.invocationTarget),
     next_fire_at: row.nextFireAt ? row.nextFireAt.toISOString() : null,
     created_by: { type: row.createdByType as 'user' | 'org', id: row.createdById },
     skipped_occurrences: row.skippedOccurrences,
@@ -38,6 +38,14 @@ export function toSchedule(row: ScheduleRow): Schedule {
     created_at: row.createdAt.toISOString(),
     updated_at: row.updatedAt.toISOString(),
   };
+}
+
+/**
+ * A stored target with its type (SPEC §6, §13), as the contract pairs them: the row's
+ * `invocation_target_type` (`workflow` when a row predates the column) says which shape the JSON is.
+ */
+export function targetFields(type: string | undefined, target: unknown): TargetFields {
+  return { invocation_target_type: type ?? 'workflow', invocation_target: target } as TargetFields;
 }
 
 /** SPEC §12.5 `paused` of a disabled row. */
@@ -52,6 +60,7 @@ export interface RunRow {
   scheduledFor: Date;
   trigger: string;
   attempt: number;
+  invocationTargetType?: string;
   invocationTarget: unknown;
   description: string | null;
   status: string;
@@ -69,8 +78,7 @@ export function toRun(row: RunRow): Run {
     scheduled_for: row.scheduledFor.toISOString(),
     trigger: row.trigger as RunTrigger,
     created_at: row.createdAt.toISOString(),
-    invocation_target_type: 'workflow',
-    invocation_target: row.invocationTarget as InvocationTarget,
+    ...targetFields(row.invocationTargetType, row.invocationTarget),
     ...(row.description != null ? { description: row.description } : {}),
     attempt: row.attempt,
     status: row.status as RunStatus,

@@ -3,11 +3,11 @@ import type { Limits } from '../config';
 import { cancelPendingAttempts, inTransaction, lockSchedule, type Db, type Prisma, type Tx } from '../db';
 import { DomainError, parseOrRefuse } from '../errors';
 import { requireSchedulerRole } from './access';
-import { CADENCE_FIELD, SCHEDULE_INFO_FIELDS, ScheduleUpdateInput, type Schedule, type ScheduleDryRunAnswer } from './contract';
+import { AwsTargetSchema, CADENCE_FIELD, HttpTargetSchema, SCHEDULE_INFO_FIELDS, ScheduleUpdateInput, type ExternalTarget, type Schedule, type ScheduleDryRunAnswer } from './contract';
 import { getScheduleRow } from './find-schedule';
 import { finishSchedules } from './finish';
 import { countDueOccurrences, type StoredRepeat } from './occurrences';
-import { checkSchedule, parseScheduleInput, type CheckedSchedule, type StoredSchedule } from './save-schedule';
+import { checkSchedule, parseScheduleInput, parseTimingInput, type CheckedSchedule, type StoredSchedule, type TimingRules } from './save-schedule';
 import { toSchedule, type ScheduleRow } from './serialize';
 
 export interface UpdateScheduleOptions {
@@ -20,6 +20,12 @@ export interface UpdateScheduleOptions {
   input: unknown;
   limits: Limits;
   now: Date;
+  /** Replace the target with an `http` or `aws` one (EventBridge API, SPEC §14); `input` then has no `invocation_target`. */
+  external?: ExternalTarget;
+  /** Save-time rules of time (save-schedule.ts `TimingRules`). Default `product`. */
+  timing?: TimingRules;
+  /** Replace what the EventBridge API stores beside the product's fields (the `eventbridge` column). */
+  eventbridge?: object;
 }
 
 /**
@@ -122,13 +128,28 @@ async function checkUpdate(tx: Tx, opts: UpdateScheduleOptions, patch: ScheduleU
     ...fieldsPatch,
   };
   for (const k of Object.keys(merged)) if (merged[k] === undefined || merged[k] === null) delete merged[k];
-  const input = parseScheduleInput(merged);
+  // The target: a new workflow target (sent), a new external one (EventBridge API), or the stored one.
+  const external = opts.external ?? (patch.invocation_target === undefined ? storedExternal(row) : undefined);
+  if (external) delete merged.invocation_target;
+  const input = external ? parseTimingInput(merged) : parseScheduleInput(merged);
   if (input.alias != null && input.alias !== current.alias) {
     const clash = await tx.schedule.findFirst({ where: { revisionId: revision.id, alias: input.alias, NOT: { id: row.id } }, select: { id: true } });
     if (clash) throw new DomainError('alias_taken', `alias "${input.alias}" is taken by another schedule in this scheduler`, { path: 'alias' });
   }
   const stored: StoredSchedule = { ...row, repeat: row.repeat as StoredRepeat };
-  const checked = await checkSchedule({ db: tx, actor, input, limits, now, scheduleId: row.id, stored, checkTarget: patch.invocation_target !== undefined, allowMissingSession });
+  const checked = await checkSchedule({
+    db: tx,
+    actor,
+    input,
+    external,
+    limits,
+    now,
+    scheduleId: row.id,
+    stored,
+    checkTarget: patch.invocation_target !== undefined,
+    allowMissingSession,
+    timing: opts.timing,
+  });
   const { fields } = checked;
 
   // SPEC §8: an edit never drops an occurrence silently. When the update replaces a due, unfired
@@ -147,11 +168,58 @@ async function checkUpdate(tx: Tx, opts: UpdateScheduleOptions, patch: ScheduleU
     : disabling
       ? { pausedByType: actor.type, pausedById: actor.id, pausedAt: now, pauseNote: pausePatch?.note ?? null, pausedBulk: false }
       : { pauseNote: pausePatch !== undefined ? pausePatch.note : row.pauseNote };
-  const targetChanged = canonical(fields.invocationTarget) !== canonical(row.invocationTarget);
+  const targetChanged = fields.invocationTargetType !== row.invocationTargetType || canonical(fields.invocationTarget) !== canonical(row.invocationTarget);
   return {
     row,
     checked,
-    data: { ...fields, ...paused, skippedOccurrences: row.skippedOccurrences + dropped, updatedAt: now },
-    cancelsRetries: disabling || targetChanged,
+    data: {
+      ...fields,
+      ...paused,
+      // A one-time schedule saved already missed (EventBridge timing) counts that occurrence too.
+      skippedOccurrences: row.skippedOccurrences + dropped + (fields.skippedOccurrences ?? 0),
+      ...(opts.eventbridge ? { eventbridge: opts.eventbridge } : staleEventBridgeFields(row.eventbridge, patch, current)),
+      updatedAt: now,
+    },
+    cancelsRetries: disabling || targetChanged || fields.state === 'completed',
   };
+}
+
+/**
+ * The EventBridge API's copies of fields (SPEC §14) that a save made elsewhere changes: its full
+ * `description`, its `expression` as written, the `defaultEvent` origin of a target without Input,
+ * and the `Arn` and `Input` of its raw `target` (its role and parameters stay). They are dropped when
+ * the field's value changes, so that API answers from the product's fields again. Returns the
+ * column's update, or nothing when nothing is stale.
+ */
+const EVENTBRIDGE_COPIES: Record<string, readonly string[]> = {
+  target: ['invocation_target'],
+  defaultEvent: ['invocation_target'],
+  description: ['description'],
+  expression: ['repeat', 'cron_expression', 'invocation_time'],
+};
+
+function staleEventBridgeFields(stored: unknown, patch: Record<string, unknown>, current: Schedule): { eventbridge?: object } {
+  if (typeof stored !== 'object' || stored === null) return {};
+  const before = current as unknown as Record<string, unknown>;
+  const changedField = (f: string) => patch[f] !== undefined && canonical(patch[f] ?? null) !== canonical(before[f] ?? null);
+  const kept: Record<string, unknown> = { ...(stored as Record<string, unknown>) };
+  let changed = false;
+  for (const [key, fields] of Object.entries(EVENTBRIDGE_COPIES)) {
+    if (!(key in kept) || !fields.some(changedField)) continue;
+    changed = true;
+    if (key === 'target' && typeof kept.target === 'object' && kept.target !== null) {
+      const policies = { ...(kept.target as Record<string, unknown>) };
+      delete policies.Arn;
+      delete policies.Input;
+      kept.target = policies;
+    } else delete kept[key];
+  }
+  return changed ? { eventbridge: kept } : {};
+}
+
+/** The stored `http` / `aws` target of a row, or undefined for a workflow target. */
+function storedExternal(row: { invocationTargetType: string; invocationTarget: unknown }): ExternalTarget | undefined {
+  if (row.invocationTargetType === 'http') return { type: 'http', target: HttpTargetSchema.parse(row.invocationTarget) };
+  if (row.invocationTargetType === 'aws') return { type: 'aws', target: AwsTargetSchema.parse(row.invocationTarget) };
+  return undefined;
 }

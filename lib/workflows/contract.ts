@@ -60,6 +60,8 @@ export const INVOCATION_ERRORS = [
   'invocation_failed',
   /** An unforeseen exception; the message carries it. */
   'internal_error',
+  /** An `http` or `aws` target, which this build stores but does not deliver yet (SPEC §14). */
+  'unsupported_target',
 ] as const;
 export type InvocationError = (typeof INVOCATION_ERRORS)[number];
 

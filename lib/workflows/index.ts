@@ -12,7 +12,7 @@ export { sessionJson, definitionJson, executionJson, revisionJson } from './seri
 
 // Blobs (SPEC §1, §3.3).
 export { createWorkflowBlob, type CreateWorkflowBlobOptions } from './blobs/create-workflow-blob';
-export { createSchedulerBlob, type CreateSchedulerBlobOptions } from './blobs/create-scheduler-blob';
+export { createSchedulerBlob, insertSchedulerBlob, type CreateSchedulerBlobOptions } from './blobs/create-scheduler-blob';
 export { deleteBlob, type DeleteBlobOptions } from './blobs/delete-blob';
 export { findBlobByRef, type FindBlobByRefOptions } from './blobs/find-blob-by-ref';
 export { findOrgByRef, findVisibleOrg, type FindOrgByRefOptions } from './blobs/find-org-by-ref';
@@ -87,4 +87,5 @@ export {
 export { workflowCommands, createBlobHandler, getBlobHandler, listBlobsHandler, type OrgRouteContext } from './commands';
 /** Parse a command body or form with its contract schema, or throw its SPEC error (`parseOrRefuse`). */
 export { parseOrRefuse as parseParams } from '../errors';
+export { isUniqueViolation } from './guards';
 export type { CommandContext, CommandHandler, CommandTable } from './command-context';

@@ -9,8 +9,9 @@ import { Breadcrumbs } from '@/components/breadcrumbs';
 import { BulkEnable } from '@/components/bulk-enable';
 import { CatalogForm } from '@/components/catalog/catalog-form';
 import { ScheduleGrid } from '@/components/schedule-grid';
-import { browseSchedules, countDeadLetters, describeSchedulerDeletion, enabledCounts, lastRunStatuses, pendingRetries, SCHEDULE_SORT_KEYS, SCHEDULE_STATES } from '@/lib/schedules';
+import { browseSchedules, countDeadLetters, describeSchedulerDeletion, enabledCounts, eventBridgeViewOfScheduler, lastRunStatuses, pendingRetries, SCHEDULE_SORT_KEYS, SCHEDULE_STATES } from '@/lib/schedules';
 import { deleteScheduleAction, deleteSchedulerAction, describeScheduleDeletionAction, runScheduleAction, setAllEnabledAction, setEnabledAction } from './actions';
+import { displayTarget } from '@/components/display-target';
 
 export const dynamic = 'force-dynamic';
 export const metadata: Metadata = { title: 'Schedules' };
@@ -55,12 +56,13 @@ export default async function SchedulerPage({ params, searchParams }: Props) {
     redirect(params.size ? `/schedulers/${revisionId}?${params}` : `/schedulers/${revisionId}`);
   }
   const pageIds = page.schedules.map((s) => s.id);
-  const [lastRuns, retries, counts, deadLetters, workers] = await Promise.all([
+  const [lastRuns, retries, counts, deadLetters, workers, group] = await Promise.all([
     lastRunStatuses({ db, actor, revision, scheduleIds: pageIds }),
     pendingRetries({ db, actor, revision, scheduleIds: pageIds }),
     enabledCounts({ db, actor, revision }),
     countDeadLetters(db, revisionId),
     workerStatus(),
+    eventBridgeViewOfScheduler(db, { orgId: scheduler.org.id, blobId: scheduler.blobId }),
   ]);
   const canWrite = scheduler.role !== 'read';
   // Deleting the scheduler needs admin on it; its confirmation says what goes with it.
@@ -90,9 +92,29 @@ export default async function SchedulerPage({ params, searchParams }: Props) {
               {deadLetters === 0 ? 'No dead letters' : `${deadLetters.toLocaleString('en-US')} dead letter${deadLetters === 1 ? '' : 's'}`}
             </Link>
           </p>
+          {group ? (
+            <p className="small muted" data-testid="schedule-group">
+              EventBridge schedule group <span className="mono">{group.groupName}</span> (account <span className="mono">{group.accountId}</span>)
+              {group.tags.length ? (
+                <>
+                  {' · tags '}
+                  {group.tags.map((t) => (
+                    <span key={t.key} className="badge badge-muted mono">
+                      {t.key}={t.value}
+                    </span>
+                  ))}
+                </>
+              ) : null}
+            </p>
+          ) : null}
         </div>
         <div className="page-actions">
           <BulkEnable counts={counts} setAllEnabled={setAllEnabledAction.bind(null, revisionId)} canWrite={canWrite} />
+          {scheduler.role === 'admin' ? (
+            <Link className="btn" href={`/schedulers/${revisionId}/settings`}>
+              Settings
+            </Link>
+          ) : null}
           {canWrite ? (
             <Form action={`/schedulers/${revisionId}/new`}>
               <button type="submit" className="btn btn-primary">
@@ -122,7 +144,7 @@ export default async function SchedulerPage({ params, searchParams }: Props) {
               state: s.state,
               enabled: s.enabled,
               next_fire_at: s.next_fire_at,
-              invocation_target: { target: s.invocation_target.target, workflow: s.invocation_target.workflow },
+              invocation_target: displayTarget(s),
             },
             lastRun: lastRuns[s.id] ?? null,
             retry: retries[s.id]?.[0] ?? null,

@@ -71,7 +71,7 @@ describe('makeResolver', () => {
 
   it('§12.3, §12.5: a dead letter that is not an SQS queue ARN, and a pause note over its limit, show at their fields', async () => {
     expect(await errorsOf({ ...valid, dead_letter: { arn: 'arn:aws:sns:us-east-1:123456789012:topic' } })).toEqual({
-      'dead_letter.arn': 'must be an SQS queue ARN such as arn:aws:sqs:us-east-1:123456789012:my-queue',
+      'dead_letter.arn': 'dead_letter.arn must be a standard SQS queue ARN: arn:aws:sqs:<region>:<account>:<queue>',
     });
     expect(await errorsOf({ ...valid, enabled: false, paused: { note: 'x'.repeat(257) } })).toEqual({ 'paused.note': 'paused.note must be at most 256 characters' });
   });

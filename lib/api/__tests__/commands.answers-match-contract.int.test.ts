@@ -177,6 +177,18 @@ describe('§3.1 scheduler_blobhub answers match SCHEDULER_COMMANDS', () => {
     await ok(rev, sch('delete_schedule', { schedule_id: once.schedule.id }));
   });
 
+  it('the signing secret commands (admins): shown once, then its hint; a rotation shows the new one', async () => {
+    const rev = ctx.schedulerRevisionId;
+    const first = await ok(rev, sch('get_signing_secret'));
+    expect(first.signing_secret).toMatchObject({ secret: expect.stringMatching(/^whsec_/), previous: [] });
+    const again = await ok(rev, sch('get_signing_secret'));
+    expect(again.signing_secret.secret).toBeUndefined();
+    expect(again.signing_secret.hint).toBe(first.signing_secret.hint);
+    const rotated = await ok(rev, sch('rotate_signing_secret'));
+    expect(rotated.signing_secret.secret).not.toBe(first.signing_secret.secret);
+    expect(rotated.signing_secret.previous).toHaveLength(1);
+  });
+
   it('refusals answer the error body of SPEC §3', async () => {
     const rev = ctx.schedulerRevisionId;
     const cases: [Record<string, unknown>, number, string][] = [

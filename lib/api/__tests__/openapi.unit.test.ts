@@ -42,9 +42,23 @@ function refsIn(node: unknown, out: string[] = []): string[] {
 const ALL_COMMANDS = Object.entries(ENGINE_COMMANDS).flatMap(([engine, table]) => Object.entries(table).map(([command, contract]) => ({ engine, command, contract })));
 
 describe('§3 the OpenAPI 3.1 document covers every command, request and response', () => {
-  it('lists the eleven scheduler commands (SPEC §3.1, §12.3) and the fifteen workflow commands', () => {
+  it('lists the thirteen scheduler commands (SPEC §3.1, §12.3, §13.1) and the fifteen workflow commands', () => {
     expect(doc.openapi).toBe('3.1.0');
-    expect(Object.keys(SCHEDULER_COMMANDS)).toEqual(['create_schedule', 'get_schedule', 'update_schedule', 'delete_schedule', 'list_schedules', 'list_executions', 'run_schedule', 'set_all_enabled', 'list_dead_letters', 'replay_dead_letter', 'dismiss_dead_letter']);
+    expect(Object.keys(SCHEDULER_COMMANDS)).toEqual([
+      'create_schedule',
+      'get_schedule',
+      'update_schedule',
+      'delete_schedule',
+      'list_schedules',
+      'list_executions',
+      'run_schedule',
+      'set_all_enabled',
+      'list_dead_letters',
+      'replay_dead_letter',
+      'dismiss_dead_letter',
+      'get_signing_secret',
+      'rotate_signing_secret',
+    ]);
     expect(Object.keys(WORKFLOW_COMMANDS)).toHaveLength(15);
     expect(Object.keys(commandOp['x-commands']).sort()).toEqual(ALL_COMMANDS.map((c) => c.command).sort());
   });
@@ -91,10 +105,15 @@ describe('§3 the OpenAPI 3.1 document covers every command, request and respons
     for (const ref of new Set(refsIn(doc))) resolve({ $ref: ref });
   });
 
-  it('the Schedule component states the answer shape of SPEC §5.1', () => {
-    expect(schemas.Schedule.additionalProperties).toBe(false);
-    expect(schemas.Schedule.required).toEqual(['repeat', 'timezone', 'enabled', 'invocation_target_type', 'invocation_target', 'id', 'state', 'next_fire_at', 'created_by', 'skipped_occurrences', 'created_at', 'updated_at']);
-    expect(schemas.Schedule.properties.next_fire_at).toEqual({ anyOf: [{ type: 'string', format: 'date-time' }, { type: 'null' }] });
+  it('the Schedule component states the answer shape of SPEC §5.1: one strict variant per target type (SPEC §13)', () => {
+    const variants = schemas.Schedule.oneOf as Json[];
+    expect(variants.map((v) => v.properties.invocation_target_type)).toEqual(['workflow', 'http', 'aws'].map((t) => ({ type: 'string', const: t })));
+    expect(variants[0].properties.invocation_target).toEqual({ $ref: '#/components/schemas/InvocationTarget' });
+    for (const v of variants) {
+      expect(v.additionalProperties).toBe(false);
+      expect(v.required).toEqual(['repeat', 'timezone', 'enabled', 'id', 'name', 'state', 'next_fire_at', 'created_by', 'skipped_occurrences', 'created_at', 'updated_at', 'invocation_target_type', 'invocation_target']);
+      expect(v.properties.next_fire_at).toEqual({ anyOf: [{ type: 'string', format: 'date-time' }, { type: 'null' }] });
+    }
     expect(schemas.create_schedule_request.properties.dry_run).toEqual({ type: 'boolean' });
   });
 });

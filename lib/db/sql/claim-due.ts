@@ -44,6 +44,7 @@ export type FiringSchedule = Pick<
   | 'consecutiveFailures'
   | 'invocationTargetType'
   | 'invocationTarget'
+  | 'eventbridge'
   | 'createdByType'
   | 'createdById'
 >;
@@ -60,7 +61,7 @@ export type ClaimedSchedule = FiringSchedule & {
 export const FIRING_COLUMNS = `id, revision_id, alias, description, repeat, invocation_time, cron_expression, rate_expression,
   rate_anchor, timezone, start_date, end_date, flexible_window_minutes, retry_maximum_attempts,
   retry_maximum_event_age_seconds, dead_letter_arn, action_after_completion, pause_after_failures,
-  consecutive_failures, invocation_target_type, invocation_target, created_by_type, created_by_id`;
+  consecutive_failures, invocation_target_type, invocation_target, eventbridge, created_by_type, created_by_id`;
 const COLUMNS = `${FIRING_COLUMNS}, next_fire_at, next_scheduled_for`;
 
 /** A raw row of FIRING_COLUMNS → FiringSchedule (the columns read, mapped as `toScheduleRecord` maps them). */
@@ -88,6 +89,7 @@ export function toFiringSchedule(r: Record<string, unknown>): FiringSchedule {
     consecutiveFailures: s.consecutiveFailures,
     invocationTargetType: s.invocationTargetType,
     invocationTarget: s.invocationTarget,
+    eventbridge: s.eventbridge,
     createdByType: s.createdByType,
     createdById: s.createdById,
   };

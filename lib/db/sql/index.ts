@@ -26,5 +26,6 @@ export { type ScheduleRecord } from './schedule-record';
 export { fireLateness, LATENESS_BUCKETS_SECONDS, type LatenessHistogram } from './fire-metrics';
 export { findLastRuns, countEnabled, type LastRunRecord } from './last-runs';
 export { countLoginFailure } from './count-login-failure';
+export { lockBlob } from './lock-blob';
 export { findPendingRetries, type PendingRetryRecord } from './pending-retries';
 export { findSchedulesNamingBlob, type ScheduleNamingBlob } from './schedules-naming-blob';

@@ -7,6 +7,8 @@ export interface ScheduleRecord {
   id: string;
   revisionId: string;
   alias: string | null;
+  /** The name in its schedule group (SPEC §14): the EventBridge `Name`, else the alias, else the id. */
+  name: string | null;
   description: string | null;
   repeat: string;
   invocationTime: string | null;
@@ -32,6 +34,8 @@ export interface ScheduleRecord {
   state: string;
   invocationTargetType: string;
   invocationTarget: unknown;
+  /** What the EventBridge-compatible API stored beside the product's fields (SPEC §14), or null. */
+  eventbridge: unknown;
   nextFireAt: Date | null;
   nextScheduledFor: Date | null;
   createdByType: string;
@@ -50,8 +54,8 @@ export const rawBoolean = (v: unknown): boolean => v === true || v === 1 || v ==
 /** A raw nullable integer column (number, bigint or null). */
 export const rawIntOrNull = (v: unknown): number | null => (v === null || v === undefined ? null : Number(v));
 
-/** A raw JSON column (parsed on PostgreSQL, text on SQLite). */
-export const rawJson = (v: unknown): unknown => (typeof v === 'string' ? JSON.parse(v) : v);
+/** A raw JSON column (parsed, or text on SQLite) as a value; SQL NULL is null. */
+export const rawJson = (v: unknown): unknown => (v === null || v === undefined ? null : typeof v === 'string' ? JSON.parse(v) : v);
 
 /** Prisma's raw results carry Date, boolean and JSON values on both adapters; normalize defensively. */
 export function toScheduleRecord(r: Record<string, unknown>): ScheduleRecord {
@@ -59,6 +63,7 @@ export function toScheduleRecord(r: Record<string, unknown>): ScheduleRecord {
     id: r.id as string,
     revisionId: r.revision_id as string,
     alias: (r.alias as string | null) ?? null,
+    name: (r.name as string | null) ?? null,
     description: (r.description as string | null) ?? null,
     repeat: r.repeat as string,
     invocationTime: (r.invocation_time as string | null) ?? null,
@@ -84,6 +89,7 @@ export function toScheduleRecord(r: Record<string, unknown>): ScheduleRecord {
     state: r.state as string,
     invocationTargetType: (r.invocation_target_type as string | undefined) ?? 'workflow',
     invocationTarget: rawJson(r.invocation_target),
+    eventbridge: rawJson(r.eventbridge),
     nextFireAt: rawInstant(r.next_fire_at),
     nextScheduledFor: rawInstant(r.next_scheduled_for),
     createdByType: r.created_by_type as string,

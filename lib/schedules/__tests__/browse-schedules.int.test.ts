@@ -8,6 +8,7 @@ import type { Actor } from '../../auth';
 import type { Db } from '../../db';
 import { insertSchedules, type ScheduleFixture } from '../../testing/insert-schedules';
 import { createTestDb } from '../../testing/test-db';
+import { workflowTargetOf } from '../../testing/workflow-target';
 import { seed } from '../../../prisma/seed';
 import { randomUUID } from 'node:crypto';
 import { insertRuns, type RunInsert } from '../../db';
@@ -59,8 +60,8 @@ afterAll(async () => cleanup());
 
 /** The grid's text as the SQL builds it, in plain JavaScript. */
 function searchText(s: Schedule): string {
-  const t = s.invocation_target.target;
-  const w = s.invocation_target.workflow;
+  const t = workflowTargetOf(s).target;
+  const w = workflowTargetOf(s).workflow;
   return [s.alias ?? '', s.id, s.description ?? '', s.cron_expression ?? '', s.rate_expression ?? '', s.invocation_time ?? '', s.timezone, `${t.org ?? ''}/${t.blob}`, t.revision, t.session, w.definition, w.blob ?? '']
     .join('\n')
     .toLowerCase();

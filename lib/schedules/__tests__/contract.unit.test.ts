@@ -20,6 +20,7 @@ import {
   UpdateScheduleParams,
   type IssueError,
   type Schedule,
+  type WorkflowSchedule,
   type ScheduleInfo,
 } from '../contract';
 
@@ -62,7 +63,7 @@ describe('§5.2 row 1: wrong type, unknown key, missing field, field of the othe
   });
 
   it('§5.1 the info fields are refused in a request, each by name; of `paused` only its note may be sent (§12.5)', () => {
-    expect(SCHEDULE_INFO_FIELDS).toEqual(['id', 'state', 'next_fire_at', 'created_by', 'skipped_occurrences', 'paused', 'created_at', 'updated_at']);
+    expect(SCHEDULE_INFO_FIELDS).toEqual(['id', 'name', 'state', 'next_fire_at', 'created_by', 'skipped_occurrences', 'paused', 'created_at', 'updated_at']);
     for (const field of SCHEDULE_INFO_FIELDS.filter((f) => f !== 'paused')) {
       expect(refusal(cron({ [field]: 'x' })), field).toEqual({ code: 'invalid_request_body', path: field, message: `unknown field "${field}"` });
       expect(refusal({ [field]: 'x' }, ScheduleUpdateInput), field).toEqual({ code: 'invalid_request_body', path: field, message: `unknown field "${field}"` });
@@ -327,7 +328,7 @@ describe('§3.1 id shape: one predicate, on the lookup form', () => {
 });
 
 /** A schedule as the API answers one (SPEC §5.1). */
-const STORED: Schedule = {
+const STORED: WorkflowSchedule = {
   alias: 'nightly-report',
   description: 'Triage the last day of tickets',
   repeat: 'recurring_cron',
@@ -339,6 +340,7 @@ const STORED: Schedule = {
   invocation_target_type: 'workflow',
   invocation_target: { target: { ...TARGET, revision: ID, session: ID }, workflow: { definition: 'triage' }, input_data: [{ alias: 'ticket_window', value: { hours: 24 } }] },
   id: ID,
+  name: 'nightly-report',
   state: 'active',
   next_fire_at: null,
   created_by: { type: 'org', id: ID },
@@ -347,9 +349,9 @@ const STORED: Schedule = {
   updated_at: '2026-03-08T12:00:00.000Z',
 };
 
-describe('STYLE §3.5 invariant: a Schedule without its info fields is a valid ScheduleCreateInput (pull then deploy)', () => {
+describe('STYLE §3.5 invariant: a workflow Schedule without its info fields is a valid ScheduleCreateInput (pull then deploy)', () => {
   it('holds for the types', () => {
-    expectTypeOf<Omit<Schedule, keyof ScheduleInfo>>().toExtend<z.input<typeof ScheduleCreateInput>>();
+    expectTypeOf<Omit<WorkflowSchedule, keyof ScheduleInfo>>().toExtend<z.input<typeof ScheduleCreateInput>>();
     expectTypeOf<keyof ScheduleInfo>().toEqualTypeOf<(typeof SCHEDULE_INFO_FIELDS)[number]>();
   });
 
@@ -357,7 +359,7 @@ describe('STYLE §3.5 invariant: a Schedule without its info fields is a valid S
     expect(ScheduleSchema.parse(STORED)).toEqual(STORED);
     const writable = (s: Schedule) => Object.fromEntries(Object.entries(s).filter(([k]) => !(SCHEDULE_INFO_FIELDS as readonly string[]).includes(k)));
     expect(refusal(writable(STORED))).toBeNull();
-    const oneTime: Schedule = { ...STORED, repeat: 'one_time', cron_expression: undefined, invocation_time: '2027-06-01T09:00:00' };
+    const oneTime: WorkflowSchedule = { ...STORED, repeat: 'one_time', cron_expression: undefined, invocation_time: '2027-06-01T09:00:00' };
     delete oneTime.cron_expression;
     expect(refusal(writable(ScheduleSchema.parse(oneTime)))).toBeNull();
   });

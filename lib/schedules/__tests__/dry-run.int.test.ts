@@ -9,6 +9,7 @@ import type { Actor } from '../../auth';
 import type { Limits } from '../../config';
 import type { Db } from '../../db';
 import { createTestDb, type TestDb } from '../../testing/test-db';
+import { workflowTargetOf } from '../../testing/workflow-target';
 import { closeSession, commitRevision, createSchedulerBlob } from '../../workflows';
 import { makeWorld, T0, type World } from '../../testing/catalog-world';
 import { createSchedule, dryRunCreateSchedule } from '../create-schedule';
@@ -80,7 +81,7 @@ describe('dry-run create_schedule', () => {
   it('a pinned target answers its session rewritten to the id, as stored (SPEC §6.1)', async () => {
     const pinned = { ...following(), target: { ...following().target, revision: w.revisionId } };
     const dry = await dryRunCreateSchedule(opts(cron({ invocation_target: pinned })));
-    expect(dry.schedule.invocation_target.target.session).toBe(w.sessionId);
+    expect(workflowTargetOf(dry.schedule).target.session).toBe(w.sessionId);
   });
 
   it('refuses exactly as the real create: code, message and path', async () => {
@@ -119,7 +120,7 @@ describe('dry run: missing_session names a target session deploy must create fir
   it('following target: the alias (lookup form) in the blob\'s default draft revision', async () => {
     const dry = await dryRunCreateSchedule(opts(cron({ invocation_target: following(' Not-Yet-There ') })));
     expect(dry.missing_session).toEqual({ revision_id: w.revisionId, alias: 'not-yet-there' });
-    expect(dry.schedule.invocation_target.target.session).toBe(' Not-Yet-There ');
+    expect(workflowTargetOf(dry.schedule).target.session).toBe(' Not-Yet-There ');
     // The real save is refused until the session exists.
     await expect(createSchedule(opts(cron({ invocation_target: following('not-yet-there') })))).rejects.toMatchObject({ code: 'invalid_invocation_target' });
   });
@@ -128,7 +129,7 @@ describe('dry run: missing_session names a target session deploy must create fir
     const pinned = (session: string) => ({ ...following(), target: { ...following().target, revision: w.revisionId, session } });
     const dry = await dryRunCreateSchedule(opts(cron({ invocation_target: pinned('not-yet-there') })));
     expect(dry.missing_session).toEqual({ revision_id: w.revisionId, alias: 'not-yet-there' });
-    expect(dry.schedule.invocation_target.target.session).toBe('not-yet-there');
+    expect(workflowTargetOf(dry.schedule).target.session).toBe('not-yet-there');
     await expect(dryRunCreateSchedule(opts(cron({ invocation_target: pinned('8f14e45f-cee4-4b0b-8f8a-8e3b1a2c3d4e') })))).rejects.toMatchObject({ code: 'invalid_invocation_target' });
   });
 

@@ -1,4 +1,4 @@
-import { inTransaction, type Db } from '../../db';
+import { inTransaction, type Db, type Tx } from '../../db';
 import type { BlobDescription } from '../contract';
 import { insertBlob, type InsertBlobOptions } from './insert-blob';
 
@@ -10,5 +10,13 @@ export type CreateSchedulerBlobOptions = InsertBlobOptions;
  * @throws `404 not_found`, `403 forbidden`, `400 invalid_alias`, `409 alias_taken` (as `createWorkflowBlob`).
  */
 export async function createSchedulerBlob(db: Db, opts: CreateSchedulerBlobOptions): Promise<BlobDescription> {
-  return inTransaction(db, (tx) => insertBlob(tx, { ...opts, type: 'scheduler', firstRevisionState: 'managed' }));
+  return inTransaction(db, (tx) => insertSchedulerBlob(tx, opts));
+}
+
+/**
+ * `createSchedulerBlob` inside the caller's transaction, for a domain verb that writes the blob with
+ * other rows (an EventBridge schedule group, SPEC §14). Same checks and errors.
+ */
+export async function insertSchedulerBlob(tx: Tx, opts: CreateSchedulerBlobOptions): Promise<BlobDescription> {
+  return insertBlob(tx, { ...opts, type: 'scheduler', firstRevisionState: 'managed' });
 }

@@ -6,19 +6,23 @@
  */
 import { revalidatePath } from 'next/cache';
 import type { FormAnswer } from '@/app/_components/action-form';
+import { shownOnceAccessKey } from '@/app/_components/access-key-shown-once';
 import { requestOrigin, webAction } from '@/app/lib/server';
 import { formatUtc } from '@/components/format';
 import {
+  AccessKeyCreateInput,
   inviteOrgMember,
   ApiKeyCreateInput,
   BlobGrantInput,
   changeMemberRole,
+  createAccessKey,
   createApiKey,
   grantBlobAccess,
   MemberAddInput,
   MemberRoleInput,
   parseAuthInput,
   removeOrgMember,
+  revokeAccessKey,
   revokeApiKey,
   revokeBlobGrant,
   revokeInvitation,
@@ -91,6 +95,25 @@ export async function createOrgKeyAction(org: string, _prev: FormAnswer | null, 
 export async function revokeOrgKeyAction(org: string, _prev: FormAnswer | null, form: FormData): Promise<FormAnswer> {
   return webAction(async ({ db, actor, now }) => {
     await revokeApiKey(db, { actor, keyId: String(form.get('key_id') ?? ''), now });
+    revalidatePath(adminPath(org));
+    return { message: 'Revoked.' };
+  });
+}
+
+/** Issue an access key pair acting as the org (SPEC §14); the secret is answered once. */
+export async function createOrgAccessKeyAction(org: string, _prev: FormAnswer | null, form: FormData): Promise<FormAnswer> {
+  return webAction(async ({ db, actor, now }) => {
+    const input = parseAuthInput(AccessKeyCreateInput, form);
+    const { secretAccessKey, accessKey } = await createAccessKey(db, { actor, owner: { type: 'org', org }, input, now });
+    revalidatePath(adminPath(org));
+    return { shownOnce: shownOnceAccessKey(accessKey.accessKeyId, secretAccessKey) };
+  });
+}
+
+/** Revoke any access key pair of the org (the org's own, or a member's). */
+export async function revokeOrgAccessKeyAction(org: string, _prev: FormAnswer | null, form: FormData): Promise<FormAnswer> {
+  return webAction(async ({ db, actor, now }) => {
+    await revokeAccessKey(db, { actor, keyId: String(form.get('key_id') ?? ''), now });
     revalidatePath(adminPath(org));
     return { message: 'Revoked.' };
   });

@@ -1,19 +1,22 @@
 import type { Metadata } from 'next';
 import { ActionForm } from '@/app/_components/action-form';
+import { AccessKeyFields, AccessKeyTable } from '@/app/_components/access-key-table';
 import { ApiKeyFields, ApiKeyTable } from '@/app/_components/api-key-table';
 import { DataTable } from '@/app/_components/data-table';
 import { orNotFoundPage, webContext } from '@/app/lib/server';
 import { Breadcrumbs } from '@/components/breadcrumbs';
 import { LocalTime } from '@/components/local-time';
-import { listApiKeys, listBlobGrants, listOrgInvitations, listOrgMembers, ROLES } from '@/lib/auth';
+import { listAccessKeys, listApiKeys, listBlobGrants, listOrgInvitations, listOrgMembers, orgAccountId, ROLES } from '@/lib/auth';
 import {
   changeRoleAction,
+  createOrgAccessKeyAction,
   createOrgKeyAction,
   grantBlobAction,
   inviteMemberAction,
   removeMemberAction,
   revokeGrantAction,
   revokeInvitationAction,
+  revokeOrgAccessKeyAction,
   revokeOrgKeyAction,
 } from './actions';
 
@@ -48,11 +51,13 @@ export default async function OrgAdminPage({ params }: { params: Promise<{ org: 
   const { db, actor, now } = await webContext();
   const { org, members } = await orNotFoundPage(listOrgMembers(db, { actor, org: orgRef }));
   const ref = org.alias ?? org.id;
-  const [{ blobs, grants }, keys, invitations] = await Promise.all([
+  const [{ blobs, grants }, keys, invitations, accessKeys] = await Promise.all([
     listBlobGrants(db, { actor, org: org.id }),
     listApiKeys(db, { actor, owner: { type: 'org', org: org.id } }),
     listOrgInvitations(db, { actor, org: org.id, now }),
+    listAccessKeys(db, { actor, of: { type: 'org', org: org.id } }),
   ]);
+  const accountId = await orgAccountId(db, org.id);
   return (
     <div className="page">
       <Breadcrumbs items={[{ label: 'Organizations', href: '/orgs' }, { label: org.name }]} />
@@ -64,6 +69,10 @@ export default async function OrgAdminPage({ params }: { params: Promise<{ org: 
           </p>
           <p className="small muted">
             Org id <span className="mono">{org.id}</span>: another org&apos;s admin names this org by it to grant it access to a blob.
+          </p>
+          <p className="small">
+            AWS account id <span className="mono" data-testid="account-id">{accountId}</span>
+            <span className="muted"> · in every ARN of this org on the EventBridge Scheduler API</span>
           </p>
         </div>
       </div>
@@ -199,6 +208,20 @@ export default async function OrgAdminPage({ params }: { params: Promise<{ org: 
         <ApiKeyTable keys={keys} revoke={revokeOrgKeyAction.bind(null, ref)} caption="Org API keys" />
         <ActionForm action={createOrgKeyAction.bind(null, ref)} submitLabel="Create key" label="New org key">
           <ApiKeyFields />
+        </ActionForm>
+      </section>
+
+      <section className="container stack section-gap" aria-labelledby="org-access-keys-title">
+        <h2 id="org-access-keys-title" className="container-title">
+          AWS access keys
+        </h2>
+        <p className="container-intro small">
+          Access key pairs for the EventBridge Scheduler API (the AWS CLI, boto3, the SDKs): the org&apos;s own, acting as the org capped at their role, and the members&apos;
+          personal ones, which you can revoke here. The secret is shown once.
+        </p>
+        <AccessKeyTable keys={accessKeys} revoke={revokeOrgAccessKeyAction.bind(null, ref)} caption="AWS access keys" />
+        <ActionForm action={createOrgAccessKeyAction.bind(null, ref)} submitLabel="Create access key" label="New org access key">
+          <AccessKeyFields />
         </ActionForm>
       </section>
     </div>

@@ -17,9 +17,24 @@ import { ZonedTime } from '@/components/zoned-time';
 import { describeAuthEntities, type AuthEntityInfo } from '@/lib/auth';
 import { describeCron, describeRate } from '@/lib/cron';
 import { isDomainError } from '@/lib/errors';
-import { getSchedule, listRuns, pendingRetries, RUN_STATUSES, RUNS_PAGE_SIZE, type Paused, type Run, type Schedule } from '@/lib/schedules';
+import { scheduleArn } from '@/lib/api';
+import {
+  eventBridgeRegionOf,
+  eventBridgeViewOfScheduler,
+  getSchedule,
+  listRuns,
+  pendingRetries,
+  RUN_STATUSES,
+  RUNS_PAGE_SIZE,
+  type Paused,
+  type Run,
+  type Schedule,
+} from '@/lib/schedules';
 import { findDeletedExecutions } from '@/lib/workflows';
 import { deleteScheduleAction, describeScheduleDeletionAction, runScheduleAction, setEnabledAction } from '../../actions';
+
+/** The region shown in a schedule's ARN when it was never saved through the EventBridge API (any region works). */
+const SHOWN_REGION = 'us-east-1';
 
 export const dynamic = 'force-dynamic';
 export const metadata: Metadata = { title: 'Schedule' };
@@ -110,7 +125,12 @@ export default async function SchedulePage({ params, searchParams }: Props) {
   const revision = revisionOf(scheduler);
   const schedule = await orNotFound(getSchedule({ db, actor, revision, scheduleRef: p.scheduleId }));
   const pausedBy = schedule.paused && schedule.paused.by.type !== 'system' ? schedule.paused.by : null;
-  const [[creator, pauser], workers] = await Promise.all([describeAuthEntities(db, pausedBy ? [schedule.created_by, pausedBy] : [schedule.created_by]), workerStatus()]);
+  const [[creator, pauser], workers, group, savedRegion] = await Promise.all([
+    describeAuthEntities(db, pausedBy ? [schedule.created_by, pausedBy] : [schedule.created_by]),
+    workerStatus(),
+    eventBridgeViewOfScheduler(db, { orgId: scheduler.org.id, blobId: scheduler.blobId }),
+    eventBridgeRegionOf(db, schedule.id),
+  ]);
   const overdue = overdueOf(schedule.next_fire_at, workers);
   // Pending attempts before the runs: an attempt made in between then shows among the runs (run-groups.ts).
   const pending = (await pendingRetries({ db, actor, revision, scheduleIds: [schedule.id] }))[schedule.id] ?? [];
@@ -136,8 +156,15 @@ export default async function SchedulePage({ params, searchParams }: Props) {
   const label = schedule.alias ?? schedule.id;
   const base = `/schedulers/${revisionId}`;
   const selfHref = `${base}/schedules/${schedule.id}`;
-  const t = schedule.invocation_target;
-  const following = t.target.revision === 'default';
+  // A workflow target in its parts; an `http` or `aws` target (EventBridge API) as its address and input.
+  const t = schedule.invocation_target_type === 'workflow' ? schedule.invocation_target : null;
+  const external =
+    schedule.invocation_target_type === 'http'
+      ? { term: 'URL', where: schedule.invocation_target.url, input: schedule.invocation_target.body, roleArn: undefined }
+      : schedule.invocation_target_type === 'aws'
+        ? { term: 'ARN', where: schedule.invocation_target.arn, input: schedule.invocation_target.input, roleArn: schedule.invocation_target.role_arn }
+        : null;
+  const following = t?.target.revision === 'default';
   const words = cadenceWords(schedule);
   const deadLettersHref = `${base}/dead-letters`;
   const runsHref = (cursor: string | null, s: string = status, backs: string[] = []) => {
@@ -279,36 +306,81 @@ export default async function SchedulePage({ params, searchParams }: Props) {
           </dl>
         </section>
 
+        {group ? (
+          <section className="container" aria-labelledby="eventbridge-title">
+            <h2 id="eventbridge-title" className="container-title">
+              EventBridge Scheduler API
+            </h2>
+            <dl className="properties">
+              <Property term="Name">
+                <span className="mono break" data-testid="eventbridge-name">{schedule.name}</span>
+              </Property>
+              <Property term="Schedule group">
+                <span className="mono">{group.groupName}</span>
+              </Property>
+              <Property term="ARN">
+                <span className="mono small break" data-testid="eventbridge-arn">
+                  {scheduleArn({ region: savedRegion ?? SHOWN_REGION, accountId: group.accountId }, group.groupName, schedule.name)}
+                </span>
+                <div className="muted small">
+                  {savedRegion ? `Region ${savedRegion}, as last saved through the API.` : `Any region works; ARNs carry the region a request is signed for.`}
+                </div>
+              </Property>
+            </dl>
+          </section>
+        ) : null}
+
         <section className="container" aria-labelledby="target-title">
           <h2 id="target-title" className="container-title">
             Target
           </h2>
-          <div className="two-columns">
-            <dl className="properties properties-single">
-              <Property term="Type">{schedule.invocation_target_type}</Property>
-              <Property term="Org">{t.target.org ? <span className="mono">{t.target.org}</span> : none}</Property>
-              <Property term="Blob">
-                <span className="mono">{t.target.blob}</span>
-              </Property>
-              <Property term="Revision">
-                <span className="mono break">{t.target.revision}</span>
-                <div className="muted small">{following ? 'Following: the blob’s default revision at every fire' : 'Pinned to this revision'}</div>
-              </Property>
-              <Property term="Session">
-                <span className="mono break">{t.target.session}</span>
-              </Property>
-            </dl>
-            <dl className="properties properties-single">
-              <Property term="Workflow definition">
-                <span className="mono break">{t.workflow.definition}</span>
-              </Property>
-              <Property term="Workflow org">{t.workflow.org ? <span className="mono">{t.workflow.org}</span> : none}</Property>
-              <Property term="Workflow blob">{t.workflow.blob ? <span className="mono">{t.workflow.blob}</span> : <span className="muted">The target’s own revision</span>}</Property>
-              <Property term="Workflow revision">{t.workflow.blob ? <span className="mono break">{t.workflow.revision ?? 'default'}</span> : none}</Property>
-            </dl>
-          </div>
-          <h3 className="subsection-title">Input data</h3>
-          {t.input_data && t.input_data.length ? <pre className="code-block">{JSON.stringify(t.input_data, null, 2)}</pre> : <p className="muted">None</p>}
+          {t ? (
+            <>
+              <div className="two-columns">
+                <dl className="properties properties-single">
+                  <Property term="Type">{schedule.invocation_target_type}</Property>
+                  <Property term="Org">{t.target.org ? <span className="mono">{t.target.org}</span> : none}</Property>
+                  <Property term="Blob">
+                    <span className="mono">{t.target.blob}</span>
+                  </Property>
+                  <Property term="Revision">
+                    <span className="mono break">{t.target.revision}</span>
+                    <div className="muted small">{following ? 'Following: the blob’s default revision at every fire' : 'Pinned to this revision'}</div>
+                  </Property>
+                  <Property term="Session">
+                    <span className="mono break">{t.target.session}</span>
+                  </Property>
+                </dl>
+                <dl className="properties properties-single">
+                  <Property term="Workflow definition">
+                    <span className="mono break">{t.workflow.definition}</span>
+                  </Property>
+                  <Property term="Workflow org">{t.workflow.org ? <span className="mono">{t.workflow.org}</span> : none}</Property>
+                  <Property term="Workflow blob">{t.workflow.blob ? <span className="mono">{t.workflow.blob}</span> : <span className="muted">The target’s own revision</span>}</Property>
+                  <Property term="Workflow revision">{t.workflow.blob ? <span className="mono break">{t.workflow.revision ?? 'default'}</span> : none}</Property>
+                </dl>
+              </div>
+              <h3 className="subsection-title">Input data</h3>
+              {t.input_data && t.input_data.length ? <pre className="code-block">{JSON.stringify(t.input_data, null, 2)}</pre> : <p className="muted">None</p>}
+            </>
+          ) : external ? (
+            <>
+              <dl className="properties properties-single">
+                <Property term="Type">{schedule.invocation_target_type}</Property>
+                <Property term={external.term}>
+                  <span className="mono break">{external.where}</span>
+                </Property>
+                {external.roleArn ? (
+                  <Property term="Role ARN">
+                    <span className="mono break">{external.roleArn}</span>
+                  </Property>
+                ) : null}
+              </dl>
+              <p className="muted small">Stored as sent through the EventBridge API. This build does not deliver to this target yet: each fire is recorded as a failed attempt (unsupported_target).</p>
+              <h3 className="subsection-title">Input</h3>
+              {external.input ? <pre className="code-block">{external.input}</pre> : <p className="muted">None</p>}
+            </>
+          ) : null}
         </section>
 
         <section className="container container-flush" aria-labelledby="executions-title">

@@ -23,7 +23,9 @@ export default async function EditSchedulePage({ params }: { params: Promise<{ r
       ? { title: 'Completed: read-only.', text: 'This schedule fires no more. It can be read and deleted, but no longer changed.' }
       : scheduler.role === 'read'
         ? { title: 'Read-only access.', text: 'You can read this scheduler but not change it: editing needs write access.' }
-        : null;
+        : schedule.invocation_target_type !== 'workflow'
+          ? { title: 'Edited through the EventBridge API.', text: `Its ${schedule.invocation_target_type} target is edited with UpdateSchedule (the form edits workflow targets).` }
+          : null;
   return (
     <div className="page page-form">
       <Breadcrumbs
@@ -40,11 +42,7 @@ export default async function EditSchedulePage({ params }: { params: Promise<{ r
           {blocked ? null : <p className="page-intro">Only the fields you change are sent; the rest stay as they are.</p>}
         </div>
       </div>
-      {blocked ? (
-        <div className="alert alert-info" role="status">
-          <strong>{blocked.title}</strong> {blocked.text} <Link href={scheduleHref}>Back to the schedule</Link>
-        </div>
-      ) : (
+      {schedule.invocation_target_type === 'workflow' && !blocked ? (
         <ScheduleForm
           mode="edit"
           revisionId={revisionId}
@@ -53,6 +51,10 @@ export default async function EditSchedulePage({ params }: { params: Promise<{ r
           submit={updateScheduleAction.bind(null, revisionId, schedule.id)}
           cancelHref={scheduleHref}
         />
+      ) : (
+        <div className="alert alert-info" role="status">
+          <strong>{blocked?.title}</strong> {blocked?.text} <Link href={scheduleHref}>Back to the schedule</Link>
+        </div>
       )}
     </div>
   );

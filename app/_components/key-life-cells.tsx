@@ -1,0 +1,45 @@
+import type { ReactNode } from 'react';
+import { LocalTime } from '@/components/local-time';
+import { ActionForm, type FormAnswer } from './action-form';
+
+/**
+ * The last three cells of a key's row (API keys, access key pairs): when it was created, its last
+ * use (in the viewer's zone), and its status: the revocation instant, or a Revoke button that asks `confirm` first.
+ */
+export function KeyLifeCells({
+  keyId,
+  name,
+  createdAt,
+  lastUsedAt,
+  revokedAt,
+  revoke,
+  confirm,
+}: {
+  keyId: string;
+  name: string;
+  createdAt: Date;
+  lastUsedAt: Date | null;
+  revokedAt: Date | null;
+  revoke: (prev: FormAnswer | null, form: FormData) => Promise<FormAnswer>;
+  confirm: { title: string; body?: ReactNode };
+}) {
+  return (
+    <>
+      <td className="small nowrap">
+        <LocalTime instant={createdAt} />
+      </td>
+      <td className="small nowrap">{lastUsedAt ? <LocalTime instant={lastUsedAt} /> : <span className="muted">never</span>}</td>
+      <td>
+        {revokedAt ? (
+          <span className="badge badge-muted">
+            revoked <LocalTime instant={revokedAt} />
+          </span>
+        ) : (
+          <ActionForm action={revoke} submitLabel="Revoke" danger confirm={confirm} label={`Revoke ${name}`}>
+            <input type="hidden" name="key_id" value={keyId} />
+          </ActionForm>
+        )}
+      </td>
+    </>
+  );
+}

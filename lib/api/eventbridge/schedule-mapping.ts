@@ -1,0 +1,277 @@
+/**
+ * EventBridge schedules ↔ the product's schedules (SPEC §14). Wire shapes in, the contract's fields
+ * out, and back; the rules of schedules are the domain's (lib/schedules), which this file never
+ * re-implements. What the product has no field for yet is kept in the schedule's `eventbridge` column
+ * and answered from there.
+ *
+ * THE CADENCE SEAM: `cadenceFields` is the one place where `rate(...)`, `FlexibleTimeWindow`,
+ * `Target.RetryPolicy`, `Target.DeadLetterConfig` and `ActionAfterCompletion` meet the domain's
+ * `recurring_rate`, `flexible_time_window`, `retry_policy`, `dead_letter` and
+ * `action_after_completion` (SPEC §12); GetSchedule answers them from the schedule itself, so an edit
+ * in the web app shows through this API.
+ */
+import {
+  parseScheduleExpression,
+  ScheduleExpressionError,
+  type AwsTarget,
+  type ExternalTarget,
+  type GroupSchedule,
+  type InvocationTarget,
+} from '../../schedules';
+import { AwsError } from './errors';
+import { validationError } from './validate';
+import {
+  DEFAULT_RETRY_POLICY,
+  fromWireTime,
+  scheduleArn,
+  toWireTime,
+  type EventBridgeContext,
+  type WireScheduleInput,
+  type WireTarget,
+} from './wire';
+import { looksLikeWorkflowArn, parseWorkflowArn, workflowArnOf } from './workflow-arn';
+
+/** The product's description limit (SPEC §5.2); the EventBridge API takes up to 512 (docs/decisions.md). */
+const PRODUCT_DESCRIPTION_MAX = 256;
+
+/** The role shown for a schedule made outside the EventBridge API, which has none (docs/decisions.md). */
+const productRoleArn = (accountId: string) => `arn:aws:iam::${accountId}:role/scheduler-product-api`;
+
+/** What the `eventbridge` column holds (keys the domain may drop are named in lib/schedules/update-schedule.ts). */
+export interface StoredEventBridge {
+  v: 1;
+  /** Where and as what it was last saved through this API. */
+  region: string;
+  account: string;
+  arn: string;
+  /** The Target as sent (its `Arn`/`Input` dropped once the product changes the target). */
+  target: Partial<WireTarget>;
+  /** The expression as sent (dropped once the product changes the cadence). */
+  expression?: string;
+  /** The full Description when longer than the product's 256 (dropped once the product changes it). */
+  description?: string;
+  /** The default event's origin, for a workflow target without Input (SPEC §13.3). */
+  defaultEvent?: { arn: string; region: string; account: string };
+  kmsKeyArn?: string;
+}
+
+/** The schedule fields and target the domain's create/update take, and what the column stores. */
+export interface DomainSchedule {
+  input: Record<string, unknown>;
+  external?: ExternalTarget;
+  eventbridge: StoredEventBridge;
+}
+
+const invalidExpression = (expr: string) => new AwsError('ValidationException', `Invalid Schedule Expression ${expr}.`);
+
+/** Services whose targets template their Input and need it to be JSON (the model's Target.Input documentation). */
+const TEMPLATED_SERVICES = new Set(['lambda', 'states', 'events']);
+
+function isJson(text: string): boolean {
+  try {
+    JSON.parse(text);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** `[{alias, value}, …]` exactly, or null. */
+function asInputData(v: unknown): InvocationTarget['input_data'] | null {
+  if (!Array.isArray(v) || v.length === 0) return null;
+  const ok = v.every((d) => typeof d === 'object' && d !== null && !Array.isArray(d) && Object.keys(d).sort().join(',') === 'alias,value' && typeof (d as { alias: unknown }).alias === 'string');
+  return ok ? (v as InvocationTarget['input_data']) : null;
+}
+
+/**
+ * The target (SPEC §14 "Targets"): a workflow ARN → a workflow target with `Input` as its input_data
+ * (an array of `{alias, value}` as it is, any other JSON as `[{"alias": "input", "value": …}]`);
+ * an `http(s)://` URL → an `http` target (Input is the body); any other ARN → an `aws` target.
+ */
+function mapTarget(t: WireTarget): { invocation_target?: InvocationTarget; external?: ExternalTarget } {
+  if (looksLikeWorkflowArn(t.Arn)) {
+    const ref = parseWorkflowArn(t.Arn);
+    if (!ref) throw validationError('target.arn', t.Arn, 'Member must be a workflow ARN arn:aws:scheduler:<region>:<account>:workflow/<org>/<blob>/<revision or default>/<session>/<definition>');
+    let input_data: InvocationTarget['input_data'] = [];
+    if (t.Input !== undefined) {
+      if (!isJson(t.Input)) throw validationError('target.input', t.Input, 'Member must be well-formed JSON for a workflow target');
+      const parsed = JSON.parse(t.Input);
+      input_data = asInputData(parsed) ?? [{ alias: 'input', value: parsed }];
+    }
+    return { invocation_target: { ...ref, input_data } };
+  }
+  if (/^https?:\/\//i.test(t.Arn)) return { external: { type: 'http', target: { url: t.Arn, ...(t.Input !== undefined ? { body: t.Input } : {}) } } };
+  const service = /^arn:aws(?:-[a-z]+)?:([^:]+):/.exec(t.Arn)?.[1];
+  if (service && TEMPLATED_SERVICES.has(service) && t.Input !== undefined && !isJson(t.Input)) {
+    throw validationError('target.input', t.Input, 'Member must be well-formed JSON for a Lambda, Step Functions or EventBridge target');
+  }
+  const aws: AwsTarget = {
+    arn: t.Arn,
+    role_arn: t.RoleArn,
+    ...(t.Input !== undefined ? { input: t.Input } : {}),
+    ...(t.SqsParameters?.MessageGroupId ? { sqs_parameters: { message_group_id: t.SqsParameters.MessageGroupId } } : {}),
+    ...(t.EventBridgeParameters ? { eventbridge_parameters: { detail_type: t.EventBridgeParameters.DetailType, source: t.EventBridgeParameters.Source } } : {}),
+  };
+  return { external: { type: 'aws', target: aws } };
+}
+
+/**
+ * THE CADENCE SEAM (see the file comment), SPEC §14's mapping onto §12:
+ * - `cron(...)` → `recurring_cron` + `cron_expression`; `at(...)` → `one_time` + `invocation_time`;
+ *   `rate(v unit)` → `recurring_rate` + `rate_expression: "v unit"` (anchored as §12.1 says);
+ * - `FlexibleTimeWindow` → `flexible_time_window` (FLEXIBLE needs `MaximumWindowInMinutes`, AWS's rule);
+ * - `Target.RetryPolicy` → `retry_policy`, each absent member AWS's default (185 attempts, 86,400 s);
+ * - `Target.DeadLetterConfig.Arn` → `dead_letter` (absent: none);
+ * - `ActionAfterCompletion` NONE | DELETE → `action_after_completion` none | delete.
+ * Every field is set, so an UpdateSchedule replaces them all (EVENTBRIDGE.md §3.3). The domain
+ * validates their bounds and grammar; its refusals map to ValidationException (domain-errors.ts).
+ */
+function cadenceFields(wire: WireScheduleInput): Record<string, unknown> {
+  const expr = wire.ScheduleExpression;
+  let parsed;
+  try {
+    parsed = parseScheduleExpression(expr);
+  } catch (e) {
+    if (e instanceof ScheduleExpressionError) throw invalidExpression(expr);
+    throw e;
+  }
+  const window = wire.FlexibleTimeWindow;
+  if (window.Mode === 'FLEXIBLE' && window.MaximumWindowInMinutes === undefined) {
+    throw validationError('flexibleTimeWindow.maximumWindowInMinutes', null, 'Member must not be null when flexibleTimeWindow.mode is FLEXIBLE');
+  }
+  const retry = wire.Target.RetryPolicy ?? {};
+  const delivery = {
+    flexible_time_window: window.Mode === 'FLEXIBLE' ? { mode: 'flexible', maximum_window_minutes: window.MaximumWindowInMinutes } : { mode: 'off' },
+    retry_policy: {
+      maximum_retry_attempts: retry.MaximumRetryAttempts ?? DEFAULT_RETRY_POLICY.MaximumRetryAttempts,
+      maximum_event_age_seconds: retry.MaximumEventAgeInSeconds ?? DEFAULT_RETRY_POLICY.MaximumEventAgeInSeconds,
+    },
+    dead_letter: wire.Target.DeadLetterConfig?.Arn ? { arn: wire.Target.DeadLetterConfig.Arn } : null,
+    action_after_completion: wire.ActionAfterCompletion === 'DELETE' ? 'delete' : 'none',
+  };
+  switch (parsed.kind) {
+    case 'cron':
+      return { repeat: 'recurring_cron', cron_expression: expr.slice('cron('.length, -1), ...delivery };
+    case 'at':
+      return { repeat: 'one_time', invocation_time: parsed.invocationTime, ...delivery };
+    case 'rate':
+      return { repeat: 'recurring_rate', rate_expression: expr.slice('rate('.length, -1), ...delivery };
+    default:
+      return parsed satisfies never;
+  }
+}
+
+/**
+ * A Create/UpdateSchedule input as the domain's fields (full replacement: every optional field absent
+ * from the request is cleared or set to its default — UTC, ENABLED, no description or dates).
+ * @throws AwsError ValidationException for an expression or target the wire already refuses.
+ */
+export function toDomainSchedule(wire: WireScheduleInput, ctx: EventBridgeContext, groupName: string): DomainSchedule {
+  const cadence = cadenceFields(wire);
+  const { invocation_target, external } = mapTarget(wire.Target);
+  const description = wire.Description;
+  const arn = scheduleArn(ctx, groupName, wire.Name);
+  const input: Record<string, unknown> = {
+    ...cadence,
+    timezone: wire.ScheduleExpressionTimezone ?? 'UTC',
+    description: description === undefined ? null : description.slice(0, PRODUCT_DESCRIPTION_MAX),
+    // SPEC §14 / DOC: StartDate and EndDate do not bound an at() schedule; they are stored as sent.
+    start_date: wire.StartDate === undefined ? null : fromWireTime(wire.StartDate).toISOString(),
+    end_date: wire.EndDate === undefined ? null : fromWireTime(wire.EndDate).toISOString(),
+    enabled: (wire.State ?? 'ENABLED') === 'ENABLED',
+    ...(invocation_target ? { invocation_target } : {}),
+  };
+  const eventbridge: StoredEventBridge = {
+    v: 1,
+    region: ctx.region,
+    account: ctx.accountId,
+    arn,
+    target: wire.Target,
+    expression: wire.ScheduleExpression,
+    ...(description !== undefined && description.length > PRODUCT_DESCRIPTION_MAX ? { description } : {}),
+    ...(invocation_target && wire.Target.Input === undefined ? { defaultEvent: { arn, region: ctx.region, account: ctx.accountId } } : {}),
+    ...(wire.KmsKeyArn ? { kmsKeyArn: wire.KmsKeyArn } : {}),
+  };
+  return { input, external, eventbridge };
+}
+
+function storedOf(v: unknown): Partial<StoredEventBridge> {
+  return typeof v === 'object' && v !== null ? (v as Partial<StoredEventBridge>) : {};
+}
+
+/** The Target answered: the one sent (with AWS's default RetryPolicy), its Arn and Input re-derived when the product changed them. */
+function wireTarget(gs: GroupSchedule, ctx: EventBridgeContext, stored: Partial<StoredEventBridge>): WireTarget {
+  const s = gs.schedule;
+  const sent = stored.target ?? {};
+  let derived: Pick<WireTarget, 'Arn'> & Partial<Pick<WireTarget, 'Input' | 'RoleArn'>>;
+  if (sent.Arn !== undefined) derived = { Arn: sent.Arn, ...(sent.Input !== undefined ? { Input: sent.Input } : {}) };
+  else if (s.invocation_target_type === 'http') {
+    const t = s.invocation_target as unknown as { url: string; body?: string };
+    derived = { Arn: t.url, ...(t.body !== undefined ? { Input: t.body } : {}) };
+  } else if (s.invocation_target_type === 'aws') {
+    const t = s.invocation_target as unknown as AwsTarget;
+    derived = { Arn: t.arn, ...(t.input !== undefined ? { Input: t.input } : {}), ...(t.role_arn ? { RoleArn: t.role_arn } : {}) };
+  } else {
+    const it = s.invocation_target;
+    derived = { Arn: workflowArnOf(ctx.region, ctx.accountId, it), ...(it.input_data.length ? { Input: JSON.stringify(it.input_data) } : {}) };
+  }
+  // Retries and the dead letter are the schedule's own (SPEC §12.2–§12.3), whoever set them last; a
+  // schedule without a retry policy makes one attempt, which AWS spells MaximumRetryAttempts 0.
+  const { DeadLetterConfig: _sentDeadLetter, ...rest } = sent;
+  void _sentDeadLetter;
+  const retry = s.retry_policy;
+  return {
+    ...rest,
+    ...derived,
+    RoleArn: sent.RoleArn ?? derived.RoleArn ?? productRoleArn(ctx.accountId),
+    RetryPolicy: retry
+      ? { MaximumEventAgeInSeconds: retry.maximum_event_age_seconds, MaximumRetryAttempts: retry.maximum_retry_attempts }
+      : { MaximumEventAgeInSeconds: DEFAULT_RETRY_POLICY.MaximumEventAgeInSeconds, MaximumRetryAttempts: 0 },
+    ...(s.dead_letter ? { DeadLetterConfig: { Arn: s.dead_letter.arn } } : {}),
+  } as WireTarget;
+}
+
+/** The expression answered: as sent, unless the product changed the cadence since. */
+function wireExpression(gs: GroupSchedule, stored: Partial<StoredEventBridge>): string {
+  if (stored.expression) return stored.expression;
+  const s = gs.schedule;
+  return s.repeat === 'one_time' ? `at(${s.invocation_time})` : s.repeat === 'recurring_rate' ? `rate(${s.rate_expression})` : `cron(${s.cron_expression})`;
+}
+
+/** GetSchedule's answer (EVENTBRIDGE.md §3.2): AWS's defaults filled in, unset fields absent. */
+export function toWireSchedule(gs: GroupSchedule, ctx: EventBridgeContext): Record<string, unknown> {
+  const s = gs.schedule;
+  const stored = storedOf(gs.eventbridge);
+  const description = stored.description ?? s.description;
+  return {
+    ActionAfterCompletion: s.action_after_completion === 'delete' ? 'DELETE' : 'NONE',
+    Arn: scheduleArn(ctx, gs.groupName, s.name),
+    CreationDate: toWireTime(s.created_at),
+    ...(description !== undefined ? { Description: description } : {}),
+    ...(s.end_date ? { EndDate: toWireTime(s.end_date) } : {}),
+    FlexibleTimeWindow: s.flexible_time_window?.mode === 'flexible' ? { Mode: 'FLEXIBLE', MaximumWindowInMinutes: s.flexible_time_window.maximum_window_minutes } : { Mode: 'OFF' },
+    GroupName: gs.groupName,
+    ...(stored.kmsKeyArn ? { KmsKeyArn: stored.kmsKeyArn } : {}),
+    LastModificationDate: toWireTime(s.updated_at),
+    Name: s.name,
+    ScheduleExpression: wireExpression(gs, stored),
+    ScheduleExpressionTimezone: s.timezone,
+    ...(s.start_date ? { StartDate: toWireTime(s.start_date) } : {}),
+    State: s.enabled ? 'ENABLED' : 'DISABLED',
+    Target: wireTarget(gs, ctx, stored),
+  };
+}
+
+/** A ListSchedules entry (ScheduleSummary): only the target's Arn, no expression. */
+export function toWireSummary(gs: GroupSchedule, ctx: EventBridgeContext): Record<string, unknown> {
+  const s = gs.schedule;
+  return {
+    Arn: scheduleArn(ctx, gs.groupName, s.name),
+    CreationDate: toWireTime(s.created_at),
+    GroupName: gs.groupName,
+    LastModificationDate: toWireTime(s.updated_at),
+    Name: s.name,
+    State: s.enabled ? 'ENABLED' : 'DISABLED',
+    Target: { Arn: wireTarget(gs, ctx, storedOf(gs.eventbridge)).Arn },
+  };
+}

@@ -1,0 +1,76 @@
+/**
+ * AWS SDK for JavaScript v3 clients of the `aws` targets and the dead letter (SPEC §13.2, §12.3),
+ * one per service and region, cached for the process. They are configured ONLY by the standard AWS
+ * SDK environment of the worker (`AWS_REGION`, `AWS_PROFILE`, `AWS_ACCESS_KEY_ID`…,
+ * `AWS_ENDPOINT_URL`, `AWS_ENDPOINT_URL_SQS`…, `AWS_MAX_ATTEMPTS`), so one build reaches real AWS or
+ * an emulator; the region is the target ARN's. Our only setting is a request timeout, so a hung
+ * endpoint cannot hold a delivery slot for ever.
+ */
+import { ECSClient } from '@aws-sdk/client-ecs';
+import { EventBridgeClient } from '@aws-sdk/client-eventbridge';
+import { LambdaClient } from '@aws-sdk/client-lambda';
+import { SFNClient } from '@aws-sdk/client-sfn';
+import { SNSClient } from '@aws-sdk/client-sns';
+import { SQSClient } from '@aws-sdk/client-sqs';
+import type { AwsTargetService } from './contract';
+
+/** Socket timeouts of every AWS call, in ms: connecting, and the whole answer. */
+const CONNECTION_TIMEOUT_MS = 10_000;
+const REQUEST_TIMEOUT_MS = 30_000;
+
+interface ClientOf {
+  sqs: SQSClient;
+  sns: SNSClient;
+  lambda: LambdaClient;
+  states: SFNClient;
+  events: EventBridgeClient;
+  ecs: ECSClient;
+}
+
+const CONSTRUCTORS: { [S in AwsTargetService]: new (config: object) => ClientOf[S] } = {
+  sqs: SQSClient,
+  sns: SNSClient,
+  lambda: LambdaClient,
+  states: SFNClient,
+  events: EventBridgeClient,
+  ecs: ECSClient,
+};
+
+const clients = new Map<string, ClientOf[AwsTargetService]>();
+
+/** The cached client of `service` in `region` (created on first use). */
+export function awsClient<S extends AwsTargetService>(service: S, region: string): ClientOf[S] {
+  const key = `${service}:${region}`;
+  let client = clients.get(key) as ClientOf[S] | undefined;
+  if (!client) {
+    client = new CONSTRUCTORS[service]({
+      region,
+      requestHandler: { connectionTimeout: CONNECTION_TIMEOUT_MS, requestTimeout: REQUEST_TIMEOUT_MS },
+    });
+    clients.set(key, client);
+  }
+  return client;
+}
+
+/** Used when the SDK environment names no region (AWS's own default region). */
+export const FALLBACK_REGION = 'us-east-1';
+let region: Promise<string> | undefined;
+
+/**
+ * The region of the worker's AWS SDK configuration (`AWS_REGION`, or the profile's), as the SDK
+ * resolves it; `us-east-1` when none is configured. Resolved once per process. For the default
+ * event's `region` and the schedule ARNs (SPEC §13.3).
+ */
+export function sdkRegion(): Promise<string> {
+  region ??= (async () => {
+    const probe = new SQSClient({});
+    try {
+      return await probe.config.region();
+    } catch {
+      return FALLBACK_REGION;
+    } finally {
+      probe.destroy();
+    }
+  })();
+  return region;
+}

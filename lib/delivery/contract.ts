@@ -1,0 +1,302 @@
+/**
+ * The contract of the targets beyond the workflow catalog (SPEC §13): `http` webhooks (§13.1) and
+ * `aws` services (§13.2), the dead letter's queue (§12.3) and the `result` shapes their runs record.
+ * Universal (no I/O, no Node import), so the New Schedule form, the API and the CLI share it; the
+ * schedule contract adds `HttpInvocationTargetSchema` / `AwsInvocationTargetSchema` to its union.
+ *
+ * Structural problems (wrong type, unknown key, a bound) are plain zod issues (`400
+ * invalid_request_body`); rules with their own SPEC code are custom issues carrying
+ * `params.code: 'invalid_invocation_target'`, as in lib/schedules/contract.ts.
+ */
+import { z } from 'zod';
+
+/** Target types delivered outside the catalog (SPEC §13); `workflow` is §6's. */
+export const EXTERNAL_TARGET_TYPES = ['http', 'aws'] as const;
+export type ExternalTargetType = (typeof EXTERNAL_TARGET_TYPES)[number];
+
+function refuse(ctx: z.RefinementCtx, message: string, path: (string | number)[]) {
+  ctx.addIssue({ code: 'custom', message, path, params: { code: 'invalid_invocation_target' } });
+}
+
+/** Largest `body` (http) or `input` (aws), serialized, in bytes: SQS's message limit, 256 KiB. */
+export const PAYLOAD_MAX_BYTES = 256 * 1024;
+const utf8Length = (s: string) => new TextEncoder().encode(s).length;
+
+// ---------------------------------------------------------------------------------------------
+// §13.1 http
+
+export const HTTP_METHODS = ['POST', 'PUT'] as const;
+export type HttpMethod = (typeof HTTP_METHODS)[number];
+
+/** `timeout_seconds` bounds (inclusive) and default (SPEC §13.1). */
+export const HTTP_TIMEOUT_SECONDS = { min: 1, max: 30, default: 10 } as const;
+export const URL_MAX_LENGTH = 2048;
+/** Most custom headers on one target; longest header value (characters). */
+export const HTTP_HEADERS_MAX = 50;
+export const HTTP_HEADER_VALUE_MAX = 8192;
+
+/**
+ * Headers a target may not set (lowercase): the Standard Webhooks headers are the signature's, and
+ * the rest describe the connection, which the delivery owns.
+ */
+export const RESERVED_HTTP_HEADERS = [
+  'webhook-id',
+  'webhook-timestamp',
+  'webhook-signature',
+  'host',
+  'content-length',
+  'transfer-encoding',
+  'connection',
+  'keep-alive',
+  'upgrade',
+  'te',
+  'trailer',
+  'expect',
+  'proxy-authorization',
+  'proxy-connection',
+] as const;
+
+/** RFC 9110 token: a header field name. */
+const HEADER_NAME = /^[!#$%&'*+.^_`|~0-9A-Za-z-]{1,256}$/;
+/** A field value without CR, LF or NUL (no header injection). */
+const HEADER_VALUE = /^[^\r\n\0]*$/;
+
+/** Why a webhook URL is refused, or null (SPEC §13.1: `http` or `https`, ≤ 2048 chars). Pure. */
+export function webhookUrlProblem(url: string): string | null {
+  let parsed: URL;
+  try {
+    parsed = new URL(url);
+  } catch {
+    return 'url must be an absolute http:// or https:// URL';
+  }
+  if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') return `url must use http or https, not ${parsed.protocol.replace(/:$/, '').slice(0, 20)}`;
+  if (!parsed.hostname) return 'url must name a host';
+  if (parsed.username || parsed.password) return 'url must not carry a user name or password; send credentials in headers';
+  return null;
+}
+
+/** `invocation_target` of an `http` schedule (SPEC §13.1). */
+export const HttpInvocationTargetSchema = z
+  .object({
+    url: z.string().min(1).max(URL_MAX_LENGTH, `url must be at most ${URL_MAX_LENGTH} characters`),
+    method: z.enum(HTTP_METHODS).optional(),
+    headers: z
+      .record(z.string(), z.string().max(HTTP_HEADER_VALUE_MAX, `a header value must be at most ${HTTP_HEADER_VALUE_MAX} characters`))
+      .optional(),
+    body: z.json().optional(),
+    timeout_seconds: z.number().int().min(HTTP_TIMEOUT_SECONDS.min).max(HTTP_TIMEOUT_SECONDS.max).optional(),
+  })
+  .strict()
+  .superRefine((t, ctx) => {
+    const problem = webhookUrlProblem(t.url);
+    if (problem) refuse(ctx, problem, ['url']);
+    const names = Object.keys(t.headers ?? {});
+    if (names.length > HTTP_HEADERS_MAX) ctx.addIssue({ code: 'custom', message: `at most ${HTTP_HEADERS_MAX} headers`, path: ['headers'] });
+    const seen = new Set<string>();
+    for (const name of names) {
+      const lower = name.toLowerCase();
+      if (!HEADER_NAME.test(name)) ctx.addIssue({ code: 'custom', message: `"${name.slice(0, 64)}" is not a valid header name`, path: ['headers', name] });
+      else if ((RESERVED_HTTP_HEADERS as readonly string[]).includes(lower) || lower.startsWith('proxy-')) {
+        ctx.addIssue({ code: 'custom', message: `header "${name}" is set by the delivery and cannot be configured`, path: ['headers', name] });
+      } else if (seen.has(lower)) ctx.addIssue({ code: 'custom', message: `header "${name}" is given twice (names are case-insensitive)`, path: ['headers', name] });
+      else if (!HEADER_VALUE.test(t.headers![name])) ctx.addIssue({ code: 'custom', message: 'a header value must not contain CR, LF or NUL', path: ['headers', name] });
+      seen.add(lower);
+    }
+    if (t.body !== undefined && utf8Length(JSON.stringify(t.body)) > PAYLOAD_MAX_BYTES) {
+      ctx.addIssue({ code: 'custom', message: `body must be at most ${PAYLOAD_MAX_BYTES / 1024} KiB serialized`, path: ['body'] });
+    }
+  });
+export type HttpInvocationTarget = z.infer<typeof HttpInvocationTargetSchema>;
+
+// ---------------------------------------------------------------------------------------------
+// §13.2 aws
+
+/**
+ * The AWS services an `aws` target delivers to, by the ARN's service name (SPEC §13.2):
+ * `sqs` SendMessage, `sns` Publish, `lambda` Invoke (asynchronous), `states` StartExecution,
+ * `events` PutEvents, `ecs` RunTask. Any other ARN is `400 invalid_invocation_target`.
+ */
+export const AWS_TARGET_SERVICES = ['sqs', 'sns', 'lambda', 'states', 'events', 'ecs'] as const;
+export type AwsTargetService = (typeof AWS_TARGET_SERVICES)[number];
+
+/** The services whose `input` must be JSON (SPEC §13.2; AWS `Target.Input`). */
+export const JSON_INPUT_SERVICES: readonly AwsTargetService[] = ['lambda', 'states', 'events'];
+
+/** An ARN taken apart: `arn:<partition>:<service>:<region>:<account>:<resource>`. */
+export interface ParsedTargetArn {
+  partition: string;
+  service: AwsTargetService;
+  region: string;
+  /** 12 digits. */
+  account: string;
+  /** The service's own name: queue, topic, function (with `:qualifier`), state machine, bus, cluster. */
+  name: string;
+  /** SQS queues and SNS topics whose name ends in `.fifo`. */
+  fifo: boolean;
+}
+
+const ARN = /^arn:(aws(?:-[a-z]+)*):([a-z0-9-]+):([a-z]{2}(?:-[a-z]+)+-\d{1,2}):(\d{12}):(.+)$/;
+/** The resource part of each service's ARN, capturing the name. */
+const RESOURCE: Record<AwsTargetService, RegExp> = {
+  sqs: /^([A-Za-z0-9_-]{1,75}(?:\.fifo)?|[A-Za-z0-9_-]{1,80})$/,
+  sns: /^([A-Za-z0-9_-]{1,251}(?:\.fifo)?|[A-Za-z0-9_-]{1,256})$/,
+  lambda: /^function:([A-Za-z0-9_-]{1,64}(?::(?:\$LATEST|[A-Za-z0-9_-]{1,128}))?)$/,
+  states: /^stateMachine:([A-Za-z0-9_.-]{1,80})$/,
+  events: /^event-bus\/([A-Za-z0-9_./-]{1,256})$/,
+  ecs: /^cluster\/([A-Za-z0-9_-]{1,255})$/,
+};
+const RESOURCE_SHAPE: Record<AwsTargetService, string> = {
+  sqs: 'arn:aws:sqs:<region>:<account>:<queue name>',
+  sns: 'arn:aws:sns:<region>:<account>:<topic name>',
+  lambda: 'arn:aws:lambda:<region>:<account>:function:<name>[:<version or alias>]',
+  states: 'arn:aws:states:<region>:<account>:stateMachine:<name>',
+  events: 'arn:aws:events:<region>:<account>:event-bus/<name>',
+  ecs: 'arn:aws:ecs:<region>:<account>:cluster/<name>',
+};
+
+/**
+ * Parse a target ARN (SPEC §13.2). Returns the parts, or `{problem}` naming what is wrong: not an
+ * ARN, a service outside `AWS_TARGET_SERVICES`, or a resource not of that service's shape. Pure.
+ */
+export function parseTargetArn(arn: string): ParsedTargetArn | { problem: string } {
+  const m = ARN.exec(arn);
+  if (!m) return { problem: 'arn must look like arn:aws:<service>:<region>:<12-digit account>:<resource>' };
+  const [, partition, service, region, account, resource] = m;
+  if (!(AWS_TARGET_SERVICES as readonly string[]).includes(service)) {
+    return { problem: `"${service.slice(0, 40)}" ARNs are not a supported target; use one of ${AWS_TARGET_SERVICES.join(', ')}` };
+  }
+  const s = service as AwsTargetService;
+  const r = RESOURCE[s].exec(resource);
+  if (!r) return { problem: `a ${s} target ARN looks like ${RESOURCE_SHAPE[s]}` };
+  const name = r[1];
+  return { partition, service: s, region, account, name, fifo: (s === 'sqs' || s === 'sns') && name.endsWith('.fifo') };
+}
+
+/** AWS `RoleArn` (EVENTBRIDGE.md §3.1). Stored; deliveries use the worker's own credentials (SPEC §13.2). */
+export const ROLE_ARN = /^arn:aws(-[a-z]+)?:iam::\d{12}:role\/[\w+=,.@/-]+$/;
+/** SQS `MessageGroupId`: 1–128 alphanumeric or punctuation characters. */
+const MESSAGE_GROUP_ID = /^[A-Za-z0-9!"#$%&'()*+,\-./:;<=>?@[\\\]^_`{|}~]{1,128}$/;
+/** EventBridge `Source`: AWS's characters, and never `aws.` (reserved for AWS services). */
+const EVENT_SOURCE = /^[/.\-_A-Za-z0-9]+$/;
+
+/** `ecs_parameters` (SPEC §13.2, AWS `EcsParameters`): what RunTask starts on the ARN's cluster. */
+export const EcsParametersSchema = z
+  .object({
+    task_definition_arn: z.string().min(1).max(1600),
+    task_count: z.number().int().min(1).max(10).optional(),
+    launch_type: z.enum(['EC2', 'FARGATE', 'EXTERNAL']).optional(),
+    platform_version: z.string().min(1).max(64).optional(),
+    group: z.string().min(1).max(255).optional(),
+    network_configuration: z
+      .object({
+        awsvpc_configuration: z
+          .object({
+            subnets: z.array(z.string().min(1).max(1000)).min(1).max(16),
+            security_groups: z.array(z.string().min(1).max(1000)).max(5).optional(),
+            assign_public_ip: z.enum(['ENABLED', 'DISABLED']).optional(),
+          })
+          .strict(),
+      })
+      .strict()
+      .optional(),
+  })
+  .strict();
+export type EcsParameters = z.infer<typeof EcsParametersSchema>;
+
+/** `invocation_target` of an `aws` schedule (SPEC §13.2). */
+export const AwsInvocationTargetSchema = z
+  .object({
+    arn: z.string().min(1).max(1600),
+    role_arn: z.string().max(1600).regex(ROLE_ARN, 'role_arn must be an IAM role ARN: arn:aws:iam::<account>:role/<name>').optional(),
+    input: z.string().min(1).optional(),
+    sqs_parameters: z.object({ message_group_id: z.string().regex(MESSAGE_GROUP_ID, 'message_group_id must be 1–128 letters, digits or punctuation') }).strict().optional(),
+    eventbridge_parameters: z
+      .object({
+        detail_type: z.string().min(1).max(128),
+        source: z
+          .string()
+          .min(1)
+          .max(256)
+          .regex(EVENT_SOURCE, 'source may hold letters, digits and . - _ /')
+          .refine((s) => !s.startsWith('aws.'), 'source must not start with "aws." (reserved for AWS services)'),
+      })
+      .strict()
+      .optional(),
+    ecs_parameters: EcsParametersSchema.optional(),
+  })
+  .strict()
+  .superRefine((t, ctx) => {
+    if (t.input !== undefined && utf8Length(t.input) > PAYLOAD_MAX_BYTES) {
+      ctx.addIssue({ code: 'custom', message: `input must be at most ${PAYLOAD_MAX_BYTES / 1024} KiB`, path: ['input'] });
+    }
+    const parsed = parseTargetArn(t.arn);
+    if ('problem' in parsed) return refuse(ctx, parsed.problem, ['arn']);
+    const { service } = parsed;
+    if (t.sqs_parameters && service !== 'sqs' && !(service === 'sns' && parsed.fifo)) {
+      refuse(ctx, 'sqs_parameters apply to SQS queues (and FIFO SNS topics) only', ['sqs_parameters']);
+    }
+    if (parsed.fifo && !t.sqs_parameters) {
+      refuse(ctx, `a FIFO ${service === 'sqs' ? 'queue' : 'topic'} needs sqs_parameters.message_group_id`, ['sqs_parameters']);
+    }
+    if (service === 'events' && !t.eventbridge_parameters) refuse(ctx, 'an EventBridge target needs eventbridge_parameters {detail_type, source}', ['eventbridge_parameters']);
+    if (service !== 'events' && t.eventbridge_parameters) refuse(ctx, 'eventbridge_parameters apply to EventBridge event buses only', ['eventbridge_parameters']);
+    if (service === 'ecs' && !t.ecs_parameters) refuse(ctx, 'an ECS target needs ecs_parameters {task_definition_arn, …}', ['ecs_parameters']);
+    if (service !== 'ecs' && t.ecs_parameters) refuse(ctx, 'ecs_parameters apply to ECS clusters only', ['ecs_parameters']);
+    if (service === 'ecs' && t.input !== undefined) refuse(ctx, 'an ECS target takes no input: RunTask starts the task definition as registered', ['input']);
+    if (t.input !== undefined && JSON_INPUT_SERVICES.includes(service)) {
+      let value: unknown;
+      try {
+        value = JSON.parse(t.input);
+      } catch {
+        return refuse(ctx, `a ${service} target needs JSON input`, ['input']);
+      }
+      if (service === 'events' && (typeof value !== 'object' || value === null || Array.isArray(value))) {
+        refuse(ctx, 'an EventBridge target needs a JSON object as input (it becomes the event detail)', ['input']);
+      }
+    }
+  });
+export type AwsInvocationTarget = z.infer<typeof AwsInvocationTargetSchema>;
+
+// ---------------------------------------------------------------------------------------------
+// §12.3 dead letter
+
+/** AWS `DeadLetterConfig.Arn`: a standard SQS queue (EVENTBRIDGE.md §3.1; a FIFO name cannot match). */
+export const SQS_DEAD_LETTER_ARN = /^arn:aws(-[a-z]+)?:sqs:[a-z0-9-]+:\d{12}:[a-zA-Z0-9_-]+$/;
+
+/** `dead_letter` (SPEC §12.3). */
+export const DeadLetterConfigSchema = z
+  .object({ arn: z.string().max(1600).regex(SQS_DEAD_LETTER_ARN, 'dead_letter.arn must be a standard SQS queue ARN: arn:aws:sqs:<region>:<account>:<queue>') })
+  .strict();
+export type DeadLetterConfig = z.infer<typeof DeadLetterConfigSchema>;
+
+// ---------------------------------------------------------------------------------------------
+// run results (SPEC §13)
+
+/** `result.error` of a failed webhook attempt (SPEC §13.1). */
+export const HTTP_DELIVERY_ERRORS = ['http_error', 'timeout', 'connection_failed', 'destination_refused'] as const;
+export type HttpDeliveryError = (typeof HTTP_DELIVERY_ERRORS)[number];
+
+/** Longest `response_excerpt`, in bytes of the answer's body (SPEC §13.1: 1 KiB). */
+export const RESPONSE_EXCERPT_MAX_BYTES = 1024;
+
+/**
+ * `result` of a webhook attempt (SPEC §13.1).
+ * - a 2xx answer within the timeout: `{http_status, response_excerpt}`;
+ * - any other answer (a redirect included: never followed): `{error: "http_error", message,
+ *   http_status, response_excerpt}`;
+ * - no answer: `{error: "timeout" | "connection_failed" | "destination_refused" | "http_error", message}`.
+ */
+export type HttpResult =
+  | { http_status: number; response_excerpt: string }
+  | { error: 'http_error'; message: string; http_status?: number; response_excerpt?: string }
+  | { error: Exclude<HttpDeliveryError, 'http_error'>; message: string };
+
+/**
+ * `result` of an AWS attempt (SPEC §13.2): on success the service and what it answered
+ * (`message_id` SQS/SNS, `execution_arn` Step Functions, `event_id` EventBridge, `task_arns` ECS;
+ * Lambda answers only its request id); on failure the AWS error code (`QueueDoesNotExist`,
+ * `ThrottlingException`, …) and its message.
+ */
+export type AwsResult =
+  | { service: AwsTargetService; request_id?: string; message_id?: string; execution_arn?: string; event_id?: string; task_arns?: string[] }
+  | { error: string; message: string; request_id?: string };
