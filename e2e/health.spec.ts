@@ -1,6 +1,6 @@
 /**
  * Honest health (issue "Operator safety", acceptance 3) with real processes: a web app started alone
- * (`scripts/start.ts --web-only`, its own SQLite file and port E2E_PORT + 2) answers `/api/health`
+ * (`scripts/start.ts --web-only`, its own SQLite file and port E2E_PORT + 3) answers `/api/health`
  * with 503 `degraded` and shows the "no worker" banner on every page, and marks a due next fire as
  * overdue; starting a worker (`worker/main.ts`) turns health `ok`, clears the banner and fires the
  * overdue occurrence; a SIGKILLed worker (no goodbye) turns health `degraded` again within 30 s and the
@@ -15,7 +15,7 @@ import { DateTime } from 'luxon';
 import { DEMO_EMAIL, E2E_API_KEY, E2E_DEMO_PASSWORD, E2E_PORT, FOLLOWING_TARGET } from './api';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
-const PORT = E2E_PORT + 2;
+const PORT = E2E_PORT + 3;
 const BASE = `http://127.0.0.1:${PORT}`;
 const DB_FILE = 'data/e2e-health.db';
 const ENV = {

@@ -14,7 +14,7 @@ passed=0
 
 # AWS targets and dead letters (SPEC §13.2, §12.3) are tested against moto's server, a local AWS
 # emulator, on loopback; the tests reach it through the standard AWS SDK environment only. Its port
-# is E2E_PORT+2 (E2E_PORT+1 is the e2e limits server); test receivers use E2E_PORT+10… (40 ports).
+# is E2E_PORT+2 (E2E_PORT+1 is the e2e limits server, E2E_PORT+3 the health test's web-only server); test receivers use E2E_PORT+10… (40 ports).
 E2E_BASE="${E2E_PORT:-3100}"
 MOTO_PORT="${MOTO_PORT:-$((E2E_BASE + 2))}"
 export TEST_PORT_BASE="${TEST_PORT_BASE:-$((E2E_BASE + 10))}"
