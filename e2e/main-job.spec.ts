@@ -47,8 +47,10 @@ test('a one-time schedule made in the New Schedule form fires once, and its exec
   await expect(executions.getByText('success', { exact: true })).toBeVisible({ timeout: Math.max(1_000, 45_000 - (Date.now() - created)) });
   await expect(executions.locator('tbody tr')).toHaveCount(1);
   const row = executions.locator('tbody tr').first();
+  // Columns: Status, Scheduled for, Recorded, Lateness, Trigger, Attempt, Execution / error, Target as fired.
   await expect(row.getByRole('cell').nth(4)).toHaveText('schedule');
-  const executionId = (await row.getByRole('cell').nth(5).innerText()).trim();
+  await expect(row.getByRole('cell').nth(5)).toHaveText('attempt 1');
+  const executionId = (await row.getByRole('cell').nth(6).innerText()).trim();
   expect(executionId).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/);
 
   // The execution, read back through the workflow API of procedures' draft (default) revision.

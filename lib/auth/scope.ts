@@ -48,3 +48,20 @@ export function readableBy(actor: Actor): Prisma.BlobWhereInput {
 export function writableBy(actor: Actor): Prisma.BlobWhereInput {
   return blobsWith(actor, 'write');
 }
+
+/**
+ * The orgs `actor` can see (SPEC §2): its own org (an org actor), an org it is a member of with at
+ * least `read`, or an org holding a blob it may read. As a filter, an org the caller cannot see is not
+ * found by the same one statement that finds a missing one, so the two answer alike and in like time
+ * (no second query for the hidden case).
+ */
+export function orgsVisibleTo(actor: Actor): Prisma.OrgWhereInput {
+  const roles = { in: ROLES.filter((r) => roleAtLeast(r, 'read')) };
+  const own: Prisma.OrgWhereInput =
+    actor.type === 'org'
+      ? actor.roleCap && !roleAtLeast(actor.roleCap, 'read')
+        ? { id: { in: [] } }
+        : { id: actor.id }
+      : { memberships: { some: { userId: actor.id, role: roles } } };
+  return { OR: [own, { blobs: { some: readableBy(actor) } }] };
+}

@@ -14,7 +14,7 @@ export { sessionJson, definitionJson, executionJson, revisionJson } from './seri
 export { createWorkflowBlob, type CreateWorkflowBlobOptions } from './blobs/create-workflow-blob';
 export { createSchedulerBlob, insertSchedulerBlob, type CreateSchedulerBlobOptions } from './blobs/create-scheduler-blob';
 export { findBlobByRef, type FindBlobByRefOptions } from './blobs/find-blob-by-ref';
-export { findOrgByRef, type FindOrgByRefOptions } from './blobs/find-org-by-ref';
+export { findOrgByRef, findVisibleOrg, type FindOrgByRefOptions } from './blobs/find-org-by-ref';
 export { getBlobDescription, describeBlob, type GetBlobDescriptionOptions } from './blobs/get-blob-description';
 export { listReadableBlobs, type ListReadableBlobsOptions } from './blobs/list-readable-blobs';
 export {

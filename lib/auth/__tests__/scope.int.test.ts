@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Db } from '../../db';
 import { newId } from '../../ids';
 import { createTestDb, type TestDb } from '../../testing/test-db';
-import { blobRole, blobRoles, blobsWith, hasBlobAccess, readableBy, ROLES, roleAtLeast, writableBy, type Actor } from '..';
+import { blobRole, blobRoles, blobsWith, hasBlobAccess, orgRole, orgsVisibleTo, readableBy, ROLES, roleAtLeast, writableBy, type Actor } from '..';
 
 let t: TestDb;
 let db: Db;
@@ -108,5 +108,22 @@ describe('§2 blob scopes', () => {
     expect(await find(writableBy(actors['outsider (read key)']))).toBeNull();
     expect(await find(readableBy(actors.reader))).toBeNull(); // refused exactly as a missing revision
     expect(await hasBlobAccess(db, actors.admin, newId(), 'read')).toBe(false);
+  });
+
+  it('orgsVisibleTo selects exactly the orgs where the actor holds at least read or reads a blob (the rule a missing org shares)', async () => {
+    const orgs = await db.org.findMany({ select: { id: true, alias: true }, orderBy: { alias: 'asc' } });
+    for (const [name, actor] of Object.entries(actors)) {
+      const expected: string[] = [];
+      for (const o of orgs) {
+        const blobs = await db.blob.findMany({ where: { orgId: o.id }, select: { id: true } });
+        let reads = roleAtLeast(await orgRole(db, actor, o.id), 'read');
+        for (const b of blobs) reads ||= roleAtLeast(await blobRole(db, actor, b.id), 'read');
+        if (reads) expected.push(o.alias!);
+      }
+      const rows = await db.org.findMany({ where: orgsVisibleTo(actor), select: { alias: true }, orderBy: { alias: 'asc' } });
+      expect(rows.map((r) => r.alias), name).toEqual(expected);
+    }
+    expect((await db.org.findMany({ where: orgsVisibleTo(actors.outsider), select: { alias: true } })).map((r) => r.alias)).toEqual(['globex-inc']);
+    expect(await db.org.findMany({ where: orgsVisibleTo(actors.odd), select: { alias: true } })).toEqual([]);
   });
 });

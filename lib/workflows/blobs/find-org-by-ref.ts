@@ -1,4 +1,5 @@
 import type { Tx, Org } from '../../db';
+import { orgsVisibleTo, type Actor } from '../../auth';
 import { isIdShape, normalizeRef } from '../../ids';
 
 export interface FindOrgByRefOptions {
@@ -14,4 +15,14 @@ export async function findOrgByRef(db: Tx, opts: FindOrgByRefOptions): Promise<O
   const ref = normalizeRef(opts.org);
   if (!ref) return null;
   return isIdShape(ref) ? db.org.findUnique({ where: { id: ref } }) : db.org.findUnique({ where: { alias: ref } });
+}
+
+/**
+ * The org named by id or alias that `actor` can see (SPEC §2: its own, a membership, or a readable
+ * blob in it), or null for a missing and a hidden org alike, decided in one statement.
+ */
+export async function findVisibleOrg(db: Tx, opts: FindOrgByRefOptions & { actor: Actor }): Promise<Org | null> {
+  const ref = normalizeRef(opts.org);
+  if (!ref) return null;
+  return db.org.findFirst({ where: { AND: [isIdShape(ref) ? { id: ref } : { alias: ref }, orgsVisibleTo(opts.actor)] } });
 }

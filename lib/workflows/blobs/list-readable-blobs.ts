@@ -1,9 +1,9 @@
 import type { Db } from '../../db';
-import { type Actor, orgRole, readableBy, roleAtLeast } from '../../auth';
+import { type Actor, readableBy } from '../../auth';
 import { DomainError } from '../../errors';
 import type { BlobDescription } from '../contract';
 import { describeBlob } from './get-blob-description';
-import { findOrgByRef } from './find-org-by-ref';
+import { findVisibleOrg } from './find-org-by-ref';
 
 export interface ListReadableBlobsOptions {
   actor: Actor;
@@ -18,9 +18,9 @@ export interface ListReadableBlobsOptions {
  *   no role on it (an org the caller cannot see answers as one that does not exist, SPEC §2).
  */
 export async function listReadableBlobs(db: Db, opts: ListReadableBlobsOptions): Promise<{ blobs: BlobDescription[] }> {
-  const org = await findOrgByRef(db, { org: opts.org });
-  const notFound = new DomainError('not_found', 'org not found');
-  if (!org) throw notFound;
+  // Missing and hidden alike: one scoped statement, one answer (SPEC §2).
+  const org = await findVisibleOrg(db, { org: opts.org, actor: opts.actor });
+  if (!org) throw new DomainError('not_found', 'org not found');
   // Scoped in the query: blobs the actor cannot read are not found (SPEC §2).
   const blobs = await db.blob.findMany({
     where: { AND: [{ orgId: org.id }, readableBy(opts.actor)] },
@@ -29,8 +29,5 @@ export async function listReadableBlobs(db: Db, opts: ListReadableBlobsOptions):
   });
   const out: BlobDescription[] = [];
   for (const b of blobs) out.push(await describeBlob(db, b.id));
-  if (out.length === 0) {
-    if (!roleAtLeast(await orgRole(db, opts.actor, org.id), 'read')) throw notFound;
-  }
   return { blobs: out };
 }
