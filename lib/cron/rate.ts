@@ -27,13 +27,16 @@ const UNITS: Record<string, RateUnit> = {
   days: 'days',
 };
 const UNIT_MS: Record<RateUnit, number> = { minutes: MS_PER_MINUTE, hours: MS_PER_HOUR, days: MS_PER_DAY };
-/** Largest value accepted: 10 years of days keeps every interval and occurrence a safe integer. */
-const MAX_VALUE = 5_256_000;
+/**
+ * Longest value per unit: 10 years (3,650 days) in every unit. A longer interval would put the next
+ * occurrence past what a `Date` (and the database's timestamp) can hold, so the worker could not store it.
+ */
+const MAX_VALUE: Record<RateUnit, number> = { minutes: 5_256_000, hours: 87_600, days: 3_650 };
 
 /**
  * Parses `"<value> <unit>"` (SPEC §12.1): `value` a positive whole number, `unit` one of `minute`,
  * `minutes`, `hour`, `hours`, `day`, `days` (singular or plural for any value), one space between them,
- * no leading, trailing or doubled spaces. `"5 minutes"` → 300,000 ms; `"1 day"` → 86,400,000 ms.
+ * no leading, trailing or doubled spaces, at most 10 years (3,650 days). `"5 minutes"` → 300,000 ms; `"1 day"` → 86,400,000 ms.
  * @throws RateExpressionError naming the token at fault (`400 invalid_rate_expression`).
  */
 export function parseRateExpression(text: string): RateExpression {
@@ -47,9 +50,11 @@ export function parseRateExpression(text: string): RateExpression {
     throw new RateExpressionError(valueText, `value \`${valueText}\` is not a whole number of at least 1`);
   }
   const value = Number(valueText);
-  if (value > MAX_VALUE) throw new RateExpressionError(valueText, `value \`${valueText}\` is larger than ${MAX_VALUE}`);
   const unit = Object.hasOwn(UNITS, unitText) ? UNITS[unitText] : undefined;
   if (!unit) throw new RateExpressionError(unitText, `unit \`${unitText}\` is not minute(s), hour(s) or day(s)`);
+  if (value > MAX_VALUE[unit]) {
+    throw new RateExpressionError(valueText, `value \`${valueText}\` is larger than ${MAX_VALUE[unit]} ${unit} (the longest rate is 10 years)`);
+  }
   return Object.freeze({ source: text, value, unit, intervalMs: value * UNIT_MS[unit] });
 }
 

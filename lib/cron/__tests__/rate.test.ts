@@ -48,6 +48,16 @@ describe('SPEC §12.1 parseRateExpression', () => {
     expect(e.message.startsWith('rate_expression: ')).toBe(true);
   });
 
+  it('the longest rate is 10 years in every unit, so every occurrence stays a valid instant', () => {
+    expect(parseRateExpression('5256000 minutes').intervalMs).toBe(3650 * 86_400_000);
+    expect(parseRateExpression('87600 hours').intervalMs).toBe(3650 * 86_400_000);
+    expect(parseRateExpression('3650 days').intervalMs).toBe(3650 * 86_400_000);
+    expect(refusal('87601 hours').token).toBe('87601');
+    expect(refusal('3651 days').message).toBe('rate_expression: value `3651` is larger than 3650 days (the longest rate is 10 years)');
+    expect(refusal('5256000 days').token).toBe('5256000');
+    expect(refusal('5256001 minutes').token).toBe('5256001');
+  });
+
   it('messages an operator understands', () => {
     expect(refusal('5 weeks').message).toBe('rate_expression: unit `weeks` is not minute(s), hour(s) or day(s)');
     expect(refusal('0 minutes').message).toBe('rate_expression: value `0` is not a whole number of at least 1');
