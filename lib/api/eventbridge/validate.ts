@@ -57,9 +57,13 @@ function show(v: unknown): string {
   return `'${typeof v === 'string' ? v : JSON.stringify(v)}'`;
 }
 
-/** Whether `v` is a model timestamp on the wire: epoch seconds (JSON number), or an ISO 8601 string. */
+/**
+ * Whether `v` is a model timestamp on the wire: epoch seconds (JSON number), or an ISO 8601 string,
+ * that a `Date` can hold (±8.64e12 s, ±100,000,000 days from 1970; beyond it would be a server error).
+ */
 export function isTimestamp(v: unknown): boolean {
-  return (typeof v === 'number' && Number.isFinite(v)) || (typeof v === 'string' && !Number.isNaN(Date.parse(v)));
+  if (typeof v === 'number') return Number.isFinite(v) && !Number.isNaN(new Date(Math.round(v * 1000)).getTime());
+  return typeof v === 'string' && !Number.isNaN(Date.parse(v));
 }
 
 function typeProblem(shape: Shape, v: unknown): string | null {

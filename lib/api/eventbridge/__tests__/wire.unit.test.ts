@@ -62,6 +62,16 @@ describe('validation from the AWS model (Coral wording)', () => {
   it('a value of the wrong JSON type is a SerializationException', () => {
     expect(thrown(() => validateInput('CreateSchedule', { ...wire(), FlexibleTimeWindow: { Mode: 'FLEXIBLE', MaximumWindowInMinutes: '5' } })).code).toBe('SerializationException');
   });
+
+  it('a timestamp no Date can hold is a SerializationException, not a server error', () => {
+    for (const StartDate of [1e20, -1e15, 8.64e12 + 1]) {
+      expect(thrown(() => validateInput('CreateSchedule', { ...wire(), StartDate } as never))).toEqual({
+        code: 'SerializationException',
+        message: `Value '${JSON.stringify(StartDate)}' at 'startDate' must be a timestamp (epoch seconds)`,
+      });
+    }
+    expect(() => validateInput('CreateSchedule', { ...wire(), StartDate: 8.64e12, EndDate: -8.64e12 } as never)).not.toThrow();
+  });
 });
 
 describe('routes', () => {
