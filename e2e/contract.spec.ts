@@ -334,6 +334,9 @@ test('§3 transport errors: malformed JSON, unknown engine, wrong blob type, unk
   const wrongType = await command(request, procedures, { engine: 'scheduler_blobhub', command: 'list_schedules' });
   expect(wrongType.status).toBe(400);
   expect(wrongType.body.error.code).toBe('unknown_command');
+  const noCommand = await command(request, scheduler, { engine: 'scheduler_blobhub' });
+  expect(noCommand.status).toBe(400);
+  expect(noCommand.body.error).toMatchObject({ code: 'unknown_command', message: 'the body names no command for engine "scheduler_blobhub"' });
   const missing = await command(request, '8f14e45f-cee4-4b0b-8f8a-8e3b1a2c3d4e', { engine: 'scheduler_blobhub', command: 'list_schedules' });
   expect(missing.status).toBe(404);
   expect(missing.body.error.code).toBe('not_found');

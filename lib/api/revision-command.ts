@@ -42,7 +42,10 @@ export async function handleRevisionCommand(req: Request, actor: Actor, revision
     throw new DomainError('unknown_command', `engine "${engine}" does not apply to a ${revision.blobType} revision`, { path: 'engine' });
   }
   const handler = typeof command === 'string' && Object.hasOwn(spec.commands, command) ? spec.commands[command] : undefined;
-  if (!handler) throw new DomainError('unknown_command', `unknown command ${JSON.stringify(command)?.slice(0, 80)} for engine "${engine}"`, { path: 'command' });
+  if (!handler) {
+    const message = command === undefined ? `the body names no command for engine "${engine}"` : `unknown command ${JSON.stringify(command)?.slice(0, 80)} for engine "${engine}"`;
+    throw new DomainError('unknown_command', message, { path: 'command' });
+  }
   const result = await handler({
     db,
     actor,

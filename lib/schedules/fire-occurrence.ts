@@ -328,7 +328,7 @@ function failureCounts(attempts: Attempt[], consequences: Consequence[], outcome
     if (ended === 'failed' && state.limit !== null && state.count >= state.limit && state.note === null) {
       const result = outcomes[i].result as { error?: string; message?: string };
       const last = [result.error, result.message].filter(Boolean).join(': ') || outcomes[i].status;
-      state.note = `paused after ${state.count} consecutive failed occurrences (pause_after_failures = ${state.limit}); the last failed with ${last}`.slice(0, 256);
+      state.note = `paused after ${state.count === 1 ? '1 failed occurrence' : `${state.count} consecutive failed occurrences`} (pause_after_failures = ${state.limit}); the last failed with ${last}`.slice(0, 256);
     }
     bySchedule.set(s.id, state);
   });

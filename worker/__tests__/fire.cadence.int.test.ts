@@ -183,6 +183,24 @@ describe('SPEC §12.5 pausing and after completion', () => {
     }
   });
 
+  it('pause_after_failures 1 pauses after the first failed occurrence, and its note says so in the singular', async () => {
+    const rev = await scheduler();
+    const s = await createSchedule({
+      db: w.db, actor: actor(), revision: rev, limits: LIMITS, now: new Date('2031-03-05T00:00:00Z'),
+      input: { repeat: 'recurring_cron', cron_expression: '* * * * ? *', timezone: 'UTC', pause_after_failures: 1, invocation_target: TARGET },
+    });
+    await setSession('closed');
+    try {
+      await tickAt(new Date('2031-03-05T00:01:00Z'));
+      const paused = await getSchedule({ db: w.db, actor: actor(), revision: rev, scheduleRef: s.id });
+      expect(paused.enabled).toBe(false);
+      expect(paused.paused?.note).toMatch(/^paused after 1 failed occurrence \(pause_after_failures = 1\); the last failed with /);
+    } finally {
+      await setSession('open');
+      await w.db.schedule.delete({ where: { id: s.id } });
+    }
+  });
+
   it('a success resets the count: fail, fail, succeed, fail, fail keeps a pause_after_failures 3 schedule enabled', async () => {
     const rev = await scheduler();
     const s = await createSchedule({
