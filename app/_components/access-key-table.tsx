@@ -34,11 +34,7 @@ export function AccessKeyTable({
           </td>
           <td>{k.role}</td>
           <KeyLifeCells
-            keyId={k.id}
-            name={k.name}
-            createdAt={k.createdAt}
-            lastUsedAt={k.lastUsedAt}
-            revokedAt={k.revokedAt}
+            keyRow={k}
             revoke={revoke}
             confirm={{ title: `Revoke access key "${k.name}" (${k.accessKeyId})?`, body: <p>Requests signed with it are refused from their next request on. This cannot be undone: a revoked pair stays revoked.</p> }}
           />

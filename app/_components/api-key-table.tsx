@@ -16,11 +16,7 @@ export function ApiKeyTable({ keys, revoke, caption }: { keys: ApiKeyInfo[]; rev
           <td className="mono small">sk_{k.prefix}_…</td>
           <td>{k.role}</td>
           <KeyLifeCells
-            keyId={k.id}
-            name={k.name}
-            createdAt={k.createdAt}
-            lastUsedAt={k.lastUsedAt}
-            revokedAt={k.revokedAt}
+            keyRow={k}
             revoke={revoke}
             confirm={{ title: `Revoke key "${k.name}"?`, body: <p>Requests with it are refused from their next request on. This cannot be undone: a revoked key stays revoked.</p> }}
           />

@@ -7,22 +7,16 @@ import { ActionForm, type FormAnswer } from './action-form';
  * use (in the viewer's zone), and its status: the revocation instant, or a Revoke button that asks `confirm` first.
  */
 export function KeyLifeCells({
-  keyId,
-  name,
-  createdAt,
-  lastUsedAt,
-  revokedAt,
+  keyRow,
   revoke,
   confirm,
 }: {
-  keyId: string;
-  name: string;
-  createdAt: Date;
-  lastUsedAt: Date | null;
-  revokedAt: Date | null;
+  /** The key's row: the hidden field names `id`; `name` labels the Revoke button. */
+  keyRow: { id: string; name: string; createdAt: Date; lastUsedAt: Date | null; revokedAt: Date | null };
   revoke: (prev: FormAnswer | null, form: FormData) => Promise<FormAnswer>;
   confirm: { title: string; body?: ReactNode };
 }) {
+  const { id, name, createdAt, lastUsedAt, revokedAt } = keyRow;
   return (
     <>
       <td className="small nowrap">
@@ -36,7 +30,7 @@ export function KeyLifeCells({
           </span>
         ) : (
           <ActionForm action={revoke} submitLabel="Revoke" danger confirm={confirm} label={`Revoke ${name}`}>
-            <input type="hidden" name="key_id" value={keyId} />
+            <input type="hidden" name="key_id" value={id} />
           </ActionForm>
         )}
       </td>

@@ -218,7 +218,6 @@ function wireTarget(gs: GroupSchedule, ctx: EventBridgeContext, stored: Partial<
   // Retries and the dead letter are the schedule's own (SPEC §12.2–§12.3), whoever set them last; a
   // schedule without a retry policy makes one attempt, which AWS spells MaximumRetryAttempts 0.
   const { DeadLetterConfig: _sentDeadLetter, ...rest } = sent;
-  void _sentDeadLetter;
   const retry = s.retry_policy;
   return {
     ...rest,
