@@ -49,6 +49,18 @@ export function RunResultCell({ result, deleted }: { result: RunResult; deleted?
       </div>
     );
   }
+  if (!('error' in result)) {
+    // An http or aws attempt that succeeded (SPEC §13.1, §13.2).
+    const said = 'http_status' in result ? `HTTP ${result.http_status}` : `${result.service} ${result.message_id ?? result.execution_arn ?? result.event_id ?? result.request_id ?? ''}`.trim();
+    const excerpt = 'response_excerpt' in result ? result.response_excerpt : '';
+    return (
+      <div className="cell-stack">
+        <span className="mono small">{said}</span>
+        {excerpt ? <span className="small">{excerpt.slice(0, 200)}</span> : null}
+        {result.repeated_delivery ? <span className="small">delivered again after an interrupted attempt (same id)</span> : null}
+      </div>
+    );
+  }
   if (result.error === 'limit_exceeded' && 'limit' in result) {
     return (
       <div className="cell-stack">
@@ -63,6 +75,7 @@ export function RunResultCell({ result, deleted }: { result: RunResult; deleted?
     <div className="cell-stack">
       <code className="error-name">{result.error}</code>
       {result.message ? <span className="small">{result.message}</span> : null}
+      {'repeated_delivery' in result && result.repeated_delivery ? <span className="small">delivered again after an interrupted attempt (same id)</span> : null}
     </div>
   );
 }

@@ -32,6 +32,12 @@ export interface WorkerEventMap {
     /** `pause_after_failures` disabled the schedule (SPEC §12.5). */
     paused: boolean;
   };
+  /** An http or aws attempt was stored in flight and handed to the delivery pool (SPEC §13). */
+  'occurrence:delivering': { scheduleId: string; scheduledFor: Date; attempt: number; lateMs: number; deliveries: number };
+  /** Recording delivered attempts failed: their leases lapse and a worker recovers them. */
+  'delivery:error': { error: Error };
+  /** Dead letters sent to their SQS queues (SPEC §12.3), and sends that failed. */
+  'dead-letters:sent': { sent: number; failed: number };
   /** A pending retry of a schedule that is no longer enabled was cancelled, not fired (SPEC §12.2). */
   'retry:cancelled': { scheduleId: string; scheduledFor: Date; attempt: number };
   'occurrence:skipped': { scheduleId: string; scheduledFor: Date; skipped: number; reason: 'outside-catchup-window'; completed: boolean; deleted: boolean };

@@ -20,6 +20,9 @@ export function logEvents(events: WorkerEvents, level: Level, workerId?: string)
   events.on('occurrence:fired', (p) =>
     write(p.status === 'success' ? 'info' : 'warn', 'occurrence fired', { ...p, scheduledFor: iso(p.scheduledFor) }),
   );
+  events.on('occurrence:delivering', (p) => write('debug', 'delivering', { ...p, scheduledFor: iso(p.scheduledFor) }));
+  events.on('delivery:error', (p) => write('error', 'recording deliveries failed; their attempts will be recovered', { error: p.error.message }));
+  events.on('dead-letters:sent', (p) => write(p.failed > 0 ? 'warn' : 'info', 'dead letters sent to SQS', p));
   events.on('occurrence:skipped', (p) => write('warn', 'occurrences skipped', { ...p, scheduledFor: iso(p.scheduledFor) }));
   events.on('occurrence:already-fired', (p) => write('warn', 'occurrence already fired; advanced without firing again', { ...p, scheduledFor: iso(p.scheduledFor) }));
   events.on('occurrence:error', (p) => write('error', 'occurrence could not be fired', { scheduleId: p.scheduleId, scheduledFor: iso(p.scheduledFor), error: p.error.message }));

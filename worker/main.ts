@@ -4,6 +4,7 @@
  */
 import { loadConfig, workerClock } from '../lib/config';
 import { closeDb, getDb } from '../lib/db';
+import { createDeliveryDeps } from '../lib/schedules';
 import { logEvents } from './log';
 import { Worker } from './worker';
 
@@ -14,6 +15,7 @@ const worker = new Worker({
   batchSize: config.worker.batchSize,
   pollIntervalMs: config.worker.pollIntervalMs,
   clock: workerClock(config.worker.testClock),
+  delivery: createDeliveryDeps(config),
 });
 logEvents(worker.events, config.logLevel, worker.id);
 for (const signal of ['SIGTERM', 'SIGINT'] as const) process.on(signal, () => worker.stop(signal));

@@ -19,9 +19,14 @@ import {
   listDueOccurrences,
   markWorkerStopped,
   recordHeartbeat,
+  createDeliveryDeps,
+  sendDueDeadLetters,
   sweepExpiredRuns,
+  type DeliveryDeps,
   type FireOutcome,
+  type InFlightAttempt,
 } from '../lib/schedules';
+import { DeliveryRunner } from './deliveries';
 import { WorkerEvents } from './events';
 
 export interface WorkerOptions {
@@ -36,7 +41,15 @@ export interface WorkerOptions {
   sweepIntervalMs?: number;
   /** Pause between two heartbeats, in ms. Default 5 s. */
   heartbeatIntervalMs?: number;
+  /**
+   * The pool and destination rules http and aws attempts are delivered with (SPEC §13; the edge
+   * builds it with `createDeliveryDeps(config)`). Default: a pool of 16 and no allowed private hosts.
+   */
+  delivery?: DeliveryDeps;
 }
+
+/** How often the leases of attempts in hand are renewed, in ms of the worker's clock (deliver-attempts.ts). */
+const LEASE_RENEW_MS = 20_000;
 
 const DAY_MS = 86_400_000;
 /** Pause before looking again when due occurrences exist but other workers hold them, in ms. */
@@ -55,10 +68,22 @@ export class Worker {
   /** Outcomes of the last tick: all of them, and those other than `error` (progress made). */
   private lastClaimed = 0;
   private lastProgress = 0;
+  /** http and aws attempts in hand: delivering, or delivered and waiting for their record (SPEC §13). */
+  readonly deliveries: DeliveryRunner;
+  private readonly delivery: DeliveryDeps;
+  private lastRenewAt = 0;
 
   constructor(private readonly opts: WorkerOptions) {
     this.clock = opts.clock ?? (() => new Date());
     this.startedAt = this.clock();
+    this.delivery = opts.delivery ?? createDeliveryDeps({ delivery: { concurrency: 16, httpAllowList: { hosts: [], addresses: [], ranges: [] } } });
+    this.deliveries = new DeliveryRunner(
+      opts.db,
+      this.delivery,
+      this.clock,
+      (outcomes) => outcomes.forEach((o) => this.report(o)),
+      (error) => this.events.emit('delivery:error', { error }),
+    );
   }
 
   /**
@@ -78,8 +103,11 @@ export class Worker {
     }
     let fired = 0;
     this.lastProgress = 0;
+    // SPEC §13: the batch committed its http and aws attempts in flight; deliver them beside the loop.
+    const inFlight: InFlightAttempt[] = outcomes.flatMap((o) => (o.kind === 'delivering' ? [o.delivery] : []));
+    this.deliveries.start(inFlight);
     for (const out of outcomes) {
-      if (out.kind === 'fired') fired++;
+      if (out.kind === 'fired' || out.kind === 'delivering') fired++;
       if (out.kind !== 'error') this.lastProgress++;
       this.report(out);
     }
@@ -124,6 +152,9 @@ export class Worker {
         });
         return;
       }
+      case 'delivering':
+        this.events.emit('occurrence:delivering', { scheduleId, scheduledFor, attempt: out.attempt, lateMs: out.lateMs, deliveries: out.delivery.deliveries });
+        return;
       case 'skipped':
         this.events.emit('occurrence:skipped', { scheduleId, scheduledFor, skipped: out.skipped, reason: 'outside-catchup-window', completed: out.completed, deleted: out.deleted });
         return;
@@ -190,6 +221,7 @@ export class Worker {
           lastBeat = now.getTime();
         }
         await this.sweepStep(now);
+        await this.deliveryStep(now);
         claimed = await this.tick(now);
         backoffMs = this.opts.pollIntervalMs;
         if (claimed < this.opts.batchSize && !this.sweeping) sleepMs = await this.idleFor(this.clock());
@@ -202,7 +234,22 @@ export class Worker {
       // A full batch (or a pending sweep) means more work is waiting: loop again at once.
       if (claimed < this.opts.batchSize && !this.sweeping) await this.sleep(sleepMs);
     }
+    // A graceful stop records every attempt in hand first: none is left for recovery.
+    await this.deliveries.drain();
     await markWorkerStopped(this.opts.db, this.id, this.clock()).catch(() => undefined);
+  }
+
+  /**
+   * Between ticks: renew the leases of the attempts in hand (every 20 s of the worker's clock), and
+   * send the dead letters whose SQS send is due (SPEC §12.3).
+   */
+  async deliveryStep(now: Date): Promise<void> {
+    if (this.deliveries.size > 0 && now.getTime() - this.lastRenewAt >= LEASE_RENEW_MS) {
+      await this.deliveries.renew(now);
+      this.lastRenewAt = now.getTime();
+    }
+    const report = await sendDueDeadLetters(this.opts.db, this.delivery, now);
+    if (report.sent + report.failed > 0) this.events.emit('dead-letters:sent', report);
   }
 
   /**

@@ -7,7 +7,7 @@
 import type { Actor } from '../auth';
 import { DomainError } from '../errors';
 import { schedulerCommands } from '../schedules';
-import { getReadableRevision, workflowCommands, type CommandHandler } from '../workflows';
+import { getReadableRevision, workflowCommands, type CommandContext, type CommandHandler } from '../workflows';
 import { readJsonBody } from './body';
 import { json } from './http';
 import { runtime, type Runtime } from './runtime';
@@ -30,12 +30,12 @@ export async function readJsonObject(req: Request): Promise<Record<string, unkno
 }
 
 /** Run one command for `actor` on revision `revisionId` and answer with its JSON. `rt`: the process's client and limits unless given (tests). */
-export async function handleRevisionCommand(req: Request, actor: Actor, revisionId: string, rt: Pick<Runtime, 'db' | 'limits'> = runtime()): Promise<Response> {
+export async function handleRevisionCommand(req: Request, actor: Actor, revisionId: string, rt: Pick<Runtime, 'db' | 'limits'> & Partial<Pick<Runtime, 'delivery'>> = runtime()): Promise<Response> {
   const body = await readJsonObject(req);
   const { engine, command, ...params } = body;
   const spec = typeof engine === 'string' ? ENGINES[engine] : undefined;
   if (!spec) throw new DomainError('unknown_command', `unknown engine ${JSON.stringify(engine)?.slice(0, 80)}; use "scheduler_blobhub" or "workflow_blobhub"`, { path: 'engine' });
-  const { db, limits } = rt;
+  const { db, limits, delivery } = rt;
   // Missing and unreadable answer alike: 404 not_found (SPEC §2).
   const revision = await getReadableRevision(db, { actor, revisionId });
   if (revision.blobType !== spec.blobType) {
@@ -52,7 +52,8 @@ export async function handleRevisionCommand(req: Request, actor: Actor, revision
     revision: { id: revision.id, blobId: revision.blobId, orgId: revision.orgId, state: revision.state },
     params,
     limits,
+    delivery,
     now: new Date(),
-  });
+  } as CommandContext);
   return json(result);
 }

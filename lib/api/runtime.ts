@@ -6,6 +6,7 @@
  */
 import { loadConfig, type AppConfig, type Limits } from '../config';
 import { getDb, type Db } from '../db';
+import { createDeliveryDeps, type DeliveryDeps } from '../schedules';
 
 export interface Runtime {
   /** The process-wide client for DATABASE_URL (opened on first use). */
@@ -14,10 +15,16 @@ export interface Runtime {
   limits: Limits;
   /** The HTTP edge's settings: trusted proxies, the `/metrics` token (SCHEDULER_METRICS_TOKEN). */
   http: AppConfig['http'];
+  /** The process's delivery pool and destination rules, for manual fires to http and aws targets (SPEC §13). */
+  delivery: DeliveryDeps;
 }
+
+/** One delivery pool per process (SCHEDULER_DELIVERY_CONCURRENCY bounds all of its deliveries). */
+let delivery: DeliveryDeps | null = null;
 
 /** The client, limits and HTTP settings of this process. Throws when the environment is invalid (naming the variables). */
 export function runtime(): Runtime {
   const config = loadConfig();
-  return { db: getDb(config), limits: config.limits, http: config.http };
+  delivery ??= createDeliveryDeps(config);
+  return { db: getDb(config), limits: config.limits, http: config.http, delivery };
 }

@@ -300,3 +300,32 @@ export type HttpResult =
 export type AwsResult =
   | { service: AwsTargetService; request_id?: string; message_id?: string; execution_arn?: string; event_id?: string; task_arns?: string[] }
   | { error: string; message: string; request_id?: string };
+
+/**
+ * Set on the result of an attempt delivered a second time because the process delivering it the first
+ * time died before recording it (SPEC §13, at-least-once): the receiver may have it twice, under the
+ * same `webhook-id` / event `id`.
+ */
+const RepeatedDelivery = z.literal(true).optional();
+
+/** The `result` shapes of http and aws attempts (SPEC §13.1, §13.2), as the run contract parses them. */
+export const ExternalRunResultSchemas = [
+  z.strictObject({ http_status: z.int(), response_excerpt: z.string(), repeated_delivery: RepeatedDelivery }),
+  z.strictObject({
+    service: z.enum(AWS_TARGET_SERVICES),
+    request_id: z.string().optional(),
+    message_id: z.string().optional(),
+    execution_arn: z.string().optional(),
+    event_id: z.string().optional(),
+    task_arns: z.array(z.string()).optional(),
+    repeated_delivery: RepeatedDelivery,
+  }),
+  z.strictObject({
+    error: z.string(),
+    message: z.string(),
+    http_status: z.int().optional(),
+    response_excerpt: z.string().optional(),
+    request_id: z.string().optional(),
+    repeated_delivery: RepeatedDelivery,
+  }),
+] as const;

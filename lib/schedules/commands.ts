@@ -21,12 +21,16 @@ import { deleteSchedule } from './delete-schedule';
 import { getSchedule, listSchedules } from './list-schedules';
 import { listRuns } from './list-runs';
 import { runSchedule } from './run-schedule';
+import type { DeliveryDeps } from './deliver-attempts';
 import { setAllEnabled } from './set-all-enabled';
 import { dryRunUpdateSchedule, updateSchedule } from './update-schedule';
 import { getSigningSecret } from './get-signing-secret';
 import { rotateSigningSecret } from './rotate-signing-secret';
 
 const base = (ctx: CommandContext) => ({ db: ctx.db, actor: ctx.actor, revision: ctx.revision });
+
+/** The process's delivery pool, which the web edge adds to the context (lib/api/revision-command.ts) for manual fires to http and aws targets. */
+const deliveryOf = (ctx: CommandContext): DeliveryDeps | undefined => (ctx as CommandContext & { delivery?: DeliveryDeps }).delivery;
 
 /** `dry_run` of a save command (`DryRunParams`), validated on its own; the rest of the body is the save's. */
 function isDryRun(dryRun: unknown): boolean {
@@ -69,7 +73,7 @@ export const schedulerCommands: CommandTable<typeof SCHEDULER_COMMANDS> = {
   },
   async run_schedule(ctx) {
     const p = parseOrRefuse(ScheduleIdParams, ctx.params);
-    return { execution: await runSchedule({ ...base(ctx), scheduleRef: p.schedule_id, now: ctx.now, limits: ctx.limits }) };
+    return { execution: await runSchedule({ ...base(ctx), scheduleRef: p.schedule_id, now: ctx.now, limits: ctx.limits, delivery: deliveryOf(ctx) }) };
   },
   async set_all_enabled(ctx) {
     const p = parseOrRefuse(SetAllEnabledParams, ctx.params);
@@ -81,7 +85,7 @@ export const schedulerCommands: CommandTable<typeof SCHEDULER_COMMANDS> = {
   },
   async replay_dead_letter(ctx) {
     const p = parseOrRefuse(DeadLetterIdParams, ctx.params);
-    return replayDeadLetter({ ...base(ctx), deadLetterRef: p.dead_letter_id, limits: ctx.limits, now: ctx.now });
+    return replayDeadLetter({ ...base(ctx), deadLetterRef: p.dead_letter_id, limits: ctx.limits, now: ctx.now, delivery: deliveryOf(ctx) });
   },
   async dismiss_dead_letter(ctx) {
     const p = parseOrRefuse(DeadLetterIdParams, ctx.params);

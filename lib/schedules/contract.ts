@@ -9,7 +9,7 @@
 import { z } from 'zod';
 import type { Role } from '../auth';
 import { CronExpressionError, isValidTimezone, LocalTimeError, parseCronExpression, parseRateExpression, RateExpressionError, resolveLocalTime } from '../cron';
-import { DeadLetterConfigSchema } from '../delivery/contract';
+import { DeadLetterConfigSchema, ExternalRunResultSchemas } from '../delivery/contract';
 import { aliasProblem, isIdShape } from '../ids';
 import {
   AuthEntitySchema,
@@ -400,11 +400,13 @@ export type Schedule = z.infer<typeof ScheduleSchema>;
 /** A schedule with a workflow target (SPEC §6): every schedule the product API, the web form and the CLI save. */
 export type WorkflowSchedule = Extract<Schedule, { invocation_target_type: 'workflow' }>;
 
-/** `result` of a run (SPEC §8.1): the resolved ids on success, else the refusal. */
+/** `result` of a run (SPEC §8.1): the resolved ids on success, else the refusal; for http and aws targets, §13's. */
 export const RunResultSchema = z.union([
   z.strictObject({ execution_id: IdSchema, revision_id: IdSchema, session_id: IdSchema, definition_id: IdSchema }),
   z.strictObject({ error: z.literal('limit_exceeded'), limit: z.string(), message: z.string() }),
   z.strictObject({ error: z.enum(INVOCATION_ERRORS), message: z.string().optional() }),
+  // http and aws attempts (SPEC §13.1, §13.2).
+  ...ExternalRunResultSchemas,
 ]);
 export type RunResult = z.infer<typeof RunResultSchema>;
 

@@ -11,7 +11,8 @@ import { DomainError } from '../errors';
 import { isIdShape, normalizeRef } from '../ids';
 import { requireSchedulerRole } from './access';
 import type { DeadLetter, Run, RunResult, RunStatus } from './contract';
-import { invokeAndRecord } from './invoke-target';
+import type { DeliveryDeps } from './deliver-attempts';
+import { finishManualFire, startManualFire } from './manual-fire';
 import { targetFields, toRun } from './serialize';
 
 /** Page size of `list_dead_letters` (the same paging as `list_executions`, SPEC §3.1). */
@@ -90,20 +91,26 @@ async function getDeadLetterRow(db: Db | Tx, revisionId: string, ref: string) {
  * for a completed schedule (a replay is not a new occurrence). Needs `write`.
  * Throws `404 dead_letter_not_found`, `404 schedule_not_found` (the schedule was deleted since).
  */
-export async function replayDeadLetter(opts: Scope & { deadLetterRef: string; limits: Limits; now: Date }): Promise<{ execution: Run; dead_letter: DeadLetter }> {
+export async function replayDeadLetter(
+  opts: Scope & { deadLetterRef: string; limits: Limits; now: Date; delivery?: DeliveryDeps },
+): Promise<{ execution: Run; dead_letter: DeadLetter }> {
   const { db, actor, revision, now } = opts;
-  return inTransaction(db, async (tx) => {
+  const started = await inTransaction(db, async (tx) => {
     await requireSchedulerRole(tx, actor, revision.blobId, 'write');
     const letter = await getDeadLetterRow(tx, revision.id, opts.deadLetterRef);
     const schedule = await tx.schedule.findFirst({ where: { id: letter.scheduleId, revisionId: revision.id } });
     if (!schedule) {
       throw new DomainError('schedule_not_found', 'the schedule of this dead letter has been deleted, so it cannot be replayed; dismiss it instead', { path: 'dead_letter_id' });
     }
-    const out = await invokeAndRecord(tx, { schedule, trigger: 'manual', scheduledFor: now, attempt: 1, now }, opts.limits, { deadLetterId: letter.id });
-    const updated = await tx.deadLetter.update({ where: { id: letter.id }, data: { replayRunId: out.runId, replayStatus: out.status, replayedAt: now } });
-    const run = await tx.run.findUniqueOrThrow({ where: { id: out.runId } });
-    return { execution: toRun(run), dead_letter: toDeadLetter(updated) };
+    const fire = await startManualFire(tx, schedule, { scheduledFor: now, now, limits: opts.limits, deadLetterId: letter.id });
+    // A workflow replay is recorded already; an http or aws replay records its status when delivered.
+    if (fire.status) await tx.deadLetter.update({ where: { id: letter.id }, data: { replayRunId: fire.runId, replayStatus: fire.status, replayedAt: now } });
+    return { fire, letterId: letter.id };
   });
+  await finishManualFire(db, started.fire, opts.delivery);
+  const [run, updated] = await Promise.all([db.run.findUnique({ where: { id: started.fire.runId } }), db.deadLetter.findUnique({ where: { id: started.letterId } })]);
+  if (!run || !updated) throw new DomainError('schedule_not_found', 'the schedule of this dead letter was deleted while the replay was delivered');
+  return { execution: toRun(run), dead_letter: toDeadLetter(updated) };
 }
 
 /** `dismiss_dead_letter` (SPEC §12.3): remove it from the list. Needs `write`. Throws `404 dead_letter_not_found`. */

@@ -6,6 +6,9 @@
  * attempts, dead letters, failure counts and automatic pauses, completion and delete-after-completion).
  * Commit makes all of it visible at once; a crash before commit leaves every occurrence and attempt of
  * the batch due, so each fires exactly once.
+ *
+ * http and aws attempts (SPEC §13) are not invoked in the transaction: it stores them in flight, and
+ * the caller delivers them after commit and records them with `recordDelivered` (deliver-attempts.ts).
  */
 import type { Limits } from '../config';
 import {
@@ -19,6 +22,8 @@ import {
   inTransaction,
   insertDeadLetters,
   insertPendingAttempts,
+  loadFiringSchedules,
+  takeInFlight,
   updateFailureCounts,
   type Advance,
   type ClaimedRetry,
@@ -37,6 +42,16 @@ import type { ExhaustedReason } from './contract';
 import { deleteCompleted } from './finish';
 import { invokeTargets, recordRuns, type InvokeOptions, type InvokeOutcome, type RunExtras } from './invoke-target';
 import { fireAtOf, nextOccurrenceInWindow, type ScheduleTiming, type StoredRepeat } from './occurrences';
+import {
+  deliverEach,
+  inFlightAttemptOf,
+  inFlightLeaseEnd,
+  interruptedOutcome,
+  isExternalTarget,
+  type DeliveredAttempt,
+  type DeliveryDeps,
+  type InFlightAttempt,
+} from './deliver-attempts';
 
 /** Most occurrences counted one by one when skipping a long outage; beyond it we jump ahead. */
 const MAX_SKIP_WALK = 100_000;
@@ -72,6 +87,11 @@ export type FireOutcome =
       /** A failed attempt that ended its occurrence's retries: why. */
       exhausted: ExhaustedReason | null;
     } & AfterAttempt
+  /**
+   * An http or aws attempt stored in flight (SPEC §13): the caller delivers `delivery` after commit
+   * and records it (`recordDelivered`); its run does not exist yet.
+   */
+  | { kind: 'delivering'; scheduleId: string; scheduledFor: Date; attempt: number; lateMs: number; delivery: InFlightAttempt }
   | { kind: 'skipped'; scheduleId: string; scheduledFor: Date; skipped: number; completed: boolean; deleted: boolean }
   /** The occurrence already has a scheduled run: next_fire_at was advanced, nothing fired again. */
   | { kind: 'already-fired'; scheduleId: string; scheduledFor: Date; completed: boolean; deleted: boolean }
@@ -157,18 +177,33 @@ type Plan =
   | { kind: 'skip'; row: ClaimedSchedule; next: NextOccurrence | null; skipped: number }
   | { kind: 'error'; row: ClaimedSchedule; error: Error };
 
-/** One attempt to make in this batch: an occurrence's first attempt, or a claimed retry. */
+/** One attempt to make in this batch: an occurrence's first attempt, a claimed retry or a recovery. */
 interface Attempt {
   item: InvokeOptions;
   schedule: FiringSchedule;
   /** When the attempt was due (lateness is measured from it). */
   dueAt: Date;
+  /** The claimed pending row (a retry or a recovery), or null for an occurrence's first attempt. */
+  retry: ClaimedRetry | null;
+}
+
+/** An attempt settled when it is recorded: its schedule as it is now, what it sent. */
+interface SettledAttempt {
+  item: InvokeOptions;
+  schedule: FiringSchedule;
+  /** False when the schedule was disabled while the attempt was in flight: no retry follows it. */
+  enabled: boolean;
+  /** A manual replay: the dead letter it replays (SPEC §12.3). */
+  deadLetterId: string | null;
+  /** What the attempt sent (an http or aws attempt), for its dead letter's SQS message (SPEC §12.3). */
+  request: unknown;
 }
 
 /**
  * Fire claimed occurrences and retries at instant `now`: decide each occurrence (fire, skip beyond the
- * catch-up window, or already fired), advance them all in one statement, invoke every attempt, record
- * the runs, then the attempts' consequences (SPEC §12.2–§12.5).
+ * catch-up window, or already fired), advance them all in one statement, invoke every workflow
+ * attempt and record it with its consequences (SPEC §12.2–§12.5); store every http and aws attempt in
+ * flight, for the caller to deliver after commit (`delivering` outcomes, SPEC §13).
  */
 async function fireClaimed(tx: Tx, rows: ClaimedSchedule[], retries: ClaimedRetry[], now: Date, limits: Limits): Promise<FireOutcome[]> {
   const windowStart = new Date(now.getTime() - limits.catchupWindowSeconds * 1000);
@@ -186,8 +221,9 @@ async function fireClaimed(tx: Tx, rows: ClaimedSchedule[], retries: ClaimedRetr
             next: p.next?.fireAt ?? null,
             nextScheduledFor: p.next?.scheduledFor ?? null,
             skipped: p.kind === 'skip' ? p.skipped : 0,
-            // A last occurrence that may still be retried keeps the schedule active until it ends.
-            state: p.next === null && !(p.kind === 'fire' && retryPolicyOf(p.row)) ? 'completed' : 'active',
+            // A last occurrence that may still be retried, or whose attempt is delivered after this
+            // transaction (SPEC §13), keeps the schedule active until it ends.
+            state: p.next === null && !(p.kind === 'fire' && (retryPolicyOf(p.row) || isExternalTarget(p.row.invocationTargetType))) ? 'completed' : 'active',
           },
         ],
   );
@@ -199,50 +235,95 @@ async function fireClaimed(tx: Tx, rows: ClaimedSchedule[], retries: ClaimedRetr
   const attempts: Attempt[] = [];
   for (const p of plans) {
     if (p.kind !== 'fire' || !advanced.has(p.row.id)) continue;
-    attempts.push({ schedule: p.row, dueAt: p.row.nextFireAt, item: { schedule: p.row, trigger: 'schedule', scheduledFor: p.row.nextScheduledFor, attempt: 1, now } });
+    attempts.push({ schedule: p.row, dueAt: p.row.nextFireAt, retry: null, item: { schedule: p.row, trigger: 'schedule', scheduledFor: p.row.nextScheduledFor, attempt: 1, now } });
   }
-  const cancelled = retries.filter((r) => !r.enabled);
+  // A waiting retry of a disabled schedule is cancelled; an interrupted delivery (deliveries ≥ 1) is
+  // recovered whatever the schedule's state: it was sent, so it must be recorded.
+  const cancelled = retries.filter((r) => !r.enabled && r.deliveries === 0);
   for (const r of retries) {
-    if (!r.enabled) continue;
-    attempts.push({ schedule: r.schedule, dueAt: r.dueAt, item: { schedule: r.schedule, trigger: 'schedule', scheduledFor: r.scheduledFor, attempt: r.attempt, now } });
+    if (!r.enabled && r.deliveries === 0) continue;
+    attempts.push({ schedule: r.schedule, dueAt: r.dueAt, retry: r, item: { schedule: r.schedule, trigger: r.trigger, scheduledFor: r.scheduledFor, attempt: r.attempt, now } });
   }
   // Serialization is desired: occurrences of one schedule end in occurrence order, so its failure
   // count (SPEC §12.5) folds them in the order they happened.
   attempts.sort((a, b) => a.item.scheduledFor.getTime() - b.item.scheduledFor.getTime());
 
-  const outcomes = await invokeTargets(tx, attempts.map((a) => a.item), limits);
-  const consequences = attempts.map((a, i) => consequenceOf(a, outcomes[i], now));
-  await recordRuns(tx, attempts.map((a) => a.item), outcomes, consequences.map((c) => c.extras));
+  // SPEC §13: http and aws attempts are delivered after commit. A recovery is delivered once more
+  // only if it was delivered once and its target is still external and firing; else it is recorded
+  // now as interrupted (at most one repeated delivery per interrupted attempt).
+  const deliveries: InFlightAttempt[] = [];
+  const inFlightRows: PendingAttemptInsert[] = [];
+  const now_: Attempt[] = [];
+  const preset = new Map<Attempt, InvokeOutcome>();
+  for (const a of attempts) {
+    const r = a.retry;
+    const external = isExternalTarget(a.schedule.invocationTargetType);
+    const recovery = r !== null && r.deliveries > 0;
+    if (recovery && (r.deliveries >= 2 || !external || (r.trigger === 'schedule' && !r.enabled))) {
+      const fire = inFlightAttemptOf(a.schedule, { pendingId: r.pendingId, runId: newId(), scheduledFor: r.scheduledFor, trigger: r.trigger, attempt: r.attempt, deliveries: r.deliveries, deadLetterId: r.deadLetterId, dueAt: r.dueAt, now });
+      preset.set(a, interruptedOutcome(fire).outcome);
+      now_.push(a);
+      continue;
+    }
+    if (!external) {
+      now_.push(a);
+      continue;
+    }
+    const pendingId = newId();
+    const deliveriesSoFar = recovery ? r.deliveries + 1 : 1;
+    const fire = inFlightAttemptOf(a.schedule, {
+      pendingId,
+      runId: newId(),
+      scheduledFor: a.item.scheduledFor,
+      trigger: a.item.trigger,
+      attempt: a.item.attempt,
+      deliveries: deliveriesSoFar,
+      deadLetterId: r?.deadLetterId ?? null,
+      dueAt: a.dueAt,
+      now,
+    });
+    deliveries.push(fire);
+    inFlightRows.push(inFlightRow(fire, a.schedule, now));
+  }
+  // The in-flight rows come before completeFinished below: they keep their schedules from completing.
+  await insertPendingAttempts(tx, inFlightRows);
+
+  const invoked = now_.filter((a) => !preset.has(a));
+  const invokedOutcomes = await invokeTargets(tx, invoked.map((a) => a.item), limits);
+  const byAttempt = new Map<Attempt, InvokeOutcome>([...preset, ...invoked.map((a, i) => [a, invokedOutcomes[i]] as const)]);
+  const outcomes = now_.map((a) => byAttempt.get(a)!);
   // A disabled schedule's claimed retries were deleted by the claim: their failed attempts are cancelled.
   await markCancelled(tx, cancelled);
 
-  await insertPendingAttempts(tx, consequences.flatMap((c) => (c.pending ? [c.pending] : [])));
-  await insertDeadLetters(tx, consequences.flatMap((c) => (c.deadLetter ? [c.deadLetter] : [])));
-  const counts = failureCounts(attempts, consequences, outcomes);
-  await updateFailureCounts(tx, counts, now);
-  const paused = new Set(counts.filter((c) => c.pauseNote !== null).map((c) => c.scheduleId));
-  // SPEC §12.2: disabling a schedule cancels its pending retries, the automatic pause included.
-  await cancelPendingAttempts(tx, [...paused]);
-
-  const ended = [...new Set(attempts.filter((_, i) => consequences[i].ended !== null).map((a) => a.schedule.id))];
-  const completedLater = await completeFinished(tx, ended, now);
-  const completed = new Set([...completedAtAdvance, ...completedLater.map((c) => c.id)]);
   const action = new Map<string, string>([...rows, ...attempts.map((a) => a.schedule)].map((s) => [s.id, s.actionAfterCompletion]));
-  // SPEC §12.5: delete as delete_schedule would (runs and pending attempts go with it); dead letters stay.
-  const deleted = await deleteCompleted(tx, [...completed].map((id) => ({ id, actionAfterCompletion: action.get(id) ?? 'none' })));
-  const deletedSet = new Set(deleted);
+  const settled = await settleAttempts(
+    tx,
+    now_.map((a) => ({ item: a.item, schedule: a.schedule, enabled: a.retry?.enabled ?? true, deadLetterId: a.retry?.deadLetterId ?? null, request: null })),
+    outcomes,
+    now,
+    completedAtAdvance,
+    action,
+  );
+  const { completed, deleted: deletedSet } = settled;
 
-  const after = (id: string): AfterAttempt => ({ completed: completed.has(id), deleted: deletedSet.has(id), paused: paused.has(id) });
-  const fired: FireOutcome[] = attempts.map((a, i) => ({
+  const fired: FireOutcome[] = now_.map((a, i) => ({
     kind: 'fired',
     scheduleId: a.schedule.id,
     scheduledFor: a.item.scheduledFor,
     attempt: a.item.attempt,
     lateMs: now.getTime() - a.dueAt.getTime(),
     run: outcomes[i],
-    nextAttemptAt: consequences[i].extras.nextAttemptAt ?? null,
-    exhausted: (consequences[i].extras.exhausted as ExhaustedReason | null) ?? null,
-    ...after(a.schedule.id),
+    nextAttemptAt: settled.consequences[i].extras.nextAttemptAt ?? null,
+    exhausted: (settled.consequences[i].extras.exhausted as ExhaustedReason | null) ?? null,
+    ...settled.after(a.schedule.id),
+  }));
+  const delivering: FireOutcome[] = deliveries.map((d) => ({
+    kind: 'delivering',
+    scheduleId: d.scheduleId,
+    scheduledFor: d.scheduledFor,
+    attempt: d.attempt,
+    lateMs: now.getTime() - d.dueAt.getTime(),
+    delivery: d,
   }));
   const others: FireOutcome[] = plans.flatMap((p): FireOutcome[] => {
     const scheduleId = p.row.id;
@@ -261,7 +342,101 @@ async function fireClaimed(tx: Tx, rows: ClaimedSchedule[], retries: ClaimedRetr
     }
   });
   const cancelledOutcomes: FireOutcome[] = cancelled.map((r) => ({ kind: 'retry-cancelled', scheduleId: r.schedule.id, scheduledFor: r.scheduledFor, attempt: r.attempt }));
-  return [...fired, ...others, ...cancelledOutcomes];
+  return [...fired, ...delivering, ...others, ...cancelledOutcomes];
+}
+
+/** The `pending_attempts` row of an attempt in flight: due (claimable again) when its lease ends. */
+function inFlightRow(fire: InFlightAttempt, schedule: FiringSchedule, now: Date): PendingAttemptInsert {
+  return {
+    id: fire.pendingId,
+    scheduleId: fire.scheduleId,
+    scheduledFor: fire.scheduledFor,
+    trigger: fire.trigger,
+    attempt: fire.attempt,
+    dueAt: inFlightLeaseEnd(schedule, now),
+    deliveries: fire.deliveries,
+    deadLetterId: fire.deadLetterId,
+    createdAt: now,
+  };
+}
+
+/**
+ * Record attempts' runs and what they leave behind (SPEC §12.2–§12.5), in the caller's transaction:
+ * next attempts, dead letters, replayed dead letters' status, failure counts and automatic pauses,
+ * then completion (besides `completedAlready`) and delete-after-completion. `actions` names each
+ * schedule's `action_after_completion` (default: the attempt's schedule's).
+ */
+async function settleAttempts(tx: Tx, attempts: SettledAttempt[], outcomes: InvokeOutcome[], now: Date, completedAlready: Set<string>, actions: Map<string, string>) {
+  const consequences = attempts.map((a, i) => consequenceOf(a, outcomes[i], now));
+  await recordRuns(tx, attempts.map((a) => a.item), outcomes, consequences.map((c) => c.extras));
+  await insertPendingAttempts(tx, consequences.flatMap((c) => (c.pending ? [c.pending] : [])));
+  await insertDeadLetters(tx, consequences.flatMap((c) => (c.deadLetter ? [c.deadLetter] : [])));
+  // SPEC §12.3: a replay's dead letter keeps its last replay's run and status.
+  for (const [i, a] of attempts.entries()) {
+    if (a.deadLetterId) {
+      await tx.deadLetter.updateMany({ where: { id: a.deadLetterId }, data: { replayRunId: outcomes[i].runId, replayStatus: outcomes[i].status, replayedAt: now } });
+    }
+  }
+  const counts = failureCounts(attempts, consequences, outcomes);
+  await updateFailureCounts(tx, counts, now);
+  const paused = new Set(counts.filter((c) => c.pauseNote !== null).map((c) => c.scheduleId));
+  // SPEC §12.2: disabling a schedule cancels its pending retries, the automatic pause included.
+  await cancelPendingAttempts(tx, [...paused]);
+
+  const ended = [...new Set(attempts.filter((_, i) => consequences[i].ended !== null).map((a) => a.schedule.id))];
+  const completedLater = await completeFinished(tx, ended, now);
+  const completed = new Set([...completedAlready, ...completedLater.map((c) => c.id)]);
+  for (const a of attempts) if (!actions.has(a.schedule.id)) actions.set(a.schedule.id, a.schedule.actionAfterCompletion);
+  // SPEC §12.5: delete as delete_schedule would (runs and pending attempts go with it); dead letters stay.
+  const deleted = new Set(await deleteCompleted(tx, [...completed].map((id) => ({ id, actionAfterCompletion: actions.get(id) ?? 'none' }))));
+  const after = (id: string): AfterAttempt => ({ completed: completed.has(id), deleted: deleted.has(id), paused: paused.has(id) });
+  return { consequences, completed, deleted, after };
+}
+
+/**
+ * Record delivered http and aws attempts (SPEC §13): one transaction for all of them. Exactly once:
+ * only the attempts whose in-flight row this transaction deletes are recorded (an attempt recorded or
+ * recovered elsewhere, or whose schedule was deleted, is not). Each is folded into its schedule as it
+ * is now (locked), at instant `now`: a failed attempt of a schedule disabled meanwhile gets no retry.
+ * Returns a `fired` outcome per recorded attempt.
+ */
+export async function recordDelivered(db: Db, delivered: DeliveredAttempt[], now: Date): Promise<FireOutcome[]> {
+  if (delivered.length === 0) return [];
+  return inTransaction(db, async (tx) => {
+    const taken = await takeInFlight(tx, delivered.map((d) => d.attempt.pendingId));
+    const mine = delivered.filter((d) => taken.has(d.attempt.pendingId));
+    const schedules = await loadFiringSchedules(tx, mine.map((d) => d.attempt.scheduleId));
+    // Serialization is desired: occurrences of one schedule end in occurrence order (SPEC §12.5).
+    const live = mine.filter((d) => schedules.has(d.attempt.scheduleId)).sort((a, b) => a.attempt.scheduledFor.getTime() - b.attempt.scheduledFor.getTime());
+    const attempts: SettledAttempt[] = live.map((d) => {
+      const schedule = schedules.get(d.attempt.scheduleId)!;
+      const { scheduledFor, trigger, attempt, deadLetterId } = d.attempt;
+      return { item: { schedule, trigger, scheduledFor, attempt, now }, schedule, enabled: schedule.enabled, deadLetterId, request: d.request };
+    });
+    const outcomes = live.map((d) => d.outcome);
+    const settled = await settleAttempts(tx, attempts, outcomes, now, new Set(), new Map());
+    return live.map((d, i): FireOutcome => ({
+      kind: 'fired',
+      scheduleId: d.attempt.scheduleId,
+      scheduledFor: d.attempt.scheduledFor,
+      attempt: d.attempt.attempt,
+      lateMs: d.attempt.claimedAt.getTime() - d.attempt.dueAt.getTime(),
+      run: outcomes[i],
+      nextAttemptAt: settled.consequences[i].extras.nextAttemptAt ?? null,
+      exhausted: (settled.consequences[i].extras.exhausted as ExhaustedReason | null) ?? null,
+      ...settled.after(d.attempt.scheduleId),
+    }));
+  }, FIRE_TX);
+}
+
+/**
+ * Deliver in-flight attempts and record them (`deliverEach` then `recordDelivered`), waiting for all:
+ * a manual fire to an external target (run now, replay), and tests. The worker instead records each
+ * delivery as it settles (worker/deliveries.ts), so one slow receiver holds up no other record.
+ */
+export async function deliverAndRecord(db: Db, attempts: InFlightAttempt[], deps: DeliveryDeps, clock: () => Date): Promise<FireOutcome[]> {
+  const delivered = await Promise.all(deliverEach(db, attempts, deps, clock()));
+  return recordDelivered(db, delivered, clock());
 }
 
 /** What one attempt's outcome leads to: its run's retry fields, a next attempt or a dead letter. */
@@ -273,12 +448,18 @@ interface Consequence {
   ended: 'success' | 'failed' | null;
 }
 
-/** SPEC §12.2–§12.3: a failed attempt is retried, or exhausts its occurrence into a dead letter. */
-function consequenceOf(a: Attempt, outcome: InvokeOutcome, now: Date): Consequence {
+/**
+ * SPEC §12.2–§12.3: a failed attempt is retried, or exhausts its occurrence into a dead letter. A
+ * manual fire is one attempt and ends no occurrence; a failed attempt recorded after its schedule
+ * was disabled is `exhausted: "cancelled"` (disabling cancels retries, SPEC §12.2).
+ */
+function consequenceOf(a: SettledAttempt, outcome: InvokeOutcome, now: Date): Consequence {
+  if (a.item.trigger === 'manual') return { extras: { deadLetterId: a.deadLetterId }, pending: null, deadLetter: null, ended: null };
   if (outcome.status === 'success') return { extras: {}, pending: null, deadLetter: null, ended: 'success' };
   const policy = retryPolicyOf(a.schedule);
   // No retry policy and no dead letter: one attempt, as SPEC §5–§8 say (BlobHub behaviour).
   if (!policy) return { extras: {}, pending: null, deadLetter: null, ended: 'failed' };
+  if (!a.enabled) return { extras: { exhausted: 'cancelled' }, pending: null, deadLetter: null, ended: null };
   const verdict = afterFailedAttempt(policy, a.item.attempt, a.item.scheduledFor, now);
   if (verdict.kind === 'retry') {
     return {
@@ -306,6 +487,8 @@ function consequenceOf(a: Attempt, outcome: InvokeOutcome, now: Date): Consequen
       invocationTargetType: s.invocationTargetType,
       invocationTarget: s.invocationTarget,
       deadLetterArn: s.deadLetterArn,
+      // The SQS message body (SPEC §12.3): what the last attempt sent; a workflow attempt's call.
+      lastRequest: a.request ?? { invocation_target_type: s.invocationTargetType ?? 'workflow', invocation_target: s.invocationTarget, scheduled_for: a.item.scheduledFor.toISOString(), attempt: a.item.attempt },
       createdAt: now,
     },
     ended: 'failed',
@@ -317,7 +500,7 @@ function consequenceOf(a: Attempt, outcome: InvokeOutcome, now: Date): Consequen
  * the occurrences that ended in this batch (in occurrence order); a count reaching
  * `pause_after_failures` pauses the schedule. Only schedules whose count changes are returned.
  */
-function failureCounts(attempts: Attempt[], consequences: Consequence[], outcomes: InvokeOutcome[]): FailureCount[] {
+function failureCounts(attempts: SettledAttempt[], consequences: Consequence[], outcomes: InvokeOutcome[]): FailureCount[] {
   const bySchedule = new Map<string, { start: number; count: number; limit: number | null; note: string | null }>();
   attempts.forEach((a, i) => {
     const ended = consequences[i].ended;

@@ -11,7 +11,17 @@ export { runSchedule } from './run-schedule';
 export { setAllEnabled } from './set-all-enabled';
 export { listDeadLetters, replayDeadLetter, dismissDeadLetter, countDeadLetters, toDeadLetter, DEAD_LETTERS_PAGE_SIZE } from './dead-letters';
 export { afterFailedAttempt, type RetryPolicy, type AttemptVerdict } from './attempts';
-export { fireDue, fireOccurrence, listDueOccurrences, findEarliestNextFire, type FireOutcome } from './fire-occurrence';
+export { fireDue, fireOccurrence, listDueOccurrences, findEarliestNextFire, recordDelivered, deliverAndRecord, type FireOutcome } from './fire-occurrence';
+export {
+  deliverEach,
+  createDeliveryDeps,
+  renewInFlightLeases,
+  isExternalTarget,
+  type DeliveredAttempt,
+  type DeliveryDeps,
+  type InFlightAttempt,
+} from './deliver-attempts';
+export { sendDueDeadLetters } from './dead-letter-sends';
 export { sweepExpiredRuns, retentionCutoff, RUN_SWEEP_BATCH } from './sweep-runs';
 export { schedulerCommands } from './commands';
 export { toSchedule, toRun } from './serialize';

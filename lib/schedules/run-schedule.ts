@@ -5,7 +5,8 @@ import { DomainError } from '../errors';
 import { requireSchedulerRole } from './access';
 import type { Run } from './contract';
 import { getScheduleRow } from './find-schedule';
-import { invokeAndRecord } from './invoke-target';
+import type { DeliveryDeps } from './deliver-attempts';
+import { finishManualFire, startManualFire } from './manual-fire';
 import { toRun } from './serialize';
 
 /**
@@ -27,11 +28,13 @@ export interface RunScheduleOptions {
   now: Date;
   /** SPEC §9 limits (the per-session execution limit applies to a manual fire too). */
   limits: Limits;
+  /** The process's delivery pool and destination rules, for an http or aws target (SPEC §13). */
+  delivery?: DeliveryDeps;
 }
 
 export async function runSchedule(opts: RunScheduleOptions): Promise<Run> {
   const { db, actor, revision, now, limits } = opts;
-  return inTransaction(db, async (tx) => {
+  const started = await inTransaction(db, async (tx) => {
     await requireSchedulerRole(tx, actor, revision.blobId, 'write');
     const found = await getScheduleRow(tx, revision.id, opts.scheduleRef);
     // Manual fires of one schedule take turns: the row lock (PostgreSQL FOR UPDATE; SQLite's
@@ -40,16 +43,20 @@ export async function runSchedule(opts: RunScheduleOptions): Promise<Run> {
     const row = (await lockSchedule(tx, found.id)) ?? found;
     if (row.state === 'completed') throw new DomainError('schedule_completed', 'this schedule is completed; it can no longer fire');
     // A manual run is keyed (schedule, scheduled_for, "manual", 1): two run-nows in the same
-    // millisecond would collide on it. Each takes `now`, or 1 ms after the latest manual run at or
-    // after `now`, so concurrent run-nows all record, in the order they took the lock.
-    const latest = await tx.run.findFirst({
-      where: { scheduleId: row.id, trigger: 'manual', scheduledFor: { gte: now } },
-      orderBy: { scheduledFor: 'desc' },
-      select: { scheduledFor: true },
-    });
-    const scheduledFor = latest ? new Date(latest.scheduledFor.getTime() + 1) : now;
-    const out = await invokeAndRecord(tx, { schedule: row, trigger: 'manual', scheduledFor, attempt: 1, now }, limits);
-    const run = await tx.run.findUniqueOrThrow({ where: { id: out.runId } });
-    return toRun(run);
+    // millisecond would collide on it. Each takes `now`, or 1 ms after the latest manual run (or
+    // manual attempt in flight) at or after `now`, so concurrent run-nows all record, in the order
+    // they took the lock.
+    const [latestRun, latestInFlight] = await Promise.all([
+      tx.run.findFirst({ where: { scheduleId: row.id, trigger: 'manual', scheduledFor: { gte: now } }, orderBy: { scheduledFor: 'desc' }, select: { scheduledFor: true } }),
+      tx.pendingAttempt.findFirst({ where: { scheduleId: row.id, trigger: 'manual', scheduledFor: { gte: now } }, orderBy: { scheduledFor: 'desc' }, select: { scheduledFor: true } }),
+    ]);
+    const latest = Math.max(latestRun?.scheduledFor.getTime() ?? -Infinity, latestInFlight?.scheduledFor.getTime() ?? -Infinity);
+    const scheduledFor = Number.isFinite(latest) ? new Date(latest + 1) : now;
+    return startManualFire(tx, row, { scheduledFor, now, limits });
   });
+  // SPEC §13: an http or aws target is delivered after commit, outside any transaction.
+  await finishManualFire(db, started, opts.delivery);
+  const run = await db.run.findUnique({ where: { id: started.runId } });
+  if (!run) throw new DomainError('schedule_not_found', 'the schedule was deleted while its manual fire was delivered; the delivery was not recorded');
+  return toRun(run);
 }

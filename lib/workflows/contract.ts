@@ -60,8 +60,13 @@ export const INVOCATION_ERRORS = [
   'invocation_failed',
   /** An unforeseen exception; the message carries it. */
   'internal_error',
-  /** An `http` or `aws` target, which this build stores but does not deliver yet (SPEC §14). */
+  /** An `http` or `aws` target the stored contract no longer accepts (e.g. saved by an older build). */
   'unsupported_target',
+  /**
+   * An `http` or `aws` attempt whose delivery was interrupted twice by its worker dying: not sent a
+   * third time (SPEC §13: at most one repeated delivery per interrupted attempt).
+   */
+  'delivery_interrupted',
 ] as const;
 export type InvocationError = (typeof INVOCATION_ERRORS)[number];
 

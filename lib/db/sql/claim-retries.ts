@@ -18,11 +18,20 @@ import { FIRING_COLUMNS, toFiringSchedule, type FiringSchedule } from './claim-d
 import { sqlInstant } from './instant';
 import { rawBoolean, rawInstant } from './schedule-record';
 
-/** A claimed retry: attempt `attempt` of occurrence `scheduledFor` of `schedule`. */
+/**
+ * A claimed retry: attempt `attempt` of occurrence `scheduledFor` of `schedule`. With `deliveries` ≥ 1
+ * it is an attempt whose delivery was in flight when its worker died (its lease ended): a recovery.
+ */
 export interface ClaimedRetry {
   pendingId: string;
   scheduledFor: Date;
+  /** `schedule`, or `manual` (a run now or replay whose delivery was interrupted). */
+  trigger: 'schedule' | 'manual';
   attempt: number;
+  /** Deliveries already started for this attempt (0: a retry waiting for its turn). */
+  deliveries: number;
+  /** A replay: the dead letter it replays. */
+  deadLetterId: string | null;
   dueAt: Date;
   /** The schedule's `enabled` when claimed (a disabled schedule's retry is cancelled, never fired). */
   enabled: boolean;
@@ -30,7 +39,8 @@ export interface ClaimedRetry {
 }
 
 const S_COLUMNS = FIRING_COLUMNS.split(',').map((c) => `s.${c.trim()}`).join(', ');
-const PA_COLUMNS = 'pa.id AS pending_id, pa.scheduled_for AS pending_scheduled_for, pa.attempt AS pending_attempt, pa.due_at AS pending_due_at, s.enabled AS enabled';
+const PA_COLUMNS = `pa.id AS pending_id, pa.scheduled_for AS pending_scheduled_for, pa.trigger AS pending_trigger, pa.attempt AS pending_attempt,
+  pa.deliveries AS pending_deliveries, pa.dead_letter_id AS pending_dead_letter_id, pa.due_at AS pending_due_at, s.enabled AS enabled`;
 
 /** Params: now, limit. */
 export const CLAIM_RETRIES_SQL = {
@@ -65,7 +75,10 @@ export async function claimRetries(tx: Tx, now: Date, limit: number): Promise<Cl
     .map((r) => ({
       pendingId: r.pending_id as string,
       scheduledFor: rawInstant(r.pending_scheduled_for)!,
+      trigger: r.pending_trigger === 'manual' ? ('manual' as const) : ('schedule' as const),
       attempt: Number(r.pending_attempt),
+      deliveries: Number(r.pending_deliveries),
+      deadLetterId: (r.pending_dead_letter_id as string | null) ?? null,
       dueAt: rawInstant(r.pending_due_at)!,
       enabled: rawBoolean(r.enabled),
       schedule: toFiringSchedule(r),

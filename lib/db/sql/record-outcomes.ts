@@ -13,22 +13,32 @@ export interface PendingAttemptInsert {
   scheduleId: string;
   scheduledFor: Date;
   attempt: number;
+  /** A retry: when it is due. In flight: when its lease ends. */
   dueAt: Date;
   createdAt: Date;
+  /** Default `schedule`; `manual` for a run now or a replay in flight. */
+  trigger?: string;
+  /** Default 0 (a retry waiting for its turn); ≥ 1 stores the attempt in flight (SPEC §13). */
+  deliveries?: number;
+  /** A replay in flight: the dead letter it replays. */
+  deadLetterId?: string | null;
 }
 
 const INSERT_PENDING_SQL = {
-  sqlite: `INSERT INTO pending_attempts (id, schedule_id, scheduled_for, attempt, due_at, created_at)
-    SELECT p.value ->> 'id', p.value ->> 'schedule_id', p.value ->> 'scheduled_for', p.value ->> 'attempt', p.value ->> 'due_at', p.value ->> 'created_at'
+  sqlite: `INSERT INTO pending_attempts (id, schedule_id, scheduled_for, trigger, attempt, due_at, deliveries, dead_letter_id, created_at)
+    SELECT p.value ->> 'id', p.value ->> 'schedule_id', p.value ->> 'scheduled_for', p.value ->> 'trigger', p.value ->> 'attempt', p.value ->> 'due_at',
+      p.value ->> 'deliveries', p.value ->> 'dead_letter_id', p.value ->> 'created_at'
     FROM json_each(?) AS p`,
-  postgresql: `INSERT INTO pending_attempts (id, schedule_id, scheduled_for, attempt, due_at, created_at)
-    SELECT p.id, p.schedule_id, p.scheduled_for, p.attempt, p.due_at, p.created_at
-    FROM jsonb_to_recordset($1::jsonb) AS p(id text, schedule_id text, scheduled_for timestamp(3), attempt int, due_at timestamp(3), created_at timestamp(3))`,
+  postgresql: `INSERT INTO pending_attempts (id, schedule_id, scheduled_for, trigger, attempt, due_at, deliveries, dead_letter_id, created_at)
+    SELECT p.id, p.schedule_id, p.scheduled_for, p.trigger, p.attempt, p.due_at, p.deliveries, p.dead_letter_id, p.created_at
+    FROM jsonb_to_recordset($1::jsonb) AS p(id text, schedule_id text, scheduled_for timestamp(3), trigger text, attempt int, due_at timestamp(3),
+      deliveries int, dead_letter_id text, created_at timestamp(3))`,
 } as const;
 
 /**
- * Store the next attempts (SPEC §12.2). Exactly once: UNIQUE (schedule_id, scheduled_for, attempt)
- * refuses a second pending copy of one attempt, failing the batch instead of doubling a retry.
+ * Store the next attempts (SPEC §12.2), or attempts in flight (SPEC §13). Exactly once: UNIQUE
+ * (schedule_id, scheduled_for, trigger, attempt) refuses a second pending copy of one attempt,
+ * failing the batch instead of doubling a retry.
  */
 export async function insertPendingAttempts(tx: Tx, rows: PendingAttemptInsert[]): Promise<void> {
   if (rows.length === 0) return;
@@ -37,8 +47,11 @@ export async function insertPendingAttempts(tx: Tx, rows: PendingAttemptInsert[]
     id: r.id,
     schedule_id: r.scheduleId,
     scheduled_for: sqlInstant(dialect, r.scheduledFor),
+    trigger: r.trigger ?? 'schedule',
     attempt: r.attempt,
     due_at: sqlInstant(dialect, r.dueAt),
+    deliveries: r.deliveries ?? 0,
+    dead_letter_id: r.deadLetterId ?? null,
     created_at: sqlInstant(dialect, r.createdAt),
   }));
   await tx.$executeRawUnsafe(INSERT_PENDING_SQL[dialect], JSON.stringify(doc));
@@ -58,26 +71,33 @@ export interface DeadLetterInsert {
   invocationTargetType: string;
   invocationTarget: unknown;
   deadLetterArn: string | null;
+  /** What the last attempt sent: the SQS message body when `deadLetterArn` is set (SPEC §12.3). */
+  lastRequest: unknown;
   createdAt: Date;
 }
 
 const INSERT_DEAD_LETTERS_SQL = {
   sqlite: `INSERT INTO dead_letters (id, revision_id, schedule_id, schedule_label, scheduled_for, attempts, exhausted, last_run_id,
-      last_status, last_result, invocation_target_type, invocation_target, dead_letter_arn, created_at)
+      last_status, last_result, invocation_target_type, invocation_target, dead_letter_arn, last_request, sqs_status, sqs_due_at, created_at)
     SELECT d.value ->> 'id', d.value ->> 'revision_id', d.value ->> 'schedule_id', d.value ->> 'schedule_label', d.value ->> 'scheduled_for',
       d.value ->> 'attempts', d.value ->> 'exhausted', d.value ->> 'last_run_id', d.value ->> 'last_status', json(d.value -> 'last_result'),
-      d.value ->> 'invocation_target_type', json(d.value -> 'invocation_target'), d.value ->> 'dead_letter_arn', d.value ->> 'created_at'
+      d.value ->> 'invocation_target_type', json(d.value -> 'invocation_target'), d.value ->> 'dead_letter_arn',
+      json(d.value -> 'last_request'), d.value ->> 'sqs_status', d.value ->> 'sqs_due_at', d.value ->> 'created_at'
     FROM json_each(?) AS d`,
   postgresql: `INSERT INTO dead_letters (id, revision_id, schedule_id, schedule_label, scheduled_for, attempts, exhausted, last_run_id,
-      last_status, last_result, invocation_target_type, invocation_target, dead_letter_arn, created_at)
+      last_status, last_result, invocation_target_type, invocation_target, dead_letter_arn, last_request, sqs_status, sqs_due_at, created_at)
     SELECT d.id, d.revision_id, d.schedule_id, d.schedule_label, d.scheduled_for, d.attempts, d.exhausted, d.last_run_id,
-      d.last_status, d.last_result, d.invocation_target_type, d.invocation_target, d.dead_letter_arn, d.created_at
+      d.last_status, d.last_result, d.invocation_target_type, d.invocation_target, d.dead_letter_arn, d.last_request, d.sqs_status, d.sqs_due_at, d.created_at
     FROM jsonb_to_recordset($1::jsonb) AS d(id text, revision_id text, schedule_id text, schedule_label text, scheduled_for timestamp(3),
       attempts int, exhausted text, last_run_id text, last_status text, last_result jsonb, invocation_target_type text,
-      invocation_target jsonb, dead_letter_arn text, created_at timestamp(3))`,
+      invocation_target jsonb, dead_letter_arn text, last_request jsonb, sqs_status text, sqs_due_at timestamp(3), created_at timestamp(3))`,
 } as const;
 
-/** Keep each exhausted occurrence in its scheduler's dead-letter list (SPEC §12.3). */
+/**
+ * Keep each exhausted occurrence in its scheduler's dead-letter list (SPEC §12.3). One with a
+ * `deadLetterArn` is stored with its SQS send `pending`, due at once: the send happens after commit
+ * (lib/schedules/dead-letter-sends.ts), so a crash before it leaves the send due, never lost.
+ */
 export async function insertDeadLetters(tx: Tx, rows: DeadLetterInsert[]): Promise<void> {
   if (rows.length === 0) return;
   const dialect = dialectOfDb(tx);
@@ -95,6 +115,9 @@ export async function insertDeadLetters(tx: Tx, rows: DeadLetterInsert[]): Promi
     invocation_target_type: r.invocationTargetType,
     invocation_target: r.invocationTarget,
     dead_letter_arn: r.deadLetterArn,
+    last_request: r.lastRequest ?? null,
+    sqs_status: r.deadLetterArn ? 'pending' : null,
+    sqs_due_at: r.deadLetterArn ? sqlInstant(dialect, r.createdAt) : null,
     created_at: sqlInstant(dialect, r.createdAt),
   }));
   await tx.$executeRawUnsafe(INSERT_DEAD_LETTERS_SQL[dialect], JSON.stringify(doc));
@@ -156,11 +179,11 @@ export async function updateFailureCounts(tx: Tx, counts: FailureCount[], now: D
 const COMPLETE_FINISHED_SQL = {
   sqlite: `UPDATE schedules SET state = 'completed', updated_at = ?
     WHERE id IN (SELECT value FROM json_each(?)) AND state = 'active' AND enabled = 1 AND next_fire_at IS NULL
-      AND NOT EXISTS (SELECT 1 FROM pending_attempts p WHERE p.schedule_id = schedules.id)
+      AND NOT EXISTS (SELECT 1 FROM pending_attempts p WHERE p.schedule_id = schedules.id AND p.trigger = 'schedule')
     RETURNING id, action_after_completion`,
   postgresql: `UPDATE schedules AS s SET state = 'completed', updated_at = $1::timestamp(3)
     WHERE s.id IN (SELECT jsonb_array_elements_text($2::jsonb)) AND s.state = 'active' AND s.enabled AND s.next_fire_at IS NULL
-      AND NOT EXISTS (SELECT 1 FROM pending_attempts p WHERE p.schedule_id = s.id)
+      AND NOT EXISTS (SELECT 1 FROM pending_attempts p WHERE p.schedule_id = s.id AND p.trigger = 'schedule')
     RETURNING s.id, s.action_after_completion`,
 } as const;
 

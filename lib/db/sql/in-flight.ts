@@ -1,0 +1,63 @@
+/**
+ * Attempts in flight to `http` and `aws` targets (SPEC §13, "delivery outside the database
+ * transaction"). The fire transaction stores each as a `pending_attempts` row with `deliveries` ≥ 1
+ * and `due_at` = the end of its lease, and commits; the delivery then runs; the transaction that
+ * records the attempt's run deletes the row (`takeInFlight`). While the delivering process lives it
+ * renews the lease (`renewInFlight`), so no other worker claims the row; once a dead process's lease
+ * ends, the row is due and the retry claim (claim-retries.ts) takes it as a recovery.
+ */
+import type { Tx } from '../client';
+import { dialectOfDb } from '../client';
+import { FIRING_COLUMNS, toFiringSchedule, type FiringSchedule } from './claim-due';
+import { sqlInstant } from './instant';
+import { rawBoolean } from './schedule-record';
+
+/** Param: JSON array of pending ids. Only rows still in flight (`deliveries` ≥ 1). */
+const TAKE_IN_FLIGHT_SQL = {
+  sqlite: 'DELETE FROM pending_attempts WHERE id IN (SELECT value FROM json_each(?)) AND deliveries > 0 RETURNING id',
+  postgresql: 'DELETE FROM pending_attempts WHERE id IN (SELECT jsonb_array_elements_text($1::jsonb)) AND deliveries > 0 RETURNING id',
+} as const;
+
+/**
+ * Delete the in-flight rows `ids` in the caller's transaction; returns the ids this statement deleted.
+ * Exactly once (SPEC §12.2): the caller records a run ONLY for the ids returned here, in the same
+ * transaction; an id missing was recorded (or recovered) by someone else, or its schedule is gone.
+ */
+export async function takeInFlight(tx: Tx, ids: string[]): Promise<Set<string>> {
+  if (ids.length === 0) return new Set();
+  const rows = await tx.$queryRawUnsafe<{ id: string }[]>(TAKE_IN_FLIGHT_SQL[dialectOfDb(tx)], JSON.stringify(ids));
+  return new Set(rows.map((r) => r.id));
+}
+
+/** Params: lease end, JSON array of ids (SQLite); the same, typed (PostgreSQL). */
+const RENEW_SQL = {
+  sqlite: 'UPDATE pending_attempts SET due_at = ? WHERE id IN (SELECT value FROM json_each(?)) AND deliveries > 0',
+  postgresql: 'UPDATE pending_attempts SET due_at = $1::timestamp(3) WHERE id IN (SELECT jsonb_array_elements_text($2::jsonb)) AND deliveries > 0',
+} as const;
+
+/** Move the lease of the in-flight rows `ids` to `until` (UTC); one statement. Returns rows renewed. */
+export async function renewInFlight(tx: Tx, ids: string[], until: Date): Promise<number> {
+  if (ids.length === 0) return 0;
+  const dialect = dialectOfDb(tx);
+  return tx.$executeRawUnsafe(RENEW_SQL[dialect], sqlInstant(dialect, until), JSON.stringify(ids));
+}
+
+/** Param: JSON array of schedule ids. PostgreSQL locks them (`FOR UPDATE`) until the caller commits. */
+const LOAD_FIRING_SQL = {
+  sqlite: `SELECT ${FIRING_COLUMNS}, enabled FROM schedules WHERE id IN (SELECT value FROM json_each(?))`,
+  postgresql: `SELECT ${FIRING_COLUMNS}, enabled FROM schedules WHERE id IN (SELECT jsonb_array_elements_text($1::jsonb)) ORDER BY id FOR UPDATE`,
+} as const;
+
+/**
+ * The firing columns of schedules `ids` as they are now, locked for the caller's transaction
+ * (PostgreSQL `FOR UPDATE`, in id order so two recorders never deadlock; SQLite holds its write lock
+ * already). A recorder folds an attempt's outcome into these, not into the copy read at the claim,
+ * which other batches may have changed since. Deleted schedules are absent.
+ */
+export async function loadFiringSchedules(tx: Tx, ids: string[]): Promise<Map<string, FiringSchedule & { enabled: boolean }>> {
+  const out = new Map<string, FiringSchedule & { enabled: boolean }>();
+  if (ids.length === 0) return out;
+  const rows = await tx.$queryRawUnsafe<Record<string, unknown>[]>(LOAD_FIRING_SQL[dialectOfDb(tx)], JSON.stringify([...new Set(ids)]));
+  for (const r of rows) out.set(r.id as string, { ...toFiringSchedule(r), enabled: rawBoolean(r.enabled) });
+  return out;
+}

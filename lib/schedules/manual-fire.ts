@@ -1,0 +1,57 @@
+/**
+ * A manual fire (`run_schedule`, `replay_dead_letter`; SPEC §3.1, §12.3) to any target type. A
+ * workflow target is invoked and recorded in the caller's transaction, as before. An http or aws
+ * target (SPEC §13) is stored in flight there; after the caller commits, `finishManualFire` delivers
+ * it through the process's pool and records its run (a crash in between leaves it to a worker's
+ * recovery, as for scheduled attempts).
+ */
+import type { Limits } from '../config';
+import { createDeliveryPool } from '../delivery';
+import { insertPendingAttempts, type Db, type FiringSchedule, type Tx } from '../db';
+import { newId } from '../ids';
+import { inFlightAttemptOf, inFlightLeaseEnd, isExternalTarget, type DeliveryDeps, type InFlightAttempt } from './deliver-attempts';
+import { deliverAndRecord } from './fire-occurrence';
+import { invokeAndRecord } from './invoke-target';
+
+/** A manual fire begun in a transaction: its run id, and the attempt to deliver after commit (external targets). */
+export interface StartedManualFire {
+  runId: string;
+  status: string | null;
+  inFlight: InFlightAttempt | null;
+}
+
+/**
+ * Begin a manual fire of `schedule` (as read in `tx`) for instant `scheduledFor`, at `now` (UTC):
+ * attempt 1, `trigger: "manual"`, linked to `deadLetterId` when it replays one.
+ */
+export async function startManualFire(
+  tx: Tx,
+  schedule: FiringSchedule,
+  opts: { scheduledFor: Date; now: Date; limits: Limits; deadLetterId?: string | null },
+): Promise<StartedManualFire> {
+  const { scheduledFor, now } = opts;
+  const deadLetterId = opts.deadLetterId ?? null;
+  if (!isExternalTarget(schedule.invocationTargetType)) {
+    const out = await invokeAndRecord(tx, { schedule, trigger: 'manual', scheduledFor, attempt: 1, now }, opts.limits, { deadLetterId });
+    return { runId: out.runId, status: out.status, inFlight: null };
+  }
+  const fire = inFlightAttemptOf(schedule, { pendingId: newId(), runId: newId(), scheduledFor, trigger: 'manual', attempt: 1, deliveries: 1, deadLetterId, dueAt: now, now });
+  // Exactly once (SPEC §13): the in-flight row commits with the caller's transaction; its record deletes it.
+  await insertPendingAttempts(tx, [
+    { id: fire.pendingId, scheduleId: schedule.id, scheduledFor, trigger: 'manual', attempt: 1, dueAt: inFlightLeaseEnd(schedule, now), deliveries: 1, deadLetterId, createdAt: now },
+  ]);
+  return { runId: fire.runId, status: null, inFlight: fire };
+}
+
+/** Used when a caller passes no pool (tests, scripts): small, and no private destination allowed. */
+let fallback: DeliveryDeps | null = null;
+
+/**
+ * After the transaction of `startManualFire` committed: deliver its in-flight attempt and record the
+ * run (nothing to do for a workflow target). `delivery`: the process's pool and destination rules.
+ */
+export async function finishManualFire(db: Db, started: StartedManualFire, delivery: DeliveryDeps | undefined): Promise<void> {
+  if (!started.inFlight) return;
+  fallback ??= { pool: createDeliveryPool(4), allowList: { hosts: [], addresses: [], ranges: [] } };
+  await deliverAndRecord(db, [started.inFlight], delivery ?? fallback, () => new Date());
+}

@@ -1,0 +1,90 @@
+/**
+ * The worker's deliveries to http and aws targets (SPEC §13), running beside its ticks: each tick
+ * hands over the attempts its transaction stored in flight; they go through the process's bounded
+ * delivery pool; each one's run is recorded as soon as it settles, grouped into one transaction per
+ * flush (`recordDelivered`), so a slow receiver holds a pool slot and nothing else — not the claim,
+ * not the next tick, not the other attempts' records.
+ *
+ * While an attempt is in hand its lease is renewed (`renew`, called from the worker loop on the
+ * worker's clock), so no other worker recovers it; if this process dies, the lease ends and
+ * another worker re-delivers it once (lib/schedules/deliver-attempts.ts).
+ */
+import type { Db } from '../lib/db';
+import { toError } from '../lib/errors';
+import { deliverEach, recordDelivered, renewInFlightLeases, type DeliveredAttempt, type DeliveryDeps, type FireOutcome, type InFlightAttempt } from '../lib/schedules';
+
+/** Most delivered attempts recorded in one transaction. */
+const RECORD_CHUNK = 500;
+
+export class DeliveryRunner {
+  /** Attempts delivered or delivering, not yet recorded, by pending id. */
+  private readonly inHand = new Map<string, InFlightAttempt>();
+  private readonly settled: DeliveredAttempt[] = [];
+  private flushing: Promise<void> | null = null;
+  private idleWaiters: (() => void)[] = [];
+
+  constructor(
+    private readonly db: Db,
+    private readonly deps: DeliveryDeps,
+    private readonly clock: () => Date,
+    private readonly onRecorded: (outcomes: FireOutcome[]) => void,
+    private readonly onError: (error: Error) => void,
+  ) {}
+
+  /** Attempts in hand (delivering, or delivered and waiting for their record). */
+  get size(): number {
+    return this.inHand.size;
+  }
+
+  /** Pending ids of the attempts in hand (for lease renewal and tests). */
+  get pendingIds(): string[] {
+    return [...this.inHand.keys()];
+  }
+
+  /** Start delivering `attempts` (just committed in flight); returns at once. */
+  start(attempts: InFlightAttempt[]): void {
+    if (attempts.length === 0) return;
+    for (const a of attempts) this.inHand.set(a.pendingId, a);
+    for (const p of deliverEach(this.db, attempts, this.deps, this.clock())) {
+      void p.then((d) => {
+        this.settled.push(d);
+        this.kick();
+      });
+    }
+  }
+
+  /** Move the leases of the attempts in hand forward (SPEC §13: no other worker recovers them meanwhile). */
+  async renew(now: Date): Promise<void> {
+    const ids = this.pendingIds;
+    if (ids.length) await renewInFlightLeases(this.db, ids, now);
+  }
+
+  /** Resolves when every attempt in hand is recorded (graceful stop, tests). */
+  drain(): Promise<void> {
+    if (this.inHand.size === 0) return Promise.resolve();
+    return new Promise((resolve) => this.idleWaiters.push(resolve));
+  }
+
+  private kick(): void {
+    if (this.flushing) return;
+    this.flushing = this.flush().finally(() => {
+      this.flushing = null;
+      if (this.settled.length) this.kick();
+      else if (this.inHand.size === 0) for (const w of this.idleWaiters.splice(0)) w();
+    });
+  }
+
+  private async flush(): Promise<void> {
+    while (this.settled.length) {
+      const chunk = this.settled.splice(0, RECORD_CHUNK);
+      try {
+        this.onRecorded(await recordDelivered(this.db, chunk, this.clock()));
+      } catch (e) {
+        // Nothing was recorded (one transaction): the in-flight rows stay, their leases are no longer
+        // renewed, and a worker recovers them once the leases end (a repeated delivery, said on the run).
+        this.onError(toError(e));
+      }
+      for (const d of chunk) this.inHand.delete(d.attempt.pendingId);
+    }
+  }
+}
