@@ -11,11 +11,12 @@
  * Guarantee (docs/architecture.md): at least once for external targets. A process that dies between
  * 2 and 3 leaves the row; once its lease ends, a worker claims it again, delivers it once more with the
  * same `webhook-id` / event `id` (receivers de-duplicate by it) and records the run with
- * `repeated_delivery: true`. An attempt interrupted twice is recorded `delivery_interrupted` without a
- * third delivery. Each attempt's run is recorded exactly once (the DELETE of its row decides).
+ * `repeated_delivery: true` when it had been sent. Each send is counted in the database before its
+ * request leaves (`markSendsStarted`), so an attempt already sent twice is recorded
+ * `delivery_interrupted` without a third send, and one that never left is delivered normally. Each attempt's run is recorded exactly once (the DELETE of its row decides).
  */
 import type { HttpAllowList } from '../config';
-import { inTransaction, renewInFlight, type Db, type FiringSchedule } from '../db';
+import { inTransaction, markSendsStarted, renewInFlight, type Db, type FiringSchedule } from '../db';
 import {
   AwsInvocationTargetSchema,
   createDeliveryPool,
@@ -98,7 +99,7 @@ export interface InFlightAttempt {
   scheduledFor: Date;
   trigger: RunTrigger;
   attempt: number;
-  /** 1 for a first delivery, 2 for the repeat after an interrupted one. */
+  /** Sends of this attempt already started before this delivery: 0, or 1 for a repeat after an interrupted one. */
   deliveries: number;
   /** A manual replay: the dead letter it replays. */
   deadLetterId: string | null;
@@ -167,7 +168,33 @@ export function deliverEach(db: Db, attempts: InFlightAttempt[], deps: DeliveryD
     }
     return f;
   };
-  return attempts.map((a) => deliverOne(a, factsOf(a), deps));
+  const mark = sendMarker(db);
+  return attempts.map((a) => {
+    // Each send is counted durably just before its request leaves (taking its pool slot first).
+    const pool: DeliveryPool = { run: (send) => deps.pool.run(async () => (await mark(a.pendingId), send())), load: deps.pool.load };
+    return deliverOne(a, factsOf(a), { ...deps, pool });
+  });
+}
+
+/**
+ * Count sends before they leave (SPEC §13, at most one repeated delivery): ids asked for within 2 ms
+ * share one UPDATE; each caller waits for its batch to commit. A failed mark fails its deliveries
+ * (nothing is sent without its count).
+ */
+function sendMarker(db: Db): (pendingId: string) => Promise<void> {
+  let batch: { ids: string[]; done: Promise<void> } | null = null;
+  return (pendingId) => {
+    if (!batch) {
+      const b: { ids: string[]; done: Promise<void> } = { ids: [], done: Promise.resolve() };
+      b.done = new Promise((resolve) => setTimeout(resolve, 2)).then(async () => {
+        batch = null;
+        await inTransaction(db, (tx) => markSendsStarted(tx, b.ids));
+      });
+      batch = b;
+    }
+    batch.ids.push(pendingId);
+    return batch.done;
+  };
 }
 
 /** The facts of the scheduler of revision `revisionId` (null when it is gone); secrets only when `needsSecrets`. */
@@ -210,8 +237,8 @@ async function deliverOne(a: InFlightAttempt, factsP: Promise<SchedulerFacts | n
       a.targetType === 'http'
         ? await deliver({ type: 'http', target: parsed.data as HttpInvocationTarget, fire, signingSecrets: facts.secrets ?? [], allowList: deps.allowList, pool: deps.pool, resolve: deps.resolve })
         : await deliver({ type: 'aws', target: parsed.data as AwsInvocationTarget, fire, pool: deps.pool });
-    // SPEC §13 at-least-once: the second delivery of an interrupted attempt says so on its run.
-    const result = (a.deliveries > 1 ? { ...out.result, repeated_delivery: true } : out.result) as RunResult;
+    // SPEC §13 at-least-once: the second send of an interrupted attempt says so on its run.
+    const result = (a.deliveries >= 1 ? { ...out.result, repeated_delivery: true } : out.result) as RunResult;
     return { attempt: a, outcome: { runId: a.runId, status: out.status, result, executionId: null }, request: out.request, retryable: out.retryable };
   } catch (thrown) {
     return failed({ error: 'internal_error', message: toError(thrown).message.slice(0, 1000) });

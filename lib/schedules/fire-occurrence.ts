@@ -237,20 +237,20 @@ async function fireClaimed(tx: Tx, rows: ClaimedSchedule[], retries: ClaimedRetr
     if (p.kind !== 'fire' || !advanced.has(p.row.id)) continue;
     attempts.push({ schedule: p.row, dueAt: p.row.nextFireAt, retry: null, item: { schedule: p.row, trigger: 'schedule', scheduledFor: p.row.nextScheduledFor, attempt: 1, now } });
   }
-  // A waiting retry of a disabled schedule is cancelled; an interrupted delivery (deliveries ≥ 1) is
-  // recovered whatever the schedule's state: it was sent, so it must be recorded.
-  const cancelled = retries.filter((r) => !r.enabled && r.deliveries === 0);
+  // A waiting retry of a disabled schedule is cancelled; an interrupted delivery (in flight when its
+  // process died) is recovered whatever the schedule's state: it may have been sent, so it is recorded.
+  const cancelled = retries.filter((r) => !r.enabled && !r.inFlight);
   for (const r of retries) {
-    if (!r.enabled && r.deliveries === 0) continue;
+    if (!r.enabled && !r.inFlight) continue;
     attempts.push({ schedule: r.schedule, dueAt: r.dueAt, retry: r, item: { schedule: r.schedule, trigger: r.trigger, scheduledFor: r.scheduledFor, attempt: r.attempt, now } });
   }
   // Serialization is desired: occurrences of one schedule end in occurrence order, so its failure
   // count (SPEC §12.5) folds them in the order they happened.
   attempts.sort((a, b) => a.item.scheduledFor.getTime() - b.item.scheduledFor.getTime());
 
-  // SPEC §13: http and aws attempts are delivered after commit. A recovery is delivered once more
-  // only if it was delivered once and its target is still external and firing; else it is recorded
-  // now as interrupted (at most one repeated delivery per interrupted attempt).
+  // SPEC §13: http and aws attempts are delivered after commit. A recovery is delivered again only
+  // if it was sent at most once and its target is still external and firing; else it is recorded now
+  // as interrupted (at most one repeated delivery per interrupted attempt).
   const deliveries: InFlightAttempt[] = [];
   const inFlightRows: PendingAttemptInsert[] = [];
   const now_: Attempt[] = [];
@@ -258,7 +258,7 @@ async function fireClaimed(tx: Tx, rows: ClaimedSchedule[], retries: ClaimedRetr
   for (const a of attempts) {
     const r = a.retry;
     const external = isExternalTarget(a.schedule.invocationTargetType);
-    const recovery = r !== null && r.deliveries > 0;
+    const recovery = r !== null && r.inFlight;
     if (recovery && (r.deliveries >= 2 || !external || (r.trigger === 'schedule' && !r.enabled))) {
       const fire = inFlightAttemptOf(a.schedule, { pendingId: r.pendingId, runId: newId(), scheduledFor: r.scheduledFor, trigger: r.trigger, attempt: r.attempt, deliveries: r.deliveries, deadLetterId: r.deadLetterId, dueAt: r.dueAt, now });
       preset.set(a, interruptedOutcome(fire).outcome);
@@ -270,14 +270,14 @@ async function fireClaimed(tx: Tx, rows: ClaimedSchedule[], retries: ClaimedRetr
       continue;
     }
     const pendingId = newId();
-    const deliveriesSoFar = recovery ? r.deliveries + 1 : 1;
     const fire = inFlightAttemptOf(a.schedule, {
       pendingId,
       runId: newId(),
       scheduledFor: a.item.scheduledFor,
       trigger: a.item.trigger,
       attempt: a.item.attempt,
-      deliveries: deliveriesSoFar,
+      // Sends already started: a recovery keeps its count (the run says repeated_delivery when ≥ 1).
+      deliveries: recovery ? r.deliveries : 0,
       deadLetterId: r?.deadLetterId ?? null,
       dueAt: a.dueAt,
       now,
@@ -354,6 +354,7 @@ function inFlightRow(fire: InFlightAttempt, schedule: FiringSchedule, now: Date)
     trigger: fire.trigger,
     attempt: fire.attempt,
     dueAt: inFlightLeaseEnd(schedule, now),
+    inFlight: true,
     deliveries: fire.deliveries,
     deadLetterId: fire.deadLetterId,
     createdAt: now,

@@ -35,10 +35,10 @@ export async function startManualFire(
     const out = await invokeAndRecord(tx, { schedule, trigger: 'manual', scheduledFor, attempt: 1, now }, opts.limits, { deadLetterId });
     return { runId: out.runId, status: out.status, inFlight: null };
   }
-  const fire = inFlightAttemptOf(schedule, { pendingId: newId(), runId: newId(), scheduledFor, trigger: 'manual', attempt: 1, deliveries: 1, deadLetterId, dueAt: now, now });
+  const fire = inFlightAttemptOf(schedule, { pendingId: newId(), runId: newId(), scheduledFor, trigger: 'manual', attempt: 1, deliveries: 0, deadLetterId, dueAt: now, now });
   // Exactly once (SPEC §13): the in-flight row commits with the caller's transaction; its record deletes it.
   await insertPendingAttempts(tx, [
-    { id: fire.pendingId, scheduleId: schedule.id, scheduledFor, trigger: 'manual', attempt: 1, dueAt: inFlightLeaseEnd(schedule, now), deliveries: 1, deadLetterId, createdAt: now },
+    { id: fire.pendingId, scheduleId: schedule.id, scheduledFor, trigger: 'manual', attempt: 1, dueAt: inFlightLeaseEnd(schedule, now), inFlight: true, deliveries: 0, deadLetterId, createdAt: now },
   ]);
   return { runId: fire.runId, status: null, inFlight: fire };
 }

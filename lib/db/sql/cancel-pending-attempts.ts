@@ -2,7 +2,7 @@
  * Cancel pending retries (SPEC §12.2): disabling or deleting a schedule, or changing its invocation
  * target, cancels them; the failed attempt each would have followed is marked `exhausted: "cancelled"`
  * (its `next_attempt_at` cleared: no attempt follows). One statement each, in the caller's transaction.
- * An attempt in flight (`deliveries` ≥ 1) is not cancelled: it was already sent, and the transaction
+ * An attempt in flight (`in_flight`) is not cancelled: it was already sent, and the transaction
  * recording it finds the schedule disabled and schedules no further attempt.
  */
 import type { Tx } from '../client';
@@ -11,8 +11,8 @@ import { rawInstant } from './schedule-record';
 import { sqlInstant } from './instant';
 
 const TAKE_SQL = {
-  sqlite: 'DELETE FROM pending_attempts WHERE schedule_id IN (SELECT value FROM json_each(?)) AND deliveries = 0 RETURNING schedule_id, scheduled_for, attempt',
-  postgresql: 'DELETE FROM pending_attempts WHERE schedule_id IN (SELECT jsonb_array_elements_text($1::jsonb)) AND deliveries = 0 RETURNING schedule_id, scheduled_for, attempt',
+  sqlite: 'DELETE FROM pending_attempts WHERE schedule_id IN (SELECT value FROM json_each(?)) AND in_flight = 0 RETURNING schedule_id, scheduled_for, attempt',
+  postgresql: 'DELETE FROM pending_attempts WHERE schedule_id IN (SELECT jsonb_array_elements_text($1::jsonb)) AND NOT in_flight RETURNING schedule_id, scheduled_for, attempt',
 } as const;
 
 /** Param: JSON array of {schedule_id, scheduled_for, attempt} (the attempt that failed). */

@@ -19,8 +19,8 @@ import { sqlInstant } from './instant';
 import { rawBoolean, rawInstant } from './schedule-record';
 
 /**
- * A claimed retry: attempt `attempt` of occurrence `scheduledFor` of `schedule`. With `deliveries` ≥ 1
- * it is an attempt whose delivery was in flight when its worker died (its lease ended): a recovery.
+ * A claimed retry: attempt `attempt` of occurrence `scheduledFor` of `schedule`. With `inFlight` it is
+ * an attempt whose delivery was in flight when its process died (its lease ended): a recovery.
  */
 export interface ClaimedRetry {
   pendingId: string;
@@ -28,7 +28,9 @@ export interface ClaimedRetry {
   /** `schedule`, or `manual` (a run now or replay whose delivery was interrupted). */
   trigger: 'schedule' | 'manual';
   attempt: number;
-  /** Deliveries already started for this attempt (0: a retry waiting for its turn). */
+  /** Stored in flight by a claim whose process died: a recovery (SPEC §13). */
+  inFlight: boolean;
+  /** Sends of this attempt that already started (0, 1 or 2). */
   deliveries: number;
   /** A replay: the dead letter it replays. */
   deadLetterId: string | null;
@@ -40,7 +42,7 @@ export interface ClaimedRetry {
 
 const S_COLUMNS = FIRING_COLUMNS.split(',').map((c) => `s.${c.trim()}`).join(', ');
 const PA_COLUMNS = `pa.id AS pending_id, pa.scheduled_for AS pending_scheduled_for, pa.trigger AS pending_trigger, pa.attempt AS pending_attempt,
-  pa.deliveries AS pending_deliveries, pa.dead_letter_id AS pending_dead_letter_id, pa.due_at AS pending_due_at, s.enabled AS enabled`;
+  pa.in_flight AS pending_in_flight, pa.deliveries AS pending_deliveries, pa.dead_letter_id AS pending_dead_letter_id, pa.due_at AS pending_due_at, s.enabled AS enabled`;
 
 /** Params: now, limit. */
 export const CLAIM_RETRIES_SQL = {
@@ -77,6 +79,7 @@ export async function claimRetries(tx: Tx, now: Date, limit: number): Promise<Cl
       scheduledFor: rawInstant(r.pending_scheduled_for)!,
       trigger: r.pending_trigger === 'manual' ? ('manual' as const) : ('schedule' as const),
       attempt: Number(r.pending_attempt),
+      inFlight: rawBoolean(r.pending_in_flight),
       deliveries: Number(r.pending_deliveries),
       deadLetterId: (r.pending_dead_letter_id as string | null) ?? null,
       dueAt: rawInstant(r.pending_due_at)!,

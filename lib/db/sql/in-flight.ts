@@ -1,7 +1,8 @@
 /**
  * Attempts in flight to `http` and `aws` targets (SPEC §13, "delivery outside the database
- * transaction"). The fire transaction stores each as a `pending_attempts` row with `deliveries` ≥ 1
- * and `due_at` = the end of its lease, and commits; the delivery then runs; the transaction that
+ * transaction"). The fire transaction stores each as a `pending_attempts` row with `in_flight` set
+ * and `due_at` = the end of its lease, and commits; each send is counted (`markSendsStarted`) before
+ * its request leaves; the delivery then runs; the transaction that
  * records the attempt's run deletes the row (`takeInFlight`). While the delivering process lives it
  * renews the lease (`renewInFlight`), so no other worker claims the row; once a dead process's lease
  * ends, the row is due and the retry claim (claim-retries.ts) takes it as a recovery.
@@ -12,10 +13,10 @@ import { FIRING_COLUMNS, toFiringSchedule, type FiringSchedule } from './claim-d
 import { sqlInstant } from './instant';
 import { rawBoolean } from './schedule-record';
 
-/** Param: JSON array of pending ids. Only rows still in flight (`deliveries` ≥ 1). */
+/** Param: JSON array of pending ids. Only rows still in flight. */
 const TAKE_IN_FLIGHT_SQL = {
-  sqlite: 'DELETE FROM pending_attempts WHERE id IN (SELECT value FROM json_each(?)) AND deliveries > 0 RETURNING id',
-  postgresql: 'DELETE FROM pending_attempts WHERE id IN (SELECT jsonb_array_elements_text($1::jsonb)) AND deliveries > 0 RETURNING id',
+  sqlite: 'DELETE FROM pending_attempts WHERE id IN (SELECT value FROM json_each(?)) AND in_flight = 1 RETURNING id',
+  postgresql: 'DELETE FROM pending_attempts WHERE id IN (SELECT jsonb_array_elements_text($1::jsonb)) AND in_flight RETURNING id',
 } as const;
 
 /**
@@ -31,8 +32,8 @@ export async function takeInFlight(tx: Tx, ids: string[]): Promise<Set<string>> 
 
 /** Params: lease end, JSON array of ids (SQLite); the same, typed (PostgreSQL). */
 const RENEW_SQL = {
-  sqlite: 'UPDATE pending_attempts SET due_at = ? WHERE id IN (SELECT value FROM json_each(?)) AND deliveries > 0',
-  postgresql: 'UPDATE pending_attempts SET due_at = $1::timestamp(3) WHERE id IN (SELECT jsonb_array_elements_text($2::jsonb)) AND deliveries > 0',
+  sqlite: 'UPDATE pending_attempts SET due_at = ? WHERE id IN (SELECT value FROM json_each(?)) AND in_flight = 1',
+  postgresql: 'UPDATE pending_attempts SET due_at = $1::timestamp(3) WHERE id IN (SELECT jsonb_array_elements_text($2::jsonb)) AND in_flight',
 } as const;
 
 /** Move the lease of the in-flight rows `ids` to `until` (UTC); one statement. Returns rows renewed. */
@@ -40,6 +41,21 @@ export async function renewInFlight(tx: Tx, ids: string[], until: Date): Promise
   if (ids.length === 0) return 0;
   const dialect = dialectOfDb(tx);
   return tx.$executeRawUnsafe(RENEW_SQL[dialect], sqlInstant(dialect, until), JSON.stringify(ids));
+}
+
+/** Param: JSON array of pending ids. */
+const MARK_SENDS_SQL = {
+  sqlite: 'UPDATE pending_attempts SET deliveries = deliveries + 1 WHERE id IN (SELECT value FROM json_each(?)) AND in_flight = 1',
+  postgresql: 'UPDATE pending_attempts SET deliveries = deliveries + 1 WHERE id IN (SELECT jsonb_array_elements_text($1::jsonb)) AND in_flight',
+} as const;
+
+/**
+ * Count one started send on each in-flight row of `ids`, in one statement, BEFORE the requests leave
+ * (SPEC §13: an attempt is sent at most twice; a recovery reads this count). Returns rows marked.
+ */
+export async function markSendsStarted(tx: Tx, ids: string[]): Promise<number> {
+  if (ids.length === 0) return 0;
+  return tx.$executeRawUnsafe(MARK_SENDS_SQL[dialectOfDb(tx)], JSON.stringify(ids));
 }
 
 /** Param: JSON array of schedule ids. PostgreSQL locks them (`FOR UPDATE`) until the caller commits. */

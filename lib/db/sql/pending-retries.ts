@@ -14,11 +14,11 @@ import { rawInstant } from './schedule-record';
 export const PENDING_RETRIES_SQL = {
   sqlite: `SELECT pa.schedule_id AS schedule_id, pa.scheduled_for AS scheduled_for, pa.attempt AS attempt, pa.due_at AS due_at
     FROM pending_attempts pa JOIN schedules s ON s.id = pa.schedule_id
-    WHERE s.revision_id = ? AND pa.schedule_id IN (SELECT value FROM json_each(?)) AND pa.deliveries = 0
+    WHERE s.revision_id = ? AND pa.schedule_id IN (SELECT value FROM json_each(?)) AND pa.in_flight = 0
     ORDER BY pa.schedule_id, pa.due_at, pa.scheduled_for`,
   postgresql: `SELECT pa.schedule_id AS schedule_id, pa.scheduled_for AS scheduled_for, pa.attempt AS attempt, pa.due_at AS due_at
     FROM pending_attempts pa JOIN schedules s ON s.id = pa.schedule_id
-    WHERE s.revision_id = $1 AND pa.schedule_id IN (SELECT jsonb_array_elements_text($2::jsonb)) AND pa.deliveries = 0
+    WHERE s.revision_id = $1 AND pa.schedule_id IN (SELECT jsonb_array_elements_text($2::jsonb)) AND NOT pa.in_flight
     ORDER BY pa.schedule_id, pa.due_at, pa.scheduled_for`,
 } as const;
 

@@ -18,21 +18,23 @@ export interface PendingAttemptInsert {
   createdAt: Date;
   /** Default `schedule`; `manual` for a run now or a replay in flight. */
   trigger?: string;
-  /** Default 0 (a retry waiting for its turn); ≥ 1 stores the attempt in flight (SPEC §13). */
+  /** Default false (a retry waiting for its turn); true stores the attempt in flight (SPEC §13). */
+  inFlight?: boolean;
+  /** Sends of the attempt already started (a recovery keeps its count). Default 0. */
   deliveries?: number;
   /** A replay in flight: the dead letter it replays. */
   deadLetterId?: string | null;
 }
 
 const INSERT_PENDING_SQL = {
-  sqlite: `INSERT INTO pending_attempts (id, schedule_id, scheduled_for, trigger, attempt, due_at, deliveries, dead_letter_id, created_at)
+  sqlite: `INSERT INTO pending_attempts (id, schedule_id, scheduled_for, trigger, attempt, due_at, in_flight, deliveries, dead_letter_id, created_at)
     SELECT p.value ->> 'id', p.value ->> 'schedule_id', p.value ->> 'scheduled_for', p.value ->> 'trigger', p.value ->> 'attempt', p.value ->> 'due_at',
-      p.value ->> 'deliveries', p.value ->> 'dead_letter_id', p.value ->> 'created_at'
+      p.value ->> 'in_flight', p.value ->> 'deliveries', p.value ->> 'dead_letter_id', p.value ->> 'created_at'
     FROM json_each(?) AS p`,
-  postgresql: `INSERT INTO pending_attempts (id, schedule_id, scheduled_for, trigger, attempt, due_at, deliveries, dead_letter_id, created_at)
-    SELECT p.id, p.schedule_id, p.scheduled_for, p.trigger, p.attempt, p.due_at, p.deliveries, p.dead_letter_id, p.created_at
+  postgresql: `INSERT INTO pending_attempts (id, schedule_id, scheduled_for, trigger, attempt, due_at, in_flight, deliveries, dead_letter_id, created_at)
+    SELECT p.id, p.schedule_id, p.scheduled_for, p.trigger, p.attempt, p.due_at, p.in_flight, p.deliveries, p.dead_letter_id, p.created_at
     FROM jsonb_to_recordset($1::jsonb) AS p(id text, schedule_id text, scheduled_for timestamp(3), trigger text, attempt int, due_at timestamp(3),
-      deliveries int, dead_letter_id text, created_at timestamp(3))`,
+      in_flight boolean, deliveries int, dead_letter_id text, created_at timestamp(3))`,
 } as const;
 
 /**
@@ -50,6 +52,7 @@ export async function insertPendingAttempts(tx: Tx, rows: PendingAttemptInsert[]
     trigger: r.trigger ?? 'schedule',
     attempt: r.attempt,
     due_at: sqlInstant(dialect, r.dueAt),
+    in_flight: dialect === 'sqlite' ? (r.inFlight ? 1 : 0) : (r.inFlight ?? false),
     deliveries: r.deliveries ?? 0,
     dead_letter_id: r.deadLetterId ?? null,
     created_at: sqlInstant(dialect, r.createdAt),

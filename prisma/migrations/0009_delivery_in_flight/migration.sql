@@ -8,6 +8,7 @@ CREATE TABLE "new_pending_attempts" (
     "trigger" TEXT NOT NULL DEFAULT 'schedule',
     "attempt" INTEGER NOT NULL,
     "due_at" DATETIME NOT NULL,
+    "in_flight" BOOLEAN NOT NULL DEFAULT false,
     "deliveries" INTEGER NOT NULL DEFAULT 0,
     "dead_letter_id" TEXT,
     "created_at" DATETIME NOT NULL DEFAULT CURRENT_TIMESTAMP,

@@ -4,6 +4,7 @@ DROP INDEX "pending_attempts_schedule_id_scheduled_for_attempt_key";
 -- AlterTable
 ALTER TABLE "pending_attempts" ADD COLUMN     "dead_letter_id" TEXT,
 ADD COLUMN     "deliveries" INTEGER NOT NULL DEFAULT 0,
+ADD COLUMN     "in_flight" BOOLEAN NOT NULL DEFAULT false,
 ADD COLUMN     "trigger" TEXT NOT NULL DEFAULT 'schedule';
 
 -- AlterTable

@@ -1,0 +1,116 @@
+/**
+ * SPEC §13 "delivery outside the database transaction" through crashes, on the dialect of
+ * TEST_DATABASE: 30 webhook schedules due at once to a real receiver on loopback that answers after
+ * 1.5 s, a real worker process (`worker/main.ts`, delivery pool of 8) SIGKILLed while deliveries are
+ * in flight, restarted, killed again during the recovery, restarted. The workers' clock runs 20 times
+ * faster than real time (`WORKER_TEST_CLOCK`), so a dead worker's leases end in seconds. Afterwards
+ * every occurrence has exactly one run, no id reached the receiver more than twice, and every id it
+ * received twice belongs to a run that says so (`repeated_delivery`, or `delivery_interrupted`).
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import path from 'node:path';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { childEnv, workerClock } from '../../lib/config';
+import type { Db } from '../../lib/db';
+import { occurrenceId } from '../../lib/delivery';
+import { createSchedule, type ExternalTarget } from '../../lib/schedules';
+import { TEST_LIMITS } from '../../lib/testing/limits';
+import { startReceiver } from '../../lib/testing/receiver';
+import { createTestDb } from '../../lib/testing/test-db';
+import { seed } from '../../prisma/seed';
+
+const ROOT = path.resolve(__dirname, '../..');
+const SCHEDULES = 30;
+const RATE = 20;
+const MINUTE = 60_000;
+
+let db: Db;
+let url: string;
+let cleanup: () => Promise<void>;
+
+beforeAll(async () => {
+  ({ db, url, cleanup } = await createTestDb());
+});
+afterAll(async () => cleanup());
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, Math.max(0, ms)));
+const exited = (c: ChildProcess) => new Promise<void>((r) => (c.exitCode !== null || c.signalCode !== null ? r() : c.once('exit', () => r())));
+
+it('§13 SIGKILL during outbound deliveries: every occurrence has one final run; at most one repeated delivery per interrupted attempt, said on its run', async () => {
+  const receiver = await startReceiver(() => ({ status: 200, body: 'ok', delayMs: 1500 }));
+  const epochMs = Date.now();
+  const clock = workerClock({ epochMs, rate: RATE });
+  const startWorker = () =>
+    spawn(process.execPath, ['--import', 'tsx', 'worker/main.ts'], {
+      cwd: ROOT,
+      env: childEnv({
+        DATABASE_URL: url, WORKER_POLL_INTERVAL_MS: '100', WORKER_BATCH_SIZE: '10', LOG_LEVEL: 'error', WORKER_TEST_CLOCK: `${epochMs}:${RATE}`,
+        SCHEDULER_CATCHUP_WINDOW_SECONDS: '3600', SCHEDULER_HTTP_ALLOWED_HOSTS: '127.0.0.1', SCHEDULER_DELIVERY_CONCURRENCY: '8',
+      }),
+      stdio: ['ignore', 'ignore', 'inherit'],
+    });
+  try {
+    const ctx = await seed(db, undefined);
+    const rev = await db.revision.findUniqueOrThrow({ where: { id: ctx.schedulerRevisionId } });
+    const actor = { type: 'org' as const, id: ctx.orgId, roleCap: null };
+    const now = clock();
+    const at = new Date(Math.ceil((now.getTime() + 1) / MINUTE) * MINUTE);
+    const ids: string[] = [];
+    for (let i = 0; i < SCHEDULES; i++) {
+      const external = { type: 'http', target: { url: receiver.url(`/hook/${i}`), timeout_seconds: 5 } } as ExternalTarget;
+      const s = await createSchedule({
+        db, actor, revision: { id: rev.id, blobId: rev.blobId }, limits: TEST_LIMITS, now, external,
+        input: { repeat: 'one_time', invocation_time: at.toISOString().slice(0, 19), timezone: 'UTC' },
+      });
+      ids.push(s.id);
+    }
+    const waitFor = async (what: () => boolean | Promise<boolean>, ms: number) => {
+      for (const until = Date.now() + ms; Date.now() < until; await sleep(25)) if (await what()) return true;
+      return false;
+    };
+
+    // 1. Killed while its first deliveries are held by the receiver (sent, not answered, not recorded).
+    let w = startWorker();
+    expect(await waitFor(() => receiver.requests.length >= 4, 30_000)).toBe(true);
+    w.kill('SIGKILL');
+    await exited(w);
+    const sentBeforeFirstKill = receiver.requests.length;
+    // 2. Restarted: once the dead worker's leases end it recovers; killed again mid-recovery.
+    w = startWorker();
+    await waitFor(() => receiver.requests.length >= sentBeforeFirstKill + 4, 30_000);
+    w.kill('SIGKILL');
+    await exited(w);
+    // 3. Restarted for good: everything ends recorded.
+    w = startWorker();
+    const done = await waitFor(async () => (await db.run.count({ where: { scheduleId: { in: ids } } })) >= SCHEDULES && (await db.pendingAttempt.count({ where: { scheduleId: { in: ids } } })) === 0, 90_000);
+    w.kill('SIGKILL');
+    await exited(w);
+    expect(done).toBe(true);
+
+    const runs = await db.run.findMany({ where: { scheduleId: { in: ids } } });
+    // No occurrence without a final record, and exactly one each.
+    expect(runs.length).toBe(SCHEDULES);
+    expect(new Set(runs.map((r) => r.scheduleId)).size).toBe(SCHEDULES);
+
+    const received = new Map<string, number>();
+    for (const q of receiver.requests) received.set(q.headers['webhook-id'], (received.get(q.headers['webhook-id']) ?? 0) + 1);
+    const problems: string[] = [];
+    let repeated = 0;
+    for (const r of runs) {
+      const id = occurrenceId({ scheduleId: r.scheduleId, scheduledFor: r.scheduledFor, trigger: 'schedule' });
+      const n = received.get(id) ?? 0;
+      const result = r.result as { repeated_delivery?: boolean; error?: string };
+      const saysRepeated = result.repeated_delivery === true || result.error === 'delivery_interrupted';
+      if (n > 2) problems.push(`${r.scheduleId}: delivered ${n} times`);
+      if (n === 2 && !saysRepeated) problems.push(`${r.scheduleId}: delivered twice, the run does not say so`);
+      if (n === 0) problems.push(`${r.scheduleId}: never delivered (${JSON.stringify(result)})`);
+      if (n === 2) repeated++;
+    }
+    expect(problems).toEqual([]);
+    // The kills did interrupt deliveries in flight: some ids reached the receiver twice.
+    expect(repeated).toBeGreaterThanOrEqual(4);
+    expect(runs.every((r) => r.status === 'success' || (r.result as { error?: string }).error === 'delivery_interrupted')).toBe(true);
+  } finally {
+    await receiver.close();
+  }
+}, 240_000);
