@@ -24,9 +24,10 @@ import type { ScheduleRow } from './serialize';
 /** What a fire reads from its schedule row (as loaded, or claimed, in this transaction). */
 export type FiringSchedule = Pick<ScheduleRow, 'id' | 'description' | 'invocationTarget' | 'createdByType' | 'createdById' | 'invocationTargetType' | 'eventbridge'>;
 
+/** An http or aws target never reaches the catalog: the fire path delivers it (deliver-attempts.ts). A guard. */
 const UNSUPPORTED_TARGET: RunResult = {
   error: 'unsupported_target',
-  message: 'this build stores http and aws targets but does not deliver to them yet (SPEC §14)',
+  message: 'an http or aws target is delivered outside the workflow catalog, not invoked in it',
 };
 
 export interface InvokeOptions {
@@ -121,7 +122,7 @@ export async function invokeTargets(
   for (const [i, item] of items.entries()) {
     const { schedule } = item;
     if ((schedule.invocationTargetType ?? 'workflow') !== 'workflow') {
-      // SPEC §14: an http or aws target is stored, and each of its fires is a failed attempt.
+      // SPEC §13: http and aws attempts are delivered after commit (fire-occurrence.ts), never here.
       outcomes[i] = { runId: runIds[i], status: 'invocation_error', result: UNSUPPORTED_TARGET, executionId: null };
       continue;
     }

@@ -13,6 +13,8 @@ export interface ScheduleFixture {
   alias?: string | null;
   createdBy: { type: 'user' | 'org'; id: string };
   invocationTarget: unknown;
+  /** Default `workflow`; `http` or `aws` for an external target (SPEC §13). */
+  invocationTargetType?: 'workflow' | 'http' | 'aws';
   /** Default `recurring_cron`. */
   repeat?: 'recurring_cron' | 'one_time';
   /** Default `* * * * ? *` (every minute) for `recurring_cron`. */
@@ -28,18 +30,18 @@ export interface ScheduleFixture {
 
 const SQL = {
   sqlite: `INSERT INTO schedules (id, revision_id, alias, description, repeat, invocation_time, cron_expression, timezone, end_date,
-      enabled, state, invocation_target, next_fire_at, created_by_type, created_by_id, created_at, updated_at)
+      enabled, state, invocation_target_type, invocation_target, next_fire_at, created_by_type, created_by_id, created_at, updated_at)
     SELECT s.value ->> 'id', s.value ->> 'revision_id', s.value ->> 'alias', s.value ->> 'description', s.value ->> 'repeat', s.value ->> 'invocation_time',
       s.value ->> 'cron_expression', s.value ->> 'timezone', s.value ->> 'end_date', s.value ->> 'enabled', 'active',
-      json(s.value -> 'invocation_target'), s.value ->> 'next_fire_at', s.value ->> 'created_by_type', s.value ->> 'created_by_id',
+      s.value ->> 'invocation_target_type', json(s.value -> 'invocation_target'), s.value ->> 'next_fire_at', s.value ->> 'created_by_type', s.value ->> 'created_by_id',
       s.value ->> 'created_at', s.value ->> 'created_at'
     FROM json_each(?) AS s`,
   postgresql: `INSERT INTO schedules (id, revision_id, alias, description, repeat, invocation_time, cron_expression, timezone, end_date,
-      enabled, state, invocation_target, next_fire_at, created_by_type, created_by_id, created_at, updated_at)
+      enabled, state, invocation_target_type, invocation_target, next_fire_at, created_by_type, created_by_id, created_at, updated_at)
     SELECT id, revision_id, alias, description, repeat, invocation_time, cron_expression, timezone, end_date,
-      enabled, 'active', invocation_target, next_fire_at, created_by_type, created_by_id, created_at, created_at
+      enabled, 'active', invocation_target_type, invocation_target, next_fire_at, created_by_type, created_by_id, created_at, created_at
     FROM jsonb_to_recordset($1::jsonb) AS s(id text, revision_id text, alias text, description text, repeat text, invocation_time text,
-      cron_expression text, timezone text, end_date timestamp(3), enabled boolean, invocation_target jsonb,
+      cron_expression text, timezone text, end_date timestamp(3), enabled boolean, invocation_target_type text, invocation_target jsonb,
       next_fire_at timestamp(3), created_by_type text, created_by_id text, created_at timestamp(3))`,
 } as const;
 
@@ -63,6 +65,7 @@ export async function insertSchedules(db: Db, fixtures: ScheduleFixture[], now =
         timezone: f.timezone ?? 'UTC',
         end_date: f.endDate ? sqlInstant(dialect, f.endDate) : null,
         enabled: dialect === 'sqlite' ? (enabled ? 1 : 0) : enabled,
+        invocation_target_type: f.invocationTargetType ?? 'workflow',
         invocation_target: f.invocationTarget,
         next_fire_at: enabled && f.nextFireAt ? sqlInstant(dialect, f.nextFireAt) : null,
         created_by_type: f.createdBy.type,
