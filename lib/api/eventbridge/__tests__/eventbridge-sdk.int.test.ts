@@ -27,6 +27,7 @@ import { seed } from '../../../../prisma/seed';
 import { createAccessKey, revokeAccessKey, type Actor } from '../../../auth';
 import { loadConfig, type Limits } from '../../../config';
 import { fireDue, getSchedule, updateSchedule } from '../../../schedules';
+import { fireDueAndDeliver } from '../../../testing/fire-and-deliver';
 import { createTestDb, type TestDb } from '../../../testing/test-db';
 import { serveFetch, type FetchServer } from '../../../testing/serve-fetch';
 import { workflowTargetOf } from '../../../testing/workflow-target';
@@ -288,9 +289,12 @@ describe('SPEC §14 schedules', () => {
     expect(lambda.name).toBe('ValidationException');
     const s = await getSchedule({ db: t.db, actor: operator, revision: await revisionOfGroup('default'), scheduleRef: 'kinesis-1' });
     expect(s.invocation_target_type).toBe('aws');
-    await fireDue({ db: t.db, now: new Date(), limit: 500, limits });
+    // The fire is stored in flight, then "delivered": a kinesis ARN is no target SPEC §13.2 delivers to.
+    await fireDueAndDeliver({ db: t.db, now: new Date(), limits });
     const runs = await t.db.run.findMany({ where: { scheduleId: s.id } });
-    expect(runs.map((r) => [r.status, r.result])).toEqual([['invocation_error', { error: 'unsupported_target', message: 'this build stores http and aws targets but does not deliver to them yet (SPEC §14)' }]]);
+    expect(runs.map((r) => [r.status, r.result])).toEqual([
+      ['invocation_error', { error: 'unsupported_target', message: 'this aws target cannot be delivered: "kinesis" ARNs are not a supported target; use one of sqs, sns, lambda, states, events, ecs' }],
+    ]);
   });
 
   it('a product-API edit of the target keeps the role and policies; Get re-derives the Arn and Input', async () => {
