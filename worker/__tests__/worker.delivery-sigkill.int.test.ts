@@ -7,48 +7,31 @@
  * every occurrence has exactly one run, no id reached the receiver more than twice, and every id it
  * received twice belongs to a run that says so (`repeated_delivery`, or `delivery_interrupted`).
  */
-import { spawn, type ChildProcess } from 'node:child_process';
-import path from 'node:path';
-import { afterAll, beforeAll, expect, it } from 'vitest';
-import { childEnv, workerClock } from '../../lib/config';
-import type { Db } from '../../lib/db';
+import { expect, it } from 'vitest';
+import { workerClock } from '../../lib/config';
 import { occurrenceId } from '../../lib/delivery';
 import { createSchedule, type ExternalTarget } from '../../lib/schedules';
 import { TEST_LIMITS } from '../../lib/testing/limits';
 import { startReceiver } from '../../lib/testing/receiver';
-import { createTestDb } from '../../lib/testing/test-db';
+import { exited, sleep, spawnWorker, useTestDatabase } from '../../lib/testing/worker-process';
 import { seed } from '../../prisma/seed';
 
-const ROOT = path.resolve(__dirname, '../..');
 const SCHEDULES = 30;
 const RATE = 20;
 const MINUTE = 60_000;
 
-let db: Db;
-let url: string;
-let cleanup: () => Promise<void>;
-
-beforeAll(async () => {
-  ({ db, url, cleanup } = await createTestDb());
-});
-afterAll(async () => cleanup());
-
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, Math.max(0, ms)));
-const exited = (c: ChildProcess) => new Promise<void>((r) => (c.exitCode !== null || c.signalCode !== null ? r() : c.once('exit', () => r())));
+const t = useTestDatabase();
 
 it('§13 SIGKILL during outbound deliveries: every occurrence has one final run; at most one repeated delivery per interrupted attempt, said on its run', async () => {
   const receiver = await startReceiver(() => ({ status: 200, body: 'ok', delayMs: 1500 }));
   const epochMs = Date.now();
   const clock = workerClock({ epochMs, rate: RATE });
   const startWorker = () =>
-    spawn(process.execPath, ['--import', 'tsx', 'worker/main.ts'], {
-      cwd: ROOT,
-      env: childEnv({
-        DATABASE_URL: url, WORKER_POLL_INTERVAL_MS: '100', WORKER_BATCH_SIZE: '10', LOG_LEVEL: 'error', WORKER_TEST_CLOCK: `${epochMs}:${RATE}`,
-        SCHEDULER_CATCHUP_WINDOW_SECONDS: '3600', SCHEDULER_HTTP_ALLOWED_HOSTS: '127.0.0.1', SCHEDULER_DELIVERY_CONCURRENCY: '8',
-      }),
-      stdio: ['ignore', 'ignore', 'inherit'],
+    spawnWorker(t.url, {
+      WORKER_POLL_INTERVAL_MS: '100', WORKER_BATCH_SIZE: '10', LOG_LEVEL: 'error', WORKER_TEST_CLOCK: `${epochMs}:${RATE}`,
+      SCHEDULER_CATCHUP_WINDOW_SECONDS: '3600', SCHEDULER_HTTP_ALLOWED_HOSTS: '127.0.0.1', SCHEDULER_DELIVERY_CONCURRENCY: '8',
     });
+  const db = t.db;
   try {
     const ctx = await seed(db, undefined);
     const rev = await db.revision.findUniqueOrThrow({ where: { id: ctx.schedulerRevisionId } });

@@ -7,17 +7,13 @@
  * exactly attempts 1, 2, 3 and 4, each retry due the back-off after the attempt before it, the last
  * exhausted with one dead letter, and nothing left pending: no attempt lost, none repeated.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
-import path from 'node:path';
-import { afterAll, beforeAll, expect, it } from 'vitest';
-import { childEnv, workerClock } from '../../lib/config';
-import type { Db } from '../../lib/db';
+import { expect, it } from 'vitest';
+import { workerClock } from '../../lib/config';
 import { createSchedule } from '../../lib/schedules';
 import { TEST_LIMITS } from '../../lib/testing/limits';
-import { createTestDb } from '../../lib/testing/test-db';
+import { exited, sleep, spawnWorker, useTestDatabase } from '../../lib/testing/worker-process';
 import { seed } from '../../prisma/seed';
 
-const ROOT = path.resolve(__dirname, '../..');
 const TARGET = {
   target: { org: 'acme-corp', blob: 'procedures', revision: 'default', session: 'nightly-batch' },
   workflow: { definition: 'triage' },
@@ -26,30 +22,17 @@ const SCHEDULES = 40;
 const RATE = 60;
 const MINUTE = 60_000;
 
-let db: Db;
-let url: string;
-let cleanup: () => Promise<void>;
-
-beforeAll(async () => {
-  ({ db, url, cleanup } = await createTestDb());
-});
-afterAll(async () => cleanup());
-
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, Math.max(0, ms)));
-const exited = (c: ChildProcess) => new Promise<void>((r) => (c.exitCode !== null || c.signalCode !== null ? r() : c.once('exit', () => r())));
+const t = useTestDatabase();
 const rand = (lo: number, hi: number) => lo + Math.random() * (hi - lo);
 
 it('§12.2 SIGKILL while retries are pending: every occurrence has attempts 1–4 exactly once, the last exhausted into one dead letter', async () => {
   const epochMs = Date.now();
   const testClock = { epochMs, rate: RATE };
   const clock = workerClock(testClock);
+  // An hour of catch-up (a minute of real time): a restart never skips an occurrence here.
   const startWorker = () =>
-    spawn(process.execPath, ['--import', 'tsx', 'worker/main.ts'], {
-      cwd: ROOT,
-      // An hour of catch-up (a minute of real time): a restart never skips an occurrence here.
-      env: childEnv({ DATABASE_URL: url, WORKER_POLL_INTERVAL_MS: '100', WORKER_BATCH_SIZE: '5', LOG_LEVEL: 'error', WORKER_TEST_CLOCK: `${epochMs}:${RATE}`, SCHEDULER_CATCHUP_WINDOW_SECONDS: '3600' }),
-      stdio: ['ignore', 'ignore', 'inherit'],
-    });
+    spawnWorker(t.url, { WORKER_POLL_INTERVAL_MS: '100', WORKER_BATCH_SIZE: '5', LOG_LEVEL: 'error', WORKER_TEST_CLOCK: `${epochMs}:${RATE}`, SCHEDULER_CATCHUP_WINDOW_SECONDS: '3600' });
+  const db = t.db;
 
   const ctx = await seed(db, undefined);
   const rev = await db.revision.findUniqueOrThrow({ where: { id: ctx.schedulerRevisionId } });

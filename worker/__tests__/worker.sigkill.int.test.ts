@@ -6,18 +6,14 @@
  * boundary covered has exactly one run record and one workflow execution: no duplicate, no loss.
  * Then SIGTERM stops the last worker gracefully (exit 0). Takes about 2–3 minutes.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
-import path from 'node:path';
-import { afterAll, beforeAll, expect, it } from 'vitest';
-import { childEnv } from '../../lib/config';
-import type { Db } from '../../lib/db';
+import type { ChildProcess } from 'node:child_process';
+import { expect, it } from 'vitest';
 import { nextOccurrence } from '../../lib/cron';
 import { createSchedule } from '../../lib/schedules';
-import { createTestDb } from '../../lib/testing/test-db';
+import { exited, sleep, spawnWorker, useTestDatabase } from '../../lib/testing/worker-process';
 import { seed } from '../../prisma/seed';
 import { TEST_LIMITS } from '../../lib/testing/limits';
 
-const ROOT = path.resolve(__dirname, '../..');
 const TARGET = {
   target: { org: 'acme-corp', blob: 'procedures', revision: 'default', session: 'nightly-batch' },
   workflow: { definition: 'triage' },
@@ -26,30 +22,18 @@ const LIMITS = { ...TEST_LIMITS, executionsPerSessionPerMinute: 100_000 };
 const SCHEDULES = 200;
 const EVERY_MINUTE = '* * * * ? *';
 
-let db: Db;
-let url: string;
-let cleanup: () => Promise<void>;
-
-beforeAll(async () => {
-  ({ db, url, cleanup } = await createTestDb());
-});
-afterAll(async () => cleanup());
+const t = useTestDatabase();
 
 function startWorker(): ChildProcess {
   // `node --import tsx` is one process, so SIGKILL/SIGTERM reach the worker itself. A small batch
   // makes a burst of 200 fires span many transactions, so kills land between and inside them.
-  return spawn(process.execPath, ['--import', 'tsx', 'worker/main.ts'], {
-    cwd: ROOT,
-    env: childEnv({ DATABASE_URL: url, WORKER_POLL_INTERVAL_MS: '200', WORKER_BATCH_SIZE: '5', LOG_LEVEL: 'error' }),
-    stdio: ['ignore', 'ignore', 'inherit'],
-  });
+  return spawnWorker(t.url, { WORKER_POLL_INTERVAL_MS: '200', WORKER_BATCH_SIZE: '5', LOG_LEVEL: 'error' });
 }
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, Math.max(0, ms)));
-const exited = (c: ChildProcess) => new Promise<number | null>((r) => (c.exitCode !== null || c.signalCode !== null ? r(c.exitCode) : c.once('exit', (code) => r(code))));
 const rand = (lo: number, hi: number) => lo + Math.random() * (hi - lo);
 const MINUTE = 60_000;
 
 it('§8 200 minutely schedules, SIGKILL at random moments ≥ 10 times: every occurrence has exactly one run and one execution', async () => {
+  const db = t.db;
   const ctx = await seed(db, undefined);
   const rev = await db.revision.findUniqueOrThrow({ where: { id: ctx.schedulerRevisionId } });
   const actor = { type: 'org' as const, id: ctx.orgId, roleCap: null };
