@@ -345,6 +345,7 @@ const STORED: WorkflowSchedule = {
   next_fire_at: null,
   created_by: { type: 'org', id: ID },
   skipped_occurrences: 0,
+  version: 3,
   created_at: '2026-03-08T12:00:00.000Z',
   updated_at: '2026-03-08T12:00:00.000Z',
 };
