@@ -87,8 +87,9 @@ test('a create whose answer is lost, then Reload and Back, leaves one schedule',
   };
 
   // The save reaches the server and is made, but its answer never reaches the browser.
+  const formPath = (url: URL) => url.pathname.endsWith('/new');
   await page.route(
-    (url) => url.pathname.endsWith('/new'),
+    formPath,
     async (route) => {
       if (route.request().method() !== 'POST') return route.continue();
       await route.fetch();
@@ -97,9 +98,9 @@ test('a create whose answer is lost, then Reload and Back, leaves one schedule',
   );
   await fill();
   await page.getByRole('button', { name: 'Create schedule' }).click();
-  await expect(page.getByRole('alert')).toContainText('The schedule was not saved.');
+  await expect(page.locator('.alert-error')).toContainText('No answer came from the server. The save may or may not have been made.');
   await expect.poll(async () => (await mine()).length).toBe(1);
-  await page.unroute((url) => url.pathname.endsWith('/new'));
+  await page.unroute(formPath);
 
   try {
     // Reload: the same token; the same values answer the schedule already made.

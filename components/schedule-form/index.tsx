@@ -163,7 +163,7 @@ export function ScheduleForm({ mode, revisionId, schedule, options, submit, canc
       ) : null}
       {rootMessage ? (
         <div role="alert" className="alert alert-error" ref={refusal.alertRef} tabIndex={-1}>
-          <strong>The schedule was not saved.</strong> {rootMessage}
+          <strong>{errors.root?.server?.type === 'network' ? 'No answer came from the server.' : 'The schedule was not saved.'}</strong> {rootMessage}
         </div>
       ) : null}
 
