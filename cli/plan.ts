@@ -47,7 +47,7 @@ function pinnedRefs(manifest: Manifest): [string, string][] {
  */
 function dryRunOf(entry: EntryPlan, target: InvocationTarget, input: Record<string, unknown>): { command: 'create_schedule' | 'update_schedule'; params: Record<string, unknown> } | null {
   if (entry.kind === 'create') return { command: 'create_schedule', params: input };
-  if (entry.kind === 'update') return { command: 'update_schedule', params: { schedule_id: entry.schedule.id, ...entry.body } };
+  if (entry.kind === 'update') return { command: 'update_schedule', params: { schedule_id: entry.schedule.id, expected_version: entry.schedule.version, ...entry.body } };
   if (entry.schedule.state === 'completed') return null;
   return { command: 'update_schedule', params: { schedule_id: entry.schedule.id, invocation_target: target } };
 }

@@ -54,6 +54,7 @@ export function deployed(fields: Partial<WorkflowSchedule> & { alias?: string })
     next_fire_at: '2026-12-01T01:00:00.000Z',
     created_by: { type: 'org', id: 'org-1' },
     skipped_occurrences: 0,
+    version: 1,
     created_at: '2026-11-01T00:00:00.000Z',
     updated_at: '2026-11-01T00:00:00.000Z',
     ...fields,

@@ -7,8 +7,12 @@
  *   3. writes: missing sessions (as the dry runs named them), then updates (only the differing
  *      fields), then creates.
  * A deployed schedule the manifest does not list is drift: reported, never touched.
+ * SPEC §15: each update sends the `version` the plan read (`expected_version`: a change made since is
+ * refused, not overwritten); each create sends its own `client_token`, so the one retry after a lost
+ * answer (a network failure, not a refusal) answers the first create instead of making a second one.
  */
-import { ApiError } from '../client';
+import { randomUUID } from 'node:crypto';
+import { ApiError, type ApiClient } from '../client';
 import { connect, resolveScheduler, type ConnectionFlags } from '../connection';
 import { EXIT, loadManifest, reportError, type Io } from '../io';
 import type { Schedule } from '../../lib/schedules/contract';
@@ -61,7 +65,7 @@ export async function deploy(opts: DeployOptions): Promise<number> {
     for (const e of plan.entries) {
       if (e.kind !== 'update') continue;
       current = e.alias;
-      await client.command(scheduler.revisionId, 'scheduler_blobhub', 'update_schedule', { schedule_id: e.schedule.id, ...e.body });
+      await client.command(scheduler.revisionId, 'scheduler_blobhub', 'update_schedule', { schedule_id: e.schedule.id, expected_version: e.schedule.version, ...e.body });
       written++;
       updated++;
       io.out(`~ updated ${e.alias}: ${changedFields(e.changes).join(', ')}`);
@@ -71,7 +75,7 @@ export async function deploy(opts: DeployOptions): Promise<number> {
       current = e.alias;
       const entry = entries.get(e.alias);
       if (!entry) continue;
-      const res = await client.command<{ schedule: Schedule }>(scheduler.revisionId, 'scheduler_blobhub', 'create_schedule', { ...entry.input });
+      const res = await createWithToken(client, scheduler.revisionId, { ...entry.input, client_token: `deploy-${randomUUID()}` });
       written++;
       created++;
       io.out(`+ created ${e.alias} (${res.schedule.id}), next fire ${res.schedule.next_fire_at ?? 'none'}`);
@@ -92,5 +96,16 @@ export async function deploy(opts: DeployOptions): Promise<number> {
     if (written > 0) io.err(`deploy stopped at ${current}: ${written} earlier write${written === 1 ? ' was' : 's were'} applied; run diff to see what is left`);
     else if (current) io.err(`deploy stopped at ${current}: nothing was written`);
     return EXIT.error;
+  }
+}
+
+/** `create_schedule` with a `client_token`, sent again once when its answer was lost (never after a refusal). */
+async function createWithToken(client: ApiClient, revisionId: string, params: Record<string, unknown>): Promise<{ schedule: Schedule }> {
+  try {
+    return await client.command<{ schedule: Schedule }>(revisionId, 'scheduler_blobhub', 'create_schedule', params);
+  } catch (e) {
+    if (e instanceof ApiError) throw e;
+    // Same token, same body: the server answers the first create if it was made (SPEC §15).
+    return client.command<{ schedule: Schedule }>(revisionId, 'scheduler_blobhub', 'create_schedule', params);
   }
 }

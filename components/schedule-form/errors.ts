@@ -11,7 +11,7 @@ import type { ActionError } from '../action-result';
 import { FIELDS, LABELS, type FieldName, type ScheduleFormValues } from './values';
 
 /** What the form says when the server action cannot be reached at all. */
-export const NETWORK_ERROR_MESSAGE = 'The server could not be reached; nothing was saved. Try again.';
+export const NETWORK_ERROR_MESSAGE = 'The save may or may not have been made. Save again: a repeated save never makes a second schedule nor overwrites a newer change.';
 
 /** The form field an error path (`invocation_target.input_data.0.alias`) belongs to, or null. */
 export function fieldForPath(path: string | undefined): FieldName | null {

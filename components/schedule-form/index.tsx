@@ -13,10 +13,13 @@
  */
 import Link from 'next/link';
 import { useRouter } from 'next/navigation';
-import { useMemo, useTransition } from 'react';
+import { useMemo, useState, useTransition } from 'react';
 import { useForm, useWatch } from 'react-hook-form';
 import type { TargetOptions, WorkflowSchedule } from '@/lib/schedules/contract';
-import type { ActionResult } from '../action-result';
+import type { SaveMeta, SaveResult } from '../action-result';
+import { ConflictPanel } from './conflict';
+import { conflictRows } from './conflict-rows';
+import { useClientToken } from './use-client-token';
 import { useLeaveGuard } from '../leave-guard';
 import { useHydrated } from '../use-viewer-zone';
 import type { StoredRate } from './cadence-fields';
@@ -41,6 +44,10 @@ function storedRateOf(schedule: WorkflowSchedule | undefined): StoredRate | unde
   return { rate_expression: schedule.rate_expression, start_date: valuesFromSchedule(schedule).start_date, nextMark: onMarks ? schedule.next_fire_at : null, nextFire: schedule.next_fire_at };
 }
 
+/** The create form saved a schedule with other values before a Back or Reload (SPEC §15 `client_token_reused`). */
+const TOKEN_REUSED_MESSAGE =
+  'This form already created a schedule with other values (before a Back or Reload): check the scheduler\'s schedules. Saving again creates another schedule.';
+
 export interface ScheduleFormProps {
   mode: 'create' | 'edit';
   revisionId: string;
@@ -48,8 +55,11 @@ export interface ScheduleFormProps {
   schedule?: WorkflowSchedule;
   /** What the pickers offer (`targetOptions`); free entry stays allowed. */
   options: TargetOptions;
-  /** The bound server action: `createScheduleAction(revisionId, …)` or `updateScheduleAction(revisionId, id, …)`. */
-  submit: (input: unknown) => Promise<ActionResult<{ id: string }>>;
+  /**
+   * The bound server action: `createScheduleAction(revisionId, …)` or `updateScheduleAction(revisionId, id, …)`.
+   * `meta` carries the create's `client_token` or the edit's `expected_version` (SPEC §15).
+   */
+  submit: (input: unknown, meta: SaveMeta) => Promise<SaveResult>;
   cancelHref: string;
 }
 
@@ -58,7 +68,12 @@ export function ScheduleForm({ mode, revisionId, schedule, options, submit, canc
   const hydrated = useHydrated();
   const [navigating, startNavigation] = useTransition();
   const resolver = useMemo(() => makeResolver(), []);
-  const storedRate = useMemo(() => storedRateOf(schedule), [schedule]);
+  // SPEC §15: the schedule this form edits on top of (its `version` goes with every save), replaced by
+  // the saved one when the operator reloads after a conflict; the conflict itself, while one is shown.
+  const [base, setBase] = useState(schedule);
+  const [conflict, setConflict] = useState<WorkflowSchedule | null>(null);
+  const clientToken = useClientToken(mode === 'create');
+  const storedRate = useMemo(() => storedRateOf(base), [base]);
   const form = useForm<ScheduleFormValues>({
     resolver,
     defaultValues: schedule ? valuesFromSchedule(schedule) : defaultValues(options),
@@ -81,13 +96,11 @@ export function ScheduleForm({ mode, revisionId, schedule, options, submit, canc
   const pending = isSubmitting || navigating;
   const refusal = useRefusal(form, pending, JSON.stringify([target, workflow]));
 
-  async function onValid(values: ScheduleFormValues) {
-    refusal.clearTargetProblem();
-    const { body } = toRequestBody(values, mode);
-    const input = mode === 'edit' ? changedBody(body, dirtyFields as Partial<Record<keyof ScheduleFormValues, unknown>>, values) : body;
-    let r: ActionResult<{ id: string }>;
+  async function save(input: Record<string, unknown>, expectedVersion: number | undefined) {
+    setConflict(null);
+    let r: SaveResult;
     try {
-      r = await submit(input);
+      r = await submit(input, mode === 'edit' ? { expectedVersion } : { clientToken: clientToken.current() });
     } catch {
       form.setError('root.server', { type: 'network', message: NETWORK_ERROR_MESSAGE });
       return;
@@ -98,7 +111,45 @@ export function ScheduleForm({ mode, revisionId, schedule, options, submit, canc
       startNavigation(() => router.push(href));
       return;
     }
+    if ('current' in r && r.current.invocation_target_type === 'workflow') {
+      // SPEC §15: nothing was saved; the operator chooses between Reload and Overwrite.
+      setConflict(r.current);
+      return;
+    }
+    // The token went with other values (a create saved before a Back or Reload): the next save is a new schedule.
+    if (r.error.code === 'client_token_reused') {
+      clientToken.renew();
+      refusal.show({ kind: 'form', code: r.error.code, message: TOKEN_REUSED_MESSAGE });
+      return;
+    }
     refusal.show(placeRefusal(r.error));
+  }
+
+  /** The request of these values (edit: only the fields changed), saved against `expectedVersion`. */
+  async function saveValues(values: ScheduleFormValues, expectedVersion: number | undefined) {
+    refusal.clearTargetProblem();
+    const { body } = toRequestBody(values, mode);
+    const input = mode === 'edit' ? changedBody(body, dirtyFields as Partial<Record<keyof ScheduleFormValues, unknown>>, values) : body;
+    await save(input, expectedVersion);
+  }
+  const onValid = (values: ScheduleFormValues) => saveValues(values, base?.version);
+
+  const [resolving, startResolving] = useTransition();
+  /** After a conflict: take the saved schedule as the form's base and values, discarding this form's edits. */
+  function reloadSaved() {
+    if (!conflict) return;
+    setBase(conflict);
+    form.reset(valuesFromSchedule(conflict));
+    setConflict(null);
+    router.refresh();
+  }
+  /** After a conflict: save this form's changes over the saved schedule (against its current version). */
+  function overwrite() {
+    if (!conflict) return;
+    const { version } = conflict;
+    startResolving(async () => {
+      await form.handleSubmit((values) => saveValues(values, version))();
+    });
   }
 
   const rootMessage = errors.root?.server?.message ?? errors.root?.message;
@@ -107,9 +158,12 @@ export function ScheduleForm({ mode, revisionId, schedule, options, submit, canc
 
   return (
     <form className="schedule-form" onSubmit={form.handleSubmit(onValid, refusal.clearTargetProblem)} noValidate aria-busy={pending} data-ready={hydrated ? 'true' : undefined}>
+      {conflict && base ? (
+        <ConflictPanel rows={conflictRows(base, conflict, w)} current={conflict} busy={pending || resolving} onReload={reloadSaved} onOverwrite={overwrite} />
+      ) : null}
       {rootMessage ? (
         <div role="alert" className="alert alert-error" ref={refusal.alertRef} tabIndex={-1}>
-          <strong>The schedule was not saved.</strong> {rootMessage}
+          <strong>{errors.root?.server?.type === 'network' ? 'No answer came from the server.' : 'The schedule was not saved.'}</strong> {rootMessage}
         </div>
       ) : null}
 
@@ -132,7 +186,7 @@ export function ScheduleForm({ mode, revisionId, schedule, options, submit, canc
         <Link href={cancelHref} className="btn btn-link">
           Cancel
         </Link>
-        <button type="submit" className="btn btn-primary" disabled={!hydrated || pending}>
+        <button type="submit" className="btn btn-primary" disabled={!hydrated || pending || conflict !== null}>
           {pending ? 'Saving…' : mode === 'create' ? 'Create schedule' : 'Save changes'}
         </button>
       </div>

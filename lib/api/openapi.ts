@@ -29,6 +29,9 @@ import {
   SetAllEnabledAnswer,
   SigningSecretAnswer,
   SigningSecretInfoSchema,
+  ActivityActorSchema,
+  ActivityEntrySchema,
+  ActivityListPage,
 } from '../schedules/contract';
 import {
   AuthEntitySchema,
@@ -70,6 +73,9 @@ const ANSWER_COMPONENTS: [string, z.ZodType][] = [
   ['DeadLetter', DeadLetterSchema],
   ['DeadLetterListPage', DeadLetterListPage],
   ['ReplayAnswer', ReplayAnswer],
+  ['ActivityActor', ActivityActorSchema],
+  ['ActivityEntry', ActivityEntrySchema],
+  ['ActivityListPage', ActivityListPage],
   ['SigningSecret', SigningSecretInfoSchema],
   ['SigningSecretAnswer', SigningSecretAnswer],
   ['EmptyAnswer', EmptyAnswer],

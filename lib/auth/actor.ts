@@ -7,6 +7,8 @@ export interface Actor {
   id: string;
   /** The key's role when the actor came from an API key; null for a browser login or a fire. */
   roleCap: 'read' | 'write' | null;
+  /** The access key id when the actor came from an access key pair (SPEC §14): the activity log names it (SPEC §15). */
+  accessKeyId?: string;
 }
 
 /** The stored form of `created_by` (SPEC §5.1). */

@@ -42,6 +42,10 @@ export const ERROR_STATUS = {
   /** Demoting or removing an org's only admin (account screens). */
   last_admin: 409,
   limit_exceeded: 429,
+  /** `expected_version` is not the schedule's `version`: someone changed it since (SPEC §15). Nothing was written. */
+  version_conflict: 409,
+  /** A create's `client_token` was used within 24 h with another body (SPEC §15). Nothing was created. */
+  client_token_reused: 409,
   /** A name already used in its scope: a schedule's name in its scheduler, a schedule group's name in its org (SPEC §14). */
   name_taken: 409,
   /** The org's `default` schedule group is never deleted (SPEC §14). */

@@ -5,8 +5,13 @@
 import type { CommandContext, CommandTable } from '../workflows';
 import { DomainError, parseOrRefuse } from '../errors';
 import { dismissDeadLetter, listDeadLetters, replayDeadLetter } from './dead-letters';
+import { listActivity } from './activity';
 import {
+  ClientTokenParams,
   DeadLetterIdParams,
+  DeleteScheduleParams,
+  ExpectedVersionParams,
+  ListActivityParams,
   DryRunParams,
   ListDeadLettersParams,
   ListExecutionsParams,
@@ -40,27 +45,29 @@ function isDryRun(dryRun: unknown): boolean {
 /** The handlers of `SCHEDULER_COMMANDS`, one per command, each answering its contract's shape. */
 export const schedulerCommands: CommandTable<typeof SCHEDULER_COMMANDS> = {
   async create_schedule(ctx) {
-    const { dry_run, ...input } = ctx.params;
+    const { dry_run, client_token, ...input } = ctx.params;
     const opts = { ...base(ctx), input, limits: ctx.limits, now: ctx.now };
     if (isDryRun(dry_run)) return dryRunCreateSchedule(opts);
-    return { schedule: await createSchedule(opts) };
+    const { client_token: clientToken } = parseOrRefuse(ClientTokenParams, client_token === undefined ? {} : { client_token });
+    return { schedule: await createSchedule({ ...opts, clientToken }) };
   },
   async get_schedule(ctx) {
     const p = parseOrRefuse(ScheduleIdParams, ctx.params);
     return { schedule: await getSchedule({ ...base(ctx), scheduleRef: p.schedule_id }) };
   },
   async update_schedule(ctx) {
-    const { schedule_id, dry_run, ...input } = ctx.params;
+    const { schedule_id, dry_run, expected_version, ...input } = ctx.params;
     if (typeof schedule_id !== 'string' || !schedule_id) {
       throw new DomainError('invalid_request_body', 'schedule_id is required', { path: 'schedule_id' });
     }
-    const opts = { ...base(ctx), scheduleRef: schedule_id, input, limits: ctx.limits, now: ctx.now };
+    const { expected_version: expectedVersion } = parseOrRefuse(ExpectedVersionParams, expected_version === undefined ? {} : { expected_version });
+    const opts = { ...base(ctx), scheduleRef: schedule_id, input, limits: ctx.limits, now: ctx.now, expectedVersion };
     if (isDryRun(dry_run)) return dryRunUpdateSchedule(opts);
     return { schedule: await updateSchedule(opts) };
   },
   async delete_schedule(ctx) {
-    const p = parseOrRefuse(ScheduleIdParams, ctx.params);
-    await deleteSchedule({ ...base(ctx), scheduleRef: p.schedule_id });
+    const p = parseOrRefuse(DeleteScheduleParams, ctx.params);
+    await deleteSchedule({ ...base(ctx), scheduleRef: p.schedule_id, now: ctx.now, expectedVersion: p.expected_version });
     return {};
   },
   async list_schedules(ctx) {
@@ -89,7 +96,11 @@ export const schedulerCommands: CommandTable<typeof SCHEDULER_COMMANDS> = {
   },
   async dismiss_dead_letter(ctx) {
     const p = parseOrRefuse(DeadLetterIdParams, ctx.params);
-    return dismissDeadLetter({ ...base(ctx), deadLetterRef: p.dead_letter_id });
+    return dismissDeadLetter({ ...base(ctx), deadLetterRef: p.dead_letter_id, now: ctx.now });
+  },
+  async list_activity(ctx) {
+    const p = parseOrRefuse(ListActivityParams, ctx.params);
+    return listActivity({ ...base(ctx), scheduleRef: p.schedule_id, startActivityId: p.start_activity_id });
   },
   /** Admins: the webhook signing secret, shown once (SPEC §13.1). */
   async get_signing_secret(ctx) {

@@ -357,6 +357,8 @@ export const ScheduleInfoSchema = z.strictObject({
   skipped_occurrences: z.int().min(0),
   /** Present while disabled: who disabled it, when, why (SPEC §12.5). Only its `note` is writable. */
   paused: PausedSchema.optional(),
+  /** Incremented by every change but a fire's (SPEC §15); send it back as `expected_version`. */
+  version: z.int().min(1),
   created_at: InstantSchema,
   updated_at: InstantSchema,
 });
@@ -482,10 +484,78 @@ export const DeadLetterIdParams = z.strictObject({ dead_letter_id: z.string().mi
  * caller's standing) and nothing is written; the answer is `ScheduleDryRunAnswer`.
  */
 export const DryRunParams = z.strictObject({ dry_run: z.boolean().optional() });
-/** `create_schedule`'s body: the schedule fields (cross-field rules: `ScheduleCreateInput`) and `dry_run`. */
-export const CreateScheduleParams = ScheduleFieldsSchema.extend(DryRunParams.shape);
-/** `update_schedule`'s body: `schedule_id` (id or alias), any subset of the writable fields, and `dry_run`. */
-export const UpdateScheduleParams = ScheduleUpdateInput.extend({ schedule_id: ScheduleIdParams.shape.schedule_id, ...DryRunParams.shape });
+/** The longest `client_token` (SPEC §15). */
+export const CLIENT_TOKEN_MAX = 64;
+/** How long a `client_token` answers its first result (SPEC §15: 24 h), in ms. */
+export const SCHEDULE_CLIENT_TOKEN_TTL_MS = 24 * 3_600_000;
+/**
+ * `client_token` on `create_schedule` (SPEC §15): the same token with the same body within 24 h answers
+ * the first result and creates nothing; with another body it is `409 client_token_reused`.
+ */
+export const ClientTokenParams = z.strictObject({ client_token: z.string().min(1).max(CLIENT_TOKEN_MAX).optional() });
+/**
+ * `expected_version` on `update_schedule` and `delete_schedule` (SPEC §15): the schedule's `version` as
+ * the caller last read it; another is `409 version_conflict` and nothing is written.
+ */
+export const ExpectedVersionParams = z.strictObject({ expected_version: z.int().min(1).optional() });
+/** `create_schedule`'s body: the schedule fields (cross-field rules: `ScheduleCreateInput`), `dry_run` and `client_token`. */
+export const CreateScheduleParams = ScheduleFieldsSchema.extend({ ...DryRunParams.shape, ...ClientTokenParams.shape });
+/** `update_schedule`'s body: `schedule_id` (id or alias), any subset of the writable fields, `dry_run` and `expected_version`. */
+export const UpdateScheduleParams = ScheduleUpdateInput.extend({ schedule_id: ScheduleIdParams.shape.schedule_id, ...DryRunParams.shape, ...ExpectedVersionParams.shape });
+/** `delete_schedule`'s body: `schedule_id` (id or alias) and `expected_version`. */
+export const DeleteScheduleParams = ScheduleIdParams.extend(ExpectedVersionParams.shape);
+
+/** What an activity entry records (SPEC §15). */
+export const ACTIVITY_ACTIONS = [
+  'create',
+  'update',
+  'enable',
+  'disable',
+  'pause_all',
+  'resume_all',
+  'run_now',
+  'delete',
+  'replay_dead_letter',
+  'dismiss_dead_letter',
+  /** The worker disabled the schedule after `pause_after_failures` failed occurrences (SPEC §12.5). */
+  'auto_pause',
+] as const;
+export type ActivityAction = (typeof ACTIVITY_ACTIONS)[number];
+/** Who made a change (SPEC §15): a user, an org key, an access key (SPEC §14, with its owner), or the system. */
+export const ActivityActorSchema = z.discriminatedUnion('type', [
+  z.strictObject({ type: z.literal('user'), id: z.string() }),
+  z.strictObject({ type: z.literal('org'), id: z.string() }),
+  z.strictObject({ type: z.literal('access_key'), id: z.string(), owner: AuthEntitySchema }),
+  z.strictObject({ type: z.literal('system') }),
+]);
+export type ActivityActor = z.infer<typeof ActivityActorSchema>;
+/** One activity entry as `list_activity` answers it (SPEC §15). */
+export const ActivityEntrySchema = z.strictObject({
+  id: IdSchema,
+  /** The schedule changed; omitted for a scheduler-wide change (`pause_all`, `resume_all`). */
+  schedule_id: IdSchema.optional(),
+  /** The schedule's name when the change was made (it may be renamed or deleted since). */
+  schedule_name: z.string().optional(),
+  action: z.enum(ACTIVITY_ACTIONS),
+  by: ActivityActorSchema,
+  at: InstantSchema,
+  /** `update`, `enable`, `disable`: the fields whose values changed. */
+  fields: z.array(z.string()).optional(),
+  /** `pause_all`, `resume_all`: how many schedules changed. */
+  count: z.int().min(0).optional(),
+  /** `run_now`, `replay_dead_letter`: the manual run recorded. */
+  execution_id: IdSchema.optional(),
+  /** `replay_dead_letter`, `dismiss_dead_letter`: the dead letter. */
+  dead_letter_id: IdSchema.optional(),
+});
+export type ActivityEntry = z.infer<typeof ActivityEntrySchema>;
+/** `list_activity` (SPEC §15): the scheduler's entries, or one schedule's (`schedule_id`: id or alias). */
+export const ListActivityParams = z.strictObject({
+  schedule_id: z.string().min(1).max(200).optional(),
+  start_activity_id: z.string().max(200).nullable().optional(),
+});
+/** `list_activity`: 20 a page, newest first; `last_activity_id` null on the last page. */
+export const ActivityListPage = z.strictObject({ activity: z.array(ActivityEntrySchema), last_activity_id: IdSchema.nullable() });
 
 /** `{schedule}`: the answer of `create_schedule`, `get_schedule` and `update_schedule`. */
 export const ScheduleAnswer = z.strictObject({ schedule: ScheduleSchema });
@@ -546,7 +616,7 @@ export const SCHEDULER_COMMANDS = {
   create_schedule: { params: CreateScheduleParams, answer: ScheduleSaveAnswer, summary: 'Create a schedule (SPEC §5); `dry_run: true` checks it and writes nothing.' },
   get_schedule: { params: ScheduleIdParams, answer: ScheduleAnswer, summary: 'One schedule, by id or alias.' },
   update_schedule: { params: UpdateScheduleParams, answer: ScheduleSaveAnswer, summary: 'Change the fields sent; `dry_run: true` checks the result and writes nothing.' },
-  delete_schedule: { params: ScheduleIdParams, answer: EmptyAnswer, summary: 'Delete a schedule and its history, in any state.' },
+  delete_schedule: { params: DeleteScheduleParams, answer: EmptyAnswer, summary: 'Delete a schedule and its history, in any state; a stale `expected_version` is 409 version_conflict.' },
   list_schedules: { params: ListSchedulesParams, answer: ScheduleListPage, summary: 'Schedules, 50 a page, by created_at then id.' },
   list_executions: { params: ListExecutionsParams, answer: RunListPage, summary: 'A schedule\'s runs (by id only), 10 a page, newest first.' },
   run_schedule: { params: ScheduleIdParams, answer: RunAnswer, summary: 'Fire now, recorded with trigger "manual".' },
@@ -554,6 +624,7 @@ export const SCHEDULER_COMMANDS = {
   list_dead_letters: { params: ListDeadLettersParams, answer: DeadLetterListPage, summary: 'Exhausted occurrences of the scheduler, 10 a page, newest first (SPEC §12.3).' },
   replay_dead_letter: { params: DeadLetterIdParams, answer: ReplayAnswer, summary: 'Fire a dead letter\'s occurrence again now, as a manual run linked to it.' },
   dismiss_dead_letter: { params: DeadLetterIdParams, answer: EmptyAnswer, summary: 'Remove a dead letter from the list.' },
+  list_activity: { params: ListActivityParams, answer: ActivityListPage, summary: 'Who changed what (SPEC §15): the scheduler\'s activity, or one schedule\'s, 20 a page, newest first.' },
   get_signing_secret: { params: SigningSecretParams, answer: SigningSecretAnswer, summary: 'Admins: the scheduler\'s webhook signing secret, in clear only the first time it is asked for (SPEC §13.1).' },
   rotate_signing_secret: { params: SigningSecretParams, answer: SigningSecretAnswer, summary: 'Admins: a new webhook signing secret, shown in this answer; the previous one signs 24 h more (SPEC §13.1).' },
 } as const satisfies Record<string, CommandContract>;

@@ -8,6 +8,9 @@ import { requireSchedulerRole } from './access';
 import type { ExternalTarget, Schedule, ScheduleDryRunAnswer } from './contract';
 import { checkSchedule, parseScheduleInput, parseTimingInput, type CheckedSchedule, type TimingRules } from './save-schedule';
 import { toSchedule, type ScheduleRow } from './serialize';
+import { recordActivity } from './activity';
+import { findClientToken, rememberClientToken, requestHash } from './client-tokens';
+import { SCHEDULE_CLIENT_TOKEN_TTL_MS } from './contract';
 
 export interface CreateScheduleOptions {
   db: Db;
@@ -31,6 +34,12 @@ export interface CreateScheduleOptions {
   timing?: TimingRules;
   /** What the EventBridge API stores beside the product's fields (the `eventbridge` column), opaque here. */
   eventbridge?: object;
+  /**
+   * SPEC §15 `client_token` (≤ 64 chars): a create with a token the same caller used in this scheduler
+   * within 24 h answers that first create's schedule and creates nothing when `input` is the same, and
+   * is `409 client_token_reused` when it differs.
+   */
+  clientToken?: string;
 }
 
 type ParsedInput = ReturnType<typeof parseTimingInput> & { invocation_target?: ReturnType<typeof parseScheduleInput>['invocation_target'] };
@@ -45,14 +54,31 @@ interface CheckedCreate extends CheckedSchedule {
  * `create_schedule` (SPEC §3.1, §5): validate, check the target with the saver's standing, and store
  * the schedule with its first `next_fire_at`. `created_by` is the actor. Nothing is written on refusal.
  * Throws DomainError with the codes of SPEC §5.2 (incl. `409 schedule_limit_reached`, `409 alias_taken`),
- * and `409 name_taken` when `name` is already used in the scheduler (SPEC §14).
+ * and `409 name_taken` when `name` is already used in the scheduler (SPEC §14), `409 client_token_reused`.
+ * SPEC §15: the create is recorded in the activity log; with `clientToken`, a retry answers the first result.
  */
 export async function createSchedule(opts: CreateScheduleOptions): Promise<Schedule> {
   const { db, actor, revision, now } = opts;
   const input = parse(opts);
   const id = newId();
+  const token = opts.clientToken
+    ? { key: `create_schedule:${revision.id}:${actor.type}:${actor.id}:${opts.clientToken}`, requestHash: requestHash(opts.input) }
+    : null;
+  /** The first create's answer for this token, or null when the token is new (or expired). */
+  const replay = async (tx: Tx): Promise<Schedule | null> => {
+    const seen = token ? await findClientToken(tx, token.key, now) : null;
+    if (!seen) return null;
+    if (seen.requestHash !== token!.requestHash) {
+      throw new DomainError('client_token_reused', `client_token "${opts.clientToken}" was already used for a create with another body; send a new token for a new schedule`, { path: 'client_token' });
+    }
+    return seen.response as Schedule;
+  };
   try {
     return await inTransaction(db, async (tx) => {
+      // Exactly once per token: read under the write lock (SQLite's BEGIN IMMEDIATE); on PostgreSQL a
+      // twin that commits first makes rememberClientToken below violate the key and roll this back.
+      const first = await replay(tx);
+      if (first) return first;
       const { fields, name, alias } = await checkCreate(tx, opts, input, id, false);
       const row = await tx.schedule.create({
         data: {
@@ -69,11 +95,20 @@ export async function createSchedule(opts: CreateScheduleOptions): Promise<Sched
           updatedAt: now,
         },
       });
-      return toSchedule(row);
+      const schedule = toSchedule(row);
+      // SPEC §15: the entry and the token commit with the schedule, or none of them does.
+      await recordActivity(tx, { revisionId: revision.id, schedule: row, action: 'create', by: actor, at: now });
+      if (token) await rememberClientToken(tx, { ...token, response: schedule, now, ttlMs: SCHEDULE_CLIENT_TOKEN_TTL_MS });
+      return schedule;
     });
   } catch (e) {
-    // Last guard of a race: UNIQUE (revision_id, name) and (revision_id, alias).
-    if (isUniqueViolation(e)) throw nameTaken(opts.name ?? input.alias ?? id, opts.name === undefined, e);
+    if (isUniqueViolation(e)) {
+      // A concurrent twin with the same token won (its token, alias or name came first): its answer.
+      const twin = token ? await replay(db) : null;
+      if (twin) return twin;
+      // Last guard of a race: UNIQUE (revision_id, name) and (revision_id, alias).
+      throw nameTaken(opts.name ?? input.alias ?? id, opts.name === undefined, e);
+    }
     throw e;
   }
 }
@@ -102,6 +137,7 @@ export async function dryRunCreateSchedule(opts: CreateScheduleOptions): Promise
       createdByType: actor.type,
       createdById: actor.id,
       skippedOccurrences: fields.skippedOccurrences ?? 0,
+      version: 1,
       createdAt: now,
       updatedAt: now,
     };

@@ -12,6 +12,7 @@ import { isIdShape, normalizeRef } from '../ids';
 import { requireSchedulerRole } from './access';
 import type { DeadLetter, Run, RunResult, RunStatus } from './contract';
 import type { DeliveryDeps } from './deliver-attempts';
+import { recordActivity } from './activity';
 import { finishManualFire, startManualFire } from './manual-fire';
 import { targetFields, toRun } from './serialize';
 
@@ -105,6 +106,10 @@ export async function replayDeadLetter(
     const fire = await startManualFire(tx, schedule, { scheduledFor: now, now, limits: opts.limits, deadLetterId: letter.id });
     // A workflow replay is recorded already; an http or aws replay records its status when delivered.
     if (fire.status) await tx.deadLetter.update({ where: { id: letter.id }, data: { replayRunId: fire.runId, replayStatus: fire.status, replayedAt: now } });
+    // SPEC §15: who replayed it, in the transaction that fires.
+    await recordActivity(tx, {
+      revisionId: revision.id, schedule: { id: schedule.id, name: schedule.name, alias: schedule.alias }, action: 'replay_dead_letter', executionId: fire.runId, deadLetterId: letter.id, by: actor, at: now,
+    });
     return { fire, letterId: letter.id };
   });
   await finishManualFire(db, started.fire, opts.delivery);
@@ -114,12 +119,15 @@ export async function replayDeadLetter(
 }
 
 /** `dismiss_dead_letter` (SPEC §12.3): remove it from the list. Needs `write`. Throws `404 dead_letter_not_found`. */
-export async function dismissDeadLetter(opts: Scope & { deadLetterRef: string }): Promise<Record<string, never>> {
-  const { db, actor, revision } = opts;
+export async function dismissDeadLetter(opts: Scope & { deadLetterRef: string; now: Date }): Promise<Record<string, never>> {
+  const { db, actor, revision, now } = opts;
   await inTransaction(db, async (tx) => {
     await requireSchedulerRole(tx, actor, revision.blobId, 'write');
     const letter = await getDeadLetterRow(tx, revision.id, opts.deadLetterRef);
     await tx.deadLetter.delete({ where: { id: letter.id } });
+    // SPEC §15: who dismissed it (the schedule may be gone: its label at the exhaustion names it).
+    const schedule = (await tx.schedule.findUnique({ where: { id: letter.scheduleId }, select: { id: true, name: true, alias: true } })) ?? { id: letter.scheduleId, name: letter.scheduleLabel, alias: null };
+    await recordActivity(tx, { revisionId: revision.id, schedule, action: 'dismiss_dead_letter', deadLetterId: letter.id, by: actor, at: now });
   });
   return {};
 }

@@ -37,6 +37,7 @@ import {
 } from '../db';
 import { toError } from '../errors';
 import { newId } from '../ids';
+import { recordActivities, recordAutomaticPauses } from './activity';
 import { afterFailedAttempt, type RetryPolicy } from './attempts';
 import type { ExhaustedReason } from './contract';
 import { deleteCompleted } from './finish';
@@ -303,6 +304,7 @@ async function fireClaimed(tx: Tx, rows: ClaimedSchedule[], retries: ClaimedRetr
     now,
     completedAtAdvance,
     action,
+    rows,
   );
   const { completed, deleted: deletedSet } = settled;
 
@@ -367,7 +369,16 @@ function inFlightRow(fire: InFlightAttempt, schedule: FiringSchedule, now: Date)
  * then completion (besides `completedAlready`) and delete-after-completion. `actions` names each
  * schedule's `action_after_completion` (default: the attempt's schedule's).
  */
-async function settleAttempts(tx: Tx, attempts: SettledAttempt[], outcomes: InvokeOutcome[], now: Date, completedAlready: Set<string>, actions: Map<string, string>) {
+async function settleAttempts(
+  tx: Tx,
+  attempts: SettledAttempt[],
+  outcomes: InvokeOutcome[],
+  now: Date,
+  completedAlready: Set<string>,
+  actions: Map<string, string>,
+  claimed: FiringSchedule[] = [],
+) {
+  const schedules = new Map<string, FiringSchedule>([...claimed, ...attempts.map((a) => a.schedule)].map((s) => [s.id, s]));
   const consequences = attempts.map((a, i) => consequenceOf(a, outcomes[i], now));
   await recordRuns(tx, attempts.map((a) => a.item), outcomes, consequences.map((c) => c.extras));
   await insertPendingAttempts(tx, consequences.flatMap((c) => (c.pending ? [c.pending] : [])));
@@ -383,6 +394,9 @@ async function settleAttempts(tx: Tx, attempts: SettledAttempt[], outcomes: Invo
   const paused = new Set(counts.filter((c) => c.pauseNote !== null).map((c) => c.scheduleId));
   // SPEC §12.2: disabling a schedule cancels its pending retries, the automatic pause included.
   await cancelPendingAttempts(tx, [...paused]);
+  // SPEC §15: the automatic pause is in the activity log, by `system`, in the transaction that pauses.
+  const scheduleOf = new Map(attempts.map((a) => [a.schedule.id, a.schedule]));
+  await recordAutomaticPauses(tx, [...paused].map((id) => scheduleOf.get(id)!), now);
 
   const ended = [...new Set(attempts.filter((_, i) => consequences[i].ended !== null).map((a) => a.schedule.id))];
   const completedLater = await completeFinished(tx, ended, now);
@@ -390,6 +404,14 @@ async function settleAttempts(tx: Tx, attempts: SettledAttempt[], outcomes: Invo
   for (const a of attempts) if (!actions.has(a.schedule.id)) actions.set(a.schedule.id, a.schedule.actionAfterCompletion);
   // SPEC §12.5: delete as delete_schedule would (runs and pending attempts go with it); dead letters stay.
   const deleted = new Set(await deleteCompleted(tx, [...completed].map((id) => ({ id, actionAfterCompletion: actions.get(id) ?? 'none' }))));
+  // SPEC §15: a delete after completion is in the activity log too, by `system`.
+  await recordActivities(
+    tx,
+    [...deleted].flatMap((id) => {
+      const s = schedules.get(id);
+      return s ? [{ revisionId: s.revisionId, schedule: { id: s.id, name: s.name, alias: s.alias }, action: 'delete' as const, by: 'system' as const, at: now }] : [];
+    }),
+  );
   const after = (id: string): AfterAttempt => ({ completed: completed.has(id), deleted: deleted.has(id), paused: paused.has(id) });
   return { consequences, completed, deleted, after };
 }

@@ -7,9 +7,12 @@ export { describeScheduleDeletion, describeSchedulerDeletion, type ScheduleDelet
 export { getSchedule, listSchedules, SCHEDULES_PAGE_SIZE } from './list-schedules';
 export { browseSchedules, GRID_PAGE_SIZE, SCHEDULE_SORT_KEYS, type ScheduleSortKey, type SchedulePage } from './browse-schedules';
 export { listRuns, RUNS_PAGE_SIZE } from './list-runs';
-export { runSchedule } from './run-schedule';
 export { setAllEnabled } from './set-all-enabled';
-export { listDeadLetters, replayDeadLetter, dismissDeadLetter, countDeadLetters, toDeadLetter, DEAD_LETTERS_PAGE_SIZE } from './dead-letters';
+export { listDeadLetters, countDeadLetters, toDeadLetter, DEAD_LETTERS_PAGE_SIZE } from './dead-letters';
+// Run now, replay and dismiss, each with its activity entry (SPEC §15): every caller records who did it.
+export { runSchedule } from './run-schedule';
+export { replayDeadLetter, dismissDeadLetter } from './dead-letters';
+export { listActivity, recordActivity, recordActivities, recordAutomaticPauses, toActivityEntry, ACTIVITY_PAGE_SIZE, type ActivityBy, type ActivityInput } from './activity';
 export { afterFailedAttempt, type RetryPolicy, type AttemptVerdict } from './attempts';
 export { fireDue, fireOccurrence, listDueOccurrences, findEarliestNextFire, recordDelivered, deliverAndRecord, type FireOutcome } from './fire-occurrence';
 export {
@@ -68,7 +71,7 @@ export {
   untagScheduleGroup,
 } from './groups/schedule-group-verbs';
 export { getGroupSchedule, listGroupSchedules, type GroupSchedule, type ScheduleCursor } from './groups/group-schedules';
-export { findClientToken, saveClientToken } from './client-tokens';
+export { findClientToken, saveClientToken, requestHash } from './client-tokens';
 export { eventBridgeOrigin, type EventBridgeOrigin } from './default-event';
 export { scheduleArn } from '../delivery';
 export { EVENTBRIDGE_START_DATE_GRACE_MS, type TimingRules } from './save-schedule';

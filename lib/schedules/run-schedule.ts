@@ -6,6 +6,7 @@ import { requireSchedulerRole } from './access';
 import type { Run } from './contract';
 import { getScheduleRow } from './find-schedule';
 import type { DeliveryDeps } from './deliver-attempts';
+import { recordActivity } from './activity';
 import { finishManualFire, startManualFire } from './manual-fire';
 import { toRun } from './serialize';
 
@@ -52,7 +53,10 @@ export async function runSchedule(opts: RunScheduleOptions): Promise<Run> {
     ]);
     const latest = Math.max(latestRun?.scheduledFor.getTime() ?? -Infinity, latestInFlight?.scheduledFor.getTime() ?? -Infinity);
     const scheduledFor = Number.isFinite(latest) ? new Date(latest + 1) : now;
-    return startManualFire(tx, row, { scheduledFor, now, limits });
+    const started = await startManualFire(tx, row, { scheduledFor, now, limits });
+    // SPEC §15: who pressed Run now, in the transaction that fires (an external target's run follows its delivery).
+    await recordActivity(tx, { revisionId: revision.id, schedule: { id: row.id, name: row.name, alias: row.alias }, action: 'run_now', executionId: started.runId, by: actor, at: now });
+    return started;
   });
   // SPEC §13: an http or aws target is delivered after commit, outside any transaction.
   await finishManualFire(db, started, opts.delivery);

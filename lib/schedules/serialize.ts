@@ -35,6 +35,7 @@ export function toSchedule(row: ScheduleRow): Schedule {
     created_by: { type: row.createdByType as 'user' | 'org', id: row.createdById },
     skipped_occurrences: row.skippedOccurrences,
     ...(!row.enabled && row.pausedAt ? { paused: pausedOf(row, row.pausedAt) } : {}),
+    version: row.version,
     created_at: row.createdAt.toISOString(),
     updated_at: row.updatedAt.toISOString(),
   };

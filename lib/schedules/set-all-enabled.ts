@@ -1,5 +1,6 @@
 import type { Actor } from '../auth';
 import { cancelPendingAttempts, inTransaction, type Db } from '../db';
+import { recordActivity } from './activity';
 import { requireSchedulerRole } from './access';
 import { countDueOccurrences, fireAtOf, nextOccurrenceInWindow, type StoredRepeat } from './occurrences';
 
@@ -10,6 +11,8 @@ import { countDueOccurrences, fireAtOf, nextOccurrenceInWindow, type StoredRepea
  * - `true`: only the schedules a `set_all_enabled(false)` disabled (`bulk`) are enabled again, firing
  *   from the next occurrence after `now` (no catch-up, SPEC §5.1); one an operator disabled on its own
  *   stays disabled. A resumed schedule with no occurrence left is completed (SPEC §5.3).
+ * SPEC §15: each changed schedule's `version` is incremented, and one scheduler-wide `pause_all` /
+ * `resume_all` entry (with `count`, 0 included) names who pressed it.
  * Returns how many schedules changed.
  */
 export async function setAllEnabled(opts: { db: Db; actor: Actor; revision: { id: string; blobId: string }; enabled: boolean; now: Date }): Promise<{ updated: number }> {
@@ -37,6 +40,7 @@ export async function setAllEnabled(opts: { db: Db; actor: Actor; revision: { id
             pauseNote: null,
             pausedBulk: false,
             ...(next === null ? { state: 'completed' } : {}),
+            version: { increment: 1 },
             updatedAt: now,
           },
         });
@@ -57,12 +61,14 @@ export async function setAllEnabled(opts: { db: Db; actor: Actor; revision: { id
             pauseNote: null,
             pausedBulk: true,
             skippedOccurrences: row.skippedOccurrences + dropped,
+            version: { increment: 1 },
             updatedAt: now,
           },
         });
       }
     }
     if (!enabled) await cancelPendingAttempts(tx, rows.map((r) => r.id));
+    await recordActivity(tx, { revisionId: revision.id, action: enabled ? 'resume_all' : 'pause_all', by: actor, at: now, count: rows.length });
     return { updated: rows.length };
   });
 }

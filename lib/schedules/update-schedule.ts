@@ -9,6 +9,8 @@ import { finishSchedules } from './finish';
 import { countDueOccurrences, type StoredRepeat } from './occurrences';
 import { checkSchedule, parseScheduleInput, parseTimingInput, type CheckedSchedule, type StoredSchedule, type TimingRules } from './save-schedule';
 import { toSchedule, type ScheduleRow } from './serialize';
+import { recordActivity } from './activity';
+import { canonicalJson } from './canonical-json';
 
 export interface UpdateScheduleOptions {
   db: Db;
@@ -26,6 +28,8 @@ export interface UpdateScheduleOptions {
   timing?: TimingRules;
   /** Replace what the EventBridge API stores beside the product's fields (the `eventbridge` column). */
   eventbridge?: object;
+  /** SPEC §15: the `version` the caller last read; another is `409 version_conflict`. Absent: no check. */
+  expectedVersion?: number;
 }
 
 /**
@@ -35,20 +39,37 @@ export interface UpdateScheduleOptions {
  * sent. SPEC §8: `next_fire_at` is recomputed only when the timing or `enabled` changes, and the due
  * occurrences such an edit makes unreachable are counted in `skipped_occurrences`. SPEC §12.2:
  * disabling or changing the target cancels pending retries. SPEC §12.5: disabling records `paused`.
- * Throws `404 schedule_not_found`, `409 schedule_completed`, and every code of SPEC §5.2.
+ * SPEC §15: `version` is incremented, and the change is recorded in the activity log (`update`, or
+ * `enable` / `disable` when `enabled` flips) with the names of the fields whose values changed.
+ * Throws `404 schedule_not_found`, `409 version_conflict` (stale `expectedVersion`), `409 schedule_completed`,
+ * and every code of SPEC §5.2.
  */
 export async function updateSchedule(opts: UpdateScheduleOptions): Promise<Schedule> {
   const patch = parsePatch(opts.input);
   return inTransaction(opts.db, async (tx) => {
     const plan = await checkUpdate(tx, opts, patch, false);
     const updated = await tx.schedule.update({ where: { id: plan.row.id }, data: plan.data });
+    let answer = toSchedule(updated);
     if (plan.cancelsRetries && (await cancelPendingAttempts(tx, [plan.row.id])) > 0) {
       // A last occurrence whose retry was cancelled leaves nothing to fire (SPEC §5.3).
       const { completed } = await finishSchedules(tx, [plan.row.id], opts.now);
-      if (completed.length) return toSchedule(await tx.schedule.findUniqueOrThrow({ where: { id: plan.row.id } }));
+      if (completed.length) answer = toSchedule(await tx.schedule.findUniqueOrThrow({ where: { id: plan.row.id } }));
     }
-    return toSchedule(updated);
+    const before = toSchedule(plan.row);
+    const action = before.enabled === answer.enabled ? 'update' : answer.enabled ? 'enable' : 'disable';
+    // SPEC §15: in the update's transaction, so the entry exists exactly when the change does.
+    await recordActivity(tx, { revisionId: opts.revision.id, schedule: updated, action, by: opts.actor, at: opts.now, fields: changedFields(before, answer) });
+    return answer;
   });
+}
+
+/** The writable fields (SPEC §5.1) whose values differ between two states of a schedule; `paused` counts by its note. */
+function changedFields(before: Schedule, after: Schedule): string[] {
+  const b = before as unknown as Record<string, unknown>;
+  const a = after as unknown as Record<string, unknown>;
+  const fields = Object.keys(ScheduleUpdateInput.shape).filter((k) => k !== 'paused' && canonicalJson(b[k] ?? null) !== canonicalJson(a[k] ?? null));
+  if ((before.paused?.note ?? null) !== (after.paused?.note ?? null)) fields.push('paused.note');
+  return fields;
 }
 
 /**
@@ -74,12 +95,6 @@ function parsePatch(input: unknown): ScheduleUpdateInput {
   return parseOrRefuse(ScheduleUpdateInput, input, SCHEDULE_INFO_FIELDS);
 }
 
-/** A stable text of a JSON value (keys sorted), to tell whether a sent target differs from the stored one. */
-function canonical(v: unknown): string {
-  if (Array.isArray(v)) return `[${v.map(canonical).join(',')}]`;
-  if (v && typeof v === 'object') return `{${Object.keys(v).sort().map((k) => `${JSON.stringify(k)}:${canonical((v as Record<string, unknown>)[k])}`).join(',')}}`;
-  return JSON.stringify(v) ?? 'null';
-}
 
 interface UpdatePlan {
   row: ScheduleRow & { revisionId: string };
@@ -98,6 +113,8 @@ async function checkUpdate(tx: Tx, opts: UpdateScheduleOptions, patch: ScheduleU
   // The row is locked (PostgreSQL FOR UPDATE) and read again: a fire completing or advancing it in
   // between waits for this transaction, so the checks below see what this update replaces.
   const row = (await lockSchedule(tx, found.id)) ?? found;
+  // SPEC §15: checked on the locked row, so no other change can land between this check and the write.
+  requireVersion(row, opts.expectedVersion);
   if (row.state === 'completed') {
     throw new DomainError('schedule_completed', 'this schedule is completed and read-only; it can be read and deleted');
   }
@@ -168,7 +185,7 @@ async function checkUpdate(tx: Tx, opts: UpdateScheduleOptions, patch: ScheduleU
     : disabling
       ? { pausedByType: actor.type, pausedById: actor.id, pausedAt: now, pauseNote: pausePatch?.note ?? null, pausedBulk: false }
       : { pauseNote: pausePatch !== undefined ? pausePatch.note : row.pauseNote };
-  const targetChanged = fields.invocationTargetType !== row.invocationTargetType || canonical(fields.invocationTarget) !== canonical(row.invocationTarget);
+  const targetChanged = fields.invocationTargetType !== row.invocationTargetType || canonicalJson(fields.invocationTarget) !== canonicalJson(row.invocationTarget);
   return {
     row,
     checked,
@@ -178,10 +195,25 @@ async function checkUpdate(tx: Tx, opts: UpdateScheduleOptions, patch: ScheduleU
       // A one-time schedule saved already missed (EventBridge timing) counts that occurrence too.
       skippedOccurrences: row.skippedOccurrences + dropped + (fields.skippedOccurrences ?? 0),
       ...(opts.eventbridge ? { eventbridge: opts.eventbridge } : staleEventBridgeFields(row.eventbridge, patch, current)),
+      // SPEC §15: every change increments it; exact, as the row is locked (PostgreSQL) or the database is (SQLite).
+      version: row.version + 1,
       updatedAt: now,
     },
     cancelsRetries: disabling || targetChanged || fields.state === 'completed',
   };
+}
+
+/**
+ * SPEC §15: refuse a change made against a stale read. `expected` absent: no check. Call it on the
+ * locked row, inside the transaction that writes. Throws `409 version_conflict` naming both versions.
+ */
+export function requireVersion(row: { version: number }, expected: number | undefined): void {
+  if (expected === undefined || expected === row.version) return;
+  throw new DomainError(
+    'version_conflict',
+    `this schedule was changed since it was read: it is at version ${row.version}, the change was made against version ${expected}; read it again, then repeat the change`,
+    { path: 'expected_version' },
+  );
 }
 
 /**
@@ -201,7 +233,7 @@ const EVENTBRIDGE_COPIES: Record<string, readonly string[]> = {
 function staleEventBridgeFields(stored: unknown, patch: Record<string, unknown>, current: Schedule): { eventbridge?: object } {
   if (typeof stored !== 'object' || stored === null) return {};
   const before = current as unknown as Record<string, unknown>;
-  const changedField = (f: string) => patch[f] !== undefined && canonical(patch[f] ?? null) !== canonical(before[f] ?? null);
+  const changedField = (f: string) => patch[f] !== undefined && canonicalJson(patch[f] ?? null) !== canonicalJson(before[f] ?? null);
   const kept: Record<string, unknown> = { ...(stored as Record<string, unknown>) };
   let changed = false;
   for (const [key, fields] of Object.entries(EVENTBRIDGE_COPIES)) {

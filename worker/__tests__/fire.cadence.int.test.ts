@@ -8,6 +8,7 @@ import { describe, expect, it } from 'vitest';
 import {
   createSchedule,
   getSchedule,
+  listActivity,
   listDeadLetters,
   replayDeadLetter,
   setAllEnabled,
@@ -175,6 +176,13 @@ describe('SPEC §12.5 pausing and after completion', () => {
       expect([paused.enabled, paused.next_fire_at, paused.paused?.by, paused.paused?.at]).toEqual([false, null, { type: 'system' }, '2031-03-01T00:03:00.000Z']);
       expect(paused.paused?.note).toContain('3 consecutive failed occurrences');
       expect(paused.paused?.note).toContain('session_not_open');
+      // SPEC §15: the pause is a change (version 1 → 2; the three fires changed nothing), logged by the system.
+      expect(paused.version).toBe(2);
+      const { activity } = await listActivity({ db: w.db, actor: actor(), revision: rev, scheduleRef: s.id });
+      expect(activity.map((a) => [a.action, a.by, a.at])).toEqual([
+        ['auto_pause', { type: 'system' }, '2031-03-01T00:03:00.000Z'],
+        ['create', { type: 'user', id: w.ctx.userId }, '2031-03-01T00:00:00.000Z'],
+      ]);
       await tickAt(new Date('2031-03-01T00:10:00Z'));
       expect(await w.db.run.count({ where: { scheduleId: s.id } })).toBe(3);
     } finally {
@@ -251,6 +259,12 @@ describe('SPEC §12.5 pausing and after completion', () => {
     await tickAt(new Date('2031-05-01T09:00:01Z'));
     expect(await w.db.schedule.findUnique({ where: { id: s.id } })).toBeNull();
     expect(await w.db.execution.count({ where: { scheduleId: s.id } })).toBe(1);
+    // SPEC §15: the scheduler's activity says the system deleted it.
+    const { activity } = await listActivity({ db: w.db, actor: actor(), revision: rev, pageSize: 100 });
+    expect(activity.filter((a) => a.schedule_id === s.id).map((a) => [a.action, a.by, a.at])).toEqual([
+      ['delete', { type: 'system' }, '2031-05-01T09:00:01.000Z'],
+      ['create', { type: 'user', id: w.ctx.userId }, '2031-05-01T00:00:00.000Z'],
+    ]);
   });
 
   it('action_after_completion "delete" with retries: deleted only once exhausted, its dead letter stays', async () => {

@@ -7,8 +7,8 @@
  */
 import { revalidatePath } from 'next/cache';
 import { redirect } from 'next/navigation';
-import type { ActionResult } from '@/components/action-result';
-import { createSchedule, deleteSchedule, describeScheduleDeletion, dismissDeadLetter, replayDeadLetter, runSchedule, setAllEnabled, updateSchedule, type RunStatus } from '@/lib/schedules';
+import type { ActionResult, SaveMeta, SaveResult } from '@/components/action-result';
+import { createSchedule, deleteSchedule, describeScheduleDeletion, dismissDeadLetter, getSchedule, replayDeadLetter, runSchedule, setAllEnabled, updateSchedule, type RunStatus } from '@/lib/schedules';
 import { schedulerAction } from '@/app/lib/server';
 import type { CatalogAnswer } from '@/components/catalog/catalog-answer';
 import { deleteBlob } from '@/lib/workflows';
@@ -17,23 +17,30 @@ const gridPath = (revisionId: string) => `/schedulers/${revisionId}`;
 const schedulePath = (revisionId: string, scheduleId: string) => `/schedulers/${revisionId}/schedules/${scheduleId}`;
 const deadLettersPath = (revisionId: string) => `/schedulers/${revisionId}/dead-letters`;
 
-/** `create_schedule` from the New Schedule form. `input` is the request body of SPEC §5.1. */
-export async function createScheduleAction(revisionId: string, input: unknown): Promise<ActionResult<{ id: string }>> {
+/** `create_schedule` from the New Schedule form. `input` is the request body of SPEC §5.1; `meta.clientToken` the form's token (SPEC §15). */
+export async function createScheduleAction(revisionId: string, input: unknown, meta: SaveMeta = {}): Promise<ActionResult<{ id: string }>> {
   return schedulerAction(revisionId, async (ctx) => {
-    const schedule = await createSchedule({ ...ctx, input });
+    const schedule = await createSchedule({ ...ctx, input, clientToken: meta.clientToken });
     revalidatePath(gridPath(revisionId));
     return { id: schedule.id };
   });
 }
 
-/** `update_schedule` from the edit form or a row action: only the fields sent change. */
-export async function updateScheduleAction(revisionId: string, scheduleId: string, input: unknown): Promise<ActionResult<{ id: string }>> {
-  return schedulerAction(revisionId, async (ctx) => {
-    const schedule = await updateSchedule({ ...ctx, scheduleRef: scheduleId, input });
+/**
+ * `update_schedule` from the edit form or a row action: only the fields sent change. With
+ * `meta.expectedVersion` (the edit form), a stale version answers `version_conflict` with the schedule
+ * as it is saved now (`current`), and nothing is written (SPEC §15).
+ */
+export async function updateScheduleAction(revisionId: string, scheduleId: string, input: unknown, meta: SaveMeta = {}): Promise<SaveResult> {
+  const r = await schedulerAction(revisionId, async (ctx) => {
+    const schedule = await updateSchedule({ ...ctx, scheduleRef: scheduleId, input, expectedVersion: meta.expectedVersion });
     revalidatePath(gridPath(revisionId));
     revalidatePath(schedulePath(revisionId, schedule.id));
     return { id: schedule.id };
   });
+  if (r.ok || r.error.code !== 'version_conflict') return r;
+  const current = await schedulerAction(revisionId, async (ctx) => ({ schedule: await getSchedule({ ...ctx, scheduleRef: scheduleId }) }));
+  return current.ok ? { ok: false, error: r.error, current: current.schedule } : r;
 }
 
 /** Enable or disable one schedule (`update_schedule` with `{enabled}` only). */

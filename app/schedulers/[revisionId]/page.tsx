@@ -3,6 +3,7 @@ import Form from 'next/form';
 import Link from 'next/link';
 import { redirect } from 'next/navigation';
 import { overdueOf, revisionOf, schedulerPage, workerStatus } from '@/app/lib/server';
+import { ActivityPanel } from '@/app/_components/activity-panel';
 import { oneOf, param, type SearchParams } from '@/app/lib/search-params';
 import { AutoRefresh } from '@/components/auto-refresh';
 import { Breadcrumbs } from '@/components/breadcrumbs';
@@ -162,6 +163,7 @@ export default async function SchedulerPage({ params, searchParams }: Props) {
           scheduleCount={scheduler.scheduleCount}
         />
       </section>
+      <ActivityPanel list={{ db, actor, revision }} limit={20} scheduleHref={(id) => `/schedulers/${revisionId}/schedules/${id}`} />
       {deletion ? (
         <section className="container" aria-labelledby="delete-scheduler-title">
           <h2 id="delete-scheduler-title" className="container-title">

@@ -173,6 +173,12 @@ describe('§3.1 scheduler_blobhub answers match SCHEDULER_COMMANDS', () => {
     expect(replayed.execution).toMatchObject({ trigger: 'manual', status: 'success', dead_letter_id: letter.id });
     await ok(rev, sch('dismiss_dead_letter', { dead_letter_id: letter.id }));
     expect((await ok(rev, sch('list_dead_letters'))).dead_letters.some((d: { id: string }) => d.id === letter.id)).toBe(false);
+    // SPEC §15: the replay and the dismissal are in the schedule's activity, with the dead letter.
+    const activity = (await ok(rev, sch('list_activity', { schedule_id: once.schedule.id }))).activity;
+    expect(activity.slice(0, 2).map((e: { action: string; dead_letter_id?: string }) => [e.action, e.dead_letter_id])).toEqual([
+      ['dismiss_dead_letter', letter.id],
+      ['replay_dead_letter', letter.id],
+    ]);
     await ok(rev, sch('delete_schedule', { schedule_id: rate.schedule.id }));
     await ok(rev, sch('delete_schedule', { schedule_id: once.schedule.id }));
   });

@@ -42,7 +42,7 @@ function refsIn(node: unknown, out: string[] = []): string[] {
 const ALL_COMMANDS = Object.entries(ENGINE_COMMANDS).flatMap(([engine, table]) => Object.entries(table).map(([command, contract]) => ({ engine, command, contract })));
 
 describe('§3 the OpenAPI 3.1 document covers every command, request and response', () => {
-  it('lists the thirteen scheduler commands (SPEC §3.1, §12.3, §13.1) and the fifteen workflow commands', () => {
+  it('lists the fourteen scheduler commands (SPEC §3.1, §12.3, §13.1, §15) and the fifteen workflow commands', () => {
     expect(doc.openapi).toBe('3.1.0');
     expect(Object.keys(SCHEDULER_COMMANDS)).toEqual([
       'create_schedule',
@@ -56,6 +56,7 @@ describe('§3 the OpenAPI 3.1 document covers every command, request and respons
       'list_dead_letters',
       'replay_dead_letter',
       'dismiss_dead_letter',
+      'list_activity',
       'get_signing_secret',
       'rotate_signing_secret',
     ]);
@@ -111,7 +112,7 @@ describe('§3 the OpenAPI 3.1 document covers every command, request and respons
     expect(variants[0].properties.invocation_target).toEqual({ $ref: '#/components/schemas/InvocationTarget' });
     for (const v of variants) {
       expect(v.additionalProperties).toBe(false);
-      expect(v.required).toEqual(['repeat', 'timezone', 'enabled', 'id', 'name', 'state', 'next_fire_at', 'created_by', 'skipped_occurrences', 'created_at', 'updated_at', 'invocation_target_type', 'invocation_target']);
+      expect(v.required).toEqual(['repeat', 'timezone', 'enabled', 'id', 'name', 'state', 'next_fire_at', 'created_by', 'skipped_occurrences', 'version', 'created_at', 'updated_at', 'invocation_target_type', 'invocation_target']);
       expect(v.properties.next_fire_at).toEqual({ anyOf: [{ type: 'string', format: 'date-time' }, { type: 'null' }] });
     }
     expect(schemas.create_schedule_request.properties.dry_run).toEqual({ type: 'boolean' });

@@ -4,26 +4,12 @@
  * answers the first result and changes nothing; with other parameters it is a ConflictException.
  * Tokens are remembered in the database per account and operation (lib/schedules client-tokens.ts).
  */
-import { createHash } from 'node:crypto';
-import { findClientToken, saveClientToken } from '../../schedules';
+import { findClientToken, requestHash as hashRequest, saveClientToken } from '../../schedules';
 import { AwsError } from './errors';
 import type { EventBridgeContext } from './wire';
 
 /** How long a token answers its first result. */
 export const CLIENT_TOKEN_TTL_MS = 10 * 60_000;
-
-/** JSON with object keys sorted, so that equal parameters hash alike whatever their order. */
-function canonical(v: unknown): string {
-  if (Array.isArray(v)) return `[${v.map(canonical).join(',')}]`;
-  if (typeof v === 'object' && v !== null) {
-    return `{${Object.keys(v)
-      .sort()
-      .filter((k) => (v as Record<string, unknown>)[k] !== undefined)
-      .map((k) => `${JSON.stringify(k)}:${canonical((v as Record<string, unknown>)[k])}`)
-      .join(',')}}`;
-  }
-  return JSON.stringify(v);
-}
 
 /**
  * Run `perform` once per (account, operation, token). `params` are the request's parameters without
@@ -41,7 +27,7 @@ export async function withClientToken(
 ): Promise<object> {
   if (!token) return perform();
   const key = `${ctx.orgId}:${operation}:${token}`;
-  const requestHash = createHash('sha256').update(canonical(params)).digest('hex');
+  const requestHash = hashRequest(params);
   const replay = async (): Promise<object | null> => {
     const seen = await findClientToken(ctx.db, key, ctx.now);
     if (!seen) return null;

@@ -150,7 +150,7 @@ export const OPERATIONS: Record<OperationName, Operation> = {
         getGroupSchedule({ db: ctx.db, actor: ctx.actor, orgId: ctx.orgId, groupName: group, name, needed: 'write', now: ctx.now }),
       );
       await domain(ctx, subject, () =>
-        deleteSchedule({ db: ctx.db, actor: ctx.actor, revision: { id: found.group.revisionId, blobId: found.group.blobId }, scheduleRef: found.schedule.id }),
+        deleteSchedule({ db: ctx.db, actor: ctx.actor, revision: { id: found.group.revisionId, blobId: found.group.blobId }, scheduleRef: found.schedule.id, now: ctx.now }),
       );
       return {};
     });

@@ -29,7 +29,7 @@ export async function findAccessKeyCredential(db: Tx, accessKeyId: string): Prom
   const row = await db.accessKey.findUnique({ where: { accessKeyId } });
   if (!row || row.revokedAt) return null;
   const roleCap = row.role === 'write' ? 'write' : 'read';
-  const actor: Actor = row.userId ? { type: 'user', id: row.userId, roleCap } : { type: 'org', id: row.orgId, roleCap };
+  const actor: Actor = row.userId ? { type: 'user', id: row.userId, roleCap, accessKeyId } : { type: 'org', id: row.orgId, roleCap, accessKeyId };
   return {
     id: row.id,
     accessKeyId,

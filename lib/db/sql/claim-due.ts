@@ -26,6 +26,7 @@ export type FiringSchedule = Pick<
   | 'id'
   | 'revisionId'
   | 'alias'
+  | 'name'
   | 'description'
   | 'repeat'
   | 'invocationTime'
@@ -58,7 +59,7 @@ export type ClaimedSchedule = FiringSchedule & {
 };
 
 /** Only what firing reads (every column read costs per row; state and enabled are in the WHERE). */
-export const FIRING_COLUMNS = `id, revision_id, alias, description, repeat, invocation_time, cron_expression, rate_expression,
+export const FIRING_COLUMNS = `id, revision_id, alias, name, description, repeat, invocation_time, cron_expression, rate_expression,
   rate_anchor, timezone, start_date, end_date, flexible_window_minutes, retry_maximum_attempts,
   retry_maximum_event_age_seconds, dead_letter_arn, action_after_completion, pause_after_failures,
   consecutive_failures, invocation_target_type, invocation_target, eventbridge, created_by_type, created_by_id`;
@@ -71,6 +72,7 @@ export function toFiringSchedule(r: Record<string, unknown>): FiringSchedule {
     id: s.id,
     revisionId: s.revisionId,
     alias: s.alias,
+    name: s.name,
     description: s.description,
     repeat: s.repeat,
     invocationTime: s.invocationTime,

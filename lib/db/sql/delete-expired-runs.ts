@@ -1,6 +1,6 @@
 /**
  * The retention sweep's one statement (SPEC §9 `scheduler.run_retention_days`): delete up to `limit`
- * run records created before `cutoff`, oldest first, through the `runs(created_at)` index.
+ * run records (or activity entries, SPEC §15) created before `cutoff`, oldest first, through the `runs(created_at)` index.
  *
  * Deleting a run never makes its occurrence fire again: what keeps an occurrence from firing twice is
  * next_fire_at, which the fire transaction moved past it when the run was recorded and which only
@@ -15,17 +15,24 @@ import type { Tx } from '../client';
 import { dialectOfDb } from '../client';
 import { sqlInstant } from './instant';
 
-/** Params: cutoff, limit. */
-export const DELETE_EXPIRED_RUNS_SQL = {
-  // SQLite's DELETE … LIMIT needs a compile option; the sub-select bounds it portably.
-  sqlite: `DELETE FROM runs WHERE id IN (SELECT id FROM runs WHERE created_at < ? ORDER BY created_at LIMIT ?)`,
-  // SKIP LOCKED: rows another sweeper is deleting right now are left to it, not waited for.
-  postgresql: `DELETE FROM runs WHERE id IN (
-      SELECT id FROM runs WHERE created_at < $1::timestamp(3) ORDER BY created_at LIMIT $2 FOR UPDATE SKIP LOCKED)`,
-} as const;
+/** The tables the retention sweep bounds: run records and the activity log (SPEC §15 "swept with the runs"). */
+export type ExpiringTable = 'runs' | 'activity';
 
-/** Delete at most `limit` runs created before `cutoff`; returns how many were deleted. */
-export async function deleteExpiredRuns(tx: Tx, cutoff: Date, limit: number): Promise<number> {
+/** Params: cutoff, limit. Both tables have an index on `created_at`. */
+export function deleteExpiredSql(table: ExpiringTable) {
+  return {
+    // SQLite's DELETE … LIMIT needs a compile option; the sub-select bounds it portably.
+    sqlite: `DELETE FROM ${table} WHERE id IN (SELECT id FROM ${table} WHERE created_at < ? ORDER BY created_at LIMIT ?)`,
+    // SKIP LOCKED: rows another sweeper is deleting right now are left to it, not waited for.
+    postgresql: `DELETE FROM ${table} WHERE id IN (
+      SELECT id FROM ${table} WHERE created_at < $1::timestamp(3) ORDER BY created_at LIMIT $2 FOR UPDATE SKIP LOCKED)`,
+  } as const;
+}
+
+const DELETE_SQL = { runs: deleteExpiredSql('runs'), activity: deleteExpiredSql('activity') } as const;
+
+/** Delete at most `limit` rows of `table` created before `cutoff`; returns how many were deleted. */
+export async function deleteExpiredRows(tx: Tx, table: ExpiringTable, cutoff: Date, limit: number): Promise<number> {
   const dialect = dialectOfDb(tx);
-  return tx.$executeRawUnsafe(DELETE_EXPIRED_RUNS_SQL[dialect], sqlInstant(dialect, cutoff), limit);
+  return tx.$executeRawUnsafe(DELETE_SQL[table][dialect], sqlInstant(dialect, cutoff), limit);
 }

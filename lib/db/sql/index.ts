@@ -19,7 +19,7 @@ export { advanceNextFire, type Advance } from './advance-next-fire';
 export { findFiredOccurrences } from './find-fired-occurrences';
 export { insertRuns, type RunInsert } from './insert-runs';
 export { insertExecutions, type ExecutionInsert } from './insert-executions';
-export { deleteExpiredRuns } from './delete-expired-runs';
+export { deleteExpiredRows, type ExpiringTable } from './delete-expired-runs';
 export { sqlInstant } from './instant';
 export { searchSchedules, SCHEDULE_SORT_KEYS, type ScheduleSortKey, type ScheduleSearch } from './search-schedules';
 export { type ScheduleRecord } from './schedule-record';

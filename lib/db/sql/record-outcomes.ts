@@ -146,7 +146,8 @@ const UPDATE_FAILURE_COUNTS_SQL = {
       paused_at = CASE WHEN f.value ->> 'pause_note' IS NULL THEN paused_at ELSE ? END,
       pause_note = CASE WHEN f.value ->> 'pause_note' IS NULL THEN pause_note ELSE f.value ->> 'pause_note' END,
       paused_bulk = CASE WHEN f.value ->> 'pause_note' IS NULL THEN paused_bulk ELSE 0 END,
-      updated_at = CASE WHEN f.value ->> 'pause_note' IS NULL THEN updated_at ELSE ? END
+      updated_at = CASE WHEN f.value ->> 'pause_note' IS NULL THEN updated_at ELSE ? END,
+      version = CASE WHEN f.value ->> 'pause_note' IS NULL THEN version ELSE version + 1 END
     FROM json_each(?) AS f
     WHERE schedules.id = f.value ->> 'id'`,
   postgresql: `UPDATE schedules AS s SET
@@ -159,7 +160,8 @@ const UPDATE_FAILURE_COUNTS_SQL = {
       paused_at = CASE WHEN f.pause_note IS NULL THEN s.paused_at ELSE $1::timestamp(3) END,
       pause_note = CASE WHEN f.pause_note IS NULL THEN s.pause_note ELSE f.pause_note END,
       paused_bulk = CASE WHEN f.pause_note IS NULL THEN s.paused_bulk ELSE false END,
-      updated_at = CASE WHEN f.pause_note IS NULL THEN s.updated_at ELSE $1::timestamp(3) END
+      updated_at = CASE WHEN f.pause_note IS NULL THEN s.updated_at ELSE $1::timestamp(3) END,
+      version = CASE WHEN f.pause_note IS NULL THEN s.version ELSE s.version + 1 END
     FROM jsonb_to_recordset($2::jsonb) AS f(id text, consecutive_failures int, pause_note text)
     WHERE s.id = f.id`,
 } as const;
@@ -167,7 +169,8 @@ const UPDATE_FAILURE_COUNTS_SQL = {
 /**
  * Write the consecutive-failure counts of schedules whose occurrences ended in this batch, disabling
  * those that reached `pause_after_failures` (SPEC §12.5: `paused.by` is the system, the note names the
- * count and the last error). Only rows whose count changes are passed.
+ * count and the last error) and incrementing their `version` (SPEC §15: a pause is a change, a fire
+ * is not). Only rows whose count changes are passed.
  */
 export async function updateFailureCounts(tx: Tx, counts: FailureCount[], now: Date): Promise<void> {
   if (counts.length === 0) return;

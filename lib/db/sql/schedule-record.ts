@@ -41,6 +41,8 @@ export interface ScheduleRecord {
   createdByType: string;
   createdById: string;
   skippedOccurrences: number;
+  /** SPEC §15: incremented by every change but a fire's. */
+  version: number;
   createdAt: Date;
   updatedAt: Date;
 }
@@ -95,6 +97,8 @@ export function toScheduleRecord(r: Record<string, unknown>): ScheduleRecord {
     createdByType: r.created_by_type as string,
     createdById: r.created_by_id as string,
     skippedOccurrences: Number(r.skipped_occurrences),
+    // A statement that selects its columns without `version` (the fire path's) reads 1: it never answers it.
+    version: Number(r.version ?? 1),
     createdAt: rawInstant(r.created_at)!,
     updatedAt: rawInstant(r.updated_at)!,
   };

@@ -63,7 +63,7 @@ describe('§5.2 row 1: wrong type, unknown key, missing field, field of the othe
   });
 
   it('§5.1 the info fields are refused in a request, each by name; of `paused` only its note may be sent (§12.5)', () => {
-    expect(SCHEDULE_INFO_FIELDS).toEqual(['id', 'name', 'state', 'next_fire_at', 'created_by', 'skipped_occurrences', 'paused', 'created_at', 'updated_at']);
+    expect(SCHEDULE_INFO_FIELDS).toEqual(['id', 'name', 'state', 'next_fire_at', 'created_by', 'skipped_occurrences', 'paused', 'version', 'created_at', 'updated_at']);
     for (const field of SCHEDULE_INFO_FIELDS.filter((f) => f !== 'paused')) {
       expect(refusal(cron({ [field]: 'x' })), field).toEqual({ code: 'invalid_request_body', path: field, message: `unknown field "${field}"` });
       expect(refusal({ [field]: 'x' }, ScheduleUpdateInput), field).toEqual({ code: 'invalid_request_body', path: field, message: `unknown field "${field}"` });
@@ -345,6 +345,7 @@ const STORED: WorkflowSchedule = {
   next_fire_at: null,
   created_by: { type: 'org', id: ID },
   skipped_occurrences: 0,
+  version: 3,
   created_at: '2026-03-08T12:00:00.000Z',
   updated_at: '2026-03-08T12:00:00.000Z',
 };

@@ -148,7 +148,7 @@ describe('dry-run update_schedule', () => {
     const saved = await createSchedule(opts(cron({ description: 'before' })));
     const later = new Date(NOW.getTime() + 60_000);
     const dry = await dryRunUpdateSchedule({ ...opts({ description: 'after', cron_expression: '0 10 ? * MON-FRI *' }), scheduleRef: 'nightly-report', now: later });
-    expect(dry.schedule).toEqual({ ...saved, description: 'after', cron_expression: '0 10 ? * MON-FRI *', next_fire_at: '2026-03-09T09:00:00.000Z', updated_at: later.toISOString() }); // Mon 10:00 CET
+    expect(dry.schedule).toEqual({ ...saved, description: 'after', cron_expression: '0 10 ? * MON-FRI *', next_fire_at: '2026-03-09T09:00:00.000Z', updated_at: later.toISOString(), version: saved.version + 1 }); // Mon 10:00 CET
     const row = await db.schedule.findUniqueOrThrow({ where: { id: saved.id } });
     expect([row.description, row.cronExpression, row.updatedAt.toISOString()]).toEqual(['before', '0 9 ? * MON-FRI *', saved.updated_at]);
     const real = await updateSchedule({ ...opts({ description: 'after', cron_expression: '0 10 ? * MON-FRI *' }), scheduleRef: 'nightly-report', now: later });

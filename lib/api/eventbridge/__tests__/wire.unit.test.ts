@@ -177,6 +177,7 @@ describe('EventBridge schedule → product fields (SPEC §14)', () => {
         next_fire_at: null,
         created_by: { type: 'user', id: 'u' },
         skipped_occurrences: 0,
+        version: 1,
         created_at: '2026-01-01T00:00:00.000Z',
         updated_at: '2026-01-02T00:00:00.500Z',
       },

@@ -3,6 +3,7 @@ import Link from 'next/link';
 import { Suspense } from 'react';
 import { orNotFound, overdueOf, revisionOf, schedulerPage, workerStatus } from '@/app/lib/server';
 import { oneOf, param, type SearchParams } from '@/app/lib/search-params';
+import { ActivityPanel } from '@/app/_components/activity-panel';
 import { AutoRefresh } from '@/components/auto-refresh';
 import { EnabledBadge, OverdueBadge, StateBadge } from '@/components/badges';
 import { Breadcrumbs } from '@/components/breadcrumbs';
@@ -434,6 +435,8 @@ export default async function SchedulePage({ params, searchParams }: Props) {
             />
           ) : null}
         </section>
+
+        <ActivityPanel list={{ db, actor, revision, scheduleRef: schedule.id }} limit={10} scheduleHref={(id) => `${base}/schedules/${id}`} />
       </div>
     </Suspense>
   );
