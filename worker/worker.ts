@@ -16,7 +16,9 @@ import {
   findEarliestNextFire,
   fireDue,
   fireOccurrence,
+  fireRetry,
   listDueOccurrences,
+  listDueRetries,
   markWorkerStopped,
   recordHeartbeat,
   createDeliveryDeps,
@@ -116,10 +118,19 @@ export class Worker {
     return outcomes.length;
   }
 
-  /** The fallback after a failed batch: the same due occurrences, one transaction each. */
+  /** The fallback after a failed batch: the same due occurrences and due retries, one transaction each. */
   private async fireOneByOne(now: Date): Promise<FireOutcome[]> {
     const due = await listDueOccurrences(this.opts.db, now, this.opts.batchSize);
+    const retries = await listDueRetries(this.opts.db, now, this.opts.batchSize);
     const outcomes: FireOutcome[] = [];
+    // Serialization is desired, as below. A failing retry is reported and skipped like an occurrence.
+    for (const { pendingId, scheduleId, scheduledFor } of retries) {
+      try {
+        outcomes.push(...(await fireRetry({ db: this.opts.db, pendingId, now: this.clock(), limits: this.opts.limits })));
+      } catch (e) {
+        outcomes.push({ kind: 'error', scheduleId, scheduledFor, error: toError(e) });
+      }
+    }
     // Serialization is desired: one transaction at a time keeps SQLite's single writer uncontended.
     for (const { scheduleId, scheduledFor } of due) {
       try {

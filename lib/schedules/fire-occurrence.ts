@@ -17,6 +17,7 @@ import {
   claimDue,
   claimOccurrence,
   claimRetries,
+  claimRetry,
   completeFinished,
   findFiredOccurrences,
   inTransaction,
@@ -153,6 +154,24 @@ export async function fireOccurrence(opts: FireOccurrenceOptions): Promise<FireO
     return fireClaimed(tx, [row], [], now, limits);
   }, FIRE_TX);
   return outcome;
+}
+
+/**
+ * Fire the one pending attempt `pendingId` (a retry, or an interrupted delivery to recover) if it is
+ * due at `now`, in its own transaction; `[]` when it is not (fired by another worker, or not due).
+ * The worker's fallback when a batch fails, so a failing occurrence never holds up due retries.
+ */
+export async function fireRetry(opts: { db: Db; pendingId: string; now: Date; limits: Limits }): Promise<FireOutcome[]> {
+  return inTransaction(opts.db, async (tx) => {
+    const retries = await claimRetry(tx, opts.pendingId, opts.now);
+    return retries.length ? fireClaimed(tx, [], retries, opts.now, opts.limits) : [];
+  }, FIRE_TX);
+}
+
+/** Due pending attempts (retries and expired in-flight leases), oldest first, through the due_at index. A plain read. */
+export async function listDueRetries(db: Db, now: Date, limit: number): Promise<{ pendingId: string; scheduleId: string; scheduledFor: Date }[]> {
+  const rows = await db.pendingAttempt.findMany({ where: { dueAt: { lte: now } }, orderBy: { dueAt: 'asc' }, take: limit, select: { id: true, scheduleId: true, scheduledFor: true } });
+  return rows.map((r) => ({ pendingId: r.id, scheduleId: r.scheduleId, scheduledFor: r.scheduledFor }));
 }
 
 /** The stored timing of a firing row. */

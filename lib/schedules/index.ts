@@ -14,7 +14,7 @@ export { runSchedule } from './run-schedule';
 export { replayDeadLetter, dismissDeadLetter } from './dead-letters';
 export { listActivity, recordActivity, recordActivities, recordAutomaticPauses, toActivityEntry, ACTIVITY_PAGE_SIZE, type ActivityBy, type ActivityInput } from './activity';
 export { afterFailedAttempt, type RetryPolicy, type AttemptVerdict } from './attempts';
-export { fireDue, fireOccurrence, listDueOccurrences, findEarliestNextFire, recordDelivered, deliverAndRecord, type FireOutcome } from './fire-occurrence';
+export { fireDue, fireOccurrence, fireRetry, listDueOccurrences, listDueRetries, findEarliestNextFire, recordDelivered, deliverAndRecord, type FireOutcome } from './fire-occurrence';
 export {
   deliverEach,
   createDeliveryDeps,

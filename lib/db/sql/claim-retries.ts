@@ -54,6 +54,15 @@ export const CLAIM_RETRIES_SQL = {
     FOR UPDATE SKIP LOCKED`,
 } as const;
 
+/** Params: pending id, now. The one named pending attempt, if due (the worker's one-by-one fallback). */
+export const CLAIM_RETRY_SQL = {
+  sqlite: `SELECT ${PA_COLUMNS}, ${S_COLUMNS} FROM pending_attempts pa JOIN schedules s ON s.id = pa.schedule_id
+    WHERE pa.id = ? AND pa.due_at <= ?`,
+  postgresql: `SELECT ${PA_COLUMNS}, ${S_COLUMNS} FROM pending_attempts pa JOIN schedules s ON s.id = pa.schedule_id
+    WHERE pa.id = $1 AND pa.due_at <= $2::timestamp(3)
+    FOR UPDATE SKIP LOCKED`,
+} as const;
+
 /** Param: JSON array of pending ids. */
 export const TAKE_PENDING_SQL = {
   sqlite: 'DELETE FROM pending_attempts WHERE id IN (SELECT value FROM json_each(?)) RETURNING id',
@@ -66,7 +75,20 @@ export const TAKE_PENDING_SQL = {
  */
 export async function claimRetries(tx: Tx, now: Date, limit: number): Promise<ClaimedRetry[]> {
   const dialect = dialectOfDb(tx);
-  const rows = await tx.$queryRawUnsafe<Record<string, unknown>[]>(CLAIM_RETRIES_SQL[dialect], sqlInstant(dialect, now), limit);
+  return take(tx, await tx.$queryRawUnsafe<Record<string, unknown>[]>(CLAIM_RETRIES_SQL[dialect], sqlInstant(dialect, now), limit));
+}
+
+/**
+ * Claim the pending attempt `pendingId` if it is due at `now` (and, on PostgreSQL, no other worker
+ * holds it), inside the caller's transaction, and delete it. Empty when it is not this caller's.
+ */
+export async function claimRetry(tx: Tx, pendingId: string, now: Date): Promise<ClaimedRetry[]> {
+  const dialect = dialectOfDb(tx);
+  return take(tx, await tx.$queryRawUnsafe<Record<string, unknown>[]>(CLAIM_RETRY_SQL[dialect], pendingId, sqlInstant(dialect, now)));
+}
+
+async function take(tx: Tx, rows: Record<string, unknown>[]): Promise<ClaimedRetry[]> {
+  const dialect = dialectOfDb(tx);
   if (rows.length === 0) return [];
   // Exactly once (SPEC §12.2): only the rows this DELETE removed are fired; it must stay in the
   // transaction that inserts the attempts' runs.

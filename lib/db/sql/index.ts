@@ -3,7 +3,7 @@
  * (STYLE §1.1). Every function runs inside the caller's transaction client.
  */
 export { claimDue, claimOccurrence, type ClaimedSchedule, type FiringSchedule } from './claim-due';
-export { claimRetries, type ClaimedRetry } from './claim-retries';
+export { claimRetries, claimRetry, type ClaimedRetry } from './claim-retries';
 export { cancelPendingAttempts } from './cancel-pending-attempts';
 export { lockSchedule } from './lock-schedule';
 export {

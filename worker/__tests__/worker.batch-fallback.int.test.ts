@@ -1,0 +1,63 @@
+/**
+ * The worker's fallback when a batch fails as a whole (SPEC §8, §12.2), on the dialect of
+ * TEST_DATABASE: one occurrence whose run cannot be written (a database trigger refuses it) fails
+ * every batch it is in; the fallback fires the batch's other occurrences AND its due retries one by
+ * one, so the failing occurrence holds up neither.
+ */
+import { describe, expect, it } from 'vitest';
+import { dialectOfDb } from '../../lib/db';
+import { createSchedule } from '../../lib/schedules';
+import { TEST_LIMITS } from '../../lib/testing/limits';
+import { SEEDED_TARGET, useSeededScheduler } from '../../lib/testing/seeded-scheduler';
+import { Worker } from '../worker';
+
+const w = useSeededScheduler();
+
+async function setSession(state: 'open' | 'closed'): Promise<void> {
+  await w.db.$transaction((tx) => tx.workflowSession.updateMany({ where: { revisionId: w.ctx.proceduresRevisionId, alias: 'nightly-batch' }, data: { state } }));
+}
+
+/** A trigger refusing every run of `scheduleId`: its occurrence fails any batch that holds it. */
+async function poison(scheduleId: string): Promise<void> {
+  if (dialectOfDb(w.db) === 'sqlite') {
+    await w.db.$executeRawUnsafe(`CREATE TRIGGER poison BEFORE INSERT ON runs WHEN NEW.schedule_id = '${scheduleId}' BEGIN SELECT RAISE(ABORT, 'poisoned occurrence'); END`);
+  } else {
+    await w.db.$executeRawUnsafe(`CREATE FUNCTION poison() RETURNS trigger AS $$ BEGIN IF NEW.schedule_id = '${scheduleId}' THEN RAISE EXCEPTION 'poisoned occurrence'; END IF; RETURN NEW; END $$ LANGUAGE plpgsql`);
+    await w.db.$executeRawUnsafe('CREATE TRIGGER poison BEFORE INSERT ON runs FOR EACH ROW EXECUTE FUNCTION poison()');
+  }
+}
+
+describe('a batch that fails as a whole', () => {
+  it('a failing occurrence holds up neither the other occurrences nor a due retry: each fires in its own transaction', async () => {
+    const rev = await w.scheduler();
+    const make = (alias: string, time: string, extra: Record<string, unknown> = {}) =>
+      createSchedule({
+        db: w.db, actor: w.actor(), revision: rev, limits: TEST_LIMITS, now: new Date('2031-07-01T00:00:00Z'),
+        input: { alias, repeat: 'one_time', invocation_time: time, timezone: 'UTC', invocation_target: SEEDED_TARGET, ...extra },
+      });
+    const retried = await make('retried', '2031-07-01T09:00:00', { retry_policy: { maximum_retry_attempts: 2, maximum_event_age_seconds: 3600 } });
+    const clock = { at: new Date('2031-07-01T09:00:00Z') };
+    const worker = new Worker({ db: w.db, limits: TEST_LIMITS, batchSize: 100, pollIntervalMs: 1000, clock: () => clock.at });
+    // Attempt 1 fails (closed session); attempt 2 is due at 09:01:00.
+    await setSession('closed');
+    await worker.tick(new Date('2031-07-01T09:00:00Z'));
+    await setSession('open');
+    const poisoned = await make('poisoned', '2031-07-01T09:01:00');
+    const healthy = await make('healthy', '2031-07-01T09:01:00');
+    await poison(poisoned.id);
+    const errors: string[] = [];
+    worker.events.on('tick:error', (e) => errors.push(e.error.message));
+
+    clock.at = new Date('2031-07-01T09:01:00.500Z');
+    await worker.tick(clock.at);
+    expect(errors.join(' ')).toContain('poisoned occurrence');
+    const runs = await w.db.run.findMany({ where: { scheduleId: { in: [retried.id, healthy.id, poisoned.id] } }, orderBy: [{ scheduleId: 'asc' }, { attempt: 'asc' }] });
+    const by = (id: string) => runs.filter((r) => r.scheduleId === id).map((r) => [r.attempt, r.status]);
+    expect(by(retried.id)).toEqual([[1, 'invocation_error'], [2, 'success']]);
+    expect(by(healthy.id)).toEqual([[1, 'success']]);
+    expect(by(poisoned.id)).toEqual([]);
+    // The failing occurrence stays due, reported, and nothing else is left pending.
+    expect((await w.db.schedule.findUniqueOrThrow({ where: { id: poisoned.id } })).nextFireAt?.toISOString()).toBe('2031-07-01T09:01:00.000Z');
+    expect(await w.db.pendingAttempt.count({ where: { scheduleId: retried.id } })).toBe(0);
+  });
+});
