@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { compareSchedule, computePlan, updateBody } from '../diff';
 import { parseManifest } from '../manifest';
 import { deployed, deployedManifest, MANIFEST, PINNED_REVISION, resolvePinned, SESSION_ID } from './fixtures';
+import type { InvocationTarget } from '../../lib/schedules/contract';
 
 const entries = () => parseManifest(MANIFEST, 'schedules.yaml').entries;
 const noResolve = () => false;
@@ -119,6 +120,6 @@ describe('computePlan', () => {
   });
 
   it('pinned revision ids come from the manifest (fixture sanity)', () => {
-    expect(entries()[1].input.invocation_target.target.revision).toBe(PINNED_REVISION);
+    expect((entries()[1].input.invocation_target as InvocationTarget).target.revision).toBe(PINNED_REVISION);
   });
 });

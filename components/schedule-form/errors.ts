@@ -52,12 +52,14 @@ export function getPath(source: unknown, path: string): unknown {
 
 /** Required text fields (for the current repeat): a blank one says so in plain words. */
 export function isBlankRequired(field: FieldName, v: ScheduleFormValues): boolean {
+  const target: Record<ScheduleFormValues['invocation_target_type'], FieldName[]> = {
+    workflow: ['invocation_target.target.blob', 'invocation_target.target.revision', 'invocation_target.target.session', 'invocation_target.workflow.definition'],
+    http: ['invocation_target.url'],
+    aws: ['invocation_target.arn', 'invocation_target.eventbridge_parameters.detail_type', 'invocation_target.eventbridge_parameters.source'],
+  };
   const required: FieldName[] = [
     'timezone',
-    'invocation_target.target.blob',
-    'invocation_target.target.revision',
-    'invocation_target.target.session',
-    'invocation_target.workflow.definition',
+    ...target[v.invocation_target_type],
     CADENCE_FIELD[v.repeat],
     ...(v.retry_policy.mode === 'retry' ? (['retry_policy.maximum_retry_attempts', 'retry_policy.maximum_event_age_seconds'] as const) : []),
     ...(v.flexible_time_window.mode === 'flexible' ? (['flexible_time_window.maximum_window_minutes'] as const) : []),

@@ -37,7 +37,7 @@ function isDryRun(dryRun: unknown): boolean {
 export const schedulerCommands: CommandTable<typeof SCHEDULER_COMMANDS> = {
   async create_schedule(ctx) {
     const { dry_run, ...input } = ctx.params;
-    const opts = { ...base(ctx), input, limits: ctx.limits, now: ctx.now };
+    const opts = { ...base(ctx), input, limits: ctx.limits, httpAllowList: ctx.httpAllowList, now: ctx.now };
     if (isDryRun(dry_run)) return dryRunCreateSchedule(opts);
     return { schedule: await createSchedule(opts) };
   },
@@ -50,7 +50,7 @@ export const schedulerCommands: CommandTable<typeof SCHEDULER_COMMANDS> = {
     if (typeof schedule_id !== 'string' || !schedule_id) {
       throw new DomainError('invalid_request_body', 'schedule_id is required', { path: 'schedule_id' });
     }
-    const opts = { ...base(ctx), scheduleRef: schedule_id, input, limits: ctx.limits, now: ctx.now };
+    const opts = { ...base(ctx), scheduleRef: schedule_id, input, limits: ctx.limits, httpAllowList: ctx.httpAllowList, now: ctx.now };
     if (isDryRun(dry_run)) return dryRunUpdateSchedule(opts);
     return { schedule: await updateSchedule(opts) };
   },

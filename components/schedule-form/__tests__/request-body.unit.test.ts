@@ -27,13 +27,14 @@ describe('toRequestBody', () => {
         timezone: 'Europe/Berlin',
         start_date: '2026-01-01T00:00:00Z',
         enabled: true,
+        invocation_target_type: 'workflow',
         invocation_target: {
           target: { org: 'acme-corp', blob: 'procedures', revision: 'default', session: 'nightly-batch' },
           workflow: { definition: 'triage' },
           input_data: [{ alias: 'ticket_window', value: { hours: 24 } }],
         },
       },
-      inputDataError: null,
+      problems: {},
     });
   });
 
@@ -52,7 +53,7 @@ describe('toRequestBody', () => {
 
   it('input data that is not JSON is reported, and [] is sent in its place', () => {
     const r = toRequestBody({ ...values, invocation_target: { ...values.invocation_target, input_data: '[{' } }, 'create');
-    expect(r.inputDataError).toMatch(/^Not valid JSON: /);
+    expect(r.problems['invocation_target.input_data']).toMatch(/^Not valid JSON: /);
     expect((r.body.invocation_target as { input_data: unknown }).input_data).toEqual([]);
   });
 });
