@@ -162,8 +162,10 @@ export function updateBody(desired: DesiredFields, changes: readonly FieldChange
     else if (OPTIONAL_CLEARABLE.has(field)) body[field] = null;
     else if (field === 'enabled') body[field] = true;
   }
-  // A target travels with its type (an update's target otherwise keeps the stored type).
-  if (body.invocation_target !== undefined) body.invocation_target_type = desired.invocation_target_type ?? 'workflow';
+  // A target travels with its type when the manifest names it or the type changes (an update's
+  // target otherwise keeps the stored type).
+  const wholeTarget = changes.some((c) => c.path[0] === 'invocation_target' && c.path.length === 1);
+  if (body.invocation_target !== undefined && (desired.invocation_target_type !== undefined || wholeTarget)) body.invocation_target_type = desired.invocation_target_type ?? 'workflow';
   return body as ScheduleUpdateInput;
 }
 

@@ -9,6 +9,7 @@
  * `params.code: 'invalid_invocation_target'`, as in lib/schedules/contract.ts.
  */
 import { z } from 'zod';
+import { JsonValueSchema } from '../workflows/contract';
 
 /** Target types delivered outside the catalog (SPEC §13); `workflow` is §6's. */
 export const EXTERNAL_TARGET_TYPES = ['http', 'aws'] as const;
@@ -83,7 +84,8 @@ export const HttpInvocationTargetSchema = z
     headers: z
       .record(z.string(), z.string().max(HTTP_HEADER_VALUE_MAX, `a header value must be at most ${HTTP_HEADER_VALUE_MAX} characters`))
       .optional(),
-    body: z.json().optional(),
+    /** Any JSON value (a string too: what the EventBridge API stored as text before this shape). */
+    body: JsonValueSchema.optional(),
     timeout_seconds: z.number().int().min(HTTP_TIMEOUT_SECONDS.min).max(HTTP_TIMEOUT_SECONDS.max).optional(),
   })
   .strict()
