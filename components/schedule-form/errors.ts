@@ -13,9 +13,19 @@ import { FIELDS, LABELS, type FieldName, type ScheduleFormValues } from './value
 /** What the form says when the server action cannot be reached at all. */
 export const NETWORK_ERROR_MESSAGE = 'The server could not be reached; nothing was saved. Try again.';
 
+/**
+ * Paths of a whole object the form shows as one of its inputs: a FIFO target without its
+ * `sqs_parameters`, an event bus without its `eventbridge_parameters` (SPEC §13.2).
+ */
+const OBJECT_FIELDS: Record<string, FieldName> = {
+  'invocation_target.sqs_parameters': 'invocation_target.sqs_parameters.message_group_id',
+  'invocation_target.eventbridge_parameters': 'invocation_target.eventbridge_parameters.detail_type',
+};
+
 /** The form field an error path (`invocation_target.input_data.0.alias`) belongs to, or null. */
 export function fieldForPath(path: string | undefined): FieldName | null {
   if (!path) return null;
+  if (Object.hasOwn(OBJECT_FIELDS, path)) return OBJECT_FIELDS[path];
   let best: FieldName | null = null;
   for (const f of FIELDS) if ((path === f || path.startsWith(`${f}.`)) && (!best || f.length > best.length)) best = f;
   return best;

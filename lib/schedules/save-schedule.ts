@@ -259,7 +259,7 @@ function firstOccurrence(timing: ScheduleTiming, now: Date, limits: Limits): Dat
 }
 
 /**
- * The first occurrence under the EventBridge API's rules of time (SPEC §14, `TimingRules`): a one-time
+ * The first occurrence under the EventBridge API's rules of time (SPEC §14, `SaveRules`): a one-time
  * `at()` is its instant even when past (`missed` when older than the catch-up window), unbounded by
  * start and end dates; a recurring schedule's `start_date` may lie at most 5 minutes in the past, and
  * then the product's rules apply.
