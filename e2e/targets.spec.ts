@@ -81,7 +81,7 @@ test('New Schedule: a Webhook schedule (refused to the metadata address, then sa
     await expect(page.getByText('a FIFO queue needs sqs_parameters.message_group_id').first()).toBeVisible();
     await page.getByLabel('Message group id').fill('orders-1');
     await page.getByLabel('Role ARN').fill('arn:aws:iam::123456789012:role/scheduler');
-    await page.getByLabel('Input', { exact: true }).fill('{"order": 42}');
+    await page.getByLabel('Input optional', { exact: true }).fill('{"order": 42}');
     await page.getByRole('button', { name: 'Create schedule' }).click();
 
     await expect(page).toHaveURL(SCHEDULE_URL);
