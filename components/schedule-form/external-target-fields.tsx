@@ -8,7 +8,7 @@ import type { ReactNode } from 'react';
 import { useFieldArray } from 'react-hook-form';
 import { AWS_TARGET_SERVICES, HTTP_HEADERS_MAX, HTTP_METHODS, HTTP_TIMEOUT_SECONDS, parseTargetArn } from '@/lib/schedules/contract';
 import { awsTargetLabel } from '../display-target';
-import { NumberField, type FieldKit } from './field-kit';
+import { FieldLabel, NumberField, type FieldKit } from './field-kit';
 import { LABELS, type FieldName, type ScheduleFormValues } from './values';
 
 type TargetValues = ScheduleFormValues['invocation_target'];
@@ -19,15 +19,7 @@ const DEFAULT_EVENT_HINT = 'Blank: each fire sends the default event, an EventBr
 function TextField({ kit, name, hint, optional, placeholder, wide }: { kit: FieldKit; name: FieldName; hint?: ReactNode; optional?: boolean; placeholder?: string; wide?: boolean }) {
   return (
     <div className={`field${wide ? ' field-wide' : ''}`}>
-      <label htmlFor={kit.id(name)}>
-        {LABELS[name]}
-        {optional ? (
-          <>
-            {' '}
-            <span className="optional">optional</span>
-          </>
-        ) : null}
-      </label>
+      <FieldLabel kit={kit} name={name} optional={optional} />
       <input {...kit.register(name)} {...kit.a11y(name, hint !== undefined)} className="mono" autoComplete="off" spellCheck={false} placeholder={placeholder} />
       {hint !== undefined ? kit.hint(name, hint) : null}
       {kit.fieldError(name)}
@@ -39,9 +31,7 @@ function TextField({ kit, name, hint, optional, placeholder, wide }: { kit: Fiel
 function TextAreaField({ kit, name, hint, placeholder }: { kit: FieldKit; name: FieldName; hint: ReactNode; placeholder?: string }) {
   return (
     <div className="field field-wide">
-      <label htmlFor={kit.id(name)}>
-        {LABELS[name]} <span className="optional">optional</span>
-      </label>
+      <FieldLabel kit={kit} name={name} optional />
       <textarea {...kit.register(name)} {...kit.a11y(name, true)} rows={5} className="mono" spellCheck={false} placeholder={placeholder} />
       {kit.hint(name, hint)}
       {kit.fieldError(name)}

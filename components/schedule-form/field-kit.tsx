@@ -54,20 +54,27 @@ export function useFieldKit(form: UseFormReturn<ScheduleFormValues>, cronExpress
   return { uid, id, register: form.register, control: form.control, getValues: form.getValues, a11y, fieldError, hint };
 }
 
+/** A field's label (`LABELS`), marked "optional" when it is. */
+export function FieldLabel({ kit, name, optional }: { kit: FieldKit; name: FieldName; optional?: boolean }) {
+  return (
+    <label htmlFor={kit.id(name)}>
+      {LABELS[name]}
+      {optional ? (
+        <>
+          {' '}
+          <span className="optional">optional</span>
+        </>
+      ) : null}
+    </label>
+  );
+}
+
 /** A labelled whole-number input whose min and max are the contract's bounds. */
 export function NumberField({ kit, name, hint, optional, placeholder }: { kit: FieldKit; name: NumberFieldName; hint: ReactNode; optional?: boolean; placeholder?: string }) {
   const [min, max] = NUMBER_BOUNDS[name];
   return (
     <div className="field">
-      <label htmlFor={kit.id(name)}>
-        {LABELS[name]}
-        {optional ? (
-          <>
-            {' '}
-            <span className="optional">optional</span>
-          </>
-        ) : null}
-      </label>
+      <FieldLabel kit={kit} name={name} optional={optional} />
       <input type="number" inputMode="numeric" min={min} max={max} step={1} placeholder={placeholder} {...kit.register(name)} {...kit.a11y(name, true)} />
       {kit.hint(name, hint)}
       {kit.fieldError(name)}
