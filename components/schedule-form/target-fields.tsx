@@ -44,7 +44,7 @@ export interface TargetFieldsProps {
 
 /** What each target type's choice says (SPEC §6, §13). */
 const TYPE_CHOICES = [
-  { value: 'workflow', title: 'Workflow', detail: 'Start an execution of a workflow definition in a session of the catalog.' },
+  { value: 'workflow', title: 'Workflow', detail: 'Start a workflow execution in the catalog.' },
   { value: 'http', title: 'Webhook', detail: 'Send a signed HTTP request to a URL.' },
   { value: 'aws', title: 'AWS service', detail: 'Send to SQS, SNS, Lambda, Step Functions, EventBridge or ECS.' },
 ];
