@@ -8,7 +8,7 @@
  */
 import { expect, test, type Page } from '@playwright/test';
 import { deleteApiSchedules, getApiSchedule, OPS_SCHEDULER, revisionOf, uniqueSuffix } from './api';
-import { gridCell, gridHref, gridRow, property } from './ui';
+import { expectNoSeriousViolations, gridCell, gridHref, gridRow, property } from './ui';
 
 const UUID = /[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/;
 const SCHEDULE_URL = new RegExp(`/schedules/(${UUID.source})$`);
@@ -44,6 +44,7 @@ test('New Schedule: a Webhook schedule (refused to the metadata address, then sa
     // Refused by the server at save (SPEC §13.1), shown at the URL field.
     await expect(page.getByText('169.254.169.254 is a cloud metadata address; list the host or range in SCHEDULER_HTTP_ALLOWED_HOSTS to allow it').first()).toBeVisible();
     await expect(url).toHaveAttribute('aria-invalid', 'true');
+    await expectNoSeriousViolations(page, 'the New Schedule form with a webhook refused at save');
 
     await url.fill(HOOK_URL);
     await page.getByLabel('Method').selectOption('PUT');
@@ -79,6 +80,7 @@ test('New Schedule: a Webhook schedule (refused to the metadata address, then sa
     await expect(page.getByText('SQS FIFO queue orders.fifo (eu-west-1).')).toBeVisible();
     await page.getByRole('button', { name: 'Create schedule' }).click();
     await expect(page.getByText('a FIFO queue needs sqs_parameters.message_group_id').first()).toBeVisible();
+    await expectNoSeriousViolations(page, 'the New Schedule form with an AWS target missing its message group id');
     await page.getByLabel('Message group id').fill('orders-1');
     await page.getByLabel('Role ARN').fill('arn:aws:iam::123456789012:role/scheduler');
     await page.getByLabel('Input optional', { exact: true }).fill('{"order": 42}');
@@ -95,6 +97,7 @@ test('New Schedule: a Webhook schedule (refused to the metadata address, then sa
     await expect(property(page, 'Type')).toHaveText('AWS service (aws)');
     await expect(property(page, 'Target ARN')).toHaveText(QUEUE_ARN);
     await expect(property(page, 'Message group id')).toHaveText('orders-1');
+    await expectNoSeriousViolations(page, 'the schedule page of an SQS target');
 
     // The grid: each target in its own words, and no workflow for them.
     await page.goto(await gridHref(request, rev, hookId));
