@@ -50,6 +50,8 @@ export default defineConfig({
         SCHEDULER_BOOTSTRAP_SECRET_ACCESS_KEY: E2E_SECRET_ACCESS_KEY,
         SCHEDULER_DEMO_PASSWORD: E2E_DEMO_PASSWORD,
         WORKER_POLL_INTERVAL_MS: '500',
+        // Webhooks to loopback receivers (SPEC §13.1): the tests' receivers listen on 127.0.0.1.
+        SCHEDULER_HTTP_ALLOWED_HOSTS: '127.0.0.1',
       },
     },
     {

@@ -111,6 +111,12 @@ export function compareSchedule(desired: DesiredFields, deployed: Schedule, reso
     if (field === 'invocation_target') {
       const w = desired.invocation_target;
       const d = deployed.invocation_target as unknown;
+      // Another target type, or an http / aws target (SPEC §13): the target compares as a whole.
+      const wantedType = desired.invocation_target_type ?? 'workflow';
+      if (wantedType !== deployed.invocation_target_type || wantedType !== 'workflow') {
+        if (wantedType !== deployed.invocation_target_type || canonicalJson(w) !== canonicalJson(d)) out.push({ path: [field], from: d, to: w });
+        continue;
+      }
       if (!isPlainObject(w) || !isPlainObject(d)) {
         if (canonicalJson(w) !== canonicalJson(d)) out.push({ path: [field], from: d, to: w });
         continue;
@@ -156,6 +162,10 @@ export function updateBody(desired: DesiredFields, changes: readonly FieldChange
     else if (OPTIONAL_CLEARABLE.has(field)) body[field] = null;
     else if (field === 'enabled') body[field] = true;
   }
+  // A target travels with its type when the manifest names it or the type changes (an update's
+  // target otherwise keeps the stored type).
+  const wholeTarget = changes.some((c) => c.path[0] === 'invocation_target' && c.path.length === 1);
+  if (body.invocation_target !== undefined && (desired.invocation_target_type !== undefined || wholeTarget)) body.invocation_target_type = desired.invocation_target_type ?? 'workflow';
   return body as ScheduleUpdateInput;
 }
 

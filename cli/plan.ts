@@ -4,7 +4,7 @@
  * the plan holds is first sent as a dry run (`dry_run: true`, which validates everything the real save
  * does, with this API key's standing, and writes nothing), and the server's answer decides. Reads only.
  */
-import type { InvocationTarget, Schedule, ScheduleDryRunAnswer } from '../lib/schedules/contract';
+import type { Schedule, ScheduleCreateInput, ScheduleDryRunAnswer } from '../lib/schedules/contract';
 import { ApiError, type ApiClient } from './client';
 import type { SchedulerTarget } from './connection';
 import { computePlan, type EntryPlan, type Plan } from './diff';
@@ -37,7 +37,10 @@ export function entryPos(manifest: Manifest, alias: string, path?: string): { li
 
 /** Pinned `[revision, session]` references of the manifest's targets. */
 function pinnedRefs(manifest: Manifest): [string, string][] {
-  return manifest.entries.map((e) => e.input.invocation_target.target).filter((t) => t.revision !== 'default').map((t) => [t.revision, t.session]);
+  return manifest.entries
+    .flatMap((e) => (e.input.invocation_target_type === 'http' || e.input.invocation_target_type === 'aws' ? [] : [e.input.invocation_target.target]))
+    .filter((t) => t.revision !== 'default')
+    .map((t) => [t.revision, t.session]);
 }
 
 /**
@@ -45,11 +48,11 @@ function pinnedRefs(manifest: Manifest): [string, string][] {
  * unchanged entry, of its target alone (SPEC §11: deploy checks every target). A completed unchanged
  * schedule is read-only and fires no more, so nothing is asked for it.
  */
-function dryRunOf(entry: EntryPlan, target: InvocationTarget, input: Record<string, unknown>): { command: 'create_schedule' | 'update_schedule'; params: Record<string, unknown> } | null {
+function dryRunOf(entry: EntryPlan, target: Pick<ScheduleCreateInput, 'invocation_target_type' | 'invocation_target'>, input: Record<string, unknown>): { command: 'create_schedule' | 'update_schedule'; params: Record<string, unknown> } | null {
   if (entry.kind === 'create') return { command: 'create_schedule', params: input };
   if (entry.kind === 'update') return { command: 'update_schedule', params: { schedule_id: entry.schedule.id, expected_version: entry.schedule.version, ...entry.body } };
   if (entry.schedule.state === 'completed') return null;
-  return { command: 'update_schedule', params: { schedule_id: entry.schedule.id, invocation_target: target } };
+  return { command: 'update_schedule', params: { schedule_id: entry.schedule.id, invocation_target_type: target.invocation_target_type ?? 'workflow', invocation_target: target.invocation_target } };
 }
 
 /**
@@ -70,7 +73,7 @@ export async function planDeploy(client: ApiClient, manifest: Manifest, schedule
   const sessions = new Map<string, SessionToCreate>();
   for (const entry of plan.entries) {
     const input = byAlias.get(entry.alias)?.input;
-    const ask = input ? dryRunOf(entry, input.invocation_target, { ...input }) : null;
+    const ask = input ? dryRunOf(entry, input, { ...input }) : null;
     if (!input || !ask) continue;
     let answer: ScheduleDryRunAnswer;
     try {
@@ -82,7 +85,7 @@ export async function planDeploy(client: ApiClient, manifest: Manifest, schedule
       continue;
     }
     const missing = answer.missing_session;
-    if (missing) {
+    if (missing && input.invocation_target_type !== 'http' && input.invocation_target_type !== 'aws') {
       const key = pinnedKey(missing.revision_id, missing.alias);
       const t = input.invocation_target.target;
       const planned = sessions.get(key) ?? { revisionId: missing.revision_id, blobLabel: `${t.org ? `${t.org}/` : ''}${t.blob}`, alias: missing.alias, forAliases: [] };

@@ -19,8 +19,8 @@ export interface PullResult {
   removed: string[];
   /** Deployed schedules without an alias: they cannot be keyed, so they are not written. */
   skipped: Schedule[];
-  /** Deployed schedules with an `http` or `aws` target (saved through the EventBridge API): a manifest
-   * holds workflow targets only, so they are not written. */
+  /** Deployed schedules with an `http` or `aws` target (SPEC §13): `pull` writes workflow targets only,
+   * so they are not written (a manifest entry may declare one; `deploy` saves it). */
   external: Schedule[];
 }
 

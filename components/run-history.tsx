@@ -9,7 +9,7 @@
 import Link from 'next/link';
 import type { PendingRetry, Run, RunResult } from '@/lib/schedules/contract';
 import { RunStatusBadge } from './badges';
-import { EXHAUSTED_WORDS } from './delivery-words';
+import { deliveryResultWords, EXHAUSTED_WORDS } from './delivery-words';
 import { displayTarget } from './display-target';
 import { formatDuration, shortId, workflowSourceLabel } from './format';
 import { groupRuns, type OccurrenceGroup } from './run-groups';
@@ -20,10 +20,21 @@ import { ZonedTime } from './zoned-time';
 export type DeletedExecutions = Map<string, 'session_deleted' | 'revision_deleted'>;
 
 /**
- * A run's result: the execution it created (linked, unless `deleted` says it is gone), or its error
- * code and message (SPEC §8.1).
+ * A run's result: the execution it created (linked, unless `deleted` says it is gone), a webhook's
+ * answer or an AWS service's (`HTTP 200 · excerpt…`, `SQS message 1234…`), or its error code and
+ * message (SPEC §8.1, §13).
  */
 export function RunResultCell({ result, deleted }: { result: RunResult; deleted?: DeletedExecutions }) {
+  const delivered = deliveryResultWords(result);
+  if (delivered) {
+    return (
+      <div className="cell-stack" title={delivered.full}>
+        {delivered.code ? <code className="error-name">{delivered.code}</code> : null}
+        <span className={`small break${delivered.ok ? '' : ' text-error'}`}>{delivered.text}</span>
+        {'repeated_delivery' in result && result.repeated_delivery ? <span className="muted small">Sent again after an interrupted attempt (same id)</span> : null}
+      </div>
+    );
+  }
   if ('execution_id' in result) {
     const gone = deleted?.get(result.execution_id);
     // A link to a deleted execution would answer 404: show its id and say what went.
@@ -49,18 +60,7 @@ export function RunResultCell({ result, deleted }: { result: RunResult; deleted?
       </div>
     );
   }
-  if (!('error' in result)) {
-    // An http or aws attempt that succeeded (SPEC §13.1, §13.2).
-    const said = 'http_status' in result ? `HTTP ${result.http_status}` : `${result.service} ${result.message_id ?? result.execution_arn ?? result.event_id ?? result.request_id ?? ''}`.trim();
-    const excerpt = 'response_excerpt' in result ? result.response_excerpt : '';
-    return (
-      <div className="cell-stack">
-        <span className="mono small">{said}</span>
-        {excerpt ? <span className="small">{excerpt.slice(0, 200)}</span> : null}
-        {result.repeated_delivery ? <span className="small">delivered again after an interrupted attempt (same id)</span> : null}
-      </div>
-    );
-  }
+  if (!('error' in result)) return null;
   if (result.error === 'limit_exceeded' && 'limit' in result) {
     return (
       <div className="cell-stack">
@@ -75,7 +75,6 @@ export function RunResultCell({ result, deleted }: { result: RunResult; deleted?
     <div className="cell-stack">
       <code className="error-name">{result.error}</code>
       {result.message ? <span className="small">{result.message}</span> : null}
-      {'repeated_delivery' in result && result.repeated_delivery ? <span className="small">delivered again after an interrupted attempt (same id)</span> : null}
     </div>
   );
 }
@@ -198,7 +197,7 @@ function OccurrenceRow({ group, timezone, deadLettersHref, attemptsAllowed }: { 
 function RunRow({ run, timezone, attemptsAllowed, deadLettersHref, deleted }: { run: Run } & RunHistoryProps) {
   const lateMs = Date.parse(run.created_at) - Date.parse(run.scheduled_for);
   const shown = displayTarget(run);
-  const source = workflowSourceLabel(shown.workflow);
+  const source = shown.kind === 'workflow' ? workflowSourceLabel(shown.workflow) : null;
   const scheduled = run.trigger === 'schedule';
   return (
     <tr data-run-id={run.id} data-attempt={run.attempt}>
@@ -241,11 +240,13 @@ function RunRow({ run, timezone, attemptsAllowed, deadLettersHref, deleted }: { 
       </td>
       <td data-label={TARGET}>
         <div className="cell-stack">
-          <TargetLabel target={shown.target} />
-          <span className="muted small mono break">
-            {shown.workflow.definition}
-            {source ? ` from ${source}` : ''}
-          </span>
+          <TargetLabel shown={shown} />
+          {shown.kind === 'workflow' ? (
+            <span className="muted small mono break">
+              {shown.workflow.definition}
+              {source ? ` from ${source}` : ''}
+            </span>
+          ) : null}
         </div>
       </td>
     </tr>

@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { compareSchedule, computePlan, updateBody } from '../diff';
 import { parseManifest } from '../manifest';
 import { deployed, deployedManifest, MANIFEST, PINNED_REVISION, resolvePinned, SESSION_ID } from './fixtures';
+import type { InvocationTarget } from '../../lib/schedules/contract';
 
 const entries = () => parseManifest(MANIFEST, 'schedules.yaml').entries;
 const noResolve = () => false;
@@ -96,6 +97,30 @@ describe('updateBody: only the differing fields', () => {
   });
 });
 
+describe('webhook and AWS targets in a manifest (SPEC §13)', () => {
+  const hook = { url: 'https://hooks.example.com/in', method: 'PUT' as const };
+  it('a target of another type is one whole change, and the update sends it with its type', () => {
+    const [a] = entries();
+    const desired = { ...a.input, invocation_target_type: 'http', invocation_target: hook };
+    const d = deployedManifest()[0];
+    const changes = compareSchedule(desired, d, noResolve);
+    expect(changes).toEqual([{ path: ['invocation_target'], from: d.invocation_target, to: hook }]);
+    expect(updateBody(desired, changes)).toEqual({ invocation_target: hook, invocation_target_type: 'http' });
+  });
+
+  it('an equal webhook target is no change; a changed one is sent whole, with its type', () => {
+    const [a] = entries();
+    const d = { ...deployedManifest()[0], invocation_target_type: 'http', invocation_target: hook } as unknown as Parameters<typeof compareSchedule>[1];
+    expect(compareSchedule({ ...a.input, invocation_target_type: 'http', invocation_target: { method: 'PUT', url: hook.url } }, d, noResolve)).toEqual([]);
+    const desired = { ...a.input, invocation_target_type: 'http', invocation_target: { ...hook, timeout_seconds: 5 } };
+    const changes = compareSchedule(desired, d, noResolve);
+    expect(changes).toEqual([{ path: ['invocation_target'], from: hook, to: { ...hook, timeout_seconds: 5 } }]);
+    expect(updateBody(desired, changes)).toEqual({ invocation_target: { ...hook, timeout_seconds: 5 }, invocation_target_type: 'http' });
+    // Back to a workflow target (the manifest leaves the type out): the update names the type.
+    expect(updateBody(a.input, compareSchedule(a.input, d, noResolve))).toEqual({ invocation_target: a.input.invocation_target, invocation_target_type: 'workflow' });
+  });
+});
+
 describe('computePlan', () => {
   it('creates the missing, updates the differing, keeps the equal, reports unlisted and unaliased schedules as drift', () => {
     const [a, b] = entries();
@@ -119,6 +144,6 @@ describe('computePlan', () => {
   });
 
   it('pinned revision ids come from the manifest (fixture sanity)', () => {
-    expect(entries()[1].input.invocation_target.target.revision).toBe(PINNED_REVISION);
+    expect((entries()[1].input.invocation_target as InvocationTarget).target.revision).toBe(PINNED_REVISION);
   });
 });

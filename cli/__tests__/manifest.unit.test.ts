@@ -2,6 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import { ManifestError, parseManifest, type ManifestProblem } from '../manifest';
 import { MANIFEST, PINNED_REVISION } from './fixtures';
+import type { InvocationTarget } from '../../lib/schedules/contract';
 
 function problemsOf(text: string): ManifestProblem[] {
   try {
@@ -29,8 +30,8 @@ describe('parseManifest: a valid manifest', () => {
       ['pinned-triage', 15],
     ]);
     expect(m.entries[0].input).toMatchObject({ alias: 'nightly-report', cron_expression: '0 2 * * ? *', start_date: '2026-01-01T00:00:00+01:00' });
-    expect(m.entries[0].input.invocation_target.input_data).toEqual([]);
-    expect(m.entries[1].input.invocation_target.target.revision).toBe(PINNED_REVISION);
+    expect((m.entries[0].input.invocation_target as InvocationTarget).input_data).toEqual([]);
+    expect((m.entries[1].input.invocation_target as InvocationTarget).target.revision).toBe(PINNED_REVISION);
   });
 
   it('accepts an empty `schedules:` (no schedules)', () => {

@@ -2,7 +2,7 @@
  * What a version conflict shows (SPEC §15): the fields that differ between the schedule as the edit
  * form opened it, as it is saved now, and as the form holds it. Pure (unit-tested).
  */
-import type { WorkflowSchedule } from '@/lib/schedules/contract';
+import type { Schedule } from '@/lib/schedules/contract';
 import { FIELDS, LABELS, valuesFromSchedule, type FieldName, type ScheduleFormValues } from './values';
 
 /** One field of the conflict: its label, the value saved now, this form's value, and who changed it. */
@@ -28,7 +28,7 @@ function valueAt(values: ScheduleFormValues, field: FieldName): string {
  * The fields that differ between `opened` (the schedule as the form opened it), `current` (as saved
  * now) and `mine` (the form's values), in the form's order. Universal and pure (unit-tested).
  */
-export function conflictRows(opened: WorkflowSchedule, current: WorkflowSchedule, mine: ScheduleFormValues): ConflictRow[] {
+export function conflictRows(opened: Schedule, current: Schedule, mine: ScheduleFormValues): ConflictRow[] {
   const before = valuesFromSchedule(opened);
   const now = valuesFromSchedule(current);
   const rows: ConflictRow[] = [];

@@ -6,12 +6,12 @@
  * the operator choose: Reload (take the saved values, discarding this form's) or Overwrite (save this
  * form's changes over them). Nothing is saved until one is chosen.
  */
-import type { WorkflowSchedule } from '@/lib/schedules/contract';
+import type { Schedule } from '@/lib/schedules/contract';
 import type { ConflictRow } from './conflict-rows';
 
 const BY_WORDS = { them: 'saved since you opened the form', you: 'your change', both: 'both changed' } as const;
 
-export function ConflictPanel({ rows, current, busy, onReload, onOverwrite }: { rows: ConflictRow[]; current: WorkflowSchedule; busy: boolean; onReload: () => void; onOverwrite: () => void }) {
+export function ConflictPanel({ rows, current, busy, onReload, onOverwrite }: { rows: ConflictRow[]; current: Schedule; busy: boolean; onReload: () => void; onOverwrite: () => void }) {
   const by = current.updated_at ? new Date(current.updated_at) : null;
   return (
     <div role="alert" className="alert alert-warning conflict-panel" data-testid="version-conflict" tabIndex={-1}>

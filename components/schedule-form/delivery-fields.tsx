@@ -5,12 +5,11 @@
  * and the automatic pause after consecutive failed occurrences. Every bound comes from the contract
  * (`NUMBER_BOUNDS` in values.ts); the words from components/delivery-words.ts.
  */
-import type { ReactNode } from 'react';
 import { backoffWords } from '../delivery-words';
-import type { FieldKit } from './field-kit';
-import { LABELS, NUMBER_BOUNDS, type FieldName, type NumberField, type ScheduleFormValues } from './values';
+import { NumberField, RadioCards, type FieldKit } from './field-kit';
+import { LABELS, NUMBER_BOUNDS, type NumberField as NumberFieldName, type ScheduleFormValues } from './values';
 
-const range = (field: NumberField) => `${NUMBER_BOUNDS[field][0].toLocaleString('en-US')}–${NUMBER_BOUNDS[field][1].toLocaleString('en-US')}`;
+const range = (field: NumberFieldName) => `${NUMBER_BOUNDS[field][0].toLocaleString('en-US')}–${NUMBER_BOUNDS[field][1].toLocaleString('en-US')}`;
 
 export function DeliveryFields({ kit, values }: { kit: FieldKit; values: ScheduleFormValues }) {
   const retry = values.retry_policy ?? { mode: 'off', maximum_retry_attempts: '', maximum_event_age_seconds: '' };
@@ -101,44 +100,5 @@ export function DeliveryFields({ kit, values }: { kit: FieldKit; values: Schedul
         />
       </div>
     </section>
-  );
-}
-
-/** A labelled whole-number input whose min and max are the contract's bounds. */
-function NumberField({ kit, name, hint, optional }: { kit: FieldKit; name: NumberField; hint: ReactNode; optional?: boolean }) {
-  const [min, max] = NUMBER_BOUNDS[name];
-  return (
-    <div className="field">
-      <label htmlFor={kit.id(name)}>
-        {LABELS[name]}
-        {optional ? (
-          <>
-            {' '}
-            <span className="optional">optional</span>
-          </>
-        ) : null}
-      </label>
-      <input type="number" inputMode="numeric" min={min} max={max} step={1} {...kit.register(name)} {...kit.a11y(name, true)} />
-      {kit.hint(name, hint)}
-      {kit.fieldError(name)}
-    </div>
-  );
-}
-
-/** A choice of radio cards under the field's label as the legend. */
-function RadioCards({ kit, name, options }: { kit: FieldKit; name: FieldName; options: { value: string; title: string; detail: string }[] }) {
-  return (
-    <fieldset className="radio-group">
-      <legend>{LABELS[name]}</legend>
-      {options.map((o) => (
-        <label key={o.value} className="radio-card">
-          <input type="radio" value={o.value} {...kit.register(name)} />
-          <span>
-            <strong>{o.title}</strong>
-            <span className="muted small">{o.detail}</span>
-          </span>
-        </label>
-      ))}
-    </fieldset>
   );
 }

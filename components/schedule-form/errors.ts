@@ -13,9 +13,19 @@ import { FIELDS, LABELS, type FieldName, type ScheduleFormValues } from './value
 /** What the form says when the server action cannot be reached at all. */
 export const NETWORK_ERROR_MESSAGE = 'The save may or may not have been made. Save again: a repeated save never makes a second schedule nor overwrites a newer change.';
 
+/**
+ * Paths of a whole object the form shows as one of its inputs: a FIFO target without its
+ * `sqs_parameters`, an event bus without its `eventbridge_parameters` (SPEC §13.2).
+ */
+const OBJECT_FIELDS: Record<string, FieldName> = {
+  'invocation_target.sqs_parameters': 'invocation_target.sqs_parameters.message_group_id',
+  'invocation_target.eventbridge_parameters': 'invocation_target.eventbridge_parameters.detail_type',
+};
+
 /** The form field an error path (`invocation_target.input_data.0.alias`) belongs to, or null. */
 export function fieldForPath(path: string | undefined): FieldName | null {
   if (!path) return null;
+  if (Object.hasOwn(OBJECT_FIELDS, path)) return OBJECT_FIELDS[path];
   let best: FieldName | null = null;
   for (const f of FIELDS) if ((path === f || path.startsWith(`${f}.`)) && (!best || f.length > best.length)) best = f;
   return best;
@@ -52,12 +62,14 @@ export function getPath(source: unknown, path: string): unknown {
 
 /** Required text fields (for the current repeat): a blank one says so in plain words. */
 export function isBlankRequired(field: FieldName, v: ScheduleFormValues): boolean {
+  const target: Record<ScheduleFormValues['invocation_target_type'], FieldName[]> = {
+    workflow: ['invocation_target.target.blob', 'invocation_target.target.revision', 'invocation_target.target.session', 'invocation_target.workflow.definition'],
+    http: ['invocation_target.url'],
+    aws: ['invocation_target.arn', 'invocation_target.eventbridge_parameters.detail_type', 'invocation_target.eventbridge_parameters.source'],
+  };
   const required: FieldName[] = [
     'timezone',
-    'invocation_target.target.blob',
-    'invocation_target.target.revision',
-    'invocation_target.target.session',
-    'invocation_target.workflow.definition',
+    ...target[v.invocation_target_type],
     CADENCE_FIELD[v.repeat],
     ...(v.retry_policy.mode === 'retry' ? (['retry_policy.maximum_retry_attempts', 'retry_policy.maximum_event_age_seconds'] as const) : []),
     ...(v.flexible_time_window.mode === 'flexible' ? (['flexible_time_window.maximum_window_minutes'] as const) : []),

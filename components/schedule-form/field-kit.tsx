@@ -5,10 +5,10 @@
  * and the error line. A new section takes a `FieldKit` and renders its fields with it.
  */
 import { useId, type ReactNode } from 'react';
-import type { UseFormGetValues, UseFormRegister, UseFormReturn } from 'react-hook-form';
+import type { Control, UseFormGetValues, UseFormRegister, UseFormReturn } from 'react-hook-form';
 import { cronProblem } from '../cron-preview';
 import { getPath } from './errors';
-import type { FieldName, ScheduleFormValues } from './values';
+import { LABELS, NUMBER_BOUNDS, type FieldName, type NumberField as NumberFieldName, type ScheduleFormValues } from './values';
 
 export interface FieldKit {
   /** The form's unique id prefix: section headings and datalists are `${uid}-…`. */
@@ -16,6 +16,8 @@ export interface FieldKit {
   /** The DOM id of a field's input (`${uid}-invocation_target-target-org`); hint and error ids add `-hint` / `-error`. */
   id: (name: string) => string;
   register: UseFormRegister<ScheduleFormValues>;
+  /** For field arrays (the webhook's header rows). */
+  control: Control<ScheduleFormValues>;
   getValues: UseFormGetValues<ScheduleFormValues>;
   /** aria props for an input: described by its hint (when `hint`) and its error. */
   a11y: (name: FieldName, hint?: boolean) => { id: string; 'aria-invalid': true | undefined; 'aria-describedby': string | undefined };
@@ -49,5 +51,51 @@ export function useFieldKit(form: UseFormReturn<ScheduleFormValues>, cronExpress
       {text}
     </p>
   );
-  return { uid, id, register: form.register, getValues: form.getValues, a11y, fieldError, hint };
+  return { uid, id, register: form.register, control: form.control, getValues: form.getValues, a11y, fieldError, hint };
+}
+
+/** A field's label (`LABELS`), marked "optional" when it is. */
+export function FieldLabel({ kit, name, optional }: { kit: FieldKit; name: FieldName; optional?: boolean }) {
+  return (
+    <label htmlFor={kit.id(name)}>
+      {LABELS[name]}
+      {optional ? (
+        <>
+          {' '}
+          <span className="optional">optional</span>
+        </>
+      ) : null}
+    </label>
+  );
+}
+
+/** A labelled whole-number input whose min and max are the contract's bounds. */
+export function NumberField({ kit, name, hint, optional, placeholder }: { kit: FieldKit; name: NumberFieldName; hint: ReactNode; optional?: boolean; placeholder?: string }) {
+  const [min, max] = NUMBER_BOUNDS[name];
+  return (
+    <div className="field">
+      <FieldLabel kit={kit} name={name} optional={optional} />
+      <input type="number" inputMode="numeric" min={min} max={max} step={1} placeholder={placeholder} {...kit.register(name)} {...kit.a11y(name, true)} />
+      {kit.hint(name, hint)}
+      {kit.fieldError(name)}
+    </div>
+  );
+}
+
+/** A choice of radio cards under the field's label as the legend. */
+export function RadioCards({ kit, name, options }: { kit: FieldKit; name: FieldName; options: { value: string; title: string; detail: string }[] }) {
+  return (
+    <fieldset className="radio-group">
+      <legend>{LABELS[name]}</legend>
+      {options.map((o) => (
+        <label key={o.value} className="radio-card">
+          <input type="radio" value={o.value} {...kit.register(name)} />
+          <span>
+            <strong>{o.title}</strong>
+            <span className="muted small">{o.detail}</span>
+          </span>
+        </label>
+      ))}
+    </fieldset>
+  );
 }

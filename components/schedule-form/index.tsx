@@ -15,7 +15,7 @@ import Link from 'next/link';
 import { useRouter } from 'next/navigation';
 import { useMemo, useState, useTransition } from 'react';
 import { useForm, useWatch } from 'react-hook-form';
-import type { TargetOptions, WorkflowSchedule } from '@/lib/schedules/contract';
+import type { Schedule, TargetOptions } from '@/lib/schedules/contract';
 import type { SaveMeta, SaveResult } from '../action-result';
 import { ConflictPanel } from './conflict';
 import { conflictRows } from './conflict-rows';
@@ -37,7 +37,7 @@ import { useRefusal } from './use-refusal';
 import { defaultValues, valuesFromSchedule, type ScheduleFormValues } from './values';
 
 /** The stored rate an edit starts from (its anchor is kept while the rate and start date stay, SPEC §12.1). */
-function storedRateOf(schedule: WorkflowSchedule | undefined): StoredRate | undefined {
+function storedRateOf(schedule: Schedule | undefined): StoredRate | undefined {
   if (!schedule || schedule.repeat !== 'recurring_rate' || !schedule.rate_expression) return undefined;
   // With a flexible window the next fire carries its offset, so it is no mark of the anchor.
   const onMarks = schedule.flexible_time_window?.mode !== 'flexible';
@@ -52,7 +52,7 @@ export interface ScheduleFormProps {
   mode: 'create' | 'edit';
   revisionId: string;
   /** The stored schedule (edit mode). */
-  schedule?: WorkflowSchedule;
+  schedule?: Schedule;
   /** What the pickers offer (`targetOptions`); free entry stays allowed. */
   options: TargetOptions;
   /**
@@ -71,7 +71,7 @@ export function ScheduleForm({ mode, revisionId, schedule, options, submit, canc
   // SPEC §15: the schedule this form edits on top of (its `version` goes with every save), replaced by
   // the saved one when the operator reloads after a conflict; the conflict itself, while one is shown.
   const [base, setBase] = useState(schedule);
-  const [conflict, setConflict] = useState<WorkflowSchedule | null>(null);
+  const [conflict, setConflict] = useState<Schedule | null>(null);
   const clientToken = useClientToken(mode === 'create');
   const storedRate = useMemo(() => storedRateOf(base), [base]);
   const form = useForm<ScheduleFormValues>({
@@ -170,7 +170,16 @@ export function ScheduleForm({ mode, revisionId, schedule, options, submit, canc
       <fieldset className="form-body" disabled={!hydrated || pending}>
         <DetailFields kit={kit} description={w.description ?? ''} />
         <TimingFields kit={kit} values={w} storedRate={storedRate} />
-        <TargetFields kit={kit} options={options} target={target} workflow={workflow} problem={refusal.targetProblem} alertRef={refusal.targetAlertRef}>
+        <TargetFields
+          kit={kit}
+          options={options}
+          target={target}
+          workflow={workflow}
+          targetType={w.invocation_target_type ?? 'workflow'}
+          values={w.invocation_target}
+          problem={refusal.targetProblem}
+          alertRef={refusal.targetAlertRef}
+        >
           <InputDataField kit={kit} />
         </TargetFields>
         <DeliveryFields kit={kit} values={w} />

@@ -16,12 +16,14 @@ const contractResolver = zodResolver(ScheduleCreateInput);
  * `zodResolver(ScheduleCreateInput)` applied to the request body the values make, errors mapped back:
  * a blank required field says "<Label> is required.", a bounded number field says its bounds in words
  * ("Maximum retry attempts must be a whole number from 0 to 185."), an issue no field owns goes to
- * `root` with its path, and input-data text that is not JSON is reported at the input-data field.
+ * `root` with its path, and input-data or webhook-body text that is not JSON (or a header named
+ * twice) is reported at its field. The schema is the API's: a webhook or AWS target meets the same
+ * rules (SPEC §13) as it does there.
  */
 export function makeResolver(): Resolver<ScheduleFormValues> {
   return async (values, context, options) => {
     // Validation sees empty optional fields as absent; `edit` only differs in sending them as null.
-    const { body, inputDataError } = toRequestBody(values, 'create');
+    const { body, problems } = toRequestBody(values, 'create');
     const result = await contractResolver(body as never, context, options as never);
     const errors: Record<string, unknown> = {};
     const seen = new Set<string>();
@@ -33,7 +35,8 @@ export function makeResolver(): Resolver<ScheduleFormValues> {
       const text = !field ? message : isBlankRequired(field, values) ? `${LABELS[field]} is required.` : (boundsMessage(field) ?? message);
       setPath(errors, key, { type: 'validate', message: field ? text : `${path}: ${text}` });
     }
-    if (inputDataError) setPath(errors, 'invocation_target.input_data', { type: 'json', message: inputDataError });
+    // Text that is not JSON, a header named twice: said at its field, over what the schema said of it.
+    for (const [field, message] of Object.entries(problems)) setPath(errors, field, { type: 'json', message });
     return Object.keys(errors).length ? { values: {}, errors: errors as FieldErrors<ScheduleFormValues> } : { values, errors: {} };
   };
 }

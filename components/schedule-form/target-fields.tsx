@@ -1,14 +1,15 @@
 'use client';
 /**
- * "Target": where each fire starts its workflow execution (SPEC §6): the session a fire runs in
- * (`target`), the definition it runs (`workflow`), the input data (a child of this section), and the
- * refusal of a save whose target does not resolve (SPEC §6.3). Every picker is a free-text input with
- * a datalist of what the operator can read (`picker-options.ts`). Another target type adds its own
- * pickers component beside `WorkflowTargetPickers`.
+ * "Target": what each fire reaches (SPEC §6, §13), chosen first: a workflow (the session a fire runs
+ * in, the definition it runs, the input data — a child of this section — and the refusal of a save
+ * whose target does not resolve, SPEC §6.3), a webhook or an AWS service (external-target-fields.tsx).
+ * Every workflow picker is a free-text input with a datalist of what the operator can read
+ * (`picker-options.ts`).
  */
 import { useMemo, type ReactNode, type RefObject } from 'react';
 import type { TargetOptions } from '@/lib/schedules/contract';
-import type { FieldKit } from './field-kit';
+import { AwsFields, WebhookFields } from './external-target-fields';
+import { RadioCards, type FieldKit } from './field-kit';
 import { pickerOptions, type PickerOption, type PickerOptions } from './picker-options';
 import { LABELS, type FieldName, type ScheduleFormValues } from './values';
 
@@ -30,6 +31,9 @@ export interface TargetFieldsProps {
   options: TargetOptions;
   target: TargetValues['target'];
   workflow: TargetValues['workflow'];
+  /** The chosen target type and every type's values (`invocation_target`). */
+  targetType: ScheduleFormValues['invocation_target_type'];
+  values: TargetValues;
   /** The server's target refusal, in operator words, or null. */
   problem: string | null;
   /** Takes focus when a refusal appears. */
@@ -38,21 +42,43 @@ export interface TargetFieldsProps {
   children?: ReactNode;
 }
 
-export function TargetFields({ kit, options, target, workflow, problem, alertRef, children }: TargetFieldsProps) {
+/** What each target type's choice says (SPEC §6, §13). */
+const TYPE_CHOICES = [
+  { value: 'workflow', title: 'Workflow', detail: 'Start a workflow execution in the catalog.' },
+  { value: 'http', title: 'Webhook', detail: 'Send a signed HTTP request to a URL.' },
+  { value: 'aws', title: 'AWS service', detail: 'Send to SQS, SNS, Lambda, Step Functions, EventBridge or ECS.' },
+];
+
+const INTROS: Record<ScheduleFormValues['invocation_target_type'], string> = {
+  workflow: 'Where each fire starts its workflow execution: a session of a workflow blob’s revision.',
+  http: 'Each fire sends a POST or PUT to this URL, signed with the scheduler’s signing secret (Standard Webhooks).',
+  aws: 'Each fire calls the AWS service the ARN names, with the worker’s AWS configuration.',
+};
+
+export function TargetFields({ kit, options, target, workflow, targetType, values, problem, alertRef, children }: TargetFieldsProps) {
   const pickers = useMemo(() => pickerOptions(options, target, workflow), [options, target, workflow]);
   return (
     <section className="container" aria-labelledby={`${kit.uid}-target`}>
       <h2 id={`${kit.uid}-target`} className="container-title">
         Target
       </h2>
-      <p className="container-intro">Where each fire starts its workflow execution: a session of a workflow blob’s revision.</p>
+      <RadioCards kit={kit} name="invocation_target_type" options={TYPE_CHOICES} />
+      <p className="container-intro">{INTROS[targetType]}</p>
       {problem ? (
         <div role="alert" className="alert alert-error alert-inline" ref={alertRef} tabIndex={-1}>
           <strong>The schedule was not saved.</strong> {problem}
         </div>
       ) : null}
-      <WorkflowTargetPickers kit={kit} following={(target.revision ?? '').trim() === 'default'} />
-      {children}
+      {targetType === 'http' ? (
+        <WebhookFields kit={kit} />
+      ) : targetType === 'aws' ? (
+        <AwsFields kit={kit} target={values} />
+      ) : (
+        <>
+          <WorkflowTargetPickers kit={kit} following={(target.revision ?? '').trim() === 'default'} />
+          {children}
+        </>
+      )}
       {(Object.keys(LISTS) as (keyof PickerOptions)[]).map((list) => (
         <Datalist key={list} id={`${kit.uid}-${LISTS[list]}`} options={pickers[list]} />
       ))}

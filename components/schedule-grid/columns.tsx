@@ -7,6 +7,7 @@
 import Link from 'next/link';
 import { EnabledBadge, OverdueBadge, RunStatusBadge, StateBadge } from '../badges';
 import { formatInZone, shortId, targetLabel, workflowSourceLabel } from '../format';
+import type { ShownTarget } from '../display-target';
 import { TargetLabel } from '../target-label';
 import { ZonedTime } from '../zoned-time';
 import { actionsColumn, type RowActionsOptions } from './row-actions';
@@ -35,13 +36,13 @@ export function scheduleColumns(options: RowActionsOptions) {
         );
       },
     }),
-    column.accessor((r) => targetLabel(r.schedule.invocation_target.target), {
+    column.accessor((r) => shownLabel(r.schedule.invocation_target), {
       id: 'target',
       header: 'Target',
       enableSorting: false,
-      cell: ({ row }) => <TargetLabel target={row.original.schedule.invocation_target.target} />,
+      cell: ({ row }) => <TargetLabel shown={row.original.schedule.invocation_target} />,
     }),
-    column.accessor((r) => r.schedule.invocation_target.workflow.definition, { id: 'workflow', header: 'Workflow', enableSorting: false, cell: ({ row }) => <WorkflowCell row={row.original} /> }),
+    column.accessor((r) => (r.schedule.invocation_target.kind === 'workflow' ? r.schedule.invocation_target.workflow.definition : ''), { id: 'workflow', header: 'Workflow', enableSorting: false, cell: ({ row }) => <WorkflowCell row={row.original} /> }),
     column.accessor((r) => r.lastRun?.status ?? '', { id: 'last_run', header: 'Last run', enableSorting: false, cell: ({ row }) => <LastRunCell row={row.original} /> }),
     actionsColumn(options),
   ];
@@ -119,7 +120,10 @@ function ZoneName({ zone }: { zone: string }) {
 
 /** The definition, and where it comes from when that is not the target's own revision. */
 function WorkflowCell({ row }: { row: Row }) {
-  const workflow = row.schedule.invocation_target.workflow;
+  const shown = row.schedule.invocation_target;
+  // A webhook or an AWS target runs no workflow: its Target cell says what it sends.
+  if (shown.kind !== 'workflow') return <span className="muted">—</span>;
+  const workflow = shown.workflow;
   const source = workflowSourceLabel(workflow);
   return (
     <div className="cell-stack">
@@ -142,4 +146,9 @@ function LastRunCell({ row }: { row: Row }) {
       <RunStatusBadge status={lr.status} />
     </span>
   );
+}
+
+/** The target cell's text (the column's value): a workflow target's parts, else the headline. */
+function shownLabel(t: ShownTarget): string {
+  return t.kind === 'workflow' ? targetLabel(t.target) : t.label;
 }

@@ -4,7 +4,8 @@
  */
 import { createColumnHelper } from '@tanstack/react-table';
 import { describeCron, describeRate } from '@/lib/cron';
-import type { InvocationTarget, OverdueReason, PendingRetry, Run, Schedule } from '@/lib/schedules/contract';
+import type { OverdueReason, PendingRetry, Run, Schedule } from '@/lib/schedules/contract';
+import type { ShownTarget } from '../display-target';
 import { formatLocalTime } from '../format';
 
 /** The fields of a schedule the grid shows: the page sends only these to the browser (50 rows a page). */
@@ -12,8 +13,8 @@ export type GridSchedule = Pick<
   Schedule,
   'id' | 'alias' | 'description' | 'repeat' | 'invocation_time' | 'cron_expression' | 'rate_expression' | 'timezone' | 'state' | 'enabled' | 'next_fire_at'
 > & {
-  /** A workflow target's parts (the page maps other target types onto them). */
-  invocation_target: Pick<InvocationTarget, 'target' | 'workflow'>;
+  /** The target in its own words (`displayTarget`): a workflow target's parts, a webhook's or an AWS target's headline. */
+  invocation_target: ShownTarget;
 };
 
 export interface GridRow {

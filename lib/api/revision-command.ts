@@ -30,12 +30,17 @@ export async function readJsonObject(req: Request): Promise<Record<string, unkno
 }
 
 /** Run one command for `actor` on revision `revisionId` and answer with its JSON. `rt`: the process's client and limits unless given (tests). */
-export async function handleRevisionCommand(req: Request, actor: Actor, revisionId: string, rt: Pick<Runtime, 'db' | 'limits'> & Partial<Pick<Runtime, 'delivery'>> = runtime()): Promise<Response> {
+export async function handleRevisionCommand(
+  req: Request,
+  actor: Actor,
+  revisionId: string,
+  rt: Pick<Runtime, 'db' | 'limits'> & Partial<Pick<Runtime, 'httpAllowList' | 'delivery'>> = runtime(),
+): Promise<Response> {
   const body = await readJsonObject(req);
   const { engine, command, ...params } = body;
   const spec = typeof engine === 'string' ? ENGINES[engine] : undefined;
   if (!spec) throw new DomainError('unknown_command', `unknown engine ${JSON.stringify(engine)?.slice(0, 80)}; use "scheduler_blobhub" or "workflow_blobhub"`, { path: 'engine' });
-  const { db, limits, delivery } = rt;
+  const { db, limits, httpAllowList, delivery } = rt;
   // Missing and unreadable answer alike: 404 not_found (SPEC §2).
   const revision = await getReadableRevision(db, { actor, revisionId });
   if (revision.blobType !== spec.blobType) {
@@ -52,6 +57,7 @@ export async function handleRevisionCommand(req: Request, actor: Actor, revision
     revision: { id: revision.id, blobId: revision.blobId, orgId: revision.orgId, state: revision.state },
     params,
     limits,
+    httpAllowList,
     delivery,
     now: new Date(),
   } as CommandContext);

@@ -4,7 +4,7 @@
  * (to connect, nothing else: no query, no transaction) and, with it, the only place the web app and
  * the API get their client and limits; `app/` reaches them through here (docs/architecture.md).
  */
-import { loadConfig, type AppConfig, type Limits } from '../config';
+import { loadConfig, type AppConfig, type HttpAllowList, type Limits } from '../config';
 import { getDb, type Db } from '../db';
 import { createDeliveryDeps, type DeliveryDeps } from '../schedules';
 
@@ -13,6 +13,8 @@ export interface Runtime {
   db: Db;
   /** SPEC §9 limits, parsed from the environment once per process. */
   limits: Limits;
+  /** Webhook destinations allowed although private or loopback (SCHEDULER_HTTP_ALLOWED_HOSTS, SPEC §13.1): every save checks against it. */
+  httpAllowList: HttpAllowList;
   /** The HTTP edge's settings: trusted proxies, the `/metrics` token (SCHEDULER_METRICS_TOKEN). */
   http: AppConfig['http'];
   /** The process's delivery pool and destination rules, for manual fires to http and aws targets (SPEC §13). */
@@ -26,5 +28,5 @@ let delivery: DeliveryDeps | null = null;
 export function runtime(): Runtime {
   const config = loadConfig();
   delivery ??= createDeliveryDeps(config);
-  return { db: getDb(config), limits: config.limits, http: config.http, delivery };
+  return { db: getDb(config), limits: config.limits, httpAllowList: config.delivery.httpAllowList, http: config.http, delivery };
 }

@@ -9,6 +9,7 @@
  * `params.code: 'invalid_invocation_target'`, as in lib/schedules/contract.ts.
  */
 import { z } from 'zod';
+import { JsonValueSchema } from '../workflows/contract';
 
 /** Target types delivered outside the catalog (SPEC §13); `workflow` is §6's. */
 export const EXTERNAL_TARGET_TYPES = ['http', 'aws'] as const;
@@ -83,7 +84,8 @@ export const HttpInvocationTargetSchema = z
     headers: z
       .record(z.string(), z.string().max(HTTP_HEADER_VALUE_MAX, `a header value must be at most ${HTTP_HEADER_VALUE_MAX} characters`))
       .optional(),
-    body: z.json().optional(),
+    /** Any JSON value (a string too: what the EventBridge API stored as text before this shape). */
+    body: JsonValueSchema.optional(),
     timeout_seconds: z.number().int().min(HTTP_TIMEOUT_SECONDS.min).max(HTTP_TIMEOUT_SECONDS.max).optional(),
   })
   .strict()
@@ -203,58 +205,88 @@ export const EcsParametersSchema = z
   .strict();
 export type EcsParameters = z.infer<typeof EcsParametersSchema>;
 
-/** `invocation_target` of an `aws` schedule (SPEC §13.2). */
-export const AwsInvocationTargetSchema = z
-  .object({
-    arn: z.string().min(1).max(1600),
-    role_arn: z.string().max(1600).regex(ROLE_ARN, 'role_arn must be an IAM role ARN: arn:aws:iam::<account>:role/<name>').optional(),
-    input: z.string().min(1).optional(),
-    sqs_parameters: z.object({ message_group_id: z.string().regex(MESSAGE_GROUP_ID, 'message_group_id must be 1–128 letters, digits or punctuation') }).strict().optional(),
-    eventbridge_parameters: z
-      .object({
-        detail_type: z.string().min(1).max(128),
-        source: z
-          .string()
-          .min(1)
-          .max(256)
-          .regex(EVENT_SOURCE, 'source may hold letters, digits and . - _ /')
-          .refine((s) => !s.startsWith('aws.'), 'source must not start with "aws." (reserved for AWS services)'),
-      })
-      .strict()
-      .optional(),
-    ecs_parameters: EcsParametersSchema.optional(),
-  })
-  .strict()
-  .superRefine((t, ctx) => {
-    if (t.input !== undefined && utf8Length(t.input) > PAYLOAD_MAX_BYTES) {
-      ctx.addIssue({ code: 'custom', message: `input must be at most ${PAYLOAD_MAX_BYTES / 1024} KiB`, path: ['input'] });
-    }
-    const parsed = parseTargetArn(t.arn);
-    if ('problem' in parsed) return refuse(ctx, parsed.problem, ['arn']);
-    const { service } = parsed;
-    if (t.sqs_parameters && service !== 'sqs' && !(service === 'sns' && parsed.fifo)) {
-      refuse(ctx, 'sqs_parameters apply to SQS queues (and FIFO SNS topics) only', ['sqs_parameters']);
-    }
-    if (parsed.fifo && !t.sqs_parameters) {
-      refuse(ctx, `a FIFO ${service === 'sqs' ? 'queue' : 'topic'} needs sqs_parameters.message_group_id`, ['sqs_parameters']);
-    }
-    if (service === 'events' && !t.eventbridge_parameters) refuse(ctx, 'an EventBridge target needs eventbridge_parameters {detail_type, source}', ['eventbridge_parameters']);
-    if (service !== 'events' && t.eventbridge_parameters) refuse(ctx, 'eventbridge_parameters apply to EventBridge event buses only', ['eventbridge_parameters']);
-    if (service === 'ecs' && !t.ecs_parameters) refuse(ctx, 'an ECS target needs ecs_parameters {task_definition_arn, …}', ['ecs_parameters']);
-    if (service !== 'ecs' && t.ecs_parameters) refuse(ctx, 'ecs_parameters apply to ECS clusters only', ['ecs_parameters']);
-    if (service === 'ecs' && t.input !== undefined) refuse(ctx, 'an ECS target takes no input: RunTask starts the task definition as registered', ['input']);
-    if (t.input !== undefined && JSON_INPUT_SERVICES.includes(service)) {
-      let value: unknown;
-      try {
-        value = JSON.parse(t.input);
-      } catch {
-        return refuse(ctx, `a ${service} target needs JSON input`, ['input']);
+/**
+ * What a target whose ARN names a service outside `AWS_TARGET_SERVICES` meets (SPEC §13.2, §14):
+ * - `refuse`: `400 invalid_invocation_target` (the product API, the web form, the CLI);
+ * - `store`: accepted and stored unchanged, as the EventBridge API takes it; each of its fires is a
+ *   failed attempt `unsupported_target`. The rules of the supported services still apply.
+ */
+export type OtherAwsServices = 'refuse' | 'store';
+
+/** The one declaration of the `aws` target (SPEC §13.2), with the treatment of other services' ARNs. */
+function awsTargetSchema(otherServices: OtherAwsServices) {
+  return z
+    .object({
+      arn: z.string().min(1).max(1600),
+      role_arn: z.string().max(1600).regex(ROLE_ARN, 'role_arn must be an IAM role ARN: arn:aws:iam::<account>:role/<name>').optional(),
+      input: z.string().min(1).optional(),
+      sqs_parameters: z.object({ message_group_id: z.string().regex(MESSAGE_GROUP_ID, 'message_group_id must be 1–128 letters, digits or punctuation') }).strict().optional(),
+      eventbridge_parameters: z
+        .object({
+          detail_type: z.string().min(1).max(128),
+          source: z
+            .string()
+            .min(1)
+            .max(256)
+            .regex(EVENT_SOURCE, 'source may hold letters, digits and . - _ /')
+            .refine((s) => !s.startsWith('aws.'), 'source must not start with "aws." (reserved for AWS services)'),
+        })
+        .strict()
+        .optional(),
+      ecs_parameters: EcsParametersSchema.optional(),
+    })
+    .strict()
+    .superRefine((t, ctx) => {
+      if (t.input !== undefined && utf8Length(t.input) > PAYLOAD_MAX_BYTES) {
+        ctx.addIssue({ code: 'custom', message: `input must be at most ${PAYLOAD_MAX_BYTES / 1024} KiB`, path: ['input'] });
       }
-      if (service === 'events' && (typeof value !== 'object' || value === null || Array.isArray(value))) {
-        refuse(ctx, 'an EventBridge target needs a JSON object as input (it becomes the event detail)', ['input']);
+      const parsed = parseTargetArn(t.arn);
+      if ('problem' in parsed) {
+        if (otherServices === 'store' && isOtherServiceArn(t.arn)) return;
+        return refuse(ctx, parsed.problem, ['arn']);
       }
-    }
-  });
+      const { service } = parsed;
+      if (t.sqs_parameters && service !== 'sqs' && !(service === 'sns' && parsed.fifo)) {
+        refuse(ctx, 'sqs_parameters apply to SQS queues (and FIFO SNS topics) only', ['sqs_parameters']);
+      }
+      if (parsed.fifo && !t.sqs_parameters) {
+        refuse(ctx, `a FIFO ${service === 'sqs' ? 'queue' : 'topic'} needs sqs_parameters.message_group_id`, ['sqs_parameters']);
+      }
+      if (service === 'events' && !t.eventbridge_parameters) refuse(ctx, 'an EventBridge target needs eventbridge_parameters {detail_type, source}', ['eventbridge_parameters']);
+      if (service !== 'events' && t.eventbridge_parameters) refuse(ctx, 'eventbridge_parameters apply to EventBridge event buses only', ['eventbridge_parameters']);
+      if (service === 'ecs' && !t.ecs_parameters) refuse(ctx, 'an ECS target needs ecs_parameters {task_definition_arn, …}', ['ecs_parameters']);
+      if (service !== 'ecs' && t.ecs_parameters) refuse(ctx, 'ecs_parameters apply to ECS clusters only', ['ecs_parameters']);
+      if (service === 'ecs' && t.input !== undefined) refuse(ctx, 'an ECS target takes no input: RunTask starts the task definition as registered', ['input']);
+      if (t.input !== undefined && JSON_INPUT_SERVICES.includes(service)) {
+        let value: unknown;
+        try {
+          value = JSON.parse(t.input);
+        } catch {
+          return refuse(ctx, `a ${service} target needs JSON input`, ['input']);
+        }
+        if (service === 'events' && (typeof value !== 'object' || value === null || Array.isArray(value))) {
+          refuse(ctx, 'an EventBridge target needs a JSON object as input (it becomes the event detail)', ['input']);
+        }
+      }
+    });
+}
+
+/**
+ * An ARN of a service outside `AWS_TARGET_SERVICES`: Kinesis, SageMaker, the universal
+ * `arn:aws:scheduler:::aws-sdk:…` targets… (only its service part is read). Pure.
+ */
+export function isOtherServiceArn(arn: string): boolean {
+  const service = /^arn:[^:]*:([^:]+):/.exec(arn)?.[1];
+  return service !== undefined && !(AWS_TARGET_SERVICES as readonly string[]).includes(service);
+}
+
+/** `invocation_target` of an `aws` schedule as a save through the product API takes it (SPEC §13.2): other services' ARNs are refused. */
+export const AwsInvocationTargetSchema = awsTargetSchema('refuse');
+/**
+ * `invocation_target` of an `aws` schedule as stored and answered (SPEC §14): also an ARN of another
+ * service that the EventBridge API stored unchanged; its fires are `unsupported_target`.
+ */
+export const StoredAwsInvocationTargetSchema = awsTargetSchema('store');
 export type AwsInvocationTarget = z.infer<typeof AwsInvocationTargetSchema>;
 
 // ---------------------------------------------------------------------------------------------
@@ -280,16 +312,25 @@ export type HttpDeliveryError = (typeof HTTP_DELIVERY_ERRORS)[number];
 export const RESPONSE_EXCERPT_MAX_BYTES = 1024;
 
 /**
+ * Set on the result of an attempt sent a second time because the process that sent it first died
+ * before recording it (SPEC §13, at least once): the receiver may have it twice, under the same
+ * `webhook-id` / event `id`.
+ */
+const RepeatedDelivery = z.literal(true).optional();
+
+/**
  * `result` of a webhook attempt (SPEC §13.1).
  * - a 2xx answer within the timeout: `{http_status, response_excerpt}`;
  * - any other answer (a redirect included: never followed): `{error: "http_error", message,
  *   http_status, response_excerpt}`;
  * - no answer: `{error: "timeout" | "connection_failed" | "destination_refused" | "http_error", message}`.
  */
-export type HttpResult =
-  | { http_status: number; response_excerpt: string }
-  | { error: 'http_error'; message: string; http_status?: number; response_excerpt?: string }
-  | { error: Exclude<HttpDeliveryError, 'http_error'>; message: string };
+export const HttpResultSchema = z.union([
+  z.strictObject({ http_status: z.int(), response_excerpt: z.string(), repeated_delivery: RepeatedDelivery }),
+  z.strictObject({ error: z.literal('http_error'), message: z.string(), http_status: z.int().optional(), response_excerpt: z.string().optional(), repeated_delivery: RepeatedDelivery }),
+  z.strictObject({ error: z.enum(HTTP_DELIVERY_ERRORS.filter((e): e is Exclude<HttpDeliveryError, 'http_error'> => e !== 'http_error')), message: z.string(), repeated_delivery: RepeatedDelivery }),
+]);
+export type HttpResult = z.infer<typeof HttpResultSchema>;
 
 /**
  * `result` of an AWS attempt (SPEC §13.2): on success the service and what it answered
@@ -297,20 +338,7 @@ export type HttpResult =
  * Lambda answers only its request id); on failure the AWS error code (`QueueDoesNotExist`,
  * `ThrottlingException`, …) and its message.
  */
-export type AwsResult =
-  | { service: AwsTargetService; request_id?: string; message_id?: string; execution_arn?: string; event_id?: string; task_arns?: string[] }
-  | { error: string; message: string; request_id?: string };
-
-/**
- * Set on the result of an attempt delivered a second time because the process delivering it the first
- * time died before recording it (SPEC §13, at-least-once): the receiver may have it twice, under the
- * same `webhook-id` / event `id`.
- */
-const RepeatedDelivery = z.literal(true).optional();
-
-/** The `result` shapes of http and aws attempts (SPEC §13.1, §13.2), as the run contract parses them. */
-export const ExternalRunResultSchemas = [
-  z.strictObject({ http_status: z.int(), response_excerpt: z.string(), repeated_delivery: RepeatedDelivery }),
+export const AwsResultSchema = z.union([
   z.strictObject({
     service: z.enum(AWS_TARGET_SERVICES),
     request_id: z.string().optional(),
@@ -320,12 +348,6 @@ export const ExternalRunResultSchemas = [
     task_arns: z.array(z.string()).optional(),
     repeated_delivery: RepeatedDelivery,
   }),
-  z.strictObject({
-    error: z.string(),
-    message: z.string(),
-    http_status: z.int().optional(),
-    response_excerpt: z.string().optional(),
-    request_id: z.string().optional(),
-    repeated_delivery: RepeatedDelivery,
-  }),
-] as const;
+  z.strictObject({ error: z.string(), message: z.string(), request_id: z.string().optional(), repeated_delivery: RepeatedDelivery }),
+]);
+export type AwsResult = z.infer<typeof AwsResultSchema>;

@@ -46,7 +46,7 @@ function isDryRun(dryRun: unknown): boolean {
 export const schedulerCommands: CommandTable<typeof SCHEDULER_COMMANDS> = {
   async create_schedule(ctx) {
     const { dry_run, client_token, ...input } = ctx.params;
-    const opts = { ...base(ctx), input, limits: ctx.limits, now: ctx.now };
+    const opts = { ...base(ctx), input, limits: ctx.limits, httpAllowList: ctx.httpAllowList, now: ctx.now };
     if (isDryRun(dry_run)) return dryRunCreateSchedule(opts);
     const { client_token: clientToken } = parseOrRefuse(ClientTokenParams, client_token === undefined ? {} : { client_token });
     return { schedule: await createSchedule({ ...opts, clientToken }) };
@@ -61,7 +61,7 @@ export const schedulerCommands: CommandTable<typeof SCHEDULER_COMMANDS> = {
       throw new DomainError('invalid_request_body', 'schedule_id is required', { path: 'schedule_id' });
     }
     const { expected_version: expectedVersion } = parseOrRefuse(ExpectedVersionParams, expected_version === undefined ? {} : { expected_version });
-    const opts = { ...base(ctx), scheduleRef: schedule_id, input, limits: ctx.limits, now: ctx.now, expectedVersion };
+    const opts = { ...base(ctx), scheduleRef: schedule_id, input, limits: ctx.limits, httpAllowList: ctx.httpAllowList, now: ctx.now, expectedVersion };
     if (isDryRun(dry_run)) return dryRunUpdateSchedule(opts);
     return { schedule: await updateSchedule(opts) };
   },

@@ -9,7 +9,16 @@
 import { z } from 'zod';
 import type { Role } from '../auth';
 import { CronExpressionError, isValidTimezone, LocalTimeError, parseCronExpression, parseRateExpression, RateExpressionError, resolveLocalTime } from '../cron';
-import { DeadLetterConfigSchema, ExternalRunResultSchemas } from '../delivery/contract';
+import {
+  AwsInvocationTargetSchema,
+  AwsResultSchema,
+  DeadLetterConfigSchema,
+  HttpInvocationTargetSchema,
+  HttpResultSchema,
+  StoredAwsInvocationTargetSchema,
+  type AwsInvocationTarget,
+  type HttpInvocationTarget,
+} from '../delivery/contract';
 import { aliasProblem, isIdShape } from '../ids';
 import {
   AuthEntitySchema,
@@ -27,6 +36,28 @@ import {
 
 /** `dead_letter` (SPEC §12.3) is the delivery layer's (lib/delivery/contract.ts), re-exported for the form and the CLI. */
 export { DeadLetterConfigSchema, SQS_DEAD_LETTER_ARN, type DeadLetterConfig } from '../delivery/contract';
+/**
+ * The `http` and `aws` targets (SPEC §13) are the delivery layer's contract (lib/delivery/contract.ts),
+ * the one declaration of each, re-exported for the form and the CLI.
+ */
+export {
+  AwsInvocationTargetSchema,
+  AWS_TARGET_SERVICES,
+  HTTP_HEADERS_MAX,
+  HTTP_METHODS,
+  HTTP_TIMEOUT_SECONDS,
+  HttpInvocationTargetSchema,
+  isOtherServiceArn,
+  parseTargetArn,
+  StoredAwsInvocationTargetSchema,
+  type AwsInvocationTarget,
+  type AwsResult,
+  type AwsTargetService,
+  type HttpInvocationTarget,
+  type HttpMethod,
+  type HttpResult,
+  type ParsedTargetArn,
+} from '../delivery/contract';
 /** Id-or-alias helpers, re-exported so clients that may import only the contract (the CLI) share them. */
 export { ALIAS_MAX_LENGTH, ALIAS_MIN_LENGTH, isIdShape, normalizeRef } from '../ids';
 /** The pieces of `invocation_target` the workflow catalog owns (SPEC §6), re-exported for the form and the CLI. */
@@ -202,56 +233,67 @@ export const InvocationTargetSchema = z
 export type InvocationTarget = z.infer<typeof InvocationTargetSchema>;
 
 /**
- * Target types (SPEC §13). The product API creates `workflow` targets; the EventBridge-compatible API
- * (SPEC §14) also stores `http` (an `http(s)://` Target.Arn) and `aws` (any other ARN) targets, which
- * this build does not deliver yet: each of their fires is an `invocation_error` `unsupported_target`.
+ * Target types (SPEC §6, §13): `workflow` starts an execution in the embedded catalog, `http` sends a
+ * signed webhook, `aws` calls an AWS service. Every surface (product API, web form, CLI, EventBridge
+ * API) saves all three.
  */
 export const INVOCATION_TARGET_TYPES = ['workflow', 'http', 'aws'] as const;
 export type InvocationTargetType = (typeof INVOCATION_TARGET_TYPES)[number];
 
-/** An `http` target (SPEC §13.1), as the EventBridge API stores it: the URL and the body (its Input, as sent). */
-export const HttpTargetSchema = z.object({ url: z.string().min(1).max(2048), body: z.string().optional() }).strict();
-export type HttpTarget = z.infer<typeof HttpTargetSchema>;
-
-/** An `aws` target (SPEC §13.2), as the EventBridge API stores it. */
-export const AwsTargetSchema = z
-  .object({
-    arn: z.string().min(1).max(1600),
-    role_arn: z.string().max(1600).optional(),
-    input: z.string().optional(),
-    sqs_parameters: z.object({ message_group_id: z.string().max(128) }).strict().optional(),
-    eventbridge_parameters: z.object({ detail_type: z.string().max(128), source: z.string().max(256) }).strict().optional(),
-  })
-  .strict();
-export type AwsTarget = z.infer<typeof AwsTargetSchema>;
-
-/** A target the product stores but this build does not deliver (SPEC §14): `http` or `aws`. */
-export type ExternalTarget = { type: 'http'; target: HttpTarget } | { type: 'aws'; target: AwsTarget };
-
 /** `invocation_target_type` and its `invocation_target` (SPEC §6, §13): one pair per target type. */
 export type TargetFields =
   | { invocation_target_type: 'workflow'; invocation_target: InvocationTarget }
-  | { invocation_target_type: 'http'; invocation_target: HttpTarget }
-  | { invocation_target_type: 'aws'; invocation_target: AwsTarget };
+  | { invocation_target_type: 'http'; invocation_target: HttpInvocationTarget }
+  | { invocation_target_type: 'aws'; invocation_target: AwsInvocationTarget };
 
 /**
  * `invocation_target_type` with its `invocation_target` (SPEC §6, §13), added to `shape`: one strict
  * variant per target type, discriminated by `invocation_target_type`. A stored schedule, its runs and
  * its dead letters carry the target this way, so a reader narrows on the type before reading the target.
+ * As stored, an `aws` target may name a service the EventBridge API stores unchanged (SPEC §14).
  */
 function withTarget<S extends z.ZodRawShape>(shape: S) {
   return z.discriminatedUnion('invocation_target_type', [
     z.strictObject({ ...shape, invocation_target_type: z.literal('workflow'), invocation_target: InvocationTargetSchema }),
-    z.strictObject({ ...shape, invocation_target_type: z.literal('http'), invocation_target: HttpTargetSchema }),
-    z.strictObject({ ...shape, invocation_target_type: z.literal('aws'), invocation_target: AwsTargetSchema }),
+    z.strictObject({ ...shape, invocation_target_type: z.literal('http'), invocation_target: HttpInvocationTargetSchema }),
+    z.strictObject({ ...shape, invocation_target_type: z.literal('aws'), invocation_target: StoredAwsInvocationTargetSchema }),
   ]);
+}
+
+/**
+ * The same pairs as a request sends them (SPEC §5.1, §13), added to `shape`: `invocation_target_type`
+ * may be left out for a `workflow` target (the type before §13). `aws` is the product API's (other
+ * services' ARNs refused) unless `stored` is given (the EventBridge API's save, SPEC §14).
+ */
+function withTargetInput<S extends z.ZodRawShape>(shape: S, aws: typeof AwsInvocationTargetSchema = AwsInvocationTargetSchema) {
+  return z.discriminatedUnion('invocation_target_type', [
+    z.strictObject({ ...shape, invocation_target_type: z.literal('workflow').optional(), invocation_target: InvocationTargetSchema }),
+    z.strictObject({ ...shape, invocation_target_type: z.literal('http'), invocation_target: HttpInvocationTargetSchema }),
+    z.strictObject({ ...shape, invocation_target_type: z.literal('aws'), invocation_target: aws }),
+  ]);
+}
+
+/** The `invocation_target` schema of each target type, as a request sends it (SPEC §6, §13). */
+export const TARGET_INPUT_SCHEMAS = {
+  workflow: InvocationTargetSchema,
+  http: HttpInvocationTargetSchema,
+  aws: AwsInvocationTargetSchema,
+} as const satisfies Record<InvocationTargetType, z.ZodType>;
+
+/**
+ * The target type an `invocation_target` sent without `invocation_target_type` is read as, to name
+ * its problems: `url` → `http`, `arn` → `aws`, else `workflow`. Only an update's patch uses it (its
+ * type is otherwise the stored one); the merged schedule is then checked as a whole.
+ */
+function targetTypeOf(target: Record<string, unknown>): InvocationTargetType {
+  return 'url' in target ? 'http' : 'arn' in target ? 'aws' : 'workflow';
 }
 
 /**
  * The writable fields of a schedule, as a request names them (SPEC §5.1), without cross-field rules.
  * `null` clears an optional field (alias, description, start_date, end_date).
  */
-export const ScheduleFieldsSchema = z
+export const ScheduleTimingFieldsSchema = z
   .object({
     alias: z.string().max(200).nullable().optional(),
     description: z.string().max(DESCRIPTION_MAX, `description must be at most ${DESCRIPTION_MAX} characters`).nullable().optional(),
@@ -270,13 +312,14 @@ export const ScheduleFieldsSchema = z
     dead_letter: DeadLetterConfigSchema.nullable().optional(),
     action_after_completion: z.enum(AFTER_COMPLETION_ACTIONS).optional(),
     pause_after_failures: z.int().min(PAUSE_AFTER_FAILURES[0]).max(PAUSE_AFTER_FAILURES[1]).nullable().optional(),
-    invocation_target_type: z.literal('workflow').optional(),
-    invocation_target: InvocationTargetSchema,
   })
   .strict();
 
-/** The schedule fields without the target: the part shared by every target type. */
-export const ScheduleTimingFieldsSchema = ScheduleFieldsSchema.omit({ invocation_target: true, invocation_target_type: true });
+/**
+ * The writable fields of a schedule with its target (SPEC §5.1, §13), without cross-field rules: one
+ * variant per `invocation_target_type` (`workflow` when left out).
+ */
+export const ScheduleFieldsSchema = withTargetInput(ScheduleTimingFieldsSchema.shape);
 
 /** The SPEC §5.2 rules that need neither the database nor the clock. */
 function checkScheduleRules(s: z.infer<typeof ScheduleTimingFieldsSchema>, ctx: z.RefinementCtx): void {
@@ -325,19 +368,38 @@ function checkScheduleRules(s: z.infer<typeof ScheduleTimingFieldsSchema>, ctx: 
   }
 }
 
-/** `create_schedule` input: every writable field with the cross-field rules (SPEC §5). */
+/** `create_schedule` input: every writable field with the cross-field rules (SPEC §5, §13). */
 export const ScheduleCreateInput = ScheduleFieldsSchema.superRefine(checkScheduleRules);
 export type ScheduleCreateInput = z.infer<typeof ScheduleCreateInput>;
 
-/** A schedule's fields for an `http` or `aws` target (SPEC §14), which travels beside them: the same rules. */
-export const ScheduleTimingInput = ScheduleTimingFieldsSchema.superRefine(checkScheduleRules);
-export type ScheduleTimingInput = z.infer<typeof ScheduleTimingInput>;
+/**
+ * A schedule whose target is checked as stored (SPEC §14): the EventBridge API's saves, whose `aws`
+ * target may name any service, and an update that leaves a stored target as it is. The same rules.
+ */
+export const StoredTargetScheduleInput = withTargetInput(ScheduleTimingFieldsSchema.shape, StoredAwsInvocationTargetSchema).superRefine(checkScheduleRules);
+
+/** The fields an update may send, each optional; `invocation_target` is checked by `checkPatchTarget`. */
+const ScheduleUpdateShape = ScheduleTimingFieldsSchema.partial().extend({
+  invocation_target_type: z.enum(INVOCATION_TARGET_TYPES).optional(),
+  invocation_target: z.record(z.string(), z.unknown()).optional(),
+}).shape;
 
 /**
- * `update_schedule` input: any subset of the writable fields (SPEC §3.1). Cross-field rules run on
- * the stored schedule merged with these fields (see `mergeUpdate`).
+ * A patch's `invocation_target` against the schema of its type: the type sent with it, else the one its
+ * keys say (`targetTypeOf`). Its issues keep their paths under `invocation_target`.
  */
-export const ScheduleUpdateInput = ScheduleFieldsSchema.partial().strict();
+function checkPatchTarget(p: { invocation_target_type?: InvocationTargetType; invocation_target?: Record<string, unknown> }, ctx: z.RefinementCtx): void {
+  if (p.invocation_target === undefined) return;
+  const result = TARGET_INPUT_SCHEMAS[p.invocation_target_type ?? targetTypeOf(p.invocation_target)].safeParse(p.invocation_target);
+  if (!result.success) for (const issue of result.error.issues) ctx.addIssue({ ...issue, path: ['invocation_target', ...issue.path] } as never);
+}
+
+/**
+ * `update_schedule` input: any subset of the writable fields (SPEC §3.1). An `invocation_target` sent
+ * without `invocation_target_type` keeps the stored type. Cross-field rules run on the stored schedule
+ * merged with these fields (update-schedule.ts).
+ */
+export const ScheduleUpdateInput = z.strictObject(ScheduleUpdateShape).superRefine(checkPatchTarget);
 export type ScheduleUpdateInput = z.infer<typeof ScheduleUpdateInput>;
 
 /**
@@ -402,13 +464,16 @@ export type Schedule = z.infer<typeof ScheduleSchema>;
 /** A schedule with a workflow target (SPEC §6): every schedule the product API, the web form and the CLI save. */
 export type WorkflowSchedule = Extract<Schedule, { invocation_target_type: 'workflow' }>;
 
-/** `result` of a run (SPEC §8.1): the resolved ids on success, else the refusal; for http and aws targets, §13's. */
+/**
+ * `result` of a run (SPEC §8.1, §13): a workflow target's resolved ids on success, else the refusal;
+ * a webhook's answer (`HttpResultSchema`) or an AWS service's (`AwsResultSchema`).
+ */
 export const RunResultSchema = z.union([
   z.strictObject({ execution_id: IdSchema, revision_id: IdSchema, session_id: IdSchema, definition_id: IdSchema }),
   z.strictObject({ error: z.literal('limit_exceeded'), limit: z.string(), message: z.string() }),
   z.strictObject({ error: z.enum(INVOCATION_ERRORS), message: z.string().optional() }),
-  // http and aws attempts (SPEC §13.1, §13.2).
-  ...ExternalRunResultSchemas,
+  ...HttpResultSchema.options,
+  ...AwsResultSchema.options,
 ]);
 export type RunResult = z.infer<typeof RunResultSchema>;
 
@@ -498,10 +563,21 @@ export const ClientTokenParams = z.strictObject({ client_token: z.string().min(1
  * the caller last read it; another is `409 version_conflict` and nothing is written.
  */
 export const ExpectedVersionParams = z.strictObject({ expected_version: z.int().min(1).optional() });
-/** `create_schedule`'s body: the schedule fields (cross-field rules: `ScheduleCreateInput`), `dry_run` and `client_token`. */
-export const CreateScheduleParams = ScheduleFieldsSchema.extend({ ...DryRunParams.shape, ...ClientTokenParams.shape });
+/**
+ * `create_schedule`'s body as the OpenAPI document shows it: the schedule fields, `dry_run`,
+ * `client_token`, and the target of any type. The save validates with `ScheduleCreateInput`, where
+ * `invocation_target_type` picks the one schema `invocation_target` must match (and the cross-field rules apply).
+ */
+export const CreateScheduleParams = ScheduleTimingFieldsSchema.extend({
+  invocation_target_type: z.enum(INVOCATION_TARGET_TYPES).optional(),
+  invocation_target: z.union([InvocationTargetSchema, HttpInvocationTargetSchema, AwsInvocationTargetSchema]),
+  ...DryRunParams.shape,
+  ...ClientTokenParams.shape,
+});
 /** `update_schedule`'s body: `schedule_id` (id or alias), any subset of the writable fields, `dry_run` and `expected_version`. */
-export const UpdateScheduleParams = ScheduleUpdateInput.extend({ schedule_id: ScheduleIdParams.shape.schedule_id, ...DryRunParams.shape, ...ExpectedVersionParams.shape });
+export const UpdateScheduleParams = z
+  .strictObject({ ...ScheduleUpdateShape, schedule_id: ScheduleIdParams.shape.schedule_id, ...DryRunParams.shape, ...ExpectedVersionParams.shape })
+  .superRefine(checkPatchTarget);
 /** `delete_schedule`'s body: `schedule_id` (id or alias) and `expected_version`. */
 export const DeleteScheduleParams = ScheduleIdParams.extend(ExpectedVersionParams.shape);
 

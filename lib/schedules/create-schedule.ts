@@ -5,19 +5,19 @@ import { DomainError } from '../errors';
 import { aliasProblem, newId } from '../ids';
 import { isUniqueViolation } from '../workflows';
 import { requireSchedulerRole } from './access';
-import type { ExternalTarget, Schedule, ScheduleDryRunAnswer } from './contract';
-import { checkSchedule, parseScheduleInput, parseTimingInput, type CheckedSchedule, type TimingRules } from './save-schedule';
+import type { Schedule, ScheduleCreateInput, ScheduleDryRunAnswer } from './contract';
+import { checkSchedule, checkWebhookDestination, parseScheduleInput, type CheckedSchedule, type DestinationOptions, type SaveRules } from './save-schedule';
 import { toSchedule, type ScheduleRow } from './serialize';
 import { recordActivity } from './activity';
 import { findClientToken, rememberClientToken, requestHash } from './client-tokens';
 import { SCHEDULE_CLIENT_TOKEN_TTL_MS } from './contract';
 
-export interface CreateScheduleOptions {
+export interface CreateScheduleOptions extends DestinationOptions {
   db: Db;
   actor: Actor;
   /** The scheduler blob's managed revision. */
   revision: { id: string; blobId: string };
-  /** The request body's schedule fields (unparsed). Without `invocation_target` when `external` is given. */
+  /** The request body's schedule fields (unparsed), with the target of any type (SPEC §6, §13). */
   input: unknown;
   limits: Limits;
   now: Date;
@@ -28,10 +28,8 @@ export interface CreateScheduleOptions {
   name?: string;
   /** Also take `name` as the alias when it fits the alias grammar (SPEC §4) and no schedule holds it. */
   aliasFromName?: boolean;
-  /** An `http` or `aws` target (EventBridge API, SPEC §14): stored as given; its fires are `unsupported_target`. */
-  external?: ExternalTarget;
-  /** Save-time rules of time (save-schedule.ts `TimingRules`). Default `product`. */
-  timing?: TimingRules;
+  /** Save-time rules (save-schedule.ts `SaveRules`). Default `product`. */
+  rules?: SaveRules;
   /** What the EventBridge API stores beside the product's fields (the `eventbridge` column), opaque here. */
   eventbridge?: object;
   /**
@@ -42,7 +40,7 @@ export interface CreateScheduleOptions {
   clientToken?: string;
 }
 
-type ParsedInput = ReturnType<typeof parseTimingInput> & { invocation_target?: ReturnType<typeof parseScheduleInput>['invocation_target'] };
+type ParsedInput = ScheduleCreateInput;
 
 /** What a create writes besides the checked fields: its name and alias (SPEC §14). */
 interface CheckedCreate extends CheckedSchedule {
@@ -53,13 +51,15 @@ interface CheckedCreate extends CheckedSchedule {
 /**
  * `create_schedule` (SPEC §3.1, §5): validate, check the target with the saver's standing, and store
  * the schedule with its first `next_fire_at`. `created_by` is the actor. Nothing is written on refusal.
- * Throws DomainError with the codes of SPEC §5.2 (incl. `409 schedule_limit_reached`, `409 alias_taken`),
+ * Throws DomainError with the codes of SPEC §5.2 (incl. `409 schedule_limit_reached`, `409 alias_taken`;
+ * `400 invalid_invocation_target` for a webhook to a refused address, SPEC §13.1),
  * and `409 name_taken` when `name` is already used in the scheduler (SPEC §14), `409 client_token_reused`.
  * SPEC §15: the create is recorded in the activity log; with `clientToken`, a retry answers the first result.
  */
 export async function createSchedule(opts: CreateScheduleOptions): Promise<Schedule> {
   const { db, actor, revision, now } = opts;
   const input = parse(opts);
+  await checkWebhookDestination(input, opts);
   const id = newId();
   const token = opts.clientToken
     ? { key: `create_schedule:${revision.id}:${actor.type}:${actor.id}:${opts.clientToken}`, requestHash: requestHash(opts.input) }
@@ -122,6 +122,7 @@ export async function createSchedule(opts: CreateScheduleOptions): Promise<Sched
 export async function dryRunCreateSchedule(opts: CreateScheduleOptions): Promise<ScheduleDryRunAnswer> {
   const { db, actor, now } = opts;
   const input = parse(opts);
+  await checkWebhookDestination(input, opts);
   return inTransaction(db, async (tx) => {
     const id = newId();
     const { fields, missingSession, name, alias } = await checkCreate(tx, opts, input, id, true);
@@ -149,8 +150,9 @@ export async function dryRunCreateSchedule(opts: CreateScheduleOptions): Promise
   });
 }
 
+/** The EventBridge API stores an `aws` target of any service (SPEC §14); the product's saves refuse other services. */
 function parse(opts: CreateScheduleOptions): ParsedInput {
-  return opts.external ? parseTimingInput(opts.input) : parseScheduleInput(opts.input);
+  return parseScheduleInput(opts.input, opts.rules === 'eventbridge' ? 'stored' : 'save');
 }
 
 /**
@@ -177,14 +179,13 @@ async function checkCreate(tx: Tx, opts: CreateScheduleOptions, input: ParsedInp
     db: tx,
     actor,
     input,
-    external: opts.external,
     limits,
     now,
     scheduleId,
     stored: null,
     checkTarget: true,
     allowMissingSession,
-    timing: opts.timing,
+    rules: opts.rules,
   });
   return { ...checked, name, alias };
 }

@@ -74,6 +74,6 @@ export { getGroupSchedule, listGroupSchedules, type GroupSchedule, type Schedule
 export { findClientToken, saveClientToken, requestHash } from './client-tokens';
 export { eventBridgeOrigin, type EventBridgeOrigin } from './default-event';
 export { scheduleArn } from '../delivery';
-export { EVENTBRIDGE_START_DATE_GRACE_MS, type TimingRules } from './save-schedule';
+export { EVENTBRIDGE_START_DATE_GRACE_MS, NO_ALLOWED_HOSTS, type DestinationOptions, type SaveRules } from './save-schedule';
 export { parseScheduleExpression, ScheduleExpressionError, type ScheduleExpression } from '../cron';
 export { eventBridgeViewOfScheduler, eventBridgeRegionOf, type EventBridgeView } from './groups/eventbridge-view';

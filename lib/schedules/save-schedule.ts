@@ -5,11 +5,12 @@
  */
 import { minIntervalSeconds, parseRateExpression, resolveLocalTime } from '../cron';
 import type { Actor } from '../auth';
-import type { Limits } from '../config';
+import type { HttpAllowList, Limits } from '../config';
 import type { Tx } from '../db';
+import { checkDestinationAtSave, type HostResolver } from '../delivery';
 import { DomainError, parseOrRefuse } from '../errors';
 import { checkInvocationTarget, embeddedGateway, type MissingTargetSession } from '../workflows';
-import { CADENCE_FIELD, SCHEDULE_INFO_FIELDS, EVENTBRIDGE_DEFAULT_RETRY, ScheduleCreateInput, ScheduleTimingInput, type ExternalTarget, type InvocationTarget } from './contract';
+import { CADENCE_FIELD, SCHEDULE_INFO_FIELDS, EVENTBRIDGE_DEFAULT_RETRY, ScheduleCreateInput, StoredTargetScheduleInput, type InvocationTarget, type TargetFields } from './contract';
 import { fireAtOf, nextOccurrenceInWindow, rateAnchorFor, type ScheduleTiming } from './occurrences';
 
 /** The columns a save writes (besides ids, creator, timestamps and the `paused` columns). */
@@ -24,8 +25,8 @@ export interface SavedFields extends ScheduleTiming {
   actionAfterCompletion: 'none' | 'delete';
   pauseAfterFailures: number | null;
   enabled: boolean;
-  invocationTargetType: 'workflow' | ExternalTarget['type'];
-  invocationTarget: InvocationTarget | ExternalTarget['target'];
+  invocationTargetType: TargetFields['invocation_target_type'];
+  invocationTarget: TargetFields['invocation_target'];
   /** When the next occurrence fires (with its flexible-window offset), or null when disabled. */
   nextFireAt: Date | null;
   /** That occurrence itself, when an offset moved `nextFireAt` off it (schema: null = `nextFireAt`). */
@@ -37,15 +38,32 @@ export interface SavedFields extends ScheduleTiming {
 }
 
 /**
- * Which save-time rules of time apply (SPEC §14):
+ * Which save-time rules apply (SPEC §13, §14). Of time:
  * - `product` (the product API, the web app, the CLI): SPEC §5.2 — a one-time `invocation_time` must
  *   be in the future and inside the start..end window.
  * - `eventbridge` (the EventBridge-compatible API, as AWS does): a past `at()` is accepted and fires at
  *   once when it lies inside the catch-up window, else the schedule is saved completed with the missed
  *   occurrence counted in `skipped_occurrences`; `StartDate`/`EndDate` do not bound an `at()`; a
  *   recurring schedule's `start_date` more than 5 minutes in the past is refused.
+ * Of targets: `product` refuses an `aws` target whose ARN names a service outside SPEC §13.2;
+ * `eventbridge` stores it unchanged (its fires are `unsupported_target`).
  */
-export type TimingRules = 'product' | 'eventbridge';
+export type SaveRules = 'product' | 'eventbridge';
+
+/**
+ * Where a webhook may go although its address is refused by default (SPEC §13.1,
+ * `SCHEDULER_HTTP_ALLOWED_HOSTS`, lib/config), and how its host is resolved. The edges pass the
+ * process's configuration (`runtime()`); left out, nothing private is allowed.
+ */
+export interface DestinationOptions {
+  /** Default: none (every loopback, private, link-local, multicast and metadata address refused). */
+  httpAllowList?: HttpAllowList;
+  /** Default: the system resolver (`dns.lookup`, every address). A seam for tests. */
+  resolveHost?: HostResolver;
+}
+
+/** No host or range allowed beyond the public internet (SCHEDULER_HTTP_ALLOWED_HOSTS unset). */
+export const NO_ALLOWED_HOSTS: HttpAllowList = Object.freeze({ hosts: [], addresses: [], ranges: [] }) as HttpAllowList;
 
 /** How far in the past an EventBridge recurring schedule's start_date may lie (AWS: 5 minutes), in ms. */
 export const EVENTBRIDGE_START_DATE_GRACE_MS = 5 * 60_000;
@@ -57,14 +75,13 @@ export interface CheckedSchedule {
   missingSession?: MissingTargetSession;
 }
 
-/** Parse `input` with the create schema; throw the SPEC error of the first issue. */
-export function parseScheduleInput(input: unknown): ScheduleCreateInput {
-  return parseOrRefuse(ScheduleCreateInput, input, SCHEDULE_INFO_FIELDS);
-}
-
-/** Parse the fields of a schedule whose target is an `ExternalTarget` (no `invocation_target` in them). */
-export function parseTimingInput(input: unknown): ScheduleTimingInput {
-  return parseOrRefuse(ScheduleTimingInput, input);
+/**
+ * Parse `input` with the create schema; throw the SPEC error of the first issue. `target: 'stored'`
+ * takes an `aws` target of any service (`StoredTargetScheduleInput`): the EventBridge API's saves, and
+ * an update that keeps its stored target.
+ */
+export function parseScheduleInput(input: unknown, target: 'save' | 'stored' = 'save'): ScheduleCreateInput {
+  return parseOrRefuse(target === 'stored' ? StoredTargetScheduleInput : ScheduleCreateInput, input, SCHEDULE_INFO_FIELDS);
 }
 
 /** The stored schedule an update starts from (what the save keeps when the timing is unchanged). */
@@ -75,14 +92,26 @@ export interface StoredSchedule extends ScheduleTiming {
   nextScheduledFor: Date | null;
 }
 
+/**
+ * SPEC §13.1 at save: the webhook URL a save sends (`url` of an `http` target, or of a target sent
+ * without its type) is resolved and every address checked, as a fire checks it again. Called BEFORE
+ * the save's transaction: a DNS lookup (up to seconds) must not hold the database's write lock, which
+ * the worker's claim waits for. Throws `400 invalid_invocation_target` (path `invocation_target.url`)
+ * naming the refused address and SCHEDULER_HTTP_ALLOWED_HOSTS, or that the host does not resolve.
+ */
+export async function checkWebhookDestination(sent: { invocation_target_type?: string; invocation_target?: unknown }, opts: DestinationOptions): Promise<void> {
+  const t = sent.invocation_target;
+  if (sent.invocation_target_type !== undefined && sent.invocation_target_type !== 'http') return;
+  if (typeof t !== 'object' || t === null || typeof (t as { url?: unknown }).url !== 'string') return;
+  await checkDestinationAtSave((t as { url: string }).url, opts.httpAllowList ?? NO_ALLOWED_HOSTS, opts.resolveHost);
+}
+
 export interface CheckScheduleOptions {
   db: Tx;
   /** The saver: the target is checked with this standing (SPEC §6.3). */
   actor: Actor;
-  /** The parsed fields; `invocation_target` is absent when `external` is given. */
-  input: ScheduleTimingInput & { invocation_target?: InvocationTarget };
-  /** An `http` or `aws` target (EventBridge API only): stored as given, never resolved. */
-  external?: ExternalTarget;
+  /** The parsed fields, with the target of any type. */
+  input: ScheduleCreateInput;
   limits: Limits;
   /** The request's instant (UTC). */
   now: Date;
@@ -98,8 +127,8 @@ export interface CheckScheduleOptions {
   checkTarget: boolean;
   /** A dry run: a target session alias that does not exist yet is reported, not refused (`checkInvocationTarget`). */
   allowMissingSession?: boolean;
-  /** Save-time rules of time (`TimingRules`). Default `product`. */
-  timing?: TimingRules;
+  /** Save-time rules (`SaveRules`). Default `product`. */
+  rules?: SaveRules;
 }
 
 /** True when `a` and `b` fire at the same occurrences (SPEC §8: the fields an edit must recompute for). */
@@ -124,8 +153,9 @@ export function sameTiming(a: StoredSchedule, b: StoredSchedule): boolean {
  * Throws DomainError: `invalid_invocation_time` (past, outside the window), `invalid_date_window`
  * (end_date already passed, or no rate occurrence inside the window), `invalid_cron_expression`
  * (never fires inside the window), `interval_too_short` (cron or rate), `invalid_invocation_target`
- * (one identical refusal for every save-time check). With `timing: 'eventbridge'`, SPEC §14's rules
- * of time instead (`TimingRules`).
+ * (one identical refusal for every save-time check of a workflow target; for a webhook, the refused
+ * address and SCHEDULER_HTTP_ALLOWED_HOSTS, SPEC §13.1). With `rules: 'eventbridge'`, SPEC §14's rules
+ * of time instead (`SaveRules`).
  */
 export async function checkSchedule(opts: CheckScheduleOptions): Promise<CheckedSchedule> {
   const { input, now, stored } = opts;
@@ -153,15 +183,17 @@ export async function checkSchedule(opts: CheckScheduleOptions): Promise<Checked
   if (keep) {
     next = stored.nextFireAt ? { fireAt: stored.nextFireAt, scheduledFor: stored.nextScheduledFor ?? stored.nextFireAt } : null;
   } else {
-    const first = opts.timing === 'eventbridge' ? eventBridgeFirstOccurrence(timing, now, opts.limits) : { at: firstOccurrence(timing, now, opts.limits), missed: false };
+    const first = opts.rules === 'eventbridge' ? eventBridgeFirstOccurrence(timing, now, opts.limits) : { at: firstOccurrence(timing, now, opts.limits), missed: false };
     missed = first.missed;
     next = enabled && !missed ? { scheduledFor: first.at, fireAt: fireAtOf(opts.scheduleId, window, first.at) } : null;
   }
 
   let checked: { type: SavedFields['invocationTargetType']; target: SavedFields['invocationTarget']; missingSession?: MissingTargetSession };
-  if (opts.external) checked = { type: opts.external.type, target: opts.external.target };
-  else {
-    if (!input.invocation_target) throw new DomainError('invalid_request_body', 'invocation_target is required', { path: 'invocation_target' });
+  if (input.invocation_target_type === 'http' || input.invocation_target_type === 'aws') {
+    // A webhook's destination was checked before the transaction (`checkWebhookDestination`); an aws
+    // target's ARN rules are the contract's (parsed already): nothing to resolve here.
+    checked = { type: input.invocation_target_type, target: input.invocation_target };
+  } else {
     const workflow = opts.checkTarget
       ? await checkTargetAtSave(opts.db, opts.actor, input.invocation_target, opts.allowMissingSession ?? false)
       : { target: input.invocation_target };
@@ -227,7 +259,7 @@ function firstOccurrence(timing: ScheduleTiming, now: Date, limits: Limits): Dat
 }
 
 /**
- * The first occurrence under the EventBridge API's rules of time (SPEC §14, `TimingRules`): a one-time
+ * The first occurrence under the EventBridge API's rules of time (SPEC §14, `SaveRules`): a one-time
  * `at()` is its instant even when past (`missed` when older than the catch-up window), unbounded by
  * start and end dates; a recurring schedule's `start_date` may lie at most 5 minutes in the past, and
  * then the product's rules apply.

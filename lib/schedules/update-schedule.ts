@@ -3,16 +3,16 @@ import type { Limits } from '../config';
 import { cancelPendingAttempts, inTransaction, lockSchedule, type Db, type Prisma, type Tx } from '../db';
 import { DomainError, parseOrRefuse } from '../errors';
 import { requireSchedulerRole } from './access';
-import { AwsTargetSchema, CADENCE_FIELD, HttpTargetSchema, SCHEDULE_INFO_FIELDS, ScheduleUpdateInput, type ExternalTarget, type Schedule, type ScheduleDryRunAnswer } from './contract';
+import { CADENCE_FIELD, SCHEDULE_INFO_FIELDS, ScheduleUpdateInput, type Schedule, type ScheduleDryRunAnswer } from './contract';
 import { getScheduleRow } from './find-schedule';
 import { finishSchedules } from './finish';
 import { countDueOccurrences, type StoredRepeat } from './occurrences';
-import { checkSchedule, parseScheduleInput, parseTimingInput, type CheckedSchedule, type StoredSchedule, type TimingRules } from './save-schedule';
+import { checkSchedule, checkWebhookDestination, parseScheduleInput, type CheckedSchedule, type DestinationOptions, type SaveRules, type StoredSchedule } from './save-schedule';
 import { toSchedule, type ScheduleRow } from './serialize';
 import { recordActivity } from './activity';
 import { canonicalJson } from './canonical-json';
 
-export interface UpdateScheduleOptions {
+export interface UpdateScheduleOptions extends DestinationOptions {
   db: Db;
   actor: Actor;
   revision: { id: string; blobId: string };
@@ -22,10 +22,8 @@ export interface UpdateScheduleOptions {
   input: unknown;
   limits: Limits;
   now: Date;
-  /** Replace the target with an `http` or `aws` one (EventBridge API, SPEC §14); `input` then has no `invocation_target`. */
-  external?: ExternalTarget;
-  /** Save-time rules of time (save-schedule.ts `TimingRules`). Default `product`. */
-  timing?: TimingRules;
+  /** Save-time rules (save-schedule.ts `SaveRules`). Default `product`. */
+  rules?: SaveRules;
   /** Replace what the EventBridge API stores beside the product's fields (the `eventbridge` column). */
   eventbridge?: object;
   /** SPEC §15: the `version` the caller last read; another is `409 version_conflict`. Absent: no check. */
@@ -46,6 +44,7 @@ export interface UpdateScheduleOptions {
  */
 export async function updateSchedule(opts: UpdateScheduleOptions): Promise<Schedule> {
   const patch = parsePatch(opts.input);
+  await checkWebhookDestination(patch, opts);
   return inTransaction(opts.db, async (tx) => {
     const plan = await checkUpdate(tx, opts, patch, false);
     const updated = await tx.schedule.update({ where: { id: plan.row.id }, data: plan.data });
@@ -80,6 +79,7 @@ function changedFields(before: Schedule, after: Schedule): string[] {
  */
 export async function dryRunUpdateSchedule(opts: UpdateScheduleOptions): Promise<ScheduleDryRunAnswer> {
   const patch = parsePatch(opts.input);
+  await checkWebhookDestination(patch, opts);
   return inTransaction(opts.db, async (tx) => {
     const { row, data, checked } = await checkUpdate(tx, opts, patch, true);
     const { missingSession } = checked;
@@ -125,6 +125,9 @@ async function checkUpdate(tx: Tx, opts: UpdateScheduleOptions, patch: ScheduleU
       throw new DomainError('invalid_request_body', `switching repeat to "${patch.repeat}" needs ${needed} in the same request`, { path: needed });
     }
   }
+  if (patch.invocation_target_type !== undefined && patch.invocation_target_type !== current.invocation_target_type && patch.invocation_target === undefined) {
+    throw new DomainError('invalid_request_body', `switching invocation_target_type to "${patch.invocation_target_type}" needs invocation_target in the same request`, { path: 'invocation_target' });
+  }
   const repeat = patch.repeat ?? current.repeat;
   const { paused: pausePatch, ...fieldsPatch } = patch;
   const merged: Record<string, unknown> = {
@@ -140,15 +143,16 @@ async function checkUpdate(tx: Tx, opts: UpdateScheduleOptions, patch: ScheduleU
     dead_letter: current.dead_letter,
     action_after_completion: current.action_after_completion,
     pause_after_failures: current.pause_after_failures,
+    // An invocation_target sent without its type keeps the stored type (only fields sent change).
+    invocation_target_type: current.invocation_target_type,
     invocation_target: current.invocation_target,
     ...(repeat === current.repeat ? { [CADENCE_FIELD[repeat]]: current[CADENCE_FIELD[repeat]] } : {}),
     ...fieldsPatch,
   };
   for (const k of Object.keys(merged)) if (merged[k] === undefined || merged[k] === null) delete merged[k];
-  // The target: a new workflow target (sent), a new external one (EventBridge API), or the stored one.
-  const external = opts.external ?? (patch.invocation_target === undefined ? storedExternal(row) : undefined);
-  if (external) delete merged.invocation_target;
-  const input = external ? parseTimingInput(merged) : parseScheduleInput(merged);
+  // A stored target that is not sent again is kept as stored, whichever API stored it (SPEC §14: an
+  // aws target of another service); a sent one meets the rules of the API that sends it.
+  const input = parseScheduleInput(merged, opts.rules === 'eventbridge' || patch.invocation_target === undefined ? 'stored' : 'save');
   if (input.alias != null && input.alias !== current.alias) {
     const clash = await tx.schedule.findFirst({ where: { revisionId: revision.id, alias: input.alias, NOT: { id: row.id } }, select: { id: true } });
     if (clash) throw new DomainError('alias_taken', `alias "${input.alias}" is taken by another schedule in this scheduler`, { path: 'alias' });
@@ -158,14 +162,13 @@ async function checkUpdate(tx: Tx, opts: UpdateScheduleOptions, patch: ScheduleU
     db: tx,
     actor,
     input,
-    external,
     limits,
     now,
     scheduleId: row.id,
     stored,
     checkTarget: patch.invocation_target !== undefined,
     allowMissingSession,
-    timing: opts.timing,
+    rules: opts.rules,
   });
   const { fields } = checked;
 
@@ -224,8 +227,8 @@ export function requireVersion(row: { version: number }, expected: number | unde
  * column's update, or nothing when nothing is stale.
  */
 const EVENTBRIDGE_COPIES: Record<string, readonly string[]> = {
-  target: ['invocation_target'],
-  defaultEvent: ['invocation_target'],
+  target: ['invocation_target_type', 'invocation_target'],
+  defaultEvent: ['invocation_target_type', 'invocation_target'],
   description: ['description'],
   expression: ['repeat', 'cron_expression', 'invocation_time'],
 };
@@ -247,11 +250,4 @@ function staleEventBridgeFields(stored: unknown, patch: Record<string, unknown>,
     } else delete kept[key];
   }
   return changed ? { eventbridge: kept } : {};
-}
-
-/** The stored `http` / `aws` target of a row, or undefined for a workflow target. */
-function storedExternal(row: { invocationTargetType: string; invocationTarget: unknown }): ExternalTarget | undefined {
-  if (row.invocationTargetType === 'http') return { type: 'http', target: HttpTargetSchema.parse(row.invocationTarget) };
-  if (row.invocationTargetType === 'aws') return { type: 'aws', target: AwsTargetSchema.parse(row.invocationTarget) };
-  return undefined;
 }

@@ -1,6 +1,6 @@
 import type { z } from 'zod';
 import type { Actor } from '../auth';
-import type { Limits } from '../config';
+import type { HttpAllowList, Limits } from '../config';
 import type { Db } from '../db';
 import type { CommandContract } from './contract';
 
@@ -17,6 +17,8 @@ export interface CommandContext {
   params: Record<string, unknown>;
   /** SPEC §9 limits, parsed once at the edge (`loadConfig().limits`) and passed down. */
   limits: Limits;
+  /** Webhook destinations allowed although private (SCHEDULER_HTTP_ALLOWED_HOSTS, SPEC §13.1); absent: none. */
+  httpAllowList?: HttpAllowList;
   /** The request's instant (UTC). */
   now: Date;
 }

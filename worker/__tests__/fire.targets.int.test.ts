@@ -14,7 +14,7 @@ import { Webhook } from 'standardwebhooks';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { orgAccountId } from '../../lib/auth';
 import { DEAD_LETTER_ATTRIBUTES, occurrenceId } from '../../lib/delivery';
-import { createSchedule, fireDue, deliverEach, listDeadLetters, signingSecretsForDelivery, type ExternalTarget } from '../../lib/schedules';
+import { createSchedule, fireDue, deliverEach, listDeadLetters, signingSecretsForDelivery } from '../../lib/schedules';
 import { testDelivery } from '../../lib/testing/fire-and-deliver';
 import { TEST_LIMITS } from '../../lib/testing/limits';
 import { requireMoto } from '../../lib/testing/moto';
@@ -49,11 +49,14 @@ async function receiveAll(url: string, expected: number, waitSeconds = 5): Promi
   return messages;
 }
 
+/** What the saves allow although private (SPEC §13.1): the receivers on loopback, and a name the fire-time test resolves to a private address. */
+const SAVE_ALLOWED = { hosts: ['hooks.example.test'], addresses: [], ranges: ['127.0.0.0/8'] };
+
 /** A one-time schedule at `at` (UTC) to an external target, with optional retry / dead-letter fields. */
 async function oneTime(alias: string, at: Date, external: { type: 'http' | 'aws'; target: Record<string, unknown> }, extra: Record<string, unknown> = {}) {
   return createSchedule({
-    db: w.db, actor: w.actor(), revision: await w.scheduler(), limits: TEST_LIMITS, now: new Date(at.getTime() - 60_000), external: external as ExternalTarget,
-    input: { alias, repeat: 'one_time', invocation_time: at.toISOString().slice(0, 19), timezone: 'UTC', ...extra },
+    db: w.db, actor: w.actor(), revision: await w.scheduler(), limits: TEST_LIMITS, now: new Date(at.getTime() - 60_000), httpAllowList: SAVE_ALLOWED,
+    input: { alias, repeat: 'one_time', invocation_time: at.toISOString().slice(0, 19), timezone: 'UTC', invocation_target_type: external.type, invocation_target: external.target, ...extra },
   });
 }
 

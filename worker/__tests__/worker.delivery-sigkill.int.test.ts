@@ -10,7 +10,7 @@
 import { expect, it } from 'vitest';
 import { workerClock } from '../../lib/config';
 import { occurrenceId } from '../../lib/delivery';
-import { createSchedule, type ExternalTarget } from '../../lib/schedules';
+import { createSchedule } from '../../lib/schedules';
 import { TEST_LIMITS } from '../../lib/testing/limits';
 import { startReceiver } from '../../lib/testing/receiver';
 import { exited, sleep, spawnWorker, useTestDatabase } from '../../lib/testing/worker-process';
@@ -40,10 +40,9 @@ it('§13 SIGKILL during outbound deliveries: every occurrence has one final run;
     const at = new Date(Math.ceil((now.getTime() + 1) / MINUTE) * MINUTE);
     const ids: string[] = [];
     for (let i = 0; i < SCHEDULES; i++) {
-      const external = { type: 'http', target: { url: receiver.url(`/hook/${i}`), timeout_seconds: 5 } } as ExternalTarget;
       const s = await createSchedule({
-        db, actor, revision: { id: rev.id, blobId: rev.blobId }, limits: TEST_LIMITS, now, external,
-        input: { repeat: 'one_time', invocation_time: at.toISOString().slice(0, 19), timezone: 'UTC' },
+        db, actor, revision: { id: rev.id, blobId: rev.blobId }, limits: TEST_LIMITS, now, httpAllowList: { hosts: [], addresses: ['127.0.0.1'], ranges: [] },
+        input: { repeat: 'one_time', invocation_time: at.toISOString().slice(0, 19), timezone: 'UTC', invocation_target_type: 'http', invocation_target: { url: receiver.url(`/hook/${i}`), timeout_seconds: 5 } },
       });
       ids.push(s.id);
     }

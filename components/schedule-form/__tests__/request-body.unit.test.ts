@@ -27,13 +27,14 @@ describe('toRequestBody', () => {
         timezone: 'Europe/Berlin',
         start_date: '2026-01-01T00:00:00Z',
         enabled: true,
+        invocation_target_type: 'workflow',
         invocation_target: {
           target: { org: 'acme-corp', blob: 'procedures', revision: 'default', session: 'nightly-batch' },
           workflow: { definition: 'triage' },
           input_data: [{ alias: 'ticket_window', value: { hours: 24 } }],
         },
       },
-      inputDataError: null,
+      problems: {},
     });
   });
 
@@ -52,7 +53,7 @@ describe('toRequestBody', () => {
 
   it('input data that is not JSON is reported, and [] is sent in its place', () => {
     const r = toRequestBody({ ...values, invocation_target: { ...values.invocation_target, input_data: '[{' } }, 'create');
-    expect(r.inputDataError).toMatch(/^Not valid JSON: /);
+    expect(r.problems['invocation_target.input_data']).toMatch(/^Not valid JSON: /);
     expect((r.body.invocation_target as { input_data: unknown }).input_data).toEqual([]);
   });
 });
@@ -141,5 +142,44 @@ describe('datetime inputs', () => {
     expect(utcOrNull('2026-01-01T00:00')).toBe('2026-01-01T00:00:00.000Z');
     expect(utcOrNull('')).toBeNull();
     expect(utcOrNull('not a date')).toBeNull();
+  });
+});
+
+describe('toRequestBody: webhook and AWS targets (SPEC §13)', () => {
+  const t = defaults.invocation_target;
+  it('a webhook sends its URL, method, named header rows, JSON body and timeout; blanks are left out', () => {
+    const v: ScheduleFormValues = {
+      ...values,
+      invocation_target_type: 'http',
+      invocation_target: { ...t, url: ' https://example.com/hook ', method: 'PUT', headers: [{ name: 'Authorization', value: 'Bearer x' }, { name: ' ', value: 'dropped' }], body: '{"a": [1]}', timeout_seconds: '5' },
+    };
+    const r = toRequestBody(v, 'create');
+    expect(r.problems).toEqual({});
+    expect(r.body.invocation_target_type).toBe('http');
+    expect(r.body.invocation_target).toEqual({ url: 'https://example.com/hook', method: 'PUT', headers: { Authorization: 'Bearer x' }, body: { a: [1] }, timeout_seconds: 5 });
+    const bare = toRequestBody({ ...v, invocation_target: { ...v.invocation_target, headers: [], body: ' ', timeout_seconds: '' } }, 'create');
+    expect(bare.body.invocation_target).toEqual({ url: 'https://example.com/hook', method: 'PUT' });
+  });
+
+  it('a webhook body that is not JSON and a header named twice are reported at their fields', () => {
+    const v: ScheduleFormValues = { ...values, invocation_target_type: 'http', invocation_target: { ...t, url: 'https://e.example/', body: '{', headers: [{ name: 'X', value: '1' }, { name: 'X', value: '2' }] } };
+    const { problems } = toRequestBody(v, 'create');
+    expect(problems['invocation_target.body']).toMatch(/^Not valid JSON: /);
+    expect(problems['invocation_target.headers']).toBe('Header "X" is given twice.');
+  });
+
+  it('an AWS target sends the message group id for SQS and the detail type and source for an event bus, each only for its service', () => {
+    const v = (over: Partial<ScheduleFormValues['invocation_target']>): ScheduleFormValues => ({ ...values, invocation_target_type: 'aws', invocation_target: { ...t, ...over } });
+    const sqs = toRequestBody(v({ arn: 'arn:aws:sqs:eu-west-1:123456789012:o.fifo', sqs_parameters: { message_group_id: 'g1' }, eventbridge_parameters: { detail_type: 'ignored', source: 'x' } }), 'create');
+    expect(sqs.body.invocation_target).toEqual({ arn: 'arn:aws:sqs:eu-west-1:123456789012:o.fifo', sqs_parameters: { message_group_id: 'g1' } });
+    const bus = toRequestBody(v({ arn: 'arn:aws:events:eu-west-1:123456789012:event-bus/default', role_arn: ' arn:aws:iam::123456789012:role/r ', input: '{"a":1}', eventbridge_parameters: { detail_type: 'Report', source: 'com.example' } }), 'create');
+    expect(bus.body.invocation_target).toEqual({ arn: 'arn:aws:events:eu-west-1:123456789012:event-bus/default', role_arn: 'arn:aws:iam::123456789012:role/r', input: '{"a":1}', eventbridge_parameters: { detail_type: 'Report', source: 'com.example' } });
+  });
+
+  it('edit: a changed target is sent with its type', () => {
+    const v: ScheduleFormValues = { ...values, invocation_target_type: 'http', invocation_target: { ...t, url: 'https://e.example/' } };
+    const { body } = toRequestBody(v, 'edit');
+    expect(changedBody(body, { invocation_target: { url: true } }, v)).toEqual({ invocation_target_type: 'http', invocation_target: { url: 'https://e.example/', method: 'POST' } });
+    expect(changedBody(body, { description: true }, v)).toEqual({ description: null });
   });
 });

@@ -76,3 +76,31 @@ describe('makeResolver', () => {
     expect(await errorsOf({ ...valid, enabled: false, paused: { note: 'x'.repeat(257) } })).toEqual({ 'paused.note': 'paused.note must be at most 256 characters' });
   });
 });
+
+describe('makeResolver: webhook and AWS targets (SPEC §13), with the API\'s own schema', () => {
+  const http = (over: Partial<ScheduleFormValues['invocation_target']>): ScheduleFormValues => ({ ...valid, invocation_target_type: 'http', invocation_target: { ...valid.invocation_target, ...over } });
+  const aws = (over: Partial<ScheduleFormValues['invocation_target']>): ScheduleFormValues => ({ ...valid, invocation_target_type: 'aws', invocation_target: { ...valid.invocation_target, ...over } });
+
+  it('a webhook: the URL is required and must be http(s); the timeout says its bounds; header problems show at the headers', async () => {
+    expect(await errorsOf(http({ url: ' ' }))).toEqual({ 'invocation_target.url': 'URL is required.' });
+    expect(await errorsOf(http({ url: 'ftp://x.example/' }))).toEqual({ 'invocation_target.url': 'url must use http or https, not ftp' });
+    expect(await errorsOf(http({ url: 'https://x.example/', timeout_seconds: '45' }))).toEqual({ 'invocation_target.timeout_seconds': 'Timeout (seconds) must be a whole number from 1 to 30.' });
+    expect(await errorsOf(http({ url: 'https://x.example/', headers: [{ name: 'Webhook-Signature', value: 'v1,x' }] }))).toEqual({
+      'invocation_target.headers': 'header "Webhook-Signature" is set by the delivery and cannot be configured',
+    });
+    expect(await errorsOf(http({ url: 'https://x.example/', body: '{"a":' }))).toMatchObject({ 'invocation_target.body': expect.stringMatching(/^Not valid JSON: /) });
+    // The workflow fields left blank do not matter for a webhook.
+    expect(await errorsOf(http({ url: 'https://x.example/', target: { org: '', blob: '', revision: '', session: '' } }))).toEqual({});
+  });
+
+  it('an AWS target: the ARN is required and of a supported service; a FIFO queue asks for its message group id at that field', async () => {
+    expect(await errorsOf(aws({ arn: '' }))).toEqual({ 'invocation_target.arn': 'Target ARN is required.' });
+    expect(await errorsOf(aws({ arn: 'arn:aws:kinesis:eu-west-1:123456789012:stream/s' }))).toEqual({
+      'invocation_target.arn': '"kinesis" ARNs are not a supported target; use one of sqs, sns, lambda, states, events, ecs',
+    });
+    expect(await errorsOf(aws({ arn: 'arn:aws:sqs:eu-west-1:123456789012:o.fifo' }))).toEqual({
+      'invocation_target.sqs_parameters.message_group_id': 'a FIFO queue needs sqs_parameters.message_group_id',
+    });
+    expect(await errorsOf(aws({ arn: 'arn:aws:sqs:eu-west-1:123456789012:o.fifo', sqs_parameters: { message_group_id: 'g' } }))).toEqual({});
+  });
+});

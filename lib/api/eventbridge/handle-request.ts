@@ -26,8 +26,8 @@ async function readBody(req: Request): Promise<Uint8Array> {
 }
 
 export interface HandleOptions {
-  /** The database and limits; default the process's (lib/api/runtime.ts). Tests pass their own. */
-  runtime?: Pick<Runtime, 'db' | 'limits'>;
+  /** The database, limits and webhook allow list; default the process's (lib/api/runtime.ts). Tests pass their own. */
+  runtime?: Pick<Runtime, 'db' | 'limits'> & Partial<Pick<Runtime, 'httpAllowList'>>;
   /** The request's instant; default the clock. */
   now?: Date;
 }
@@ -37,7 +37,7 @@ export async function handleEventBridgeRequest(req: Request, opts: HandleOptions
   const requestId = randomUUID();
   const now = opts.now ?? new Date();
   try {
-    const { db, limits } = opts.runtime ?? runtime();
+    const { db, limits, httpAllowList } = opts.runtime ?? runtime();
     // The path and query as sent on the wire (still percent-encoded): what SigV4 signs.
     const afterHost = req.url.slice(req.url.indexOf('/', req.url.indexOf('//') + 2));
     const q = afterHost.indexOf('?');
@@ -65,7 +65,7 @@ export async function handleEventBridgeRequest(req: Request, opts: HandleOptions
 
     const { op, input } = routeRequest(req.method, rawPath, rawQuery, new TextDecoder().decode(body));
     validateInput(op, input);
-    const ctx: EventBridgeContext = { db, limits, now, region: signer.region, orgId: cred.orgId, accountId: cred.accountId, actor: cred.actor, accessKeyId: cred.accessKeyId };
+    const ctx: EventBridgeContext = { db, limits, httpAllowList, now, region: signer.region, orgId: cred.orgId, accountId: cred.accountId, actor: cred.actor, accessKeyId: cred.accessKeyId };
     const output = await OPERATIONS[op](ctx, input);
     return awsJson(output, 200, requestId);
   } catch (e) {

@@ -89,12 +89,12 @@ export const OPERATIONS: Record<OperationName, Operation> = {
             actor: ctx.actor,
             revision: { id: target.revisionId, blobId: target.blobId },
             input: mapped.input,
-            external: mapped.external,
             eventbridge: mapped.eventbridge,
             name: w.Name,
             aliasFromName: true,
-            timing: 'eventbridge',
+            rules: 'eventbridge',
             limits: ctx.limits,
+            httpAllowList: ctx.httpAllowList,
             now: ctx.now,
           }),
         );
@@ -130,10 +130,10 @@ export const OPERATIONS: Record<OperationName, Operation> = {
           scheduleRef: found.schedule.id,
           // Full replacement (EVENTBRIDGE.md §3.3): every field is sent, absent ones as their defaults.
           input: mapped.input,
-          external: mapped.external,
           eventbridge: mapped.eventbridge,
-          timing: 'eventbridge',
+          rules: 'eventbridge',
           limits: ctx.limits,
+          httpAllowList: ctx.httpAllowList,
           now: ctx.now,
         }),
       );

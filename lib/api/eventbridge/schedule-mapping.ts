@@ -13,10 +13,10 @@
 import {
   parseScheduleExpression,
   ScheduleExpressionError,
-  type AwsTarget,
-  type ExternalTarget,
+  type AwsInvocationTarget,
   type GroupSchedule,
   type InvocationTarget,
+  type TargetFields,
 } from '../../schedules';
 import { AwsError } from './errors';
 import { validationError } from './validate';
@@ -55,17 +55,13 @@ export interface StoredEventBridge {
   kmsKeyArn?: string;
 }
 
-/** The schedule fields and target the domain's create/update take, and what the column stores. */
+/** The schedule fields (with the target) the domain's create/update take, and what the column stores. */
 export interface DomainSchedule {
   input: Record<string, unknown>;
-  external?: ExternalTarget;
   eventbridge: StoredEventBridge;
 }
 
 const invalidExpression = (expr: string) => new AwsError('ValidationException', `Invalid Schedule Expression ${expr}.`);
-
-/** Services whose targets template their Input and need it to be JSON (the model's Target.Input documentation). */
-const TEMPLATED_SERVICES = new Set(['lambda', 'states', 'events']);
 
 function isJson(text: string): boolean {
   try {
@@ -84,11 +80,17 @@ function asInputData(v: unknown): InvocationTarget['input_data'] | null {
 }
 
 /**
- * The target (SPEC §14 "Targets"): a workflow ARN → a workflow target with `Input` as its input_data
- * (an array of `{alias, value}` as it is, any other JSON as `[{"alias": "input", "value": …}]`);
- * an `http(s)://` URL → an `http` target (Input is the body); any other ARN → an `aws` target.
+ * The target (SPEC §14 "Targets") as the contract's `invocation_target_type` and `invocation_target`:
+ * - a workflow ARN → `workflow`, with `Input` as its input_data (an array of `{alias, value}` as it
+ *   is, any other JSON as `[{"alias": "input", "value": …}]`);
+ * - an `http(s)://` URL → `http`, with `Input` as the body: the JSON value when Input parses as JSON
+ *   (sent as that JSON, as AWS sends it), else the text itself (docs/decisions.md);
+ * - any other ARN → `aws`: Input, SqsParameters, EventBridgeParameters and EcsParameters map onto
+ *   `input`, `sqs_parameters`, `eventbridge_parameters` and `ecs_parameters`.
+ * The domain validates the result (the ARN's rules, JSON input for Lambda, Step Functions and
+ * EventBridge, the webhook's destination); its refusals are ValidationExceptions.
  */
-function mapTarget(t: WireTarget): { invocation_target?: InvocationTarget; external?: ExternalTarget } {
+function mapTarget(t: WireTarget): TargetFields {
   if (looksLikeWorkflowArn(t.Arn)) {
     const ref = parseWorkflowArn(t.Arn);
     if (!ref) throw validationError('target.arn', t.Arn, 'Member must be a workflow ARN arn:aws:scheduler:<region>:<account>:workflow/<org>/<blob>/<revision or default>/<session>/<definition>');
@@ -98,21 +100,50 @@ function mapTarget(t: WireTarget): { invocation_target?: InvocationTarget; exter
       const parsed = JSON.parse(t.Input);
       input_data = asInputData(parsed) ?? [{ alias: 'input', value: parsed }];
     }
-    return { invocation_target: { ...ref, input_data } };
+    return { invocation_target_type: 'workflow', invocation_target: { ...ref, input_data } };
   }
-  if (/^https?:\/\//i.test(t.Arn)) return { external: { type: 'http', target: { url: t.Arn, ...(t.Input !== undefined ? { body: t.Input } : {}) } } };
-  const service = /^arn:aws(?:-[a-z]+)?:([^:]+):/.exec(t.Arn)?.[1];
-  if (service && TEMPLATED_SERVICES.has(service) && t.Input !== undefined && !isJson(t.Input)) {
-    throw validationError('target.input', t.Input, 'Member must be well-formed JSON for a Lambda, Step Functions or EventBridge target');
+  if (/^https?:\/\//i.test(t.Arn)) {
+    return { invocation_target_type: 'http', invocation_target: { url: t.Arn, ...(t.Input !== undefined ? { body: isJson(t.Input) ? JSON.parse(t.Input) : t.Input } : {}) } };
   }
-  const aws: AwsTarget = {
+  const ecs = ecsParametersOf(t.EcsParameters);
+  const aws: AwsInvocationTarget = {
     arn: t.Arn,
     role_arn: t.RoleArn,
     ...(t.Input !== undefined ? { input: t.Input } : {}),
     ...(t.SqsParameters?.MessageGroupId ? { sqs_parameters: { message_group_id: t.SqsParameters.MessageGroupId } } : {}),
     ...(t.EventBridgeParameters ? { eventbridge_parameters: { detail_type: t.EventBridgeParameters.DetailType, source: t.EventBridgeParameters.Source } } : {}),
+    ...(ecs ? { ecs_parameters: ecs } : {}),
   };
-  return { external: { type: 'aws', target: aws } };
+  return { invocation_target_type: 'aws', invocation_target: aws };
+}
+
+/**
+ * AWS `EcsParameters` → `ecs_parameters` (SPEC §13.2): the task definition, count, launch type,
+ * platform version, group and awsvpc network configuration. The other members (capacity providers,
+ * placement, tags…) stay in the stored Target and are answered as sent.
+ */
+function ecsParametersOf(p: WireTarget['EcsParameters']): AwsInvocationTarget['ecs_parameters'] {
+  if (!p) return undefined;
+  const vpc = (p.NetworkConfiguration as { awsvpcConfiguration?: { Subnets?: string[]; SecurityGroups?: string[]; AssignPublicIp?: 'ENABLED' | 'DISABLED' } } | undefined)?.awsvpcConfiguration;
+  const out = {
+    task_definition_arn: p.TaskDefinitionArn as string,
+    ...(p.TaskCount !== undefined ? { task_count: p.TaskCount as number } : {}),
+    ...(p.LaunchType !== undefined ? { launch_type: p.LaunchType as 'EC2' | 'FARGATE' | 'EXTERNAL' } : {}),
+    ...(p.PlatformVersion !== undefined ? { platform_version: p.PlatformVersion as string } : {}),
+    ...(p.Group !== undefined ? { group: p.Group as string } : {}),
+    ...(vpc
+      ? {
+          network_configuration: {
+            awsvpc_configuration: {
+              subnets: vpc.Subnets ?? [],
+              ...(vpc.SecurityGroups ? { security_groups: vpc.SecurityGroups } : {}),
+              ...(vpc.AssignPublicIp ? { assign_public_ip: vpc.AssignPublicIp } : {}),
+            },
+          },
+        }
+      : {}),
+  };
+  return out;
 }
 
 /**
@@ -168,7 +199,7 @@ function cadenceFields(wire: WireScheduleInput): Record<string, unknown> {
  */
 export function toDomainSchedule(wire: WireScheduleInput, ctx: EventBridgeContext, groupName: string): DomainSchedule {
   const cadence = cadenceFields(wire);
-  const { invocation_target, external } = mapTarget(wire.Target);
+  const target = mapTarget(wire.Target);
   const description = wire.Description;
   const arn = scheduleArn(ctx, groupName, wire.Name);
   const input: Record<string, unknown> = {
@@ -179,7 +210,7 @@ export function toDomainSchedule(wire: WireScheduleInput, ctx: EventBridgeContex
     start_date: wire.StartDate === undefined ? null : fromWireTime(wire.StartDate).toISOString(),
     end_date: wire.EndDate === undefined ? null : fromWireTime(wire.EndDate).toISOString(),
     enabled: (wire.State ?? 'ENABLED') === 'ENABLED',
-    ...(invocation_target ? { invocation_target } : {}),
+    ...target,
   };
   const eventbridge: StoredEventBridge = {
     v: 1,
@@ -189,10 +220,11 @@ export function toDomainSchedule(wire: WireScheduleInput, ctx: EventBridgeContex
     target: wire.Target,
     expression: wire.ScheduleExpression,
     ...(description !== undefined && description.length > PRODUCT_DESCRIPTION_MAX ? { description } : {}),
-    ...(invocation_target && wire.Target.Input === undefined ? { defaultEvent: { arn, region: ctx.region, account: ctx.accountId } } : {}),
+    // Without Input, every target type gets the default event (SPEC §13.3), named for this request's region and account.
+    ...(wire.Target.Input === undefined ? { defaultEvent: { arn, region: ctx.region, account: ctx.accountId } } : {}),
     ...(wire.KmsKeyArn ? { kmsKeyArn: wire.KmsKeyArn } : {}),
   };
-  return { input, external, eventbridge };
+  return { input, eventbridge };
 }
 
 function storedOf(v: unknown): Partial<StoredEventBridge> {
@@ -206,10 +238,11 @@ function wireTarget(gs: GroupSchedule, ctx: EventBridgeContext, stored: Partial<
   let derived: Pick<WireTarget, 'Arn'> & Partial<Pick<WireTarget, 'Input' | 'RoleArn'>>;
   if (sent.Arn !== undefined) derived = { Arn: sent.Arn, ...(sent.Input !== undefined ? { Input: sent.Input } : {}) };
   else if (s.invocation_target_type === 'http') {
-    const t = s.invocation_target as unknown as { url: string; body?: string };
-    derived = { Arn: t.url, ...(t.body !== undefined ? { Input: t.body } : {}) };
+    // The body back as Input: a text as it is, any other JSON value serialized (mapTarget's inverse).
+    const t = s.invocation_target;
+    derived = { Arn: t.url, ...(t.body !== undefined ? { Input: typeof t.body === 'string' ? t.body : JSON.stringify(t.body) } : {}) };
   } else if (s.invocation_target_type === 'aws') {
-    const t = s.invocation_target as unknown as AwsTarget;
+    const t = s.invocation_target;
     derived = { Arn: t.arn, ...(t.input !== undefined ? { Input: t.input } : {}), ...(t.role_arn ? { RoleArn: t.role_arn } : {}) };
   } else {
     const it = s.invocation_target;

@@ -3,7 +3,7 @@
  * conversions every operation shares: ARNs, epoch-second timestamps, opaque NextTokens.
  */
 import type { Actor } from '../../auth';
-import type { Limits } from '../../config';
+import type { HttpAllowList, Limits } from '../../config';
 import { scheduleArn as ruleScheduleArn } from '../../schedules';
 import type { Runtime } from '../runtime';
 import { AwsError } from './errors';
@@ -12,6 +12,8 @@ import { AwsError } from './errors';
 export interface EventBridgeContext {
   db: Runtime['db'];
   limits: Limits;
+  /** Webhook destinations allowed although private (SCHEDULER_HTTP_ALLOWED_HOSTS, SPEC §13.1); absent: none. */
+  httpAllowList?: HttpAllowList;
   /** The request's instant (UTC). */
   now: Date;
   /** The region the request was signed for: every ARN answered carries it. */

@@ -23,6 +23,7 @@ import {
   type WorkflowSchedule,
   type ScheduleInfo,
 } from '../contract';
+import type { InvocationTarget } from '../contract';
 
 const ID = '8f14e45f-cee4-4b0b-8f8a-8e3b1a2c3d4e';
 const TARGET = { org: 'acme-corp', blob: 'procedures', revision: 'default', session: 'nightly-batch' };
@@ -209,7 +210,8 @@ describe('§6 target fields and input_data → invalid_request_body', () => {
     expect(refusal(cron({ invocation_target: { ...IT, input_data: [{ alias: 'a'.repeat(257), value: 1 }] } }))).toMatchObject({ code: 'invalid_request_body', path: 'invocation_target.input_data.0.alias' });
     expect(refusal(cron({ invocation_target: { ...IT, input_data: [{ alias: '', value: 1 }] } }))).toMatchObject({ code: 'invalid_request_body', path: 'invocation_target.input_data.0.alias' });
     const parsed = ScheduleCreateInput.parse(cron());
-    expect(parsed.invocation_target.input_data).toEqual([]);
+    expect(parsed.invocation_target_type).toBeUndefined();
+    expect((parsed.invocation_target as InvocationTarget).input_data).toEqual([]);
   });
 });
 

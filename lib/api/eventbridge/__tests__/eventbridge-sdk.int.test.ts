@@ -297,6 +297,31 @@ describe('SPEC §14 schedules', () => {
     ]);
   });
 
+  it('an http(s) Target.Arn is an http target: JSON Input is its body as JSON, other Input its text; a refused destination is a ValidationException', async () => {
+    const c = client();
+    const revision = await revisionOfGroup('default');
+    // A public address written as a literal: checked without DNS (SPEC §13.1).
+    const json = { Arn: 'https://93.184.216.34/hook', RoleArn: ROLE, Input: '{"n":1,"tags":["a"]}' };
+    await c.send(new CreateScheduleCommand(scheduleInput('hook-json', { Target: json })));
+    expect((await getSchedule({ db: t.db, actor: operator, revision, scheduleRef: 'hook-json' })).invocation_target).toEqual({ url: 'https://93.184.216.34/hook', body: { n: 1, tags: ['a'] } });
+    expect((await c.send(new GetScheduleCommand({ Name: 'hook-json' }))).Target).toEqual({ ...json, RetryPolicy: { MaximumEventAgeInSeconds: 86400, MaximumRetryAttempts: 185 } });
+    await c.send(new CreateScheduleCommand(scheduleInput('hook-text', { Target: { Arn: 'http://93.184.216.34/in', RoleArn: ROLE, Input: 'plain text' } })));
+    const text = await getSchedule({ db: t.db, actor: operator, revision, scheduleRef: 'hook-text' });
+    expect([text.invocation_target_type, text.invocation_target]).toEqual(['http', { url: 'http://93.184.216.34/in', body: 'plain text' }]);
+
+    const metadata = await refusal(c.send(new CreateScheduleCommand(scheduleInput('hook-metadata', { Target: { Arn: 'http://169.254.169.254/latest/meta-data', RoleArn: ROLE } }))));
+    expect(metadata).toEqual({
+      name: 'ValidationException',
+      status: 400,
+      message: 'Invalid target http://169.254.169.254/latest/meta-data: url: 169.254.169.254 is a cloud metadata address; list the host or range in SCHEDULER_HTTP_ALLOWED_HOSTS to allow it.',
+    });
+    const loopback = await refusal(c.send(new UpdateScheduleCommand({ ...scheduleInput('hook-json'), Target: { Arn: 'http://127.0.0.1:9/', RoleArn: ROLE } })));
+    expect([loopback.name, loopback.message]).toEqual(['ValidationException', 'Invalid target http://127.0.0.1:9/: url: 127.0.0.1 is a loopback address; list the host or range in SCHEDULER_HTTP_ALLOWED_HOSTS to allow it.']);
+    // Refused: nothing written, the stored target unchanged.
+    expect((await c.send(new GetScheduleCommand({ Name: 'hook-json' }))).Target?.Arn).toBe('https://93.184.216.34/hook');
+    await expect(getSchedule({ db: t.db, actor: operator, revision, scheduleRef: 'hook-metadata' })).rejects.toMatchObject({ code: 'schedule_not_found' });
+  });
+
   it('a product-API edit of the target keeps the role and policies; Get re-derives the Arn and Input', async () => {
     const c = client();
     await c.send(new CreateScheduleCommand(scheduleInput('edited-elsewhere', { Target: { Arn: workflowArn(), RoleArn: ROLE, Input: '[{"alias":"a","value":1}]', RetryPolicy: { MaximumRetryAttempts: 7 } } })));

@@ -102,13 +102,13 @@ describe('EventBridge schedule → product fields (SPEC §14)', () => {
       retry_policy: { maximum_retry_attempts: 185, maximum_event_age_seconds: 86400 },
       dead_letter: null,
       action_after_completion: 'none',
+      invocation_target_type: 'workflow',
       invocation_target: {
         target: { org: 'acme-corp', blob: 'procedures', revision: 'default', session: 'nightly-batch' },
         workflow: { definition: 'triage' },
         input_data: [{ alias: 'input', value: { hours: 24 } }],
       },
     });
-    expect(d.external).toBeUndefined();
     expect(d.eventbridge.defaultEvent).toBeUndefined();
   });
 
@@ -119,12 +119,34 @@ describe('EventBridge schedule → product fields (SPEC §14)', () => {
     expect(thrown(() => toDomainSchedule(wire({ Target: { ...wire().Target, Input: 'not json' } }), ctx, 'g')).code).toBe('ValidationException');
   });
 
-  it('at() → one_time; http(s) URLs → http targets; other ARNs → aws targets', () => {
+  it('at() → one_time; http(s) URLs → http targets (Input: the JSON value, or the text); other ARNs → aws targets', () => {
+    const target = (t: Parameters<typeof wire>[0]) => {
+      const { invocation_target_type, invocation_target } = toDomainSchedule(wire(t), ctx, 'g').input;
+      return { invocation_target_type, invocation_target };
+    };
     expect(toDomainSchedule(wire({ ScheduleExpression: 'at(2027-01-01T09:30:00)' }), ctx, 'g').input).toMatchObject({ repeat: 'one_time', invocation_time: '2027-01-01T09:30:00' });
-    expect(toDomainSchedule(wire({ Target: { Arn: 'https://example.com/hook', RoleArn: ROLE, Input: 'hi' } }), ctx, 'g').external).toEqual({ type: 'http', target: { url: 'https://example.com/hook', body: 'hi' } });
-    expect(toDomainSchedule(wire({ Target: { Arn: 'arn:aws:sqs:eu-west-1:123456789012:q', RoleArn: ROLE, SqsParameters: { MessageGroupId: 'g' } } }), ctx, 'g').external).toEqual({
-      type: 'aws',
-      target: { arn: 'arn:aws:sqs:eu-west-1:123456789012:q', role_arn: ROLE, sqs_parameters: { message_group_id: 'g' } },
+    expect(target({ Target: { Arn: 'https://example.com/hook', RoleArn: ROLE, Input: 'hi' } })).toEqual({ invocation_target_type: 'http', invocation_target: { url: 'https://example.com/hook', body: 'hi' } });
+    expect(target({ Target: { Arn: 'https://example.com/hook', RoleArn: ROLE, Input: '{"n":1,"tags":["a"]}' } })).toEqual({
+      invocation_target_type: 'http',
+      invocation_target: { url: 'https://example.com/hook', body: { n: 1, tags: ['a'] } },
+    });
+    expect(target({ Target: { Arn: 'http://example.com/', RoleArn: ROLE } })).toEqual({ invocation_target_type: 'http', invocation_target: { url: 'http://example.com/' } });
+    expect(target({ Target: { Arn: 'arn:aws:sqs:eu-west-1:123456789012:q.fifo', RoleArn: ROLE, SqsParameters: { MessageGroupId: 'g' } } })).toEqual({
+      invocation_target_type: 'aws',
+      invocation_target: { arn: 'arn:aws:sqs:eu-west-1:123456789012:q.fifo', role_arn: ROLE, sqs_parameters: { message_group_id: 'g' } },
+    });
+    expect(
+      target({
+        Target: {
+          Arn: 'arn:aws:ecs:eu-west-1:123456789012:cluster/c',
+          RoleArn: ROLE,
+          EcsParameters: { TaskDefinitionArn: 'arn:aws:ecs:eu-west-1:123456789012:task-definition/t:1', TaskCount: 2, LaunchType: 'FARGATE', NetworkConfiguration: { awsvpcConfiguration: { Subnets: ['s-1'] } } },
+        },
+      }).invocation_target,
+    ).toEqual({
+      arn: 'arn:aws:ecs:eu-west-1:123456789012:cluster/c',
+      role_arn: ROLE,
+      ecs_parameters: { task_definition_arn: 'arn:aws:ecs:eu-west-1:123456789012:task-definition/t:1', task_count: 2, launch_type: 'FARGATE', network_configuration: { awsvpc_configuration: { subnets: ['s-1'] } } },
     });
   });
 

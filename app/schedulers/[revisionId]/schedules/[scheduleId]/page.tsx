@@ -7,6 +7,7 @@ import { ActivityPanel } from '@/app/_components/activity-panel';
 import { AutoRefresh } from '@/components/auto-refresh';
 import { EnabledBadge, OverdueBadge, StateBadge } from '@/components/badges';
 import { Breadcrumbs } from '@/components/breadcrumbs';
+import { AwsTargetDetails, WebhookTargetDetails } from '@/components/external-target-details';
 import { Property } from '@/components/property';
 import { afterCompletionWords, attemptsAllowed, flexibleWindowWords, pauseAfterFailuresWords, retryPolicyWords } from '@/components/delivery-words';
 import { formatLocalTime, formatUtc } from '@/components/format';
@@ -157,14 +158,8 @@ export default async function SchedulePage({ params, searchParams }: Props) {
   const label = schedule.alias ?? schedule.id;
   const base = `/schedulers/${revisionId}`;
   const selfHref = `${base}/schedules/${schedule.id}`;
-  // A workflow target in its parts; an `http` or `aws` target (EventBridge API) as its address and input.
+  // A workflow target in its parts; a webhook or an AWS target in its own words (components/external-target-details.tsx).
   const t = schedule.invocation_target_type === 'workflow' ? schedule.invocation_target : null;
-  const external =
-    schedule.invocation_target_type === 'http'
-      ? { term: 'URL', where: schedule.invocation_target.url, input: schedule.invocation_target.body, roleArn: undefined }
-      : schedule.invocation_target_type === 'aws'
-        ? { term: 'ARN', where: schedule.invocation_target.arn, input: schedule.invocation_target.input, roleArn: schedule.invocation_target.role_arn }
-        : null;
   const following = t?.target.revision === 'default';
   const words = cadenceWords(schedule);
   const deadLettersHref = `${base}/dead-letters`;
@@ -339,7 +334,7 @@ export default async function SchedulePage({ params, searchParams }: Props) {
             <>
               <div className="two-columns">
                 <dl className="properties properties-single">
-                  <Property term="Type">{schedule.invocation_target_type}</Property>
+                  <Property term="Type">Workflow (workflow)</Property>
                   <Property term="Org">{t.target.org ? <span className="mono">{t.target.org}</span> : none}</Property>
                   <Property term="Blob">
                     <span className="mono">{t.target.blob}</span>
@@ -364,23 +359,10 @@ export default async function SchedulePage({ params, searchParams }: Props) {
               <h3 className="subsection-title">Input data</h3>
               {t.input_data && t.input_data.length ? <pre className="code-block">{JSON.stringify(t.input_data, null, 2)}</pre> : <p className="muted">None</p>}
             </>
-          ) : external ? (
-            <>
-              <dl className="properties properties-single">
-                <Property term="Type">{schedule.invocation_target_type}</Property>
-                <Property term={external.term}>
-                  <span className="mono break">{external.where}</span>
-                </Property>
-                {external.roleArn ? (
-                  <Property term="Role ARN">
-                    <span className="mono break">{external.roleArn}</span>
-                  </Property>
-                ) : null}
-              </dl>
-              <p className="muted small">Stored as sent through the EventBridge API. This build does not deliver to this target yet: each fire is recorded as a failed attempt (unsupported_target).</p>
-              <h3 className="subsection-title">Input</h3>
-              {external.input ? <pre className="code-block">{external.input}</pre> : <p className="muted">None</p>}
-            </>
+          ) : schedule.invocation_target_type === 'http' ? (
+            <WebhookTargetDetails target={schedule.invocation_target} />
+          ) : schedule.invocation_target_type === 'aws' ? (
+            <AwsTargetDetails target={schedule.invocation_target} />
           ) : null}
         </section>
 

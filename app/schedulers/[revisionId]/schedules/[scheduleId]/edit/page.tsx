@@ -3,7 +3,7 @@ import Link from 'next/link';
 import { orNotFound, revisionOf, schedulerPage } from '@/app/lib/server';
 import { Breadcrumbs } from '@/components/breadcrumbs';
 import { ScheduleForm } from '@/components/schedule-form';
-import { getSchedule } from '@/lib/schedules';
+import { getSchedule, isOtherServiceArn } from '@/lib/schedules';
 import { targetOptions } from '@/lib/schedules';
 import { updateScheduleAction } from '../../../actions';
 
@@ -23,8 +23,8 @@ export default async function EditSchedulePage({ params }: { params: Promise<{ r
       ? { title: 'Completed: read-only.', text: 'This schedule fires no more. It can be read and deleted, but no longer changed.' }
       : scheduler.role === 'read'
         ? { title: 'Read-only access.', text: 'You can read this scheduler but not change it: editing needs write access.' }
-        : schedule.invocation_target_type !== 'workflow'
-          ? { title: 'Edited through the EventBridge API.', text: `Its ${schedule.invocation_target_type} target is edited with UpdateSchedule (the form edits workflow targets).` }
+        : schedule.invocation_target_type === 'aws' && isOtherServiceArn(schedule.invocation_target.arn)
+          ? { title: 'Edited through the EventBridge API.', text: 'Its target is an AWS service this product does not deliver to; it is edited with UpdateSchedule.' }
           : null;
   return (
     <div className="page page-form">
@@ -42,7 +42,7 @@ export default async function EditSchedulePage({ params }: { params: Promise<{ r
           {blocked ? null : <p className="page-intro">Only the fields you change are sent; the rest stay as they are.</p>}
         </div>
       </div>
-      {schedule.invocation_target_type === 'workflow' && !blocked ? (
+      {!blocked ? (
         <ScheduleForm
           mode="edit"
           revisionId={revisionId}
