@@ -59,7 +59,7 @@ interface CheckedCreate extends CheckedSchedule {
 export async function createSchedule(opts: CreateScheduleOptions): Promise<Schedule> {
   const { db, actor, revision, now } = opts;
   const input = parse(opts);
-  await checkWebhookDestination(input, opts);
+  await checkWebhookDestination(input, opts, opts);
   const id = newId();
   const token = opts.clientToken
     ? { key: `create_schedule:${revision.id}:${actor.type}:${actor.id}:${opts.clientToken}`, requestHash: requestHash(opts.input) }
@@ -122,7 +122,7 @@ export async function createSchedule(opts: CreateScheduleOptions): Promise<Sched
 export async function dryRunCreateSchedule(opts: CreateScheduleOptions): Promise<ScheduleDryRunAnswer> {
   const { db, actor, now } = opts;
   const input = parse(opts);
-  await checkWebhookDestination(input, opts);
+  await checkWebhookDestination(input, opts, opts);
   return inTransaction(db, async (tx) => {
     const id = newId();
     const { fields, missingSession, name, alias } = await checkCreate(tx, opts, input, id, true);

@@ -10,6 +10,7 @@ import type { Tx } from '../db';
 import { checkDestinationAtSave, type HostResolver } from '../delivery';
 import { DomainError, parseOrRefuse } from '../errors';
 import { checkInvocationTarget, embeddedGateway, type MissingTargetSession } from '../workflows';
+import { requireSchedulerRole } from './access';
 import { CADENCE_FIELD, SCHEDULE_INFO_FIELDS, EVENTBRIDGE_DEFAULT_RETRY, ScheduleCreateInput, StoredTargetScheduleInput, type InvocationTarget, type TargetFields } from './contract';
 import { fireAtOf, nextOccurrenceInWindow, rateAnchorFor, type ScheduleTiming } from './occurrences';
 
@@ -96,13 +97,21 @@ export interface StoredSchedule extends ScheduleTiming {
  * SPEC §13.1 at save: the webhook URL a save sends (`url` of an `http` target, or of a target sent
  * without its type) is resolved and every address checked, as a fire checks it again. Called BEFORE
  * the save's transaction: a DNS lookup (up to seconds) must not hold the database's write lock, which
- * the worker's claim waits for. Throws `400 invalid_invocation_target` (path `invocation_target.url`)
- * naming the refused address and SCHEDULER_HTTP_ALLOWED_HOSTS, or that the host does not resolve.
+ * the worker's claim waits for. The saver's `write` access to the scheduler is checked first (as the
+ * save checks it again): a refusal names where a host resolves, which only a writer may learn.
+ * Throws `404 not_found` / `403 forbidden` (access), `400 invalid_invocation_target` (path
+ * `invocation_target.url`) naming the refused address and SCHEDULER_HTTP_ALLOWED_HOSTS, or that the
+ * host does not resolve.
  */
-export async function checkWebhookDestination(sent: { invocation_target_type?: string; invocation_target?: unknown }, opts: DestinationOptions): Promise<void> {
+export async function checkWebhookDestination(
+  sent: { invocation_target_type?: string; invocation_target?: unknown },
+  saver: { db: Tx; actor: Actor; revision: { blobId: string } },
+  opts: DestinationOptions,
+): Promise<void> {
   const t = sent.invocation_target;
   if (sent.invocation_target_type !== undefined && sent.invocation_target_type !== 'http') return;
   if (typeof t !== 'object' || t === null || typeof (t as { url?: unknown }).url !== 'string') return;
+  await requireSchedulerRole(saver.db, saver.actor, saver.revision.blobId, 'write');
   await checkDestinationAtSave((t as { url: string }).url, opts.httpAllowList ?? NO_ALLOWED_HOSTS, opts.resolveHost);
 }
 

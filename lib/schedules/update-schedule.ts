@@ -44,7 +44,7 @@ export interface UpdateScheduleOptions extends DestinationOptions {
  */
 export async function updateSchedule(opts: UpdateScheduleOptions): Promise<Schedule> {
   const patch = parsePatch(opts.input);
-  await checkWebhookDestination(patch, opts);
+  await checkWebhookDestination(patch, opts, opts);
   return inTransaction(opts.db, async (tx) => {
     const plan = await checkUpdate(tx, opts, patch, false);
     const updated = await tx.schedule.update({ where: { id: plan.row.id }, data: plan.data });
@@ -79,7 +79,7 @@ function changedFields(before: Schedule, after: Schedule): string[] {
  */
 export async function dryRunUpdateSchedule(opts: UpdateScheduleOptions): Promise<ScheduleDryRunAnswer> {
   const patch = parsePatch(opts.input);
-  await checkWebhookDestination(patch, opts);
+  await checkWebhookDestination(patch, opts, opts);
   return inTransaction(opts.db, async (tx) => {
     const { row, data, checked } = await checkUpdate(tx, opts, patch, true);
     const { missingSession } = checked;

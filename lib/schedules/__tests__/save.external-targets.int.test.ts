@@ -101,6 +101,15 @@ describe('SPEC §13.1: webhook destinations are checked at save, after DNS resol
     expect(s.invocation_target).toEqual({ url: 'https://hooks.public.example/in' });
   });
 
+  it('a reader learns nothing of where a host resolves: write access is checked before the destination', async () => {
+    const { db, w, ops } = world;
+    const resolveHost: HostResolver = async () => [{ address: '10.9.8.7', family: 4 }];
+    await expect(createSchedule({ db, actor: w.reader, revision: ops, input: webhook('https://hooks.internal.example/'), limits: TEST_LIMITS, now: new Date(), resolveHost })).rejects.toMatchObject({
+      code: 'forbidden',
+      message: 'this needs write access to the scheduler',
+    });
+  });
+
   it('SCHEDULER_HTTP_ALLOWED_HOSTS (passed in) opens exactly what it lists: the metadata address only by its exact listing', async () => {
     const list = allowList('169.254.169.254,127.0.0.1');
     const metadata = await command({ command: 'create_schedule', ...webhook('http://169.254.169.254/latest/meta-data', { method: 'PUT', headers: { 'X-Env': 'test' }, body: { n: 1 }, timeout_seconds: 5 }) }, list);
