@@ -13,7 +13,7 @@ import { CreateQueueCommand, GetQueueAttributesCommand, ReceiveMessageCommand, S
 import { Webhook } from 'standardwebhooks';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { orgAccountId } from '../../lib/auth';
-import { DEAD_LETTER_ATTRIBUTES, occurrenceId } from '../../lib/delivery';
+import { DEAD_LETTER_ATTRIBUTES, occurrenceId, type HostResolver } from '../../lib/delivery';
 import { createSchedule, fireDue, deliverEach, listDeadLetters, signingSecretsForDelivery } from '../../lib/schedules';
 import { testDelivery } from '../../lib/testing/fire-and-deliver';
 import { TEST_LIMITS } from '../../lib/testing/limits';
@@ -49,13 +49,13 @@ async function receiveAll(url: string, expected: number, waitSeconds = 5): Promi
   return messages;
 }
 
-/** What the saves allow although private (SPEC §13.1): the receivers on loopback, and a name the fire-time test resolves to a private address. */
-const SAVE_ALLOWED = { hosts: ['hooks.example.test'], addresses: [], ranges: ['127.0.0.0/8'] };
+/** What the saves allow although private (SPEC §13.1): the receivers on loopback. */
+const SAVE_ALLOWED = { hosts: [], addresses: [], ranges: ['127.0.0.0/8'] };
 
 /** A one-time schedule at `at` (UTC) to an external target, with optional retry / dead-letter fields. */
-async function oneTime(alias: string, at: Date, external: { type: 'http' | 'aws'; target: Record<string, unknown> }, extra: Record<string, unknown> = {}) {
+async function oneTime(alias: string, at: Date, external: { type: 'http' | 'aws'; target: Record<string, unknown> }, extra: Record<string, unknown> = {}, resolveHost?: HostResolver) {
   return createSchedule({
-    db: w.db, actor: w.actor(), revision: await w.scheduler(), limits: TEST_LIMITS, now: new Date(at.getTime() - 60_000), httpAllowList: SAVE_ALLOWED,
+    db: w.db, actor: w.actor(), revision: await w.scheduler(), limits: TEST_LIMITS, now: new Date(at.getTime() - 60_000), httpAllowList: SAVE_ALLOWED, resolveHost,
     input: { alias, repeat: 'one_time', invocation_time: at.toISOString().slice(0, 19), timezone: 'UTC', invocation_target_type: external.type, invocation_target: external.target, ...extra },
   });
 }
@@ -242,8 +242,8 @@ describe('§13.1 webhooks through the worker, against a real receiver', () => {
     const r = await startReceiver(() => ({ status: 200 }));
     try {
       const at = new Date('2031-05-06T07:00:00Z');
-      const s = await oneTime('hook-rebound', at, { type: 'http', target: { url: 'http://hooks.example.test/in' } });
-      // The name resolved publicly when saved; at the fire it resolves to a private address.
+      // The name resolves to a public address when saved, and to a private one at the fire (DNS rebinding).
+      const s = await oneTime('hook-rebound', at, { type: 'http', target: { url: 'http://hooks.example.test/in' } }, {}, async () => [{ address: '93.184.216.34', family: 4 }]);
       const delivery = { ...testDelivery({ hosts: [], addresses: [], ranges: [] }), resolve: async () => [{ address: '10.1.2.3', family: 4 as const }] };
       await workerAt(at, delivery).tickAt(plus(at, 100));
       const [run] = await runsOf(s.id);
