@@ -10,7 +10,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { expect, test } from '@playwright/test';
 import { Webhook } from 'standardwebhooks';
-import { createApiSchedule, E2E_PORT, headers, uniqueSuffix, wallTimeIn } from './api';
+import { createApiSchedule, E2E_PORT, headers, uniqueSuffix } from './api';
 
 interface Received {
   headers: Record<string, string>;
@@ -57,8 +57,10 @@ test('a webhook schedule fires from the worker, signed with the scheduler\'s sec
     const alias = `nightly-hook-${uniqueSuffix()}`;
     const schedule = await createApiSchedule(request, rev, {
       alias,
-      repeat: 'one_time',
-      invocation_time: wallTimeIn(4),
+      // Hourly from 4 s from now: one fire during the test, and Run now stays available (not completed).
+      repeat: 'recurring_rate',
+      rate_expression: '1 hour',
+      start_date: new Date(Math.ceil(Date.now() / 1000) * 1000 + 4_000).toISOString(),
       timezone: 'UTC',
       invocation_target_type: 'http',
       invocation_target: { url: receiver.url },
