@@ -20,7 +20,8 @@ function valueAt(values: ScheduleFormValues, field: FieldName): string {
   let v: unknown = values;
   for (const part of field.split('.')) v = v && typeof v === 'object' ? (v as Record<string, unknown>)[part] : undefined;
   if (typeof v === 'boolean') return v ? 'yes' : 'no';
-  const s = v === undefined || v === null ? '' : String(v);
+  // A webhook's header rows (and any other structured value) compare and show as JSON.
+  const s = v === undefined || v === null ? '' : typeof v === 'object' ? JSON.stringify(v) : String(v);
   return s.trim() === '' ? '—' : s;
 }
 

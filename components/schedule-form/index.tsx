@@ -111,7 +111,7 @@ export function ScheduleForm({ mode, revisionId, schedule, options, submit, canc
       startNavigation(() => router.push(href));
       return;
     }
-    if ('current' in r && r.current.invocation_target_type === 'workflow') {
+    if ('current' in r) {
       // SPEC §15: nothing was saved; the operator chooses between Reload and Overwrite.
       setConflict(r.current);
       return;

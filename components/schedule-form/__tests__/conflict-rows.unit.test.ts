@@ -3,7 +3,7 @@
  * what the form holds, each marked with who changed it since the form opened.
  */
 import { describe, expect, it } from 'vitest';
-import type { WorkflowSchedule } from '@/lib/schedules/contract';
+import type { Schedule, WorkflowSchedule } from '@/lib/schedules/contract';
 import { conflictRows } from '../conflict-rows';
 import { valuesFromSchedule } from '../values';
 
@@ -42,5 +42,23 @@ describe('conflictRows', () => {
     const current: WorkflowSchedule = { ...OPENED, description: 'same', alias: undefined, version: 2 };
     const mine = { ...valuesFromSchedule(OPENED), description: 'same' };
     expect(conflictRows(OPENED, current, mine).map((r) => [r.field, r.saved, r.yours])).toEqual([['alias', '—', 'nightly-report']]);
+  });
+
+  it('a webhook schedule: its target fields compare too, header rows as JSON (SPEC §13.1, §15)', () => {
+    const hook: Schedule = {
+      ...OPENED,
+      invocation_target_type: 'http',
+      invocation_target: { url: 'https://hooks.example.com/in', method: 'PUT', headers: { 'X-Env': 'prod' } },
+    };
+    const current: Schedule = { ...hook, description: 'theirs', invocation_target: { ...hook.invocation_target, headers: { 'X-Env': 'staging' } }, version: 2 };
+    const mine = { ...valuesFromSchedule(hook), description: 'mine' };
+    const rows = conflictRows(hook, current, mine).map((r) => [r.field, r.changedBy]);
+    expect(rows).toEqual([
+      ['description', 'both'],
+      ['invocation_target.headers', 'them'],
+    ]);
+    const headers = conflictRows(hook, current, mine).find((r) => r.field === 'invocation_target.headers')!;
+    expect(headers.saved).toContain('staging');
+    expect(headers.yours).toContain('prod');
   });
 });
