@@ -19,7 +19,7 @@ import {
 import { withClientToken } from './client-token';
 import { toAwsError, type RefusalSubject } from './domain-errors';
 import { AwsError } from './errors';
-import { toDomainSchedule, toWireSchedule, toWireSummary } from './schedule-mapping';
+import { keepWebhookFields, toDomainSchedule, toWireSchedule, toWireSummary } from './schedule-mapping';
 import type { OperationName } from './validate';
 import {
   decodeNextToken,
@@ -122,6 +122,7 @@ export const OPERATIONS: Record<OperationName, Operation> = {
         getGroupSchedule({ db: ctx.db, actor: ctx.actor, orgId: ctx.orgId, groupName: group, name: w.Name, needed: 'write', now: ctx.now }),
       );
       const mapped = toDomainSchedule(w, ctx, group);
+      keepWebhookFields(mapped.input, found.schedule);
       await domain(ctx, subject, () =>
         updateSchedule({
           db: ctx.db,

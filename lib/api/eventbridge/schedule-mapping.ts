@@ -14,6 +14,8 @@ import {
   parseScheduleExpression,
   ScheduleExpressionError,
   type AwsInvocationTarget,
+  type HttpInvocationTarget,
+  type Schedule,
   type GroupSchedule,
   type InvocationTarget,
   type TargetFields,
@@ -115,6 +117,21 @@ function mapTarget(t: WireTarget): TargetFields {
     ...(ecs ? { ecs_parameters: ecs } : {}),
   };
   return { invocation_target_type: 'aws', invocation_target: aws };
+}
+
+/**
+ * UpdateSchedule of a webhook whose URL stays the same keeps the webhook's `method`, `headers` and
+ * `timeout_seconds` (docs/decisions.md): the EventBridge Target has no members for them, so a client
+ * sending back the Target it read would otherwise drop a configured credential header without a word.
+ * Everything the Target does express is replaced, as AWS replaces it. Mutates and returns `input`.
+ */
+export function keepWebhookFields(input: Record<string, unknown>, stored: Schedule): Record<string, unknown> {
+  if (input.invocation_target_type !== 'http' || stored.invocation_target_type !== 'http') return input;
+  const next = input.invocation_target as HttpInvocationTarget;
+  const { method, headers, timeout_seconds } = stored.invocation_target;
+  if (next.url !== stored.invocation_target.url) return input;
+  input.invocation_target = { ...(method ? { method } : {}), ...(headers ? { headers } : {}), ...(timeout_seconds ? { timeout_seconds } : {}), ...next };
+  return input;
 }
 
 /**

@@ -322,6 +322,20 @@ describe('SPEC §14 schedules', () => {
     await expect(getSchedule({ db: t.db, actor: operator, revision, scheduleRef: 'hook-metadata' })).rejects.toMatchObject({ code: 'schedule_not_found' });
   });
 
+  it('UpdateSchedule with the Target as read keeps a webhook\'s method, headers and timeout (no Target member holds them); a new URL drops them', async () => {
+    const c = client();
+    const revision = await revisionOfGroup('default');
+    await c.send(new CreateScheduleCommand(scheduleInput('hook-kept', { Target: { Arn: 'https://93.184.216.34/kept', RoleArn: ROLE, Input: '{"k":1}' } })));
+    const configured = { url: 'https://93.184.216.34/kept', method: 'PUT' as const, headers: { Authorization: 'Bearer s3cr3t' }, timeout_seconds: 3, body: { k: 1 } };
+    await updateSchedule({ db: t.db, actor: operator, revision, scheduleRef: 'hook-kept', input: { invocation_target_type: 'http', invocation_target: configured }, limits, now: new Date() });
+    const read = await c.send(new GetScheduleCommand({ Name: 'hook-kept' }));
+    await c.send(new UpdateScheduleCommand({ ...scheduleInput('hook-kept'), Description: 'only the description changes', Target: read.Target! }));
+    const kept = await getSchedule({ db: t.db, actor: operator, revision, scheduleRef: 'hook-kept' });
+    expect([kept.description, kept.invocation_target]).toEqual(['only the description changes', configured]);
+    await c.send(new UpdateScheduleCommand({ ...scheduleInput('hook-kept'), Target: { ...read.Target!, Arn: 'https://93.184.216.34/moved' } }));
+    expect((await getSchedule({ db: t.db, actor: operator, revision, scheduleRef: 'hook-kept' })).invocation_target).toEqual({ url: 'https://93.184.216.34/moved', body: { k: 1 } });
+  });
+
   it('a product-API edit of the target keeps the role and policies; Get re-derives the Arn and Input', async () => {
     const c = client();
     await c.send(new CreateScheduleCommand(scheduleInput('edited-elsewhere', { Target: { Arn: workflowArn(), RoleArn: ROLE, Input: '[{"alias":"a","value":1}]', RetryPolicy: { MaximumRetryAttempts: 7 } } })));
