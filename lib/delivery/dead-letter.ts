@@ -58,6 +58,23 @@ export type DeadLetterOutcome =
   | { ok: true; messageId?: string; requestId?: string; truncated: boolean }
   | { ok: false; error: string; message: string; retryable: boolean };
 
+/** Header names whose values a dead letter never carries: credentials and signatures (any case). */
+const SECRET_HEADER = /auth|token|secret|key|cookie|password|passwd|session|signature|credential/i;
+export const REDACTED = '[redacted]';
+
+/**
+ * What a dead letter keeps of the request its last attempt sent (SPEC §12.3): the request as sent,
+ * but every header whose name speaks of a credential or a signature (`Authorization`, `X-Api-Key`,
+ * `Cookie`, `webhook-signature`…) replaced by `[redacted]`, so the queue's readers and the dead-letter
+ * list never learn the receiver's secrets. AWS requests carry no credentials (the SDK signs them); they
+ * are returned as they are. Pure.
+ */
+export function redactForDeadLetter<Q extends SentRequest>(request: Q): Q {
+  if (request.type !== 'http') return request;
+  const headers = Object.fromEntries(Object.entries(request.headers).map(([name, value]) => [name, SECRET_HEADER.test(name) ? REDACTED : value]));
+  return { ...request, headers };
+}
+
 /** `ERROR_CODE` and `ERROR_MESSAGE` of a failed run's `result` (`{error, message?}` of every target type). */
 export function deadLetterError(result: unknown): { errorCode: string; errorMessage: string } {
   const r = (typeof result === 'object' && result !== null ? result : {}) as { error?: unknown; message?: unknown; http_status?: unknown };

@@ -46,6 +46,8 @@ export {
 } from './destination';
 export {
   buildDeadLetterMessage,
+  redactForDeadLetter,
+  REDACTED,
   deadLetterError,
   sendDeadLetter,
   DEAD_LETTER_ATTRIBUTES,

@@ -38,6 +38,7 @@ import {
 } from '../db';
 import { toError } from '../errors';
 import { newId } from '../ids';
+import { redactForDeadLetter, type SentRequest } from '../delivery';
 import { recordActivities, recordAutomaticPauses } from './activity';
 import { afterFailedAttempt, type RetryPolicy } from './attempts';
 import type { ExhaustedReason } from './contract';
@@ -530,7 +531,7 @@ function consequenceOf(a: SettledAttempt, outcome: InvokeOutcome, now: Date): Co
       invocationTarget: s.invocationTarget,
       deadLetterArn: s.deadLetterArn,
       // The SQS message body (SPEC §12.3): what the last attempt sent; a workflow attempt's call.
-      lastRequest: a.request ?? { invocation_target_type: s.invocationTargetType ?? 'workflow', invocation_target: s.invocationTarget, scheduled_for: a.item.scheduledFor.toISOString(), attempt: a.item.attempt },
+      lastRequest: a.request ? redactForDeadLetter(a.request as SentRequest) : { invocation_target_type: s.invocationTargetType ?? 'workflow', invocation_target: s.invocationTarget, scheduled_for: a.item.scheduledFor.toISOString(), attempt: a.item.attempt },
       createdAt: now,
     },
     ended: 'failed',
