@@ -168,7 +168,16 @@ export function DeadLetterList({ rows, actions, canWrite, base, empty }: DeadLet
                         <RunResultCell result={l.result} />
                       </div>
                     </td>
-                    <td>{l.dead_letter_arn ? <span className="mono small break">{l.dead_letter_arn}</span> : <span className="muted">None</span>}</td>
+                    <td>
+                      {l.dead_letter_arn ? (
+                        <div className="cell-stack">
+                          <span className="mono small break">{l.dead_letter_arn}</span>
+                          {l.queue_send ? <span className={`small${l.queue_send.status === 'failed' ? ' text-error' : ' muted'}`}>{queueSendWords(l.queue_send)}</span> : null}
+                        </div>
+                      ) : (
+                        <span className="muted">None</span>
+                      )}
+                    </td>
                     <td>
                       {l.replay ? (
                         <div className="cell-stack">
@@ -236,4 +245,11 @@ export function DeadLetterList({ rows, actions, canWrite, base, empty }: DeadLet
       </ConfirmDialog>
     </>
   );
+}
+
+/** The SQS send of a dead letter in words (SPEC §12.3): sent with its message id, waiting, or failed and why. */
+export function queueSendWords(q: NonNullable<DeadLetter['queue_send']>): string {
+  if (q.status === 'sent') return `Sent to the queue${q.message_id ? ` (message ${q.message_id.slice(0, 8)}…)` : ''}`;
+  if (q.status === 'failed') return `Not sent to the queue after ${q.attempts === 1 ? '1 try' : `${q.attempts} tries`}: ${[q.error, q.message].filter(Boolean).join(': ') || 'it failed'}`;
+  return q.attempts === 0 ? 'Being sent to the queue' : `Not sent yet (${q.attempts === 1 ? '1 try' : `${q.attempts} tries`}${q.error ? `, last ${q.error}` : ''}); tried again shortly`;
 }

@@ -37,7 +37,7 @@ export interface WorkerEventMap {
   /** Recording delivered attempts failed: their leases lapse and a worker recovers them. */
   'delivery:error': { error: Error };
   /** Dead letters sent to their SQS queues (SPEC §12.3), and sends that failed. */
-  'dead-letters:sent': { sent: number; failed: number };
+  'dead-letters:sent': { sent: number; failed: number; failures: { deadLetterId: string; queue: string; error: string; message: string; final: boolean }[] };
   /** A pending retry of a schedule that is no longer enabled was cancelled, not fired (SPEC §12.2). */
   'retry:cancelled': { scheduleId: string; scheduledFor: Date; attempt: number };
   'occurrence:skipped': { scheduleId: string; scheduledFor: Date; skipped: number; reason: 'outside-catchup-window'; completed: boolean; deleted: boolean };

@@ -22,7 +22,11 @@ export function logEvents(events: WorkerEvents, level: Level, workerId?: string)
   );
   events.on('occurrence:delivering', (p) => write('debug', 'delivering', { ...p, scheduledFor: iso(p.scheduledFor) }));
   events.on('delivery:error', (p) => write('error', 'recording deliveries failed; their attempts will be recovered', { error: p.error.message }));
-  events.on('dead-letters:sent', (p) => write(p.failed > 0 ? 'warn' : 'info', 'dead letters sent to SQS', p));
+  events.on('dead-letters:sent', (p) => {
+    if (p.sent > 0) write('info', 'dead letters sent to SQS', { sent: p.sent });
+    // One line per failed send: which dead letter, which queue, AWS's answer, and whether it is tried again.
+    for (const f of p.failures) write(f.final ? 'error' : 'warn', f.final ? 'dead letter not sent to its SQS queue; giving up' : 'dead letter not sent to its SQS queue; trying again in 60 s', f);
+  });
   events.on('occurrence:skipped', (p) => write('warn', 'occurrences skipped', { ...p, scheduledFor: iso(p.scheduledFor) }));
   events.on('occurrence:already-fired', (p) => write('warn', 'occurrence already fired; advanced without firing again', { ...p, scheduledFor: iso(p.scheduledFor) }));
   events.on('occurrence:error', (p) => write('error', 'occurrence could not be fired', { scheduleId: p.scheduleId, scheduledFor: iso(p.scheduledFor), error: p.error.message }));

@@ -517,6 +517,13 @@ export const DeadLetterSchema = withTarget({
   status: z.enum(RUN_STATUSES),
   result: RunResultSchema,
   dead_letter_arn: z.string().optional(),
+  /**
+   * The send to `dead_letter_arn` (SPEC §12.3), when there is one: `pending` (not yet, or to be tried
+   * again), `sent` (with SQS's message id), `failed` (AWS's error code and message; no more tries).
+   */
+  queue_send: z
+    .strictObject({ status: z.enum(['pending', 'sent', 'failed']), attempts: z.int().min(0), message_id: z.string().optional(), error: z.string().optional(), message: z.string().optional() })
+    .optional(),
   created_at: InstantSchema,
   replay: z.strictObject({ run_id: IdSchema, status: z.enum(RUN_STATUSES), at: InstantSchema }).optional(),
 });

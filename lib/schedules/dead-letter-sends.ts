@@ -23,6 +23,8 @@ const SEND_ATTEMPTS = 5;
 export interface DeadLetterSendReport {
   sent: number;
   failed: number;
+  /** Each failed send: the dead letter, its queue, AWS's error, and whether it will be tried again. */
+  failures: { deadLetterId: string; queue: string; error: string; message: string; final: boolean }[];
 }
 
 /**
@@ -33,12 +35,13 @@ export interface DeadLetterSendReport {
 export async function sendDueDeadLetters(db: Db, deps: DeliveryDeps, now: Date): Promise<DeadLetterSendReport> {
   // A plain index probe first: the claim's write transaction only when a send is due.
   const any = await db.deadLetter.findFirst({ where: { sqsStatus: 'pending', sqsDueAt: { lte: now } }, select: { id: true } });
-  if (!any) return { sent: 0, failed: 0 };
+  if (!any) return { sent: 0, failed: 0, failures: [] };
   const due = await inTransaction(db, (tx) => claimDeadLetterSends(tx, now, SEND_BATCH, new Date(now.getTime() + SEND_LEASE_MS)));
-  if (due.length === 0) return { sent: 0, failed: 0 };
+  if (due.length === 0) return { sent: 0, failed: 0, failures: [] };
   const results = await Promise.all(due.map((d) => sendOne(db, d, deps, now)));
   let sent = 0;
   let failed = 0;
+  const failures: DeadLetterSendReport['failures'] = [];
   // Serialization is desired: one small update per dead letter, SQLite's single writer uncontended.
   for (const [i, r] of results.entries()) {
     const d = due[i];
@@ -48,13 +51,14 @@ export async function sendDueDeadLetters(db: Db, deps: DeliveryDeps, now: Date):
     } else {
       failed++;
       const last = !r.retryable || d.sqsAttempts >= SEND_ATTEMPTS;
+      failures.push({ deadLetterId: d.id, queue: d.deadLetterArn, error: r.error, message: r.message, final: last });
       await db.deadLetter.update({
         where: { id: d.id },
         data: { sqsStatus: last ? 'failed' : 'pending', sqsDueAt: last ? null : new Date(now.getTime() + SEND_RETRY_MS), sqsResult: { error: r.error, message: r.message } },
       });
     }
   }
-  return { sent, failed };
+  return { sent, failed, failures };
 }
 
 type SendResult = { ok: true; messageId?: string; truncated: boolean } | { ok: false; error: string; message: string; retryable: boolean };

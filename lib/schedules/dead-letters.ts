@@ -27,6 +27,19 @@ interface Scope {
 }
 
 /** A dead-letter row → its wire shape. Optional fields are omitted, never null. */
+/** The SQS send of a dead letter as the list answers it (SPEC §12.3). */
+function queueSendOf(row: DeadLetterRow): NonNullable<DeadLetter['queue_send']> {
+  const r = (row.sqsResult ?? {}) as { message_id?: unknown; error?: unknown; message?: unknown };
+  const text = (v: unknown) => (typeof v === 'string' && v ? v : undefined);
+  const status = row.sqsStatus === 'sent' || row.sqsStatus === 'failed' ? row.sqsStatus : 'pending';
+  return {
+    status,
+    attempts: row.sqsAttempts,
+    ...(status === 'sent' && text(r.message_id) ? { message_id: text(r.message_id) } : {}),
+    ...(status !== 'sent' && text(r.error) ? { error: text(r.error), ...(text(r.message) ? { message: text(r.message) } : {}) } : {}),
+  };
+}
+
 export function toDeadLetter(row: DeadLetterRow): DeadLetter {
   return {
     id: row.id,
@@ -40,6 +53,7 @@ export function toDeadLetter(row: DeadLetterRow): DeadLetter {
     result: row.lastResult as RunResult,
     ...targetFields(row.invocationTargetType, row.invocationTarget),
     ...(row.deadLetterArn ? { dead_letter_arn: row.deadLetterArn } : {}),
+    ...(row.sqsStatus ? { queue_send: queueSendOf(row) } : {}),
     created_at: row.createdAt.toISOString(),
     ...(row.replayRunId && row.replayStatus && row.replayedAt
       ? { replay: { run_id: row.replayRunId, status: row.replayStatus as RunStatus, at: row.replayedAt.toISOString() } }

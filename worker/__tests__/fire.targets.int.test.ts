@@ -190,9 +190,28 @@ describe('§13.2 aws targets through the worker, against moto', () => {
     // Still kept in the dead-letter list, and marked sent.
     const { dead_letters } = await listDeadLetters({ db: w.db, actor: w.actor(), revision: await w.scheduler() });
     const letter = dead_letters.find((d) => d.schedule_id === s.id);
-    expect(letter).toMatchObject({ attempts: 3, exhausted: 'maximum_retry_attempts' });
+    expect(letter).toMatchObject({ attempts: 3, exhausted: 'maximum_retry_attempts', queue_send: { status: 'sent', attempts: 1, message_id: m.MessageId } });
     const row = await w.db.deadLetter.findUniqueOrThrow({ where: { id: letter!.id } });
     expect([row.sqsStatus, row.sqsAttempts, (row.sqsResult as { message_id?: string }).message_id]).toEqual(['sent', 1, m.MessageId]);
+  });
+});
+
+describe('§12.3 a dead-letter queue that does not exist', () => {
+  it('the send fails with AWS\'s error, is not tried again (not retryable), and the dead-letter list says so', async () => {
+    const at = new Date('2031-05-03T11:00:00Z');
+    const missing = `arn:aws:sqs:${REGION}:${AWS_ACCOUNT}:no-such-dlq-${suffix}`;
+    const s = await oneTime('to-missing-dlq', at, { type: 'aws', target: { arn: `arn:aws:sqs:${REGION}:${AWS_ACCOUNT}:gone-too-${suffix}` } }, { retry_policy: { maximum_retry_attempts: 0, maximum_event_age_seconds: 3600 }, dead_letter: { arn: missing } });
+    const worker = workerAt(at);
+    const failures: { error: string; final: boolean }[] = [];
+    worker.worker.events.on('dead-letters:sent', (p) => failures.push(...p.failures));
+    await worker.tickAt(plus(at, 100));
+    const { dead_letters } = await listDeadLetters({ db: w.db, actor: w.actor(), revision: await w.scheduler() });
+    const letter = dead_letters.find((d) => d.schedule_id === s.id);
+    expect(letter?.queue_send).toEqual({ status: 'failed', attempts: 1, error: 'QueueDoesNotExist', message: 'The specified queue does not exist.' });
+    expect(failures.map((f) => [f.error, f.final])).toEqual([['QueueDoesNotExist', true]]);
+    // Not tried again.
+    await worker.tickAt(plus(at, 100 + 120_000));
+    expect((await w.db.deadLetter.findUniqueOrThrow({ where: { id: letter!.id } })).sqsAttempts).toBe(1);
   });
 });
 
