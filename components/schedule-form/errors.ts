@@ -85,6 +85,9 @@ export function fieldMessage(message: string, path: string | undefined): string 
   if (!path) return message;
   if (message.startsWith(`${path}: `)) return message.slice(path.length + 2);
   if (message.startsWith(`${path} `)) return message.slice(path.length + 1);
+  // The contract's rules name the target's own field (`url: …` under `invocation_target.url`).
+  const leaf = path.split('.').pop()!;
+  if (leaf !== path && message.startsWith(`${leaf}: `)) return message.slice(leaf.length + 2);
   return message;
 }
 

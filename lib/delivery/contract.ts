@@ -72,6 +72,7 @@ export function webhookUrlProblem(url: string): string | null {
   }
   if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') return `url must use http or https, not ${parsed.protocol.replace(/:$/, '').slice(0, 20)}`;
   if (!parsed.hostname) return 'url must name a host';
+  if (url !== url.trim()) return 'url must not begin or end with spaces';
   if (parsed.username || parsed.password) return 'url must not carry a user name or password; send credentials in headers';
   return null;
 }

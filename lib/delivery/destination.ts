@@ -90,7 +90,8 @@ export function addressVerdict(host: string, address: string, list: HttpAllowLis
   }
   const shown = a.toString();
   const via = bareHost(host) === shown || ipaddr.isValid(bareHost(host)) ? '' : ` (${bareHost(host)} resolves to it)`;
-  const article = /^[aeiou]/i.test(c.category) ? 'an' : 'a';
+  // "a unique local": a vowel letter sounding like "you" takes "a".
+  const article = /^[aeiou]/i.test(c.category) && !/^uni/i.test(c.category) ? 'an' : 'a';
   return { allowed: false, reason: `${shown} is ${article} ${c.category} address${via}; list the host or range in SCHEDULER_HTTP_ALLOWED_HOSTS to allow it` };
 }
 

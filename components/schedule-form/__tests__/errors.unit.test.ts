@@ -26,6 +26,8 @@ describe('fieldForPath', () => {
 describe('fieldMessage and targetMessage', () => {
   it('drops the leading path the field label already names', () => {
     expect(fieldMessage('cron_expression: day-of-week: `8` is outside 1-7', 'cron_expression')).toBe('day-of-week: `8` is outside 1-7');
+    // A target field's rule names its own field: the label already says it ("URL", not "URL: url: …").
+    expect(fieldMessage('url: 169.254.169.254 is a cloud metadata address', 'invocation_target.url')).toBe('169.254.169.254 is a cloud metadata address');
     expect(fieldMessage('cron_expression "0 9 ? * MON-FRI 2020" never fires', 'cron_expression')).toBe('"0 9 ? * MON-FRI 2020" never fires');
     expect(fieldMessage('alias "nightly-report" is taken', 'alias')).toBe('"nightly-report" is taken');
     expect(fieldMessage('must be an IANA name', 'timezone')).toBe('must be an IANA name');

@@ -18,6 +18,7 @@ describe('§13.1 http target contract', () => {
 
   it.each([
     [{ url: 'ftp://example.com/x' }, 'invalid_invocation_target', 'url', 'url must use http or https, not ftp'],
+    [{ url: ' http://example.com/x' }, 'invalid_invocation_target', 'url', 'url must not begin or end with spaces'],
     [{ url: 'not a url' }, 'invalid_invocation_target', 'url', 'url must be an absolute http:// or https:// URL'],
     [{ url: 'https://user:pw@example.com/' }, 'invalid_invocation_target', 'url', 'url must not carry a user name or password; send credentials in headers'],
     [{ url: `https://example.com/${'a'.repeat(2030)}` }, 'invalid_request_body', 'url', 'url: url must be at most 2048 characters'],
