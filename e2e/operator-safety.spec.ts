@@ -173,7 +173,8 @@ test('a dirty schedule form asks before Cancel, a link or a reload; a clean one 
   await expect(leave).toContainText('This new schedule is not saved: leaving discards what you entered.');
   await leave.getByRole('button', { name: 'Stay on this page' }).click();
   await expect(leave).toBeHidden();
-  await expect(page).toHaveURL(new RegExp(`/schedulers/${rev}/new$`));
+  // Still the New Schedule form (its `?form=` token, SPEC §15, kept).
+  await expect(page).toHaveURL(new RegExp(`/schedulers/${rev}/new(\\?form=[0-9a-f-]+)?$`));
   await expect(page.getByLabel('Alias')).toHaveValue('never-saved-alias');
 
   // Reload asks through the browser's own prompt (beforeunload); dismissing it keeps the page.
