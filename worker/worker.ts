@@ -22,6 +22,7 @@ import {
   markWorkerStopped,
   recordHeartbeat,
   createDeliveryDeps,
+  LEASE_RENEW_MS,
   sendDueDeadLetters,
   sweepExpiredRuns,
   type DeliveryDeps,
@@ -50,8 +51,6 @@ export interface WorkerOptions {
   delivery?: DeliveryDeps;
 }
 
-/** How often the leases of attempts in hand are renewed, in ms of the worker's clock (deliver-attempts.ts). */
-const LEASE_RENEW_MS = 20_000;
 
 const DAY_MS = 86_400_000;
 /** Pause before looking again when due occurrences exist but other workers hold them, in ms. */

@@ -38,7 +38,10 @@ export async function sendDueDeadLetters(db: Db, deps: DeliveryDeps, now: Date):
   if (!any) return { sent: 0, failed: 0, failures: [] };
   const due = await inTransaction(db, (tx) => claimDeadLetterSends(tx, now, SEND_BATCH, new Date(now.getTime() + SEND_LEASE_MS)));
   if (due.length === 0) return { sent: 0, failed: 0, failures: [] };
-  const results = await Promise.all(due.map((d) => sendOne(db, d, deps, now)));
+  // Each scheduler's account and group are read once per call, however many of its dead letters are due.
+  const facts = new Map<string, ReturnType<typeof schedulerFacts>>();
+  const factsOf = (revisionId: string) => facts.get(revisionId) ?? facts.set(revisionId, schedulerFacts(db, revisionId, now, false)).get(revisionId)!;
+  const results = await Promise.all(due.map((d) => sendOne(db, d, deps, factsOf(d.revisionId))));
   let sent = 0;
   let failed = 0;
   const failures: DeadLetterSendReport['failures'] = [];
@@ -63,9 +66,9 @@ export async function sendDueDeadLetters(db: Db, deps: DeliveryDeps, now: Date):
 
 type SendResult = { ok: true; messageId?: string; truncated: boolean } | { ok: false; error: string; message: string; retryable: boolean };
 
-async function sendOne(db: Db, d: DeadLetterSend, deps: DeliveryDeps, now: Date): Promise<SendResult> {
+async function sendOne(db: Db, d: DeadLetterSend, deps: DeliveryDeps, factsP: ReturnType<typeof schedulerFacts>): Promise<SendResult> {
   try {
-    const facts = await schedulerFacts(db, d.revisionId, now, false);
+    const facts = await factsP;
     const schedule = await db.schedule.findUnique({ where: { id: d.scheduleId }, select: { alias: true, eventbridge: true } });
     const scheduleArn = facts
       ? (await fireContextOf({ scheduleId: d.scheduleId, scheduledFor: d.scheduledFor, trigger: 'schedule', attempt: d.attempts, alias: schedule?.alias ?? null, eventbridge: schedule?.eventbridge ?? null }, facts)).scheduleArn

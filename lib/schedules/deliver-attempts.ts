@@ -21,6 +21,7 @@ import {
   AwsInvocationTargetSchema,
   createDeliveryPool,
   deliver,
+  HTTP_TIMEOUT_SECONDS,
   HttpInvocationTargetSchema,
   scheduleArn,
   sdkRegion,
@@ -80,7 +81,7 @@ export function isExternalTarget(type: string | null | undefined): type is 'http
  * delivering process renews it while the attempt waits for a pool slot or runs (`LEASE_RENEW_MS`).
  */
 export function inFlightLeaseEnd(schedule: Pick<FiringSchedule, 'invocationTargetType' | 'invocationTarget'>, now: Date): Date {
-  const timeout = schedule.invocationTargetType === 'http' ? ((schedule.invocationTarget as { timeout_seconds?: number }).timeout_seconds ?? 10) * 1000 : AWS_ATTEMPT_MS;
+  const timeout = schedule.invocationTargetType === 'http' ? ((schedule.invocationTarget as { timeout_seconds?: number }).timeout_seconds ?? HTTP_TIMEOUT_SECONDS.default) * 1000 : AWS_ATTEMPT_MS;
   return new Date(now.getTime() + timeout + LEASE_MARGIN_MS);
 }
 

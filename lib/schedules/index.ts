@@ -19,6 +19,7 @@ export {
   deliverEach,
   createDeliveryDeps,
   renewInFlightLeases,
+  LEASE_RENEW_MS,
   isExternalTarget,
   type DeliveredAttempt,
   type DeliveryDeps,

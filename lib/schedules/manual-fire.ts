@@ -6,10 +6,9 @@
  * recovery, as for scheduled attempts).
  */
 import type { Limits } from '../config';
-import { createDeliveryPool } from '../delivery';
 import { insertPendingAttempts, type Db, type FiringSchedule, type Tx } from '../db';
 import { newId } from '../ids';
-import { inFlightAttemptOf, inFlightLeaseEnd, isExternalTarget, type DeliveryDeps, type InFlightAttempt } from './deliver-attempts';
+import { createDeliveryDeps, inFlightAttemptOf, inFlightLeaseEnd, isExternalTarget, type DeliveryDeps, type InFlightAttempt } from './deliver-attempts';
 import { deliverAndRecord } from './fire-occurrence';
 import { invokeAndRecord } from './invoke-target';
 
@@ -52,6 +51,6 @@ let fallback: DeliveryDeps | null = null;
  */
 export async function finishManualFire(db: Db, started: StartedManualFire, delivery: DeliveryDeps | undefined): Promise<void> {
   if (!started.inFlight) return;
-  fallback ??= { pool: createDeliveryPool(4), allowList: { hosts: [], addresses: [], ranges: [] } };
+  fallback ??= createDeliveryDeps({ delivery: { concurrency: 4, httpAllowList: { hosts: [], addresses: [], ranges: [] } } });
   await deliverAndRecord(db, [started.inFlight], delivery ?? fallback, () => new Date());
 }
