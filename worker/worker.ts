@@ -23,6 +23,7 @@ import {
   recordHeartbeat,
   createDeliveryDeps,
   LEASE_RENEW_MS,
+  NO_ALLOWED_HOSTS,
   sendDueDeadLetters,
   sweepExpiredRuns,
   type DeliveryDeps,
@@ -77,7 +78,7 @@ export class Worker {
   constructor(private readonly opts: WorkerOptions) {
     this.clock = opts.clock ?? (() => new Date());
     this.startedAt = this.clock();
-    this.delivery = opts.delivery ?? createDeliveryDeps({ delivery: { concurrency: 16, httpAllowList: { hosts: [], addresses: [], ranges: [] } } });
+    this.delivery = opts.delivery ?? createDeliveryDeps({ delivery: { concurrency: 16, httpAllowList: NO_ALLOWED_HOSTS } });
     this.deliveries = new DeliveryRunner(
       opts.db,
       this.delivery,

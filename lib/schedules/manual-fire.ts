@@ -10,6 +10,7 @@ import { insertPendingAttempts, type Db, type FiringSchedule, type Tx } from '..
 import { newId } from '../ids';
 import { createDeliveryDeps, inFlightAttemptOf, inFlightLeaseEnd, isExternalTarget, type DeliveryDeps, type InFlightAttempt } from './deliver-attempts';
 import { deliverAndRecord } from './fire-occurrence';
+import { NO_ALLOWED_HOSTS } from './save-schedule';
 import { invokeAndRecord } from './invoke-target';
 
 /** A manual fire begun in a transaction: its run id, and the attempt to deliver after commit (external targets). */
@@ -51,6 +52,6 @@ let fallback: DeliveryDeps | null = null;
  */
 export async function finishManualFire(db: Db, started: StartedManualFire, delivery: DeliveryDeps | undefined): Promise<void> {
   if (!started.inFlight) return;
-  fallback ??= createDeliveryDeps({ delivery: { concurrency: 4, httpAllowList: { hosts: [], addresses: [], ranges: [] } } });
+  fallback ??= createDeliveryDeps({ delivery: { concurrency: 4, httpAllowList: NO_ALLOWED_HOSTS } });
   await deliverAndRecord(db, [started.inFlight], delivery ?? fallback, () => new Date());
 }
