@@ -17,6 +17,16 @@ export async function hasBlobAccess(db: Tx, actor: Actor, blobId: string, need: 
 }
 
 /**
+ * Which of `blobIds` `actor` holds at least `need` on: `hasBlobAccess` for many blobs in ONE scoped
+ * query (the same `blobsWith` rule), for the fire path's set-based resolution.
+ */
+export async function blobsWithAccess(db: Tx, actor: Actor, blobIds: string[], need: Role): Promise<Set<string>> {
+  if (blobIds.length === 0) return new Set();
+  const rows = await db.blob.findMany({ where: { AND: [{ id: { in: blobIds } }, blobsWith(actor, need)] }, select: { id: true } });
+  return new Set(rows.map((r) => r.id));
+}
+
+/**
  * The role `actor` holds on blob `blobId` (org role + blob grants, capped by the key's role), or
  * null when it holds none (or the blob does not exist). An org actor holds `admin` on its own org's blobs.
  * For where the role's value is needed (to show it); to decide what a caller sees, scope the query

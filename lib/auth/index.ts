@@ -6,7 +6,7 @@
  */
 export { type Actor, type AuthEntity, actorFromEntity } from './actor';
 export { describeAuthEntities, type AuthEntityInfo } from './describe-auth-entities';
-export { blobRole, blobRoles, hasBlobAccess, orgRole, visibleOrgIds } from './access';
+export { blobRole, blobRoles, blobsWithAccess, hasBlobAccess, orgRole, visibleOrgIds } from './access';
 export { blobsWith, readableBy, writableBy, orgsVisibleTo } from './scope';
 export { ROLES, type Role, roleAtLeast, maxRole, minRole, isRole } from './roles';
 export { generateApiKey, hashSecret, actorFromApiKey, upsertKnownApiKey } from './keys';

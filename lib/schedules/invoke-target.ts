@@ -11,6 +11,8 @@ import { newId } from '../ids';
 import {
   embeddedGateway,
   type CreateExecutionRequest,
+  type FireKey,
+  type VerifiedFire,
   type ResolvedTarget,
   type ResolvedWorkflow,
   type ResolveFailure,
@@ -87,8 +89,42 @@ export async function invokeAndRecord(tx: Tx, opts: InvokeOptions, limits: Limit
 }
 
 type Resolution =
-  | { ok: true; target: ResolvedTarget; workflow: ResolvedWorkflow }
+  | { ok: true; target: ResolvedTarget; workflow: ResolvedWorkflow; verified?: VerifiedFire }
   | { ok: false; status: RunStatus; result: RunResult };
+
+/** Items with the same creator, target and workflow reference share one resolution. */
+function resolutionKey(schedule: FiringSchedule, it: InvocationTarget): string {
+  return JSON.stringify([schedule.createdByType, schedule.createdById, it.target, it.workflow]);
+}
+
+/**
+ * The batch's distinct workflow fires resolved at once (`gateway.resolveForFires`: a constant number
+ * of statements however many targets). A key it does not decide is absent: the loop resolves it
+ * with `resolve`, one key at a time, which names its failure.
+ */
+async function resolveAll(tx: Tx, gateway: WorkflowGateway, items: InvokeOptions[]): Promise<Map<string, Resolution>> {
+  const distinct = new Map<string, FireKey>();
+  for (const { schedule } of items) {
+    if ((schedule.invocationTargetType ?? 'workflow') !== 'workflow') continue;
+    const it = schedule.invocationTarget as InvocationTarget;
+    const key = resolutionKey(schedule, it);
+    if (!distinct.has(key)) distinct.set(key, { actor: actorOf(schedule), target: it.target, workflow: it.workflow });
+  }
+  const out = new Map<string, Resolution>();
+  if (distinct.size === 0) return out;
+  // A failing statement fails the batch (on PostgreSQL it aborts the transaction anyway): the worker
+  // then fires its occurrences one by one.
+  const answers = await gateway.resolveForFires(tx, [...distinct.values()]);
+  [...distinct.keys()].forEach((key, i) => {
+    const v = answers[i];
+    if (v) out.set(key, { ok: true, target: v.target, workflow: v.workflow, verified: v });
+  });
+  return out;
+}
+
+function actorOf(schedule: FiringSchedule) {
+  return actorFromEntity({ type: schedule.createdByType as 'user' | 'org', id: schedule.createdById });
+}
 
 /**
  * Invoke every item: resolve its target afresh with its creator's standing and create the executions
@@ -111,12 +147,13 @@ export async function invokeTargets(
   limits: Limits,
   gateway: WorkflowGateway = embeddedGateway,
 ): Promise<InvokeOutcome[]> {
-  const resolutions = new Map<string, Resolution>();
   const runIds = items.map(() => newId());
   const resolved: (Resolution & { ok: true })[] = [];
   const requests: CreateExecutionRequest[] = [];
   const requestOf: number[] = [];
+  const verified = new Map<number, VerifiedFire>();
   const outcomes: (InvokeOutcome | undefined)[] = items.map(() => undefined);
+  const resolutions = await resolveAll(tx, gateway, items);
 
   // Serialization is desired: one transaction client runs one statement at a time.
   for (const [i, item] of items.entries()) {
@@ -127,20 +164,20 @@ export async function invokeTargets(
       continue;
     }
     const it = schedule.invocationTarget as InvocationTarget;
-    const key = JSON.stringify([schedule.createdByType, schedule.createdById, it.target, it.workflow]);
-    let resolution = resolutions.get(key);
+    let resolution = resolutions.get(resolutionKey(schedule, it));
     if (!resolution) {
       resolution = await resolve(tx, gateway, schedule, it);
-      resolutions.set(key, resolution);
+      resolutions.set(resolutionKey(schedule, it), resolution);
     }
     if (!resolution.ok) {
       outcomes[i] = { runId: runIds[i], status: resolution.status, result: resolution.result, executionId: null };
       continue;
     }
+    if (resolution.verified) verified.set(requests.length, resolution.verified);
     resolved.push(resolution);
     requestOf.push(i);
     requests.push({
-      actor: actorFromEntity({ type: schedule.createdByType as 'user' | 'org', id: schedule.createdById }),
+      actor: actorOf(schedule),
       revisionId: resolution.target.revisionId,
       sessionId: resolution.target.sessionId,
       definitionId: resolution.workflow.definitionId,
@@ -154,7 +191,7 @@ export async function invokeTargets(
 
   let created: Awaited<ReturnType<WorkflowGateway['createExecutions']>> = [];
   try {
-    created = requests.length ? await gateway.createExecutions(tx, requests, limits) : [];
+    created = requests.length ? await gateway.createExecutions(tx, requests, limits, verified) : [];
   } catch (thrown) {
     // An unforeseen exception: the catalog wrote nothing (its one insert is its last statement and is
     // atomic), so every fire of the batch that reached it is recorded as `internal_error`.
@@ -195,7 +232,7 @@ function inputDataOf(schedule: FiringSchedule, it: InvocationTarget, fire: { sch
 /** Target, then workflow reference, with the creator's standing (SPEC §6, §8 step 1). */
 async function resolve(tx: Tx, gateway: WorkflowGateway, schedule: FiringSchedule, it: InvocationTarget): Promise<Resolution> {
   try {
-    const actor = actorFromEntity({ type: schedule.createdByType as 'user' | 'org', id: schedule.createdById });
+    const actor = actorOf(schedule);
     const target = await gateway.resolveTarget(tx, actor, it.target, 'write');
     if (!target.ok) return failure(target);
     const workflow = await gateway.resolveWorkflow(tx, actor, it.workflow, target.revisionId);

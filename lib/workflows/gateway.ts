@@ -14,8 +14,8 @@
  * blob is found and before anything inside it is looked at. A fire's run record is read by the
  * schedule's readers, who already saw the target when it was saved, so this discloses nothing new.
  */
-import type { Tx } from '../db';
-import { type Actor, hasBlobAccess } from '../auth';
+import { findFireTargets, type FireTargetKey, type Tx } from '../db';
+import { type Actor, blobsWithAccess, hasBlobAccess } from '../auth';
 import { isDomainError } from '../errors';
 import { isIdShape, normalizeRef } from '../ids';
 import type { InvocationError, TargetRef, WorkflowRef } from './contract';
@@ -24,6 +24,7 @@ import { resolveWorkflowReference } from './definitions/resolve-workflow-referen
 import {
   createExecution as createExecutionInCatalog,
   EXECUTIONS_LIMIT_NAME,
+  type CheckedExecution,
   type CreateExecutionOptions,
   type ExecutionLimits,
 } from './executions/create-execution';
@@ -103,9 +104,38 @@ export interface WorkflowGateway {
   /**
    * `createExecution` for a batch (the fire path, SPEC §8): one outcome per request, in order, each
    * exactly what `createExecution` would answer for it at that point of the sequence; the catalog may
-   * share reads between requests and write them together. Unforeseen exceptions propagate.
+   * share reads between requests and write them together. `verified` maps a request's index to what
+   * `resolveForFires` proved for it in this same transaction: its checks are not read again (only
+   * the limit is). Unforeseen exceptions propagate.
    */
-  createExecutions(db: Tx, requests: CreateExecutionRequest[], limits: ExecutionLimits): Promise<CreateExecutionOutcome[]>;
+  createExecutions(
+    db: Tx,
+    requests: CreateExecutionRequest[],
+    limits: ExecutionLimits,
+    verified?: ReadonlyMap<number, VerifiedFire>,
+  ): Promise<CreateExecutionOutcome[]>;
+  /**
+   * The fire path's set-based resolution (SPEC §8 step 1, decisions.md): for each key, either a
+   * fire that `resolveTarget` + `resolveWorkflow` would resolve AND whose `create_execution` checks
+   * (all but the limit) pass, or null: "not decided here", and the caller asks `resolveTarget` /
+   * `resolveWorkflow`, which name any failure exactly. A constant number of statements whatever the
+   * number of keys. Never a different success than the general path's.
+   */
+  resolveForFires(db: Tx, keys: FireKey[]): Promise<(VerifiedFire | null)[]>;
+}
+
+/** One distinct fire to resolve: whose standing, where and what (as stored on the schedule). */
+export interface FireKey {
+  actor: Actor;
+  target: TargetRef;
+  workflow: WorkflowRef;
+}
+
+/** A fire proven by `resolveForFires`: its resolution, and what `create_execution`'s checks found. */
+export interface VerifiedFire {
+  target: ResolvedTarget;
+  workflow: ResolvedWorkflow;
+  checked: CheckedExecution;
 }
 
 const fail = (error: ResolveError, message: string): ResolveFailure => ({ ok: false, error, message });
@@ -176,11 +206,105 @@ export const embeddedGateway: WorkflowGateway = {
     }
   },
 
-  async createExecutions(db, requests, limits) {
-    const results = await createExecutionsInCatalog(db, requests, limits);
+  resolveForFires: resolveForFiresInCatalog,
+
+  async createExecutions(db, requests, limits, verified) {
+    const checked = verified ? new Map([...verified].map(([i, v]) => [i, v.checked])) : undefined;
+    const results = await createExecutionsInCatalog(db, requests, limits, checked);
     return results.map((r) => (r.ok ? { ok: true as const, executionId: r.executionId } : refusalOutcome(r.refusal)));
   },
 };
+
+/**
+ * `resolveForFires` of the embedded catalog: one lookup statement for every key (findFireTargets),
+ * then one access query per distinct actor (`blobsWithAccess`, the same rule as `hasBlobAccess`).
+ * Decided here, only the plain success: a bare workflow reference, references the general path reads
+ * the same way (a following target's session by alias, a pinned revision by id), a workflow blob the
+ * actor can write, a draft revision, an open session, the definition in that revision. Those are
+ * exactly `resolveTarget`'s and `resolveWorkflowReference`'s steps for such a key, and they imply
+ * every check of `checkExecution` (the revision's blob is the target blob, written by the actor; the
+ * definition is in the execution's own revision). Anything else is null (the general path).
+ */
+async function resolveForFiresInCatalog(db: Tx, keys: FireKey[]): Promise<(VerifiedFire | null)[]> {
+  const lookups: FireTargetKey[] = [];
+  const following = new Map<string, boolean>();
+  keys.forEach((key, i) => {
+    let lookup: FireTargetKey | null;
+    try {
+      lookup = fireTargetKey(String(i), key);
+    } catch {
+      // A stored reference of an unexpected shape: the general path records what it meets.
+      lookup = null;
+    }
+    if (lookup) {
+      lookups.push(lookup);
+      following.set(lookup.k, lookup.revisionId === null);
+    }
+  });
+  const rows = await findFireTargets(db, lookups);
+  const actorOf = (k: string) => keys[Number(k)].actor;
+  // One access query per distinct actor (its role cap included in the key: it narrows the rule).
+  const blobsOf = new Map<string, { actor: Actor; blobIds: Set<string> }>();
+  for (const r of rows) {
+    const actor = actorOf(r.k);
+    const ak = JSON.stringify([actor.type, actor.id, actor.roleCap ?? null]);
+    const entry = blobsOf.get(ak) ?? { actor, blobIds: new Set<string>() };
+    entry.blobIds.add(r.blobId);
+    blobsOf.set(ak, entry);
+  }
+  const writable = new Map<string, Set<string>>();
+  // Serialization is desired: one transaction client runs one statement at a time.
+  for (const [ak, { actor, blobIds }] of blobsOf) writable.set(ak, await blobsWithAccess(db, actor, [...blobIds], 'write'));
+  const out: (VerifiedFire | null)[] = keys.map(() => null);
+  for (const r of rows) {
+    const actor = actorOf(r.k);
+    const canWrite = writable.get(JSON.stringify([actor.type, actor.id, actor.roleCap ?? null]))?.has(r.blobId) ?? false;
+    if (r.blobType !== 'workflow' || !canWrite || r.revisionState !== 'draft' || r.sessionState !== 'open') continue;
+    out[Number(r.k)] = {
+      target: { ok: true, blobId: r.blobId, orgId: r.orgId, revisionId: r.revisionId, sessionId: r.sessionId, pinned: !following.get(r.k), revisionState: 'draft' },
+      workflow: { ok: true, definitionId: r.definitionId, revisionId: r.revisionId, blobId: r.blobId },
+      checked: { revision: { id: r.revisionId, blobId: r.blobId }, session: { id: r.sessionId, alias: r.sessionAlias } },
+    };
+  }
+  return out;
+}
+
+/**
+ * The lookup of one key in the forms `resolveTarget` and `resolveWorkflowReference` read it, or null
+ * when the key is not one `resolveForFires` decides (a qualified workflow reference; a reference the
+ * general path finds nothing for by its shape alone, e.g. a blob alias without an org).
+ */
+function fireTargetKey(k: string, { target, workflow }: FireKey): FireTargetKey | null {
+  if (workflow.blob !== undefined || workflow.org !== undefined || workflow.revision !== undefined) return null;
+  const split = (ref: string) => (isIdShape(ref) ? { id: ref, alias: null } : { id: null, alias: ref });
+  const blob = normalizeRef(target.blob);
+  const org = target.org === undefined ? null : normalizeRef(target.org);
+  const revision = normalizeRef(target.revision);
+  const session = normalizeRef(target.session);
+  const definition = normalizeRef(workflow.definition);
+  if (!blob || org === '' || !session || !definition) return null;
+  if (!isIdShape(blob) && org === null) return null;
+  const isFollowing = revision === 'default';
+  if (!isFollowing && !isIdShape(revision)) return null;
+  // A following target's session is an alias (SPEC §6.1): an id finds nothing on the general path.
+  if (isFollowing && isIdShape(session)) return null;
+  const o = org === null ? { id: null, alias: null } : split(org);
+  const b = split(blob);
+  const s = split(session);
+  const d = split(definition);
+  return {
+    k,
+    orgId: o.id,
+    orgAlias: o.alias,
+    blobId: b.id,
+    blobAlias: b.alias,
+    revisionId: isFollowing ? null : revision,
+    sessionId: s.id,
+    sessionAlias: s.alias,
+    definitionId: d.id,
+    definitionAlias: d.alias,
+  };
+}
 
 /** A catalog refusal as the SPEC §8.1 outcome of a fire. */
 function refusalOutcome(e: DomainError): Exclude<CreateExecutionOutcome, { ok: true }> {

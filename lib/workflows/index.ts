@@ -81,6 +81,8 @@ export {
   type ResolvedWorkflow,
   type CreateExecutionRequest,
   type CreateExecutionOutcome,
+  type FireKey,
+  type VerifiedFire,
 } from './gateway';
 
 // Transport: command handlers and blob route handlers.

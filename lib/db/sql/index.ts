@@ -18,6 +18,7 @@ export {
 export { advanceNextFire, type Advance } from './advance-next-fire';
 export { findFiredOccurrences } from './find-fired-occurrences';
 export { insertRuns, type RunInsert } from './insert-runs';
+export { findFireTargets, countRecentExecutionsBySession, type FireTargetKey, type FireTargetRow } from './resolve-fire-targets';
 export { insertExecutions, type ExecutionInsert } from './insert-executions';
 export { deleteExpiredRows, type ExpiringTable } from './delete-expired-runs';
 export { sqlInstant } from './instant';

@@ -9,12 +9,13 @@
  * - the accepted executions are written by one multi-row insert (lib/db/sql/insert-executions.ts).
  * A refusal writes nothing for its request and does not affect the others.
  */
-import { insertExecutions, type ExecutionInsert, type Tx } from '../../db';
+import { countRecentExecutionsBySession, insertExecutions, type ExecutionInsert, type Tx } from '../../db';
 import { type DomainError, isDomainError } from '../../errors';
 import { newId } from '../../ids';
 import {
   checkExecution,
   countRecentExecutions,
+  EXECUTIONS_LIMIT_WINDOW_MS,
   executionsLimitError,
   type CheckedExecution,
   type CreateExecutionOptions,
@@ -28,16 +29,22 @@ export type CreateExecutionsResult = { ok: true; executionId: string } | { ok: f
  * Refusals are DomainErrors in the result; any other exception propagates (the caller's transaction
  * then rolls back).
  */
-export async function createExecutions(db: Tx, requests: CreateExecutionOptions[], limits: ExecutionLimits): Promise<CreateExecutionsResult[]> {
+export async function createExecutions(
+  db: Tx,
+  requests: CreateExecutionOptions[],
+  limits: ExecutionLimits,
+  verified?: ReadonlyMap<number, CheckedExecution>,
+): Promise<CreateExecutionsResult[]> {
   const limit = limits.executionsPerSessionPerMinute;
   const checks = new Map<string, CheckedExecution | DomainError>();
-  const inWindow = new Map<string, number>();
+  const inWindow = await prefetchWindows(db, requests);
   const inserts: ExecutionInsert[] = [];
   const results: CreateExecutionsResult[] = [];
   // Serialization is desired: the outcome of request k may depend on the requests before it (limit).
-  for (const req of requests) {
+  for (const [i, req] of requests.entries()) {
     const key = JSON.stringify([req.actor.type, req.actor.id, req.actor.roleCap ?? null, req.revisionId, req.sessionId, req.definitionId]);
-    let checked = checks.get(key);
+    // Checked by the caller's resolution in this same transaction (gateway `resolveForFires`).
+    let checked = verified?.get(i) ?? checks.get(key);
     if (checked === undefined) {
       try {
         checked = await checkExecution(db, req);
@@ -77,4 +84,21 @@ export async function createExecutions(db: Tx, requests: CreateExecutionOptions[
   }
   await insertExecutions(db, inserts);
   return results;
+}
+
+/**
+ * Every request's limit window counted at once when the batch has one instant (the fire path's
+ * case): one grouped statement instead of one count per session. Keys `${sessionId}@${now ms}`, as
+ * the loop reads them; a batch of several instants counts each window in the loop instead.
+ */
+async function prefetchWindows(db: Tx, requests: CreateExecutionOptions[]): Promise<Map<string, number>> {
+  const windows = new Map<string, number>();
+  const instants = new Set(requests.map((r) => r.now.getTime()));
+  if (requests.length < 2 || instants.size !== 1) return windows;
+  const now = requests[0].now;
+  const sessions = [...new Set(requests.map((r) => r.sessionId))];
+  // The window is (now − 60 s, now], as countRecentExecutions counts it.
+  const counts = await countRecentExecutionsBySession(db, sessions, new Date(now.getTime() - EXECUTIONS_LIMIT_WINDOW_MS), now);
+  for (const id of sessions) windows.set(`${id}@${now.getTime()}`, counts.get(id) ?? 0);
+  return windows;
 }
