@@ -52,6 +52,9 @@ export function dialectOfDb(db: Tx): Dialect {
  *    connection is never left inside a transaction. Pinned by app/api/__tests__/storage-full.int.test.ts.
  */
 class PrismaBetterSQLite3Immediate extends PrismaBetterSQLite3 {
+  /** The connection every query of this client runs on, once connected (see `sqliteConnection`). */
+  connection: Database.Database | null = null;
+
   override async connect() {
     const adapter = await super.connect();
     // The adapter keeps its better-sqlite3 Database in `client`; queries run through its public methods.
@@ -59,6 +62,7 @@ class PrismaBetterSQLite3Immediate extends PrismaBetterSQLite3 {
     if (!client || typeof client.prepare !== 'function') {
       throw new Error('lib/db: @prisma/adapter-better-sqlite3 internals changed (no `client`); SQLite transactions cannot be installed');
     }
+    this.connection = client;
     const queue = new TransactionQueue();
     const original = adapter.startTransaction.bind(adapter);
     adapter.startTransaction = async (isolationLevel) => {
@@ -169,7 +173,40 @@ function createSqliteDb(databaseUrl: string): Db {
   sqlite.close();
   // `timeout` is SQLite's busy timeout (ms): a writer waits this long for another process's lock.
   const adapter = new PrismaBetterSQLite3Immediate({ url: file, timeout: 15_000 });
-  return new PrismaClient({ adapter });
+  const db = new PrismaClient({ adapter });
+  // Read back by `sqliteConnection`; a transaction client forwards it (it reads the client's properties).
+  Object.defineProperty(db, SQLITE_ADAPTER, { value: adapter });
+  return db;
+}
+
+const SQLITE_ADAPTER = Symbol('scheduler.sqliteAdapter');
+const statements = new WeakMap<Database.Database, Map<string, Database.Statement>>();
+
+/**
+ * SQLite only: run one statement of lib/db/sql directly on the better-sqlite3 connection that `tx`
+ * runs on, with the statement prepared once per connection; null on PostgreSQL (and before the
+ * client's first query). For the fire path's hot statements, whose parameters are large JSON
+ * documents: Prisma's raw-query path costs about 60 ns per parameter byte and maps every result row,
+ * which was half of a batch's time. Same connection, so inside `inTransaction` the statement is part
+ * of the open `BEGIN IMMEDIATE` transaction (this process holds the write lock; nothing interleaves,
+ * better-sqlite3 being synchronous). Call it ONLY inside a transaction. Errors are better-sqlite3's
+ * (they roll the caller's transaction back like Prisma's).
+ */
+export function sqliteConnection(tx: Tx): { all: (sql: string, ...params: unknown[]) => Record<string, unknown>[]; run: (sql: string, ...params: unknown[]) => number } | null {
+  const adapter = (tx as unknown as Record<symbol, PrismaBetterSQLite3Immediate | undefined>)[SQLITE_ADAPTER];
+  const connection = adapter?.connection;
+  if (!connection) return null;
+  let cache = statements.get(connection);
+  if (!cache) statements.set(connection, (cache = new Map()));
+  const prepared = (sql: string) => {
+    let st = cache.get(sql);
+    if (!st) cache.set(sql, (st = connection.prepare(sql)));
+    return st;
+  };
+  return {
+    all: (sql, ...params) => prepared(sql).all(...params) as Record<string, unknown>[],
+    run: (sql, ...params) => prepared(sql).run(...params).changes,
+  };
 }
 
 function createPostgresDb(databaseUrl: string, poolSize: number): Db {

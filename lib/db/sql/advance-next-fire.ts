@@ -14,6 +14,7 @@
  */
 import type { Tx } from '../client';
 import { dialectOfDb } from '../client';
+import { queryRows } from './run-sql';
 import { sqlInstant, sqlInstantOrNull } from './instant';
 
 export interface Advance {
@@ -78,6 +79,6 @@ export async function advanceNextFire(tx: Tx, advances: Advance[], now: Date): P
     state: a.state,
     skipped: a.skipped,
   }));
-  const rows = await tx.$queryRawUnsafe<{ id: string }[]>(ADVANCE_NEXT_FIRE_SQL[dialect], sqlInstant(dialect, now), JSON.stringify(doc));
+  const rows = await queryRows<{ id: string }>(tx, ADVANCE_NEXT_FIRE_SQL, sqlInstant(dialect, now), JSON.stringify(doc));
   return new Set(rows.map((r) => r.id));
 }

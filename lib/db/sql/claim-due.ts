@@ -17,6 +17,7 @@
  */
 import type { Tx } from '../client';
 import { dialectOfDb } from '../client';
+import { queryRows } from './run-sql';
 import { sqlInstant } from './instant';
 import { rawInstant, toScheduleRecord, type ScheduleRecord } from './schedule-record';
 
@@ -132,7 +133,7 @@ export const CLAIM_OCCURRENCE_SQL = {
  */
 export async function claimDue(tx: Tx, now: Date, limit: number): Promise<ClaimedSchedule[]> {
   const dialect = dialectOfDb(tx);
-  const rows = await tx.$queryRawUnsafe<Record<string, unknown>[]>(CLAIM_DUE_SQL[dialect], sqlInstant(dialect, now), limit);
+  const rows = await queryRows(tx, CLAIM_DUE_SQL, sqlInstant(dialect, now), limit);
   return rows.map(toClaimed);
 }
 

@@ -14,6 +14,7 @@
  */
 import type { Tx } from '../client';
 import { dialectOfDb } from '../client';
+import { queryRows } from './run-sql';
 import { FIRING_COLUMNS, toFiringSchedule, type FiringSchedule } from './claim-due';
 import { sqlInstant } from './instant';
 import { rawBoolean, rawInstant } from './schedule-record';
@@ -75,7 +76,7 @@ export const TAKE_PENDING_SQL = {
  */
 export async function claimRetries(tx: Tx, now: Date, limit: number): Promise<ClaimedRetry[]> {
   const dialect = dialectOfDb(tx);
-  return take(tx, await tx.$queryRawUnsafe<Record<string, unknown>[]>(CLAIM_RETRIES_SQL[dialect], sqlInstant(dialect, now), limit));
+  return take(tx, await queryRows(tx, CLAIM_RETRIES_SQL, sqlInstant(dialect, now), limit));
 }
 
 /**
@@ -84,15 +85,14 @@ export async function claimRetries(tx: Tx, now: Date, limit: number): Promise<Cl
  */
 export async function claimRetry(tx: Tx, pendingId: string, now: Date): Promise<ClaimedRetry[]> {
   const dialect = dialectOfDb(tx);
-  return take(tx, await tx.$queryRawUnsafe<Record<string, unknown>[]>(CLAIM_RETRY_SQL[dialect], pendingId, sqlInstant(dialect, now)));
+  return take(tx, await queryRows(tx, CLAIM_RETRY_SQL, pendingId, sqlInstant(dialect, now)));
 }
 
 async function take(tx: Tx, rows: Record<string, unknown>[]): Promise<ClaimedRetry[]> {
-  const dialect = dialectOfDb(tx);
   if (rows.length === 0) return [];
   // Exactly once (SPEC §12.2): only the rows this DELETE removed are fired; it must stay in the
   // transaction that inserts the attempts' runs.
-  const taken = await tx.$queryRawUnsafe<{ id: string }[]>(TAKE_PENDING_SQL[dialect], JSON.stringify(rows.map((r) => r.pending_id)));
+  const taken = await queryRows<{ id: string }>(tx, TAKE_PENDING_SQL, JSON.stringify(rows.map((r) => r.pending_id)));
   const ours = new Set(taken.map((t) => t.id));
   return rows
     .filter((r) => ours.has(r.pending_id as string))

@@ -7,6 +7,7 @@
  */
 import type { Tx } from '../client';
 import { dialectOfDb } from '../client';
+import { queryRows } from './run-sql';
 import { sqlInstant } from './instant';
 
 /** Param: JSON array of {id, scheduled_for}. Returns schedule_id of each occurrence that has a run. */
@@ -26,6 +27,6 @@ export async function findFiredOccurrences(tx: Tx, occurrences: { scheduleId: st
   if (occurrences.length === 0) return new Set();
   const dialect = dialectOfDb(tx);
   const doc = occurrences.map((o) => ({ id: o.scheduleId, scheduled_for: sqlInstant(dialect, o.scheduledFor) }));
-  const rows = await tx.$queryRawUnsafe<{ schedule_id: string }[]>(FIND_FIRED_OCCURRENCES_SQL[dialect], JSON.stringify(doc));
+  const rows = await queryRows<{ schedule_id: string }>(tx, FIND_FIRED_OCCURRENCES_SQL, JSON.stringify(doc));
   return new Set(rows.map((r) => r.schedule_id));
 }

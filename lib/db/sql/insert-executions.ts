@@ -4,6 +4,7 @@
  */
 import type { Tx } from '../client';
 import { dialectOfDb } from '../client';
+import { executeSql } from './run-sql';
 import { sqlInstant } from './instant';
 
 export interface ExecutionInsert {
@@ -51,5 +52,5 @@ export async function insertExecutions(tx: Tx, executions: ExecutionInsert[]): P
     run_id: e.runId,
     created_at: sqlInstant(dialect, e.createdAt),
   }));
-  await tx.$executeRawUnsafe(INSERT_EXECUTIONS_SQL[dialect], JSON.stringify(doc));
+  await executeSql(tx, INSERT_EXECUTIONS_SQL, JSON.stringify(doc));
 }

@@ -7,6 +7,7 @@
  */
 import type { Tx } from '../client';
 import { dialectOfDb } from '../client';
+import { executeSql } from './run-sql';
 import { sqlInstant, sqlInstantOrNull } from './instant';
 
 export interface RunInsert {
@@ -72,7 +73,7 @@ export async function insertRuns(tx: Tx, runs: RunInsert[]): Promise<void> {
     dead_letter_id: r.deadLetterId ?? null,
     created_at: sqlInstant(dialect, r.createdAt),
   }));
-  const inserted = await tx.$executeRawUnsafe(INSERT_RUNS_SQL[dialect], JSON.stringify(doc));
+  const inserted = await executeSql(tx, INSERT_RUNS_SQL, JSON.stringify(doc));
   // Every fire leaves one run record (SPEC §1): a missing schedule row would silently drop one.
   if (inserted !== runs.length) throw new Error(`insertRuns: ${runs.length - inserted} of ${runs.length} runs name no schedule row`);
 }

@@ -6,6 +6,7 @@
  */
 import type { Tx } from '../client';
 import { dialectOfDb } from '../client';
+import { executeSql, queryRows } from './run-sql';
 import { sqlInstant } from './instant';
 
 export interface PendingAttemptInsert {
@@ -57,7 +58,7 @@ export async function insertPendingAttempts(tx: Tx, rows: PendingAttemptInsert[]
     dead_letter_id: r.deadLetterId ?? null,
     created_at: sqlInstant(dialect, r.createdAt),
   }));
-  await tx.$executeRawUnsafe(INSERT_PENDING_SQL[dialect], JSON.stringify(doc));
+  await executeSql(tx, INSERT_PENDING_SQL, JSON.stringify(doc));
 }
 
 export interface DeadLetterInsert {
@@ -123,7 +124,7 @@ export async function insertDeadLetters(tx: Tx, rows: DeadLetterInsert[]): Promi
     sqs_due_at: r.deadLetterArn ? sqlInstant(dialect, r.createdAt) : null,
     created_at: sqlInstant(dialect, r.createdAt),
   }));
-  await tx.$executeRawUnsafe(INSERT_DEAD_LETTERS_SQL[dialect], JSON.stringify(doc));
+  await executeSql(tx, INSERT_DEAD_LETTERS_SQL, JSON.stringify(doc));
 }
 
 export interface FailureCount {
@@ -178,7 +179,7 @@ export async function updateFailureCounts(tx: Tx, counts: FailureCount[], now: D
   const doc = counts.map((c) => ({ id: c.scheduleId, consecutive_failures: c.consecutiveFailures, pause_note: c.pauseNote }));
   const at = sqlInstant(dialect, now);
   const params = dialect === 'sqlite' ? [at, at, JSON.stringify(doc)] : [at, JSON.stringify(doc)];
-  await tx.$executeRawUnsafe(UPDATE_FAILURE_COUNTS_SQL[dialect], ...params);
+  await executeSql(tx, UPDATE_FAILURE_COUNTS_SQL, ...params);
 }
 
 /** Params: now, JSON array of ids. */
@@ -201,6 +202,6 @@ const COMPLETE_FINISHED_SQL = {
 export async function completeFinished(tx: Tx, scheduleIds: string[], now: Date): Promise<{ id: string; actionAfterCompletion: string }[]> {
   if (scheduleIds.length === 0) return [];
   const dialect = dialectOfDb(tx);
-  const rows = await tx.$queryRawUnsafe<{ id: string; action_after_completion: string }[]>(COMPLETE_FINISHED_SQL[dialect], sqlInstant(dialect, now), JSON.stringify(scheduleIds));
+  const rows = await queryRows<{ id: string; action_after_completion: string }>(tx, COMPLETE_FINISHED_SQL, sqlInstant(dialect, now), JSON.stringify(scheduleIds));
   return rows.map((r) => ({ id: r.id, actionAfterCompletion: r.action_after_completion }));
 }

@@ -13,6 +13,7 @@
  */
 import type { Tx } from '../client';
 import { dialectOfDb } from '../client';
+import { queryRows } from './run-sql';
 import { sqlInstant } from './instant';
 
 /** One key of the batch; references already in lookup form (trimmed, lowercased). */
@@ -94,7 +95,7 @@ export async function findFireTargets(tx: Tx, keys: FireTargetKey[]): Promise<Fi
     definition_id: x.definitionId,
     definition_alias: x.definitionAlias,
   }));
-  const rows = await tx.$queryRawUnsafe<Record<string, string>[]>(RESOLVE_FIRE_TARGETS_SQL[dialectOfDb(tx)], JSON.stringify(doc));
+  const rows = await queryRows<Record<string, string>>(tx, RESOLVE_FIRE_TARGETS_SQL, JSON.stringify(doc));
   return rows.map((r) => ({
     k: r.k,
     blobId: r.blob_id,
@@ -125,8 +126,9 @@ export const COUNT_RECENT_EXECUTIONS_SQL = {
 export async function countRecentExecutionsBySession(tx: Tx, sessionIds: string[], after: Date, upTo: Date): Promise<Map<string, number>> {
   if (sessionIds.length === 0) return new Map();
   const dialect = dialectOfDb(tx);
-  const rows = await tx.$queryRawUnsafe<{ session_id: string; n: number | bigint }[]>(
-    COUNT_RECENT_EXECUTIONS_SQL[dialect],
+  const rows = await queryRows<{ session_id: string; n: number | bigint }>(
+    tx,
+    COUNT_RECENT_EXECUTIONS_SQL,
     JSON.stringify(sessionIds),
     sqlInstant(dialect, after),
     sqlInstant(dialect, upTo),
