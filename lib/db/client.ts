@@ -12,6 +12,8 @@
 import { PrismaBetterSQLite3 } from '@prisma/adapter-better-sqlite3';
 import { PrismaPg } from '@prisma/adapter-pg';
 import Database from 'better-sqlite3';
+import { AsyncLocalStorage } from 'node:async_hooks';
+import pg from 'pg';
 import { dialectOf, type Dialect } from './dialect';
 import { PrismaClient as PostgresPrismaClient } from './generated/postgresql/client';
 import { PrismaClient } from './generated/sqlite/client';
@@ -189,10 +191,12 @@ const statements = new WeakMap<Database.Database, Map<string, Database.Statement
  * documents: Prisma's raw-query path costs about 60 ns per parameter byte and maps every result row,
  * which was half of a batch's time. Same connection, so inside `inTransaction` the statement is part
  * of the open `BEGIN IMMEDIATE` transaction (this process holds the write lock; nothing interleaves,
- * better-sqlite3 being synchronous). Call it ONLY inside a transaction. Errors are better-sqlite3's
- * (they roll the caller's transaction back like Prisma's).
+ * better-sqlite3 being synchronous). Null for any client but the one `inTransaction` handed to its
+ * callback. Errors are better-sqlite3's (they roll the caller's transaction back like Prisma's).
  */
 export function sqliteConnection(tx: Tx): { all: (sql: string, ...params: unknown[]) => Record<string, unknown>[]; run: (sql: string, ...params: unknown[]) => number } | null {
+  // Only the transaction client `inTransaction` is running: never the base client, outside a transaction.
+  if (transactions.getStore()?.tx !== tx) return null;
   const adapter = (tx as unknown as Record<symbol, PrismaBetterSQLite3Immediate | undefined>)[SQLITE_ADAPTER];
   const connection = adapter?.connection;
   if (!connection) return null;
@@ -209,8 +213,61 @@ export function sqliteConnection(tx: Tx): { all: (sql: string, ...params: unknow
   };
 }
 
+/**
+ * PostgreSQL: the adapter, with each transaction's pool connection made known to `postgresConnection`.
+ * `@prisma/adapter-pg` (6.19) opens a transaction on a connection it takes from its pool and keeps in
+ * the transaction's `client`; `inTransaction` runs inside an AsyncLocalStorage holder, so the
+ * adapter's `startTransaction` (called in that async context) records the connection there.
+ */
+class PrismaPgWithConnection extends PrismaPg {
+  override async connect() {
+    const adapter = await super.connect();
+    const original = adapter.startTransaction.bind(adapter);
+    adapter.startTransaction = async (isolationLevel) => {
+      const tx = await original(isolationLevel);
+      const holder = transactions.getStore();
+      const conn = (tx as unknown as { client?: pg.PoolClient }).client;
+      if (holder && !holder.conn && conn && typeof conn.query === 'function') holder.conn = conn;
+      return tx;
+    };
+    return adapter;
+  }
+}
+
+/** The transaction `inTransaction` is running in this async context: its client, and (PostgreSQL) its connection. */
+const transactions = new AsyncLocalStorage<{ tx: Tx | null; conn: pg.PoolClient | null }>();
+
+/** Stored instants are UTC `timestamp(3)`: read them as UTC (node-postgres would read local time). */
+const UTC_TIMESTAMP_OID = 1114;
+const pgTypes = {
+  getTypeParser: (oid: number, format?: string) =>
+    oid === UTC_TIMESTAMP_OID ? (v: string) => new Date(`${v.replace(' ', 'T')}Z`) : pg.types.getTypeParser(oid, format as 'text'),
+};
+
+/**
+ * PostgreSQL only: run one statement of lib/db/sql directly on the pool connection of the
+ * transaction `tx` (the one `inTransaction` handed to its callback), or null when `tx` is not that
+ * (another client, SQLite, or a transaction not opened by `inTransaction`). Same reason as
+ * `sqliteConnection`: Prisma's raw-query path costs more per parameter byte and per result row than
+ * the statement itself for the fire path's JSON batch documents. Rows are objects keyed by column;
+ * `timestamp` values are Dates (UTC), `jsonb` parsed, `bigint` strings. The connection is the
+ * transaction's, so the statement is part of it; the caller awaits each statement before the next
+ * (one statement at a time on a connection).
+ */
+export function postgresConnection(tx: Tx): { query: (sql: string, params: unknown[]) => Promise<{ rows: Record<string, unknown>[]; rowCount: number }> } | null {
+  const holder = transactions.getStore();
+  if (!holder || holder.tx !== tx || !holder.conn) return null;
+  const conn = holder.conn;
+  return {
+    query: async (sql, params) => {
+      const r = await conn.query({ text: sql, values: params, types: pgTypes });
+      return { rows: r.rows as Record<string, unknown>[], rowCount: r.rowCount ?? 0 };
+    },
+  };
+}
+
 function createPostgresDb(databaseUrl: string, poolSize: number): Db {
-  const adapter = new PrismaPg({
+  const adapter = new PrismaPgWithConnection({
     connectionString: databaseUrl,
     // Prisma stores DateTime as `timestamp(3)` (no zone) holding UTC; raw SQL compares those columns
     // with bound instants, so the session zone must be UTC whatever the server's default is.
@@ -241,7 +298,13 @@ export function getDb(config: DbConfig): Db {
  * `options` are Prisma's `maxWait`/`timeout` bounds in ms (the fire path sets its own).
  */
 export function inTransaction<T>(db: Db, fn: (tx: Tx) => Promise<T>, options?: { maxWait?: number; timeout?: number }): Promise<T> {
-  return db.$transaction((tx) => fn(tx), options);
+  const holder: { tx: Tx | null; conn: pg.PoolClient | null } = { tx: null, conn: null };
+  return transactions.run(holder, () =>
+    db.$transaction((tx) => {
+      holder.tx = tx;
+      return fn(tx);
+    }, options),
+  );
 }
 
 /** Close the process-wide client (worker shutdown, tests). */
