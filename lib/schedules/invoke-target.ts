@@ -102,13 +102,13 @@ function resolutionKey(schedule: FiringSchedule, it: InvocationTarget): string {
  * of statements however many targets). A key it does not decide is absent: the loop resolves it
  * with `resolve`, one key at a time, which names its failure.
  */
-async function resolveAll(tx: Tx, gateway: WorkflowGateway, items: InvokeOptions[]): Promise<Map<string, Resolution>> {
+async function resolveAll(tx: Tx, gateway: WorkflowGateway, items: InvokeOptions[], keys: string[]): Promise<Map<string, Resolution>> {
   const distinct = new Map<string, FireKey>();
-  for (const { schedule } of items) {
-    if ((schedule.invocationTargetType ?? 'workflow') !== 'workflow') continue;
+  for (const [i, { schedule }] of items.entries()) {
+    // keys[i] is '' for an item that is not a workflow fire.
+    if (!keys[i] || distinct.has(keys[i])) continue;
     const it = schedule.invocationTarget as InvocationTarget;
-    const key = resolutionKey(schedule, it);
-    if (!distinct.has(key)) distinct.set(key, { actor: actorOf(schedule), target: it.target, workflow: it.workflow });
+    distinct.set(keys[i], { actor: actorOf(schedule), target: it.target, workflow: it.workflow });
   }
   const out = new Map<string, Resolution>();
   if (distinct.size === 0) return out;
@@ -153,7 +153,8 @@ export async function invokeTargets(
   const requestOf: number[] = [];
   const verified = new Map<number, VerifiedFire>();
   const outcomes: (InvokeOutcome | undefined)[] = items.map(() => undefined);
-  const resolutions = await resolveAll(tx, gateway, items);
+  const keys = items.map((item) => ((item.schedule.invocationTargetType ?? 'workflow') === 'workflow' ? resolutionKey(item.schedule, item.schedule.invocationTarget as InvocationTarget) : ''));
+  const resolutions = await resolveAll(tx, gateway, items, keys);
 
   // Serialization is desired: one transaction client runs one statement at a time.
   for (const [i, item] of items.entries()) {
@@ -164,10 +165,10 @@ export async function invokeTargets(
       continue;
     }
     const it = schedule.invocationTarget as InvocationTarget;
-    let resolution = resolutions.get(resolutionKey(schedule, it));
+    let resolution = resolutions.get(keys[i]);
     if (!resolution) {
       resolution = await resolve(tx, gateway, schedule, it);
-      resolutions.set(resolutionKey(schedule, it), resolution);
+      resolutions.set(keys[i], resolution);
     }
     if (!resolution.ok) {
       outcomes[i] = { runId: runIds[i], status: resolution.status, result: resolution.result, executionId: null };

@@ -14,9 +14,17 @@ import type { Dialect } from '../dialect';
  * wall clock (PostgreSQL ignores a zone in input for `timestamp without time zone`).
  */
 export function sqlInstant(dialect: Dialect, at: Date): string {
+  const ms = at.getTime();
+  // A batch writes its one instant (`now`) into every row: the last answer is kept per dialect.
+  const last = lastWritten[dialect];
+  if (last.ms === ms) return last.text;
   const iso = at.toISOString();
-  return dialect === 'sqlite' ? iso.replace('Z', '+00:00') : iso;
+  const text = dialect === 'sqlite' ? iso.replace('Z', '+00:00') : iso;
+  lastWritten[dialect] = { ms, text };
+  return text;
 }
+
+const lastWritten: Record<Dialect, { ms: number; text: string }> = { sqlite: { ms: NaN, text: '' }, postgresql: { ms: NaN, text: '' } };
 
 /** `sqlInstant` for a nullable instant. */
 export function sqlInstantOrNull(dialect: Dialect, at: Date | null): string | null {
