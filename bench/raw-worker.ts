@@ -7,14 +7,14 @@
  *   2. read the targets' sessions in one statement (the least a set-based resolution reads);
  *   3. advance every claimed row in one UPDATE with the product's ownership WHERE;
  *   4. insert one execution per fire and 5. one run per fire, each one multi-row statement;
- * then COMMIT. Same schema, same indexes, same JSON-document statements as the product's.
+ * then COMMIT. Same schema, same indexes, and for 3–5 the product's own statements (lib/db/sql).
  *
  *   DATABASE_URL=… BATCH=500 tsx bench/raw-worker.ts      (prints "ready" once connected; SIGTERM stops it)
  */
 import Database from 'better-sqlite3';
 import { randomUUID } from 'node:crypto';
 import pg from 'pg';
-import { sqlInstant, type Dialect } from '../lib/db';
+import { ADVANCE_NEXT_FIRE_SQL, INSERT_EXECUTIONS_SQL, INSERT_RUNS_SQL, sqlInstant, type Dialect } from '../lib/db';
 
 const url = process.env.DATABASE_URL ?? '';
 const batch = Number(process.env.BATCH ?? 500);
@@ -78,19 +78,10 @@ async function sqlite(file: string): Promise<void> {
   const claim = db.prepare(`SELECT ${CLAIM_COLUMNS} FROM schedules WHERE next_fire_at <= ? ORDER BY next_fire_at LIMIT ?`);
   const sessionsOf = db.prepare(`SELECT id, revision_id, alias FROM workflow_sessions WHERE alias IN (SELECT value FROM json_each(?))`);
   const definition = db.prepare(`SELECT id FROM definitions WHERE alias = 'triage'`).get() as { id: string };
-  const advance = db.prepare(`UPDATE schedules SET next_fire_at = a.value ->> 'next_fire_at', next_scheduled_for = a.value ->> 'next_scheduled_for',
-      state = a.value ->> 'state', skipped_occurrences = skipped_occurrences + (a.value ->> 'skipped'), updated_at = ?
-    FROM json_each(?) AS a WHERE schedules.id = a.value ->> 'id' AND schedules.next_fire_at = a.value ->> 'seen' AND schedules.state = 'active' AND schedules.enabled = 1`);
-  const executions = db.prepare(`INSERT INTO executions (id, revision_id, session_id, definition_id, description, input_data, created_by_type, created_by_id, schedule_id, run_id, created_at)
-    SELECT e.value ->> 'id', e.value ->> 'revision_id', e.value ->> 'session_id', e.value ->> 'definition_id', e.value ->> 'description',
-      json(e.value -> 'input_data'), e.value ->> 'created_by_type', e.value ->> 'created_by_id', e.value ->> 'schedule_id', e.value ->> 'run_id', e.value ->> 'created_at'
-    FROM json_each(?) AS e`);
-  const runs = db.prepare(`INSERT INTO runs (id, schedule_id, scheduled_for, trigger, attempt, invocation_target_type, invocation_target, description,
-      status, result, execution_id, next_attempt_at, exhausted, dead_letter_id, created_at)
-    SELECT r.value ->> 'id', s.id, r.value ->> 'scheduled_for', r.value ->> 'trigger', r.value ->> 'attempt', s.invocation_target_type,
-      s.invocation_target, s.description, r.value ->> 'status', json(r.value -> 'result'),
-      r.value ->> 'execution_id', r.value ->> 'next_attempt_at', r.value ->> 'exhausted', r.value ->> 'dead_letter_id', r.value ->> 'created_at'
-    FROM json_each(?) AS r JOIN schedules s ON s.id = r.value ->> 'schedule_id'`);
+  // The product's own write statements (lib/db/sql): the ceiling differs in how it gets there, not in what it writes.
+  const advance = db.prepare(ADVANCE_NEXT_FIRE_SQL.sqlite);
+  const executions = db.prepare(INSERT_EXECUTIONS_SQL.sqlite);
+  const runs = db.prepare(INSERT_RUNS_SQL.sqlite);
   const fireBatch = (): number => {
     db.prepare('BEGIN IMMEDIATE').run();
     try {
@@ -100,7 +91,7 @@ async function sqlite(file: string): Promise<void> {
         const aliases = [...new Set(rows.map((r) => (JSON.parse(r.invocation_target as string) as { target: { session: string } }).target.session))];
         const sessions = new Map((sessionsOf.all(JSON.stringify(aliases)) as { id: string; revision_id: string; alias: string }[]).map((s) => [s.alias, s]));
         const d = docs(rows, sessions, definition.id, now);
-        advance.run(d.at, JSON.stringify(d.advances));
+        advance.all(d.at, JSON.stringify(d.advances));
         executions.run(JSON.stringify(d.executions));
         runs.run(JSON.stringify(d.runs));
       }
@@ -133,30 +124,9 @@ async function postgres(connectionString: string): Promise<void> {
         const aliases = [...new Set(rows.map((r) => (r.invocation_target as { target: { session: string } }).target.session))];
         const found = (await client.query(`SELECT id, revision_id, alias FROM workflow_sessions WHERE alias = ANY($1::text[])`, [aliases])).rows as { id: string; revision_id: string; alias: string }[];
         const d = docs(rows, new Map(found.map((s) => [s.alias, s])), definition.id, now);
-        await client.query(
-          `UPDATE schedules AS s SET next_fire_at = a.next_fire_at, next_scheduled_for = a.next_scheduled_for, state = a.state,
-             skipped_occurrences = s.skipped_occurrences + a.skipped, updated_at = $1::timestamp(3)
-           FROM jsonb_to_recordset($2::jsonb) AS a(id text, seen timestamp(3), next_fire_at timestamp(3), next_scheduled_for timestamp(3), state text, skipped int)
-           WHERE s.id = a.id AND s.next_fire_at = a.seen AND s.state = 'active' AND s.enabled`,
-          [d.at, JSON.stringify(d.advances)],
-        );
-        await client.query(
-          `INSERT INTO executions (id, revision_id, session_id, definition_id, description, input_data, created_by_type, created_by_id, schedule_id, run_id, created_at)
-           SELECT id, revision_id, session_id, definition_id, description, input_data, created_by_type, created_by_id, schedule_id, run_id, created_at
-           FROM jsonb_to_recordset($1::jsonb) AS e(id text, revision_id text, session_id text, definition_id text, description text,
-             input_data jsonb, created_by_type text, created_by_id text, schedule_id text, run_id text, created_at timestamp(3))`,
-          [JSON.stringify(d.executions)],
-        );
-        await client.query(
-          `INSERT INTO runs (id, schedule_id, scheduled_for, trigger, attempt, invocation_target_type, invocation_target, description,
-             status, result, execution_id, next_attempt_at, exhausted, dead_letter_id, created_at)
-           SELECT r.id, s.id, r.scheduled_for, r.trigger, r.attempt, s.invocation_target_type, s.invocation_target, s.description, r.status,
-             r.result, r.execution_id, r.next_attempt_at, r.exhausted, r.dead_letter_id, r.created_at
-           FROM jsonb_to_recordset($1::jsonb) AS r(id text, schedule_id text, scheduled_for timestamp(3), trigger text, attempt int,
-             status text, result jsonb, execution_id text, next_attempt_at timestamp(3), exhausted text, dead_letter_id text, created_at timestamp(3))
-           JOIN schedules s ON s.id = r.schedule_id`,
-          [JSON.stringify(d.runs)],
-        );
+        await client.query(ADVANCE_NEXT_FIRE_SQL.postgresql, [d.at, JSON.stringify(d.advances)]);
+        await client.query(INSERT_EXECUTIONS_SQL.postgresql, [JSON.stringify(d.executions)]);
+        await client.query(INSERT_RUNS_SQL.postgresql, [JSON.stringify(d.runs)]);
       }
       await client.query('COMMIT');
       return rows.length;

@@ -15,11 +15,11 @@ export {
   type FailureCount,
   type PendingAttemptInsert,
 } from './record-outcomes';
-export { advanceNextFire, type Advance } from './advance-next-fire';
+export { advanceNextFire, ADVANCE_NEXT_FIRE_SQL, type Advance } from './advance-next-fire';
 export { findFiredOccurrences } from './find-fired-occurrences';
-export { insertRuns, type RunInsert } from './insert-runs';
+export { insertRuns, INSERT_RUNS_SQL, type RunInsert } from './insert-runs';
 export { findFireTargets, countRecentExecutionsBySession, type FireTargetKey, type FireTargetRow } from './resolve-fire-targets';
-export { insertExecutions, type ExecutionInsert } from './insert-executions';
+export { insertExecutions, INSERT_EXECUTIONS_SQL, type ExecutionInsert } from './insert-executions';
 export { deleteExpiredRows, type ExpiringTable } from './delete-expired-runs';
 export { sqlInstant } from './instant';
 export { searchSchedules, SCHEDULE_SORT_KEYS, type ScheduleSortKey, type ScheduleSearch } from './search-schedules';
