@@ -25,7 +25,9 @@ export interface ListRunsOptions {
 
 /**
  * `list_executions` (SPEC §3.1, §8.1): a schedule's runs, 10 a page, newest first (by `created_at`,
- * then `id`). `last_execution_id` is null on the last page.
+ * then `id`). `last_execution_id` is null on the last page. A page is one index range whatever the
+ * schedule holds: runs(schedule_id, created_at, id), or runs(schedule_id, status, created_at, id)
+ * with a status filter (docs/performance.md "list_executions").
  */
 export async function listRuns(opts: ListRunsOptions): Promise<{ executions: Run[]; last_execution_id: string | null; schedule?: Schedule }> {
   const { db, actor, revision } = opts;
@@ -41,7 +43,9 @@ export async function listRuns(opts: ListRunsOptions): Promise<{ executions: Run
     where: {
       scheduleId: schedule.id,
       ...(opts.status ? { status: opts.status } : {}),
-      ...(cursor ? { OR: [{ createdAt: { lt: cursor.createdAt } }, { createdAt: cursor.createdAt, id: { lt: cursor.id } }] } : {}),
+      // The redundant `created_at <= cursor` bound is what PostgreSQL starts the index range at (it
+      // derives no range from the OR); without it a deep page reads every newer run first.
+      ...(cursor ? { createdAt: { lte: cursor.createdAt }, OR: [{ createdAt: { lt: cursor.createdAt } }, { createdAt: cursor.createdAt, id: { lt: cursor.id } }] } : {}),
     },
     orderBy: [{ createdAt: 'desc' }, { id: 'desc' }],
     take: RUNS_PAGE_SIZE + 1,
