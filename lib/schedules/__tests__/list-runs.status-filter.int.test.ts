@@ -1,7 +1,9 @@
 /**
- * `list_executions` with a status filter (lib/schedules/list-runs.ts): pages through the schedule's
- * runs of that status newest first, ties on `created_at` broken by `id`, and each page is one range
- * of runs(schedule_id, status, created_at, id) (migration 0012), cursor pages included. TEST_DATABASE dialect.
+ * `list_executions` (lib/schedules/list-runs.ts) over runs(schedule_id, status, created_at, id)
+ * (migration 0012): with a status filter it pages through the schedule's runs of that status newest
+ * first, ties on `created_at` broken by `id`, each page one range of the index, cursor pages
+ * included; without one, the per-status ranges merge into the same order over every run (ties
+ * across statuses included). TEST_DATABASE dialect.
  */
 import { randomUUID } from 'node:crypto';
 import { expect, it } from 'vitest';
@@ -9,10 +11,11 @@ import { dialectOfDb, insertRuns, sqlInstant } from '../../db';
 import { insertSchedules } from '../../testing/insert-schedules';
 import { SEEDED_TARGET, useSeededScheduler } from '../../testing/seeded-scheduler';
 import { listRuns } from '../list-runs';
+import { lastRunStatuses } from '../target-options';
 
 const w = useSeededScheduler();
 
-it('pages through one status newest first, each page one range of the status index', async () => {
+it('pages through one status, or every run, newest first; a filtered page is one range of the status index', async () => {
   const db = w.db;
   const rev = await w.scheduler();
   const [scheduleId, other] = await insertSchedules(db, [0, 1].map(() => ({ revisionId: rev.id, createdBy: { type: 'org' as const, id: w.ctx.orgId }, invocationTarget: SEEDED_TARGET, nextFireAt: null })));
@@ -25,21 +28,39 @@ it('pages through one status newest first, each page one range of the status ind
       result: {}, executionId: null, createdAt: new Date(base + Math.floor(i / 2) * 60_000),
     })),
   );
+  // The newest instant is shared across statuses: a failed run with the greatest id is the newest run.
+  const top = runs[299];
+  runs.push({ ...top, id: 'ffffffff-ffff-4fff-8fff-ffffffffffff', scheduledFor: new Date(base + 300 * 60_000), status: 'invocation_error' });
   await db.$transaction((tx) => insertRuns(tx, runs));
-  const expected = runs
-    .filter((r) => r.scheduleId === scheduleId && r.status === 'invocation_error')
-    .sort((a, b) => b.createdAt.getTime() - a.createdAt.getTime() || (a.id < b.id ? 1 : -1))
-    .map((r) => r.id);
-
-  const seen: string[] = [];
-  let cursor: string | null = null;
-  do {
-    const page: Awaited<ReturnType<typeof listRuns>> = await listRuns({ db, actor: w.actor(), revision: rev, scheduleId, status: 'invocation_error', startExecutionId: cursor });
-    expect(page.executions.every((e) => e.status === 'invocation_error')).toBe(true);
-    seen.push(...page.executions.map((e) => e.id));
-    cursor = page.last_execution_id;
-  } while (cursor);
-  expect(seen).toEqual(expected);
+  const newestFirst = (status?: string) =>
+    runs
+      .filter((r) => r.scheduleId === scheduleId && (!status || r.status === status))
+      .sort((a, b) => b.createdAt.getTime() - a.createdAt.getTime() || (a.id < b.id ? 1 : -1))
+      .map((r) => r.id);
+  const pageThrough = async (status?: 'invocation_error' | 'success') => {
+    const seen: string[] = [];
+    let cursor: string | null = null;
+    do {
+      const page: Awaited<ReturnType<typeof listRuns>> = await listRuns({ db, actor: w.actor(), revision: rev, scheduleId, status, startExecutionId: cursor });
+      expect(page.executions.length).toBeLessThanOrEqual(10);
+      if (status) expect(page.executions.every((e) => e.status === status)).toBe(true);
+      seen.push(...page.executions.map((e) => e.id));
+      cursor = page.last_execution_id;
+    } while (cursor);
+    return seen;
+  };
+  const expected = newestFirst('invocation_error');
+  expect(await pageThrough('invocation_error')).toEqual(expected);
+  expect(await pageThrough('success')).toEqual(newestFirst('success'));
+  expect(await pageThrough()).toEqual(newestFirst());
+  // The grid's last run reads the same index, one range per status: the newest run, a tie on
+  // created_at broken by the greater id.
+  const last = runs.find((r) => r.id === newestFirst()[0])!;
+  expect(last).toMatchObject({ id: 'ffffffff-ffff-4fff-8fff-ffffffffffff', status: 'invocation_error' });
+  expect(await lastRunStatuses({ db, actor: w.actor(), revision: rev, scheduleIds: [scheduleId, other] })).toEqual({
+    [scheduleId]: { status: last.status, trigger: 'schedule', created_at: last.createdAt.toISOString() },
+    [other]: expect.objectContaining({ created_at: last.createdAt.toISOString() }),
+  });
 
   // The page query's plan (a cursor page: the cursor condition as list-runs writes it).
   const dialect = dialectOfDb(db);
