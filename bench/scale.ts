@@ -5,6 +5,7 @@
  *
  *   npm run bench:scale                  (npx tsx bench/scale.ts; SQLite and PostgreSQL)
  *   npm run bench:scale -- --quick       (fewer rounds; the same sizes, so the same goal lines)
+ *   npm run bench:scale -- --reads-only  (sections 1–2; --writes-only: section 3, BENCH_WRITE_ROUNDS=N rounds)
  *   BENCH_SCALE_LARGE=100000 …           (a smaller large database, for a smoke run)
  *   BENCH_SKIP_POSTGRES=1 …              (SQLite only; PostgreSQL needs the server of TEST_POSTGRES_URL,
  *                                         see `bash scripts/postgres-local.sh`)
@@ -14,12 +15,14 @@
  *   spread over the 30-day retention, 90% success; schedules 10% disabled, 5% completed, some paused
  *   by the system, some with skipped occurrences, next fires in the future but for a small backlog).
  * - one more schedule whose runs a status filter pages through: 1,000 runs (small) vs 100,000 (large),
- *   every tenth one failed.
+ *   one in 50 failed, none refused by a limit.
  * Then:
  * 1. `/metrics`: `metricsText` in-process (what the route answers), median of N scrapes; and, beside
  *    it, the whole-table counts the scrape made before migration 0012 (the same queries, same run).
- * 2. `list_executions` (`listRuns`, in-process): with `status: invocation_error` the first page and
- *    the 8th (a cursor page), and the first page without a filter; with the runs(schedule_id, status,
+ * 2. `list_executions` (`listRuns`, in-process): with `status: invocation_error` (one run in 50) the
+ *    first page and the second (a cursor page), with `status: limit_exceeded` (none: the filter
+ *    finds nothing), and, without a filter, the first page's runs query alone (it changed with the
+ *    index: one range per status now, one range of the old index before); with the runs(schedule_id, status,
  *    created_at, id) index, then with runs(schedule_id, created_at, id) in its place (before 0012).
  *    Prints a cursor page query's plan on the large database.
  * 3. What 0012 adds to the fire path, one database per variant (as shipped; the index swap without
@@ -41,8 +44,9 @@ import { createTestDb, type TestDb } from '../lib/testing/test-db';
 import { seed } from '../prisma/seed';
 
 const QUICK = process.argv.includes('--quick');
-/** `--writes-only`: section 3 alone (the trigger cost), e.g. with more rounds. */
+/** `--writes-only`: section 3 alone (what 0012 adds to the fire path), e.g. with more rounds; `--reads-only`: sections 1 and 2. */
 const WRITES_ONLY = process.argv.includes('--writes-only');
+const READS_ONLY = process.argv.includes('--reads-only');
 const SKIP_PG = process.env.BENCH_SKIP_POSTGRES === '1';
 /** `BENCH_SCALE_LARGE=200000` shrinks the large database (smoke runs); the goal is stated for 1,000,000. */
 const LARGE = Number(process.env.BENCH_SCALE_LARGE ?? 1_000_000);
@@ -145,7 +149,7 @@ async function fixture(dialect: Dialect, size: (typeof SIZES)[number], now: numb
     await db.$executeRawUnsafe(`${seriesSql[d](from, to)}
       INSERT INTO runs (id, schedule_id, scheduled_for, trigger, attempt, invocation_target_type, invocation_target, status, result, created_at)
       SELECT ${idSql[d]('i', '0002')}, '${listScheduleId}', ${instantSql[d](`${now - span} + i * ${Math.floor(span / size.listRuns)}`)},
-        'schedule', 1, 'workflow', '${target}', CASE WHEN i % 10 = 0 THEN 'invocation_error' ELSE 'success' END,
+        'schedule', 1, 'workflow', '${target}', CASE WHEN i % 50 = 0 THEN 'invocation_error' ELSE 'success' END,
         '{"error":"session_not_found","message":"session nightly-batch is closed"}', ${instantSql[d](`${now - span} + i * ${Math.floor(span / size.listRuns)} + 150`)}
       FROM g`);
   }
@@ -187,10 +191,12 @@ interface SizeResult {
   wholeTableMs: number;
   firstPageMs: number;
   deepPageMs: number;
+  emptyMs: number;
   unfilteredMs: number;
   /** The same pages with the index the runs table had before 0012: runs(schedule_id, created_at, id). */
   firstPageBeforeMs: number;
   deepPageBeforeMs: number;
+  emptyBeforeMs: number;
   unfilteredBeforeMs: number;
   plan: string;
   runsLine: string;
@@ -213,20 +219,30 @@ async function measureSize(dialect: Dialect, size: (typeof SIZES)[number]): Prom
     const body = (await metricsText(new Date(), db)).body;
     const runsLine = RUN_STATUSES.map((s) => new RegExp(`^scheduler_runs\\{status="${s}"\\} (\\d+)`, 'm').exec(body)?.[1] ?? '?').join(' / ');
 
-    const page = (startExecutionId?: string | null) =>
-      listRuns({ db, actor: f.actor, revision: f.revision, scheduleId: f.listScheduleId, status: 'invocation_error', startExecutionId });
-    // The cursor of page 8 (its previous page's last id), found once: the small schedule has 10 pages.
-    let cursor: string | null = null;
-    for (let i = 0; i < 7; i++) cursor = (await page(cursor)).last_execution_id;
-    if (!cursor) throw new Error('bench: the status filter has fewer than 8 pages');
-    const deepCursor = cursor;
-    const unfiltered = () => listRuns({ db, actor: f.actor, revision: f.revision, scheduleId: f.listScheduleId });
-    const pages = async () => [await timed(PAGES, () => page()), await timed(PAGES, () => page(deepCursor)), await timed(PAGES, unfiltered)];
-    const [firstPageMs, deepPageMs, unfilteredMs] = await pages();
-    const plan = await pagePlan(db, f.listScheduleId, deepCursor!);
+    const page = (status: 'invocation_error' | 'limit_exceeded' | undefined, startExecutionId?: string | null) =>
+      listRuns({ db, actor: f.actor, revision: f.revision, scheduleId: f.listScheduleId, status, startExecutionId });
+    // The second page's cursor (the first page's last id), found once.
+    const cursor = (await page('invocation_error')).last_execution_id;
+    if (!cursor) throw new Error('bench: the status filter has a single page');
+    const order = [{ createdAt: 'desc' as const }, { id: 'desc' as const }];
+    const pages = async (before: boolean) => [
+      await timed(PAGES, () => page('invocation_error')),
+      await timed(PAGES, () => page('invocation_error', cursor)),
+      await timed(PAGES, () => page('limit_exceeded')),
+      // Without a filter the page query changed with the index: one range of the old index before,
+      // one range per status now (listRuns); timed alone, the access checks left out.
+      before
+        ? await timed(PAGES, () => db.run.findMany({ where: { scheduleId: f.listScheduleId }, orderBy: order, take: 11 }))
+        : await timed(PAGES, () => Promise.all(RUN_STATUSES.map((status) => db.run.findMany({ where: { scheduleId: f.listScheduleId, status }, orderBy: order, take: 11 })))),
+    ];
+    const [firstPageMs, deepPageMs, emptyMs, unfilteredMs] = await pages(false);
+    const plan = await pagePlan(db, f.listScheduleId, cursor);
     await restoreOldRunsIndex(db);
-    const [firstPageBeforeMs, deepPageBeforeMs, unfilteredBeforeMs] = await pages();
-    return { seedSeconds: f.seedSeconds, scrapeMs, wholeTableMs, firstPageMs, deepPageMs, unfilteredMs, firstPageBeforeMs, deepPageBeforeMs, unfilteredBeforeMs, plan, runsLine };
+    const [firstPageBeforeMs, deepPageBeforeMs, emptyBeforeMs, unfilteredBeforeMs] = await pages(true);
+    return {
+      seedSeconds: f.seedSeconds, scrapeMs, wholeTableMs, firstPageMs, deepPageMs, emptyMs, unfilteredMs,
+      firstPageBeforeMs, deepPageBeforeMs, emptyBeforeMs, unfilteredBeforeMs, plan, runsLine,
+    };
   } finally {
     await f.t.cleanup();
   }
@@ -374,15 +390,16 @@ function printReads(results: Map<Dialect, SizeResult[]>): void {
   }
   for (const [d, [, l]] of results) console.log(`\n${d} @ ${large.label}: scheduler_runs success / limit_exceeded / invocation_error = ${l.runsLine}`);
 
-  console.log(`\n2. list_executions, status invocation_error (listRuns in-process, median of ${PAGES}): one schedule with ${fmt(small.listRuns)} vs ${fmt(large.listRuns)} runs (every tenth failed)\n`);
+  console.log(`\n2. list_executions (listRuns in-process, median of ${PAGES}): one schedule with ${fmt(small.listRuns)} vs ${fmt(large.listRuns)} runs (one in 50 failed, none limited)\n`);
   console.log(`| database | page | @ ${fmt(small.listRuns)} | @ ${fmt(large.listRuns)} | ratio | before 0012 @ ${fmt(small.listRuns)} | @ ${fmt(large.listRuns)} | ratio |`);
   console.log('|---|---|---:|---:|---:|---:|---:|---:|');
   for (const [d, [s, l]] of results) {
     const row = (page: string, a: number, b: number, a0: number, b0: number) =>
       console.log(`| ${d} | ${page} | ${ms(a)} | ${ms(b)} | ${fmt(b / a, 2)}× | ${ms(a0)} | ${ms(b0)} | ${fmt(b0 / a0, 1)}× |`);
-    row('filtered, first', s.firstPageMs, l.firstPageMs, s.firstPageBeforeMs, l.firstPageBeforeMs);
-    row('filtered, 8th (cursor)', s.deepPageMs, l.deepPageMs, s.deepPageBeforeMs, l.deepPageBeforeMs);
-    row('no filter, first', s.unfilteredMs, l.unfilteredMs, s.unfilteredBeforeMs, l.unfilteredBeforeMs);
+    row('invocation_error, first', s.firstPageMs, l.firstPageMs, s.firstPageBeforeMs, l.firstPageBeforeMs);
+    row('invocation_error, second (cursor)', s.deepPageMs, l.deepPageMs, s.deepPageBeforeMs, l.deepPageBeforeMs);
+    row('limit_exceeded (no run)', s.emptyMs, l.emptyMs, s.emptyBeforeMs, l.emptyBeforeMs);
+    row('no filter: the runs query alone (1 range before, 1 per status now)', s.unfilteredMs, l.unfilteredMs, s.unfilteredBeforeMs, l.unfilteredBeforeMs);
   }
   for (const [d, [, l]] of results) console.log(`\n${d} plan of a cursor page @ ${fmt(large.listRuns)}: ${l.plan}`);
 }
@@ -400,6 +417,10 @@ async function main(): Promise<void> {
     results.set(d, rs);
   }
   if (results.size > 0) printReads(results);
+  if (READS_ONLY) {
+    printGoals(results);
+    return;
+  }
 
   console.log(`\n3. Counter triggers on the fire path: one transaction inserting ${BATCH} runs and advancing ${BATCH} schedules (median of ${WRITE_ROUNDS}, rounds interleaved)\n`);
   console.log('| database | variant | per batch | per fire | vs before 0012 |');
@@ -418,11 +439,15 @@ async function main(): Promise<void> {
     }
   }
 
+  printGoals(results);
+}
+
+function printGoals(results: Map<Dialect, SizeResult[]>): void {
   console.log('');
   const [small, large] = SIZES;
   for (const [d, [s, l]] of results) {
     const scrape = l.scrapeMs / s.scrapeMs;
-    const list = Math.max(l.firstPageMs / s.firstPageMs, l.deepPageMs / s.deepPageMs);
+    const list = Math.max(l.firstPageMs / s.firstPageMs, l.deepPageMs / s.deepPageMs, l.emptyMs / s.emptyMs);
     console.log(`goal metrics scrape ${large.label} vs ${small.label} (${d}): ${fmt(scrape, 2)}× (target ≤ 2×): ${scrape <= 2 ? 'met' : 'missed'}`);
     console.log(`goal status-filtered list_executions ${label(large.listRuns)} vs ${label(small.listRuns)} (${d}): ${fmt(list, 2)}× (target ≤ 2×): ${list <= 2 ? 'met' : 'missed'}`);
   }
