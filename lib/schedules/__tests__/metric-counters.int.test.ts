@@ -221,6 +221,30 @@ describe('metric counter triggers', () => {
     const shards = await db.metricCounter.count({ where: { key: 'runs:success' } });
     expect(shards).toBeGreaterThanOrEqual(2);
   });
+
+  it.skipIf(testDialect() !== 'postgresql')('PostgreSQL: writers committing at once stay exact, and a key keeps about one row per concurrent writer', async () => {
+    const writers = 4;
+    const groups = await Promise.all(
+      Array.from({ length: writers }, () =>
+        insertSchedules(w.db, Array.from({ length: 20 }, () => ({ revisionId: w.ctx.schedulerRevisionId, createdBy: { type: 'org' as const, id: w.ctx.orgId }, invocationTarget: SEEDED_TARGET, nextFireAt: null }))),
+      ),
+    );
+    const before = await w.db.metricCounter.count({ where: { key: 'runs:success' } });
+    for (let round = 0; round < 25; round++) {
+      const at = new Date(Date.UTC(2033, 0, 1, 0, round));
+      // The client's pool (10 connections) runs the 4 transactions on 4 connections at once.
+      await Promise.all(
+        groups.map((ids) =>
+          w.db.$transaction((tx) =>
+            insertRuns(tx, ids.map((scheduleId) => ({ id: randomUUID(), scheduleId, scheduledFor: at, trigger: 'schedule', status: 'success', result: {}, executionId: null, createdAt: at }))),
+          ),
+        ),
+      );
+    }
+    await expectExact(w.db, 'after 100 concurrent batches');
+    // A row is added only while every row of the key is held elsewhere: never more than the writers at once.
+    expect(await w.db.metricCounter.count({ where: { key: 'runs:success' } })).toBeLessThanOrEqual(Math.max(before, 1) + writers);
+  });
 });
 
 /** The migrations before 0012, of `dir`. */

@@ -34,16 +34,24 @@ CREATE INDEX "runs_schedule_id_status_created_at_id_idx" ON "runs"("schedule_id"
 DROP INDEX "runs_schedule_id_created_at_id_idx";
 
 CREATE FUNCTION metric_counters_add(counter text, delta bigint) RETURNS void LANGUAGE plpgsql AS $$
+DECLARE
+  picked bigint;
 BEGIN
   IF delta = 0 THEN
     RETURN;
   END IF;
-  UPDATE metric_counters SET value = value + delta
-    WHERE ctid = (SELECT ctid FROM metric_counters WHERE key = counter ORDER BY shard LIMIT 1 FOR UPDATE SKIP LOCKED);
-  IF NOT FOUND THEN
-    -- Every row of the key is held by another open transaction (or the key is new): a row of our own.
-    INSERT INTO metric_counters (key, shard, value) VALUES (counter, txid_current(), delta);
+  -- Two statements, not one UPDATE over a sub-select: this UPDATE's snapshot is taken after the lock,
+  -- so it sees the row as the last committed writer left it.
+  SELECT shard INTO picked FROM metric_counters WHERE key = counter ORDER BY shard LIMIT 1 FOR UPDATE SKIP LOCKED;
+  IF FOUND THEN
+    UPDATE metric_counters SET value = value + delta WHERE key = counter AND shard = picked;
+    IF FOUND THEN
+      RETURN;
+    END IF;
   END IF;
+  -- Every row of the key is held by another open transaction (or the key is new): a row of our own.
+  INSERT INTO metric_counters (key, shard, value) VALUES (counter, txid_current(), delta)
+    ON CONFLICT (key, shard) DO UPDATE SET value = metric_counters.value + excluded.value;
 END $$;
 
 -- Runs by status.
