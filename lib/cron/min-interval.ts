@@ -6,6 +6,11 @@
  * occurrence to the day's first time. Days near an offset change (and the first day) are walked
  * occurrence by occurrence with the DST rule. The scan visits each matching day once up to 2199 and
  * stops early at 60 s, the smallest gap whole-minute fires can have.
+ *
+ * The days after `from`'s own day do not depend on `from` (only the gap from the last occurrence
+ * before them does), so their part of the scan (`Tail`) is kept per expression, zone and first day:
+ * saving many schedules of one expression on one day scans up to 2199 once (a frequent cron in a
+ * zone with DST walks every transition day occurrence by occurrence: tens of ms a call).
  */
 import { civilFromDays, daysFromCivil, MS_PER_DAY, MS_PER_MINUTE, MS_PER_SECOND } from './civil';
 import { compile, dayMask, FIRST_YEAR, LAST_YEAR, type CompiledCron } from './match';
@@ -34,8 +39,15 @@ export function minIntervalSeconds(expression: string | CronExpression, timezone
 
   let shortest = Infinity;
   let previous = NaN;
+  // The scan of the days after `from`'s own day: its first occurrence and the gaps after it.
+  let inTail = false;
+  const tail: Tail = { first: NaN, shortest: Infinity };
   const record = (at: Instant): boolean => {
     if (!Number.isNaN(previous)) shortest = Math.min(shortest, at - previous);
+    if (inTail) {
+      if (Number.isNaN(tail.first)) tail.first = at;
+      else tail.shortest = Math.min(tail.shortest, at - previous);
+    }
     previous = at;
     return shortest > MS_PER_MINUTE;
   };
@@ -45,8 +57,20 @@ export function minIntervalSeconds(expression: string | CronExpression, timezone
 
   const startDay = Math.floor(rules.wallAt(fromMs) / MS_PER_DAY);
   walkUntil((startDay + 1) * MS_PER_DAY);
+  const key = typeof expression === 'string' ? `${expression}\n${timezone}\n${startDay + 1}` : null;
+  const known = key === null ? undefined : tails.get(key);
+  if (known) {
+    if (!Number.isNaN(previous) && !Number.isNaN(known.first)) shortest = Math.min(shortest, known.first - previous);
+    shortest = Math.min(shortest, known.shortest);
+    return shortest === Infinity ? null : shortest / MS_PER_SECOND;
+  }
+  inTail = true;
+  let complete = true;
   for (const day of matchingDays(tables, startDay + 1)) {
-    if (shortest <= MS_PER_MINUTE) break;
+    if (shortest <= MS_PER_MINUTE) {
+      complete = false;
+      break;
+    }
     const wallStart = day * MS_PER_DAY;
     const offset = rules.offsetAt(wallStart - MS_PER_DAY);
     if (offset !== rules.offsetAt(wallStart + 2 * MS_PER_DAY)) {
@@ -56,10 +80,30 @@ export function minIntervalSeconds(expression: string | CronExpression, timezone
     record(wallStart + firstTime - offset);
     if (times.length > 1) {
       shortest = Math.min(shortest, withinDay);
+      tail.shortest = Math.min(tail.shortest, withinDay);
       previous = wallStart + lastTime - offset;
     }
   }
+  // A scan cut short at 60 s is the tail's own answer only when its own gaps got there (nothing is shorter).
+  if (key !== null && (complete || tail.shortest <= MS_PER_MINUTE)) {
+    if (tails.size >= 1000) tails.clear();
+    tails.set(key, tail);
+  }
   return shortest === Infinity ? null : shortest / MS_PER_SECOND;
+}
+
+/** What the days from one day on contribute: their first occurrence (NaN if none) and the shortest gap after it. */
+interface Tail {
+  first: Instant;
+  shortest: number;
+}
+
+/** Tails by expression text, zone and first day (bounded: cleared at 1,000 entries). */
+const tails = new Map<string, Tail>();
+
+/** Tests only: forget the kept tails, so the next call scans to 2199 again. */
+export function clearMinIntervalCache(): void {
+  tails.clear();
 }
 
 /** Days (since 1970-01-01, local) from `fromDay` on whose date matches the expression, ascending, up to 2199. */

@@ -172,6 +172,10 @@ export type ScheduleState = (typeof SCHEDULE_STATES)[number];
  * - `success`: the workflow execution was created.
  * - `limit_exceeded`: a limit refused the execution; the schedule keeps firing.
  * - `invocation_error`: the target or workflow did not resolve, access was gone, or creation failed.
+ *
+ * Every status a run can hold: `list_executions` and the grid's last run read one index range per
+ * status listed here (runs(schedule_id, status, created_at, id)), so a run whose status is missing
+ * from this list would not show there.
  */
 export const RUN_STATUSES = ['success', 'limit_exceeded', 'invocation_error'] as const;
 export type RunStatus = (typeof RUN_STATUSES)[number];

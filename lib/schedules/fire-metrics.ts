@@ -1,7 +1,11 @@
 /**
  * What GET /metrics reports about firing, computed from the database at each scrape so that it
- * covers every worker process (any number may run) and survives restarts. Every read goes through an
- * index except the per-status run count, the skipped sum and the schedule counts (one pass each).
+ * covers every worker process (any number may run) and survives restarts. Constant work per scrape
+ * whatever the tables hold: the whole-table figures (runs by status, schedules by state, skipped
+ * occurrences, automatic pauses, pending attempts, dead letters) are read from `metric_counters`, a
+ * few rows that database triggers keep exact as rows change (migration 0012_metric_counters); the
+ * others read an index range bounded by what they report (the last METRICS_WINDOW_SECONDS of runs,
+ * the due schedules, the worker heartbeats). See docs/performance.md "/metrics".
  */
 import { fireLateness, type Db, type LatenessHistogram } from '../db';
 import { workerLiveness } from './worker-heartbeats';
@@ -41,34 +45,39 @@ export interface FireMetrics {
 /** Collect the figures at instant `now`. */
 export async function collectFireMetrics(db: Db, now: Date): Promise<FireMetrics> {
   const since = new Date(now.getTime() - METRICS_WINDOW_SECONDS * 1000);
-  const [byStatus, recent, lateness, dueBacklog, oldestDue, skipped, schedules, workers, retries, retriesPending, deadLetters, autoPaused] = await Promise.all([
-    db.run.groupBy({ by: ['status'], _count: { _all: true } }),
+  const [counters, recent, lateness, dueBacklog, oldestDue, workers, retries] = await Promise.all([
+    // A figure is the sum of its key's rows (PostgreSQL spreads a hot key over several, see the migration).
+    db.metricCounter.groupBy({ by: ['key'], _sum: { value: true } }),
     db.run.groupBy({ by: ['status'], where: { createdAt: { gt: since } }, _count: { _all: true } }),
     fireLateness(db, since),
     db.schedule.count({ where: { nextFireAt: { lte: now } } }),
     db.schedule.findFirst({ where: { nextFireAt: { lte: now } }, orderBy: { nextFireAt: 'asc' }, select: { nextFireAt: true } }),
-    db.schedule.aggregate({ _sum: { skippedOccurrences: true } }),
-    db.schedule.groupBy({ by: ['state', 'enabled'], _count: { _all: true } }),
     workerLiveness(db, now),
     db.run.groupBy({ by: ['status'], where: { createdAt: { gt: since }, attempt: { gt: 1 } }, _count: { _all: true } }),
-    db.pendingAttempt.count(),
-    db.deadLetter.count(),
-    db.schedule.count({ where: { enabled: false, pausedByType: 'system' } }),
   ]);
+  const counter = new Map(counters.map((c) => [c.key, Number(c._sum.value ?? 0)]));
+  const prefixed = (prefix: string) => [...counter].filter(([key]) => key.startsWith(prefix)).map(([key, n]) => [key.slice(prefix.length), n] as const);
   const toRecord = (rows: { status: string; _count: { _all: number } }[]) => Object.fromEntries(rows.map((r) => [r.status, r._count._all]));
   return {
-    runsByStatus: toRecord(byStatus),
+    // Only statuses some run holds, as a GROUP BY over the runs would list them.
+    runsByStatus: Object.fromEntries(prefixed('runs:').filter(([, n]) => n !== 0)),
     recentRunsByStatus: toRecord(recent),
     lateness,
     dueBacklog,
     oldestDueAgeSeconds: oldestDue?.nextFireAt ? Math.max(0, (now.getTime() - oldestDue.nextFireAt.getTime()) / 1000) : 0,
-    skippedOccurrences: skipped._sum.skippedOccurrences ?? 0,
-    schedules: schedules.map((s) => ({ state: s.state, enabled: s.enabled, count: s._count._all })),
+    skippedOccurrences: counter.get('skipped_occurrences') ?? 0,
+    schedules: prefixed('schedules:')
+      .filter(([, n]) => n !== 0)
+      .map(([group, count]) => {
+        const at = group.lastIndexOf(':');
+        return { state: group.slice(0, at), enabled: group.slice(at + 1) === 'true', count };
+      })
+      .sort((a, b) => a.state.localeCompare(b.state) || Number(b.enabled) - Number(a.enabled)),
     liveWorkers: workers.alive,
     heartbeatAgeSeconds: workers.lastSeenAgeSeconds,
     recentRetriesByStatus: toRecord(retries),
-    retriesPending,
-    deadLetters,
-    autoPaused,
+    retriesPending: counter.get('pending_attempts') ?? 0,
+    deadLetters: counter.get('dead_letters') ?? 0,
+    autoPaused: counter.get('schedules_auto_paused') ?? 0,
   };
 }

@@ -3,7 +3,7 @@ import type { Db } from '../db';
 import { DomainError } from '../errors';
 import { isIdShape, normalizeRef } from '../ids';
 import { requireSchedulerRole } from './access';
-import type { Run, RunStatus, Schedule } from './contract';
+import { RUN_STATUSES, type Run, type RunStatus, type Schedule } from './contract';
 import { getScheduleRow } from './find-schedule';
 import { toRun, toSchedule } from './serialize';
 
@@ -25,7 +25,10 @@ export interface ListRunsOptions {
 
 /**
  * `list_executions` (SPEC §3.1, §8.1): a schedule's runs, 10 a page, newest first (by `created_at`,
- * then `id`). `last_execution_id` is null on the last page.
+ * then `id`). `last_execution_id` is null on the last page. A page costs the same whatever the
+ * schedule holds: with a status filter it is one range of runs(schedule_id, status, created_at, id);
+ * without one, the newest 11 of each status (one range each, RUN_STATUSES) merged here
+ * (docs/performance.md "list_executions").
  */
 export async function listRuns(opts: ListRunsOptions): Promise<{ executions: Run[]; last_execution_id: string | null; schedule?: Schedule }> {
   const { db, actor, revision } = opts;
@@ -37,15 +40,23 @@ export async function listRuns(opts: ListRunsOptions): Promise<{ executions: Run
     cursor = isIdShape(id) ? await db.run.findFirst({ where: { id, scheduleId: schedule.id }, select: { createdAt: true, id: true } }) : null;
     if (!cursor) throw new DomainError('invalid_request_body', 'start_execution_id is not a run of this schedule', { path: 'start_execution_id' });
   }
-  const rows = await db.run.findMany({
-    where: {
-      scheduleId: schedule.id,
-      ...(opts.status ? { status: opts.status } : {}),
-      ...(cursor ? { OR: [{ createdAt: { lt: cursor.createdAt } }, { createdAt: cursor.createdAt, id: { lt: cursor.id } }] } : {}),
-    },
-    orderBy: [{ createdAt: 'desc' }, { id: 'desc' }],
-    take: RUNS_PAGE_SIZE + 1,
-  });
+  const after = cursor
+    ? // The redundant `created_at <= cursor` bound is what PostgreSQL starts the index range at (it
+      // derives no range from the OR); without it a deep page reads every newer run first.
+      { createdAt: { lte: cursor.createdAt }, OR: [{ createdAt: { lt: cursor.createdAt } }, { createdAt: cursor.createdAt, id: { lt: cursor.id } }] }
+    : {};
+  const statuses: readonly RunStatus[] = opts.status ? [opts.status] : RUN_STATUSES;
+  const ranges = await Promise.all(
+    statuses.map((status) =>
+      db.run.findMany({ where: { scheduleId: schedule.id, status, ...after }, orderBy: [{ createdAt: 'desc' }, { id: 'desc' }], take: RUNS_PAGE_SIZE + 1 }),
+    ),
+  );
+  // Newest first, then the greater id: the order of each range (ids are lowercase UUIDs, so the
+  // database's text order and JavaScript's agree).
+  const rows = ranges
+    .flat()
+    .sort((a, b) => b.createdAt.getTime() - a.createdAt.getTime() || (a.id < b.id ? 1 : a.id > b.id ? -1 : 0))
+    .slice(0, RUNS_PAGE_SIZE + 1);
   const page = rows.slice(0, RUNS_PAGE_SIZE);
   return {
     executions: page.map(toRun),

@@ -12,7 +12,7 @@
 import { blobRoles, readableBy, visibleOrgIds, type Actor } from '../auth';
 import { countEnabled, findLastRuns, findPendingRetries, type Db } from '../db';
 import { requireSchedulerRole } from './access';
-import type { PendingRetry, RunStatus, RunTrigger, TargetOptions } from './contract';
+import { RUN_STATUSES, type PendingRetry, type RunStatus, type RunTrigger, type TargetOptions } from './contract';
 
 /** Most sessions and definitions offered in the pickers, so a huge catalog cannot blow up a page. */
 const OPTIONS_MAX = 500;
@@ -88,7 +88,7 @@ export async function lastRunStatuses(opts: {
   const { db, actor, revision, scheduleIds } = opts;
   await requireSchedulerRole(db, actor, revision.blobId, 'read');
   const out: Record<string, LastRun> = {};
-  for (const [scheduleId, run] of await findLastRuns(db, revision.id, scheduleIds)) {
+  for (const [scheduleId, run] of await findLastRuns(db, revision.id, scheduleIds, RUN_STATUSES)) {
     out[scheduleId] = { status: run.status as RunStatus, trigger: run.trigger as RunTrigger, created_at: run.createdAt.toISOString() };
   }
   return out;

@@ -25,6 +25,9 @@ export function afterCursor(
   if (!cursor) throw new DomainError('invalid_request_body', `${path} "${cursorId}" is not an item of this list`, { path });
   const op = dir === 'asc' ? 'gt' : 'lt';
   return {
+    // The redundant inclusive bound starts PostgreSQL's index range at the cursor (it derives none
+    // from the OR), so a deep page does not read every row before it.
+    createdAt: { [dir === 'asc' ? 'gte' : 'lte']: cursor.createdAt },
     OR: [{ createdAt: { [op]: cursor.createdAt } }, { createdAt: cursor.createdAt, id: { [op]: cursor.id } }],
   };
 }

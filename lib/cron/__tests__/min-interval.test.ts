@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { minIntervalSeconds } from '../index';
+import { clearMinIntervalCache } from '../min-interval';
 
 const from = new Date('2025-01-01T00:00:00Z');
 
@@ -45,5 +46,21 @@ describe('SPEC §9 minIntervalSeconds: shortest gap between consecutive occurren
     const started = performance.now();
     expect(minIntervalSeconds('0 12 * * ? *', 'Europe/Berlin', from)).toBe(23 * 3600);
     expect(performance.now() - started).toBeLessThan(2000);
+  });
+
+  it('a second call on the same day reuses the scan of the days after it, with the same answers', () => {
+    clearMinIntervalCache();
+    const first = performance.now();
+    expect(minIntervalSeconds('*/5 * * * ? *', 'Europe/Berlin', new Date('2025-03-30T00:10:00Z'))).toBe(300);
+    const firstMs = performance.now() - first;
+    const again = performance.now();
+    expect(minIntervalSeconds('*/5 * * * ? *', 'Europe/Berlin', new Date('2025-03-30T00:20:00Z'))).toBe(300);
+    expect(performance.now() - again).toBeLessThan(firstMs);
+    // The short gap of 2025-03-09 (01:00 EST → 03:00 EDT) is after `from` in both calls: found through the kept tail too.
+    expect(minIntervalSeconds('0 1,3 * * ? *', 'America/New_York', new Date('2025-03-08T06:00:00Z'))).toBe(3600);
+    expect(minIntervalSeconds('0 1,3 * * ? *', 'America/New_York', new Date('2025-03-08T20:00:00Z'))).toBe(3600);
+    // A single-year expression whose one short gap is on `from`'s own day: not in the kept tail.
+    expect(minIntervalSeconds('0 1,3 * * ? 2025', 'America/New_York', new Date('2025-03-09T05:30:00Z'))).toBe(3600);
+    expect(minIntervalSeconds('0 1,3 * * ? 2025', 'America/New_York', new Date('2025-03-09T06:30:00Z'))).toBe(7200);
   });
 });

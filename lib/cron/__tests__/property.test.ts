@@ -9,6 +9,7 @@ import { DateTime } from 'luxon';
 import { describe, expect, it } from 'vitest';
 import { loadConfig } from '../../config';
 import { describeCron, minIntervalSeconds, nextOccurrences, previousOccurrence } from '../index';
+import { clearMinIntervalCache } from '../min-interval';
 
 const MINUTE = 60_000;
 const DAY = 86_400_000;
@@ -372,4 +373,19 @@ describe('SPEC §7.1 property: describeCron describes every valid expression', (
       { numRuns: 1000, seed },
     );
   });
+});
+
+describe('SPEC §9 property: minIntervalSeconds answers the same with the tails it keeps', () => {
+  it('after a call from another instant within 12 h (often the same day: its tail is reused), as a fresh scan', () => {
+    fc.assert(
+      fc.property(expressionArb, zoneAndInstantArb, int(-12 * 60, 12 * 60), (expression, [zone, from], minutes) => {
+        clearMinIntervalCache();
+        const fresh = minIntervalSeconds(expression, zone, new Date(from));
+        clearMinIntervalCache();
+        minIntervalSeconds(expression, zone, new Date(from + minutes * MINUTE));
+        expect(minIntervalSeconds(expression, zone, new Date(from))).toBe(fresh);
+      }),
+      { numRuns: 300, seed },
+    );
+  }, 120_000);
 });
