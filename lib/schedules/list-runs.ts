@@ -1,5 +1,5 @@
 import type { Actor } from '../auth';
-import type { Db } from '../db';
+import { newestRunIds, type Db } from '../db';
 import { DomainError } from '../errors';
 import { isIdShape, normalizeRef } from '../ids';
 import { requireSchedulerRole } from './access';
@@ -27,8 +27,8 @@ export interface ListRunsOptions {
  * `list_executions` (SPEC §3.1, §8.1): a schedule's runs, 10 a page, newest first (by `created_at`,
  * then `id`). `last_execution_id` is null on the last page. A page costs the same whatever the
  * schedule holds: with a status filter it is one range of runs(schedule_id, status, created_at, id);
- * without one, the newest 11 of each status (one range each, RUN_STATUSES) merged here
- * (docs/performance.md "list_executions").
+ * without one, the newest 11 of each status (one range each, RUN_STATUSES) merged in one statement
+ * (lib/db/sql/newest-runs.ts), then those rows (docs/performance.md "list_executions").
  */
 export async function listRuns(opts: ListRunsOptions): Promise<{ executions: Run[]; last_execution_id: string | null; schedule?: Schedule }> {
   const { db, actor, revision } = opts;
@@ -45,18 +45,16 @@ export async function listRuns(opts: ListRunsOptions): Promise<{ executions: Run
       // derives no range from the OR); without it a deep page reads every newer run first.
       { createdAt: { lte: cursor.createdAt }, OR: [{ createdAt: { lt: cursor.createdAt } }, { createdAt: cursor.createdAt, id: { lt: cursor.id } }] }
     : {};
-  const statuses: readonly RunStatus[] = opts.status ? [opts.status] : RUN_STATUSES;
-  const ranges = await Promise.all(
-    statuses.map((status) =>
-      db.run.findMany({ where: { scheduleId: schedule.id, status, ...after }, orderBy: [{ createdAt: 'desc' }, { id: 'desc' }], take: RUNS_PAGE_SIZE + 1 }),
-    ),
-  );
-  // Newest first, then the greater id: the order of each range (ids are lowercase UUIDs, so the
-  // database's text order and JavaScript's agree).
-  const rows = ranges
-    .flat()
-    .sort((a, b) => b.createdAt.getTime() - a.createdAt.getTime() || (a.id < b.id ? 1 : a.id > b.id ? -1 : 0))
-    .slice(0, RUNS_PAGE_SIZE + 1);
+  const order = [{ createdAt: 'desc' as const }, { id: 'desc' as const }];
+  let rows;
+  if (opts.status) {
+    rows = await db.run.findMany({ where: { scheduleId: schedule.id, status: opts.status, ...after }, orderBy: order, take: RUNS_PAGE_SIZE + 1 });
+  } else {
+    // One range per status, merged in one statement; then the page's rows, put back in that order.
+    const ids = await newestRunIds(db, schedule.id, RUN_STATUSES, cursor, RUNS_PAGE_SIZE + 1);
+    const byId = new Map((await db.run.findMany({ where: { id: { in: ids } } })).map((r) => [r.id, r]));
+    rows = ids.map((id) => byId.get(id)).filter((r) => r !== undefined);
+  }
   const page = rows.slice(0, RUNS_PAGE_SIZE);
   return {
     executions: page.map(toRun),

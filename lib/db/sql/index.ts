@@ -26,6 +26,7 @@ export { searchSchedules, SCHEDULE_SORT_KEYS, type ScheduleSortKey, type Schedul
 export { type ScheduleRecord } from './schedule-record';
 export { fireLateness, LATENESS_BUCKETS_SECONDS, type LatenessHistogram } from './fire-metrics';
 export { findLastRuns, countEnabled, type LastRunRecord } from './last-runs';
+export { newestRunIds } from './newest-runs';
 export { countLoginFailure } from './count-login-failure';
 export { lockBlob } from './lock-blob';
 export { findPendingRetries, type PendingRetryRecord } from './pending-retries';
