@@ -20,6 +20,8 @@ export { findFiredOccurrences } from './find-fired-occurrences';
 export { insertRuns, type RunInsert } from './insert-runs';
 export { insertExecutions, type ExecutionInsert } from './insert-executions';
 export { deleteExpiredRows, type ExpiringTable } from './delete-expired-runs';
+export { deleteExpiredExecutions, type ExecutionSweepCursor } from './delete-expired-executions';
+export { incrementalVacuum, sqliteSpace, checkpointPassive } from './incremental-vacuum';
 export { sqlInstant } from './instant';
 export { searchSchedules, SCHEDULE_SORT_KEYS, type ScheduleSortKey, type ScheduleSearch } from './search-schedules';
 export { type ScheduleRecord } from './schedule-record';
