@@ -12,9 +12,10 @@ const root = path.resolve(import.meta.dirname, '..');
 const config = loadConfig();
 if (config.dialect === 'sqlite') mkdirSync(path.join(root, 'data'), { recursive: true });
 migrateDatabase(config.databaseUrl)
-  .then(({ applied, total }) => {
+  .then(({ applied, total, notes }) => {
     const names = applied.length ? `; applied ${applied.join(', ')}` : '';
     console.log(`migrate: ${config.dialect} schema is current (${total} migrations${names})`);
+    for (const note of notes) console.log(`migrate: ${note}`);
   })
   .catch((e: unknown) => {
     console.error(`migrate: ${e instanceof Error ? e.message : String(e)}`);

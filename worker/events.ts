@@ -3,6 +3,7 @@
  * logged and never breaks the loop.
  */
 import { EventEmitter } from 'node:events';
+import type { SweepBatch, SweepPhase } from '../lib/schedules';
 
 export interface WorkerEventMap {
   'worker:start': { workerId: string };
@@ -46,8 +47,11 @@ export interface WorkerEventMap {
   'occurrence:already-fired': { scheduleId: string; scheduledFor: Date; completed: boolean; deleted: boolean };
   /** The occurrence could not be fired (left due; reported again on every tick). */
   'occurrence:error': { scheduleId: string; scheduledFor: Date; error: Error };
-  /** One retention batch ran; `done` when the sweep has caught up. */
-  'retention:swept': { cutoff: Date; deleted: number; done: boolean };
+  /**
+   * One retention statement ran (lib/schedules `SweepBatch`): its phase, limit, rows deleted and how
+   * long it held the database; `done` when the sweep has caught up, with the sweep's `totals` per phase.
+   */
+  'retention:swept': SweepBatch & { totals: Record<SweepPhase, number> | null };
 }
 
 export class WorkerEvents {

@@ -31,7 +31,10 @@ export function logEvents(events: WorkerEvents, level: Level, workerId?: string)
   events.on('occurrence:already-fired', (p) => write('warn', 'occurrence already fired; advanced without firing again', { ...p, scheduledFor: iso(p.scheduledFor) }));
   events.on('occurrence:error', (p) => write('error', 'occurrence could not be fired', { scheduleId: p.scheduleId, scheduledFor: iso(p.scheduledFor), error: p.error.message }));
   events.on('retention:swept', (p) => {
-    if (p.deleted > 0 || p.done) write(p.deleted > 0 ? 'info' : 'debug', 'expired runs swept', { cutoff: iso(p.cutoff), deleted: p.deleted, done: p.done });
+    const batch = { phase: p.phase, cutoff: p.cutoff ? iso(p.cutoff) : null, limit: p.limit, deleted: p.deleted, heldMs: Math.round(p.durationMs) };
+    write('debug', 'retention batch', batch);
+    // One line per sweep: what each phase removed (vacuum: pages given back).
+    if (p.totals) write('info', 'retention sweep done', { runs: p.totals.runs, activity: p.totals.activity, executions: p.totals.executions, vacuumPages: p.totals.vacuum });
   });
   events.on('tick:end', (p) => {
     if (p.claimed > 0) write('debug', 'tick', { now: iso(p.now), claimed: p.claimed, fired: p.fired, durationMs: Math.round(p.durationMs) });

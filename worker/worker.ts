@@ -25,7 +25,7 @@ import {
   LEASE_RENEW_MS,
   NO_ALLOWED_HOSTS,
   sendDueDeadLetters,
-  sweepExpiredRuns,
+  RetentionSweep,
   type DeliveryDeps,
   type FireOutcome,
   type InFlightAttempt,
@@ -66,7 +66,8 @@ export class Worker {
   private readonly startedAt: Date;
   /** When the retention sweep last started (null: never, so it runs at start). */
   private lastSweepAt: number | null = null;
-  private sweeping = false;
+  /** The retention sweep: one bounded statement per loop, its batch sizes learned across sweeps. */
+  private readonly retention: RetentionSweep;
   /** Outcomes of the last tick: all of them, and those other than `error` (progress made). */
   private lastClaimed = 0;
   private lastProgress = 0;
@@ -79,6 +80,11 @@ export class Worker {
     this.clock = opts.clock ?? (() => new Date());
     this.startedAt = this.clock();
     this.delivery = opts.delivery ?? createDeliveryDeps({ delivery: { concurrency: 16, httpAllowList: NO_ALLOWED_HOSTS } });
+    this.retention = new RetentionSweep({
+      db: opts.db,
+      runRetentionDays: opts.limits.runRetentionDays,
+      executionRetentionDays: opts.limits.executionRetentionDays,
+    });
     this.deliveries = new DeliveryRunner(
       opts.db,
       this.delivery,
@@ -200,20 +206,25 @@ export class Worker {
     if (pruned > 0) this.events.emit('worker:pruned', { pruned });
   }
 
+  /** True while a retention sweep has statements left (the loop then does not sleep between ticks). */
+  get sweeping(): boolean {
+    return this.retention.running;
+  }
+
   /**
    * One step of the retention sweep, if one is pending or due (at start, then every
-   * `sweepIntervalMs`): deletes at most one bounded batch, so fires are never held up for long.
+   * `sweepIntervalMs`): one bounded statement (runs, activity, executions, then on SQLite the
+   * incremental vacuum; lib/schedules/retention-sweep.ts), so fires go on between two batches.
    */
   async sweepStep(now: Date): Promise<void> {
     const interval = this.opts.sweepIntervalMs ?? DAY_MS;
-    if (!this.sweeping && (this.lastSweepAt === null || now.getTime() - this.lastSweepAt >= interval)) {
-      this.sweeping = true;
+    if (!this.retention.running && (this.lastSweepAt === null || now.getTime() - this.lastSweepAt >= interval)) {
+      this.retention.start(now);
       this.lastSweepAt = now.getTime();
     }
-    if (!this.sweeping) return;
-    const { deleted, done, cutoff } = await sweepExpiredRuns({ db: this.opts.db, now, retentionDays: this.opts.limits.runRetentionDays });
-    if (done) this.sweeping = false;
-    this.events.emit('retention:swept', { cutoff, deleted, done });
+    if (!this.retention.running) return;
+    const batch = await this.retention.step();
+    this.events.emit('retention:swept', { ...batch, totals: batch.done ? { ...this.retention.totals } : null });
   }
 
   /** Run until `stop()`: tick, then sleep unless the batch was full. */

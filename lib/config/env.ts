@@ -103,6 +103,7 @@ const EnvSchema = z.object({
   SCHEDULER_RUN_RETENTION_DAYS: intFrom(30, 1),
   SCHEDULER_CATCHUP_WINDOW_SECONDS: intFrom(300, 0),
   WORKFLOW_EXECUTIONS_PER_SESSION_PER_MINUTE: intFrom(600, 1),
+  WORKFLOW_EXECUTION_RETENTION_DAYS: intFrom(30, 1),
   WORKER_POLL_INTERVAL_MS: intFrom(1000, 50),
   WORKER_BATCH_SIZE: intFrom(500, 1),
   WORKER_TEST_CLOCK: z
@@ -165,6 +166,11 @@ export interface Limits {
   catchupWindowSeconds: number;
   /** `create_execution` calls allowed per session per rolling minute. Default 600. */
   executionsPerSessionPerMinute: number;
+  /**
+   * Workflow executions older than this many days (by `created_at`) are swept, except one a kept run
+   * record still links (`workflow.execution_retention_days`, default 30; docs/decisions.md 116).
+   */
+  executionRetentionDays: number;
 }
 
 /**
@@ -258,7 +264,7 @@ let cached: AppConfig | undefined;
  * SCHEDULER_BOOTSTRAP_ACCESS_KEY_ID, SCHEDULER_BOOTSTRAP_SECRET_ACCESS_KEY, SCHEDULER_SECRET_KEY, SCHEDULER_SECRET_KEY_FILE,
  * SCHEDULER_SCHEDULES_PER_REVISION,
  * SCHEDULER_MIN_INTERVAL_SECONDS, SCHEDULER_RUN_RETENTION_DAYS, SCHEDULER_CATCHUP_WINDOW_SECONDS,
- * WORKFLOW_EXECUTIONS_PER_SESSION_PER_MINUTE, WORKER_POLL_INTERVAL_MS, WORKER_BATCH_SIZE, LOG_LEVEL,
+ * WORKFLOW_EXECUTIONS_PER_SESSION_PER_MINUTE, WORKFLOW_EXECUTION_RETENTION_DAYS, WORKER_POLL_INTERVAL_MS, WORKER_BATCH_SIZE, LOG_LEVEL,
  * SCHEDULER_TRUSTED_PROXIES, SCHEDULER_METRICS_TOKEN, SCHEDULER_HTTP_ALLOWED_HOSTS, SCHEDULER_DELIVERY_CONCURRENCY;
  * tests only: TEST_DATABASE, TEST_POSTGRES_URL, FC_SEED, WORKER_TEST_CLOCK, TEST_PORT_BASE,
  * AWS_ENDPOINT_URL (read by the AWS SDK itself).
@@ -297,6 +303,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       runRetentionDays: e.SCHEDULER_RUN_RETENTION_DAYS,
       catchupWindowSeconds: e.SCHEDULER_CATCHUP_WINDOW_SECONDS,
       executionsPerSessionPerMinute: e.WORKFLOW_EXECUTIONS_PER_SESSION_PER_MINUTE,
+      executionRetentionDays: e.WORKFLOW_EXECUTION_RETENTION_DAYS,
     },
     worker: { pollIntervalMs: e.WORKER_POLL_INTERVAL_MS, batchSize: e.WORKER_BATCH_SIZE, testClock: e.WORKER_TEST_CLOCK },
     delivery: { httpAllowList: e.SCHEDULER_HTTP_ALLOWED_HOSTS, concurrency: e.SCHEDULER_DELIVERY_CONCURRENCY },

@@ -54,8 +54,11 @@ export function dialectOfDb(db: Tx): Dialect {
  *    connection is never left inside a transaction. Pinned by app/api/__tests__/storage-full.int.test.ts.
  */
 class PrismaBetterSQLite3Immediate extends PrismaBetterSQLite3 {
-  /** The connection every query of this client runs on, once connected (see `sqliteConnection`). */
-  connection: Database.Database | null = null;
+  /**
+   * The open connection and its transaction queue (set by `connect`), for `withSqliteConnection`;
+   * `deferCheckpoint`: the open transaction's COMMIT skips the WAL auto-checkpoint (`deferCommitWork`).
+   */
+  connection: { client: Database.Database; queue: TransactionQueue; deferCheckpoint: boolean } | null = null;
 
   override async connect() {
     const adapter = await super.connect();
@@ -64,8 +67,12 @@ class PrismaBetterSQLite3Immediate extends PrismaBetterSQLite3 {
     if (!client || typeof client.prepare !== 'function') {
       throw new Error('lib/db: @prisma/adapter-better-sqlite3 internals changed (no `client`); SQLite transactions cannot be installed');
     }
-    this.connection = client;
+    // After a checkpoint has emptied the WAL, cut its file back to 64 MB: one large transaction (a
+    // VACUUM, a bulk import) would otherwise leave a WAL file of its size behind for good.
+    client.pragma('journal_size_limit = 67108864');
     const queue = new TransactionQueue();
+    const state = { client, queue, deferCheckpoint: false };
+    this.connection = state;
     const original = adapter.startTransaction.bind(adapter);
     adapter.startTransaction = async (isolationLevel) => {
       // Only SERIALIZABLE exists on SQLite; let the adapter refuse anything else in its own words.
@@ -82,6 +89,11 @@ class PrismaBetterSQLite3Immediate extends PrismaBetterSQLite3 {
       return Object.assign(tx, {
         options: { usePhantomQuery: true },
         async commit() {
+          // A transaction that asked (deferCommitWork) commits without the auto-checkpoint: the
+          // connection's setting is put back before the next transaction can start (still queued here).
+          const restore = state.deferCheckpoint ? client.pragma('wal_autocheckpoint', { simple: true }) : null;
+          state.deferCheckpoint = false;
+          if (restore !== null) client.pragma('wal_autocheckpoint = 0');
           try {
             client.prepare('COMMIT').run();
           } catch (e) {
@@ -89,10 +101,12 @@ class PrismaBetterSQLite3Immediate extends PrismaBetterSQLite3 {
             rollbackQuietly(client);
             return fail(adapter, e);
           } finally {
+            if (restore !== null) client.pragma(`wal_autocheckpoint = ${Number(restore)}`);
             release();
           }
         },
         async rollback() {
+          state.deferCheckpoint = false;
           try {
             // SQLite may already have rolled back by itself (SQLITE_FULL): nothing is left to undo.
             if (client.inTransaction) client.prepare('ROLLBACK').run();
@@ -171,6 +185,9 @@ function createSqliteDb(databaseUrl: string): Db {
   // WAL lets readers (the web app) proceed while a writer (the worker) commits; the mode is stored
   // in the database file, so setting it once per open is cheap and idempotent.
   const sqlite = new Database(file, { timeout: 15_000 });
+  // A file without tables yet takes incremental auto-vacuum (docs/decisions.md 118); `journal_mode`
+  // then writes the header that keeps it. A file with tables keeps its mode (lib/db/migrate.ts converts).
+  if (Number(sqlite.pragma('page_count', { simple: true })) === 0) sqlite.pragma('auto_vacuum = INCREMENTAL');
   sqlite.pragma('journal_mode = WAL');
   sqlite.close();
   // `timeout` is SQLite's busy timeout (ms): a writer waits this long for another process's lock.
@@ -178,6 +195,7 @@ function createSqliteDb(databaseUrl: string): Db {
   const db = new PrismaClient({ adapter });
   // Read back by `sqliteConnection`; a transaction client forwards it (it reads the client's properties).
   Object.defineProperty(db, SQLITE_ADAPTER, { value: adapter });
+  sqliteAdapters.set(db, adapter);
   return db;
 }
 
@@ -198,7 +216,7 @@ export function sqliteConnection(tx: Tx): { all: (sql: string, ...params: unknow
   // Only the transaction client `inTransaction` is running: never the base client, outside a transaction.
   if (transactions.getStore()?.tx !== tx) return null;
   const adapter = (tx as unknown as Record<symbol, PrismaBetterSQLite3Immediate | undefined>)[SQLITE_ADAPTER];
-  const connection = adapter?.connection;
+  const connection = adapter?.connection?.client;
   if (!connection) return null;
   let cache = statements.get(connection);
   if (!cache) statements.set(connection, (cache = new Map()));
@@ -266,6 +284,31 @@ export function postgresConnection(tx: Tx): { query: (sql: string, params: unkno
   };
 }
 
+/** The SQLite clients `createDb` made, with their adapter (where the open connection is kept). */
+const sqliteAdapters = new WeakMap<object, PrismaBetterSQLite3Immediate>();
+
+/**
+ * Run `fn` on `db`'s own better-sqlite3 connection, for the few statements Prisma cannot run as
+ * SQLite means them (`PRAGMA incremental_vacuum(N)` frees one page per step, and Prisma steps a
+ * statement without result rows once). It waits its turn in the process's transaction queue, so no
+ * transaction of this process is open on the connection while `fn` runs; `fn` is synchronous, so
+ * nothing else runs on it either. `fn` manages its own transaction (or runs in autocommit).
+ * @throws when `db` is not a SQLite client made by `createDb`.
+ */
+export async function withSqliteConnection<T>(db: Db, fn: (connection: Database.Database) => T): Promise<T> {
+  const adapter = sqliteAdapters.get(db);
+  if (!adapter) throw new Error('withSqliteConnection: not a SQLite client made by createDb');
+  // Prisma connects on first use, and again after `$disconnect`: make sure a connection is open.
+  if (!adapter.connection?.client.open) await db.$connect();
+  const { client, queue } = adapter.connection!;
+  const release = await queue.acquire();
+  try {
+    return fn(client);
+  } finally {
+    release();
+  }
+}
+
 function createPostgresDb(databaseUrl: string, poolSize: number): Db {
   const adapter = new PrismaPgWithConnection({
     connectionString: databaseUrl,
@@ -285,6 +328,25 @@ function createPostgresDb(databaseUrl: string, poolSize: number): Db {
 export function getDb(config: DbConfig): Db {
   globalForDb.__schedulerDb ??= createDb(config.databaseUrl, { poolSize: config.databasePoolSize });
   return globalForDb.__schedulerDb;
+}
+
+/**
+ * Inside a transaction of `db` (call it from the `inTransaction` callback, with that callback's `tx`):
+ * its commit skips work that can wait, for idempotent work only (the retention sweep's deletes,
+ * docs/decisions.md 117). SQLite: the COMMIT does not run the WAL auto-checkpoint (which copies the
+ * WAL into the file and syncs it, after the write lock is released but inside the COMMIT call); the
+ * caller checkpoints afterwards (`PRAGMA wal_checkpoint(PASSIVE)`). PostgreSQL: `SET LOCAL
+ * synchronous_commit = off`, the commit does not wait for its WAL to reach the disk (a crash may
+ * lose the commit, never corrupt the database).
+ */
+export async function deferCommitWork(db: Db, tx: Tx): Promise<void> {
+  if (dialectOfDb(tx) === 'postgresql') {
+    await tx.$executeRawUnsafe('SET LOCAL synchronous_commit = off');
+    return;
+  }
+  const connection = sqliteAdapters.get(db)?.connection;
+  if (!connection?.client.inTransaction) throw new Error('deferCommitWork: call it inside a transaction of this client');
+  connection.deferCheckpoint = true;
 }
 
 /**

@@ -1,4 +1,4 @@
-export { createDb, getDb, closeDb, inTransaction, dialectOfDb, type Db, type DbConfig, type Tx } from './client';
+export { createDb, getDb, closeDb, inTransaction, deferCommitWork, dialectOfDb, withSqliteConnection, type Db, type DbConfig, type Tx } from './client';
 export { dialectOf, type Dialect } from './dialect';
 export type { Prisma } from './generated/sqlite/client';
 /** Row types of the catalog's models, as the model API returns them (one data model, both dialects). */

@@ -3,7 +3,10 @@
  * `npm start`, the test databases).
  *
  * - SQLite: `prisma migrate deploy` over `prisma/migrations` (Prisma's JS schema engine runs offline
- *   through the better-sqlite3 adapter configured in prisma.config.ts).
+ *   through the better-sqlite3 adapter configured in prisma.config.ts). Before it, the file is put in
+ *   incremental auto-vacuum mode (docs/decisions.md 118): a new file before its first table, an
+ *   existing file of at most `SQLITE_CONVERT_MAX_BYTES` by one VACUUM; a larger one is left as it is
+ *   and the result says so (`npm run db:vacuum` converts it, docs/ops.md "Retention").
  * - PostgreSQL: Prisma cannot apply migrations through @prisma/adapter-pg, so this module applies
  *   `prisma/postgresql/migrations/<name>/migration.sql` itself over node-postgres, recording each in
  *   `_migrations`. Each migration runs in its own transaction (a failure leaves nothing half applied),
@@ -12,11 +15,12 @@
  */
 import { execFile } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { existsSync } from 'node:fs';
+import { existsSync, mkdirSync, statSync } from 'node:fs';
 import { readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
+import Database from 'better-sqlite3';
 import pg from 'pg';
 import { childEnv } from '../config';
 import { dialectOf } from './dialect';
@@ -34,6 +38,55 @@ export interface MigrateResult {
   applied: string[];
   /** How many migrations the directory holds. */
   total: number;
+  /** What an operator should read (SQLite: the auto-vacuum conversion done or left to do); may be empty. */
+  notes: string[];
+}
+
+/**
+ * Largest existing SQLite file `migrateDatabase` converts to incremental auto-vacuum by itself (one
+ * VACUUM: it rewrites the whole file, needs free disk for a second copy and blocks every writer while
+ * it runs; about 15 s per GB on the reference machine, docs/performance.md "Retention").
+ */
+export const SQLITE_CONVERT_MAX_BYTES = 256 * 1024 * 1024;
+
+/** SQLite's `PRAGMA auto_vacuum` value for INCREMENTAL. */
+const AUTO_VACUUM_INCREMENTAL = 2;
+
+/**
+ * Put the SQLite file of `databaseUrl` in incremental auto-vacuum mode, so the retention sweep's
+ * `PRAGMA incremental_vacuum` can give freed pages back to the file system (decisions 118). A new or
+ * empty file takes the mode at once (it must be set before the first table); an existing file is
+ * converted by `VACUUM` when it is at most `maxBytes`, or when `force`; otherwise it is left and the
+ * returned note says how to convert it. Returns the notes for the operator (empty when nothing happened).
+ */
+export function prepareSqliteFile(databaseUrl: string, opts: { maxBytes?: number; force?: boolean } = {}): string[] {
+  const file = databaseUrl.replace(/^file:/, '');
+  mkdirSync(path.dirname(path.resolve(file)), { recursive: true });
+  const db = new Database(file, { timeout: 15_000 });
+  try {
+    if (Number(db.pragma('auto_vacuum', { simple: true })) === AUTO_VACUUM_INCREMENTAL) return [];
+    if (Number(db.pragma('page_count', { simple: true })) === 0) {
+      // No page yet: the mode is free to set; journal_mode writes the header that records it.
+      db.pragma('auto_vacuum = INCREMENTAL');
+      db.pragma('journal_mode = WAL');
+      return [];
+    }
+    const bytes = statSync(file).size;
+    const mb = (bytes / 1e6).toFixed(0);
+    if (!opts.force && bytes > (opts.maxBytes ?? SQLITE_CONVERT_MAX_BYTES)) {
+      return [`${file} (${mb} MB) is not in incremental auto-vacuum mode, so swept rows leave free pages the file keeps; stop the web app and workers, then run \`npm run db:vacuum\` once (docs/ops.md "Retention")`];
+    }
+    const started = performance.now();
+    db.pragma('auto_vacuum = INCREMENTAL');
+    // VACUUM rebuilds the file in the new mode; it cannot run inside a transaction, and waits for
+    // (then holds) the write lock like any writer.
+    db.exec('VACUUM');
+    db.pragma('wal_checkpoint(TRUNCATE)');
+    const after = (statSync(file).size / 1e6).toFixed(0);
+    return [`${file} converted to incremental auto-vacuum (VACUUM: ${mb} MB → ${after} MB in ${((performance.now() - started) / 1000).toFixed(1)} s)`];
+  } finally {
+    db.close();
+  }
 }
 
 /**
@@ -45,6 +98,8 @@ export async function migrateDatabase(databaseUrl: string, postgresDir = POSTGRE
 }
 
 async function migrateSqlite(databaseUrl: string): Promise<MigrateResult> {
+  // Before the first migration: a new file's first table must already find the auto-vacuum mode set.
+  const notes = prepareSqliteFile(databaseUrl);
   const prisma = path.join(ROOT, 'node_modules', '.bin', 'prisma');
   try {
     const { stdout } = await promisify(execFile)(prisma, ['migrate', 'deploy'], {
@@ -54,7 +109,7 @@ async function migrateSqlite(databaseUrl: string): Promise<MigrateResult> {
     const total = Number(/(\d+) migrations? found/.exec(stdout)?.[1] ?? 0);
     // `prisma migrate deploy` lists each applied migration as a `└─ <name>/` line.
     const applied = [...stdout.matchAll(/└─ (\S+)\/\s*$/gm)].map((m) => m[1]);
-    return { applied, total };
+    return { applied, total, notes };
   } catch (e) {
     const err = e as { stdout?: string; stderr?: string; message: string };
     throw new Error(`prisma migrate deploy failed:\n${err.stdout ?? ''}${err.stderr ?? err.message}`);
@@ -111,7 +166,7 @@ async function migratePostgres(databaseUrl: string, dir: string): Promise<Migrat
       }
       applied.push(m.name);
     }
-    return { applied, total: migrations.length };
+    return { applied, total: migrations.length, notes: [] };
   } finally {
     await client.query('SELECT pg_advisory_unlock($1)', [MIGRATION_LOCK_KEY.toString()]).catch(() => undefined);
     await client.end();

@@ -2,7 +2,7 @@
  * The activity log (SPEC §15): who changed what in a scheduler, and when. Every change to a schedule
  * or a scheduler writes one entry in the change's own transaction (`recordActivity(tx, …)`), so an
  * entry exists exactly when its change does. `list_activity` pages the entries, newest first. The
- * retention sweep deletes them with the runs (sweep-runs.ts).
+ * retention sweep deletes them with the runs (retention-sweep.ts).
  */
 import type { Actor } from '../auth';
 import type { Db, Prisma, Tx } from '../db';

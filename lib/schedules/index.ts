@@ -26,7 +26,18 @@ export {
   type InFlightAttempt,
 } from './deliver-attempts';
 export { sendDueDeadLetters } from './dead-letter-sends';
-export { sweepExpiredRuns, retentionCutoff, RUN_SWEEP_BATCH } from './sweep-runs';
+export {
+  RetentionSweep,
+  retentionCutoff,
+  SWEEP_TARGET_MS,
+  SWEEP_FIRST_BATCH,
+  SWEEP_MIN_BATCH,
+  SWEEP_MAX_BATCH,
+  SWEEP_VACUUM_AT_PAGES,
+  type RetentionSweepOptions,
+  type SweepBatch,
+  type SweepPhase,
+} from './retention-sweep';
 export { schedulerCommands } from './commands';
 export { toSchedule, toRun } from './serialize';
 export { listSchedulers, getSchedulerByRevision, type SchedulerSummary } from './list-schedulers';

@@ -10,4 +10,5 @@ export const TEST_LIMITS: Readonly<Limits> = {
   runRetentionDays: 30,
   catchupWindowSeconds: 300,
   executionsPerSessionPerMinute: 600,
+  executionRetentionDays: 30,
 };

@@ -8,25 +8,21 @@
  * // t.db is a PrismaClient on file:<tmp>/test.db; t.url is that URL (e.g. for a child worker process).
  * ```
  *
- * Speed: `npx prisma migrate deploy` (about 2 s) runs ONCE per migration set, into a template file in the
- * OS temp dir named by a hash of `prisma/migrations/**` and `prisma/schema.prisma`; every call then copies
+ * Speed: the migrations (`migrateDatabase`, about 2 s) run ONCE per migration set, into a template file in the
+ * OS temp dir named by a hash of `prisma/migrations/**`, `prisma/schema.prisma` and lib/db/migrate.ts; every call then copies
  * the template into its own temp dir (a few ms). So calling it once per test file — or even once per
  * test — is cheap, and a changed migration is picked up automatically (new hash, new template).
  * Concurrency: the template is written to a unique name and renamed into place, so parallel processes
  * never see a half-migrated template. To force a fresh migration, delete
  * `<tmpdir>/scheduler-test-templates/`.
  */
-import { execFile } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { copyFile, mkdir, mkdtemp, readdir, readFile, rename, rm, stat } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { promisify } from 'node:util';
-import { childEnv } from '../config';
 import { createDb, type Db } from '../db';
-
-const run = promisify(execFile);
+import { migrateDatabase } from '../db/migrate';
 
 /** The repository root (this file lives in `lib/testing/`). */
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
@@ -42,13 +38,9 @@ export interface TestDb {
   cleanup: () => Promise<void>;
 }
 
-/** Apply every migration in `prisma/migrations` to a new SQLite file at `file`. */
+/** Apply every migration in `prisma/migrations` to a new SQLite file at `file`, as `npm run db:migrate` does. */
 async function migrate(file: string): Promise<void> {
-  // prisma.config.ts reads DATABASE_URL; the JS schema engine runs offline through the SQLite adapter.
-  await run('npx', ['prisma', 'migrate', 'deploy'], {
-    cwd: ROOT,
-    env: childEnv({ DATABASE_URL: `file:${file}`, PRISMA_HIDE_UPDATE_MESSAGE: '1' }),
-  });
+  await migrateDatabase(`file:${file}`);
 }
 
 async function migrationsHash(): Promise<string> {
@@ -63,6 +55,8 @@ async function migrationsHash(): Promise<string> {
   };
   await walk(dir);
   hash.update(await readFile(path.join(ROOT, 'prisma', 'schema.prisma')));
+  // How a file is migrated (e.g. its auto-vacuum mode, set before the first migration) is part of it.
+  hash.update(await readFile(path.join(ROOT, 'lib', 'db', 'migrate.ts')));
   return hash.digest('hex').slice(0, 16);
 }
 

@@ -1,7 +1,8 @@
 /**
  * SPEC §9 `scheduler.run_retention_days`: the worker's daily sweep deletes run records older than
- * the retention, a bounded batch (1000 rows) per statement, and a swept run never makes its
- * occurrence fire again (next_fire_at only moves forward). Runs on the TEST_DATABASE dialect.
+ * the retention, one bounded statement between two ticks (its limit sized by time, at most doubling
+ * from 100), and a swept run never makes its occurrence fire again (next_fire_at only moves forward).
+ * Runs on the TEST_DATABASE dialect.
  */
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, expect, it } from 'vitest';
@@ -28,7 +29,7 @@ beforeAll(async () => {
 });
 afterAll(async () => cleanup());
 
-it('§9 retention: runs older than 30 days are swept 1000 per statement; the swept occurrences never fire again', async () => {
+it('§9 retention: runs older than 30 days are swept in bounded batches; the swept occurrences never fire again', async () => {
   const ctx = await seed(db, undefined);
   const now = new Date('2031-01-31T12:00:30Z');
   const cutoff = new Date(now.getTime() - 30 * DAY); // 2031-01-01T12:00:30Z
@@ -50,15 +51,24 @@ it('§9 retention: runs older than 30 days are swept 1000 per statement; the swe
   });
 
   const worker = new Worker({ db, limits: LIMITS, batchSize: 100, pollIntervalMs: 1000, clock: () => now });
-  const swept: { deleted: number; done: boolean; cutoff: string }[] = [];
-  worker.events.on('retention:swept', (p) => swept.push({ deleted: p.deleted, done: p.done, cutoff: p.cutoff.toISOString() }));
-  for (let i = 0; i < 5; i++) await worker.sweepStep(now);
-  // Once at start: three bounded batches, then nothing until 24 h have passed.
-  expect(swept).toEqual([
-    { deleted: 1000, done: false, cutoff: '2031-01-01T12:00:30.000Z' },
-    { deleted: 1000, done: false, cutoff: '2031-01-01T12:00:30.000Z' },
-    { deleted: 500, done: true, cutoff: '2031-01-01T12:00:30.000Z' },
-  ]);
+  const swept: { phase: string; limit: number; deleted: number; done: boolean; cutoff: string | null }[] = [];
+  worker.events.on('retention:swept', (p) => swept.push({ phase: p.phase, limit: p.limit, deleted: p.deleted, done: p.done, cutoff: p.cutoff?.toISOString() ?? null }));
+  for (let i = 0; i < 100 && (i === 0 || worker.sweeping); i++) await worker.sweepStep(now);
+  expect(worker.sweeping).toBe(false);
+  const runBatches = swept.filter((b) => b.phase === 'runs');
+  // Bounded: the first statement deletes at most 100 runs, each next limit at most doubles, no batch exceeds its limit.
+  expect(runBatches[0].limit).toBe(100);
+  for (const [i, b] of runBatches.entries()) {
+    expect(b.deleted).toBeLessThanOrEqual(b.limit);
+    if (i > 0) expect(b.limit).toBeLessThanOrEqual(2 * runBatches[i - 1].limit);
+    expect(b.cutoff).toBe('2031-01-01T12:00:30.000Z');
+  }
+  expect(runBatches.reduce((n, b) => n + b.deleted, 0)).toBe(2500);
+  expect(runBatches.length).toBeGreaterThanOrEqual(5); // 100 + 200 + 400 + 800 < 2500
+  // Phases in order, one `done` at the very end.
+  const order = [...new Set(swept.map((b) => b.phase))];
+  expect(order.slice(0, 3)).toEqual(['runs', 'activity', 'executions']);
+  expect(swept.filter((b) => b.done)).toEqual([swept.at(-1)]);
   const left = await db.run.findMany({ where: { scheduleId }, orderBy: { createdAt: 'asc' }, select: { createdAt: true } });
   expect(left.length).toBe(6);
   expect(left[0].createdAt.toISOString()).toBe('2031-01-01T12:00:30.000Z'); // exactly at the cutoff: kept
@@ -69,8 +79,11 @@ it('§9 retention: runs older than 30 days are swept 1000 per statement; the swe
   expect(row.nextFireAt?.toISOString()).toBe('2031-01-31T12:01:00.000Z');
 
   // 24 h later the next daily sweep runs: the run that sat at the old cutoff has expired now.
+  const before = swept.length;
   await worker.sweepStep(new Date(now.getTime() + DAY - 1));
-  expect(swept.length).toBe(3);
+  expect(swept.length).toBe(before);
   await worker.sweepStep(new Date(now.getTime() + DAY));
-  expect(swept.at(-1)).toEqual({ deleted: 1, done: true, cutoff: '2031-01-02T12:00:30.000Z' });
+  expect(swept.at(-1)).toMatchObject({ phase: 'runs', deleted: 1, cutoff: '2031-01-02T12:00:30.000Z' });
+  while (worker.sweeping) await worker.sweepStep(new Date(now.getTime() + DAY));
+  expect(await db.run.count({ where: { scheduleId } })).toBe(5);
 });

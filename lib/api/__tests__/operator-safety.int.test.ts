@@ -8,7 +8,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Actor } from '../../auth';
 import type { Db } from '../../db';
-import { sweepExpiredRuns } from '../../schedules';
+import { RetentionSweep } from '../../schedules';
 import { TEST_LIMITS } from '../../testing/limits';
 import { createTestDb } from '../../testing/test-db';
 import { seed } from '../../../prisma/seed';
@@ -204,9 +204,9 @@ describe('SPEC §15 activity log: list_activity names who did each change', () =
     const held = await db.activityEntry.count({ where: { revisionId: ctx.schedulerRevisionId } });
     expect(held).toBeGreaterThan(0);
     const later = new Date(Date.now() + (TEST_LIMITS.runRetentionDays + 1) * 86_400_000);
-    let out;
-    do out = await sweepExpiredRuns({ db, now: later, retentionDays: TEST_LIMITS.runRetentionDays, batchSize: 50 });
-    while (!out.done);
+    const sweep = new RetentionSweep({ db, runRetentionDays: TEST_LIMITS.runRetentionDays, executionRetentionDays: TEST_LIMITS.executionRetentionDays, maxBatch: 50 });
+    sweep.start(later);
+    while (!(await sweep.step()).done);
     expect(await db.activityEntry.count({ where: { revisionId: ctx.schedulerRevisionId } })).toBe(0);
   });
 });

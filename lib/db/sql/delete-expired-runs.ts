@@ -8,8 +8,13 @@
  * while the occurrence could still be claimed, and a swept run is `retention` days older than that.
  *
  * Bounded: one call deletes at most `limit` rows, so each transaction (and, on SQLite, each hold of
- * the write lock the worker's fires also need) stays short. Idempotent: several workers sweeping at
- * once delete each row once; a sweep with nothing left to do is one index probe.
+ * the write lock the worker's fires also need) stays short; lib/schedules/retention-sweep.ts picks
+ * `limit` by the time the previous batch took. Idempotent: several workers sweeping at once delete
+ * each row once; a sweep with nothing left to do is one index probe.
+ *
+ * Cost (docs/performance.md "Retention"): a deleted run is one entry in each of the five b-trees of
+ * `runs`; the table and `runs(created_at)` are deleted in order, the three others (`id`, the UNIQUE
+ * key and `(schedule_id, created_at, id)`) at random places, about one page write each per row.
  */
 import type { Tx } from '../client';
 import { dialectOfDb } from '../client';

@@ -21,6 +21,8 @@ export { insertRuns, INSERT_RUNS_SQL, type RunInsert } from './insert-runs';
 export { findFireTargets, countRecentExecutionsBySession, type FireTargetKey, type FireTargetRow } from './resolve-fire-targets';
 export { insertExecutions, INSERT_EXECUTIONS_SQL, type ExecutionInsert } from './insert-executions';
 export { deleteExpiredRows, type ExpiringTable } from './delete-expired-runs';
+export { deleteExpiredExecutions, type ExecutionSweepCursor } from './delete-expired-executions';
+export { incrementalVacuum, sqliteSpace, checkpointPassive } from './incremental-vacuum';
 export { sqlInstant } from './instant';
 export { searchSchedules, SCHEDULE_SORT_KEYS, type ScheduleSortKey, type ScheduleSearch } from './search-schedules';
 export { type ScheduleRecord } from './schedule-record';

@@ -15,7 +15,7 @@ import { makeWorld, T0, type World } from '../../testing/catalog-world';
 import { createSchedule, dryRunCreateSchedule } from '../create-schedule';
 import { dryRunUpdateSchedule, updateSchedule } from '../update-schedule';
 
-const LIMITS: Limits = { schedulesPerRevision: 1000, minIntervalSeconds: 60, runRetentionDays: 30, catchupWindowSeconds: 300, executionsPerSessionPerMinute: 600 };
+const LIMITS: Limits = { schedulesPerRevision: 1000, minIntervalSeconds: 60, runRetentionDays: 30, catchupWindowSeconds: 300, executionsPerSessionPerMinute: 600, executionRetentionDays: 30 };
 /** 2026-03-08T12:00:00Z: every save of this file happens at this instant. */
 const NOW = T0;
 

@@ -30,7 +30,7 @@ import {
   fireDue,
   runSchedule,
   setAllEnabled,
-  sweepExpiredRuns,
+  RetentionSweep,
   updateSchedule,
 } from '..';
 
@@ -161,9 +161,9 @@ describe('metric counters', () => {
 
     // Retention sweeps, a small batch at a time.
     const runsBefore = await db.run.count();
-    for (let done = false; !done; ) {
-      ({ done } = await sweepExpiredRuns({ db, now: new Date(t0.getTime() + 30 * 86_400_000 + 5 * 60_000), retentionDays: 30, batchSize: 5 }));
-    }
+    const sweep = new RetentionSweep({ db, runRetentionDays: 30, executionRetentionDays: 30, maxBatch: 5 });
+    sweep.start(new Date(t0.getTime() + 30 * 86_400_000 + 5 * 60_000));
+    for (let done = false; !done; ) ({ done } = await sweep.step());
     await expectExact(db, 'after retention sweeps');
     const runsAfter = await db.run.count();
     expect(runsAfter).toBeGreaterThan(0);

@@ -12,7 +12,8 @@ export type DeletedExecutionCause = 'session_deleted' | 'revision_deleted';
 
 /**
  * For a schedule's history (SPEC §8.1): which of the executions its runs created no longer exist, and
- * why (executions go only with their session, revision or blob: ON DELETE CASCADE). Keyed by execution
+ * why (executions go with their session, revision or blob: ON DELETE CASCADE; the retention sweep
+ * never takes one a remaining run links, docs/decisions.md 116). Keyed by execution
  * id; executions that exist are absent. Two indexed lookups whatever the number of refs. No access
  * check: it says only whether ids a run record already shows still exist.
  */
