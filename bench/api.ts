@@ -37,6 +37,7 @@ import type { Dialect } from '../lib/db';
 import { insertSchedules } from '../lib/testing/insert-schedules';
 import { createTestDb } from '../lib/testing/test-db';
 import { seed } from '../prisma/seed';
+import { stopWeb, waitForWeb } from './web-app';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const QUICK = process.argv.includes('--quick');
@@ -83,30 +84,6 @@ function startWeb(url: string, profiled: boolean): ChildProcess {
     ? ['--cpu-prof', `--cpu-prof-dir=${PROFILE_DIR}`, '--import', 'tsx', 'scripts/web-server.ts']
     : ['--import', 'tsx', 'scripts/start.ts', '--web-only'];
   return spawn(process.execPath, argv, { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'], env, detached: true });
-}
-
-async function stopWeb(child: ChildProcess): Promise<void> {
-  if (child.exitCode !== null) return;
-  const exited = new Promise((r) => child.once('exit', r));
-  process.kill(-child.pid!, 'SIGTERM');
-  await exited;
-}
-
-async function waitReady(child: ChildProcess): Promise<void> {
-  let log = '';
-  child.stdout!.on('data', (d) => (log += d));
-  child.stderr!.on('data', (d) => (log += d));
-  const deadline = Date.now() + 15 * 60_000; // a first run builds the app
-  while (Date.now() < deadline) {
-    if (child.exitCode !== null) throw new Error(`web app exited (${child.exitCode}):\n${log.slice(-3000)}`);
-    try {
-      if ((await fetch(`${BASE}/login`)).ok) return;
-    } catch {
-      // not listening yet
-    }
-    await new Promise((r) => setTimeout(r, 500));
-  }
-  throw new Error(`web app not ready within 15 min:\n${log.slice(-3000)}`);
 }
 
 /** Resident memory (MiB) of the web server process: `child` itself, or its scripts/web-server.ts child. */
@@ -184,7 +161,7 @@ async function measure(dialect: Dialect, profiled: boolean): Promise<DialectResu
   await t.db.$disconnect();
   const web = startWeb(t.url, profiled);
   try {
-    await waitReady(web);
+    await waitForWeb(web, BASE);
     const figures = new Map<RouteName, Map<number, Figures>>();
     for (const route of ['trivial', 'get_schedule', 'create_schedule'] as const) {
       const opts = requestOf(route, ctx.schedulerRevisionId, scheduleId);

@@ -29,6 +29,7 @@ import { browseSchedules, enabledCounts, lastRunStatuses, type ScheduleSortKey }
 import { insertSchedules, type ScheduleFixture } from '../lib/testing/insert-schedules';
 import { createTestDb, type TestDb } from '../lib/testing/test-db';
 import { seed } from '../prisma/seed';
+import { stopWeb, waitForWeb } from './web-app';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const QUICK = process.argv.includes('--quick');
@@ -132,31 +133,6 @@ function startWeb(url: string): ChildProcess {
   });
 }
 
-async function stopWeb(child: ChildProcess): Promise<void> {
-  if (child.exitCode !== null) return;
-  const exited = new Promise((r) => child.once('exit', r));
-  process.kill(-child.pid!, 'SIGTERM');
-  await exited;
-}
-
-async function waitHealthy(child: ChildProcess): Promise<void> {
-  let log = '';
-  child.stdout!.on('data', (d) => (log += d));
-  child.stderr!.on('data', (d) => (log += d));
-  const deadline = Date.now() + 15 * 60_000; // a first run builds the app
-  while (Date.now() < deadline) {
-    if (child.exitCode !== null) throw new Error(`web app exited (${child.exitCode}):\n${log.slice(-3000)}`);
-    try {
-      // Web only (no worker): /api/health answers 503 `degraded`, so readiness is the login page.
-      if ((await fetch(`http://127.0.0.1:${PORT}/login`)).ok) return;
-    } catch {
-      // not listening yet
-    }
-    await new Promise((r) => setTimeout(r, 500));
-  }
-  throw new Error(`web app not healthy within 15 min:\n${log.slice(-3000)}`);
-}
-
 async function login(): Promise<string> {
   const res = await fetch(`http://127.0.0.1:${PORT}/auth/login`, {
     method: 'POST',
@@ -230,7 +206,7 @@ async function main(): Promise<void> {
       process.stdout.write('web app… ');
       const web = startWeb(t.url);
       try {
-        await waitHealthy(web);
+        await waitForWeb(web, `http://127.0.0.1:${PORT}`);
         const cookie = await login();
         const page = await pageTimes(revision.id, cookie);
         process.stdout.write('browser… ');
