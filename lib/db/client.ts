@@ -193,13 +193,19 @@ function createSqliteDb(databaseUrl: string): Db {
   // `timeout` is SQLite's busy timeout (ms): a writer waits this long for another process's lock.
   const adapter = new PrismaBetterSQLite3Immediate({ url: file, timeout: 15_000 });
   const db = new PrismaClient({ adapter });
-  // Read back by `sqliteConnection`; a transaction client forwards it (it reads the client's properties).
   Object.defineProperty(db, SQLITE_ADAPTER, { value: adapter });
-  sqliteAdapters.set(db, adapter);
   return db;
 }
 
 const SQLITE_ADAPTER = Symbol('scheduler.sqliteAdapter');
+
+/**
+ * The adapter (where the open connection is kept) of a SQLite client made by `createDb`, or of a
+ * transaction client of one (it forwards the client's properties); undefined for any other client.
+ */
+function sqliteAdapterOf(db: Tx): PrismaBetterSQLite3Immediate | undefined {
+  return (db as unknown as Record<symbol, PrismaBetterSQLite3Immediate | undefined>)[SQLITE_ADAPTER];
+}
 const statements = new WeakMap<Database.Database, Map<string, Database.Statement>>();
 
 /**
@@ -215,8 +221,7 @@ const statements = new WeakMap<Database.Database, Map<string, Database.Statement
 export function sqliteConnection(tx: Tx): { all: (sql: string, ...params: unknown[]) => Record<string, unknown>[]; run: (sql: string, ...params: unknown[]) => number } | null {
   // Only the transaction client `inTransaction` is running: never the base client, outside a transaction.
   if (transactions.getStore()?.tx !== tx) return null;
-  const adapter = (tx as unknown as Record<symbol, PrismaBetterSQLite3Immediate | undefined>)[SQLITE_ADAPTER];
-  const connection = adapter?.connection?.client;
+  const connection = sqliteAdapterOf(tx)?.connection?.client;
   if (!connection) return null;
   let cache = statements.get(connection);
   if (!cache) statements.set(connection, (cache = new Map()));
@@ -284,9 +289,6 @@ export function postgresConnection(tx: Tx): { query: (sql: string, params: unkno
   };
 }
 
-/** The SQLite clients `createDb` made, with their adapter (where the open connection is kept). */
-const sqliteAdapters = new WeakMap<object, PrismaBetterSQLite3Immediate>();
-
 /**
  * Run `fn` on `db`'s own better-sqlite3 connection, for the few statements Prisma cannot run as
  * SQLite means them (`PRAGMA incremental_vacuum(N)` frees one page per step, and Prisma steps a
@@ -296,7 +298,7 @@ const sqliteAdapters = new WeakMap<object, PrismaBetterSQLite3Immediate>();
  * @throws when `db` is not a SQLite client made by `createDb`.
  */
 export async function withSqliteConnection<T>(db: Db, fn: (connection: Database.Database) => T): Promise<T> {
-  const adapter = sqliteAdapters.get(db);
+  const adapter = sqliteAdapterOf(db);
   if (!adapter) throw new Error('withSqliteConnection: not a SQLite client made by createDb');
   // Prisma connects on first use, and again after `$disconnect`: make sure a connection is open.
   if (!adapter.connection?.client.open) await db.$connect();
@@ -344,7 +346,7 @@ export async function deferCommitWork(db: Db, tx: Tx): Promise<void> {
     await tx.$executeRawUnsafe('SET LOCAL synchronous_commit = off');
     return;
   }
-  const connection = sqliteAdapters.get(db)?.connection;
+  const connection = sqliteAdapterOf(db)?.connection;
   if (!connection?.client.inTransaction) throw new Error('deferCommitWork: call it inside a transaction of this client');
   connection.deferCheckpoint = true;
 }
