@@ -21,3 +21,11 @@ export interface AuthEntity {
 export function actorFromEntity(entity: AuthEntity): Actor {
   return { type: entity.type, id: entity.id, roleCap: null };
 }
+
+/**
+ * A string naming an actor's standing (type, id, role cap), for sharing one access decision between
+ * the fires of a batch: two actors with the same key get the same answer from every access rule.
+ */
+export function actorKey(actor: Actor): string {
+  return JSON.stringify([actor.type, actor.id, actor.roleCap ?? null]);
+}

@@ -4,7 +4,7 @@
  * `visibleOrgIds`), API keys, browser login and sessions, org members and blob grants. Every path
  * (API, pages, server actions, worker) asks here; none re-implements a check.
  */
-export { type Actor, type AuthEntity, actorFromEntity } from './actor';
+export { type Actor, type AuthEntity, actorFromEntity, actorKey } from './actor';
 export { describeAuthEntities, type AuthEntityInfo } from './describe-auth-entities';
 export { blobRole, blobRoles, blobsWithAccess, hasBlobAccess, orgRole, visibleOrgIds } from './access';
 export { blobsWith, readableBy, writableBy, orgsVisibleTo } from './scope';

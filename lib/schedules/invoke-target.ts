@@ -11,8 +11,8 @@ import { newId } from '../ids';
 import {
   embeddedGateway,
   type CreateExecutionRequest,
+  type CheckedExecution,
   type FireKey,
-  type VerifiedFire,
   type ResolvedTarget,
   type ResolvedWorkflow,
   type ResolveFailure,
@@ -89,7 +89,8 @@ export async function invokeAndRecord(tx: Tx, opts: InvokeOptions, limits: Limit
 }
 
 type Resolution =
-  | { ok: true; target: ResolvedTarget; workflow: ResolvedWorkflow; verified?: VerifiedFire }
+  /** `checked`: what `resolveForFires` proved of `create_execution`'s checks (not read again). */
+  | { ok: true; target: ResolvedTarget; workflow: ResolvedWorkflow; checked?: CheckedExecution }
   | { ok: false; status: RunStatus; result: RunResult };
 
 /** Items with the same creator, target and workflow reference share one resolution. */
@@ -117,7 +118,7 @@ async function resolveAll(tx: Tx, gateway: WorkflowGateway, items: InvokeOptions
   const answers = await gateway.resolveForFires(tx, [...distinct.values()]);
   [...distinct.keys()].forEach((key, i) => {
     const v = answers[i];
-    if (v) out.set(key, { ok: true, target: v.target, workflow: v.workflow, verified: v });
+    if (v) out.set(key, { ok: true, ...v });
   });
   return out;
 }
@@ -151,7 +152,7 @@ export async function invokeTargets(
   const resolved: (Resolution & { ok: true })[] = [];
   const requests: CreateExecutionRequest[] = [];
   const requestOf: number[] = [];
-  const verified = new Map<number, VerifiedFire>();
+  const verified = new Map<number, CheckedExecution>();
   const outcomes: (InvokeOutcome | undefined)[] = items.map(() => undefined);
   const keys = items.map((item) => ((item.schedule.invocationTargetType ?? 'workflow') === 'workflow' ? resolutionKey(item.schedule, item.schedule.invocationTarget as InvocationTarget) : ''));
   const resolutions = await resolveAll(tx, gateway, items, keys);
@@ -174,7 +175,7 @@ export async function invokeTargets(
       outcomes[i] = { runId: runIds[i], status: resolution.status, result: resolution.result, executionId: null };
       continue;
     }
-    if (resolution.verified) verified.set(requests.length, resolution.verified);
+    if (resolution.checked) verified.set(requests.length, resolution.checked);
     resolved.push(resolution);
     requestOf.push(i);
     requests.push({

@@ -15,7 +15,7 @@
  * schedule's readers, who already saw the target when it was saved, so this discloses nothing new.
  */
 import { findFireTargets, type FireTargetKey, type Tx } from '../db';
-import { type Actor, blobsWithAccess, hasBlobAccess } from '../auth';
+import { type Actor, actorKey, blobsWithAccess, hasBlobAccess } from '../auth';
 import { isDomainError } from '../errors';
 import { isIdShape, normalizeRef } from '../ids';
 import type { InvocationError, TargetRef, WorkflowRef } from './contract';
@@ -33,6 +33,7 @@ import type { DomainError } from '../errors';
 import { findSessionByRef } from './sessions/find-session-by-ref';
 
 export type { TargetRef, WorkflowRef } from './contract';
+export type { CheckedExecution } from './executions/create-execution';
 
 /** The SPEC §8.1 `invocation_error` names a resolution can produce (`INVOCATION_ERRORS` but `internal_error`). */
 export type ResolveError = Exclude<InvocationError, 'internal_error'>;
@@ -105,14 +106,14 @@ export interface WorkflowGateway {
    * `createExecution` for a batch (the fire path, SPEC §8): one outcome per request, in order, each
    * exactly what `createExecution` would answer for it at that point of the sequence; the catalog may
    * share reads between requests and write them together. `verified` maps a request's index to what
-   * `resolveForFires` proved for it in this same transaction: its checks are not read again (only
-   * the limit is). Unforeseen exceptions propagate.
+   * `resolveForFires` proved for it in this same transaction (`VerifiedFire.checked`): its checks
+   * are not read again (only the limit is). Unforeseen exceptions propagate.
    */
   createExecutions(
     db: Tx,
     requests: CreateExecutionRequest[],
     limits: ExecutionLimits,
-    verified?: ReadonlyMap<number, VerifiedFire>,
+    verified?: ReadonlyMap<number, CheckedExecution>,
   ): Promise<CreateExecutionOutcome[]>;
   /**
    * The fire path's set-based resolution (SPEC §8 step 1, decisions.md): for each key, either a
@@ -209,8 +210,7 @@ export const embeddedGateway: WorkflowGateway = {
   resolveForFires: resolveForFiresInCatalog,
 
   async createExecutions(db, requests, limits, verified) {
-    const checked = verified ? new Map([...verified].map(([i, v]) => [i, v.checked])) : undefined;
-    const results = await createExecutionsInCatalog(db, requests, limits, checked);
+    const results = await createExecutionsInCatalog(db, requests, limits, verified);
     return results.map((r) => (r.ok ? { ok: true as const, executionId: r.executionId } : refusalOutcome(r.refusal)));
   },
 };
@@ -247,7 +247,7 @@ async function resolveForFiresInCatalog(db: Tx, keys: FireKey[]): Promise<(Verif
   const blobsOf = new Map<string, { actor: Actor; blobIds: Set<string> }>();
   for (const r of rows) {
     const actor = actorOf(r.k);
-    const ak = JSON.stringify([actor.type, actor.id, actor.roleCap ?? null]);
+    const ak = actorKey(actor);
     const entry = blobsOf.get(ak) ?? { actor, blobIds: new Set<string>() };
     entry.blobIds.add(r.blobId);
     blobsOf.set(ak, entry);
@@ -257,8 +257,7 @@ async function resolveForFiresInCatalog(db: Tx, keys: FireKey[]): Promise<(Verif
   for (const [ak, { actor, blobIds }] of blobsOf) writable.set(ak, await blobsWithAccess(db, actor, [...blobIds], 'write'));
   const out: (VerifiedFire | null)[] = keys.map(() => null);
   for (const r of rows) {
-    const actor = actorOf(r.k);
-    const canWrite = writable.get(JSON.stringify([actor.type, actor.id, actor.roleCap ?? null]))?.has(r.blobId) ?? false;
+    const canWrite = writable.get(actorKey(actorOf(r.k)))?.has(r.blobId) ?? false;
     if (r.blobType !== 'workflow' || !canWrite || r.revisionState !== 'draft' || r.sessionState !== 'open') continue;
     out[Number(r.k)] = {
       target: { ok: true, blobId: r.blobId, orgId: r.orgId, revisionId: r.revisionId, sessionId: r.sessionId, pinned: !following.get(r.k), revisionState: 'draft' },

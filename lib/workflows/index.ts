@@ -83,6 +83,7 @@ export {
   type CreateExecutionOutcome,
   type FireKey,
   type VerifiedFire,
+  type CheckedExecution,
 } from './gateway';
 
 // Transport: command handlers and blob route handlers.

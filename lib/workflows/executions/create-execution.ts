@@ -1,4 +1,4 @@
-import type { Prisma, Tx } from '../../db';
+import { countRecentExecutionsBySession, type Prisma, type Tx } from '../../db';
 import { type Actor, readableBy } from '../../auth';
 import type { Limits } from '../../config';
 import { DomainError } from '../../errors';
@@ -76,12 +76,14 @@ export async function checkExecution(
   return { revision: { id: revision.id, blobId: revision.blobId }, session: { id: session.id, alias: session.alias } };
 }
 
-/** Executions of `sessionId` created in the limit window (now − 60 s, now]. */
+/** The limit window of `now`: (now − 60 s, now], as `[after, upTo]` (an execution exactly 60 s old no longer counts). */
+export function limitWindow(now: Date): [Date, Date] {
+  return [new Date(now.getTime() - EXECUTIONS_LIMIT_WINDOW_MS), now];
+}
+
+/** Executions of `sessionId` created in the limit window of `now` (`limitWindow`). */
 export async function countRecentExecutions(db: Tx, sessionId: string, now: Date): Promise<number> {
-  // The window is (now − 60 s, now]: an execution created exactly 60 s before `now` no longer counts.
-  return db.execution.count({
-    where: { sessionId, createdAt: { gt: new Date(now.getTime() - EXECUTIONS_LIMIT_WINDOW_MS), lte: now } },
-  });
+  return (await countRecentExecutionsBySession(db, [sessionId], ...limitWindow(now))).get(sessionId) ?? 0;
 }
 
 /** The `429 limit_exceeded` refusal of SPEC §9 `workflow.executions_per_session_per_minute`. */

@@ -10,13 +10,14 @@
  * A refusal writes nothing for its request and does not affect the others.
  */
 import { countRecentExecutionsBySession, insertExecutions, type ExecutionInsert, type Tx } from '../../db';
+import { actorKey } from '../../auth';
 import { type DomainError, isDomainError } from '../../errors';
 import { newId } from '../../ids';
 import {
   checkExecution,
   countRecentExecutions,
-  EXECUTIONS_LIMIT_WINDOW_MS,
   executionsLimitError,
+  limitWindow,
   type CheckedExecution,
   type CreateExecutionOptions,
   type ExecutionLimits,
@@ -42,7 +43,7 @@ export async function createExecutions(
   const results: CreateExecutionsResult[] = [];
   // Serialization is desired: the outcome of request k may depend on the requests before it (limit).
   for (const [i, req] of requests.entries()) {
-    const key = JSON.stringify([req.actor.type, req.actor.id, req.actor.roleCap ?? null, req.revisionId, req.sessionId, req.definitionId]);
+    const key = JSON.stringify([actorKey(req.actor), req.revisionId, req.sessionId, req.definitionId]);
     // Checked by the caller's resolution in this same transaction (gateway `resolveForFires`).
     let checked = verified?.get(i) ?? checks.get(key);
     if (checked === undefined) {
@@ -97,8 +98,7 @@ async function prefetchWindows(db: Tx, requests: CreateExecutionOptions[]): Prom
   if (requests.length < 2 || instants.size !== 1) return windows;
   const now = requests[0].now;
   const sessions = [...new Set(requests.map((r) => r.sessionId))];
-  // The window is (now − 60 s, now], as countRecentExecutions counts it.
-  const counts = await countRecentExecutionsBySession(db, sessions, new Date(now.getTime() - EXECUTIONS_LIMIT_WINDOW_MS), now);
+  const counts = await countRecentExecutionsBySession(db, sessions, ...limitWindow(now));
   for (const id of sessions) windows.set(`${id}@${now.getTime()}`, counts.get(id) ?? 0);
   return windows;
 }
