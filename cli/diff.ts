@@ -8,7 +8,7 @@
  *   to that id is equal;
  * - read-only fields (`id`, `state`, `next_fire_at`, …) and `invocation_target_type` are ignored.
  */
-import type { Schedule, ScheduleUpdateInput } from '../lib/schedules/contract';
+import { DEFAULT_TARGET_TYPE, targetContractOf, type Schedule, type ScheduleUpdateInput } from '../lib/schedules/contract';
 
 /** The top-level writable fields compared, in the manifest's canonical key order (also `pull`'s). */
 export const COMPARED_FIELDS = [
@@ -111,9 +111,9 @@ export function compareSchedule(desired: DesiredFields, deployed: Schedule, reso
     if (field === 'invocation_target') {
       const w = desired.invocation_target;
       const d = deployed.invocation_target as unknown;
-      // Another target type, or an http / aws target (SPEC §13): the target compares as a whole.
-      const wantedType = desired.invocation_target_type ?? 'workflow';
-      if (wantedType !== deployed.invocation_target_type || wantedType !== 'workflow') {
+      // Another target type, or a type that does not run in the catalog (SPEC §13): the target compares as a whole.
+      const wantedType = desired.invocation_target_type ?? DEFAULT_TARGET_TYPE;
+      if (wantedType !== deployed.invocation_target_type || !targetContractOf(String(wantedType))?.catalogRef) {
         if (wantedType !== deployed.invocation_target_type || canonicalJson(w) !== canonicalJson(d)) out.push({ path: [field], from: d, to: w });
         continue;
       }
@@ -165,7 +165,7 @@ export function updateBody(desired: DesiredFields, changes: readonly FieldChange
   // A target travels with its type when the manifest names it or the type changes (an update's
   // target otherwise keeps the stored type).
   const wholeTarget = changes.some((c) => c.path[0] === 'invocation_target' && c.path.length === 1);
-  if (body.invocation_target !== undefined && (desired.invocation_target_type !== undefined || wholeTarget)) body.invocation_target_type = desired.invocation_target_type ?? 'workflow';
+  if (body.invocation_target !== undefined && (desired.invocation_target_type !== undefined || wholeTarget)) body.invocation_target_type = desired.invocation_target_type ?? DEFAULT_TARGET_TYPE;
   return body as ScheduleUpdateInput;
 }
 

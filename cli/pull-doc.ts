@@ -5,7 +5,7 @@
  * keys in canonical order; entries no longer deployed are removed. Pure apart from mutating `doc`.
  */
 import { Document, isMap, isScalar, Scalar, YAMLMap } from 'yaml';
-import type { Schedule, WorkflowSchedule } from '../lib/schedules/contract';
+import { catalogRefOf, type Schedule, type WorkflowSchedule } from '../lib/schedules/contract';
 import { COMPARED_FIELDS, compareSchedule, TARGET_KEYS, TARGET_REF_KEYS, WORKFLOW_REF_KEYS, type DesiredFields, type PinnedSessionResolver } from './diff';
 import type { ManifestScheduler } from './manifest';
 import { findPair } from './yaml-locate';
@@ -129,10 +129,11 @@ export function applyPull(doc: Document, deployed: readonly Schedule[], resolveP
   }
   const map = schedules as YAMLMap;
 
-  const workflows = deployed.filter((s): s is WorkflowSchedule => s.invocation_target_type === 'workflow');
+  // A manifest entry's target is a catalog reference (SPEC §11): pull writes the targets that run in the catalog.
+  const workflows = deployed.filter((s): s is WorkflowSchedule => catalogRefOf(s) !== null);
   const byAlias = new Map(workflows.filter((s) => s.alias !== undefined).map((s) => [s.alias as string, s]));
   result.skipped = workflows.filter((s) => s.alias === undefined);
-  result.external = deployed.filter((s) => s.invocation_target_type !== 'workflow');
+  result.external = deployed.filter((s) => catalogRefOf(s) === null);
   for (const pair of [...map.items]) {
     const alias = isScalar(pair.key) ? String(pair.key.value) : String(pair.key);
     if (!byAlias.has(alias)) {

@@ -99,3 +99,27 @@ export function RadioCards({ kit, name, options }: { kit: FieldKit; name: FieldN
     </fieldset>
   );
 }
+
+/** A labelled text input at `name`, with an optional hint and its error line. */
+export function TextField({ kit, name, hint, optional, placeholder, wide }: { kit: FieldKit; name: FieldName; hint?: ReactNode; optional?: boolean; placeholder?: string; wide?: boolean }) {
+  return (
+    <div className={`field${wide ? ' field-wide' : ''}`}>
+      <FieldLabel kit={kit} name={name} optional={optional} />
+      <input {...kit.register(name)} {...kit.a11y(name, hint !== undefined)} className="mono" autoComplete="off" spellCheck={false} placeholder={placeholder} />
+      {hint !== undefined ? kit.hint(name, hint) : null}
+      {kit.fieldError(name)}
+    </div>
+  );
+}
+
+/** A labelled JSON or text area at `name`. */
+export function TextAreaField({ kit, name, hint, placeholder }: { kit: FieldKit; name: FieldName; hint: ReactNode; placeholder?: string }) {
+  return (
+    <div className="field field-wide">
+      <FieldLabel kit={kit} name={name} optional />
+      <textarea {...kit.register(name)} {...kit.a11y(name, true)} rows={5} className="mono" spellCheck={false} placeholder={placeholder} />
+      {kit.hint(name, hint)}
+      {kit.fieldError(name)}
+    </div>
+  );
+}

@@ -6,7 +6,7 @@ import { aliasProblem, newId } from '../ids';
 import { isUniqueViolation } from '../workflows';
 import { requireSchedulerRole } from './access';
 import type { Schedule, ScheduleCreateInput, ScheduleDryRunAnswer } from './contract';
-import { checkSchedule, checkWebhookDestination, parseScheduleInput, type CheckedSchedule, type DestinationOptions, type SaveRules } from './save-schedule';
+import { checkSchedule, checkTargetBeforeSave, parseScheduleInput, type CheckedSchedule, type DestinationOptions, type SaveRules } from './save-schedule';
 import { toSchedule, type ScheduleRow } from './serialize';
 import { recordActivity } from './activity';
 import { findClientToken, rememberClientToken, requestHash } from './client-tokens';
@@ -28,10 +28,10 @@ export interface CreateScheduleOptions extends DestinationOptions {
   name?: string;
   /** Also take `name` as the alias when it fits the alias grammar (SPEC §4) and no schedule holds it. */
   aliasFromName?: boolean;
-  /** Save-time rules (save-schedule.ts `SaveRules`). Default `product`. */
+  /** A facade's save rules (save-schedule.ts `SaveRules`). Default: the product's. */
   rules?: SaveRules;
-  /** What the EventBridge API stores beside the product's fields (the `eventbridge` column), opaque here. */
-  eventbridge?: object;
+  /** What a facade stores beside the product's fields (its facade data, SPEC §14), opaque here. */
+  facadeData?: object;
   /**
    * SPEC §15 `client_token` (≤ 64 chars): a create with a token the same caller used in this scheduler
    * within 24 h answers that first create's schedule and creates nothing when `input` is the same, and
@@ -59,7 +59,7 @@ interface CheckedCreate extends CheckedSchedule {
 export async function createSchedule(opts: CreateScheduleOptions): Promise<Schedule> {
   const { db, actor, revision, now } = opts;
   const input = parse(opts);
-  await checkWebhookDestination(input, opts, opts);
+  await checkTargetBeforeSave(input, opts, opts);
   const id = newId();
   const token = opts.clientToken
     ? { key: `create_schedule:${revision.id}:${actor.type}:${actor.id}:${opts.clientToken}`, requestHash: requestHash(opts.input) }
@@ -88,7 +88,7 @@ export async function createSchedule(opts: CreateScheduleOptions): Promise<Sched
           alias,
           name,
           ...pausedAtCreate(fields.enabled, input, actor, now),
-          ...(opts.eventbridge ? { eventbridge: opts.eventbridge } : {}),
+          ...(opts.facadeData ? { facadeData: opts.facadeData } : {}),
           createdByType: actor.type,
           createdById: actor.id,
           createdAt: now,
@@ -122,7 +122,7 @@ export async function createSchedule(opts: CreateScheduleOptions): Promise<Sched
 export async function dryRunCreateSchedule(opts: CreateScheduleOptions): Promise<ScheduleDryRunAnswer> {
   const { db, actor, now } = opts;
   const input = parse(opts);
-  await checkWebhookDestination(input, opts, opts);
+  await checkTargetBeforeSave(input, opts, opts);
   return inTransaction(db, async (tx) => {
     const id = newId();
     const { fields, missingSession, name, alias } = await checkCreate(tx, opts, input, id, true);
@@ -134,7 +134,7 @@ export async function dryRunCreateSchedule(opts: CreateScheduleOptions): Promise
       ...pausedAtCreate(fields.enabled, input, actor, now),
       consecutiveFailures: 0,
       state: fields.state ?? 'active',
-      eventbridge: opts.eventbridge ?? null,
+      facadeData: opts.facadeData ?? null,
       createdByType: actor.type,
       createdById: actor.id,
       skippedOccurrences: fields.skippedOccurrences ?? 0,
@@ -152,7 +152,7 @@ export async function dryRunCreateSchedule(opts: CreateScheduleOptions): Promise
 
 /** The EventBridge API stores an `aws` target of any service (SPEC §14); the product's saves refuse other services. */
 function parse(opts: CreateScheduleOptions): ParsedInput {
-  return parseScheduleInput(opts.input, opts.rules === 'eventbridge' ? 'stored' : 'save');
+  return parseScheduleInput(opts.input, opts.rules?.storedTargets ? 'stored' : 'save');
 }
 
 /**

@@ -11,9 +11,10 @@ import { DomainError } from '../errors';
 import { isIdShape, normalizeRef } from '../ids';
 import { requireSchedulerRole } from './access';
 import type { DeadLetter, Run, RunResult, RunStatus } from './contract';
-import type { DeliveryDeps } from './deliver-attempts';
+import type { Engine } from '../engine';
+import type { DeliveryDeps } from '../targets';
 import { recordActivity } from './activity';
-import { finishManualFire, startManualFire } from './manual-fire';
+import { schedulerEngine } from './engine';
 import { targetFields, toRun } from './serialize';
 
 /** Page size of `list_dead_letters` (the same paging as `list_executions`, SPEC §3.1). */
@@ -107,9 +108,10 @@ async function getDeadLetterRow(db: Db | Tx, revisionId: string, ref: string) {
  * Throws `404 dead_letter_not_found`, `404 schedule_not_found` (the schedule was deleted since).
  */
 export async function replayDeadLetter(
-  opts: Scope & { deadLetterRef: string; limits: Limits; now: Date; delivery?: DeliveryDeps },
+  opts: Scope & { deadLetterRef: string; limits: Limits; now: Date; delivery?: DeliveryDeps; engine?: Engine },
 ): Promise<{ execution: Run; dead_letter: DeadLetter }> {
   const { db, actor, revision, now } = opts;
+  const engine = opts.engine ?? schedulerEngine;
   const started = await inTransaction(db, async (tx) => {
     await requireSchedulerRole(tx, actor, revision.blobId, 'write');
     const letter = await getDeadLetterRow(tx, revision.id, opts.deadLetterRef);
@@ -117,7 +119,7 @@ export async function replayDeadLetter(
     if (!schedule) {
       throw new DomainError('schedule_not_found', 'the schedule of this dead letter has been deleted, so it cannot be replayed; dismiss it instead', { path: 'dead_letter_id' });
     }
-    const fire = await startManualFire(tx, schedule, { scheduledFor: now, now, limits: opts.limits, deadLetterId: letter.id });
+    const fire = await engine.startManualFire(tx, schedule, { scheduledFor: now, now, limits: opts.limits, deadLetterId: letter.id });
     // A workflow replay is recorded already; an http or aws replay records its status when delivered.
     if (fire.status) await tx.deadLetter.update({ where: { id: letter.id }, data: { replayRunId: fire.runId, replayStatus: fire.status, replayedAt: now } });
     // SPEC §15: who replayed it, in the transaction that fires.
@@ -126,7 +128,7 @@ export async function replayDeadLetter(
     });
     return { fire, letterId: letter.id };
   });
-  await finishManualFire(db, started.fire, opts.delivery);
+  await engine.finishManualFire(db, started.fire, opts.delivery);
   const [run, updated] = await Promise.all([db.run.findUnique({ where: { id: started.fire.runId } }), db.deadLetter.findUnique({ where: { id: started.letterId } })]);
   if (!run || !updated) throw new DomainError('schedule_not_found', 'the schedule of this dead letter was deleted while the replay was delivered');
   return { execution: toRun(run), dead_letter: toDeadLetter(updated) };

@@ -13,19 +13,25 @@ export { listDeadLetters, countDeadLetters, toDeadLetter, DEAD_LETTERS_PAGE_SIZE
 export { runSchedule } from './run-schedule';
 export { replayDeadLetter, dismissDeadLetter } from './dead-letters';
 export { listActivity, recordActivity, recordActivities, recordAutomaticPauses, toActivityEntry, ACTIVITY_PAGE_SIZE, type ActivityBy, type ActivityInput } from './activity';
-export { afterFailedAttempt, type RetryPolicy, type AttemptVerdict } from './attempts';
-export { fireDue, fireOccurrence, fireRetry, listDueOccurrences, listDueRetries, findEarliestNextFire, recordDelivered, deliverAndRecord, type FireOutcome } from './fire-occurrence';
+// The fire engine as the product composes it (SPEC §8, §12, §13): lib/engine with the domain's facts and activity log.
+export { schedulerEngine, SCHEDULER_FACTS, fireDue, fireOccurrence, fireRetry, deliverEach, recordDelivered, deliverAndRecord, sendDueDeadLetters } from './engine';
 export {
-  deliverEach,
+  afterFailedAttempt,
   createDeliveryDeps,
+  findEarliestNextFire,
+  listDueOccurrences,
+  listDueRetries,
   renewInFlightLeases,
   LEASE_RENEW_MS,
-  isExternalTarget,
+  type AttemptVerdict,
   type DeliveredAttempt,
-  type DeliveryDeps,
+  type Engine,
+  type EngineOverrides,
+  type FireOutcome,
   type InFlightAttempt,
-} from './deliver-attempts';
-export { sendDueDeadLetters } from './dead-letter-sends';
+  type RetryPolicy,
+} from '../engine';
+export { NO_ALLOWED_HOSTS, type DeliveryDeps } from '../targets';
 export {
   RetentionSweep,
   retentionCutoff,
@@ -71,21 +77,8 @@ export { rotateSigningSecret } from './rotate-signing-secret';
 export { signingSecretsForDelivery, ensureSigningSecret, SIGNING_SECRET_OVERLAP_MS, type SigningSecretOptions } from './signing-secrets';
 export { findSigningSecret } from './find-signing-secret';
 
-// The EventBridge-compatible API's view (SPEC §14): schedule groups, schedules by group and name,
-// remembered client tokens, the default event, and the save-time timing rules.
-export { DEFAULT_GROUP, EVENTBRIDGE_NAME, GROUPS_PER_ORG, type GroupTag, type ScheduleGroupInfo } from './groups/group-info';
-export {
-  createScheduleGroup,
-  getScheduleGroup,
-  listScheduleGroups,
-  deleteScheduleGroup,
-  tagScheduleGroup,
-  untagScheduleGroup,
-} from './groups/schedule-group-verbs';
-export { getGroupSchedule, listGroupSchedules, type GroupSchedule, type ScheduleCursor } from './groups/group-schedules';
+// What facades build on (SPEC §14): remembered client tokens, the save rules they pass, the time engine's expressions.
 export { findClientToken, saveClientToken, requestHash } from './client-tokens';
-export { eventBridgeOrigin, type EventBridgeOrigin } from './default-event';
-export { scheduleArn } from '../delivery';
-export { EVENTBRIDGE_START_DATE_GRACE_MS, NO_ALLOWED_HOSTS, type DestinationOptions, type SaveRules } from './save-schedule';
+export { scheduleArn } from '../targets';
+export { type DestinationOptions, type SaveRules } from './save-schedule';
 export { parseScheduleExpression, ScheduleExpressionError, type ScheduleExpression } from '../cron';
-export { eventBridgeViewOfScheduler, eventBridgeRegionOf, type EventBridgeView } from './groups/eventbridge-view';

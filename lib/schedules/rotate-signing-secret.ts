@@ -1,6 +1,6 @@
 import { inTransaction, lockBlob } from '../db';
 import { DomainError } from '../errors';
-import { generateSigningSecret } from '../delivery';
+import { generateSigningSecret } from '../targets';
 import { requireSchedulerAdmin } from './access';
 import { SIGNING_SECRET_OVERLAP_MS, signingRows, signingSecretInfo, type SigningSecretOptions } from './signing-secrets';
 import type { SigningSecretInfo } from './contract';

@@ -5,9 +5,10 @@ import { DomainError } from '../errors';
 import { requireSchedulerRole } from './access';
 import type { Run } from './contract';
 import { getScheduleRow } from './find-schedule';
-import type { DeliveryDeps } from './deliver-attempts';
+import type { Engine } from '../engine';
+import type { DeliveryDeps } from '../targets';
 import { recordActivity } from './activity';
-import { finishManualFire, startManualFire } from './manual-fire';
+import { schedulerEngine } from './engine';
 import { toRun } from './serialize';
 
 /**
@@ -29,12 +30,15 @@ export interface RunScheduleOptions {
   now: Date;
   /** SPEC §9 limits (the per-session execution limit applies to a manual fire too). */
   limits: Limits;
-  /** The process's delivery pool and destination rules, for an http or aws target (SPEC §13). */
+  /** The process's delivery pool and destination rules, for an after-commit target (SPEC §13). */
   delivery?: DeliveryDeps;
+  /** The fire engine with the process's facades (default: the product's, `schedulerEngine`). */
+  engine?: Engine;
 }
 
 export async function runSchedule(opts: RunScheduleOptions): Promise<Run> {
   const { db, actor, revision, now, limits } = opts;
+  const engine = opts.engine ?? schedulerEngine;
   const started = await inTransaction(db, async (tx) => {
     await requireSchedulerRole(tx, actor, revision.blobId, 'write');
     const found = await getScheduleRow(tx, revision.id, opts.scheduleRef);
@@ -53,13 +57,13 @@ export async function runSchedule(opts: RunScheduleOptions): Promise<Run> {
     ]);
     const latest = Math.max(latestRun?.scheduledFor.getTime() ?? -Infinity, latestInFlight?.scheduledFor.getTime() ?? -Infinity);
     const scheduledFor = Number.isFinite(latest) ? new Date(latest + 1) : now;
-    const started = await startManualFire(tx, row, { scheduledFor, now, limits });
+    const started = await engine.startManualFire(tx, row, { scheduledFor, now, limits });
     // SPEC §15: who pressed Run now, in the transaction that fires (an external target's run follows its delivery).
     await recordActivity(tx, { revisionId: revision.id, schedule: { id: row.id, name: row.name, alias: row.alias }, action: 'run_now', executionId: started.runId, by: actor, at: now });
     return started;
   });
-  // SPEC §13: an http or aws target is delivered after commit, outside any transaction.
-  await finishManualFire(db, started, opts.delivery);
+  // SPEC §13: an after-commit target is delivered after commit, outside any transaction.
+  await engine.finishManualFire(db, started, opts.delivery);
   const run = await db.run.findUnique({ where: { id: started.runId } });
   if (!run) throw new DomainError('schedule_not_found', 'the schedule was deleted while its manual fire was delivered; the delivery was not recorded');
   return toRun(run);

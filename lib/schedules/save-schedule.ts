@@ -7,12 +7,12 @@ import { minIntervalSeconds, parseRateExpression, resolveLocalTime } from '../cr
 import type { Actor } from '../auth';
 import type { HttpAllowList, Limits } from '../config';
 import type { Tx } from '../db';
-import { checkDestinationAtSave, type HostResolver } from '../delivery';
+import { fireAtOf, nextOccurrenceInWindow, rateAnchorFor, type ScheduleTiming } from '../engine';
 import { DomainError, parseOrRefuse } from '../errors';
-import { checkInvocationTarget, embeddedGateway, type MissingTargetSession } from '../workflows';
+import { DEFAULT_TARGET_TYPE, driverOf, NO_ALLOWED_HOSTS, targetTypeOf, type HostResolver } from '../targets';
+import type { MissingTargetSession } from '../workflows';
 import { requireSchedulerRole } from './access';
-import { CADENCE_FIELD, SCHEDULE_INFO_FIELDS, EVENTBRIDGE_DEFAULT_RETRY, ScheduleCreateInput, StoredTargetScheduleInput, type InvocationTarget, type TargetFields } from './contract';
-import { fireAtOf, nextOccurrenceInWindow, rateAnchorFor, type ScheduleTiming } from './occurrences';
+import { CADENCE_FIELD, SCHEDULE_INFO_FIELDS, EVENTBRIDGE_DEFAULT_RETRY, ScheduleCreateInput, StoredTargetScheduleInput, type TargetFields } from './contract';
 
 /** The columns a save writes (besides ids, creator, timestamps and the `paused` columns). */
 export interface SavedFields extends ScheduleTiming {
@@ -32,24 +32,25 @@ export interface SavedFields extends ScheduleTiming {
   nextFireAt: Date | null;
   /** That occurrence itself, when an offset moved `nextFireAt` off it (schema: null = `nextFireAt`). */
   nextScheduledFor: Date | null;
-  /** Set (to `completed`) only when an EventBridge-timed one-time schedule is saved already missed. */
+  /** Set (to `completed`) only when a facade's rules of time (`SaveRules`) saved it already missed. */
   state?: 'completed';
-  /** Occurrences missed at save (0 or 1, EventBridge timing only). */
+  /** Occurrences missed at save (0 or 1, a facade's rules of time only). */
   skippedOccurrences?: number;
 }
 
 /**
- * Which save-time rules apply (SPEC §13, §14). Of time:
- * - `product` (the product API, the web app, the CLI): SPEC §5.2 — a one-time `invocation_time` must
- *   be in the future and inside the start..end window.
- * - `eventbridge` (the EventBridge-compatible API, as AWS does): a past `at()` is accepted and fires at
- *   once when it lies inside the catch-up window, else the schedule is saved completed with the missed
- *   occurrence counted in `skipped_occurrences`; `StartDate`/`EndDate` do not bound an `at()`; a
- *   recurring schedule's `start_date` more than 5 minutes in the past is refused.
- * Of targets: `product` refuses an `aws` target whose ARN names a service outside SPEC §13.2;
- * `eventbridge` stores it unchanged (its fires are `unsupported_target`).
+ * How a facade's saves differ from the product's (SPEC §14), passed in by the facade: the product API,
+ * the web app and the CLI pass none (SPEC §5.2).
+ * - `firstOccurrence`: the first occurrence of a timing being saved and whether it is missed already,
+ *   given the product's rule (`productFirstOccurrence`, which throws the SPEC §5.2 refusals) to fall
+ *   back on; a missed one is saved `completed` with it counted in `skipped_occurrences`.
+ * - `storedTargets`: targets are taken with each type's stored schema, wider than the save schema
+ *   (an `aws` target of any service, whose fires are `unsupported_target`).
  */
-export type SaveRules = 'product' | 'eventbridge';
+export interface SaveRules {
+  firstOccurrence?(timing: ScheduleTiming, now: Date, limits: Limits, productFirstOccurrence: (timing: ScheduleTiming, now: Date, limits: Limits) => Date): { at: Date; missed: boolean };
+  storedTargets?: boolean;
+}
 
 /**
  * Where a webhook may go although its address is refused by default (SPEC §13.1,
@@ -63,12 +64,6 @@ export interface DestinationOptions {
   resolveHost?: HostResolver;
 }
 
-/** No host or range allowed beyond the public internet (SCHEDULER_HTTP_ALLOWED_HOSTS unset). */
-export const NO_ALLOWED_HOSTS: HttpAllowList = Object.freeze({ hosts: [], addresses: [], ranges: [] }) as HttpAllowList;
-
-/** How far in the past an EventBridge recurring schedule's start_date may lie (AWS: 5 minutes), in ms. */
-export const EVENTBRIDGE_START_DATE_GRACE_MS = 5 * 60_000;
-
 /** What a save would write, and the target session it still needs (dry runs only). */
 export interface CheckedSchedule {
   fields: SavedFields;
@@ -78,7 +73,7 @@ export interface CheckedSchedule {
 
 /**
  * Parse `input` with the create schema; throw the SPEC error of the first issue. `target: 'stored'`
- * takes an `aws` target of any service (`StoredTargetScheduleInput`): the EventBridge API's saves, and
+ * takes each type's stored schema (`StoredTargetScheduleInput`): a facade's saves (`SaveRules.storedTargets`), and
  * an update that keeps its stored target.
  */
 export function parseScheduleInput(input: unknown, target: 'save' | 'stored' = 'save'): ScheduleCreateInput {
@@ -94,25 +89,27 @@ export interface StoredSchedule extends ScheduleTiming {
 }
 
 /**
- * SPEC §13.1 at save: the webhook URL a save sends (`url` of an `http` target, or of a target sent
- * without its type) is resolved and every address checked, as a fire checks it again. Called BEFORE
- * the save's transaction: a DNS lookup (up to seconds) must not hold the database's write lock, which
- * the worker's claim waits for. The saver's `write` access to the scheduler is checked first (as the
- * save checks it again): a refusal names where a host resolves, which only a writer may learn.
- * Throws `404 not_found` / `403 forbidden` (access), `400 invalid_invocation_target` (path
- * `invocation_target.url`) naming the refused address and SCHEDULER_HTTP_ALLOWED_HOSTS, or that the
- * host does not resolve.
+ * The target checks a save runs BEFORE its transaction (SPEC §13.1: a webhook's URL is resolved and
+ * every address checked, as a fire checks it again): the `checkBeforeSave` of the driver of the type
+ * the request names (or, sent without its type, the type its keys read as). Slow I/O such as a DNS
+ * lookup (up to seconds) must not hold the database's write lock, which the worker's claim waits for.
+ * The saver's `write` access to the scheduler is checked first (as the save checks it again): a
+ * refusal names where a host resolves, which only a writer may learn.
+ * Throws `404 not_found` / `403 forbidden` (access), and the driver's refusal (`400
+ * invalid_invocation_target`, e.g. path `invocation_target.url`, naming the refused address and
+ * SCHEDULER_HTTP_ALLOWED_HOSTS, or that the host does not resolve).
  */
-export async function checkWebhookDestination(
+export async function checkTargetBeforeSave(
   sent: { invocation_target_type?: string; invocation_target?: unknown },
   saver: { db: Tx; actor: Actor; revision: { blobId: string } },
   opts: DestinationOptions,
 ): Promise<void> {
   const t = sent.invocation_target;
-  if (sent.invocation_target_type !== undefined && sent.invocation_target_type !== 'http') return;
-  if (typeof t !== 'object' || t === null || typeof (t as { url?: unknown }).url !== 'string') return;
+  if (typeof t !== 'object' || t === null) return;
+  const driver = driverOf(sent.invocation_target_type ?? targetTypeOf(t as Record<string, unknown>));
+  if (!driver?.checkBeforeSave) return;
   await requireSchedulerRole(saver.db, saver.actor, saver.revision.blobId, 'write');
-  await checkDestinationAtSave((t as { url: string }).url, opts.httpAllowList ?? NO_ALLOWED_HOSTS, opts.resolveHost);
+  await driver.checkBeforeSave(t, { allowList: opts.httpAllowList ?? NO_ALLOWED_HOSTS, resolve: opts.resolveHost });
 }
 
 export interface CheckScheduleOptions {
@@ -136,7 +133,7 @@ export interface CheckScheduleOptions {
   checkTarget: boolean;
   /** A dry run: a target session alias that does not exist yet is reported, not refused (`checkInvocationTarget`). */
   allowMissingSession?: boolean;
-  /** Save-time rules (`SaveRules`). Default `product`. */
+  /** A facade's save rules (`SaveRules`). Default: the product's. */
   rules?: SaveRules;
 }
 
@@ -163,8 +160,8 @@ export function sameTiming(a: StoredSchedule, b: StoredSchedule): boolean {
  * (end_date already passed, or no rate occurrence inside the window), `invalid_cron_expression`
  * (never fires inside the window), `interval_too_short` (cron or rate), `invalid_invocation_target`
  * (one identical refusal for every save-time check of a workflow target; for a webhook, the refused
- * address and SCHEDULER_HTTP_ALLOWED_HOSTS, SPEC §13.1). With `rules: 'eventbridge'`, SPEC §14's rules
- * of time instead (`SaveRules`).
+ * address and SCHEDULER_HTTP_ALLOWED_HOSTS, SPEC §13.1). With a facade's `rules`, its rules of time
+ * (`SaveRules.firstOccurrence`).
  */
 export async function checkSchedule(opts: CheckScheduleOptions): Promise<CheckedSchedule> {
   const { input, now, stored } = opts;
@@ -192,22 +189,19 @@ export async function checkSchedule(opts: CheckScheduleOptions): Promise<Checked
   if (keep) {
     next = stored.nextFireAt ? { fireAt: stored.nextFireAt, scheduledFor: stored.nextScheduledFor ?? stored.nextFireAt } : null;
   } else {
-    const first = opts.rules === 'eventbridge' ? eventBridgeFirstOccurrence(timing, now, opts.limits) : { at: firstOccurrence(timing, now, opts.limits), missed: false };
+    const first = opts.rules?.firstOccurrence ? opts.rules.firstOccurrence(timing, now, opts.limits, firstOccurrence) : { at: firstOccurrence(timing, now, opts.limits), missed: false };
     missed = first.missed;
     next = enabled && !missed ? { scheduledFor: first.at, fireAt: fireAtOf(opts.scheduleId, window, first.at) } : null;
   }
 
-  let checked: { type: SavedFields['invocationTargetType']; target: SavedFields['invocationTarget']; missingSession?: MissingTargetSession };
-  if (input.invocation_target_type === 'http' || input.invocation_target_type === 'aws') {
-    // A webhook's destination was checked before the transaction (`checkWebhookDestination`); an aws
-    // target's ARN rules are the contract's (parsed already): nothing to resolve here.
-    checked = { type: input.invocation_target_type, target: input.invocation_target };
-  } else {
-    const workflow = opts.checkTarget
-      ? await checkTargetAtSave(opts.db, opts.actor, input.invocation_target, opts.allowMissingSession ?? false)
+  // SPEC §6.3: the driver's in-transaction check, with the saver's standing (only when the target is
+  // sent: an update that keeps its stored target does not check it again).
+  const type = input.invocation_target_type ?? DEFAULT_TARGET_TYPE;
+  const driver = driverOf(type);
+  const checked: { target: unknown; missingSession?: MissingTargetSession } =
+    opts.checkTarget && driver?.checkAtSave
+      ? await driver.checkAtSave(opts.db, opts.actor, input.invocation_target, { allowMissingSession: opts.allowMissingSession ?? false })
       : { target: input.invocation_target };
-    checked = { type: 'workflow', ...workflow };
-  }
 
   const retry = input.retry_policy ?? null;
   const fields: SavedFields = {
@@ -222,8 +216,8 @@ export async function checkSchedule(opts: CheckScheduleOptions): Promise<Checked
     actionAfterCompletion: input.action_after_completion ?? 'none',
     pauseAfterFailures: input.pause_after_failures ?? null,
     enabled,
-    invocationTargetType: checked.type,
-    invocationTarget: checked.target,
+    invocationTargetType: type,
+    invocationTarget: checked.target as TargetFields['invocation_target'],
     nextFireAt: next?.fireAt ?? null,
     nextScheduledFor: next && next.scheduledFor.getTime() !== next.fireAt.getTime() ? next.scheduledFor : null,
     ...(missed ? { state: 'completed' as const, skippedOccurrences: 1 } : {}),
@@ -265,44 +259,4 @@ function firstOccurrence(timing: ScheduleTiming, now: Date, limits: Limits): Dat
     throw new DomainError('interval_too_short', `cron_expression fires ${gap} s apart; the shortest interval allowed is ${minimum} s (scheduler.min_interval_seconds)`, { path: field });
   }
   return first;
-}
-
-/**
- * The first occurrence under the EventBridge API's rules of time (SPEC §14, `SaveRules`): a one-time
- * `at()` is its instant even when past (`missed` when older than the catch-up window), unbounded by
- * start and end dates; a recurring schedule's `start_date` may lie at most 5 minutes in the past, and
- * then the product's rules apply.
- */
-function eventBridgeFirstOccurrence(timing: ScheduleTiming, now: Date, limits: Limits): { at: Date; missed: boolean } {
-  if (timing.repeat === 'one_time') {
-    // As AWS: a past at() is accepted. Inside the catch-up window it stays due and the worker fires it
-    // at once; older, it is missed now.
-    const at = resolveLocalTime(timing.invocationTime ?? '', timing.timezone);
-    return { at, missed: at.getTime() < now.getTime() - limits.catchupWindowSeconds * 1000 };
-  }
-  if (timing.startDate && timing.startDate.getTime() < now.getTime() - EVENTBRIDGE_START_DATE_GRACE_MS) {
-    throw new DomainError('invalid_date_window', 'start_date cannot be earlier than 5 minutes ago', { path: 'start_date' });
-  }
-  return { at: firstOccurrence(timing, now, limits), missed: false };
-}
-
-const TARGET_REFUSAL = 'invocation_target does not resolve to a writable draft revision, an open session in it, and a workflow definition you can read';
-
-/**
- * SPEC §6.3: check, with the saver's standing, everything a fire will check. Every failure gets the
- * SAME `400 invalid_invocation_target` and message, so a refusal never tells whether something exists.
- * Returns the target to store: a pinned target's session rewritten to its id (SPEC §6.1); with
- * `allowMissingSession`, a session alias still to be created stays as written and is named.
- */
-async function checkTargetAtSave(
-  db: Tx,
-  actor: Actor,
-  it: InvocationTarget,
-  allowMissingSession: boolean,
-): Promise<{ target: InvocationTarget; missingSession?: MissingTargetSession }> {
-  const checked = await checkInvocationTarget(embeddedGateway, db, actor, it, { allowMissingSession });
-  if (!checked.ok) throw new DomainError('invalid_invocation_target', TARGET_REFUSAL, { path: 'invocation_target' });
-  if (checked.target === null) return { target: it, missingSession: checked.missingSession };
-  if (checked.target.pinned) return { target: { ...it, target: { ...it.target, session: checked.target.sessionId } } };
-  return { target: it };
 }

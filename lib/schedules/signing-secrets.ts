@@ -6,7 +6,7 @@
  */
 import type { Actor } from '../auth';
 import { inTransaction, lockBlob, type Db, type Tx } from '../db';
-import { generateSigningSecret, signingSecretHint } from '../delivery';
+import { generateSigningSecret, signingSecretHint } from '../targets';
 import { DomainError } from '../errors';
 import type { SigningSecretInfo } from './contract';
 
@@ -65,6 +65,12 @@ export async function signingSecretsForDelivery(db: Db, blobId: string, now: Dat
     });
   }
   return rows.map((r) => r.secret);
+}
+
+/** `signingSecretsForDelivery` inside the caller's transaction `tx` (an in-transaction delivery). */
+export async function signingSecretsIn(tx: Tx, blobId: string, now: Date): Promise<string[]> {
+  await ensureSigningSecret(tx, blobId, now);
+  return (await signingRows(tx, blobId, now)).map((r) => r.secret);
 }
 
 /** The answer for `rows` (signing rows, newest first), showing the current secret when `show`. */

@@ -5,9 +5,8 @@ import { DomainError, parseOrRefuse } from '../errors';
 import { requireSchedulerRole } from './access';
 import { CADENCE_FIELD, SCHEDULE_INFO_FIELDS, ScheduleUpdateInput, type Schedule, type ScheduleDryRunAnswer } from './contract';
 import { getScheduleRow } from './find-schedule';
-import { finishSchedules } from './finish';
-import { countDueOccurrences, type StoredRepeat } from './occurrences';
-import { checkSchedule, checkWebhookDestination, parseScheduleInput, type CheckedSchedule, type DestinationOptions, type SaveRules, type StoredSchedule } from './save-schedule';
+import { countDueOccurrences, finishSchedules, type StoredRepeat } from '../engine';
+import { checkSchedule, checkTargetBeforeSave, parseScheduleInput, type CheckedSchedule, type DestinationOptions, type SaveRules, type StoredSchedule } from './save-schedule';
 import { toSchedule, type ScheduleRow } from './serialize';
 import { recordActivity } from './activity';
 import { canonicalJson } from './canonical-json';
@@ -22,10 +21,13 @@ export interface UpdateScheduleOptions extends DestinationOptions {
   input: unknown;
   limits: Limits;
   now: Date;
-  /** Save-time rules (save-schedule.ts `SaveRules`). Default `product`. */
+  /** A facade's save rules (save-schedule.ts `SaveRules`). Default: the product's. */
   rules?: SaveRules;
-  /** Replace what the EventBridge API stores beside the product's fields (the `eventbridge` column). */
-  eventbridge?: object;
+  /**
+   * Replace what a facade stores beside the product's fields (its facade data, SPEC §14): the facade's
+   * own saves. Without it, an update that changes fields lists them in the data's `changed`.
+   */
+  facadeData?: object;
   /** SPEC §15: the `version` the caller last read; another is `409 version_conflict`. Absent: no check. */
   expectedVersion?: number;
 }
@@ -44,7 +46,7 @@ export interface UpdateScheduleOptions extends DestinationOptions {
  */
 export async function updateSchedule(opts: UpdateScheduleOptions): Promise<Schedule> {
   const patch = parsePatch(opts.input);
-  await checkWebhookDestination(patch, opts, opts);
+  await checkTargetBeforeSave(patch, opts, opts);
   return inTransaction(opts.db, async (tx) => {
     const plan = await checkUpdate(tx, opts, patch, false);
     const updated = await tx.schedule.update({ where: { id: plan.row.id }, data: plan.data });
@@ -79,7 +81,7 @@ function changedFields(before: Schedule, after: Schedule): string[] {
  */
 export async function dryRunUpdateSchedule(opts: UpdateScheduleOptions): Promise<ScheduleDryRunAnswer> {
   const patch = parsePatch(opts.input);
-  await checkWebhookDestination(patch, opts, opts);
+  await checkTargetBeforeSave(patch, opts, opts);
   return inTransaction(opts.db, async (tx) => {
     const { row, data, checked } = await checkUpdate(tx, opts, patch, true);
     const { missingSession } = checked;
@@ -152,7 +154,7 @@ async function checkUpdate(tx: Tx, opts: UpdateScheduleOptions, patch: ScheduleU
   for (const k of Object.keys(merged)) if (merged[k] === undefined || merged[k] === null) delete merged[k];
   // A stored target that is not sent again is kept as stored, whichever API stored it (SPEC §14: an
   // aws target of another service); a sent one meets the rules of the API that sends it.
-  const input = parseScheduleInput(merged, opts.rules === 'eventbridge' || patch.invocation_target === undefined ? 'stored' : 'save');
+  const input = parseScheduleInput(merged, opts.rules?.storedTargets || patch.invocation_target === undefined ? 'stored' : 'save');
   if (input.alias != null && input.alias !== current.alias) {
     const clash = await tx.schedule.findFirst({ where: { revisionId: revision.id, alias: input.alias, NOT: { id: row.id } }, select: { id: true } });
     if (clash) throw new DomainError('alias_taken', `alias "${input.alias}" is taken by another schedule in this scheduler`, { path: 'alias' });
@@ -197,7 +199,7 @@ async function checkUpdate(tx: Tx, opts: UpdateScheduleOptions, patch: ScheduleU
       ...paused,
       // A one-time schedule saved already missed (EventBridge timing) counts that occurrence too.
       skippedOccurrences: row.skippedOccurrences + dropped + (fields.skippedOccurrences ?? 0),
-      ...(opts.eventbridge ? { eventbridge: opts.eventbridge } : staleEventBridgeFields(row.eventbridge, patch, current)),
+      ...(opts.facadeData ? { facadeData: opts.facadeData } : noteChangedFields(row.facadeData, patch, current)),
       // SPEC §15: every change increments it; exact, as the row is locked (PostgreSQL) or the database is (SQLite).
       version: row.version + 1,
       updatedAt: now,
@@ -220,34 +222,19 @@ export function requireVersion(row: { version: number }, expected: number | unde
 }
 
 /**
- * The EventBridge API's copies of fields (SPEC §14) that a save made elsewhere changes: its full
- * `description`, its `expression` as written, the `defaultEvent` origin of a target without Input,
- * and the `Arn` and `Input` of its raw `target` (its role and parameters stay). They are dropped when
- * the field's value changes, so that API answers from the product's fields again. Returns the
- * column's update, or nothing when nothing is stale.
+ * What a save made outside a facade tells the facade that stored the schedule's facade data (SPEC
+ * §14): the names of the request fields whose values it changed, added to the data's `changed` list,
+ * so the facade stops answering its own copies of them (it clears the list when it saves the schedule
+ * itself). The domain's one key in facade data; it reads nothing else of it. Returns the column's
+ * update, or nothing when the schedule has no facade data or no field changed.
  */
-const EVENTBRIDGE_COPIES: Record<string, readonly string[]> = {
-  target: ['invocation_target_type', 'invocation_target'],
-  defaultEvent: ['invocation_target_type', 'invocation_target'],
-  description: ['description'],
-  expression: ['repeat', 'cron_expression', 'invocation_time'],
-};
-
-function staleEventBridgeFields(stored: unknown, patch: Record<string, unknown>, current: Schedule): { eventbridge?: object } {
-  if (typeof stored !== 'object' || stored === null) return {};
+function noteChangedFields(stored: unknown, patch: Record<string, unknown>, current: Schedule): { facadeData?: object } {
+  if (typeof stored !== 'object' || stored === null || Array.isArray(stored)) return {};
   const before = current as unknown as Record<string, unknown>;
-  const changedField = (f: string) => patch[f] !== undefined && canonicalJson(patch[f] ?? null) !== canonicalJson(before[f] ?? null);
-  const kept: Record<string, unknown> = { ...(stored as Record<string, unknown>) };
-  let changed = false;
-  for (const [key, fields] of Object.entries(EVENTBRIDGE_COPIES)) {
-    if (!(key in kept) || !fields.some(changedField)) continue;
-    changed = true;
-    if (key === 'target' && typeof kept.target === 'object' && kept.target !== null) {
-      const policies = { ...(kept.target as Record<string, unknown>) };
-      delete policies.Arn;
-      delete policies.Input;
-      kept.target = policies;
-    } else delete kept[key];
-  }
-  return changed ? { eventbridge: kept } : {};
+  const changed = Object.keys(patch).filter((f) => patch[f] !== undefined && canonicalJson(patch[f] ?? null) !== canonicalJson(before[f] ?? null));
+  if (changed.length === 0) return {};
+  const data = stored as { changed?: unknown };
+  const listed = Array.isArray(data.changed) ? data.changed.filter((f): f is string => typeof f === 'string') : [];
+  const next = [...new Set([...listed, ...changed])];
+  return next.length === listed.length ? {} : { facadeData: { ...data, changed: next } };
 }

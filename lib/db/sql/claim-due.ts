@@ -46,7 +46,7 @@ export type FiringSchedule = Pick<
   | 'consecutiveFailures'
   | 'invocationTargetType'
   | 'invocationTarget'
-  | 'eventbridge'
+  | 'facadeData'
   | 'createdByType'
   | 'createdById'
 >;
@@ -92,7 +92,7 @@ export function toFiringSchedule(r: Record<string, unknown>): FiringSchedule {
     consecutiveFailures: s.consecutiveFailures,
     invocationTargetType: s.invocationTargetType,
     invocationTarget: s.invocationTarget,
-    eventbridge: s.eventbridge,
+    facadeData: s.facadeData,
     createdByType: s.createdByType,
     createdById: s.createdById,
   };

@@ -34,8 +34,8 @@ export interface ScheduleRecord {
   state: string;
   invocationTargetType: string;
   invocationTarget: unknown;
-  /** What the EventBridge-compatible API stored beside the product's fields (SPEC §14), or null. */
-  eventbridge: unknown;
+  /** What an API facade stored beside the product's fields (the `eventbridge` column, SPEC §14), or null. */
+  facadeData: unknown;
   nextFireAt: Date | null;
   nextScheduledFor: Date | null;
   createdByType: string;
@@ -91,7 +91,7 @@ export function toScheduleRecord(r: Record<string, unknown>): ScheduleRecord {
     state: r.state as string,
     invocationTargetType: (r.invocation_target_type as string | undefined) ?? 'workflow',
     invocationTarget: rawJson(r.invocation_target),
-    eventbridge: rawJson(r.eventbridge),
+    facadeData: rawJson(r.eventbridge),
     nextFireAt: rawInstant(r.next_fire_at),
     nextScheduledFor: rawInstant(r.next_scheduled_for),
     createdByType: r.created_by_type as string,

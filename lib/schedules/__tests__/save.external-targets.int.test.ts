@@ -9,7 +9,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { loadConfig, type HttpAllowList } from '../../config';
-import type { HostResolver } from '../../delivery';
+import type { HostResolver } from '../../targets';
 import { errorResponse, handleRevisionCommand } from '../../api';
 import { useSchedulerWorld } from '../../testing/catalog-world';
 import { TEST_LIMITS } from '../../testing/limits';
