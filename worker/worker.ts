@@ -220,7 +220,7 @@ export class Worker {
   /**
    * One step of the retention sweep, if one is pending or due (at start, then every
    * `sweepIntervalMs`): one bounded statement (runs, activity, executions, then on SQLite the
-   * incremental vacuum; lib/schedules/retention-sweep.ts), so fires go on between two batches.
+   * incremental vacuum; lib/schedules/operations/retention-sweep.ts), so fires go on between two batches.
    */
   async sweepStep(now: Date): Promise<void> {
     const interval = this.opts.sweepIntervalMs ?? DAY_MS;

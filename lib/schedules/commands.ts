@@ -4,7 +4,7 @@
  */
 import type { CommandContext, CommandTable } from '../workflows';
 import { DomainError, parseOrRefuse } from '../errors';
-import { dismissDeadLetter, listDeadLetters, replayDeadLetter } from './dead-letters';
+import { dismissDeadLetter, listDeadLetters, replayDeadLetter } from './runs/dead-letters';
 import { listActivity } from './activity';
 import {
   ClientTokenParams,
@@ -21,17 +21,17 @@ import {
   SetAllEnabledParams,
   SigningSecretParams,
 } from './contract';
-import { createSchedule, dryRunCreateSchedule } from './create-schedule';
-import { deleteSchedule } from './delete-schedule';
-import { getSchedule, listSchedules } from './list-schedules';
-import { listRuns } from './list-runs';
-import { runSchedule } from './run-schedule';
+import { createSchedule, dryRunCreateSchedule } from './save/create-schedule';
+import { deleteSchedule } from './save/delete-schedule';
+import { getSchedule, listSchedules } from './read/list-schedules';
+import { listRuns } from './read/list-runs';
+import { runSchedule } from './runs/run-schedule';
 import type { Engine } from '../engine';
 import type { DeliveryDeps } from '../targets';
-import { setAllEnabled } from './set-all-enabled';
-import { dryRunUpdateSchedule, updateSchedule } from './update-schedule';
-import { getSigningSecret } from './get-signing-secret';
-import { rotateSigningSecret } from './rotate-signing-secret';
+import { setAllEnabled } from './save/set-all-enabled';
+import { dryRunUpdateSchedule, updateSchedule } from './save/update-schedule';
+import { getSigningSecret } from './signing-secrets/get-signing-secret';
+import { rotateSigningSecret } from './signing-secrets/rotate-signing-secret';
 
 const base = (ctx: CommandContext) => ({ db: ctx.db, actor: ctx.actor, revision: ctx.revision });
 

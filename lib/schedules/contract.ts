@@ -608,7 +608,7 @@ export interface TargetOptions {
 }
 
 /**
- * Why a pending next fire is shown as overdue (lib/schedules/worker-heartbeats.ts `overdueReason`):
+ * Why a pending next fire is shown as overdue (lib/schedules/operations/worker-heartbeats.ts `overdueReason`):
  * - `no_worker`: no worker is alive, so nothing fires it until one starts;
  * - `behind`: workers are alive but have not fired it within the grace period.
  */

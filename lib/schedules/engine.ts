@@ -9,7 +9,7 @@ import { ensureAccountId, orgAccountId } from '../auth';
 import { createEngine, NO_FACADE, type Engine, type EngineActivity } from '../engine';
 import type { SchedulerFactSources } from '../targets';
 import { recordActivities, type ActivityInput } from './activity';
-import { signingSecretsForDelivery, signingSecretsIn } from './signing-secrets';
+import { signingSecretsForDelivery, signingSecretsIn } from './signing-secrets/signing-secrets';
 
 /** The domain's facts (SPEC §13.1, §14), read with the client or the transaction the engine passes. */
 export const SCHEDULER_FACTS: SchedulerFactSources = {

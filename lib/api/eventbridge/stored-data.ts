@@ -2,7 +2,7 @@
  * What this facade stores beside a schedule (its facade data, the `eventbridge` column, SPEC §14):
  * what the product's fields do not hold (the raw `Target`, `KmsKeyArn`, the region) and the copies of
  * fields it answers as sent. The domain never reads it; it only lists, under `changed`, the request
- * fields a save made elsewhere changed (lib/schedules/update-schedule.ts), so that this facade stops
+ * fields a save made elsewhere changed (lib/schedules/save/update-schedule.ts), so that this facade stops
  * answering its copies of them and answers the product's fields again. Saving through this API
  * replaces the whole of it (and so clears `changed`).
  */

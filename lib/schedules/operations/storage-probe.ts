@@ -3,7 +3,7 @@
  * web process kind, rewritten only while a storage fault (disk full, read-only) is being reported, to
  * find out whether writes work again. Beside the worker heartbeats, the other rows health reads.
  */
-import { inTransaction, type Db } from '../db';
+import { inTransaction, type Db } from '../../db';
 
 /** What a probe writes beside its instant: room for a real write (a schedule with its input is ~5 KiB). */
 const PROBE_ROOM = 'x'.repeat(64 * 1024);

@@ -1,8 +1,8 @@
-import type { Actor } from '../auth';
-import { inTransaction, lockSchedule, type Db } from '../db';
-import { recordActivity } from './activity';
-import { requireSchedulerRole } from './access';
-import { getScheduleRow } from './find-schedule';
+import type { Actor } from '../../auth';
+import { inTransaction, lockSchedule, type Db } from '../../db';
+import { recordActivity } from '../activity';
+import { requireSchedulerRole } from '../access';
+import { getScheduleRow } from '../read/find-schedule';
 import { requireVersion } from './update-schedule';
 
 /**

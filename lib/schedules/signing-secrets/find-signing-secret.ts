@@ -1,6 +1,6 @@
-import { requireSchedulerAdmin } from './access';
+import { requireSchedulerAdmin } from '../access';
 import { signingRows, signingSecretInfo, type SigningSecretOptions } from './signing-secrets';
-import type { SigningSecretInfo } from './contract';
+import type { SigningSecretInfo } from '../contract';
 
 /**
  * The scheduler's signing secret as the admin page describes it, without the secret and without

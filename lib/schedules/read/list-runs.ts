@@ -1,9 +1,9 @@
-import type { Actor } from '../auth';
-import { newestRunIds, type Db } from '../db';
-import { DomainError } from '../errors';
-import { isIdShape, normalizeRef } from '../ids';
-import { requireSchedulerRole } from './access';
-import { RUN_STATUSES, type Run, type RunStatus, type Schedule } from './contract';
+import type { Actor } from '../../auth';
+import { newestRunIds, type Db } from '../../db';
+import { DomainError } from '../../errors';
+import { isIdShape, normalizeRef } from '../../ids';
+import { requireSchedulerRole } from '../access';
+import { RUN_STATUSES, type Run, type RunStatus, type Schedule } from '../contract';
 import { getScheduleRow } from './find-schedule';
 import { toRun, toSchedule } from './serialize';
 

@@ -7,7 +7,7 @@
  * others read an index range bounded by what they report (the last METRICS_WINDOW_SECONDS of runs,
  * the due schedules, the worker heartbeats). See docs/performance.md "/metrics".
  */
-import { fireLateness, type Db, type LatenessHistogram } from '../db';
+import { fireLateness, type Db, type LatenessHistogram } from '../../db';
 import { workerLiveness } from './worker-heartbeats';
 
 /** Window of the "recent" figures (fires by status, lateness histogram), in seconds. */

@@ -2,8 +2,8 @@
  * Database rows → the wire shapes of SPEC §5.1 and §8.1. Optional fields are omitted, never null;
  * instants are ISO 8601 UTC with `Z`.
  */
-import type { ScheduleRecord } from '../db';
-import { EVENTBRIDGE_DEFAULT_RETRY, type ExhaustedReason, type Paused, type TargetFields, type Repeat, type Run, type RunResult, type RunStatus, type RunTrigger, type Schedule, type ScheduleState } from './contract';
+import type { ScheduleRecord } from '../../db';
+import { EVENTBRIDGE_DEFAULT_RETRY, type ExhaustedReason, type Paused, type TargetFields, type Repeat, type Run, type RunResult, type RunStatus, type RunTrigger, type Schedule, type ScheduleState } from '../contract';
 
 /** A `schedules` row (Prisma's model or raw SQL's `ScheduleRecord`); the revision is not part of the wire shape. */
 export type ScheduleRow = Omit<ScheduleRecord, 'revisionId'>;

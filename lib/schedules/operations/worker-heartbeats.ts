@@ -8,8 +8,8 @@
  * There are a handful of rows (one per worker process), so every read takes them all.
  * The worker calls these; it writes no row itself (STYLE §5: the worker imports lib/db to connect only).
  */
-import { inTransaction, type Db, type Tx } from '../db';
-import type { OverdueReason } from './contract';
+import { inTransaction, type Db, type Tx } from '../../db';
+import type { OverdueReason } from '../contract';
 
 /** A worker not seen within this many of its intervals is dead (GET /api/health answers `degraded`). */
 export const DEAD_AFTER_INTERVALS = 3;

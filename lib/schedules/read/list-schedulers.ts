@@ -1,7 +1,7 @@
-import { blobRole, readableBy, type Actor } from '../auth';
-import type { Db } from '../db';
-import { DomainError } from '../errors';
-import { isIdShape, normalizeRef } from '../ids';
+import { blobRole, readableBy, type Actor } from '../../auth';
+import type { Db } from '../../db';
+import { DomainError } from '../../errors';
+import { isIdShape, normalizeRef } from '../../ids';
 
 /** A scheduler blob as the web app lists it. `revisionId` is its one managed revision. */
 export interface SchedulerSummary {

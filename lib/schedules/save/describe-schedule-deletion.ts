@@ -1,7 +1,7 @@
-import type { Actor } from '../auth';
-import type { Db } from '../db';
-import { requireSchedulerRole } from './access';
-import { getScheduleRow } from './find-schedule';
+import type { Actor } from '../../auth';
+import type { Db } from '../../db';
+import { requireSchedulerRole } from '../access';
+import { getScheduleRow } from '../read/find-schedule';
 
 /** What `delete_schedule` takes with a schedule, for its confirmation (SPEC §3.1: its history goes with it). */
 export interface ScheduleDeletion {

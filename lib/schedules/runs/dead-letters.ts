@@ -4,18 +4,18 @@
  * as a `manual` run linked to it. Dead letters outlive their schedule (no foreign key), so the list
  * still shows what a schedule deleted after completion (SPEC §12.5) could not deliver.
  */
-import type { Actor } from '../auth';
-import type { Limits } from '../config';
-import { inTransaction, type DeadLetterRow, type Db, type Tx } from '../db';
-import { DomainError } from '../errors';
-import { isIdShape, normalizeRef } from '../ids';
-import { requireSchedulerRole } from './access';
-import type { DeadLetter, Run, RunResult, RunStatus } from './contract';
-import type { Engine } from '../engine';
-import type { DeliveryDeps } from '../targets';
-import { recordActivity } from './activity';
-import { schedulerEngine } from './engine';
-import { targetFields, toRun } from './serialize';
+import type { Actor } from '../../auth';
+import type { Limits } from '../../config';
+import { inTransaction, type DeadLetterRow, type Db, type Tx } from '../../db';
+import { DomainError } from '../../errors';
+import { isIdShape, normalizeRef } from '../../ids';
+import { requireSchedulerRole } from '../access';
+import type { DeadLetter, Run, RunResult, RunStatus } from '../contract';
+import type { Engine } from '../../engine';
+import type { DeliveryDeps } from '../../targets';
+import { recordActivity } from '../activity';
+import { schedulerEngine } from '../engine';
+import { targetFields, toRun } from '../read/serialize';
 
 /** Page size of `list_dead_letters` (the same paging as `list_executions`, SPEC §3.1). */
 export const DEAD_LETTERS_PAGE_SIZE = 10;

@@ -15,11 +15,11 @@
  * Only active schedules count (a completed one never fires again). Schedules in schedulers the actor
  * cannot read are counted in `hidden`, never named (SPEC §2).
  */
-import { blobRole, roleAtLeast, type Actor } from '../auth';
-import { findSchedulesNamingBlob, type Tx } from '../db';
-import { DomainError } from '../errors';
-import { isIdShape, normalizeRef } from '../ids';
-import type { InvocationError } from './contract';
+import { blobRole, roleAtLeast, type Actor } from '../../auth';
+import { findSchedulesNamingBlob, type Tx } from '../../db';
+import { DomainError } from '../../errors';
+import { isIdShape, normalizeRef } from '../../ids';
+import type { InvocationError } from '../contract';
 
 /** What becomes of an affected schedule's fires once the change is made. */
 export type ImpactOutcome =

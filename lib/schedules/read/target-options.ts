@@ -9,10 +9,10 @@
  * - `pendingRetries`: the attempts waiting for their turn, for the grid's "retrying" state and the
  *   history's "next attempt at".
  */
-import { blobRoles, readableBy, visibleOrgIds, type Actor } from '../auth';
-import { countEnabled, findLastRuns, findPendingRetries, type Db } from '../db';
-import { requireSchedulerRole } from './access';
-import { RUN_STATUSES, type PendingRetry, type RunStatus, type RunTrigger, type TargetOptions } from './contract';
+import { blobRoles, readableBy, visibleOrgIds, type Actor } from '../../auth';
+import { countEnabled, findLastRuns, findPendingRetries, type Db } from '../../db';
+import { requireSchedulerRole } from '../access';
+import { RUN_STATUSES, type PendingRetry, type RunStatus, type RunTrigger, type TargetOptions } from '../contract';
 
 /** Most sessions and definitions offered in the pickers, so a huge catalog cannot blow up a page. */
 const OPTIONS_MAX = 500;

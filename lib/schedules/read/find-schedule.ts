@@ -1,6 +1,6 @@
-import type { Tx } from '../db';
-import { DomainError } from '../errors';
-import { isIdShape, normalizeRef } from '../ids';
+import type { Tx } from '../../db';
+import { DomainError } from '../../errors';
+import { isIdShape, normalizeRef } from '../../ids';
 
 /**
  * The schedule `ref` names in scheduler revision `revisionId`, or null. `ref` is an id or, when

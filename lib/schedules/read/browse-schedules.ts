@@ -1,7 +1,7 @@
-import type { Actor } from '../auth';
-import { searchSchedules, SCHEDULE_SORT_KEYS, type Db, type ScheduleSortKey } from '../db';
-import { requireSchedulerRole } from './access';
-import type { Schedule, ScheduleState } from './contract';
+import type { Actor } from '../../auth';
+import { searchSchedules, SCHEDULE_SORT_KEYS, type Db, type ScheduleSortKey } from '../../db';
+import { requireSchedulerRole } from '../access';
+import type { Schedule, ScheduleState } from '../contract';
 import { toSchedule } from './serialize';
 
 export { SCHEDULE_SORT_KEYS, type ScheduleSortKey };

@@ -1,9 +1,9 @@
-import { inTransaction, lockBlob } from '../db';
-import { DomainError } from '../errors';
-import { generateSigningSecret } from '../targets';
-import { requireSchedulerAdmin } from './access';
+import { inTransaction, lockBlob } from '../../db';
+import { DomainError } from '../../errors';
+import { generateSigningSecret } from '../../targets';
+import { requireSchedulerAdmin } from '../access';
 import { SIGNING_SECRET_OVERLAP_MS, signingRows, signingSecretInfo, type SigningSecretOptions } from './signing-secrets';
-import type { SigningSecretInfo } from './contract';
+import type { SigningSecretInfo } from '../contract';
 
 /**
  * `rotate_signing_secret` (SPEC §13.1): a new current secret, shown in this answer (and only here);

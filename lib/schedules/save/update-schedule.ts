@@ -1,14 +1,14 @@
-import type { Actor } from '../auth';
-import type { Limits } from '../config';
-import { cancelPendingAttempts, inTransaction, lockSchedule, type Db, type Prisma, type Tx } from '../db';
-import { DomainError, parseOrRefuse } from '../errors';
-import { requireSchedulerRole } from './access';
-import { CADENCE_FIELD, SCHEDULE_INFO_FIELDS, ScheduleUpdateInput, type Schedule, type ScheduleDryRunAnswer } from './contract';
-import { getScheduleRow } from './find-schedule';
-import { countDueOccurrences, finishSchedules, type StoredRepeat } from '../engine';
+import type { Actor } from '../../auth';
+import type { Limits } from '../../config';
+import { cancelPendingAttempts, inTransaction, lockSchedule, type Db, type Prisma, type Tx } from '../../db';
+import { DomainError, parseOrRefuse } from '../../errors';
+import { requireSchedulerRole } from '../access';
+import { CADENCE_FIELD, SCHEDULE_INFO_FIELDS, ScheduleUpdateInput, type Schedule, type ScheduleDryRunAnswer } from '../contract';
+import { getScheduleRow } from '../read/find-schedule';
+import { countDueOccurrences, finishSchedules, type StoredRepeat } from '../../engine';
 import { checkSchedule, checkTargetBeforeSave, parseScheduleInput, type CheckedSchedule, type DestinationOptions, type SaveRules, type StoredSchedule } from './save-schedule';
-import { toSchedule, type ScheduleRow } from './serialize';
-import { recordActivity } from './activity';
+import { toSchedule, type ScheduleRow } from '../read/serialize';
+import { recordActivity } from '../activity';
 import { canonicalJson } from './canonical-json';
 
 export interface UpdateScheduleOptions extends DestinationOptions {

@@ -1,7 +1,7 @@
-import { inTransaction } from '../db';
-import { requireSchedulerAdmin } from './access';
+import { inTransaction } from '../../db';
+import { requireSchedulerAdmin } from '../access';
 import { ensureSigningSecret, signingRows, signingSecretInfo, type SigningSecretOptions } from './signing-secrets';
-import type { SigningSecretInfo } from './contract';
+import type { SigningSecretInfo } from '../contract';
 
 /**
  * `get_signing_secret` (SPEC §13.1): the scheduler's current signing secret and the retired ones

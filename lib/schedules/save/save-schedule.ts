@@ -3,16 +3,16 @@
  * the configuration or the database, after the contract schema has passed. Nothing is written here;
  * the caller writes the returned fields in its own transaction.
  */
-import { minIntervalSeconds, parseRateExpression, resolveLocalTime } from '../cron';
-import type { Actor } from '../auth';
-import type { HttpAllowList, Limits } from '../config';
-import type { Tx } from '../db';
-import { fireAtOf, nextOccurrenceInWindow, rateAnchorFor, type ScheduleTiming } from '../engine';
-import { DomainError, parseOrRefuse } from '../errors';
-import { DEFAULT_TARGET_TYPE, driverOf, NO_ALLOWED_HOSTS, targetTypeOf, type HostResolver } from '../targets';
-import type { MissingTargetSession } from '../workflows';
-import { requireSchedulerRole } from './access';
-import { CADENCE_FIELD, SCHEDULE_INFO_FIELDS, EVENTBRIDGE_DEFAULT_RETRY, ScheduleCreateInput, StoredTargetScheduleInput, type TargetFields } from './contract';
+import { minIntervalSeconds, parseRateExpression, resolveLocalTime } from '../../cron';
+import type { Actor } from '../../auth';
+import type { HttpAllowList, Limits } from '../../config';
+import type { Tx } from '../../db';
+import { fireAtOf, nextOccurrenceInWindow, rateAnchorFor, type ScheduleTiming } from '../../engine';
+import { DomainError, parseOrRefuse } from '../../errors';
+import { DEFAULT_TARGET_TYPE, driverOf, NO_ALLOWED_HOSTS, targetTypeOf, type HostResolver } from '../../targets';
+import type { MissingTargetSession } from '../../workflows';
+import { requireSchedulerRole } from '../access';
+import { CADENCE_FIELD, SCHEDULE_INFO_FIELDS, EVENTBRIDGE_DEFAULT_RETRY, ScheduleCreateInput, StoredTargetScheduleInput, type TargetFields } from '../contract';
 
 /** The columns a save writes (besides ids, creator, timestamps and the `paused` columns). */
 export interface SavedFields extends ScheduleTiming {

@@ -1,7 +1,7 @@
-import type { Actor } from '../auth';
-import type { Db } from '../db';
-import { requireSchedulerRole } from './access';
-import type { Schedule, ScheduleState } from './contract';
+import type { Actor } from '../../auth';
+import type { Db } from '../../db';
+import { requireSchedulerRole } from '../access';
+import type { Schedule, ScheduleState } from '../contract';
 import { getScheduleRow } from './find-schedule';
 import { toSchedule } from './serialize';
 

@@ -37,7 +37,7 @@ import {
   type Db,
   type ExecutionSweepCursor,
   type Tx,
-} from '../db';
+} from '../../db';
 
 /** The time one sweep statement aims to hold the database for, in ms (the bound it keeps is 50 ms, decision 117). */
 export const SWEEP_TARGET_MS = 20;

@@ -1,15 +1,15 @@
-import type { Actor } from '../auth';
-import type { Limits } from '../config';
-import { inTransaction, lockSchedule, type Db } from '../db';
-import { DomainError } from '../errors';
-import { requireSchedulerRole } from './access';
-import type { Run } from './contract';
-import { getScheduleRow } from './find-schedule';
-import type { Engine } from '../engine';
-import type { DeliveryDeps } from '../targets';
-import { recordActivity } from './activity';
-import { schedulerEngine } from './engine';
-import { toRun } from './serialize';
+import type { Actor } from '../../auth';
+import type { Limits } from '../../config';
+import { inTransaction, lockSchedule, type Db } from '../../db';
+import { DomainError } from '../../errors';
+import { requireSchedulerRole } from '../access';
+import type { Run } from '../contract';
+import { getScheduleRow } from '../read/find-schedule';
+import type { Engine } from '../../engine';
+import type { DeliveryDeps } from '../../targets';
+import { recordActivity } from '../activity';
+import { schedulerEngine } from '../engine';
+import { toRun } from '../read/serialize';
 
 /**
  * `run_schedule` (SPEC §3.1): fire now, recorded with `trigger: "manual"`. Keyed apart from

@@ -1,16 +1,16 @@
-import type { Actor } from '../auth';
-import type { Limits } from '../config';
-import { inTransaction, type Db, type Tx } from '../db';
-import { DomainError } from '../errors';
-import { aliasProblem, newId } from '../ids';
-import { isUniqueViolation } from '../workflows';
-import { requireSchedulerRole } from './access';
-import type { Schedule, ScheduleCreateInput, ScheduleDryRunAnswer } from './contract';
+import type { Actor } from '../../auth';
+import type { Limits } from '../../config';
+import { inTransaction, type Db, type Tx } from '../../db';
+import { DomainError } from '../../errors';
+import { aliasProblem, newId } from '../../ids';
+import { isUniqueViolation } from '../../workflows';
+import { requireSchedulerRole } from '../access';
+import type { Schedule, ScheduleCreateInput, ScheduleDryRunAnswer } from '../contract';
 import { checkSchedule, checkTargetBeforeSave, parseScheduleInput, type CheckedSchedule, type DestinationOptions, type SaveRules } from './save-schedule';
-import { toSchedule, type ScheduleRow } from './serialize';
-import { recordActivity } from './activity';
+import { toSchedule, type ScheduleRow } from '../read/serialize';
+import { recordActivity } from '../activity';
 import { findClientToken, rememberClientToken, requestHash } from './client-tokens';
-import { SCHEDULE_CLIENT_TOKEN_TTL_MS } from './contract';
+import { SCHEDULE_CLIENT_TOKEN_TTL_MS } from '../contract';
 
 export interface CreateScheduleOptions extends DestinationOptions {
   db: Db;

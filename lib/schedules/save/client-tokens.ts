@@ -5,8 +5,8 @@
  * product API's and web form's `client_token` on `create_schedule` (SPEC §15, 24 h).
  */
 import { createHash } from 'node:crypto';
-import { inTransaction, type Db, type Tx } from '../db';
-import { isUniqueViolation } from '../workflows';
+import { inTransaction, type Db, type Tx } from '../../db';
+import { isUniqueViolation } from '../../workflows';
 import { canonicalJson } from './canonical-json';
 
 /** SHA-256 of a request's canonical parameters (keys sorted, undefined left out), without the token. */

@@ -1,8 +1,8 @@
-import type { Actor } from '../auth';
-import { cancelPendingAttempts, inTransaction, type Db } from '../db';
-import { recordActivity } from './activity';
-import { requireSchedulerRole } from './access';
-import { countDueOccurrences, fireAtOf, nextOccurrenceInWindow, type StoredRepeat } from '../engine';
+import type { Actor } from '../../auth';
+import { cancelPendingAttempts, inTransaction, type Db } from '../../db';
+import { recordActivity } from '../activity';
+import { requireSchedulerRole } from '../access';
+import { countDueOccurrences, fireAtOf, nextOccurrenceInWindow, type StoredRepeat } from '../../engine';
 
 /**
  * `set_all_enabled` (SPEC §3.1, §12.5) — pause all / resume all of a scheduler's active schedules.

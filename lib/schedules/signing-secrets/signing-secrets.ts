@@ -4,11 +4,11 @@
  * signing for 24 h. An admin is shown each secret once (`get_signing_secret` for one never shown,
  * `rotate_signing_secret` for the new one); afterwards only its hint.
  */
-import type { Actor } from '../auth';
-import { inTransaction, lockBlob, type Db, type Tx } from '../db';
-import { generateSigningSecret, signingSecretHint } from '../targets';
-import { DomainError } from '../errors';
-import type { SigningSecretInfo } from './contract';
+import type { Actor } from '../../auth';
+import { inTransaction, lockBlob, type Db, type Tx } from '../../db';
+import { generateSigningSecret, signingSecretHint } from '../../targets';
+import { DomainError } from '../../errors';
+import type { SigningSecretInfo } from '../contract';
 
 /** What `get_signing_secret`, `rotate_signing_secret` and `findSigningSecret` take. */
 export interface SigningSecretOptions {
