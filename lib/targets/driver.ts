@@ -175,7 +175,9 @@ export interface AfterCommitDriver<T = unknown, Sent = unknown, Needs extends Sc
   /** The longest one attempt of the stored target may take, in ms (its lease adds a margin). */
   attemptMs(stored: unknown): number;
   /**
-   * Deliver one attempt through `env.pool`. Never throws for a failed delivery: every failure is an
+   * Deliver one attempt through `env.pool` (`env.pool.run(send)`): the engine counts the send in the
+   * database as its slot is taken, before the request leaves — what keeps a recovered attempt to at
+   * most one repeated delivery (SPEC §13). Never throws for a failed delivery: every failure is an
    * outcome (the engine still records a throw as `internal_error`, and marks the run of an attempt
    * sent before by a process that died `repeated_delivery`).
    */
