@@ -16,6 +16,6 @@ export type { StartedManualFire } from './manual-fire';
 export type { DeadLetterSendReport } from './dead-letter-sends';
 export { finishSchedules, deleteCompleted } from './finish';
 export { afterFailedAttempt, retryPolicyOf, type AttemptVerdict, type RetryPolicy } from './retry-policy';
-export { fireAtOf, nextOccurrenceInWindow, inWindow, rateAnchorFor, countDueOccurrences, type ScheduleTiming, type StoredRepeat } from './occurrences';
+export { fireAtOf, nextOccurrenceInWindow, inWindow, rateAnchorFor, countDueOccurrences, type ScheduleTiming } from './occurrences';
 export { flexibleFireAt, flexibleOffsetSeconds } from './flexible-window';
 export * from './contract';

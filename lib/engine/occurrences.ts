@@ -4,14 +4,12 @@
  * Pure: every function takes its reference instant; nothing here reads the clock.
  */
 import { nextOccurrence, nextRateOccurrences, parseRateExpression, resolveLocalTime } from '../cron';
+import type { Repeat } from '../db/contract';
 import { flexibleFireAt } from './flexible-window';
-
-/** Schedule cadences as stored (SPEC §5.1, §12.1). */
-export type StoredRepeat = 'one_time' | 'recurring_cron' | 'recurring_rate';
 
 /** The time part of a schedule ("spec" in STYLE §3.1), as stored. Instants are UTC `Date`s. */
 export interface ScheduleTiming {
-  repeat: StoredRepeat;
+  repeat: Repeat;
   cronExpression: string | null;
   /** `<value> <unit>` (recurring_rate only). */
   rateExpression: string | null;

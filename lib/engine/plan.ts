@@ -9,7 +9,7 @@ import type { Limits } from '../config';
 import { findFiredOccurrences, type ClaimedSchedule, type Tx } from '../db';
 import { toError } from '../errors';
 import { driverOf } from '../targets';
-import { fireAtOf, nextOccurrenceInWindow, type ScheduleTiming, type StoredRepeat } from './occurrences';
+import { fireAtOf, nextOccurrenceInWindow } from './occurrences';
 import { retryPolicyOf } from './retry-policy';
 
 /** Most occurrences counted one by one when skipping a long outage; beyond it we jump ahead. */
@@ -32,11 +32,6 @@ export type Plan =
   /** The following occurrence could not be computed: the row is neither advanced nor fired. */
   | { kind: 'error'; row: ClaimedSchedule; error: Error };
 
-/** The stored timing of a firing row. */
-export function timingOf(row: ClaimedSchedule): ScheduleTiming {
-  return { ...row, repeat: row.repeat as StoredRepeat };
-}
-
 /**
  * Plan every claimed occurrence at instant `now` under `limits` (the catch-up window, SPEC §8). One
  * read: which occurrences inside the window already have a first attempt.
@@ -56,9 +51,8 @@ export async function planOccurrences(tx: Tx, rows: ClaimedSchedule[], now: Date
  */
 function plan(row: ClaimedSchedule, windowStart: Date, alreadyFired: boolean): Plan {
   try {
-    const timing = timingOf(row);
     const following = (after: Date): NextOccurrence | null => {
-      const scheduledFor = nextOccurrenceInWindow(timing, after);
+      const scheduledFor = nextOccurrenceInWindow(row, after);
       return scheduledFor ? { scheduledFor, fireAt: fireAtOf(row.id, row.flexibleWindowMinutes, scheduledFor) } : null;
     };
     if (row.nextFireAt < windowStart) {

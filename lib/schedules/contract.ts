@@ -9,6 +9,7 @@
 import { z } from 'zod';
 import type { Role } from '../auth';
 import { CronExpressionError, isValidTimezone, LocalTimeError, parseCronExpression, parseRateExpression, RateExpressionError, resolveLocalTime } from '../cron';
+import { AFTER_COMPLETION_ACTIONS, REPEATS, SCHEDULE_STATES, type Repeat } from '../db/contract';
 import { EXHAUSTED_REASONS } from '../engine/contract';
 import {
   AnyTargetSchema,
@@ -39,6 +40,8 @@ import {
  * the API and the CLI: lib/targets/contract.ts declares each once.
  */
 export * from '../targets/contract';
+/** A schedule's cadences, states and after-completion actions: the row's vocabulary (lib/db/contract.ts), answered as is. */
+export { AFTER_COMPLETION_ACTIONS, REPEATS, SCHEDULE_STATES, type AfterCompletionAction, type Repeat, type ScheduleState } from '../db/contract';
 /** The engine's names and back-off rule (SPEC §8.1, §12.2), re-exported for the form. */
 export { EXHAUSTED_REASONS, MAX_RETRY_DELAY_SECONDS, retryDelaySeconds, type ExhaustedReason } from '../engine/contract';
 /** Id-or-alias helpers, re-exported so clients that may import only the contract (the CLI) share them. */
@@ -57,23 +60,8 @@ export {
   type WorkflowRef,
 } from '../workflows/contract';
 
-/** Schedule cadences (SPEC §5.1, §12.1). */
-export const REPEATS = [
-  /** Once, at `invocation_time` (local wall time in `timezone`). */
-  'one_time',
-  /** On the AWS six-field `cron_expression`, in `timezone`. */
-  'recurring_cron',
-  /** Every `rate_expression` (fixed durations from an anchor instant, no DST effect). */
-  'recurring_rate',
-] as const;
-export type Repeat = (typeof REPEATS)[number];
-
 /** The field that states each cadence (and is refused with the others), SPEC §5.2. */
 export const CADENCE_FIELD = { one_time: 'invocation_time', recurring_cron: 'cron_expression', recurring_rate: 'rate_expression' } as const satisfies Record<Repeat, string>;
-
-/** SPEC §12.5 `action_after_completion`: `none` (default) or `delete` once the schedule completes. */
-export const AFTER_COMPLETION_ACTIONS = ['none', 'delete'] as const;
-export type AfterCompletionAction = (typeof AFTER_COMPLETION_ACTIONS)[number];
 
 /** Bounds of SPEC §12.2 `retry_policy`, inclusive. */
 export const RETRY_BOUNDS = { maximumRetryAttempts: [0, 185], maximumEventAgeSeconds: [60, 86_400] } as const;
@@ -119,10 +107,6 @@ export const PausedSchema = z.strictObject({
   bulk: z.literal(true).optional(),
 });
 export type Paused = z.infer<typeof PausedSchema>;
-
-/** Schedule states (SPEC §5.3): `active` while it can still fire, `completed` once it can fire no more. */
-export const SCHEDULE_STATES = ['active', 'completed'] as const;
-export type ScheduleState = (typeof SCHEDULE_STATES)[number];
 
 /** Codes a custom issue may carry (the rest of SPEC §5.2 is decided with the database or the clock). */
 type CodedIssue =

@@ -36,6 +36,15 @@ export type TargetFields = AnyTargetContract extends infer C
     : never
   : never;
 
+/**
+ * A stored `invocation_target_type` and `invocation_target` as the contract pairs them (SPEC §6, §13),
+ * typed by the type's registry entry: the JSON was parsed by that type's schema when it was saved, so
+ * it is not parsed again on every read.
+ */
+export function storedTargetFields(type: string, target: unknown): TargetFields {
+  return { invocation_target_type: type, invocation_target: target } as TargetFields;
+}
+
 /** The stored target of type `T`. */
 export type TargetOf<T extends InvocationTargetType> = Extract<TargetFields, { invocation_target_type: T }>['invocation_target'];
 

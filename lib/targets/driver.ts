@@ -14,6 +14,7 @@
 import type { Actor } from '../auth';
 import type { HttpAllowList, Limits } from '../config';
 import type { Db, Tx } from '../db';
+import type { CreatorType } from '../db/contract';
 import type { MissingTargetSession } from '../workflows';
 import type { OccurrenceKey } from './default-event';
 import type { RunStatus, TargetContract } from './define';
@@ -152,7 +153,7 @@ interface DriverBase<T, Sent> {
 export interface InTransactionAttempt<T> {
   target: T;
   /** The schedule as claimed in this transaction. */
-  schedule: { id: string; description: string | null; createdByType: string; createdById: string };
+  schedule: { id: string; description: string | null; createdByType: CreatorType; createdById: string };
   ctx: AttemptContext;
 }
 

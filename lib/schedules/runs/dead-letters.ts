@@ -6,16 +6,19 @@
  */
 import type { Actor } from '../../auth';
 import type { Limits } from '../../config';
-import { inTransaction, type DeadLetterRow, type Db, type Tx } from '../../db';
+import { inTransaction, rawOneOf, scheduleRecordOf, type DeadLetterRow, type Db, type Tx } from '../../db';
 import { DomainError } from '../../errors';
 import { isIdShape, normalizeRef } from '../../ids';
 import { requireSchedulerRole } from '../access';
-import type { DeadLetter, Run, RunResult, RunStatus } from '../contract';
+import { EXHAUSTED_REASONS, RUN_STATUSES, type DeadLetter, type ExhaustedReason, type Run, type RunResult } from '../contract';
 import type { Engine } from '../../engine';
 import type { DeliveryDeps } from '../../targets';
 import { recordActivity } from '../activity';
 import { schedulerEngine } from '../engine';
 import { targetFields, toRun } from '../read/serialize';
+
+/** Why a dead letter's occurrence was exhausted (SPEC §12.3): a cancelled retry leaves no dead letter. */
+const DEAD_LETTER_EXHAUSTED = EXHAUSTED_REASONS.filter((r): r is Exclude<ExhaustedReason, 'cancelled'> => r !== 'cancelled');
 
 /** Page size of `list_dead_letters` (the same paging as `list_executions`, SPEC §3.1). */
 export const DEAD_LETTERS_PAGE_SIZE = 10;
@@ -48,16 +51,16 @@ export function toDeadLetter(row: DeadLetterRow): DeadLetter {
     schedule_label: row.scheduleLabel,
     scheduled_for: row.scheduledFor.toISOString(),
     attempts: row.attempts,
-    exhausted: row.exhausted as DeadLetter['exhausted'],
+    exhausted: rawOneOf(DEAD_LETTER_EXHAUSTED, 'dead_letters.exhausted', row.exhausted),
     last_run_id: row.lastRunId,
-    status: row.lastStatus as RunStatus,
+    status: rawOneOf(RUN_STATUSES, 'dead_letters.last_status', row.lastStatus),
     result: row.lastResult as RunResult,
     ...targetFields(row.invocationTargetType, row.invocationTarget),
     ...(row.deadLetterArn ? { dead_letter_arn: row.deadLetterArn } : {}),
     ...(row.sqsStatus ? { queue_send: queueSendOf(row) } : {}),
     created_at: row.createdAt.toISOString(),
     ...(row.replayRunId && row.replayStatus && row.replayedAt
-      ? { replay: { run_id: row.replayRunId, status: row.replayStatus as RunStatus, at: row.replayedAt.toISOString() } }
+      ? { replay: { run_id: row.replayRunId, status: rawOneOf(RUN_STATUSES, 'dead_letters.replay_status', row.replayStatus), at: row.replayedAt.toISOString() } }
       : {}),
   };
 }
@@ -115,12 +118,13 @@ export async function replayDeadLetter(
   const started = await inTransaction(db, async (tx) => {
     await requireSchedulerRole(tx, actor, revision.blobId, 'write');
     const letter = await getDeadLetterRow(tx, revision.id, opts.deadLetterRef);
-    const schedule = await tx.schedule.findFirst({ where: { id: letter.scheduleId, revisionId: revision.id } });
-    if (!schedule) {
+    const found = await tx.schedule.findFirst({ where: { id: letter.scheduleId, revisionId: revision.id } });
+    if (!found) {
       throw new DomainError('schedule_not_found', 'the schedule of this dead letter has been deleted, so it cannot be replayed; dismiss it instead', { path: 'dead_letter_id' });
     }
+    const schedule = scheduleRecordOf(found);
     const fire = await engine.startManualFire(tx, schedule, { scheduledFor: now, now, limits: opts.limits, deadLetterId: letter.id });
-    // A workflow replay is recorded already; an http or aws replay records its status when delivered.
+    // An in-transaction replay is recorded already; an after-commit one records its status when delivered.
     if (fire.status) await tx.deadLetter.update({ where: { id: letter.id }, data: { replayRunId: fire.runId, replayStatus: fire.status, replayedAt: now } });
     // SPEC §15: who replayed it, in the transaction that fires.
     await recordActivity(tx, {

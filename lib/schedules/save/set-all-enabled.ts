@@ -1,8 +1,8 @@
 import type { Actor } from '../../auth';
-import { cancelPendingAttempts, inTransaction, type Db } from '../../db';
+import { cancelPendingAttempts, inTransaction, scheduleRecordOf, type Db } from '../../db';
 import { recordActivity } from '../activity';
 import { requireSchedulerRole } from '../access';
-import { countDueOccurrences, fireAtOf, nextOccurrenceInWindow, type StoredRepeat } from '../../engine';
+import { countDueOccurrences, fireAtOf, nextOccurrenceInWindow } from '../../engine';
 
 /**
  * `set_all_enabled` (SPEC §3.1, §12.5) — pause all / resume all of a scheduler's active schedules.
@@ -23,10 +23,9 @@ export async function setAllEnabled(opts: { db: Db; actor: Actor; revision: { id
       where: { revisionId: revision.id, state: 'active', enabled: !enabled, ...(enabled ? { pausedBulk: true } : {}) },
     });
     // Serialization is desired: one transaction client runs one statement at a time.
-    for (const row of rows) {
-      const timing = { ...row, repeat: row.repeat as StoredRepeat };
+    for (const row of rows.map(scheduleRecordOf)) {
       if (enabled) {
-        const next = nextOccurrenceInWindow(timing, now);
+        const next = nextOccurrenceInWindow(row, now);
         const fireAt = next ? fireAtOf(row.id, row.flexibleWindowMinutes, next) : null;
         await tx.schedule.update({
           where: { id: row.id },
@@ -47,7 +46,7 @@ export async function setAllEnabled(opts: { db: Db; actor: Actor; revision: { id
       } else {
         const dropped =
           row.nextFireAt && row.nextFireAt.getTime() <= now.getTime()
-            ? countDueOccurrences(timing, row.id, row.flexibleWindowMinutes, row.nextScheduledFor ?? row.nextFireAt, row.nextFireAt, now)
+            ? countDueOccurrences(row, row.id, row.flexibleWindowMinutes, row.nextScheduledFor ?? row.nextFireAt, row.nextFireAt, now)
             : 0;
         await tx.schedule.update({
           where: { id: row.id },

@@ -5,7 +5,7 @@ import { DomainError, parseOrRefuse } from '../../errors';
 import { requireSchedulerRole } from '../access';
 import { CADENCE_FIELD, SCHEDULE_INFO_FIELDS, ScheduleUpdateInput, type Schedule, type ScheduleDryRunAnswer } from '../contract';
 import { getScheduleRow } from '../read/find-schedule';
-import { countDueOccurrences, finishSchedules, type StoredRepeat } from '../../engine';
+import { countDueOccurrences, finishSchedules } from '../../engine';
 import { checkSchedule, checkTargetBeforeSave, parseScheduleInput, type CheckedSchedule, type DestinationOptions, type SaveRules, type StoredSchedule } from './save-schedule';
 import { toSchedule, type ScheduleRow } from '../read/serialize';
 import { recordActivity } from '../activity';
@@ -159,7 +159,7 @@ async function checkUpdate(tx: Tx, opts: UpdateScheduleOptions, patch: ScheduleU
     const clash = await tx.schedule.findFirst({ where: { revisionId: revision.id, alias: input.alias, NOT: { id: row.id } }, select: { id: true } });
     if (clash) throw new DomainError('alias_taken', `alias "${input.alias}" is taken by another schedule in this scheduler`, { path: 'alias' });
   }
-  const stored: StoredSchedule = { ...row, repeat: row.repeat as StoredRepeat };
+  const stored: StoredSchedule = row;
   const checked = await checkSchedule({
     db: tx,
     actor,

@@ -62,7 +62,7 @@ async function resolveAll(tx: Tx, gateway: WorkflowGateway, attempts: Attempt[],
 }
 
 function actorOf(schedule: Schedule) {
-  return actorFromEntity({ type: schedule.createdByType as 'user' | 'org', id: schedule.createdById });
+  return actorFromEntity({ type: schedule.createdByType, id: schedule.createdById });
 }
 
 /**
