@@ -8,7 +8,7 @@ import { Document, isMap, isScalar, Scalar, YAMLMap } from 'yaml';
 import type { InvocationTargetType, Schedule } from '../lib/schedules/contract';
 import { compareSchedule, type DesiredFields, type PinnedSessionResolver } from './diff';
 import { keyOrderAt, manifestValueAt, writableFields } from './fields';
-import type { ManifestScheduler } from './manifest';
+import { validateEntry, type ManifestScheduler } from './manifest';
 import { findPair } from './yaml-locate';
 
 /** What `pull` did to the document. */
@@ -20,6 +20,12 @@ export interface PullResult {
   removed: string[];
   /** Deployed schedules without an alias: they cannot be keyed, so they are not written. */
   skipped: Schedule[];
+  /**
+   * Deployed schedules the API's own schema refuses as a manifest entry (an `aws` target of a service
+   * only the EventBridge API stores, SPEC §14; a name that is no alias): not written, and an entry of
+   * theirs already in the file is left as it is. `problem` is the first refusal, as `code: message`.
+   */
+  unrepresentable: { schedule: Schedule; problem: string }[];
 }
 
 /**
@@ -88,7 +94,7 @@ function writeLeaf(doc: Document, entry: YAMLMap, type: InvocationTargetType, pa
  * alias when it names the stored session id.
  */
 export function applyPull(doc: Document, deployed: readonly Schedule[], resolvePinned: PinnedSessionResolver, scheduler?: ManifestScheduler): PullResult {
-  const result: PullResult = { added: [], updated: [], unchanged: [], removed: [], skipped: [] };
+  const result: PullResult = { added: [], updated: [], unchanged: [], removed: [], skipped: [], unrepresentable: [] };
   if (!isMap(doc.contents)) doc.contents = doc.createNode({}) as unknown as typeof doc.contents;
   const root = doc.contents as unknown as YAMLMap;
   if (scheduler && !findPair(root, 'scheduler')) setKey(doc, root, 'scheduler', scheduler, ['scheduler', 'schedules']);
@@ -99,18 +105,34 @@ export function applyPull(doc: Document, deployed: readonly Schedule[], resolveP
   }
   const map = schedules as YAMLMap;
 
-  const byAlias = new Map(deployed.filter((s) => s.alias !== undefined).map((s) => [s.alias as string, s]));
-  result.skipped = deployed.filter((s) => s.alias === undefined);
+  const byAlias = new Map<string, Schedule>();
+  const leftAlone = new Set<string>();
+  for (const s of deployed) {
+    if (s.alias === undefined) {
+      result.skipped.push(s);
+      continue;
+    }
+    const checked = validateEntry(s.alias, toManifestEntry(s), () => ({ line: 0, col: 0 }));
+    if ('problems' in checked) {
+      const p = checked.problems[0];
+      result.unrepresentable.push({ schedule: s, problem: `${p.code}: ${p.message}` });
+      leftAlone.add(s.alias);
+    } else {
+      byAlias.set(s.alias, s);
+    }
+  }
+  const keyOf = (pair: { key: unknown }) => (isScalar(pair.key) ? String(pair.key.value) : String(pair.key));
   for (const pair of [...map.items]) {
-    const alias = isScalar(pair.key) ? String(pair.key.value) : String(pair.key);
-    if (!byAlias.has(alias)) {
+    const alias = keyOf(pair);
+    if (!byAlias.has(alias) && !leftAlone.has(alias)) {
       map.delete(pair.key);
       result.removed.push(alias);
     }
   }
   for (const pair of map.items) {
-    const alias = isScalar(pair.key) ? String(pair.key.value) : String(pair.key);
-    const s = byAlias.get(alias) as Schedule;
+    const alias = keyOf(pair);
+    const s = byAlias.get(alias);
+    if (!s) continue;
     if (!isMap(pair.value)) {
       pair.value = nodeFor(doc, alias, toManifestEntry(s));
       result.updated.push(alias);
@@ -125,7 +147,7 @@ export function applyPull(doc: Document, deployed: readonly Schedule[], resolveP
     }
     result[changed ? 'updated' : 'unchanged'].push(alias);
   }
-  const present = new Set(map.items.map((p) => (isScalar(p.key) ? String(p.key.value) : String(p.key))));
+  const present = new Set(map.items.map(keyOf));
   for (const alias of [...byAlias.keys()].filter((a) => !present.has(a)).sort()) {
     map.items.push(doc.createPair(alias, nodeFor(doc, alias, toManifestEntry(byAlias.get(alias) as Schedule))));
     result.added.push(alias);
