@@ -56,21 +56,21 @@ export async function grantBlobAccess(
   const { input } = opts;
   const link = newInvitationToken();
   return inTransaction(db, async (tx) => {
-    const org = await findOrg(tx, opts.org);
-    const ref = normalizeRef(input.blob);
-    // Scoped in the query: the blob of this org named by id or alias, among those the actor administers.
+    const [ref, orgRef] = [normalizeRef(input.blob), normalizeRef(opts.org)];
+    // Scoped in the query: the blob named by id or alias in the org named by id or alias, among those
+    // the actor administers; a missing org, a foreign one and a missing blob are one statement's miss.
     const find = (scope: Prisma.BlobWhereInput) =>
-      org
-        ? tx.blob.findFirst({
-            where: { AND: [isIdShape(ref) ? { id: ref, orgId: org.id } : { orgId: org.id, alias: ref }, scope] },
-            select: { id: true, alias: true, name: true, type: true },
-          })
-        : null;
-    const blob = await find(blobsWith(opts.actor, 'admin'));
-    if (!blob || !org) {
+      tx.blob.findFirst({
+        where: { AND: [isIdShape(ref) ? { id: ref } : { alias: ref }, { org: isIdShape(orgRef) ? { id: orgRef } : { alias: orgRef } }, scope] },
+        select: { id: true, alias: true, name: true, type: true, orgId: true },
+      });
+    const found = await find(blobsWith(opts.actor, 'admin'));
+    if (!found) {
       if (await find(readableBy(opts.actor))) throw new DomainError('forbidden', 'granting access needs admin on the blob');
       throw blobNotFound();
     }
+    const { orgId, ...blob } = found;
+    const org = { id: orgId };
 
     let grantee: BlobGrantInfo['grantee'];
     let stored: { granteeType: 'user' | 'org' | 'email'; granteeId: string };
