@@ -159,10 +159,13 @@ test.describe('invitations (acceptance 1)', () => {
     // A's grant still waits for A's link; the real person's account made with it holds the grant.
     await page.goto('/orgs/acme-corp/admin');
     await expect(page.getByRole('table', { name: 'Blob access grants' }).getByRole('row').filter({ hasText: second })).toContainText('pending');
+    await expect(page.getByRole('table', { name: 'Pending invitations' }).getByRole('row').filter({ hasText: second })).toContainText('blob access only');
+    await expectNoSeriousViolations(page, 'the org admin page with a pending grant and its invitation');
     await withPage(browser, async (real) => {
       await real.goto(grant.link);
       await expect(real.getByRole('heading', { level: 1, name: 'Access to Acme Corp' })).toBeVisible();
       await expect(real.getByRole('list', { name: 'Blob access this link gives' })).toContainText('read on procedures');
+      await expectNoSeriousViolations(real, 'the invitation page of a blob-access link');
       await real.getByLabel('Choose a password').fill('real person password 1');
       await real.getByRole('button', { name: 'Make account and accept' }).click();
       await expect(real).toHaveURL(/\/schedulers$/);
