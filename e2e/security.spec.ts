@@ -138,8 +138,10 @@ test.describe('invitations (acceptance 1)', () => {
     }
     expect(await apiLogin(email, 'invitee password 1')).toBe(200);
 
-    // Org B's admin invites the email to B again with a link it keeps, and grants itself nothing of A's:
-    // the page asks whoever has an account to log in, and a new password makes B's own separate account.
+    // The takeover variant: A grants `procedures` to an email with no account (a link of A's, blob access
+    // only); B's admin invites the same email to B and, holding B's link, picks the password itself. The
+    // page offers "Log in as …" to whoever has an account; a new password makes B's own, separate account,
+    // which holds nothing of A's.
     const second = `second-${SUFFIX}@example.com`;
     const grant = await grantByEmail(page, 'acme-corp', second);
     const fromGlobex2 = await withPage(browser, async (g) => {

@@ -15,8 +15,8 @@
  *   logged in before, login-device.ts): that attempt is checked, against that account only, without
  *   the wait. So 40 addresses get 20 guesses per 15 minutes between them, not 200, and the owner keeps
  *   logging in from a browser it used before (docs/decisions.md 162). The email's counter is taken
- *   BEFORE the password is checked (one atomic upsert; a success gives it back), so parallel guesses
- *   cannot all pass the check before any of them is counted.
+ *   BEFORE the password is checked (one atomic upsert; a success gives it back unless the email has
+ *   several accounts), so parallel guesses cannot all pass the check before any of them is counted.
  */
 import { countLoginFailure, inTransaction, type Db, type Tx } from '../db';
 
@@ -67,7 +67,8 @@ export async function loginThrottle(db: Tx, email: string, client: string, now: 
 /**
  * Count one attempt for `email` (any address) at `now`, before its password is checked, and say whether
  * the email is now locked: `lockedMs` is the time until its window ends once this attempt is past
- * `LOGIN_FAILURES_PER_ACCOUNT`, else 0. A successful attempt gives its count back (`recordLoginSuccess`).
+ * `LOGIN_FAILURES_PER_ACCOUNT`, else 0. A successful attempt gives its count back (`recordLoginSuccess`)
+ * when the email has one account.
  */
 export async function countLoginAttempt(db: Db, email: string, now: Date): Promise<{ attempts: number; lockedMs: number }> {
   const key = keys(email, '').account;
@@ -96,11 +97,15 @@ export async function recordLoginFailure(db: Db, email: string, client: string, 
 }
 
 /**
- * A successful login clears its pair's counter and gives back the attempt `countLoginAttempt` took
- * from the email (the source's and the email's windows run on).
+ * A successful login clears its pair's counter and, with `giveBack`, gives back the attempt
+ * `countLoginAttempt` took from the email (the source's and the email's windows run on). The caller
+ * passes `giveBack: false` when the email has several accounts (docs/decisions.md 160, 162): the holder of
+ * one of them could otherwise set its own password to each guess and log in, each attempt a success,
+ * learning from which account answered whether the guess was another account's password; so there
+ * every attempt counts, and past the limit only a browser's own account is checked.
  */
-export async function recordLoginSuccess(db: Tx, email: string, client: string): Promise<void> {
+export async function recordLoginSuccess(db: Tx, email: string, client: string, opts: { giveBack: boolean } = { giveBack: true }): Promise<void> {
   const k = keys(email, client);
   await db.loginThrottle.deleteMany({ where: { key: k.pair } });
-  await db.loginThrottle.updateMany({ where: { key: k.account, failures: { gt: 0 } }, data: { failures: { decrement: 1 } } });
+  if (opts.giveBack) await db.loginThrottle.updateMany({ where: { key: k.account, failures: { gt: 0 } }, data: { failures: { decrement: 1 } } });
 }

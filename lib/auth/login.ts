@@ -53,9 +53,10 @@ export async function login(db: Db, opts: LoginOptions): Promise<{ token: string
     return new DomainError('rate_limited', `too many failed login attempts ${what}; try again in ${minutes} minute${minutes === 1 ? '' : 's'}`);
   };
   if (throttle.retryAfterMs > 0) throw refuse(throttle.retryAfterMs, throttle.refusedBy === 'source' ? 'from this address' : 'for this email');
-  // Counted before the check (a success gives it back), so a burst of parallel guesses meets the limit exactly.
+  // Counted before the check (a success gives it back when the email has one account), so a burst of parallel guesses meets the limit exactly.
   const { lockedMs } = await countLoginAttempt(db, email, opts.now);
   let accounts = isEmailShape(email) ? await accountsOfEmail(db, email) : [];
+  const several = accounts.length > 1;
   if (lockedMs > 0) {
     // Locked: only a browser where one of these accounts logged in before may try, and only for it.
     const known = deviceTokenUser(opts.deviceToken, opts.now);
@@ -72,7 +73,9 @@ export async function login(db: Db, opts: LoginOptions): Promise<{ token: string
     throw new DomainError('unauthorized', LOGIN_REFUSED_MESSAGE);
   }
   const session = await inTransaction(db, async (tx) => {
-    await recordLoginSuccess(tx, email, client);
+    // With several accounts of the email, a success is no proof that the attempt was not a guess at
+    // another of them (which account answered tells it), so it keeps its count (docs/decisions.md 162).
+    await recordLoginSuccess(tx, email, client, { giveBack: !several });
     return createWebSession(tx, { userId: user.id, now: opts.now });
   });
   return {

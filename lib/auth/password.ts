@@ -28,7 +28,7 @@ const maxmem = (n: number, r: number) => 256 * n * r;
 /**
  * Hash `password`: `scrypt$32768$8$1$<salt b64>$<hash b64>`, with a fresh random salt, or with the salt
  * and cost of `saltOf` (another stored hash) when given and well-formed. Accounts that share an email
- * share one salt (`passwordHashForEmail`, password-salt.ts), so a login for that email costs one scrypt.
+ * share one salt (`passwordHashForEmail`, account-password.ts), so a login for that email costs one scrypt.
  */
 export async function hashPassword(password: string, saltOf?: string | null): Promise<string> {
   const from = saltOf ? parseHash(saltOf) : null;

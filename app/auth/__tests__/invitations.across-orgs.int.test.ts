@@ -181,6 +181,21 @@ describe('an invitation never makes or takes over the account another org names'
     expect(await acceptLoggedIn(other.token, operator.cookie)).toBe(403);
     expect(await findWebSession(db, operator.cookie.split('=')[1], now)).not.toBeNull();
   });
+  it('an org never gets two members with one email: accepting, logged in or with a new account, is 409 already_member then', async () => {
+    const email = 'twice@example.com';
+    const fromGlobex = await inviteOrgMember(db, { actor: globexAdmin, org: 'globex-corp', input: { email, role: 'read' }, now });
+    const globexSide = ((await acceptWithPassword(fromGlobex.token, 'globex side pw 1')).body.user as { id: string }).id;
+    const link = await inviteOrgMember(db, { actor: acmeAdmin, org: 'acme-corp', input: { email, role: 'read' }, now });
+    // Another account of the email becomes an acme member while the link is pending (only the database can do this).
+    const member = await db.user.create({ data: { email, name: 'already here' } });
+    await db.membership.create({ data: { userId: member.id, orgId: acmeId, role: 'read' } });
+    const session = await logIn(email, 'globex side pw 1');
+    expect(session.userId).toBe(globexSide);
+    expect(await acceptLoggedIn(link.token, session.cookie)).toBe(409);
+    expect(await acceptWithPassword(link.token, 'a third password')).toMatchObject({ status: 409, body: { error: { code: 'already_member' } } });
+    expect(await orgRole(db, actorOf(globexSide), acmeId)).toBeNull();
+    expect(await db.user.count({ where: { email } })).toBe(2);
+  });
 });
 
 describe('the invite, grant and accept answers tell no one whether an email has an account elsewhere', () => {

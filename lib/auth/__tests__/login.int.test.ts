@@ -21,6 +21,7 @@ import {
   verifyPassword,
   WEB_SESSION_TTL_MS,
   countLoginAttempt,
+  passwordHashForEmail,
 } from '..';
 
 const PASSWORD = 'correct horse battery staple';
@@ -157,6 +158,35 @@ describe('failed-attempt limit: 5 per email + client address per 15 minutes', ()
     await expect(login(db, { email: DEMO_USER_EMAIL, password: PASSWORD, client: '203.0.113.6', deviceToken: forged, now: new Date(t0.getTime() + 13_000) })).rejects.toMatchObject({ code: 'rate_limited' });
     // When the window ends, anyone may try again.
     expect((await attempt(PASSWORD, { client: '203.0.113.7', now: new Date(t0.getTime() + 15 * 60_000) })).token).toBeTruthy();
+  }, 120_000);
+
+  it('the holder of another account of the email cannot turn guesses into successes: with several accounts every attempt counts', async () => {
+    const email = 'shared@example.com';
+    const victim = await db.user.create({ data: { email, name: 'victim', passwordHash: await passwordHashForEmail(db, email, PASSWORD), createdAt: new Date(t0.getTime() - 2 * 86_400_000) } });
+    const attacker = await db.user.create({ data: { email, name: 'made through another org', passwordHash: await passwordHashForEmail(db, email, 'attacker own pw'), createdAt: new Date(t0.getTime() - 86_400_000) } });
+    const owner = await attempt(PASSWORD, { email, client: '198.51.100.20', now: new Date(t0.getTime() - 3600_000) });
+    expect(owner.user.id).toBe(victim.id);
+    // The attacker sets its own password to each guess and logs in: each attempt succeeds, as its own account.
+    let token = '';
+    for (let i = 0; i < 3; i++) {
+      await db.user.update({ where: { id: attacker.id }, data: { passwordHash: await passwordHashForEmail(db, email, `guess ${i}`) } });
+      const s = await attempt(`guess ${i}`, { email, client: `192.0.2.${100 + i}`, now: new Date(t0.getTime() + i) });
+      expect(s.user.id).toBe(attacker.id);
+      token = s.deviceToken;
+    }
+    // Each of those successes kept its count (the owner's earlier login, before the window, is gone).
+    expect((await db.loginThrottle.findUnique({ where: { key: `account:${email}` } }))?.failures).toBe(3);
+    // The rest of the budget, spent the same way (counted directly: the slow-down would take seconds).
+    for (let i = 3; i < LOGIN_FAILURES_PER_ACCOUNT; i++) await countLoginAttempt(db, email, new Date(t0.getTime() + i));
+    // The next guess, even the right one, is refused: it is no longer checked against the victim's account.
+    await db.user.update({ where: { id: attacker.id }, data: { passwordHash: await passwordHashForEmail(db, email, PASSWORD) } });
+    await expect(attempt(PASSWORD, { email, client: '192.0.2.200', now: new Date(t0.getTime() + 100) })).rejects.toMatchObject({ code: 'rate_limited' });
+    // The attacker's own browser is checked against its own account only.
+    const own = await login(db, { email, password: PASSWORD, client: '192.0.2.201', deviceToken: token, now: new Date(t0.getTime() + 200) });
+    expect(own.user.id).toBe(attacker.id);
+    // The victim's browser still logs in to the victim's account.
+    const back = await login(db, { email, password: PASSWORD, client: '192.0.2.202', deviceToken: owner.deviceToken, now: new Date(t0.getTime() + 300) });
+    expect(back.user.id).toBe(victim.id);
   }, 120_000);
 
   it('between the 10th and the 20th failure an email is slowed, not refused', async () => {

@@ -58,11 +58,18 @@ export async function findInvitation(db: Tx, token: string | null | undefined, n
 /**
  * What accepting invitation `inv` gives user `userId`, in `tx`: the org's role (unless it is a member
  * already: it keeps its role) and the org's pending grants for the email; then the row is deleted.
+ * @throws `409 already_member` when another account of the email is a member of the org already (an
+ *   org never has two members with one email; its admins see their members anyway).
  */
 async function redeem(tx: Tx, inv: { id: string; orgId: string; email: string; role: string | null }, userId: string, now: Date): Promise<void> {
   if (inv.role !== null) {
     const member = await tx.membership.findUnique({ where: { userId_orgId: { userId, orgId: inv.orgId } }, select: { id: true } });
-    if (!member) await tx.membership.create({ data: { userId, orgId: inv.orgId, role: inv.role, createdAt: now } });
+    if (!member) {
+      if (await tx.membership.findFirst({ where: { orgId: inv.orgId, user: { email: inv.email } }, select: { id: true } })) {
+        throw new DomainError('already_member', `${inv.email} is already a member of this org: log in as it, then accept the invitation`);
+      }
+      await tx.membership.create({ data: { userId, orgId: inv.orgId, role: inv.role, createdAt: now } });
+    }
   }
   // Single use: the row goes with the acceptance.
   await tx.invitation.delete({ where: { id: inv.id } });
@@ -88,9 +95,6 @@ export async function acceptInvitationWithNewAccount(
   return inTransaction(db, async (tx) => {
     const inv = await pending(tx, opts.token, opts.now);
     if (!inv) throw invitationNotFound();
-    if (await tx.membership.findFirst({ where: { orgId: inv.orgId, user: { email: inv.email } }, select: { id: true } })) {
-      throw new DomainError('already_member', `${inv.email} is already a member of this org: log in as it, then accept the invitation`);
-    }
     const name = opts.name?.trim() || inv.email.split('@')[0];
     const user = await tx.user.create({ data: { email: inv.email, name, passwordHash, createdAt: opts.now }, select: { id: true, email: true, name: true } });
     await redeem(tx, inv, user.id, opts.now);
@@ -102,7 +106,8 @@ export async function acceptInvitationWithNewAccount(
 /**
  * Accept as the signed-in user, whose email must be the invited one. A user who is already a member
  * keeps its role; the invitation is used up either way.
- * @throws `404 not_found` (link not valid); `403 forbidden` (signed in as another email, or not a browser login).
+ * @throws `404 not_found` (link not valid); `403 forbidden` (signed in as another email, or not a browser login);
+ *   `409 already_member` (another account of the email is a member of the org).
  */
 export async function acceptInvitationAsUser(db: Db, opts: { actor: Actor; token: string; now: Date }): Promise<{ orgId: string }> {
   requireBrowserUser(opts.actor);
