@@ -13,8 +13,10 @@ import { PrismaBetterSQLite3 } from '@prisma/adapter-better-sqlite3';
 import { PrismaPg } from '@prisma/adapter-pg';
 import Database from 'better-sqlite3';
 import { AsyncLocalStorage } from 'node:async_hooks';
+import { accessSync, constants as fsConstants } from 'node:fs';
 import pg from 'pg';
 import { dialectOf, type Dialect } from './dialect';
+import { ensurePrivateFile } from './private-file';
 import { PrismaClient as PostgresPrismaClient } from './generated/postgresql/client';
 import { PrismaClient } from './generated/sqlite/client';
 
@@ -56,28 +58,63 @@ export function dialectOfDb(db: Tx): Dialect {
 class PrismaBetterSQLite3Immediate extends PrismaBetterSQLite3 {
   /**
    * The open connection and its transaction queue (set by `connect`), for `withSqliteConnection`;
-   * `deferCheckpoint`: the open transaction's COMMIT skips the WAL auto-checkpoint (`deferCommitWork`).
+   * `deferCheckpoint`: the open transaction's COMMIT skips the WAL auto-checkpoint (`deferCommitWork`);
+   * `readOnlySeen`: a statement failed because the connection cannot write (`reopenIfWritable`).
    */
-  connection: { client: Database.Database; queue: TransactionQueue; deferCheckpoint: boolean } | null = null;
+  connection: { client: Database.Database; queue: TransactionQueue; deferCheckpoint: boolean; readOnlySeen: boolean } | null = null;
+
+  constructor(private readonly options: { url: string; timeout: number }) {
+    super(options);
+  }
 
   override async connect() {
     const adapter = await super.connect();
     // The adapter keeps its better-sqlite3 Database in `client`; queries run through its public methods.
-    const client = (adapter as unknown as { client?: Database.Database }).client;
+    const holder = adapter as unknown as { client?: Database.Database; onError: (e: unknown) => never };
+    const client = holder.client;
     if (!client || typeof client.prepare !== 'function') {
       throw new Error('lib/db: @prisma/adapter-better-sqlite3 internals changed (no `client`); SQLite transactions cannot be installed');
     }
-    // After a checkpoint has emptied the WAL, cut its file back to 64 MB: one large transaction (a
-    // VACUUM, a bulk import) would otherwise leave a WAL file of its size behind for good.
-    client.pragma('journal_size_limit = 67108864');
+    limitJournal(client);
     const queue = new TransactionQueue();
-    const state = { client, queue, deferCheckpoint: false };
+    const state = { client, queue, deferCheckpoint: false, readOnlySeen: false };
     this.connection = state;
+    // Every statement error of the adapter (and of its transactions, which inherit from it) passes here.
+    const onError = holder.onError.bind(adapter);
+    holder.onError = (e: unknown) => {
+      if (isReadOnlyError(e)) state.readOnlySeen = true;
+      return onError(e);
+    };
+    /**
+     * A connection SQLite opened while the file was read-only stays read-only (it fell back to a
+     * read-only file descriptor) after the file becomes writable: the process would refuse writes until
+     * restarted. So once a write failed that way, each transaction first checks whether the file can be
+     * written now and, if so, swaps in a new connection (docs/decisions.md 164). Runs in the queue's
+     * turn, so no transaction of this process is open on the old connection; better-sqlite3 is
+     * synchronous, so no statement is running on it either.
+     */
+    const reopenIfWritable = () => {
+      try {
+        accessSync(this.options.url.replace(/^file:/, ''), fsConstants.W_OK);
+      } catch {
+        return;
+      }
+      const fresh = new Database(this.options.url.replace(/^file:/, ''), { timeout: this.options.timeout });
+      fresh.defaultSafeIntegers(true);
+      limitJournal(fresh);
+      const stale = state.client;
+      holder.client = fresh;
+      state.client = fresh;
+      state.readOnlySeen = false;
+      stale.close();
+    };
     const original = adapter.startTransaction.bind(adapter);
     adapter.startTransaction = async (isolationLevel) => {
       // Only SERIALIZABLE exists on SQLite; let the adapter refuse anything else in its own words.
       if (isolationLevel && isolationLevel !== 'SERIALIZABLE') return original(isolationLevel);
       const release = await queue.acquire();
+      if (state.readOnlySeen) reopenIfWritable();
+      const client = state.client;
       try {
         client.prepare('BEGIN IMMEDIATE').run();
       } catch (e) {
@@ -120,6 +157,20 @@ class PrismaBetterSQLite3Immediate extends PrismaBetterSQLite3 {
     };
     return adapter;
   }
+}
+
+/**
+ * After a checkpoint has emptied the WAL, cut its file back to 64 MB: one large transaction (a VACUUM,
+ * a bulk import) would otherwise leave a WAL file of its size behind for good.
+ */
+function limitJournal(client: Database.Database): void {
+  client.pragma('journal_size_limit = 67108864');
+}
+
+/** True for SQLite's "attempt to write a readonly database" family (SQLITE_READONLY, SQLITE_READONLY_*). */
+function isReadOnlyError(e: unknown): boolean {
+  const code = (e as { code?: unknown } | null)?.code;
+  return typeof code === 'string' && code.startsWith('SQLITE_READONLY');
 }
 
 /** Rethrow a driver error the way the adapter's own queries do (its `onError` maps SQLite codes). */
@@ -182,6 +233,8 @@ export function createDb(databaseUrl: string, opts: { poolSize?: number } = {}):
 
 function createSqliteDb(databaseUrl: string): Db {
   const file = databaseUrl.replace(/^file:/, '');
+  // A new file is created owner-only (its -wal and -shm files take its mode).
+  ensurePrivateFile(file);
   // WAL lets readers (the web app) proceed while a writer (the worker) commits; the mode is stored
   // in the database file, so setting it once per open is cheap and idempotent.
   const sqlite = new Database(file, { timeout: 15_000 });
