@@ -9,7 +9,8 @@
  * reads, plus ~8 per change (~21 for one off the quarter-hour grid), so even a cold query that touches
  * one span a year up to 2199 — an expression that only matches inside a DST gap, such as
  * `30 2 ? 3 1#2 *` in America/New_York — costs ~2,500 reads (whole-year tables took ~45,000). After
- * that, an offset lookup is a scan of about one entry.
+ * that, an offset lookup is a scan of about one entry. Every read counts against the calling
+ * operation's work budget (lib/cron/work.ts).
  */
 import {
   formatWallTime,
@@ -22,6 +23,7 @@ import {
 } from './civil';
 import { LocalTimeError, TimezoneError } from './errors';
 import type { Instant, WallTime } from './types';
+import { beginWork, endWork, overBudget, READ_STEPS, step, WORK_BUDGETS } from './work';
 
 /** What a wall time is in a zone (STYLE §4.4). Instants are epoch ms. */
 export type WallResolution =
@@ -60,14 +62,22 @@ export function assertTimezone(zone: string): void {
  * over it, `overlap` with both instants when clocks fall back over it. Seconds count.
  * Example: America/New_York 2026-03-08 02:30 is a gap; 2026-11-01 01:30 is an overlap with
  * first = 2026-11-01T05:30:00Z (EDT) and second = 2026-11-01T06:30:00Z (EST).
- * @throws TimezoneError for a non-IANA zone; LocalTimeError (`malformed`) for an impossible wall time.
+ * @throws TimezoneError for a non-IANA zone; LocalTimeError (`malformed`) for an impossible wall time;
+ *   CronWorkBudgetExceeded past `WORK_BUDGETS.wallTime` steps (never expected; see `nextOccurrence`).
  */
 export function resolveWallTime(wall: WallTime, timezone: string): WallResolution {
   const rules = zoneRules(timezone);
   if (!isRealWallTime(wall)) {
     throw new LocalTimeError('malformed', JSON.stringify(wall), 'local time: not a real calendar date and time');
   }
-  return rules.resolve(wallMsOf(wall.year, wall.month, wall.day, wall.hour, wall.minute, wall.second));
+  beginWork(WORK_BUDGETS.wallTime);
+  try {
+    return rules.resolve(wallMsOf(wall.year, wall.month, wall.day, wall.hour, wall.minute, wall.second));
+  } catch (e) {
+    throw overBudget(e, 'resolveWallTime', null, timezone, NaN);
+  } finally {
+    endWork();
+  }
 }
 
 /**
@@ -75,7 +85,8 @@ export function resolveWallTime(wall: WallTime, timezone: string): WallResolutio
  * `timezone`, no offset, a real calendar date). An ambiguous wall time gives its first (earlier)
  * instant: 2026-11-01T01:30:00 America/New_York → 2026-11-01T05:30:00Z.
  * @throws LocalTimeError `malformed` (format or calendar) or `gap` (2026-03-08T02:30:00
- *   America/New_York does not exist); TimezoneError for a non-IANA zone.
+ *   America/New_York does not exist); TimezoneError for a non-IANA zone; CronWorkBudgetExceeded as
+ *   `resolveWallTime`.
  */
 export function resolveLocalTime(invocationTime: string, timezone: string): Date {
   const rules = zoneRules(timezone);
@@ -83,7 +94,15 @@ export function resolveLocalTime(invocationTime: string, timezone: string): Date
   if (!wall) {
     throw new LocalTimeError('malformed', String(invocationTime), `invocation time: \`${invocationTime}\` is not a real local time YYYY-MM-DDTHH:mm:ss (no offset)`);
   }
-  const resolution = rules.resolve(wallMsOf(wall.year, wall.month, wall.day, wall.hour, wall.minute, wall.second));
+  let resolution: WallResolution;
+  beginWork(WORK_BUDGETS.wallTime);
+  try {
+    resolution = rules.resolve(wallMsOf(wall.year, wall.month, wall.day, wall.hour, wall.minute, wall.second));
+  } catch (e) {
+    throw overBudget(e, 'resolveLocalTime', null, timezone, NaN);
+  } finally {
+    endWork();
+  }
   if (resolution.kind === 'gap') {
     throw new LocalTimeError('gap', invocationTime, `invocation time: ${invocationTime} does not exist in ${timezone} (clocks jump forward over it)`);
   }
@@ -94,16 +113,24 @@ export function resolveLocalTime(invocationTime: string, timezone: string): Date
  * The wall time `YYYY-MM-DDTHH:mm:ss` (fractions of a second dropped) shown in `timezone` at `instant`,
  * for UIs. Both passes of a repeated hour read the same: 2026-11-01T05:30:00Z and 06:30:00Z are both
  * `2026-11-01T01:30:00` in America/New_York; no instant reads `2026-03-08T02:30:00` there (a gap).
- * @throws TimezoneError, RangeError for an invalid date.
+ * @throws TimezoneError, RangeError for an invalid date; CronWorkBudgetExceeded as `resolveWallTime`.
  */
 export function toLocalTime(instant: Date | Instant, timezone: string): string {
   return formatWallTime(wallTimeAt(instant, timezone));
 }
 
-/** The WallTime (with seconds) shown in `timezone` at `instant`; see `toLocalTime`. @throws TimezoneError, RangeError for an invalid date. */
+/** The WallTime (with seconds) shown in `timezone` at `instant`; see `toLocalTime`. @throws as `toLocalTime`. */
 export function wallTimeAt(instant: Date | Instant, timezone: string): Required<WallTime> {
   const at = toInstant(instant, 'instant');
-  return wallTimeOf(Math.floor(zoneRules(timezone).wallAt(at) / MS_PER_SECOND) * MS_PER_SECOND);
+  const rules = zoneRules(timezone);
+  beginWork(WORK_BUDGETS.wallTime);
+  try {
+    return wallTimeOf(Math.floor(rules.wallAt(at) / MS_PER_SECOND) * MS_PER_SECOND);
+  } catch (e) {
+    throw overBudget(e, 'wallTimeAt', null, timezone, at);
+  } finally {
+    endWork();
+  }
 }
 
 /** Epoch ms of a Date or Instant; RangeError when it is not a valid Date's time. */
@@ -186,7 +213,20 @@ export class ZoneRules {
   gapEnd(wall: number): number {
     const late = this.offsetAt(wall + MS_PER_DAY);
     // The offset grows to `late` at an instant c with wall - late < c; the gap is [c + early, c + late).
-    return this.changeAfter(wall - late) + late;
+    const end = this.changeAfter(wall - late) + late;
+    // No change found (not a gap after all): the caller steps on by the minute instead.
+    return Number.isFinite(end) ? end : wall;
+  }
+
+  /**
+   * The wall ms at which the gap holding wall ms `wall` begins: its first missing wall time (SPEC §7.1:
+   * a backward walk skips the rest of a gap at once). Only meaningful when `firstInstant(wall)` is NaN.
+   * Example: 2026-03-08 02:30 in America/New_York → 02:00 that day.
+   */
+  gapStart(wall: number): number {
+    const change = this.changeAfter(wall - this.offsetAt(wall + MS_PER_DAY));
+    // The gap is [c + early, c + late), `early` being the offset just before the change c.
+    return Number.isFinite(change) ? change + this.offsetAt(change - 1) : wall;
   }
 
   /** The first offset change strictly after `instant` (within the next two spans), or +Infinity. */
@@ -278,6 +318,7 @@ export class ZoneRules {
 
   /** Offset in ms from Intl's `GMT±hh:mm[:ss]` (plain `GMT` when zero). */
   private readOffset(instant: Instant): number {
+    step(READ_STEPS);
     this.reads++;
     // A table may start or end past the Date range (±8.64e15 ms): its edges read the offset at the limit.
     const text = this.format.format(Math.min(Math.max(instant, -MAX_DATE_MS), MAX_DATE_MS));
