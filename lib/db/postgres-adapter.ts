@@ -9,10 +9,10 @@
  * connection of its own, so `startTransaction` takes it from the pool with `pool.connect()`; the pool
  * here notes a connection handed out while one of this wrapper's `startTransaction` calls is running
  * (an AsyncLocalStorage scope), and only then (a plain query's connection is not noted: node-postgres'
- * `pool.query` runs outside that scope). lib/db/__tests__/postgres-adapter.int.test.ts checks that the
- * noted connection is the transaction's (same backend, sees its uncommitted rows) and fails, saying so,
- * when an upgrade changes how the adapter takes it; the product then still works, through Prisma's raw
- * queries (lib/db/sql/run-sql.ts), only slower.
+ * `pool.query` runs outside that scope). lib/db/__tests__/transaction-connection.int.test.ts checks
+ * that the noted connection is the transaction's (same backend, sees its uncommitted rows) and fails,
+ * saying so, when an upgrade changes how the adapter takes it; the product then still works, through
+ * Prisma's raw queries (lib/db/sql/run-sql.ts), only slower.
  */
 import { PrismaPg } from '@prisma/adapter-pg';
 import type { ConnectionInfo, IsolationLevel, SqlDriverAdapter, SqlDriverAdapterFactory, SqlQuery, SqlResultSet, Transaction } from '@prisma/driver-adapter-utils';
