@@ -49,7 +49,7 @@ async function refusal(p: Promise<unknown>): Promise<{ name: string; status: num
 const sdk = (server: FetchServer) =>
   new SchedulerClient({ endpoint: server.url, region: 'us-east-1', credentials: BOOT, maxAttempts: 1 });
 
-describe('migration 0013_schedule_names', () => {
+describe('migration 0013_schedule_names_dead_letter_runs', () => {
   it('names the nameless rows by alias (else id when the alias is another row\'s name); the column refuses NULL afterwards', async () => {
     const old = await databaseBefore('0013');
     const db = createDb(old.url);

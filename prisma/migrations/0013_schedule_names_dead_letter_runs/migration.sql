@@ -108,3 +108,5 @@ END;
 PRAGMA foreign_keys=ON;
 PRAGMA defer_foreign_keys=OFF;
 
+-- A schedule's history finds whether each exhausted occurrence's dead letter is still listed (SPEC §12.3).
+CREATE INDEX "dead_letters_last_run_id_idx" ON "dead_letters"("last_run_id");

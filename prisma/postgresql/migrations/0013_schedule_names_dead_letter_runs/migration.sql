@@ -9,3 +9,5 @@ UPDATE "schedules" SET "name" = "id" WHERE "name" IS NULL;
 -- AlterTable
 ALTER TABLE "schedules" ALTER COLUMN "name" SET NOT NULL;
 
+-- A schedule's history finds whether each exhausted occurrence's dead letter is still listed (SPEC §12.3).
+CREATE INDEX "dead_letters_last_run_id_idx" ON "dead_letters"("last_run_id");
