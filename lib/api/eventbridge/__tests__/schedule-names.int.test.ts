@@ -27,6 +27,7 @@ import { createSchedule, getSchedule, updateSchedule } from '../../../schedules'
 import { databaseBefore } from '../../../testing/database-before';
 import { SEEDED_TARGET } from '../../../testing/seeded-scheduler';
 import { serveFetch, type FetchServer } from '../../../testing/serve-fetch';
+import { sdkRefusal } from '../../../testing/sdk-refusal';
 import { createTestDb, type TestDb } from '../../../testing/test-db';
 import { handleEventBridgeRequest } from '../index';
 
@@ -34,17 +35,6 @@ const BOOT = { accessKeyId: 'AKIANAMESINTEGRATION', secretAccessKey: 'names-inte
 const ROLE = 'arn:aws:iam::123456789012:role/scheduler';
 const GROUP = 'ops-scheduler';
 const limits = loadConfig().limits;
-
-/** The SDK's refusal of `p`: its name (`x-amzn-ErrorType`), HTTP status and message. */
-async function refusal(p: Promise<unknown>): Promise<{ name: string; status: number | undefined; message: string }> {
-  try {
-    await p;
-  } catch (e) {
-    const err = e as { name: string; message: string; $metadata?: { httpStatusCode?: number } };
-    return { name: err.name, status: err.$metadata?.httpStatusCode, message: err.message };
-  }
-  throw new Error('expected a refusal');
-}
 
 const sdk = (server: FetchServer) =>
   new SchedulerClient({ endpoint: server.url, region: 'us-east-1', credentials: BOOT, maxAttempts: 1 });
@@ -131,7 +121,7 @@ describe('schedule names (SPEC §14)', () => {
     const again: CreateScheduleCommandInput = {
       Name: 'nightly-triage', GroupName: GROUP, ScheduleExpression: 'cron(0 4 * * ? *)', FlexibleTimeWindow: { Mode: 'OFF' }, Target: { Arn: got.Target!.Arn!, RoleArn: ROLE },
     };
-    expect(await refusal(c.send(new CreateScheduleCommand(again)))).toEqual({ name: 'ConflictException', status: 409, message: 'Schedule nightly-triage already exists.' });
+    expect(await sdkRefusal(c.send(new CreateScheduleCommand(again)))).toEqual({ name: 'ConflictException', status: 409, message: 'Schedule nightly-triage already exists.' });
     const listed = (await c.send(new ListSchedulesCommand({ GroupName: GROUP }))).Schedules!.map((s) => s.Name);
     expect(listed.filter((n) => n === 'nightly-triage')).toHaveLength(1);
     expect(await t.db.schedule.count({ where: { revisionId: revision.id, name: 'nightly-triage' } })).toBe(1);
@@ -141,7 +131,7 @@ describe('schedule names (SPEC §14)', () => {
 
     await c.send(new DeleteScheduleCommand({ Name: 'nightly-triage', GroupName: GROUP }));
     await expect(getSchedule({ db: t.db, actor: operator, revision, scheduleRef: 'nightly-triage' })).rejects.toMatchObject({ code: 'schedule_not_found' });
-    expect((await refusal(c.send(new GetScheduleCommand({ Name: 'nightly-triage', GroupName: GROUP })))).name).toBe('ResourceNotFoundException');
+    expect((await sdkRefusal(c.send(new GetScheduleCommand({ Name: 'nightly-triage', GroupName: GROUP })))).name).toBe('ResourceNotFoundException');
   });
 
   it('an alias rename keeps the name; an alias or a name held by another schedule, as alias or name, is refused on both APIs', async () => {
@@ -167,7 +157,7 @@ describe('schedule names (SPEC §14)', () => {
     // The EventBridge API may not create a schedule named as another schedule's alias (the product API reaches that one by it).
     const arn = (await c.send(new GetScheduleCommand({ Name: 'report-v1', GroupName: GROUP }))).Target!.Arn!;
     const create = (name: string) => c.send(new CreateScheduleCommand({ Name: name, GroupName: GROUP, ScheduleExpression: 'cron(0 5 * * ? *)', FlexibleTimeWindow: { Mode: 'OFF' }, Target: { Arn: arn, RoleArn: ROLE } }));
-    expect(await refusal(create('report-v2'))).toEqual({ name: 'ConflictException', status: 409, message: 'Schedule report-v2 already exists.' });
+    expect(await sdkRefusal(create('report-v2'))).toEqual({ name: 'ConflictException', status: 409, message: 'Schedule report-v2 already exists.' });
     // A free name is taken as the alias too, so both APIs reach the new schedule by it.
     await create('report-v3');
     expect(await getSchedule({ db: t.db, actor: operator, revision, scheduleRef: 'report-v3' })).toMatchObject({ alias: 'report-v3', name: 'report-v3' });
