@@ -1,33 +1,22 @@
 /**
  * Manifest entry vs deployed schedule, on the writable fields only (SPEC §5.1), and the plan `deploy`
- * carries out. Pure: no I/O, no clock. Comparison rules (docs/cli.md "How entries are compared"):
- * - absent `description`/`start_date`/`end_date` equal absent; `enabled` defaults to true;
- *   `invocation_target.input_data` defaults to `[]` and compares as JSON (key order ignored);
- * - `start_date`/`end_date` compare as instants (`+01:00` and `Z` forms of one instant are equal);
+ * carries out. Pure: no I/O, no clock. The fields, their defaults and how an update clears one are
+ * derived from the contract (cli/fields.ts). Comparison rules (docs/cli.md "How entries are compared"):
+ * - every writable field but `alias` (the key) counts; read-only fields (`id`, `state`, `next_fire_at`, …) never do;
+ * - absent, `null` and the field's default are equal (`enabled: true`, `invocation_target_type: workflow`,
+ *   `flexible_time_window: {mode: off}`, `action_after_completion: none`); an empty list equals absent
+ *   (`input_data` defaults to `[]`);
+ * - instants compare as instants (`+01:00` and `Z` forms of one instant are equal);
+ * - maps compare key by key (key order ignored), lists and scalars as JSON; a change of target type
+ *   compares the target as a whole;
  * - a pinned target's `session` (SPEC §6.1) is stored as the session id: a manifest alias that resolves
- *   to that id is equal;
- * - read-only fields (`id`, `state`, `next_fire_at`, …) and `invocation_target_type` are ignored.
+ *   to that id is equal; a masked answer (`"••••"`, SPEC §13.5) equals any manifest value;
+ * - `paused` (its `note`) counts only when the manifest's schedule is disabled.
  */
-import type { Schedule, ScheduleUpdateInput } from '../lib/schedules/contract';
+import type { InvocationTargetType, Schedule, ScheduleUpdateInput } from '../lib/schedules/contract';
+import { canonicalJson, clearValue, COMPARED_FIELDS, fieldApplies, isKeyedMap, isPlainObject, MASKED_VALUE, normalizeField, present, schemaAt, type ComparedField } from './fields';
 
-/** The top-level writable fields compared, in the manifest's canonical key order (also `pull`'s). */
-export const COMPARED_FIELDS = [
-  'description',
-  'repeat',
-  'invocation_time',
-  'cron_expression',
-  'timezone',
-  'start_date',
-  'end_date',
-  'enabled',
-  'invocation_target',
-] as const;
-export type ComparedField = (typeof COMPARED_FIELDS)[number];
-
-/** Key order inside `invocation_target`, `target` and `workflow` (SPEC §6). */
-export const TARGET_KEYS = ['target', 'workflow', 'input_data'] as const;
-export const TARGET_REF_KEYS = ['org', 'blob', 'revision', 'session'] as const;
-export const WORKFLOW_REF_KEYS = ['org', 'blob', 'revision', 'definition'] as const;
+export { COMPARED_FIELDS, type ComparedField } from './fields';
 
 /** One differing leaf: `path` from the schedule root, the deployed value (`from`) and the manifest's (`to`). Undefined means absent. */
 export interface FieldChange {
@@ -43,101 +32,55 @@ export interface FieldChange {
 export type PinnedSessionResolver = (revision: string, sessionRef: string, storedId: string) => boolean;
 
 /** Loose manifest-side fields: a parsed entry, or the raw value of an entry `pull` is editing. */
-export type DesiredFields = Partial<Record<ComparedField | 'alias' | 'invocation_target_type', unknown>>;
+export type DesiredFields = Partial<Record<ComparedField | 'alias', unknown>>;
 
-const OPTIONAL_CLEARABLE = new Set<ComparedField>(['description', 'start_date', 'end_date']);
+/** Decides whether two leaves at `path` are equal although their JSON differs. */
+type LeafEqual = (path: readonly (string | number)[], wanted: unknown, deployed: unknown) => boolean;
 
-function isPlainObject(v: unknown): v is Record<string, unknown> {
-  return typeof v === 'object' && v !== null && !Array.isArray(v);
-}
-
-/** JSON with object keys sorted, so `{a,b}` and `{b,a}` compare equal. */
-export function canonicalJson(v: unknown): string {
-  if (Array.isArray(v)) return `[${v.map(canonicalJson).join(',')}]`;
-  if (isPlainObject(v)) {
-    return `{${Object.keys(v)
-      .filter((k) => v[k] !== undefined)
-      .sort()
-      .map((k) => `${JSON.stringify(k)}:${canonicalJson(v[k])}`)
-      .join(',')}}`;
-  }
-  return JSON.stringify(v) ?? 'undefined';
-}
-
-/** An ISO instant normalized to `YYYY-MM-DDTHH:mm:ss.sssZ`; anything else unchanged. */
-export function normalizeInstant(v: unknown): unknown {
-  if (typeof v !== 'string') return v;
-  const ms = Date.parse(v);
-  return Number.isNaN(ms) ? v : new Date(ms).toISOString();
-}
-
-/** The manifest-side value with defaults applied (null means absent). */
-function desiredValue(field: ComparedField, v: unknown): unknown {
-  if (v === null) v = undefined;
-  if (field === 'enabled') return v ?? true;
-  if (field === 'start_date' || field === 'end_date') return normalizeInstant(v);
-  return v;
-}
-
-function compareRef(
-  keys: readonly string[],
-  base: (string | number)[],
-  deployed: unknown,
-  wanted: unknown,
-  out: FieldChange[],
-  sessionEqual?: (wantedSession: unknown, deployedSession: unknown) => boolean,
-): void {
-  if (!isPlainObject(deployed) || !isPlainObject(wanted)) {
-    if (canonicalJson(deployed) !== canonicalJson(wanted)) out.push({ path: base, from: deployed, to: wanted });
+/**
+ * Every differing leaf under `path`: the maps the schema knows key by key (the manifest's keys first),
+ * everything else (lists, free JSON such as a webhook `body`) as JSON.
+ */
+function diffValues(type: InvocationTargetType, path: (string | number)[], deployed: unknown, wanted: unknown, leafEqual: LeafEqual, out: FieldChange[]): void {
+  const d = present(deployed);
+  const w = present(wanted);
+  if (isPlainObject(d) && isPlainObject(w) && isKeyedMap(schemaAt(type, path))) {
+    const keys = [...Object.keys(w), ...Object.keys(d).filter((k) => !(k in w))];
+    for (const k of keys) diffValues(type, [...path, k], d[k], w[k], leafEqual, out);
     return;
   }
-  const all = [...keys, ...Object.keys(wanted).filter((k) => !keys.includes(k)), ...Object.keys(deployed).filter((k) => !keys.includes(k) && !(k in wanted))];
-  for (const k of all) {
-    const from = deployed[k] ?? undefined;
-    const to = wanted[k] ?? undefined;
-    if (k === 'session' && sessionEqual && sessionEqual(to, from)) continue;
-    if (canonicalJson(from) !== canonicalJson(to)) out.push({ path: [...base, k], from, to });
-  }
+  if (canonicalJson(d) === canonicalJson(w) || leafEqual(path, w, d)) return;
+  out.push({ path, from: d, to: w });
 }
 
 /**
- * Every differing leaf between the manifest's `desired` fields and the `deployed` schedule, in
- * canonical field order. `invocation_target` is compared per `target.*`, `workflow.*` key, and
- * `input_data` as a whole. Returns `[]` when the two are equal under the rules above.
+ * Every differing leaf between the manifest's `desired` fields and the `deployed` schedule, in the
+ * contract's field order. Returns `[]` when the two are equal under the rules above.
  */
 export function compareSchedule(desired: DesiredFields, deployed: Schedule, resolvePinned: PinnedSessionResolver): FieldChange[] {
   const out: FieldChange[] = [];
+  const raw = deployed as unknown as Record<string, unknown>;
+  const wantedType = (normalizeField('invocation_target_type', desired.invocation_target_type) ?? 'workflow') as InvocationTargetType;
+  const wantedEnabled = normalizeField('enabled', desired.enabled) ?? true;
+  const target = desired.invocation_target;
+  const pinnedRevision = wantedType === 'workflow' && isPlainObject(target) && isPlainObject(target.target) && typeof target.target.revision === 'string' && target.target.revision !== 'default' ? target.target.revision : null;
+  const leafEqual: LeafEqual = (path, w, d) => {
+    const at = path.join('.');
+    // SPEC §6.1: a pinned target stores its session as the id; the manifest may name it by alias.
+    if (at === 'invocation_target.target.session') return pinnedRevision !== null && typeof w === 'string' && typeof d === 'string' && resolvePinned(pinnedRevision, w, d);
+    // SPEC §13.5: header values are write-only; the answer says only that one is set.
+    return path.length === 3 && at.startsWith('invocation_target.headers.') && d === MASKED_VALUE && typeof w === 'string';
+  };
   for (const field of COMPARED_FIELDS) {
-    if (field === 'invocation_target') {
-      const w = desired.invocation_target;
-      const d = deployed.invocation_target as unknown;
-      // Another target type, or an http / aws target (SPEC §13): the target compares as a whole.
-      const wantedType = desired.invocation_target_type ?? 'workflow';
-      if (wantedType !== deployed.invocation_target_type || wantedType !== 'workflow') {
-        if (wantedType !== deployed.invocation_target_type || canonicalJson(w) !== canonicalJson(d)) out.push({ path: [field], from: d, to: w });
-        continue;
-      }
-      if (!isPlainObject(w) || !isPlainObject(d)) {
-        if (canonicalJson(w) !== canonicalJson(d)) out.push({ path: [field], from: d, to: w });
-        continue;
-      }
-      const wantedTarget = w.target;
-      const pinnedRevision = isPlainObject(wantedTarget) && typeof wantedTarget.revision === 'string' && wantedTarget.revision !== 'default' ? wantedTarget.revision : null;
-      const sessionEqual = (to: unknown, from: unknown) =>
-        pinnedRevision !== null && typeof to === 'string' && typeof from === 'string' && (to === from || resolvePinned(pinnedRevision, to, from));
-      compareRef(TARGET_REF_KEYS, [field, 'target'], d.target, w.target, out, sessionEqual);
-      compareRef(WORKFLOW_REF_KEYS, [field, 'workflow'], d.workflow, w.workflow, out);
-      const wantedInput = w.input_data ?? [];
-      const deployedInput = d.input_data ?? [];
-      if (canonicalJson(wantedInput) !== canonicalJson(deployedInput)) out.push({ path: [field, 'input_data'], from: deployedInput, to: wantedInput });
-      for (const k of Object.keys(w)) {
-        if (!(TARGET_KEYS as readonly string[]).includes(k)) out.push({ path: [field, k], from: d[k], to: w[k] });
-      }
+    if (!fieldApplies(field, wantedEnabled === true)) continue;
+    const from = normalizeField(field, raw[field]);
+    const to = normalizeField(field, desired[field]);
+    // Another target type: the target differs as a whole (its keys mean something else).
+    if (field === 'invocation_target' && wantedType !== deployed.invocation_target_type) {
+      if (canonicalJson(from) !== canonicalJson(to)) out.push({ path: [field], from, to });
       continue;
     }
-    const from = desiredValue(field, deployed[field]);
-    const to = desiredValue(field, desired[field]);
-    if (canonicalJson(from) !== canonicalJson(to)) out.push({ path: [field], from, to });
+    diffValues(wantedType, [field], from, to, leafEqual, out);
   }
   return out;
 }
@@ -150,22 +93,18 @@ export function changedFields(changes: readonly FieldChange[]): ComparedField[] 
 
 /**
  * The `update_schedule` body (without `schedule_id`) that makes the deployed schedule equal to the
- * entry: only the differing top-level fields; an absent optional field is sent as `null` (clears it);
- * absent `enabled` as `true`; `invocation_target` whole. An absent `cron_expression`/`invocation_time`
- * is left out (switching `repeat` drops it, SPEC §5.2).
+ * entry: only the differing top-level fields, each whole. A field the manifest leaves out is cleared
+ * (`null`, or its default where the API takes no `null`, e.g. `enabled: true`); a cadence field is
+ * left out (switching `repeat` drops it, SPEC §5.2). `invocation_target` travels with its
+ * `invocation_target_type`, so the update never reads it as the stored type.
  */
 export function updateBody(desired: DesiredFields, changes: readonly FieldChange[]): ScheduleUpdateInput {
   const body: Record<string, unknown> = {};
   for (const field of changedFields(changes)) {
-    const v = desired[field] ?? undefined;
+    const v = desired[field] ?? clearValue(field);
     if (v !== undefined) body[field] = v;
-    else if (OPTIONAL_CLEARABLE.has(field)) body[field] = null;
-    else if (field === 'enabled') body[field] = true;
   }
-  // A target travels with its type when the manifest names it or the type changes (an update's
-  // target otherwise keeps the stored type).
-  const wholeTarget = changes.some((c) => c.path[0] === 'invocation_target' && c.path.length === 1);
-  if (body.invocation_target !== undefined && (desired.invocation_target_type !== undefined || wholeTarget)) body.invocation_target_type = desired.invocation_target_type ?? 'workflow';
+  if (body.invocation_target !== undefined) body.invocation_target_type = desired.invocation_target_type ?? 'workflow';
   return body as ScheduleUpdateInput;
 }
 
@@ -182,6 +121,12 @@ export interface Plan {
   drift: Schedule[];
 }
 
+/** The plan of one entry from its `changes` against `schedule` (an update with no change is unchanged). */
+export function entryPlan(alias: string, input: DesiredFields, schedule: Schedule, changes: FieldChange[]): EntryPlan {
+  if (!changes.length) return { kind: 'unchanged', alias, schedule };
+  return { kind: 'update', alias, schedule, changes, body: updateBody(input, changes) };
+}
+
 /**
  * Match manifest entries to deployed schedules by alias and compare them. Pure.
  * `entries` are in manifest order; drift keeps the deployed (list) order.
@@ -192,9 +137,7 @@ export function computePlan(entries: readonly { alias: string; input: DesiredFie
   const plans: EntryPlan[] = entries.map((e) => {
     const schedule = byAlias.get(e.alias);
     if (!schedule) return { kind: 'create', alias: e.alias };
-    const changes = compareSchedule(e.input, schedule, resolvePinned);
-    if (!changes.length) return { kind: 'unchanged', alias: e.alias, schedule };
-    return { kind: 'update', alias: e.alias, schedule, changes, body: updateBody(e.input, changes) };
+    return entryPlan(e.alias, e.input, schedule, compareSchedule(e.input, schedule, resolvePinned));
   });
   return { entries: plans, drift: deployed.filter((s) => s.alias === undefined || !listed.has(s.alias)) };
 }

@@ -7,7 +7,8 @@
 import type { Schedule, ScheduleCreateInput, ScheduleDryRunAnswer } from '../lib/schedules/contract';
 import { ApiError, type ApiClient } from './client';
 import type { SchedulerTarget } from './connection';
-import { computePlan, type EntryPlan, type Plan } from './diff';
+import { changedFields, compareSchedule, computePlan, entryPlan, type EntryPlan, type Plan } from './diff';
+import { writableFields } from './fields';
 import type { Manifest, ManifestProblem } from './manifest';
 import { pinnedKey, resolvePinnedSessions } from './pinned-sessions';
 import { locate } from './yaml-locate';
@@ -71,7 +72,10 @@ export async function planDeploy(client: ApiClient, manifest: Manifest, schedule
   const byAlias = new Map(manifest.entries.map((e) => [e.alias, e]));
   const problems: ManifestProblem[] = [];
   const sessions = new Map<string, SessionToCreate>();
-  for (const entry of plan.entries) {
+  const entries: EntryPlan[] = [];
+  for (const compared of plan.entries) {
+    let entry = compared;
+    entries.push(entry);
     const input = byAlias.get(entry.alias)?.input;
     const ask = input ? dryRunOf(entry, input, { ...input }) : null;
     if (!input || !ask) continue;
@@ -84,6 +88,13 @@ export async function planDeploy(client: ApiClient, manifest: Manifest, schedule
       problems.push({ ...entryPos(manifest, entry.alias, e.path), alias: entry.alias, code: e.code, path: e.path, message: `${e.path ? `${e.path}: ` : ''}${e.message}` });
       continue;
     }
+    if (entry.kind === 'update') {
+      // The server decides what a value means: a field the dry run would store exactly as deployed is
+      // another spelling of it (a default the API fills in, a partial retry_policy), not a change.
+      const effective = new Set<unknown>(changedFields(compareSchedule(writableFields(answer.schedule), entry.schedule, () => false)));
+      entry = entryPlan(entry.alias, input, entry.schedule, entry.changes.filter((c) => effective.has(c.path[0])));
+      entries[entries.length - 1] = entry;
+    }
     const missing = answer.missing_session;
     if (missing && input.invocation_target_type !== 'http' && input.invocation_target_type !== 'aws') {
       const key = pinnedKey(missing.revision_id, missing.alias);
@@ -95,10 +106,11 @@ export async function planDeploy(client: ApiClient, manifest: Manifest, schedule
   }
   problems.sort((a, b) => a.line - b.line || a.col - b.col);
   return {
-    ...plan,
+    entries,
+    drift: plan.drift,
     sessionsToCreate: [...sessions.values()],
     problems,
-    unchangedCount: plan.entries.filter((e) => e.kind === 'unchanged').length,
+    unchangedCount: entries.filter((e) => e.kind === 'unchanged').length,
   };
 }
 

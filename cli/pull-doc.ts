@@ -5,9 +5,10 @@
  * keys in canonical order; entries no longer deployed are removed. Pure apart from mutating `doc`.
  */
 import { Document, isMap, isScalar, Scalar, YAMLMap } from 'yaml';
-import type { Schedule, WorkflowSchedule } from '../lib/schedules/contract';
-import { COMPARED_FIELDS, compareSchedule, TARGET_KEYS, TARGET_REF_KEYS, WORKFLOW_REF_KEYS, type DesiredFields, type PinnedSessionResolver } from './diff';
-import type { ManifestScheduler } from './manifest';
+import type { InvocationTargetType, Schedule } from '../lib/schedules/contract';
+import { compareSchedule, type DesiredFields, type PinnedSessionResolver } from './diff';
+import { keyOrderAt, manifestValueAt, writableFields } from './fields';
+import { validateEntry, type ManifestScheduler } from './manifest';
 import { findPair } from './yaml-locate';
 
 /** What `pull` did to the document. */
@@ -19,41 +20,21 @@ export interface PullResult {
   removed: string[];
   /** Deployed schedules without an alias: they cannot be keyed, so they are not written. */
   skipped: Schedule[];
-  /** Deployed schedules with an `http` or `aws` target (SPEC §13): `pull` writes workflow targets only,
-   * so they are not written (a manifest entry may declare one; `deploy` saves it). */
-  external: Schedule[];
+  /**
+   * Deployed schedules the API's own schema refuses as a manifest entry (an `aws` target of a service
+   * only the EventBridge API stores, SPEC §14; a name that is no alias): not written, and an entry of
+   * theirs already in the file is left as it is. `problem` is the first refusal, as `code: message`.
+   */
+  unrepresentable: { schedule: Schedule; problem: string }[];
 }
 
-/** Canonical key order of each map level (also the order of a new entry). */
-const ORDER: Record<string, readonly string[]> = {
-  entry: [...COMPARED_FIELDS.slice(0, -1), 'invocation_target_type', 'invocation_target'],
-  invocation_target: TARGET_KEYS,
-  target: TARGET_REF_KEYS,
-  workflow: WORKFLOW_REF_KEYS,
-};
-
 /**
- * A deployed schedule as a manifest entry: writable fields only, in canonical order, defaults left out
- * (`enabled` only when false, `input_data` only when non-empty). Instants as the API returns them (ISO UTC).
+ * A deployed schedule as a manifest entry: every writable field (cli/fields.ts) but the alias, in
+ * canonical order, defaults and empty lists left out (`enabled` only when false, `input_data` only when
+ * non-empty, `invocation_target_type` only when not `workflow`). Instants as the API returns them (ISO UTC).
  */
-export function toManifestEntry(s: WorkflowSchedule): Record<string, unknown> {
-  const it = s.invocation_target;
-  const pick = (obj: Record<string, unknown>, keys: readonly string[]) => Object.fromEntries(keys.filter((k) => obj[k] !== undefined).map((k) => [k, obj[k]]));
-  return {
-    ...(s.description !== undefined ? { description: s.description } : {}),
-    repeat: s.repeat,
-    ...(s.invocation_time !== undefined ? { invocation_time: s.invocation_time } : {}),
-    ...(s.cron_expression !== undefined ? { cron_expression: s.cron_expression } : {}),
-    timezone: s.timezone,
-    ...(s.start_date !== undefined ? { start_date: s.start_date } : {}),
-    ...(s.end_date !== undefined ? { end_date: s.end_date } : {}),
-    ...(s.enabled === false ? { enabled: false } : {}),
-    invocation_target: {
-      target: pick(it.target, TARGET_REF_KEYS),
-      workflow: pick(it.workflow, WORKFLOW_REF_KEYS),
-      ...(it.input_data?.length ? { input_data: it.input_data } : {}),
-    },
-  };
+export function toManifestEntry(s: Schedule): Record<string, unknown> {
+  return manifestValueAt(s.invocation_target_type, [], writableFields(s)) as Record<string, unknown>;
 }
 
 /** A YAML node for `value`; cron expressions are double-quoted (a leading `*` would read as an alias). */
@@ -98,18 +79,13 @@ function childMap(doc: Document, map: YAMLMap, key: string, order: readonly stri
   return findPair(map, key)?.value as YAMLMap;
 }
 
-/** Write one differing leaf (`path` inside the entry) with the deployed value; an absent or default value deletes the key. */
-function writeLeaf(doc: Document, entry: YAMLMap, path: readonly (string | number)[], value: unknown): void {
+/** Write one differing leaf (`path` inside the entry) with the deployed value; an absent value deletes the key. */
+function writeLeaf(doc: Document, entry: YAMLMap, type: InvocationTargetType, path: readonly (string | number)[], value: unknown): void {
   let map = entry;
-  let level = 'entry';
-  for (const seg of path.slice(0, -1)) {
-    map = childMap(doc, map, String(seg), ORDER[level] ?? []);
-    level = String(seg);
-  }
+  for (const [i, seg] of path.slice(0, -1).entries()) map = childMap(doc, map, String(seg), keyOrderAt(type, path.slice(0, i)));
   const key = String(path[path.length - 1]);
-  const isDefault = value === undefined || (key === 'enabled' && value === true) || (key === 'input_data' && Array.isArray(value) && value.length === 0);
-  if (isDefault) map.delete(key);
-  else setKey(doc, map, key, value, ORDER[level] ?? []);
+  if (value === undefined) map.delete(key);
+  else setKey(doc, map, key, manifestValueAt(type, path, value), keyOrderAt(type, path.slice(0, -1)));
 }
 
 /**
@@ -118,7 +94,7 @@ function writeLeaf(doc: Document, entry: YAMLMap, path: readonly (string | numbe
  * alias when it names the stored session id.
  */
 export function applyPull(doc: Document, deployed: readonly Schedule[], resolvePinned: PinnedSessionResolver, scheduler?: ManifestScheduler): PullResult {
-  const result: PullResult = { added: [], updated: [], unchanged: [], removed: [], skipped: [], external: [] };
+  const result: PullResult = { added: [], updated: [], unchanged: [], removed: [], skipped: [], unrepresentable: [] };
   if (!isMap(doc.contents)) doc.contents = doc.createNode({}) as unknown as typeof doc.contents;
   const root = doc.contents as unknown as YAMLMap;
   if (scheduler && !findPair(root, 'scheduler')) setKey(doc, root, 'scheduler', scheduler, ['scheduler', 'schedules']);
@@ -129,37 +105,51 @@ export function applyPull(doc: Document, deployed: readonly Schedule[], resolveP
   }
   const map = schedules as YAMLMap;
 
-  const workflows = deployed.filter((s): s is WorkflowSchedule => s.invocation_target_type === 'workflow');
-  const byAlias = new Map(workflows.filter((s) => s.alias !== undefined).map((s) => [s.alias as string, s]));
-  result.skipped = workflows.filter((s) => s.alias === undefined);
-  result.external = deployed.filter((s) => s.invocation_target_type !== 'workflow');
+  const byAlias = new Map<string, Schedule>();
+  const leftAlone = new Set<string>();
+  for (const s of deployed) {
+    if (s.alias === undefined) {
+      result.skipped.push(s);
+      continue;
+    }
+    const checked = validateEntry(s.alias, toManifestEntry(s), () => ({ line: 0, col: 0 }));
+    if ('problems' in checked) {
+      const p = checked.problems[0];
+      result.unrepresentable.push({ schedule: s, problem: `${p.code}: ${p.message}` });
+      leftAlone.add(s.alias);
+    } else {
+      byAlias.set(s.alias, s);
+    }
+  }
+  const keyOf = (pair: { key: unknown }) => (isScalar(pair.key) ? String(pair.key.value) : String(pair.key));
   for (const pair of [...map.items]) {
-    const alias = isScalar(pair.key) ? String(pair.key.value) : String(pair.key);
-    if (!byAlias.has(alias)) {
+    const alias = keyOf(pair);
+    if (!byAlias.has(alias) && !leftAlone.has(alias)) {
       map.delete(pair.key);
       result.removed.push(alias);
     }
   }
   for (const pair of map.items) {
-    const alias = isScalar(pair.key) ? String(pair.key.value) : String(pair.key);
-    const s = byAlias.get(alias) as WorkflowSchedule;
+    const alias = keyOf(pair);
+    const s = byAlias.get(alias);
+    if (!s) continue;
     if (!isMap(pair.value)) {
       pair.value = nodeFor(doc, alias, toManifestEntry(s));
       result.updated.push(alias);
       continue;
     }
-    const raw = pair.value.toJS(doc) as DesiredFields;
-    const changes = compareSchedule(raw, s, resolvePinned);
-    if (!changes.length) {
-      result.unchanged.push(alias);
-      continue;
+    let changed = false;
+    // A second pass: writing `enabled: false` brings `paused` into the comparison (cli/fields.ts).
+    for (let pass = 0; pass < 2; pass++) {
+      const changes = compareSchedule(pair.value.toJS(doc) as DesiredFields, s, resolvePinned);
+      for (const c of changes) writeLeaf(doc, pair.value, s.invocation_target_type, c.path, c.from);
+      changed ||= changes.length > 0;
     }
-    for (const c of changes) writeLeaf(doc, pair.value, c.path, c.from);
-    result.updated.push(alias);
+    result[changed ? 'updated' : 'unchanged'].push(alias);
   }
-  const present = new Set(map.items.map((p) => (isScalar(p.key) ? String(p.key.value) : String(p.key))));
+  const present = new Set(map.items.map(keyOf));
   for (const alias of [...byAlias.keys()].filter((a) => !present.has(a)).sort()) {
-    map.items.push(doc.createPair(alias, nodeFor(doc, alias, toManifestEntry(byAlias.get(alias) as WorkflowSchedule))));
+    map.items.push(doc.createPair(alias, nodeFor(doc, alias, toManifestEntry(byAlias.get(alias) as Schedule))));
     result.added.push(alias);
   }
   return result;

@@ -1,6 +1,7 @@
 /** Text output of the CLI: plans, drift, problems and tables. Pure: returns lines, prints nothing. */
-import type { Schedule } from '../lib/schedules/contract';
+import type { InvocationTargetType, Schedule } from '../lib/schedules/contract';
 import { COMPARED_FIELDS, type FieldChange } from './diff';
+import { FIELD_DEFAULTS, fieldApplies, isKeyedMap, isPlainObject, normalizeField, present, schemaAt, type ComparedField } from './fields';
 import type { ManifestEntry, ManifestProblem } from './manifest';
 import { formatProblem } from './manifest';
 import type { DeployPlan } from './plan';
@@ -10,27 +11,30 @@ export function showValue(v: unknown): string {
   return v === undefined ? '(none)' : JSON.stringify(v);
 }
 
-/** `invocation_target.target.session: "a" → "b"` */
+/** `invocation_target.target.session: "a" → "b"`; a field left at its default shows the default (`enabled: false → true`). */
 export function showChange(c: FieldChange): string {
-  return `${c.path.join('.')}: ${showValue(c.from)} → ${showValue(c.to)}`;
+  const shown = (v: unknown) => (v === undefined && c.path.length === 1 ? FIELD_DEFAULTS[c.path[0] as ComparedField] : v);
+  return `${c.path.join('.')}: ${showValue(shown(c.from))} → ${showValue(shown(c.to))}`;
 }
 
-/** The fields a create sends, one `path: value` line each, in canonical order (leaves of `invocation_target`). */
+/** `path: value` lines of `value`'s leaves: the maps the schema knows are walked, anything else is one line. */
+function leafLines(type: InvocationTargetType, path: (string | number)[], value: unknown, out: string[]): void {
+  const v = present(value);
+  if (v === undefined) return;
+  if (isPlainObject(v) && isKeyedMap(schemaAt(type, path))) {
+    for (const [k, leaf] of Object.entries(v)) leafLines(type, [...path, k], leaf, out);
+  } else {
+    out.push(`${path.join('.')}: ${showValue(v)}`);
+  }
+}
+
+/** The fields a create sends, one `path: value` line per leaf, in canonical order; defaults left out. */
 export function showCreate(entry: ManifestEntry): string[] {
   const lines: string[] = [];
   const input = entry.input as Record<string, unknown>;
+  const type = (input.invocation_target_type ?? 'workflow') as InvocationTargetType;
   for (const field of COMPARED_FIELDS) {
-    const v = input[field];
-    if (v === undefined || v === null) continue;
-    if (field === 'invocation_target' && typeof v === 'object') {
-      for (const [part, value] of Object.entries(v as Record<string, unknown>)) {
-        if (part === 'input_data' && Array.isArray(value) && value.length === 0) continue;
-        if (part === 'input_data' || typeof value !== 'object' || value === null) lines.push(`${field}.${part}: ${showValue(value)}`);
-        else for (const [k, leaf] of Object.entries(value)) lines.push(`${field}.${part}.${k}: ${showValue(leaf)}`);
-      }
-    } else {
-      lines.push(`${field}: ${showValue(v)}`);
-    }
+    if (fieldApplies(field, input.enabled !== false)) leafLines(type, [field], normalizeField(field, input[field]), lines);
   }
   return lines;
 }

@@ -75,7 +75,7 @@ describe('compareSchedule: reports exactly the differing fields', () => {
 });
 
 describe('updateBody: only the differing fields', () => {
-  it('sends the new values, null to clear an optional field, true for an absent enabled, the whole invocation_target', () => {
+  it('sends the new values, null to clear an optional field, true for an absent enabled, the whole invocation_target with its type', () => {
     const [a] = entries();
     const d = { ...deployedManifest()[0], enabled: false, end_date: '2027-01-01T00:00:00.000Z' };
     const desired = { ...a.input, description: undefined, invocation_target: { ...a.input.invocation_target, input_data: [{ alias: 'k', value: 1 }] } };
@@ -85,6 +85,7 @@ describe('updateBody: only the differing fields', () => {
       end_date: null,
       enabled: true,
       invocation_target: desired.invocation_target,
+      invocation_target_type: 'workflow',
     });
   });
 
@@ -99,25 +100,47 @@ describe('updateBody: only the differing fields', () => {
 
 describe('webhook and AWS targets in a manifest (SPEC §13)', () => {
   const hook = { url: 'https://hooks.example.com/in', method: 'PUT' as const };
-  it('a target of another type is one whole change, and the update sends it with its type', () => {
+  it('a target of another type is the type and the whole target, and the update sends both', () => {
     const [a] = entries();
     const desired = { ...a.input, invocation_target_type: 'http', invocation_target: hook };
     const d = deployedManifest()[0];
     const changes = compareSchedule(desired, d, noResolve);
-    expect(changes).toEqual([{ path: ['invocation_target'], from: d.invocation_target, to: hook }]);
+    expect(changes).toEqual([
+      { path: ['invocation_target_type'], from: undefined, to: 'http' },
+      { path: ['invocation_target'], from: d.invocation_target, to: hook },
+    ]);
     expect(updateBody(desired, changes)).toEqual({ invocation_target: hook, invocation_target_type: 'http' });
   });
 
-  it('an equal webhook target is no change; a changed one is sent whole, with its type', () => {
+  it('an equal webhook target is no change; a changed one names the leaf and is sent whole, with its type', () => {
     const [a] = entries();
     const d = { ...deployedManifest()[0], invocation_target_type: 'http', invocation_target: hook } as unknown as Parameters<typeof compareSchedule>[1];
     expect(compareSchedule({ ...a.input, invocation_target_type: 'http', invocation_target: { method: 'PUT', url: hook.url } }, d, noResolve)).toEqual([]);
     const desired = { ...a.input, invocation_target_type: 'http', invocation_target: { ...hook, timeout_seconds: 5 } };
     const changes = compareSchedule(desired, d, noResolve);
-    expect(changes).toEqual([{ path: ['invocation_target'], from: hook, to: { ...hook, timeout_seconds: 5 } }]);
+    expect(changes).toEqual([{ path: ['invocation_target', 'timeout_seconds'], from: undefined, to: 5 }]);
     expect(updateBody(desired, changes)).toEqual({ invocation_target: { ...hook, timeout_seconds: 5 }, invocation_target_type: 'http' });
     // Back to a workflow target (the manifest leaves the type out): the update names the type.
     expect(updateBody(a.input, compareSchedule(a.input, d, noResolve))).toEqual({ invocation_target: a.input.invocation_target, invocation_target_type: 'workflow' });
+  });
+
+  it('header values answered masked (SPEC §13.5) equal any manifest value; a header added or removed is a change', () => {
+    const [a] = entries();
+    const d = { ...deployedManifest()[0], invocation_target_type: 'http', invocation_target: { ...hook, headers: { Authorization: '••••' } } } as unknown as Parameters<typeof compareSchedule>[1];
+    const withHeaders = (headers: Record<string, string>) => ({ ...a.input, invocation_target_type: 'http', invocation_target: { ...hook, headers } });
+    expect(compareSchedule(withHeaders({ Authorization: 'Bearer s3cret' }), d, noResolve)).toEqual([]);
+    expect(compareSchedule(withHeaders({ Authorization: 'Bearer s3cret', 'X-Team': 'ops' }), d, noResolve)).toEqual([
+      { path: ['invocation_target', 'headers', 'X-Team'], from: undefined, to: 'ops' },
+    ]);
+    expect(compareSchedule(withHeaders({}), d, noResolve)).toEqual([{ path: ['invocation_target', 'headers', 'Authorization'], from: '••••', to: undefined }]);
+  });
+
+  it('a webhook body is free JSON: compared whole, an empty list inside it is a value', () => {
+    const [a] = entries();
+    const d = { ...deployedManifest()[0], invocation_target_type: 'http', invocation_target: { ...hook, body: { items: [] } } } as unknown as Parameters<typeof compareSchedule>[1];
+    expect(compareSchedule({ ...a.input, invocation_target_type: 'http', invocation_target: { ...hook, body: {} } }, d, noResolve)).toEqual([
+      { path: ['invocation_target', 'body'], from: { items: [] }, to: {} },
+    ]);
   });
 });
 

@@ -3,9 +3,10 @@ import { describe, expect, it } from 'vitest';
 import { computePlan } from '../diff';
 import { parseManifest, parseManifestSource } from '../manifest';
 import { applyPull, renderLike } from '../pull-doc';
+import type { Schedule } from '../../lib/schedules/contract';
 import { deployed, deployedManifest, MANIFEST, resolvePinned, SESSION_ID } from './fixtures';
 
-function pullInto(text: string, schedules = deployedManifest(), resolve = resolvePinned) {
+function pullInto(text: string, schedules: Schedule[] = deployedManifest(), resolve = resolvePinned) {
   const { doc } = parseManifestSource(text, 'schedules.yaml');
   const result = applyPull(doc, schedules, resolve);
   return { result, text: renderLike(doc, text) };
@@ -86,6 +87,23 @@ describe('applyPull', () => {
       const m = parseManifest(text, 'pulled.yaml');
       const plan = computePlan(m.entries, schedules, () => false);
       expect(plan.entries.map((e) => e.kind)).toEqual(['unchanged', 'unchanged', 'unchanged']);
+    }
+  });
+
+  it('a schedule the manifest cannot hold (an aws target of a service only the EventBridge API stores) is reported, not written, and its entry left as it was', () => {
+    const kinesis = {
+      ...deployed({ id: '99999999-0000-4000-8000-00000000000e', alias: 'kinesis-feed', cron_expression: '0 4 * * ? *' }),
+      invocation_target_type: 'aws',
+      invocation_target: { arn: 'arn:aws:kinesis:us-east-1:123456789012:stream/feed', role_arn: 'arn:aws:iam::123456789012:role/scheduler' },
+    } as unknown as Schedule;
+    const withEntry = `${MANIFEST}  kinesis-feed:\n    repeat: recurring_cron\n    cron_expression: "0 5 * * ? *"\n    timezone: UTC\n    invocation_target_type: http\n    invocation_target: {url: "https://example.com/x"}\n`;
+    for (const start of ['', withEntry]) {
+      const { result, text } = pullInto(start, [...deployedManifest(), kinesis]);
+      expect(result.unrepresentable.map((u) => u.schedule.alias)).toEqual(['kinesis-feed']);
+      expect(result.unrepresentable[0].problem).toMatch(/^invalid_invocation_target: "kinesis" ARNs are not a supported target/);
+      expect(result.removed).toEqual([]);
+      if (start) expect(text).toContain('  kinesis-feed:\n    repeat: recurring_cron\n    cron_expression: "0 5 * * ? *"');
+      else expect(text).not.toContain('kinesis-feed');
     }
   });
 });

@@ -2,7 +2,7 @@
  * `scheduler ls`: the deployed schedules as a table (SPEC §11): alias (or id), cadence, timezone,
  * enabled, state, next fire, and the status of the latest run (first page of `list_executions`).
  */
-import type { Run, Schedule } from '../../lib/schedules/contract';
+import { CADENCE_FIELD, type Repeat, type Run, type Schedule } from '../../lib/schedules/contract';
 import { connect, resolveScheduler, type ConnectionFlags } from '../connection';
 import { EXIT, reportError, schedulerOfFile, type Io } from '../io';
 import { table } from '../render';
@@ -29,9 +29,15 @@ async function mapLimited<T, R>(items: readonly T[], limit: number, fn: (t: T) =
   return out;
 }
 
-/** The cadence column: the cron expression, or the one-time local wall time. */
-function cadence(s: Schedule): string {
-  return s.repeat === 'recurring_cron' ? `cron ${s.cron_expression ?? ''}` : `once ${s.invocation_time ?? ''}`;
+/** How the cadence column names each `repeat` (SPEC §5.1, §12.1). */
+const CADENCE_WORD = { one_time: 'once', recurring_cron: 'cron', recurring_rate: 'rate' } as const satisfies Record<Repeat, string>;
+
+/**
+ * The cadence column: the kind and the field that states it (SPEC §5.2), e.g. `cron 0 2 * * ? *`,
+ * `rate 15 minutes`, `once 2030-01-01T00:00:00` (local wall time in the schedule's timezone).
+ */
+export function cadence(s: Schedule): string {
+  return `${CADENCE_WORD[s.repeat]} ${s[CADENCE_FIELD[s.repeat]] ?? ''}`.trimEnd();
 }
 
 /** Run `ls`. Returns the exit code (0, or 1 on error). */

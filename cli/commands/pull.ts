@@ -50,8 +50,8 @@ export async function pull(opts: PullOptions): Promise<number> {
     for (const a of result.updated) io.out(`~ updated ${a}`);
     for (const a of result.removed) io.out(`- removed ${a} (not deployed in ${scheduler.label})`);
     for (const s of result.skipped) io.out(`! skipped schedule ${s.id}: it has no alias, so it cannot be a manifest entry`);
-    for (const s of result.external) io.out(`! skipped schedule ${s.alias ?? s.id}: pull writes workflow targets only, and its target is ${s.invocation_target_type === 'http' ? 'a webhook' : 'an AWS target'} (a manifest entry may still declare it)`);
-    const pulled = deployed.length - result.skipped.length - result.external.length;
+    for (const { schedule, problem } of result.unrepresentable) io.out(`! skipped schedule ${schedule.alias} (${schedule.id}): a manifest entry cannot hold it as it is (${problem}); its entry, if any, is left as it was`);
+    const pulled = deployed.length - result.skipped.length - result.unrepresentable.length;
     io.out(
       `Pulled ${pulled} schedule${pulled === 1 ? '' : 's'} from ${scheduler.label} into ${file}: ` +
         `${result.added.length} added, ${result.updated.length} updated, ${result.unchanged.length} unchanged, ${result.removed.length} removed${changed ? '' : ' (file left as it was)'}.`,

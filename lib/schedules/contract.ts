@@ -393,6 +393,15 @@ const ScheduleUpdateShape = ScheduleTimingFieldsSchema.partial().extend({
 }).shape;
 
 /**
+ * Every writable field of a schedule (SPEC §5.1, §12, §13), in request-schema order: the keys of the
+ * update shape above (the create schema's fields, `invocation_target_type` and `invocation_target`).
+ * Derived from the schema, never typed out, so a field added to `ScheduleTimingFieldsSchema` is listed
+ * here at once; the CLI compares, pulls and deploys exactly these (cli/diff.ts).
+ */
+export const SCHEDULE_WRITABLE_FIELDS = Object.keys(ScheduleUpdateShape) as (keyof typeof ScheduleUpdateShape)[];
+export type ScheduleWritableField = keyof typeof ScheduleUpdateShape;
+
+/**
  * A patch's `invocation_target` against the schema of its type: the type sent with it, else the one its
  * keys say (`targetTypeOf`). Its issues keep their paths under `invocation_target`.
  */
