@@ -57,12 +57,21 @@ async function health(api: APIRequestContext): Promise<{ status: number; body: R
   return { status: res.status(), body: await res.json() };
 }
 
-/** Poll /api/health until it answers `status` (within `withinMs`); returns the body. */
+/**
+ * Poll /api/health until it answers `status` (within `withinMs`); returns the body. A web app that
+ * is not listening yet (connection refused) is polled again.
+ */
 async function healthBecomes(api: APIRequestContext, status: 200 | 503, withinMs: number): Promise<Record<string, unknown>> {
   let last: { status: number; body: Record<string, unknown> } | null = null;
-  await expect
-    .poll(async () => (last = await health(api)).status, { timeout: withinMs, intervals: [250], message: `/api/health answers ${status}` })
-    .toBe(status);
+  const answer = async (): Promise<number | string> => {
+    try {
+      return (last = await health(api)).status;
+    } catch (e) {
+      if (/ECONNREFUSED/.test(String(e))) return 'not listening';
+      throw e;
+    }
+  };
+  await expect.poll(answer, { timeout: withinMs, intervals: [250], message: `/api/health answers ${status}` }).toBe(status);
   return last!.body;
 }
 
