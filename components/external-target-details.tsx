@@ -3,7 +3,7 @@
  * headline in its own words (`displayTarget`), then every field as saved, and what each fire sends
  * (the body or input as given, or the default event of SPEC §13.3).
  */
-import { HTTP_TIMEOUT_SECONDS, isOtherServiceArn, type AwsInvocationTarget, type HttpInvocationTarget } from '@/lib/schedules/contract';
+import { HTTP_TIMEOUT_SECONDS, isOtherServiceArn, type AwsInvocationTarget, type EcsParameters, type HttpInvocationTarget } from '@/lib/schedules/contract';
 import { awsTargetLabel, webhookLabel } from './display-target';
 import { Property } from './property';
 
@@ -73,14 +73,7 @@ export function AwsTargetDetails({ target }: { target: AwsInvocationTarget }) {
             </Property>
           </>
         ) : null}
-        {target.ecs_parameters ? (
-          <Property term="Task definition">
-            <span className="mono break">{target.ecs_parameters.task_definition_arn}</span>
-            <div className="muted small">
-              {target.ecs_parameters.task_count ?? 1} task(s){target.ecs_parameters.launch_type ? `, ${target.ecs_parameters.launch_type}` : ''}
-            </div>
-          </Property>
-        ) : null}
+        {target.ecs_parameters ? <EcsProperties ecs={target.ecs_parameters} /> : null}
       </dl>
       {other ? (
         <p className="muted small">Stored as sent through the EventBridge API. This service is not a delivered target: each fire is recorded as a failed attempt (unsupported_target).</p>
@@ -89,6 +82,30 @@ export function AwsTargetDetails({ target }: { target: AwsInvocationTarget }) {
       )}
       <h3 className="subsection-title">Input</h3>
       {target.ecs_parameters ? <p className="muted">None: RunTask starts the task definition as registered</p> : target.input === undefined ? <p className="muted">{DEFAULT_EVENT}</p> : <pre className="code-block">{target.input}</pre>}
+    </>
+  );
+}
+
+/** An ECS target's RunTask parameters (SPEC §13.2), each field that is set. */
+function EcsProperties({ ecs }: { ecs: EcsParameters }) {
+  const vpc = ecs.network_configuration?.awsvpc_configuration;
+  return (
+    <>
+      <Property term="Task definition">
+        <span className="mono break">{ecs.task_definition_arn}</span>
+        <div className="muted small">
+          {ecs.task_count ?? 1} task{(ecs.task_count ?? 1) === 1 ? '' : 's'} a fire{ecs.launch_type ? `, ${ecs.launch_type}` : ''}
+          {ecs.platform_version ? `, platform ${ecs.platform_version}` : ''}
+          {ecs.group ? `, group ${ecs.group}` : ''}
+        </div>
+      </Property>
+      {vpc ? (
+        <Property term="Network (awsvpc)">
+          <div className="mono small break">subnets {vpc.subnets.join(', ')}</div>
+          {vpc.security_groups?.length ? <div className="mono small break">security groups {vpc.security_groups.join(', ')}</div> : null}
+          <div className="muted small">public IP {vpc.assign_public_ip === 'ENABLED' ? 'assigned' : 'not assigned'}</div>
+        </Property>
+      ) : null}
     </>
   );
 }

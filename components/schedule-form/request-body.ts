@@ -25,7 +25,8 @@ const opt = (s: string) => (s.trim() === '' ? undefined : s.trim());
  * The `invocation_target` of the chosen type (SPEC §6, §13) from the form's values, and the text
  * problems found on the way. Webhook: header rows with a blank name are left out, a blank body or
  * timeout is left out (the default event, 10 s). AWS: the message group id is sent for SQS and SNS
- * ARNs, the detail type and source for EventBridge buses, each only when the ARN names that service.
+ * ARNs, the detail type and source for EventBridge buses, `ecs_parameters` (and no input) for ECS
+ * clusters, each only when the ARN names that service.
  */
 function targetBody(v: ScheduleFormValues, problems: TextProblems): unknown {
   const t = v.invocation_target;
@@ -61,9 +62,11 @@ function targetBody(v: ScheduleFormValues, problems: TextProblems): unknown {
       return {
         arn,
         role_arn: opt(t.role_arn),
-        input: t.input.trim() === '' ? undefined : t.input,
+        // RunTask takes no input (SPEC §13.2): an ECS cluster's form shows no Input field.
+        input: t.input.trim() === '' || service === 'ecs' ? undefined : t.input,
         sqs_parameters: (service === 'sqs' || service === 'sns') && group !== '' ? { message_group_id: group } : undefined,
         eventbridge_parameters: service === 'events' && (bus.detail_type.trim() !== '' || bus.source.trim() !== '') ? { detail_type: bus.detail_type.trim(), source: bus.source.trim() } : undefined,
+        ecs_parameters: service === 'ecs' ? ecsBody(t.ecs_parameters) : undefined,
       };
     }
     case 'workflow': {
@@ -82,6 +85,35 @@ function targetBody(v: ScheduleFormValues, problems: TextProblems): unknown {
     default:
       return v.invocation_target_type satisfies never;
   }
+}
+
+/** Subnet or security group ids typed with commas, spaces or one per line → the list. */
+const listOf = (text: string) => text.split(/[\s,]+/).filter((x) => x !== '');
+
+/**
+ * `ecs_parameters` (SPEC §13.2) from the ECS fields: the task definition always (blank, the contract
+ * says it is required), the other fields when filled; `network_configuration` when any of its three
+ * fields is (its subnets are then required).
+ */
+function ecsBody(e: ScheduleFormValues['invocation_target']['ecs_parameters']): Record<string, unknown> {
+  const vpc = e.network_configuration.awsvpc_configuration;
+  const networked = vpc.subnets.trim() !== '' || vpc.security_groups.trim() !== '' || vpc.assign_public_ip !== '';
+  return {
+    task_definition_arn: e.task_definition_arn.trim(),
+    task_count: e.task_count.trim() === '' ? undefined : numberOf(e.task_count),
+    launch_type: e.launch_type === '' ? undefined : e.launch_type,
+    platform_version: opt(e.platform_version),
+    group: opt(e.group),
+    network_configuration: networked
+      ? {
+          awsvpc_configuration: {
+            subnets: listOf(vpc.subnets),
+            security_groups: vpc.security_groups.trim() === '' ? undefined : listOf(vpc.security_groups),
+            assign_public_ip: vpc.assign_public_ip === '' ? undefined : vpc.assign_public_ip,
+          },
+        }
+      : undefined,
+  };
 }
 
 /**

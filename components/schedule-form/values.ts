@@ -4,14 +4,18 @@
  * `request-body.ts` turns these values into the request body of SPEC §5.1.
  */
 import {
+  ECS_TASK_COUNT,
   FLEXIBLE_WINDOW_MINUTES,
   HTTP_TIMEOUT_SECONDS,
   PAUSE_AFTER_FAILURES,
   RETRY_BOUNDS,
   type AfterCompletionAction,
+  type ECS_ASSIGN_PUBLIC_IP,
+  type ECS_LAUNCH_TYPES,
   type HttpMethod,
   type InvocationTargetType,
   type Repeat,
+  type EcsParameters,
   type Schedule,
   type TargetOptions,
 } from '@/lib/schedules/contract';
@@ -70,6 +74,18 @@ export interface ScheduleFormValues {
     input: string;
     sqs_parameters: { message_group_id: string };
     eventbridge_parameters: { detail_type: string; source: string };
+    /**
+     * An ECS cluster's RunTask (SPEC §13.2 `ecs_parameters`): blank optional fields are left out; the
+     * subnets and security groups are lists typed with commas, spaces or one per line.
+     */
+    ecs_parameters: {
+      task_definition_arn: string;
+      task_count: string;
+      launch_type: '' | (typeof ECS_LAUNCH_TYPES)[number];
+      platform_version: string;
+      group: string;
+      network_configuration: { awsvpc_configuration: { subnets: string; security_groups: string; assign_public_ip: '' | (typeof ECS_ASSIGN_PUBLIC_IP)[number] } };
+    };
   };
 }
 
@@ -115,6 +131,14 @@ export const LABELS = {
   'invocation_target.sqs_parameters.message_group_id': 'Message group id',
   'invocation_target.eventbridge_parameters.detail_type': 'Detail type',
   'invocation_target.eventbridge_parameters.source': 'Source',
+  'invocation_target.ecs_parameters.task_definition_arn': 'Task definition ARN',
+  'invocation_target.ecs_parameters.task_count': 'Task count',
+  'invocation_target.ecs_parameters.launch_type': 'Launch type',
+  'invocation_target.ecs_parameters.platform_version': 'Platform version',
+  'invocation_target.ecs_parameters.group': 'Task group',
+  'invocation_target.ecs_parameters.network_configuration.awsvpc_configuration.subnets': 'Subnets',
+  'invocation_target.ecs_parameters.network_configuration.awsvpc_configuration.security_groups': 'Security groups',
+  'invocation_target.ecs_parameters.network_configuration.awsvpc_configuration.assign_public_ip': 'Assign public IP',
 } as const;
 
 /** A form field: the dotted request path its input fills (`invocation_target.target.session`). */
@@ -131,6 +155,7 @@ export const NUMBER_BOUNDS = {
   'flexible_time_window.maximum_window_minutes': FLEXIBLE_WINDOW_MINUTES,
   pause_after_failures: PAUSE_AFTER_FAILURES,
   'invocation_target.timeout_seconds': [HTTP_TIMEOUT_SECONDS.min, HTTP_TIMEOUT_SECONDS.max],
+  'invocation_target.ecs_parameters.task_count': ECS_TASK_COUNT,
 } as const satisfies Partial<Record<FieldName, readonly [number, number]>>;
 export type NumberField = keyof typeof NUMBER_BOUNDS;
 
@@ -159,6 +184,32 @@ export function utcOrNull(v: string | undefined): string | null {
   return Number.isNaN(d.getTime()) ? null : d.toISOString();
 }
 
+/** An ECS target's fields, blank. */
+const BLANK_ECS = {
+  task_definition_arn: '',
+  task_count: '',
+  launch_type: '',
+  platform_version: '',
+  group: '',
+  network_configuration: { awsvpc_configuration: { subnets: '', security_groups: '', assign_public_ip: '' } },
+} as const satisfies ScheduleFormValues['invocation_target']['ecs_parameters'];
+
+/** Stored `ecs_parameters` as the form's values (lists one item a line). */
+function ecsValues(p: EcsParameters | undefined): ScheduleFormValues['invocation_target']['ecs_parameters'] {
+  if (!p) return { ...BLANK_ECS, network_configuration: { awsvpc_configuration: { ...BLANK_ECS.network_configuration.awsvpc_configuration } } };
+  const vpc = p.network_configuration?.awsvpc_configuration;
+  return {
+    task_definition_arn: p.task_definition_arn,
+    task_count: p.task_count !== undefined ? String(p.task_count) : '',
+    launch_type: p.launch_type ?? '',
+    platform_version: p.platform_version ?? '',
+    group: p.group ?? '',
+    network_configuration: {
+      awsvpc_configuration: { subnets: (vpc?.subnets ?? []).join('\n'), security_groups: (vpc?.security_groups ?? []).join('\n'), assign_public_ip: vpc?.assign_public_ip ?? '' },
+    },
+  };
+}
+
 /** The fields of the target types a schedule does not have: blank, POST, no header. */
 const BLANK_TARGETS = {
   target: { org: '', blob: '', revision: 'default', session: '' },
@@ -174,11 +225,12 @@ const BLANK_TARGETS = {
   input: '',
   sqs_parameters: { message_group_id: '' },
   eventbridge_parameters: { detail_type: '', source: '' },
+  ecs_parameters: BLANK_ECS,
 } as const satisfies ScheduleFormValues['invocation_target'];
 
 /** The stored target as form values: its own type's fields, the others blank. */
 function targetValues(s: Schedule): ScheduleFormValues['invocation_target'] {
-  const blank = { ...BLANK_TARGETS, headers: [] };
+  const blank = { ...BLANK_TARGETS, headers: [], ecs_parameters: ecsValues(undefined) };
   switch (s.invocation_target_type) {
     case 'workflow': {
       const t = s.invocation_target;
@@ -209,6 +261,7 @@ function targetValues(s: Schedule): ScheduleFormValues['invocation_target'] {
         input: t.input ?? '',
         sqs_parameters: { message_group_id: t.sqs_parameters?.message_group_id ?? '' },
         eventbridge_parameters: { detail_type: t.eventbridge_parameters?.detail_type ?? '', source: t.eventbridge_parameters?.source ?? '' },
+        ecs_parameters: ecsValues(t.ecs_parameters),
       };
     }
     default:
@@ -274,6 +327,7 @@ export function defaultValues(options: TargetOptions): ScheduleFormValues {
     invocation_target: {
       ...BLANK_TARGETS,
       headers: [],
+      ecs_parameters: ecsValues(undefined),
       target: {
         org: blob ? (blob.orgAlias ?? blob.orgId) : 'acme-corp',
         blob: blob ? (blob.alias ?? blob.id) : 'procedures',

@@ -43,6 +43,9 @@ export { DeadLetterConfigSchema, SQS_DEAD_LETTER_ARN, type DeadLetterConfig } fr
 export {
   AwsInvocationTargetSchema,
   AWS_TARGET_SERVICES,
+  ECS_ASSIGN_PUBLIC_IP,
+  ECS_LAUNCH_TYPES,
+  ECS_TASK_COUNT,
   HTTP_HEADERS_MAX,
   HTTP_METHODS,
   HTTP_TIMEOUT_SECONDS,
@@ -53,6 +56,7 @@ export {
   type AwsInvocationTarget,
   type AwsResult,
   type AwsTargetService,
+  type EcsParameters,
   type HttpInvocationTarget,
   type HttpMethod,
   type HttpResult,

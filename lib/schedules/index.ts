@@ -8,7 +8,7 @@ export { getSchedule, listSchedules, SCHEDULES_PAGE_SIZE } from './list-schedule
 export { browseSchedules, GRID_PAGE_SIZE, SCHEDULE_SORT_KEYS, type ScheduleSortKey, type SchedulePage } from './browse-schedules';
 export { listRuns, RUNS_PAGE_SIZE } from './list-runs';
 export { setAllEnabled } from './set-all-enabled';
-export { listDeadLetters, countDeadLetters, toDeadLetter, DEAD_LETTERS_PAGE_SIZE } from './dead-letters';
+export { listDeadLetters, countDeadLetters, listedDeadLettersOfRuns, toDeadLetter, DEAD_LETTERS_PAGE_SIZE } from './dead-letters';
 // Run now, replay and dismiss, each with its activity entry (SPEC §15): every caller records who did it.
 export { runSchedule } from './run-schedule';
 export { replayDeadLetter, dismissDeadLetter } from './dead-letters';

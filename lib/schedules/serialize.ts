@@ -12,7 +12,7 @@ export function toSchedule(row: ScheduleRow): Schedule {
   return {
     id: row.id,
     ...(row.alias != null ? { alias: row.alias } : {}),
-    name: row.name ?? row.alias ?? row.id,
+    name: row.name,
     ...(row.description != null ? { description: row.description } : {}),
     repeat: row.repeat as Repeat,
     ...(row.repeat === 'one_time' && row.invocationTime != null ? { invocation_time: row.invocationTime } : {}),

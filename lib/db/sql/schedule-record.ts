@@ -7,8 +7,8 @@ export interface ScheduleRecord {
   id: string;
   revisionId: string;
   alias: string | null;
-  /** The name in its schedule group (SPEC §14): the EventBridge `Name`, else the alias, else the id. */
-  name: string | null;
+  /** The name in its schedule group (SPEC §14): the EventBridge `Name`, else the alias, else the id. Never null. */
+  name: string;
   description: string | null;
   repeat: string;
   invocationTime: string | null;
@@ -65,7 +65,7 @@ export function toScheduleRecord(r: Record<string, unknown>): ScheduleRecord {
     id: r.id as string,
     revisionId: r.revision_id as string,
     alias: (r.alias as string | null) ?? null,
-    name: (r.name as string | null) ?? null,
+    name: r.name as string,
     description: (r.description as string | null) ?? null,
     repeat: r.repeat as string,
     invocationTime: (r.invocation_time as string | null) ?? null,
