@@ -2,6 +2,8 @@
 // table of docs/architecture.md as import boundaries (import/no-restricted-paths). LAYERS below IS
 // that table: change the two together. scripts/__tests__/lint.boundaries.int.test.ts proves the rules
 // bite (a lib/cron file importing lib/db fails).
+import { readdirSync, readFileSync } from 'node:fs';
+import { URL } from 'node:url';
 import js from '@eslint/js';
 import importPlugin from 'eslint-plugin-import';
 import tseslint from 'typescript-eslint';
@@ -10,7 +12,7 @@ const CODE = ['**/*.ts', '**/*.tsx', '**/*.mjs'];
 const TESTS = ['**/__tests__/**'];
 
 /** Every project folder the table speaks of (the element an import lands in). */
-const LIB = ['cron', 'config', 'errors', 'ids', 'db', 'auth', 'workflows', 'delivery', 'schedules', 'api', 'testing'].map((f) => `lib/${f}`);
+const LIB = ['cron', 'config', 'errors', 'ids', 'db', 'auth', 'workflows', 'targets', 'engine', 'schedules', 'api', 'testing'].map((f) => `lib/${f}`);
 const TOP = ['app', 'components', 'worker', 'cli', 'prisma', 'e2e', 'bench', 'scripts'];
 const FOLDERS = [...LIB, ...TOP];
 
@@ -32,16 +34,20 @@ const LAYERS = {
   'lib/db': ['lib/config', 'lib/errors'],
   'lib/auth': ['lib/db', 'lib/errors', 'lib/config', 'lib/ids'],
   'lib/workflows': ['lib/auth', 'lib/db', 'lib/errors', 'lib/ids', 'lib/config'],
-  'lib/delivery': ['lib/workflows', 'lib/errors', 'lib/config', 'lib/ids'],
-  'lib/schedules': ['lib/cron', 'lib/workflows', 'lib/delivery', 'lib/auth', 'lib/db', 'lib/errors', 'lib/config', 'lib/ids'],
-  // lib/api/eventbridge/ is part of lib/api. lib/db only through the one door below (DOORS).
-  'lib/api': ['lib/schedules', 'lib/workflows', 'lib/auth', 'lib/errors', 'lib/config', 'lib/ids'],
+  // Target drivers: each type's contract and delivery; the workflow driver reaches the catalog through its gateway.
+  'lib/targets': ['lib/workflows', 'lib/auth', 'lib/db', 'lib/errors', 'lib/config', 'lib/ids'],
+  // The fire engine: knows target types only through lib/targets' registry; facts, facades and the
+  // activity log come in as parameters (EngineDeps), never as imports of lib/schedules or lib/api.
+  'lib/engine': ['lib/cron', 'lib/targets', 'lib/db', 'lib/errors', 'lib/config', 'lib/ids'],
+  'lib/schedules': ['lib/cron', 'lib/engine', 'lib/targets', 'lib/workflows', 'lib/auth', 'lib/db', 'lib/errors', 'lib/config', 'lib/ids'],
+  // lib/api/eventbridge/ is part of lib/api. lib/db only through the doors below (DOORS).
+  'lib/api': ['lib/schedules', 'lib/workflows', 'lib/auth', 'lib/errors', 'lib/config', 'lib/ids', 'lib/cron'],
   'lib/testing': [...ANY_LIB, 'lib/db/migrate.ts', 'prisma'],
   app: ['lib/api', 'lib/schedules', 'lib/workflows', 'lib/auth', 'lib/errors', 'lib/cron', 'components'],
   // The pure folders (cron, errors, ids) run in the browser too.
   components: ['lib/cron', 'lib/errors', 'lib/ids', ...CONTRACTS],
   // lib/db to connect and close only (NO_DB_QUERIES below keeps it to those names).
-  worker: ['lib/schedules', 'lib/config', 'lib/errors', 'lib/db'],
+  worker: ['lib/schedules', 'lib/engine', 'lib/config', 'lib/errors', 'lib/db'],
   cli: [...CONTRACTS, 'lib/cron', 'lib/errors', 'lib/ids'],
   prisma: ANY_LIB,
   // The contracts' schemas and the time engine serve as oracles; everything else is a public surface.
@@ -54,6 +60,10 @@ const LAYERS = {
 const DOORS = {
   // The web process's edge: the one module of lib/api that connects (runtime()).
   'lib/api/runtime.ts': ['lib/db'],
+  // The EventBridge facade's own table (schedule groups, SPEC §14): its verbs query and write it.
+  'lib/api/eventbridge/groups/**': ['lib/db'],
+  // The worker's edge layers the facades it serves on the fire engine (their facts, passed in).
+  'worker/main.ts': ['lib/api/eventbridge/fire-facts.ts'],
   // Next.js middleware runs in the Edge runtime: it cannot load lib/auth's whole entry (Node crypto, Prisma).
   'middleware.ts': ['lib/auth/session-cookie.ts'],
   // The request guard in front of Next.js loads only the guard itself (pure: no database, no Next.js),
@@ -78,7 +88,6 @@ const DOORS = {
 const TEST_LAYERS = [...ANY_LIB, 'lib/testing', 'lib/db/migrate.ts', 'prisma', 'worker', 'cli', 'components'];
 
 const rel = (p) => `./${p}`;
-const folderOf = (file) => file.split('/').slice(0, -1).join('/');
 
 /** The no-restricted-paths zones that keep `target` (a folder or file) to `allowed`, within `own`. */
 function zonesFor(target, own, allowed) {
@@ -86,7 +95,7 @@ function zonesFor(target, own, allowed) {
   for (const folder of FOLDERS) {
     if (folder === own) continue;
     const whole = allowed.includes(folder);
-    const files = allowed.filter((a) => a.endsWith('.ts') && folderOf(a) === folder).map((a) => `./${a.split('/').pop()}`);
+    const files = allowed.filter((a) => a.endsWith('.ts') && a.startsWith(`${folder}/`)).map((a) => `./${a.slice(folder.length + 1)}`);
     const message = `${own === target ? own : target} may not import ${folder}${whole ? ' except through its entry (index.ts / contract.ts)' : ''}: see the folder table in docs/architecture.md (eslint.config.mjs LAYERS).`;
     if (whole && folder.startsWith('lib/') && folder !== 'lib/testing') {
       // A lib folder is entered through its index (and contract); sub-folders are its own business.
@@ -130,6 +139,65 @@ const ENV_READERS = {
   // The AWS SDK reads process.env itself; the moto tests give it dummy credentials and no
   // instance-metadata lookup, so no SDK call of a test can leave loopback.
   'lib/testing/moto.ts': 'AWS_ACCESS_KEY_ID, AWS_SECRET_ACCESS_KEY, AWS_REGION, AWS_EC2_METADATA_DISABLED',
+  // A test's preload in a worker process (spawnWorker's `preload`): where its memory target writes.
+  'lib/testing/memory-target-worker.ts': 'MEMORY_TARGET_LOG, MEMORY_TARGET_HOLD_MS',
+};
+
+/**
+ * STYLE §7: a target type is a driver in lib/targets/<type>/, named once in the registry; outside
+ * lib/targets no code branches on a type's name. The names are the registry's: each
+ * lib/targets/<type>/contract.ts declares `defineTargetContract({ type: '<name>', … })`.
+ */
+const TARGET_TYPE_NAMES = new Set(
+  readdirSync(new URL('./lib/targets', import.meta.url), { withFileTypes: true })
+    .filter((d) => d.isDirectory() && !d.name.startsWith('__'))
+    .flatMap((d) => {
+      let text = '';
+      try {
+        text = readFileSync(new URL(`./lib/targets/${d.name}/contract.ts`, import.meta.url), 'utf8');
+      } catch {
+        return [];
+      }
+      return [...text.matchAll(/defineTargetContract\(\{\s*type: '([^']+)'/g)].map((m) => m[1]);
+    }),
+);
+/** Names that hold a target type: `invocation_target_type`, `invocationTargetType`, `targetType`. */
+const TARGET_DISCRIMINANT = /^(invocation_?[tT]arget_?[tT]ype|targetType|target_type)$/;
+
+/** The name an expression reads a value by (`s.invocation_target_type` → that), or null. */
+function nameOf(node) {
+  if (!node) return null;
+  if (node.type === 'Identifier') return node.name;
+  if (node.type === 'MemberExpression' && !node.computed && node.property.type === 'Identifier') return node.property.name;
+  if (node.type === 'ChainExpression') return nameOf(node.expression);
+  if (node.type === 'TSNonNullExpression' || node.type === 'TSAsExpression') return nameOf(node.expression);
+  if (node.type === 'LogicalExpression' && node.operator === '??') return nameOf(node.left);
+  return null;
+}
+const isString = (node) => node?.type === 'Literal' && typeof node.value === 'string';
+/** A value that says which target type something is: a discriminant, or a shown target's `kind` compared with a type's name. */
+const holdsTargetType = (node, literal) => {
+  const name = nameOf(node);
+  return name !== null && (TARGET_DISCRIMINANT.test(name) || (name === 'kind' && TARGET_TYPE_NAMES.has(literal)));
+};
+
+const targetTypeBranch = {
+  meta: { type: 'problem', schema: [], messages: { branch: "Do not branch on a target type's name ('{{name}}') outside lib/targets: ask the registry (lib/targets/contract.ts, components/targets) instead (STYLE §7)." } },
+  create(context) {
+    return {
+      BinaryExpression(node) {
+        if (!['===', '!==', '==', '!='].includes(node.operator)) return;
+        for (const [value, other] of [[node.left, node.right], [node.right, node.left]]) {
+          if (isString(value) && holdsTargetType(other, value.value)) context.report({ node, messageId: 'branch', data: { name: value.value } });
+        }
+      },
+      SwitchStatement(node) {
+        for (const c of node.cases) {
+          if (isString(c.test) && holdsTargetType(node.discriminant, c.test.value)) context.report({ node: c, messageId: 'branch', data: { name: c.test.value } });
+        }
+      },
+    };
+  },
 };
 
 const EDGES = ['lib/config/**', 'lib/api/runtime.ts', 'lib/testing/**', 'worker/main.ts', 'cli/connection.ts', 'prisma/**', 'scripts/**', 'bench/**', 'e2e/**', ...TESTS];
@@ -202,6 +270,14 @@ export default tseslint.config(
         { selector: "CallExpression[callee.name='getDb']", message: 'The process-wide client is opened at the edge (lib/api/runtime.ts, worker/main.ts) and passed in.' },
       ],
     },
+  },
+  {
+    // STYLE §7: outside lib/targets (the drivers and their registry) no code branches on a target type's name.
+    name: 'project/no-target-type-branch',
+    files: ['lib', 'app', 'components', 'worker', 'cli'].flatMap((d) => CODE.map((c) => `${d}/${c}`)),
+    ignores: ['lib/targets/**', 'lib/testing/**', ...TESTS],
+    plugins: { project: { rules: { 'no-target-type-branch': targetTypeBranch } } },
+    rules: { 'project/no-target-type-branch': 'error' },
   },
   {
     // STYLE §5: the worker imports lib/db to connect and close only.

@@ -3,6 +3,9 @@ import path from 'node:path';
 
 // Two projects: `unit` (pure logic, no I/O) and `integration` (real SQLite / PostgreSQL, real HTTP).
 export default defineConfig({
+  // tsconfig keeps JSX for Next.js ("preserve"); tests that load a component module (a target type's
+  // UI registry entry holds pure parts and presentational components side by side) compile it here.
+  oxc: { jsx: { runtime: 'automatic' } },
   resolve: { alias: { '@': path.resolve(import.meta.dirname), 'server-only': path.resolve(import.meta.dirname, 'lib/testing/server-only-stub.ts') } },
   test: {
     projects: [

@@ -167,7 +167,7 @@ async function fixture(dialect: Dialect, size: (typeof SIZES)[number], now: numb
   };
 }
 
-/** The queries the scrape made before migration 0012 (lib/schedules/fire-metrics.ts at that time). */
+/** The queries the scrape made before migration 0012 (lib/schedules/operations/fire-metrics.ts at that time). */
 async function wholeTableScrape(db: Db, now: Date): Promise<void> {
   const since = new Date(now.getTime() - 300_000);
   await Promise.all([

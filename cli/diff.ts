@@ -13,7 +13,7 @@
  *   to that id is equal; a masked answer (`"••••"`, SPEC §13.5) equals any manifest value;
  * - `paused` (its `note`) counts only when the manifest's schedule is disabled.
  */
-import type { InvocationTargetType, Schedule, ScheduleUpdateInput } from '../lib/schedules/contract';
+import { DEFAULT_TARGET_TYPE, targetContractOf, type InvocationTargetType, type Schedule, type ScheduleUpdateInput } from '../lib/schedules/contract';
 import { canonicalJson, clearValue, COMPARED_FIELDS, fieldApplies, isKeyedMap, isPlainObject, MASKED_VALUE, normalizeField, present, schemaAt, type ComparedField } from './fields';
 
 export { COMPARED_FIELDS, type ComparedField } from './fields';
@@ -60,10 +60,11 @@ function diffValues(type: InvocationTargetType, path: (string | number)[], deplo
 export function compareSchedule(desired: DesiredFields, deployed: Schedule, resolvePinned: PinnedSessionResolver): FieldChange[] {
   const out: FieldChange[] = [];
   const raw = deployed as unknown as Record<string, unknown>;
-  const wantedType = (normalizeField('invocation_target_type', desired.invocation_target_type) ?? 'workflow') as InvocationTargetType;
+  const wantedType = (normalizeField('invocation_target_type', desired.invocation_target_type) ?? DEFAULT_TARGET_TYPE) as InvocationTargetType;
   const wantedEnabled = normalizeField('enabled', desired.enabled) ?? true;
   const target = desired.invocation_target;
-  const pinnedRevision = wantedType === 'workflow' && isPlainObject(target) && isPlainObject(target.target) && typeof target.target.revision === 'string' && target.target.revision !== 'default' ? target.target.revision : null;
+  // A pinned session exists only where a target runs in the catalog (SPEC §6.1).
+  const pinnedRevision = targetContractOf(wantedType)?.catalogRef !== undefined && isPlainObject(target) && isPlainObject(target.target) && typeof target.target.revision === 'string' && target.target.revision !== 'default' ? target.target.revision : null;
   const leafEqual: LeafEqual = (path, w, d) => {
     const at = path.join('.');
     // SPEC §6.1: a pinned target stores its session as the id; the manifest may name it by alias.
@@ -104,7 +105,7 @@ export function updateBody(desired: DesiredFields, changes: readonly FieldChange
     const v = desired[field] ?? clearValue(field);
     if (v !== undefined) body[field] = v;
   }
-  if (body.invocation_target !== undefined) body.invocation_target_type = desired.invocation_target_type ?? 'workflow';
+  if (body.invocation_target !== undefined) body.invocation_target_type = desired.invocation_target_type ?? DEFAULT_TARGET_TYPE;
   return body as ScheduleUpdateInput;
 }
 

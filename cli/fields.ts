@@ -13,6 +13,7 @@
  */
 import { z } from 'zod';
 import {
+  DEFAULT_TARGET_TYPE,
   SCHEDULE_WRITABLE_FIELDS,
   ScheduleSchema,
   ScheduleUpdateInput,
@@ -34,7 +35,7 @@ export const COMPARED_FIELDS: readonly ComparedField[] = SCHEDULE_WRITABLE_FIELD
  * equals one leaving them out; an update clears a field that takes no `null` by sending this value.
  */
 export const FIELD_DEFAULTS: Partial<Record<ComparedField, unknown>> = {
-  invocation_target_type: 'workflow',
+  invocation_target_type: DEFAULT_TARGET_TYPE,
   enabled: true,
   flexible_time_window: { mode: 'off' },
   action_after_completion: 'none',

@@ -4,7 +4,7 @@
  * the plan holds is first sent as a dry run (`dry_run: true`, which validates everything the real save
  * does, with this API key's standing, and writes nothing), and the server's answer decides. Reads only.
  */
-import type { Schedule, ScheduleCreateInput, ScheduleDryRunAnswer } from '../lib/schedules/contract';
+import { catalogRefOf, DEFAULT_TARGET_TYPE, type Schedule, type ScheduleCreateInput, type ScheduleDryRunAnswer } from '../lib/schedules/contract';
 import { ApiError, type ApiClient } from './client';
 import type { SchedulerTarget } from './connection';
 import { changedFields, compareSchedule, computePlan, entryPlan, type EntryPlan, type Plan } from './diff';
@@ -39,7 +39,11 @@ export function entryPos(manifest: Manifest, alias: string, path?: string): { li
 /** Pinned `[revision, session]` references of the manifest's targets. */
 function pinnedRefs(manifest: Manifest): [string, string][] {
   return manifest.entries
-    .flatMap((e) => (e.input.invocation_target_type === 'http' || e.input.invocation_target_type === 'aws' ? [] : [e.input.invocation_target.target]))
+    .flatMap((e) => {
+      // Only a target that runs in the embedded catalog names a session there (SPEC §6.1).
+      const ref = catalogRefOf(e.input);
+      return ref ? [ref] : [];
+    })
     .filter((t) => t.revision !== 'default')
     .map((t) => [t.revision, t.session]);
 }
@@ -53,7 +57,7 @@ function dryRunOf(entry: EntryPlan, target: Pick<ScheduleCreateInput, 'invocatio
   if (entry.kind === 'create') return { command: 'create_schedule', params: input };
   if (entry.kind === 'update') return { command: 'update_schedule', params: { schedule_id: entry.schedule.id, expected_version: entry.schedule.version, ...entry.body } };
   if (entry.schedule.state === 'completed') return null;
-  return { command: 'update_schedule', params: { schedule_id: entry.schedule.id, invocation_target_type: target.invocation_target_type ?? 'workflow', invocation_target: target.invocation_target } };
+  return { command: 'update_schedule', params: { schedule_id: entry.schedule.id, invocation_target_type: target.invocation_target_type ?? DEFAULT_TARGET_TYPE, invocation_target: target.invocation_target } };
 }
 
 /**
@@ -96,9 +100,9 @@ export async function planDeploy(client: ApiClient, manifest: Manifest, schedule
       entries[entries.length - 1] = entry;
     }
     const missing = answer.missing_session;
-    if (missing && input.invocation_target_type !== 'http' && input.invocation_target_type !== 'aws') {
+    const t = catalogRefOf(input);
+    if (missing && t) {
       const key = pinnedKey(missing.revision_id, missing.alias);
-      const t = input.invocation_target.target;
       const planned = sessions.get(key) ?? { revisionId: missing.revision_id, blobLabel: `${t.org ? `${t.org}/` : ''}${t.blob}`, alias: missing.alias, forAliases: [] };
       planned.forAliases.push(entry.alias);
       sessions.set(key, planned);

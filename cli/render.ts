@@ -1,5 +1,5 @@
 /** Text output of the CLI: plans, drift, problems and tables. Pure: returns lines, prints nothing. */
-import type { InvocationTargetType, Schedule } from '../lib/schedules/contract';
+import { DEFAULT_TARGET_TYPE, type InvocationTargetType, type Schedule } from '../lib/schedules/contract';
 import { COMPARED_FIELDS, type FieldChange } from './diff';
 import { FIELD_DEFAULTS, fieldApplies, isKeyedMap, isPlainObject, normalizeField, present, schemaAt, type ComparedField } from './fields';
 import type { ManifestEntry, ManifestProblem } from './manifest';
@@ -32,7 +32,7 @@ function leafLines(type: InvocationTargetType, path: (string | number)[], value:
 export function showCreate(entry: ManifestEntry): string[] {
   const lines: string[] = [];
   const input = entry.input as Record<string, unknown>;
-  const type = (input.invocation_target_type ?? 'workflow') as InvocationTargetType;
+  const type = (input.invocation_target_type ?? DEFAULT_TARGET_TYPE) as InvocationTargetType;
   for (const field of COMPARED_FIELDS) {
     if (fieldApplies(field, input.enabled !== false)) leafLines(type, [field], normalizeField(field, input[field]), lines);
   }

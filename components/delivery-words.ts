@@ -4,7 +4,7 @@
  * time window, after completion, pause after failures, and why an occurrence's retries ended.
  * Universal and pure.
  */
-import { retryDelaySeconds, type AwsResult, type ExhaustedReason, type FlexibleTimeWindow, type HttpResult, type RetryPolicyJson, type RunResult, type Schedule } from '@/lib/schedules/contract';
+import { retryDelaySeconds, type ExhaustedReason, type FlexibleTimeWindow, type RetryPolicyJson, type Schedule } from '@/lib/schedules/contract';
 import { formatDuration } from './format';
 
 /** `60 s`, `1 h`, `1 d`: a whole number of seconds, short. */
@@ -79,43 +79,3 @@ export const EXHAUSTED_WORDS: Record<ExhaustedReason, string> = {
   maximum_event_age: 'maximum event age',
   cancelled: 'cancelled',
 };
-
-/** Longest response excerpt or id shown in a run's result cell (the full text is in its title). */
-const EXCERPT_SHOWN = 80;
-const clipped = (s: string, max = EXCERPT_SHOWN) => (s.length > max ? `${s.slice(0, max - 1)}…` : s);
-
-/** What each AWS service answered with, in words (SPEC §13.2 `result`). */
-const AWS_ANSWER_WORDS: Record<Extract<AwsResult, { service: string }>['service'], string> = {
-  sqs: 'SQS message',
-  sns: 'SNS message',
-  lambda: 'Lambda invoked',
-  states: 'Step Functions execution',
-  events: 'EventBridge event',
-  ecs: 'ECS task',
-};
-
-/**
- * A webhook's or an AWS target's run `result` in words (SPEC §13.1, §13.2), or null for a workflow
- * result (which links its execution): `HTTP 200 · <excerpt>`, `SQS message 1234…`, `Step Functions
- * execution arn:…`; a failure as `{code, text}` (`destination_refused`, `http_error` with `HTTP 500 ·
- * <excerpt>`, `QueueDoesNotExist`, …). `full` holds the unclipped text for the title.
- */
-export function deliveryResultWords(result: RunResult): { ok: boolean; code?: string; text: string; full: string } | null {
-  if ('http_status' in result && !('error' in result)) {
-    const r = result as Extract<HttpResult, { http_status: number; response_excerpt: string }>;
-    const full = `HTTP ${r.http_status}${r.response_excerpt ? ` · ${r.response_excerpt}` : ''}`;
-    return { ok: true, text: clipped(full), full };
-  }
-  if ('service' in result) {
-    const r = result as Extract<AwsResult, { service: string }>;
-    const id = r.message_id ?? r.execution_arn ?? r.event_id ?? r.task_arns?.join(', ') ?? (r.request_id ? `request ${r.request_id}` : '');
-    const full = `${AWS_ANSWER_WORDS[r.service]}${id ? ` ${id}` : ''}`;
-    return { ok: true, text: clipped(full), full };
-  }
-  if ('error' in result && 'http_status' in result && result.http_status !== undefined) {
-    const r = result as Extract<HttpResult, { error: 'http_error' }>;
-    const full = `HTTP ${r.http_status}${r.response_excerpt ? ` · ${r.response_excerpt}` : ''}`;
-    return { ok: false, code: r.error, text: clipped(full), full };
-  }
-  return null;
-}

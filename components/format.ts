@@ -2,7 +2,6 @@
  * Display helpers shared by the grid, the schedule page and the form. Universal and pure: every
  * function takes the instant and the zone it formats; none reads the clock.
  */
-import type { InvocationTarget } from '@/lib/schedules/contract';
 
 const LOCALE = 'en-US';
 
@@ -87,17 +86,6 @@ export function formatDuration(ms: number): string {
   if (h < 24) return `${sign}${h} h${m % 60 ? ` ${m % 60} min` : ''}`;
   const d = Math.floor(h / 24);
   return `${sign}${d} d${h % 24 ? ` ${h % 24} h` : ''}`;
-}
-
-/** `acme-corp/procedures @ default / nightly-batch` — where a fire runs (SPEC §6.1). */
-export function targetLabel(t: InvocationTarget['target']): string {
-  return `${t.org ? `${t.org}/` : ''}${t.blob} @ ${t.revision} / ${t.session}`;
-}
-
-/** Where the workflow comes from when it is qualified (SPEC §6.2), else null (the target's revision). */
-export function workflowSourceLabel(w: InvocationTarget['workflow']): string | null {
-  if (!w.blob) return null;
-  return `${w.org ? `${w.org}/` : ''}${w.blob} @ ${w.revision ?? 'default'}`;
 }
 
 /** A short id for tight columns: the first 8 hex digits. */

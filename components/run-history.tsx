@@ -9,11 +9,10 @@
 import Link from 'next/link';
 import type { PendingRetry, Run, RunResult } from '@/lib/schedules/contract';
 import { RunStatusBadge } from './badges';
-import { deliveryResultWords, EXHAUSTED_WORDS } from './delivery-words';
-import { displayTarget } from './display-target';
-import { formatDuration, shortId, workflowSourceLabel } from './format';
+import { EXHAUSTED_WORDS } from './delivery-words';
+import { formatDuration, shortId } from './format';
 import { groupRuns, type OccurrenceGroup } from './run-groups';
-import { TargetLabel } from './target-label';
+import { deliveryResultWords, displayTarget, shownRuns, TargetLabel } from './targets';
 import { ZonedTime } from './zoned-time';
 
 /** Why an execution a run created is gone (lib/workflows `findDeletedExecutions`). */
@@ -209,7 +208,7 @@ function OccurrenceRow({ group, timezone, deadLettersHref, attemptsAllowed }: { 
 function RunRow({ run, timezone, attemptsAllowed, deadLettersHref, deleted }: { run: Run } & RunHistoryProps) {
   const lateMs = Date.parse(run.created_at) - Date.parse(run.scheduled_for);
   const shown = displayTarget(run);
-  const source = shown.kind === 'workflow' ? workflowSourceLabel(shown.workflow) : null;
+  const runs = shownRuns(shown);
   const scheduled = run.trigger === 'schedule';
   return (
     <tr data-run-id={run.id} data-attempt={run.attempt}>
@@ -253,10 +252,10 @@ function RunRow({ run, timezone, attemptsAllowed, deadLettersHref, deleted }: { 
       <td data-label={TARGET}>
         <div className="cell-stack">
           <TargetLabel shown={shown} />
-          {shown.kind === 'workflow' ? (
+          {runs ? (
             <span className="muted small mono break">
-              {shown.workflow.definition}
-              {source ? ` from ${source}` : ''}
+              {runs.definition}
+              {runs.source ? ` from ${runs.source}` : ''}
             </span>
           ) : null}
         </div>

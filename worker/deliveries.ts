@@ -1,5 +1,5 @@
 /**
- * The worker's deliveries to http and aws targets (SPEC §13), running beside its ticks: each tick
+ * The worker's deliveries to after-commit targets (SPEC §13: http, aws), running beside its ticks: each tick
  * hands over the attempts its transaction stored in flight; they go through the process's bounded
  * delivery pool; each one's run is recorded as soon as it settles, grouped into one transaction per
  * flush (`recordDelivered`), so a slow receiver holds a pool slot and nothing else — not the claim,
@@ -7,11 +7,11 @@
  *
  * While an attempt is in hand its lease is renewed (`renew`, called from the worker loop on the
  * worker's clock), so no other worker recovers it; if this process dies, the lease ends and
- * another worker re-delivers it once (lib/schedules/deliver-attempts.ts).
+ * another worker re-delivers it once (lib/engine/in-flight.ts).
  */
 import type { Db } from '../lib/db';
 import { toError } from '../lib/errors';
-import { deliverEach, recordDelivered, renewInFlightLeases, type DeliveredAttempt, type DeliveryDeps, type FireOutcome, type InFlightAttempt } from '../lib/schedules';
+import { renewInFlightLeases, type DeliveredAttempt, type DeliveryDeps, type Engine, type FireOutcome, type InFlightAttempt } from '../lib/schedules';
 
 /** Most delivered attempts recorded in one transaction. */
 const RECORD_CHUNK = 500;
@@ -25,6 +25,7 @@ export class DeliveryRunner {
 
   constructor(
     private readonly db: Db,
+    private readonly engine: Engine,
     private readonly deps: DeliveryDeps,
     private readonly clock: () => Date,
     private readonly onRecorded: (outcomes: FireOutcome[]) => void,
@@ -45,7 +46,7 @@ export class DeliveryRunner {
   start(attempts: InFlightAttempt[]): void {
     if (attempts.length === 0) return;
     for (const a of attempts) this.inHand.set(a.pendingId, a);
-    for (const p of deliverEach(this.db, attempts, this.deps, this.clock())) {
+    for (const p of this.engine.deliverEach(this.db, attempts, this.deps, this.clock())) {
       void p.then((d) => {
         this.settled.push(d);
         this.kick();
@@ -78,7 +79,7 @@ export class DeliveryRunner {
     while (this.settled.length) {
       const chunk = this.settled.splice(0, RECORD_CHUNK);
       try {
-        this.onRecorded(await recordDelivered(this.db, chunk, this.clock()));
+        this.onRecorded(await this.engine.recordDelivered(this.db, chunk, this.clock()));
       } catch (e) {
         // Nothing was recorded (one transaction): the in-flight rows stay, their leases are no longer
         // renewed, and a worker recovers them once the leases end (a repeated delivery, said on the run).

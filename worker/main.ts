@@ -3,8 +3,9 @@
  * finish the batch in hand, then exit 0.
  */
 import { loadConfig, workerClock } from '../lib/config';
+import { EVENTBRIDGE_FIRE_FACTS } from '../lib/api/eventbridge/fire-facts';
 import { closeDb, getDb } from '../lib/db';
-import { createDeliveryDeps } from '../lib/schedules';
+import { createDeliveryDeps, schedulerEngine } from '../lib/schedules';
 import { logEvents } from './log';
 import { Worker } from './worker';
 
@@ -16,6 +17,8 @@ const worker = new Worker({
   pollIntervalMs: config.worker.pollIntervalMs,
   clock: workerClock(config.worker.testClock),
   delivery: createDeliveryDeps(config),
+  // The facades this deployment serves name their schedules' fires (SPEC §14): passed in, never imported by the engine.
+  engine: schedulerEngine.with(EVENTBRIDGE_FIRE_FACTS),
 });
 logEvents(worker.events, config.logLevel, worker.id);
 for (const signal of ['SIGTERM', 'SIGINT'] as const) process.on(signal, () => worker.stop(signal));

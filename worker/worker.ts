@@ -14,9 +14,6 @@ import type { Db } from '../lib/db';
 import { toError } from '../lib/errors';
 import {
   findEarliestNextFire,
-  fireDue,
-  fireOccurrence,
-  fireRetry,
   listDueOccurrences,
   listDueRetries,
   markWorkerStopped,
@@ -24,9 +21,10 @@ import {
   createDeliveryDeps,
   LEASE_RENEW_MS,
   NO_ALLOWED_HOSTS,
-  sendDueDeadLetters,
   RetentionSweep,
+  schedulerEngine,
   type DeliveryDeps,
+  type Engine,
   type FireOutcome,
   type InFlightAttempt,
 } from '../lib/schedules';
@@ -50,6 +48,11 @@ export interface WorkerOptions {
    * builds it with `createDeliveryDeps(config)`). Default: a pool of 16 and no allowed private hosts.
    */
   delivery?: DeliveryDeps;
+  /**
+   * The fire engine: the product's with the facades the process serves (the edge layers them:
+   * `schedulerEngine.with(…)`). Default: the product's alone.
+   */
+  engine?: Engine;
 }
 
 
@@ -74,12 +77,14 @@ export class Worker {
   /** http and aws attempts in hand: delivering, or delivered and waiting for their record (SPEC §13). */
   readonly deliveries: DeliveryRunner;
   private readonly delivery: DeliveryDeps;
+  private readonly engine: Engine;
   private lastRenewAt = 0;
 
   constructor(private readonly opts: WorkerOptions) {
     this.clock = opts.clock ?? (() => new Date());
     this.startedAt = this.clock();
     this.delivery = opts.delivery ?? createDeliveryDeps({ delivery: { concurrency: 16, httpAllowList: NO_ALLOWED_HOSTS } });
+    this.engine = opts.engine ?? schedulerEngine;
     this.retention = new RetentionSweep({
       db: opts.db,
       runRetentionDays: opts.limits.runRetentionDays,
@@ -87,6 +92,7 @@ export class Worker {
     });
     this.deliveries = new DeliveryRunner(
       opts.db,
+      this.engine,
       this.delivery,
       this.clock,
       (outcomes) => outcomes.forEach((o) => this.report(o)),
@@ -104,14 +110,14 @@ export class Worker {
     this.events.emit('tick:start', { now });
     let outcomes: FireOutcome[];
     try {
-      outcomes = await fireDue({ db: this.opts.db, now, limit: this.opts.batchSize, limits: this.opts.limits, clock: this.clock });
+      outcomes = await this.engine.fireDue({ db: this.opts.db, now, limit: this.opts.batchSize, limits: this.opts.limits, clock: this.clock });
     } catch (e) {
       this.events.emit('tick:error', { error: toError(e) });
       outcomes = await this.fireOneByOne(now);
     }
     let fired = 0;
     this.lastProgress = 0;
-    // SPEC §13: the batch committed its http and aws attempts in flight; deliver them beside the loop.
+    // SPEC §13: the batch committed its after-commit attempts in flight; deliver them beside the loop.
     const inFlight: InFlightAttempt[] = outcomes.flatMap((o) => (o.kind === 'delivering' ? [o.delivery] : []));
     this.deliveries.start(inFlight);
     for (const out of outcomes) {
@@ -132,7 +138,7 @@ export class Worker {
     // Serialization is desired, as below. A failing retry is reported and skipped like an occurrence.
     for (const { pendingId, scheduleId, scheduledFor } of retries) {
       try {
-        outcomes.push(...(await fireRetry({ db: this.opts.db, pendingId, now: this.clock(), limits: this.opts.limits })));
+        outcomes.push(...(await this.engine.fireRetry({ db: this.opts.db, pendingId, now: this.clock(), limits: this.opts.limits })));
       } catch (e) {
         outcomes.push({ kind: 'error', scheduleId, scheduledFor, error: toError(e) });
       }
@@ -140,7 +146,7 @@ export class Worker {
     // Serialization is desired: one transaction at a time keeps SQLite's single writer uncontended.
     for (const { scheduleId, scheduledFor } of due) {
       try {
-        outcomes.push(await fireOccurrence({ db: this.opts.db, scheduleId, scheduledFor, now: this.clock(), limits: this.opts.limits }));
+        outcomes.push(await this.engine.fireOccurrence({ db: this.opts.db, scheduleId, scheduledFor, now: this.clock(), limits: this.opts.limits }));
       } catch (e) {
         outcomes.push({ kind: 'error', scheduleId, scheduledFor, error: toError(e) });
       }
@@ -152,7 +158,7 @@ export class Worker {
     const { scheduleId, scheduledFor } = out;
     switch (out.kind) {
       case 'fired': {
-        const error = 'error' in out.run.result ? out.run.result.error : undefined;
+        const error = typeof out.run.result.error === 'string' ? out.run.result.error : undefined;
         this.events.emit('occurrence:fired', {
           scheduleId,
           scheduledFor,
@@ -214,7 +220,7 @@ export class Worker {
   /**
    * One step of the retention sweep, if one is pending or due (at start, then every
    * `sweepIntervalMs`): one bounded statement (runs, activity, executions, then on SQLite the
-   * incremental vacuum; lib/schedules/retention-sweep.ts), so fires go on between two batches.
+   * incremental vacuum; lib/schedules/operations/retention-sweep.ts), so fires go on between two batches.
    */
   async sweepStep(now: Date): Promise<void> {
     const interval = this.opts.sweepIntervalMs ?? DAY_MS;
@@ -270,7 +276,7 @@ export class Worker {
       await this.deliveries.renew(now);
       this.lastRenewAt = now.getTime();
     }
-    const report = await sendDueDeadLetters(this.opts.db, this.delivery, now);
+    const report = await this.engine.sendDueDeadLetters(this.opts.db, this.delivery, now);
     if (report.sent + report.failed > 0) this.events.emit('dead-letters:sent', report);
   }
 

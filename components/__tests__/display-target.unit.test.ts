@@ -1,7 +1,7 @@
 /** SPEC §13: each target type and each delivery result in its own words (grid, history, schedule page). */
 import { describe, expect, it } from 'vitest';
-import { deliveryResultWords } from '../delivery-words';
-import { awsTargetLabel, displayTarget } from '../display-target';
+import { awsTargetLabel } from '@/lib/schedules/contract';
+import { deliveryResultWords, displayTarget } from '../targets';
 
 describe('targets in their own words', () => {
   it('a webhook: method and URL, and what each fire sends', () => {

@@ -7,15 +7,15 @@
  * - `resolver.ts`: validation, the contract's one schema `ScheduleCreateInput` (STYLE §2.3).
  * - `errors.ts`, `use-refusal.ts`: an error's `path` → its field; a server refusal's place and focus.
  * - `field-kit.tsx`: ids, aria wiring, hint and error lines every section renders its fields with.
- * - `detail-fields.tsx`, `timing-fields.tsx` (+ `cadence-fields.tsx`), `target-fields.tsx`
- *   (+ `picker-options.ts`), `input-data-field.tsx`, `delivery-fields.tsx`, `settings-fields.tsx`:
- *   the sections.
+ * - `detail-fields.tsx`, `timing-fields.tsx` (+ `cadence-fields.tsx`), `target-fields.tsx` (each
+ *   target type's fields: components/targets), `input-data-field.tsx`, `delivery-fields.tsx`,
+ *   `settings-fields.tsx`: the sections.
  */
 import Link from 'next/link';
 import { useRouter } from 'next/navigation';
 import { useMemo, useState, useTransition } from 'react';
 import { useForm, useWatch } from 'react-hook-form';
-import type { Schedule, TargetOptions } from '@/lib/schedules/contract';
+import { DEFAULT_TARGET_TYPE, type Schedule, type TargetOptions } from '@/lib/schedules/contract';
 import type { SaveMeta, SaveResult } from '../action-result';
 import { ConflictPanel } from './conflict';
 import { conflictRows } from './conflict-rows';
@@ -91,10 +91,9 @@ export function ScheduleForm({ mode, revisionId, schedule, options, submit, canc
 
   const w = useWatch({ control: form.control }) as ScheduleFormValues;
   const kit = useFieldKit(form, w.cron_expression ?? '');
-  const target = w.invocation_target?.target ?? { org: '', blob: '', revision: '', session: '' };
-  const workflow = w.invocation_target?.workflow ?? { org: '', blob: '', revision: '', definition: '' };
   const pending = isSubmitting || navigating;
-  const refusal = useRefusal(form, pending, JSON.stringify([target, workflow]));
+  // A target refusal is cleared once the target changes.
+  const refusal = useRefusal(form, pending, JSON.stringify([w.invocation_target_type, w.invocation_target]));
 
   async function save(input: Record<string, unknown>, expectedVersion: number | undefined) {
     setConflict(null);
@@ -172,9 +171,7 @@ export function ScheduleForm({ mode, revisionId, schedule, options, submit, canc
         <TargetFields
           kit={kit}
           options={options}
-          target={target}
-          workflow={workflow}
-          targetType={w.invocation_target_type ?? 'workflow'}
+          targetType={w.invocation_target_type ?? DEFAULT_TARGET_TYPE}
           values={w.invocation_target}
           problem={refusal.targetProblem}
           alertRef={refusal.targetAlertRef}

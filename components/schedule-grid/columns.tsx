@@ -6,9 +6,8 @@
  */
 import Link from 'next/link';
 import { EnabledBadge, OverdueBadge, RunStatusBadge, StateBadge } from '../badges';
-import { formatInZone, shortId, targetLabel, workflowSourceLabel } from '../format';
-import type { ShownTarget } from '../display-target';
-import { TargetLabel } from '../target-label';
+import { formatInZone, shortId } from '../format';
+import { shownRuns, shownText, TargetLabel } from '../targets';
 import { ZonedTime } from '../zoned-time';
 import { actionsColumn, type RowActionsOptions } from './row-actions';
 import { column, type Row } from './rows';
@@ -36,13 +35,13 @@ export function scheduleColumns(options: RowActionsOptions) {
         );
       },
     }),
-    column.accessor((r) => shownLabel(r.schedule.invocation_target), {
+    column.accessor((r) => shownText(r.schedule.invocation_target), {
       id: 'target',
       header: 'Target',
       enableSorting: false,
       cell: ({ row }) => <TargetLabel shown={row.original.schedule.invocation_target} />,
     }),
-    column.accessor((r) => (r.schedule.invocation_target.kind === 'workflow' ? r.schedule.invocation_target.workflow.definition : ''), { id: 'workflow', header: 'Workflow', enableSorting: false, cell: ({ row }) => <WorkflowCell row={row.original} /> }),
+    column.accessor((r) => shownRuns(r.schedule.invocation_target)?.definition ?? '', { id: 'workflow', header: 'Workflow', enableSorting: false, cell: ({ row }) => <WorkflowCell row={row.original} /> }),
     column.accessor((r) => r.lastRun?.status ?? '', { id: 'last_run', header: 'Last run', enableSorting: false, cell: ({ row }) => <LastRunCell row={row.original} /> }),
     actionsColumn(options),
   ];
@@ -120,17 +119,15 @@ function ZoneName({ zone }: { zone: string }) {
 
 /** The definition, and where it comes from when that is not the target's own revision. */
 function WorkflowCell({ row }: { row: Row }) {
-  const shown = row.schedule.invocation_target;
+  const runs = shownRuns(row.schedule.invocation_target);
   // A webhook or an AWS target runs no workflow: its Target cell says what it sends.
-  if (shown.kind !== 'workflow') return <span className="muted">—</span>;
-  const workflow = shown.workflow;
-  const source = workflowSourceLabel(workflow);
+  if (!runs) return <span className="muted">—</span>;
   return (
     <div className="cell-stack">
-      <span className="mono small">{workflow.definition}</span>
-      {source ? (
-        <span className="muted small mono nowrap" title={source}>
-          from {source.length > 28 ? `${source.slice(0, 27)}…` : source}
+      <span className="mono small">{runs.definition}</span>
+      {runs.source ? (
+        <span className="muted small mono nowrap" title={runs.source}>
+          from {runs.source.length > 28 ? `${runs.source.slice(0, 27)}…` : runs.source}
         </span>
       ) : null}
     </div>
@@ -146,9 +143,4 @@ function LastRunCell({ row }: { row: Row }) {
       <RunStatusBadge status={lr.status} />
     </span>
   );
-}
-
-/** The target cell's text (the column's value): a workflow target's parts, else the headline. */
-function shownLabel(t: ShownTarget): string {
-  return t.kind === 'workflow' ? targetLabel(t.target) : t.label;
 }

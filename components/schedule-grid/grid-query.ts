@@ -1,6 +1,6 @@
 /**
  * The grid's list settings, as the URL holds them (`?q=`, `?state=`, `?enabled=`, `?sort=`, `?page=`):
- * the server searches, filters, sorts and pages by them (lib/schedules/browse-schedules.ts).
+ * the server searches, filters, sorts and pages by them (lib/schedules/read/browse-schedules.ts).
  */
 import type { SortingState } from '@tanstack/react-table';
 import type { ScheduleState } from '@/lib/schedules/contract';

@@ -1,7 +1,7 @@
 'use client';
 /**
  * A scheduler's schedules (SPEC §10) on TanStack Table in manual mode: the server searches, filters,
- * sorts and pages (lib/schedules/browse-schedules.ts), so a scheduler with 10,000 schedules sends one
+ * sorts and pages (lib/schedules/read/browse-schedules.ts), so a scheduler with 10,000 schedules sends one
  * page of 50. Every list setting lives in the URL (`?q=`, `?state=`, `?enabled=`, `?sort=`, `?page=`);
  * changing one navigates, the text filter after a short pause in typing. Where each part lives:
  * - `grid-query.ts`, `use-grid-url.ts`: the list settings in the URL, and navigating by them.

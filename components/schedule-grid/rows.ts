@@ -5,7 +5,7 @@
 import { createColumnHelper } from '@tanstack/react-table';
 import { describeCron, describeRate } from '@/lib/cron';
 import type { OverdueReason, PendingRetry, Run, Schedule } from '@/lib/schedules/contract';
-import type { ShownTarget } from '../display-target';
+import type { ShownTarget } from '../targets';
 import { formatLocalTime } from '../format';
 
 /** The fields of a schedule the grid shows: the page sends only these to the browser (50 rows a page). */

@@ -5,7 +5,7 @@ import { clearStorageFault, currentStorageFault, noteStorageFault } from './stor
 
 /**
  * `GET /api/health` (JSON). `ok` needs the database reachable, taking writes, AND at least one worker
- * alive (a heartbeat within 3 × the interval it keeps, lib/schedules/worker-heartbeats.ts); otherwise
+ * alive (a heartbeat within 3 × the interval it keeps, lib/schedules/operations/worker-heartbeats.ts); otherwise
  * the answer is `degraded` with the `reason` in words (503).
  */
 export interface HealthReport {

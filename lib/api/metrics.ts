@@ -1,6 +1,6 @@
 /**
  * `GET /metrics`: Prometheus text exposition (prom-client), computed from the database at each scrape
- * (lib/schedules/fire-metrics.ts), so one endpoint covers every worker process. Metric names:
+ * (lib/schedules/operations/fire-metrics.ts), so one endpoint covers every worker process. Metric names:
  *
  * | metric | type | meaning |
  * |---|---|---|

@@ -34,13 +34,13 @@ export async function handleRevisionCommand(
   req: Request,
   actor: Actor,
   revisionId: string,
-  rt: Pick<Runtime, 'db' | 'limits'> & Partial<Pick<Runtime, 'httpAllowList' | 'delivery'>> = runtime(),
+  rt: Pick<Runtime, 'db' | 'limits'> & Partial<Pick<Runtime, 'httpAllowList' | 'delivery' | 'engine'>> = runtime(),
 ): Promise<Response> {
   const body = await readJsonObject(req);
   const { engine, command, ...params } = body;
   const spec = typeof engine === 'string' ? ENGINES[engine] : undefined;
   if (!spec) throw new DomainError('unknown_command', `unknown engine ${JSON.stringify(engine)?.slice(0, 80)}; use "scheduler_blobhub" or "workflow_blobhub"`, { path: 'engine' });
-  const { db, limits, httpAllowList, delivery } = rt;
+  const { db, limits, httpAllowList, delivery, engine: fireEngine } = rt;
   // Missing and unreadable answer alike: 404 not_found (SPEC §2).
   const revision = await getReadableRevision(db, { actor, revisionId });
   if (revision.blobType !== spec.blobType) {
@@ -59,6 +59,7 @@ export async function handleRevisionCommand(
     limits,
     httpAllowList,
     delivery,
+    engine: fireEngine,
     now: new Date(),
   } as CommandContext);
   return json(result);

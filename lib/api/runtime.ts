@@ -6,7 +6,8 @@
  */
 import { loadConfig, type AppConfig, type HttpAllowList, type Limits } from '../config';
 import { getDb, type Db } from '../db';
-import { createDeliveryDeps, type DeliveryDeps } from '../schedules';
+import { createDeliveryDeps, schedulerEngine, type DeliveryDeps, type Engine } from '../schedules';
+import { EVENTBRIDGE_FIRE_FACTS } from './eventbridge/fire-facts';
 
 export interface Runtime {
   /** The process-wide client for DATABASE_URL (opened on first use). */
@@ -17,9 +18,14 @@ export interface Runtime {
   httpAllowList: HttpAllowList;
   /** The HTTP edge's settings: trusted proxies, the `/metrics` token (SCHEDULER_METRICS_TOKEN). */
   http: AppConfig['http'];
-  /** The process's delivery pool and destination rules, for manual fires to http and aws targets (SPEC §13). */
+  /** The process's delivery pool and destination rules, for manual fires to after-commit targets (SPEC §13). */
   delivery: DeliveryDeps;
+  /** The fire engine of manual fires (run now, replay): the product's, with this process's facades (SPEC §14). */
+  engine: Engine;
 }
+
+/** The product's fire engine with the facades this process serves (the EventBridge-compatible API). */
+const engine = schedulerEngine.with(EVENTBRIDGE_FIRE_FACTS);
 
 /** One delivery pool per process (SCHEDULER_DELIVERY_CONCURRENCY bounds all of its deliveries). */
 let delivery: DeliveryDeps | null = null;
@@ -28,5 +34,5 @@ let delivery: DeliveryDeps | null = null;
 export function runtime(): Runtime {
   const config = loadConfig();
   delivery ??= createDeliveryDeps(config);
-  return { db: getDb(config), limits: config.limits, httpAllowList: config.delivery.httpAllowList, http: config.http, delivery };
+  return { db: getDb(config), limits: config.limits, httpAllowList: config.delivery.httpAllowList, http: config.http, delivery, engine };
 }

@@ -10,7 +10,7 @@ import { DomainError } from '../errors';
 import { isIdShape, newId, normalizeRef } from '../ids';
 import { requireSchedulerRole } from './access';
 import type { ActivityAction, ActivityActor, ActivityEntry } from './contract';
-import { getScheduleRow } from './find-schedule';
+import { getScheduleRow } from './read/find-schedule';
 
 /** Page size of `list_activity`. */
 export const ACTIVITY_PAGE_SIZE = 20;
@@ -75,7 +75,7 @@ export async function recordActivities(tx: Tx, entries: ActivityInput[]): Promis
 
 /**
  * The worker's automatic pause (SPEC §12.5) of `schedules`, by `system`, at `now`: one `auto_pause`
- * entry each. For the fire path's transaction that disables them (record-outcomes.ts), which must also
+ * entry each. For the fire path's transaction that disables them (lib/engine/settle.ts), which must also
  * increment their `version` (SPEC §15: the automatic pause is a change; a fire alone is not).
  */
 export async function recordAutomaticPauses(tx: Tx, schedules: { id: string; revisionId: string; name: string | null; alias: string | null }[], now: Date): Promise<void> {

@@ -4,7 +4,7 @@
  */
 import type { CommandContext, CommandTable } from '../workflows';
 import { DomainError, parseOrRefuse } from '../errors';
-import { dismissDeadLetter, listDeadLetters, replayDeadLetter } from './dead-letters';
+import { dismissDeadLetter, listDeadLetters, replayDeadLetter } from './runs/dead-letters';
 import { listActivity } from './activity';
 import {
   ClientTokenParams,
@@ -21,21 +21,28 @@ import {
   SetAllEnabledParams,
   SigningSecretParams,
 } from './contract';
-import { createSchedule, dryRunCreateSchedule } from './create-schedule';
-import { deleteSchedule } from './delete-schedule';
-import { getSchedule, listSchedules } from './list-schedules';
-import { listRuns } from './list-runs';
-import { runSchedule } from './run-schedule';
-import type { DeliveryDeps } from './deliver-attempts';
-import { setAllEnabled } from './set-all-enabled';
-import { dryRunUpdateSchedule, updateSchedule } from './update-schedule';
-import { getSigningSecret } from './get-signing-secret';
-import { rotateSigningSecret } from './rotate-signing-secret';
+import { createSchedule, dryRunCreateSchedule } from './save/create-schedule';
+import { deleteSchedule } from './save/delete-schedule';
+import { getSchedule, listSchedules } from './read/list-schedules';
+import { listRuns } from './read/list-runs';
+import { runSchedule } from './runs/run-schedule';
+import type { Engine } from '../engine';
+import type { DeliveryDeps } from '../targets';
+import { setAllEnabled } from './save/set-all-enabled';
+import { dryRunUpdateSchedule, updateSchedule } from './save/update-schedule';
+import { getSigningSecret } from './signing-secrets/get-signing-secret';
+import { rotateSigningSecret } from './signing-secrets/rotate-signing-secret';
 
 const base = (ctx: CommandContext) => ({ db: ctx.db, actor: ctx.actor, revision: ctx.revision });
 
-/** The process's delivery pool, which the web edge adds to the context (lib/api/revision-command.ts) for manual fires to http and aws targets. */
-const deliveryOf = (ctx: CommandContext): DeliveryDeps | undefined => (ctx as CommandContext & { delivery?: DeliveryDeps }).delivery;
+/**
+ * The process's delivery pool and fire engine (with its facades), which the web edge adds to the
+ * context (lib/api/revision-command.ts) for manual fires (SPEC §3.1, §12.3, §13).
+ */
+const fireDepsOf = (ctx: CommandContext): { delivery?: DeliveryDeps; engine?: Engine } => {
+  const { delivery, engine } = ctx as CommandContext & { delivery?: DeliveryDeps; engine?: Engine };
+  return { delivery, engine };
+};
 
 /** `dry_run` of a save command (`DryRunParams`), validated on its own; the rest of the body is the save's. */
 function isDryRun(dryRun: unknown): boolean {
@@ -80,7 +87,7 @@ export const schedulerCommands: CommandTable<typeof SCHEDULER_COMMANDS> = {
   },
   async run_schedule(ctx) {
     const p = parseOrRefuse(ScheduleIdParams, ctx.params);
-    return { execution: await runSchedule({ ...base(ctx), scheduleRef: p.schedule_id, now: ctx.now, limits: ctx.limits, delivery: deliveryOf(ctx) }) };
+    return { execution: await runSchedule({ ...base(ctx), scheduleRef: p.schedule_id, now: ctx.now, limits: ctx.limits, ...fireDepsOf(ctx) }) };
   },
   async set_all_enabled(ctx) {
     const p = parseOrRefuse(SetAllEnabledParams, ctx.params);
@@ -92,7 +99,7 @@ export const schedulerCommands: CommandTable<typeof SCHEDULER_COMMANDS> = {
   },
   async replay_dead_letter(ctx) {
     const p = parseOrRefuse(DeadLetterIdParams, ctx.params);
-    return replayDeadLetter({ ...base(ctx), deadLetterRef: p.dead_letter_id, limits: ctx.limits, now: ctx.now, delivery: deliveryOf(ctx) });
+    return replayDeadLetter({ ...base(ctx), deadLetterRef: p.dead_letter_id, limits: ctx.limits, now: ctx.now, ...fireDepsOf(ctx) });
   },
   async dismiss_dead_letter(ctx) {
     const p = parseOrRefuse(DeadLetterIdParams, ctx.params);

@@ -9,59 +9,41 @@
 import { z } from 'zod';
 import type { Role } from '../auth';
 import { CronExpressionError, isValidTimezone, LocalTimeError, parseCronExpression, parseRateExpression, RateExpressionError, resolveLocalTime } from '../cron';
+import { AFTER_COMPLETION_ACTIONS, REPEATS, SCHEDULE_STATES, type Repeat } from '../db/contract';
+import { EXHAUSTED_REASONS } from '../engine/contract';
 import {
-  AwsInvocationTargetSchema,
-  AwsResultSchema,
+  AnyTargetSchema,
   DeadLetterConfigSchema,
-  HttpInvocationTargetSchema,
-  HttpResultSchema,
-  StoredAwsInvocationTargetSchema,
-  type AwsInvocationTarget,
-  type HttpInvocationTarget,
-} from '../delivery/contract';
-import { aliasProblem, isIdShape } from '../ids';
+  INVOCATION_TARGET_TYPES,
+  RUN_STATUSES,
+  RUN_TRIGGERS,
+  TARGET_RESULT_SCHEMAS,
+  TARGET_INPUT_SCHEMAS,
+  targetTypeOf,
+  withTarget,
+  type InvocationTargetType,
+} from '../targets/contract';
+import { aliasProblem } from '../ids';
 import {
   AuthEntitySchema,
   DESCRIPTION_MAX,
   EmptyAnswer,
   IdSchema,
-  InputDataSchema,
   InstantSchema,
   INVOCATION_ERRORS,
-  TargetRefSchema,
-  WorkflowRefSchema,
-  workflowRefProblem,
   type CommandContract,
 } from '../workflows/contract';
 
-/** `dead_letter` (SPEC §12.3) is the delivery layer's (lib/delivery/contract.ts), re-exported for the form and the CLI. */
-export { DeadLetterConfigSchema, SQS_DEAD_LETTER_ARN, type DeadLetterConfig } from '../delivery/contract';
 /**
- * The `http` and `aws` targets (SPEC §13) are the delivery layer's contract (lib/delivery/contract.ts),
- * the one declaration of each, re-exported for the form and the CLI.
+ * Every target type's contract (SPEC §6, §13: `workflow`, `http`, `aws`), the registry that names
+ * them (`TARGET_CONTRACTS`), `dead_letter` (SPEC §12.3) and the run enums, re-exported for the form,
+ * the API and the CLI: lib/targets/contract.ts declares each once.
  */
-export {
-  AwsInvocationTargetSchema,
-  AWS_TARGET_SERVICES,
-  ECS_ASSIGN_PUBLIC_IP,
-  ECS_LAUNCH_TYPES,
-  ECS_TASK_COUNT,
-  HTTP_HEADERS_MAX,
-  HTTP_METHODS,
-  HTTP_TIMEOUT_SECONDS,
-  HttpInvocationTargetSchema,
-  isOtherServiceArn,
-  parseTargetArn,
-  StoredAwsInvocationTargetSchema,
-  type AwsInvocationTarget,
-  type AwsResult,
-  type AwsTargetService,
-  type EcsParameters,
-  type HttpInvocationTarget,
-  type HttpMethod,
-  type HttpResult,
-  type ParsedTargetArn,
-} from '../delivery/contract';
+export * from '../targets/contract';
+/** A schedule's cadences, states and after-completion actions: the row's vocabulary (lib/db/contract.ts), answered as is. */
+export { AFTER_COMPLETION_ACTIONS, REPEATS, SCHEDULE_STATES, type AfterCompletionAction, type Repeat, type ScheduleState } from '../db/contract';
+/** The engine's names and back-off rule (SPEC §8.1, §12.2), re-exported for the form. */
+export { EXHAUSTED_REASONS, MAX_RETRY_DELAY_SECONDS, retryDelaySeconds, type ExhaustedReason } from '../engine/contract';
 /** Id-or-alias helpers, re-exported so clients that may import only the contract (the CLI) share them. */
 export { ALIAS_MAX_LENGTH, ALIAS_MIN_LENGTH, isIdShape, normalizeRef } from '../ids';
 /** The pieces of `invocation_target` the workflow catalog owns (SPEC §6), re-exported for the form and the CLI. */
@@ -78,34 +60,8 @@ export {
   type WorkflowRef,
 } from '../workflows/contract';
 
-/** Schedule cadences (SPEC §5.1, §12.1). */
-export const REPEATS = [
-  /** Once, at `invocation_time` (local wall time in `timezone`). */
-  'one_time',
-  /** On the AWS six-field `cron_expression`, in `timezone`. */
-  'recurring_cron',
-  /** Every `rate_expression` (fixed durations from an anchor instant, no DST effect). */
-  'recurring_rate',
-] as const;
-export type Repeat = (typeof REPEATS)[number];
-
 /** The field that states each cadence (and is refused with the others), SPEC §5.2. */
 export const CADENCE_FIELD = { one_time: 'invocation_time', recurring_cron: 'cron_expression', recurring_rate: 'rate_expression' } as const satisfies Record<Repeat, string>;
-
-/** SPEC §12.5 `action_after_completion`: `none` (default) or `delete` once the schedule completes. */
-export const AFTER_COMPLETION_ACTIONS = ['none', 'delete'] as const;
-export type AfterCompletionAction = (typeof AFTER_COMPLETION_ACTIONS)[number];
-
-/** Why a failed attempt ended its occurrence's retries (SPEC §8.1 `exhausted`). */
-export const EXHAUSTED_REASONS = [
-  /** Attempt `maximum_retry_attempts + 1` failed. */
-  'maximum_retry_attempts',
-  /** The next retry would start after `scheduled_for + maximum_event_age_seconds`. */
-  'maximum_event_age',
-  /** Disabling the schedule or changing its target cancelled the pending retry (SPEC §12.2). */
-  'cancelled',
-] as const;
-export type ExhaustedReason = (typeof EXHAUSTED_REASONS)[number];
 
 /** Bounds of SPEC §12.2 `retry_policy`, inclusive. */
 export const RETRY_BOUNDS = { maximumRetryAttempts: [0, 185], maximumEventAgeSeconds: [60, 86_400] } as const;
@@ -123,21 +79,6 @@ export const RetryPolicySchema = z.strictObject({
   maximum_event_age_seconds: z.int().min(RETRY_BOUNDS.maximumEventAgeSeconds[0]).max(RETRY_BOUNDS.maximumEventAgeSeconds[1]),
 });
 export type RetryPolicyJson = z.infer<typeof RetryPolicySchema>;
-
-/** Longest pause between two attempts, in seconds (SPEC §12.2). */
-export const MAX_RETRY_DELAY_SECONDS = 86_400;
-
-/**
- * The pause after failed attempt `attempt` (1 = the first), in seconds: `min(60 × 2^(n−1), 86400)`
- * (SPEC §12.2): 60, 120, 240, … capped at one day from the 12th attempt on. Pure; the fire path
- * (`attempts.ts`) and the form's back-off hint both use it.
- * @throws RangeError when `attempt` is not a whole number ≥ 1.
- */
-export function retryDelaySeconds(attempt: number): number {
-  if (!Number.isInteger(attempt) || attempt < 1) throw new RangeError('attempt must be a whole number ≥ 1');
-  // 2^(n-1) overflows nothing before the cap: 60 × 2^11 = 122,880 > 86,400 already.
-  return attempt >= 12 ? MAX_RETRY_DELAY_SECONDS : Math.min(60 * 2 ** (attempt - 1), MAX_RETRY_DELAY_SECONDS);
-}
 
 /** Bounds of SPEC §12.4 `maximum_window_minutes`, inclusive. */
 export const FLEXIBLE_WINDOW_MINUTES = [1, 1440] as const;
@@ -167,27 +108,6 @@ export const PausedSchema = z.strictObject({
 });
 export type Paused = z.infer<typeof PausedSchema>;
 
-/** Schedule states (SPEC §5.3): `active` while it can still fire, `completed` once it can fire no more. */
-export const SCHEDULE_STATES = ['active', 'completed'] as const;
-export type ScheduleState = (typeof SCHEDULE_STATES)[number];
-
-/**
- * Run statuses (SPEC §8.1).
- * - `success`: the workflow execution was created.
- * - `limit_exceeded`: a limit refused the execution; the schedule keeps firing.
- * - `invocation_error`: the target or workflow did not resolve, access was gone, or creation failed.
- *
- * Every status a run can hold: `list_executions` and the grid's last run read one index range per
- * status listed here (runs(schedule_id, status, created_at, id)), so a run whose status is missing
- * from this list would not show there.
- */
-export const RUN_STATUSES = ['success', 'limit_exceeded', 'invocation_error'] as const;
-export type RunStatus = (typeof RUN_STATUSES)[number];
-
-/** `schedule` (an occurrence) or `manual` (run now, keyed apart from occurrences). */
-export const RUN_TRIGGERS = ['schedule', 'manual'] as const;
-export type RunTrigger = (typeof RUN_TRIGGERS)[number];
-
 /** Codes a custom issue may carry (the rest of SPEC §5.2 is decided with the database or the clock). */
 type CodedIssue =
   | 'invalid_alias'
@@ -195,9 +115,7 @@ type CodedIssue =
   | 'invalid_rate_expression'
   | 'invalid_timezone'
   | 'invalid_invocation_time'
-  | 'invalid_date_window'
-  | 'invalid_invocation_target'
-  | 'invalid_workflow_reference';
+  | 'invalid_date_window';
 
 function coded(ctx: z.RefinementCtx, code: CodedIssue, message: string, path: (string | number)[] = []) {
   ctx.addIssue({ code: 'custom', message, path, params: { code } });
@@ -210,92 +128,6 @@ const LOCAL_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}$/;
 const IsoInstant = z.string().refine((s) => /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}:\d{2})$/.test(s) && !Number.isNaN(Date.parse(s)), {
   message: 'must be an ISO 8601 instant such as 2026-01-01T00:00:00Z',
 });
-
-/** `invocation_target` (SPEC §6), with the pure target and workflow-reference rules as coded issues. */
-export const InvocationTargetSchema = z
-  .object({ target: TargetRefSchema, workflow: WorkflowRefSchema, input_data: InputDataSchema.default([]) })
-  .strict()
-  .superRefine((t, ctx) => {
-    const { target, workflow } = t;
-    if (!isIdShape(target.blob) && !target.org) {
-      coded(ctx, 'invalid_invocation_target', 'target.blob is an alias, so target.org is required', ['target', 'org']);
-    }
-    const following = target.revision === 'default';
-    if (!following && !isIdShape(target.revision)) {
-      coded(ctx, 'invalid_invocation_target', 'target.revision must be a revision id or "default"', ['target', 'revision']);
-    }
-    if (following && isIdShape(target.session)) {
-      coded(ctx, 'invalid_invocation_target', 'a following target (revision "default") names its session by alias, not by id', ['target', 'session']);
-    }
-    const refProblem = workflowRefProblem(workflow);
-    if (refProblem) coded(ctx, 'invalid_workflow_reference', refProblem.message, refProblem.path.split('.'));
-    if (workflow.revision !== undefined && workflow.revision !== 'default' && !isIdShape(workflow.revision)) {
-      coded(ctx, 'invalid_workflow_reference', 'workflow.revision must be a revision id or "default"', ['workflow', 'revision']);
-    }
-    const definitionFollowsDefault =
-      workflow.blob !== undefined ? (workflow.revision ?? 'default') === 'default' : following;
-    if (definitionFollowsDefault && isIdShape(workflow.definition)) {
-      coded(ctx, 'invalid_invocation_target', 'workflow.definition follows a default revision, so it must be an alias (a branch gives definitions new ids)', ['workflow', 'definition']);
-    }
-  });
-export type InvocationTarget = z.infer<typeof InvocationTargetSchema>;
-
-/**
- * Target types (SPEC §6, §13): `workflow` starts an execution in the embedded catalog, `http` sends a
- * signed webhook, `aws` calls an AWS service. Every surface (product API, web form, CLI, EventBridge
- * API) saves all three.
- */
-export const INVOCATION_TARGET_TYPES = ['workflow', 'http', 'aws'] as const;
-export type InvocationTargetType = (typeof INVOCATION_TARGET_TYPES)[number];
-
-/** `invocation_target_type` and its `invocation_target` (SPEC §6, §13): one pair per target type. */
-export type TargetFields =
-  | { invocation_target_type: 'workflow'; invocation_target: InvocationTarget }
-  | { invocation_target_type: 'http'; invocation_target: HttpInvocationTarget }
-  | { invocation_target_type: 'aws'; invocation_target: AwsInvocationTarget };
-
-/**
- * `invocation_target_type` with its `invocation_target` (SPEC §6, §13), added to `shape`: one strict
- * variant per target type, discriminated by `invocation_target_type`. A stored schedule, its runs and
- * its dead letters carry the target this way, so a reader narrows on the type before reading the target.
- * As stored, an `aws` target may name a service the EventBridge API stores unchanged (SPEC §14).
- */
-function withTarget<S extends z.ZodRawShape>(shape: S) {
-  return z.discriminatedUnion('invocation_target_type', [
-    z.strictObject({ ...shape, invocation_target_type: z.literal('workflow'), invocation_target: InvocationTargetSchema }),
-    z.strictObject({ ...shape, invocation_target_type: z.literal('http'), invocation_target: HttpInvocationTargetSchema }),
-    z.strictObject({ ...shape, invocation_target_type: z.literal('aws'), invocation_target: StoredAwsInvocationTargetSchema }),
-  ]);
-}
-
-/**
- * The same pairs as a request sends them (SPEC §5.1, §13), added to `shape`: `invocation_target_type`
- * may be left out for a `workflow` target (the type before §13). `aws` is the product API's (other
- * services' ARNs refused) unless `stored` is given (the EventBridge API's save, SPEC §14).
- */
-function withTargetInput<S extends z.ZodRawShape>(shape: S, aws: typeof AwsInvocationTargetSchema = AwsInvocationTargetSchema) {
-  return z.discriminatedUnion('invocation_target_type', [
-    z.strictObject({ ...shape, invocation_target_type: z.literal('workflow').optional(), invocation_target: InvocationTargetSchema }),
-    z.strictObject({ ...shape, invocation_target_type: z.literal('http'), invocation_target: HttpInvocationTargetSchema }),
-    z.strictObject({ ...shape, invocation_target_type: z.literal('aws'), invocation_target: aws }),
-  ]);
-}
-
-/** The `invocation_target` schema of each target type, as a request sends it (SPEC §6, §13). */
-export const TARGET_INPUT_SCHEMAS = {
-  workflow: InvocationTargetSchema,
-  http: HttpInvocationTargetSchema,
-  aws: AwsInvocationTargetSchema,
-} as const satisfies Record<InvocationTargetType, z.ZodType>;
-
-/**
- * The target type an `invocation_target` sent without `invocation_target_type` is read as, to name
- * its problems: `url` → `http`, `arn` → `aws`, else `workflow`. Only an update's patch uses it (its
- * type is otherwise the stored one); the merged schedule is then checked as a whole.
- */
-function targetTypeOf(target: Record<string, unknown>): InvocationTargetType {
-  return 'url' in target ? 'http' : 'arn' in target ? 'aws' : 'workflow';
-}
 
 /**
  * The writable fields of a schedule, as a request names them (SPEC §5.1), without cross-field rules.
@@ -327,7 +159,7 @@ export const ScheduleTimingFieldsSchema = z
  * The writable fields of a schedule with its target (SPEC §5.1, §13), without cross-field rules: one
  * variant per `invocation_target_type` (`workflow` when left out).
  */
-export const ScheduleFieldsSchema = withTargetInput(ScheduleTimingFieldsSchema.shape);
+export const ScheduleFieldsSchema = withTarget(ScheduleTimingFieldsSchema.shape, 'save');
 
 /** The SPEC §5.2 rules that need neither the database nor the clock. */
 function checkScheduleRules(s: z.infer<typeof ScheduleTimingFieldsSchema>, ctx: z.RefinementCtx): void {
@@ -384,7 +216,7 @@ export type ScheduleCreateInput = z.infer<typeof ScheduleCreateInput>;
  * A schedule whose target is checked as stored (SPEC §14): the EventBridge API's saves, whose `aws`
  * target may name any service, and an update that leaves a stored target as it is. The same rules.
  */
-export const StoredTargetScheduleInput = withTargetInput(ScheduleTimingFieldsSchema.shape, StoredAwsInvocationTargetSchema).superRefine(checkScheduleRules);
+export const StoredTargetScheduleInput = withTarget(ScheduleTimingFieldsSchema.shape, 'stored-save').superRefine(checkScheduleRules);
 
 /** The fields an update may send, each optional; `invocation_target` is checked by `checkPatchTarget`. */
 const ScheduleUpdateShape = ScheduleTimingFieldsSchema.partial().extend({
@@ -489,8 +321,7 @@ export const RunResultSchema = z.union([
   z.strictObject({ execution_id: IdSchema, revision_id: IdSchema, session_id: IdSchema, definition_id: IdSchema }),
   z.strictObject({ error: z.literal('limit_exceeded'), limit: z.string(), message: z.string() }),
   z.strictObject({ error: z.enum(INVOCATION_ERRORS), message: z.string().optional() }),
-  ...HttpResultSchema.options,
-  ...AwsResultSchema.options,
+  ...TARGET_RESULT_SCHEMAS,
 ]);
 export type RunResult = z.infer<typeof RunResultSchema>;
 
@@ -594,7 +425,7 @@ export const ExpectedVersionParams = z.strictObject({ expected_version: z.int().
  */
 export const CreateScheduleParams = ScheduleTimingFieldsSchema.extend({
   invocation_target_type: z.enum(INVOCATION_TARGET_TYPES).optional(),
-  invocation_target: z.union([InvocationTargetSchema, HttpInvocationTargetSchema, AwsInvocationTargetSchema]),
+  invocation_target: AnyTargetSchema,
   ...DryRunParams.shape,
   ...ClientTokenParams.shape,
 });
@@ -770,7 +601,7 @@ export interface TargetOptions {
 }
 
 /**
- * Why a pending next fire is shown as overdue (lib/schedules/worker-heartbeats.ts `overdueReason`):
+ * Why a pending next fire is shown as overdue (lib/schedules/operations/worker-heartbeats.ts `overdueReason`):
  * - `no_worker`: no worker is alive, so nothing fires it until one starts;
  * - `behind`: workers are alive but have not fired it within the grace period.
  */

@@ -1,31 +1,37 @@
 /** Public entry of the schedules domain (STYLE §5). */
 export * from './contract';
-export { createSchedule } from './create-schedule';
-export { updateSchedule } from './update-schedule';
-export { deleteSchedule } from './delete-schedule';
-export { describeScheduleDeletion, describeSchedulerDeletion, type ScheduleDeletion, type SchedulerDeletion } from './describe-schedule-deletion';
-export { getSchedule, listSchedules, SCHEDULES_PAGE_SIZE } from './list-schedules';
-export { browseSchedules, GRID_PAGE_SIZE, SCHEDULE_SORT_KEYS, type ScheduleSortKey, type SchedulePage } from './browse-schedules';
-export { listRuns, RUNS_PAGE_SIZE } from './list-runs';
-export { setAllEnabled } from './set-all-enabled';
-export { listDeadLetters, countDeadLetters, listedDeadLettersOfRuns, toDeadLetter, DEAD_LETTERS_PAGE_SIZE } from './dead-letters';
+export { createSchedule } from './save/create-schedule';
+export { updateSchedule } from './save/update-schedule';
+export { deleteSchedule } from './save/delete-schedule';
+export { describeScheduleDeletion, describeSchedulerDeletion, type ScheduleDeletion, type SchedulerDeletion } from './save/describe-schedule-deletion';
+export { getSchedule, listSchedules, SCHEDULES_PAGE_SIZE } from './read/list-schedules';
+export { browseSchedules, GRID_PAGE_SIZE, SCHEDULE_SORT_KEYS, type ScheduleSortKey, type SchedulePage } from './read/browse-schedules';
+export { listRuns, RUNS_PAGE_SIZE } from './read/list-runs';
+export { setAllEnabled } from './save/set-all-enabled';
+export { listDeadLetters, countDeadLetters, listedDeadLettersOfRuns, toDeadLetter, DEAD_LETTERS_PAGE_SIZE } from './runs/dead-letters';
 // Run now, replay and dismiss, each with its activity entry (SPEC §15): every caller records who did it.
-export { runSchedule } from './run-schedule';
-export { replayDeadLetter, dismissDeadLetter } from './dead-letters';
+export { runSchedule } from './runs/run-schedule';
+export { replayDeadLetter, dismissDeadLetter } from './runs/dead-letters';
 export { listActivity, recordActivity, recordActivities, recordAutomaticPauses, toActivityEntry, ACTIVITY_PAGE_SIZE, type ActivityBy, type ActivityInput } from './activity';
-export { afterFailedAttempt, type RetryPolicy, type AttemptVerdict } from './attempts';
-export { fireDue, fireOccurrence, fireRetry, listDueOccurrences, listDueRetries, findEarliestNextFire, recordDelivered, deliverAndRecord, type FireOutcome } from './fire-occurrence';
+// The fire engine as the product composes it (SPEC §8, §12, §13): lib/engine with the domain's facts and activity log.
+export { schedulerEngine, SCHEDULER_FACTS, fireDue, fireOccurrence, fireRetry, deliverEach, recordDelivered, deliverAndRecord, sendDueDeadLetters } from './engine';
 export {
-  deliverEach,
+  afterFailedAttempt,
   createDeliveryDeps,
+  findEarliestNextFire,
+  listDueOccurrences,
+  listDueRetries,
   renewInFlightLeases,
   LEASE_RENEW_MS,
-  isExternalTarget,
+  type AttemptVerdict,
   type DeliveredAttempt,
-  type DeliveryDeps,
+  type Engine,
+  type EngineOverrides,
+  type FireOutcome,
   type InFlightAttempt,
-} from './deliver-attempts';
-export { sendDueDeadLetters } from './dead-letter-sends';
+  type RetryPolicy,
+} from '../engine';
+export { NO_ALLOWED_HOSTS, type DeliveryDeps } from '../targets';
 export {
   RetentionSweep,
   retentionCutoff,
@@ -37,12 +43,12 @@ export {
   type RetentionSweepOptions,
   type SweepBatch,
   type SweepPhase,
-} from './retention-sweep';
+} from './operations/retention-sweep';
 export { schedulerCommands } from './commands';
-export { toSchedule, toRun } from './serialize';
-export { listSchedulers, getSchedulerByRevision, type SchedulerSummary } from './list-schedulers';
-export { writeStorageProbe } from './storage-probe';
-export { collectFireMetrics, METRICS_WINDOW_SECONDS, type FireMetrics } from './fire-metrics';
+export { toSchedule, toRun } from './read/serialize';
+export { listSchedulers, getSchedulerByRevision, type SchedulerSummary } from './read/list-schedulers';
+export { writeStorageProbe } from './operations/storage-probe';
+export { collectFireMetrics, METRICS_WINDOW_SECONDS, type FireMetrics } from './operations/fire-metrics';
 export {
   recordHeartbeat,
   markWorkerStopped,
@@ -54,8 +60,8 @@ export {
   PRUNE_AFTER_INTERVALS,
   type RecordHeartbeatOptions,
   type WorkerLiveness,
-} from './worker-heartbeats';
-export { targetOptions, lastRunStatuses, enabledCounts, pendingRetries } from './target-options';
+} from './operations/worker-heartbeats';
+export { targetOptions, lastRunStatuses, enabledCounts, pendingRetries } from './read/target-options';
 export {
   revisionChangeImpacts,
   sessionDeleteImpacts,
@@ -65,27 +71,14 @@ export {
   type ImpactOutcome,
   type RevisionChangeImpact,
   type ScheduleImpact,
-} from './catalog-impact';
-export { getSigningSecret } from './get-signing-secret';
-export { rotateSigningSecret } from './rotate-signing-secret';
-export { signingSecretsForDelivery, ensureSigningSecret, SIGNING_SECRET_OVERLAP_MS, type SigningSecretOptions } from './signing-secrets';
-export { findSigningSecret } from './find-signing-secret';
+} from './read/catalog-impact';
+export { getSigningSecret } from './signing-secrets/get-signing-secret';
+export { rotateSigningSecret } from './signing-secrets/rotate-signing-secret';
+export { signingSecretsForDelivery, ensureSigningSecret, SIGNING_SECRET_OVERLAP_MS, type SigningSecretOptions } from './signing-secrets/signing-secrets';
+export { findSigningSecret } from './signing-secrets/find-signing-secret';
 
-// The EventBridge-compatible API's view (SPEC §14): schedule groups, schedules by group and name,
-// remembered client tokens, the default event, and the save-time timing rules.
-export { DEFAULT_GROUP, EVENTBRIDGE_NAME, GROUPS_PER_ORG, type GroupTag, type ScheduleGroupInfo } from './groups/group-info';
-export {
-  createScheduleGroup,
-  getScheduleGroup,
-  listScheduleGroups,
-  deleteScheduleGroup,
-  tagScheduleGroup,
-  untagScheduleGroup,
-} from './groups/schedule-group-verbs';
-export { getGroupSchedule, listGroupSchedules, type GroupSchedule, type ScheduleCursor } from './groups/group-schedules';
-export { findClientToken, saveClientToken, requestHash } from './client-tokens';
-export { eventBridgeOrigin, type EventBridgeOrigin } from './default-event';
-export { scheduleArn } from '../delivery';
-export { EVENTBRIDGE_START_DATE_GRACE_MS, NO_ALLOWED_HOSTS, type DestinationOptions, type SaveRules } from './save-schedule';
+// What facades build on (SPEC §14): remembered client tokens, the save rules they pass, the time engine's expressions.
+export { findClientToken, saveClientToken, requestHash } from './save/client-tokens';
+export { scheduleArn } from '../targets';
+export { type DestinationOptions, type SaveRules } from './save/save-schedule';
 export { parseScheduleExpression, ScheduleExpressionError, type ScheduleExpression } from '../cron';
-export { eventBridgeViewOfScheduler, eventBridgeRegionOf, type EventBridgeView } from './groups/eventbridge-view';

@@ -1,21 +1,30 @@
 /**
- * Tests' one-call fire of everything due (SPEC §8, §13): `fireDue`, then the http and aws attempts it
- * stored in flight delivered and recorded (`deliverAndRecord`), as the worker does beside its loop.
- * Returns the batch's outcomes with each `delivering` one replaced by its recorded `fired` outcome.
+ * Tests' fire as a worker process fires (SPEC §8, §13): the product's engine with the facades the
+ * worker's edge layers on it (worker/main.ts: the EventBridge-compatible API's facts), `fireDue`, and
+ * the one-call fire of everything due, whose after-commit attempts are delivered and recorded
+ * (`deliverAndRecord`) as the worker does beside its loop.
  */
+import { EVENTBRIDGE_FIRE_FACTS } from '../api';
 import type { HttpAllowList, Limits } from '../config';
 import type { Db } from '../db';
-import { createDeliveryPool } from '../delivery';
-import { deliverAndRecord, fireDue, type DeliveryDeps, type FireOutcome } from '../schedules';
+import { schedulerEngine, type DeliveryDeps, type FireOutcome } from '../schedules';
+import { createDeliveryPool } from '../targets';
+
+/** The engine of a worker process: the product's, with the facades its edge passes (worker/main.ts). */
+export const workerEngine = schedulerEngine.with(EVENTBRIDGE_FIRE_FACTS);
+
+/** `fireDue` as a worker process runs it (`workerEngine`). */
+export const fireDue = workerEngine.fireDue;
 
 /** Delivery for tests: a pool of 16 and loopback allowed (receivers listen on 127.0.0.1). */
 export function testDelivery(allowList: HttpAllowList = { hosts: ['localhost'], addresses: [], ranges: ['127.0.0.0/8', '::1/128'] }): DeliveryDeps {
   return { pool: createDeliveryPool(16), allowList };
 }
 
+/** Fire everything due at `now` and deliver and record the batch's after-commit attempts; each `delivering` outcome is replaced by its recorded `fired` one. */
 export async function fireDueAndDeliver(opts: { db: Db; now: Date; limit?: number; limits: Limits; delivery?: DeliveryDeps; clock?: () => Date }): Promise<FireOutcome[]> {
-  const outcomes = await fireDue({ db: opts.db, now: opts.now, limit: opts.limit ?? 500, limits: opts.limits, clock: opts.clock });
+  const outcomes = await workerEngine.fireDue({ db: opts.db, now: opts.now, limit: opts.limit ?? 500, limits: opts.limits, clock: opts.clock });
   const inFlight = outcomes.flatMap((o) => (o.kind === 'delivering' ? [o.delivery] : []));
-  const recorded = inFlight.length ? await deliverAndRecord(opts.db, inFlight, opts.delivery ?? testDelivery(), opts.clock ?? (() => opts.now)) : [];
+  const recorded = inFlight.length ? await workerEngine.deliverAndRecord(opts.db, inFlight, opts.delivery ?? testDelivery(), opts.clock ?? (() => opts.now)) : [];
   return [...outcomes.filter((o) => o.kind !== 'delivering'), ...recorded];
 }

@@ -3,7 +3,7 @@
  * `123456789012`, attempt 1 of a scheduled occurrence at `scheduledFor`.
  */
 import { randomUUID } from 'node:crypto';
-import { scheduleArn, type FireContext } from '../delivery';
+import { scheduleArn, type FireContext } from '../targets';
 
 export const TEST_ACCOUNT = '123456789012';
 

@@ -14,7 +14,7 @@ export interface ScheduleFixture {
   createdBy: { type: 'user' | 'org'; id: string };
   invocationTarget: unknown;
   /** Default `workflow`; `http` or `aws` for an external target (SPEC §13). */
-  invocationTargetType?: 'workflow' | 'http' | 'aws';
+  invocationTargetType?: string;
   /** Default `recurring_cron`. */
   repeat?: 'recurring_cron' | 'one_time';
   /** Default `* * * * ? *` (every minute) for `recurring_cron`. */

@@ -17,9 +17,14 @@ import { createTestDb } from './test-db';
 
 const ROOT = path.resolve(__dirname, '../..');
 
-/** A worker process on database `url` with `env` added; `node --import tsx` is one process, so signals reach the worker itself. */
-export function spawnWorker(url: string, env: Record<string, string>): ChildProcess {
-  return spawn(process.execPath, ['--import', 'tsx', 'worker/main.ts'], { cwd: ROOT, env: childEnv({ DATABASE_URL: url, ...env }), stdio: ['ignore', 'ignore', 'inherit'] });
+/**
+ * A worker process on database `url` with `env` added; `node --import tsx` is one process, so signals
+ * reach the worker itself. `preload`: modules (repo-relative) loaded before worker/main.ts, e.g. one
+ * that registers a test's target driver in the worker's registry.
+ */
+export function spawnWorker(url: string, env: Record<string, string>, preload: string[] = []): ChildProcess {
+  const imports = preload.flatMap((m) => ['--import', `./${m}`]);
+  return spawn(process.execPath, ['--import', 'tsx', ...imports, 'worker/main.ts'], { cwd: ROOT, env: childEnv({ DATABASE_URL: url, ...env }), stdio: ['ignore', 'ignore', 'inherit'] });
 }
 
 export const sleep = (ms: number) => new Promise((r) => setTimeout(r, Math.max(0, ms)));

@@ -13,7 +13,7 @@ import { CreateQueueCommand, GetQueueAttributesCommand, ReceiveMessageCommand, S
 import { Webhook } from 'standardwebhooks';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { orgAccountId } from '../../lib/auth';
-import { DEAD_LETTER_ATTRIBUTES, occurrenceId, type HostResolver } from '../../lib/delivery';
+import { DEAD_LETTER_ATTRIBUTES, occurrenceId, type HostResolver } from '../../lib/targets';
 import { createSchedule, fireDue, deliverEach, listDeadLetters, signingSecretsForDelivery } from '../../lib/schedules';
 import { testDelivery } from '../../lib/testing/fire-and-deliver';
 import { TEST_LIMITS } from '../../lib/testing/limits';

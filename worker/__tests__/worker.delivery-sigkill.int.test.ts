@@ -9,7 +9,7 @@
  */
 import { expect, it } from 'vitest';
 import { workerClock } from '../../lib/config';
-import { occurrenceId } from '../../lib/delivery';
+import { occurrenceId } from '../../lib/targets';
 import { createSchedule } from '../../lib/schedules';
 import { TEST_LIMITS } from '../../lib/testing/limits';
 import { startReceiver } from '../../lib/testing/receiver';

@@ -10,9 +10,10 @@ import { Breadcrumbs } from '@/components/breadcrumbs';
 import { BulkEnable } from '@/components/bulk-enable';
 import { CatalogForm } from '@/components/catalog/catalog-form';
 import { ScheduleGrid } from '@/components/schedule-grid';
-import { browseSchedules, countDeadLetters, describeSchedulerDeletion, enabledCounts, eventBridgeViewOfScheduler, lastRunStatuses, pendingRetries, SCHEDULE_SORT_KEYS, SCHEDULE_STATES } from '@/lib/schedules';
+import { eventBridgeViewOfScheduler } from '@/lib/api';
+import { browseSchedules, countDeadLetters, describeSchedulerDeletion, enabledCounts, lastRunStatuses, pendingRetries, SCHEDULE_SORT_KEYS, SCHEDULE_STATES } from '@/lib/schedules';
 import { deleteScheduleAction, deleteSchedulerAction, describeScheduleDeletionAction, runScheduleAction, setAllEnabledAction, setEnabledAction } from './actions';
-import { displayTarget } from '@/components/display-target';
+import { displayTarget } from '@/components/targets';
 import { DEFAULT_SCHEDULER, isDefaultScheduler } from '@/lib/workflows';
 
 export const dynamic = 'force-dynamic';

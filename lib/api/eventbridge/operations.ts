@@ -2,24 +2,15 @@
  * The twelve operations (SPEC §14, EVENTBRIDGE.md §2). Each one: validated input → one domain call
  * (lib/schedules) → the model's output shape. Every success is HTTP 200; Delete/Tag/Untag answer `{}`.
  */
-import {
-  createSchedule,
-  createScheduleGroup,
-  deleteSchedule,
-  deleteScheduleGroup,
-  getGroupSchedule,
-  getScheduleGroup,
-  listGroupSchedules,
-  listScheduleGroups,
-  tagScheduleGroup,
-  untagScheduleGroup,
-  updateSchedule,
-  type ScheduleGroupInfo,
-} from '../../schedules';
+import { createSchedule, deleteSchedule, updateSchedule } from '../../schedules';
+import { getGroupSchedule, listGroupSchedules } from './groups/group-schedules';
+import type { ScheduleGroupInfo } from './groups/group-info';
+import { createScheduleGroup, deleteScheduleGroup, getScheduleGroup, listScheduleGroups, tagScheduleGroup, untagScheduleGroup } from './groups/schedule-group-verbs';
+import { EVENTBRIDGE_SAVE_RULES } from './save-rules';
 import { withClientToken } from './client-token';
 import { toAwsError, type RefusalSubject } from './domain-errors';
 import { AwsError } from './errors';
-import { keepWebhookFields, toDomainSchedule, toWireSchedule, toWireSummary } from './schedule-mapping';
+import { keepUnexpressedFields, toDomainSchedule, toWireSchedule, toWireSummary } from './schedule-mapping';
 import type { OperationName } from './validate';
 import {
   decodeNextToken,
@@ -89,10 +80,10 @@ export const OPERATIONS: Record<OperationName, Operation> = {
             actor: ctx.actor,
             revision: { id: target.revisionId, blobId: target.blobId },
             input: mapped.input,
-            eventbridge: mapped.eventbridge,
+            facadeData: mapped.eventbridge,
             name: w.Name,
             aliasFromName: true,
-            rules: 'eventbridge',
+            rules: EVENTBRIDGE_SAVE_RULES,
             limits: ctx.limits,
             httpAllowList: ctx.httpAllowList,
             now: ctx.now,
@@ -122,7 +113,7 @@ export const OPERATIONS: Record<OperationName, Operation> = {
         getGroupSchedule({ db: ctx.db, actor: ctx.actor, orgId: ctx.orgId, groupName: group, name: w.Name, needed: 'write', now: ctx.now }),
       );
       const mapped = toDomainSchedule(w, ctx, group);
-      keepWebhookFields(mapped.input, found.schedule);
+      keepUnexpressedFields(mapped.input, found.schedule);
       await domain(ctx, subject, () =>
         updateSchedule({
           db: ctx.db,
@@ -131,8 +122,8 @@ export const OPERATIONS: Record<OperationName, Operation> = {
           scheduleRef: found.schedule.id,
           // Full replacement (EVENTBRIDGE.md §3.3): every field is sent, absent ones as their defaults.
           input: mapped.input,
-          eventbridge: mapped.eventbridge,
-          rules: 'eventbridge',
+          facadeData: mapped.eventbridge,
+          rules: EVENTBRIDGE_SAVE_RULES,
           limits: ctx.limits,
           httpAllowList: ctx.httpAllowList,
           now: ctx.now,

@@ -1,8 +1,8 @@
 /**
  * EventBridge schedules ↔ the product's schedules (SPEC §14). Wire shapes in, the contract's fields
  * out, and back; the rules of schedules are the domain's (lib/schedules), which this file never
- * re-implements. What the product has no field for yet is kept in the schedule's `eventbridge` column
- * and answered from there.
+ * re-implements. What the product has no field for yet is kept in the schedule's facade data
+ * (stored-data.ts) and answered from there.
  *
  * THE CADENCE SEAM: `cadenceFields` is the one place where `rate(...)`, `FlexibleTimeWindow`,
  * `Target.RetryPolicy`, `Target.DeadLetterConfig` and `ActionAfterCompletion` meet the domain's
@@ -13,14 +13,16 @@
 import {
   parseScheduleExpression,
   ScheduleExpressionError,
+  targetAddress,
   type AwsInvocationTarget,
-  type HttpInvocationTarget,
+  type InvocationTargetType,
   type Schedule,
-  type GroupSchedule,
   type InvocationTarget,
   type TargetFields,
+  type TargetOf,
 } from '../../schedules';
 import { AwsError } from './errors';
+import type { GroupSchedule } from './groups/group-schedules';
 import { validationError } from './validate';
 import {
   DEFAULT_RETRY_POLICY,
@@ -31,6 +33,7 @@ import {
   type WireScheduleInput,
   type WireTarget,
 } from './wire';
+import { liveStoredData, type StoredEventBridge } from './stored-data';
 import { looksLikeWorkflowArn, parseWorkflowArn, workflowArnOf } from './workflow-arn';
 
 /** The product's description limit (SPEC §5.2); the EventBridge API takes up to 512 (docs/decisions.md). */
@@ -38,24 +41,6 @@ const PRODUCT_DESCRIPTION_MAX = 256;
 
 /** The role shown for a schedule made outside the EventBridge API, which has none (docs/decisions.md). */
 const productRoleArn = (accountId: string) => `arn:aws:iam::${accountId}:role/scheduler-product-api`;
-
-/** What the `eventbridge` column holds (keys the domain may drop are named in lib/schedules/update-schedule.ts). */
-export interface StoredEventBridge {
-  v: 1;
-  /** Where and as what it was last saved through this API. */
-  region: string;
-  account: string;
-  arn: string;
-  /** The Target as sent (its `Arn`/`Input` dropped once the product changes the target). */
-  target: Partial<WireTarget>;
-  /** The expression as sent (dropped once the product changes the cadence). */
-  expression?: string;
-  /** The full Description when longer than the product's 256 (dropped once the product changes it). */
-  description?: string;
-  /** The default event's origin, for a workflow target without Input (SPEC §13.3). */
-  defaultEvent?: { arn: string; region: string; account: string };
-  kmsKeyArn?: string;
-}
 
 /** The schedule fields (with the target) the domain's create/update take, and what the column stores. */
 export interface DomainSchedule {
@@ -119,18 +104,31 @@ function mapTarget(t: WireTarget): TargetFields {
   return { invocation_target_type: 'aws', invocation_target: aws };
 }
 
+/** A stored target's fields the EventBridge Target has no members for, kept by an UpdateSchedule that sends the Target back, by type. */
+type KeepOnUpdate = { [T in InvocationTargetType]?: (next: TargetOf<T>, stored: TargetOf<T>) => TargetOf<T> };
+
 /**
- * UpdateSchedule of a webhook whose URL stays the same keeps the webhook's `method`, `headers` and
- * `timeout_seconds` (docs/decisions.md): the EventBridge Target has no members for them, so a client
- * sending back the Target it read would otherwise drop a configured credential header without a word.
- * Everything the Target does express is replaced, as AWS replaces it. Mutates and returns `input`.
+ * This facade's rules of what an UpdateSchedule keeps of the stored target (docs/decisions.md): of a
+ * webhook whose URL stays the same, its `method`, `headers` and `timeout_seconds` — the Target has no
+ * members for them, so a client sending back the Target it read would otherwise drop a configured
+ * credential header without a word. Everything the Target does express is replaced, as AWS does.
  */
-export function keepWebhookFields(input: Record<string, unknown>, stored: Schedule): Record<string, unknown> {
-  if (input.invocation_target_type !== 'http' || stored.invocation_target_type !== 'http') return input;
-  const next = input.invocation_target as HttpInvocationTarget;
-  const { method, headers, timeout_seconds } = stored.invocation_target;
-  if (next.url !== stored.invocation_target.url) return input;
-  input.invocation_target = { ...(method ? { method } : {}), ...(headers ? { headers } : {}), ...(timeout_seconds ? { timeout_seconds } : {}), ...next };
+const KEEP_ON_UPDATE: KeepOnUpdate = {
+  http(next, stored) {
+    if (next.url !== stored.url) return next;
+    const { method, headers, timeout_seconds } = stored;
+    return { ...(method ? { method } : {}), ...(headers ? { headers } : {}), ...(timeout_seconds ? { timeout_seconds } : {}), ...next };
+  },
+};
+
+/**
+ * UpdateSchedule keeps the stored target's fields the EventBridge Target cannot express
+ * (`KEEP_ON_UPDATE`) when the Target keeps its type. Mutates and returns `input`.
+ */
+export function keepUnexpressedFields(input: Record<string, unknown>, stored: Schedule): Record<string, unknown> {
+  if (input.invocation_target_type !== stored.invocation_target_type) return input;
+  const keep = KEEP_ON_UPDATE[stored.invocation_target_type] as ((next: unknown, stored: unknown) => unknown) | undefined;
+  if (keep) input.invocation_target = keep(input.invocation_target, stored.invocation_target);
   return input;
 }
 
@@ -244,27 +242,30 @@ export function toDomainSchedule(wire: WireScheduleInput, ctx: EventBridgeContex
   return { input, eventbridge };
 }
 
-function storedOf(v: unknown): Partial<StoredEventBridge> {
-  return typeof v === 'object' && v !== null ? (v as Partial<StoredEventBridge>) : {};
-}
+/** What a Target's `Arn`, `Input` and `RoleArn` are derived from when the product changed the target. */
+type WireDerived = Pick<WireTarget, 'Arn'> & Partial<Pick<WireTarget, 'Input' | 'RoleArn'>>;
+
+/**
+ * How each target type is answered as an EventBridge Target (SPEC §14, `mapTarget`'s inverse); a type
+ * this table does not name is answered with its address as the `Arn`.
+ */
+const WIRE_TARGETS: { [T in InvocationTargetType]?: (t: TargetOf<T>, ctx: EventBridgeContext) => WireDerived } = {
+  workflow: (it, ctx) => ({ Arn: workflowArnOf(ctx.region, ctx.accountId, it), ...(it.input_data.length ? { Input: JSON.stringify(it.input_data) } : {}) }),
+  // The body back as Input: a text as it is, any other JSON value serialized.
+  http: (t) => ({ Arn: t.url, ...(t.body !== undefined ? { Input: typeof t.body === 'string' ? t.body : JSON.stringify(t.body) } : {}) }),
+  aws: (t) => ({ Arn: t.arn, ...(t.input !== undefined ? { Input: t.input } : {}), ...(t.role_arn ? { RoleArn: t.role_arn } : {}) }),
+};
 
 /** The Target answered: the one sent (with AWS's default RetryPolicy), its Arn and Input re-derived when the product changed them. */
 function wireTarget(gs: GroupSchedule, ctx: EventBridgeContext, stored: Partial<StoredEventBridge>): WireTarget {
   const s = gs.schedule;
   const sent = stored.target ?? {};
-  let derived: Pick<WireTarget, 'Arn'> & Partial<Pick<WireTarget, 'Input' | 'RoleArn'>>;
-  if (sent.Arn !== undefined) derived = { Arn: sent.Arn, ...(sent.Input !== undefined ? { Input: sent.Input } : {}) };
-  else if (s.invocation_target_type === 'http') {
-    // The body back as Input: a text as it is, any other JSON value serialized (mapTarget's inverse).
-    const t = s.invocation_target;
-    derived = { Arn: t.url, ...(t.body !== undefined ? { Input: typeof t.body === 'string' ? t.body : JSON.stringify(t.body) } : {}) };
-  } else if (s.invocation_target_type === 'aws') {
-    const t = s.invocation_target;
-    derived = { Arn: t.arn, ...(t.input !== undefined ? { Input: t.input } : {}), ...(t.role_arn ? { RoleArn: t.role_arn } : {}) };
-  } else {
-    const it = s.invocation_target;
-    derived = { Arn: workflowArnOf(ctx.region, ctx.accountId, it), ...(it.input_data.length ? { Input: JSON.stringify(it.input_data) } : {}) };
-  }
+  const derived: WireDerived =
+    sent.Arn !== undefined
+      ? { Arn: sent.Arn, ...(sent.Input !== undefined ? { Input: sent.Input } : {}) }
+      : ((WIRE_TARGETS[s.invocation_target_type] as ((t: unknown, ctx: EventBridgeContext) => WireDerived) | undefined)?.(s.invocation_target, ctx) ?? {
+          Arn: targetAddress(s.invocation_target_type, s.invocation_target, s.id),
+        });
   // Retries and the dead letter are the schedule's own (SPEC §12.2–§12.3), whoever set them last; a
   // schedule without a retry policy makes one attempt, which AWS spells MaximumRetryAttempts 0.
   const { DeadLetterConfig: _sentDeadLetter, ...rest } = sent;
@@ -290,7 +291,7 @@ function wireExpression(gs: GroupSchedule, stored: Partial<StoredEventBridge>): 
 /** GetSchedule's answer (EVENTBRIDGE.md §3.2): AWS's defaults filled in, unset fields absent. */
 export function toWireSchedule(gs: GroupSchedule, ctx: EventBridgeContext): Record<string, unknown> {
   const s = gs.schedule;
-  const stored = storedOf(gs.eventbridge);
+  const stored = liveStoredData(gs.eventbridge);
   const description = stored.description ?? s.description;
   return {
     ActionAfterCompletion: s.action_after_completion === 'delete' ? 'DELETE' : 'NONE',
@@ -321,6 +322,6 @@ export function toWireSummary(gs: GroupSchedule, ctx: EventBridgeContext): Recor
     LastModificationDate: toWireTime(s.updated_at),
     Name: s.name,
     State: s.enabled ? 'ENABLED' : 'DISABLED',
-    Target: { Arn: wireTarget(gs, ctx, storedOf(gs.eventbridge)).Arn },
+    Target: { Arn: wireTarget(gs, ctx, liveStoredData(gs.eventbridge)).Arn },
   };
 }

@@ -70,7 +70,7 @@ export const DEFAULT_GROUP_NAME = 'default';
 /** AWS's server-side retry default, returned by GetSchedule when none was sent (EVENTBRIDGE.md §3.2). */
 export const DEFAULT_RETRY_POLICY = { MaximumEventAgeInSeconds: 86400, MaximumRetryAttempts: 185 } as const;
 
-/** A schedule's ARN in the request's region and account (the rule is lib/delivery's `scheduleArn`, SPEC §14). */
+/** A schedule's ARN in the request's region and account (the rule is lib/targets' `scheduleArn`, SPEC §14). */
 export const scheduleArn = (ctx: Pick<EventBridgeContext, 'region' | 'accountId'>, group: string, name: string) =>
   ruleScheduleArn({ region: ctx.region, account: ctx.accountId, group, name });
 export const groupArn = (ctx: Pick<EventBridgeContext, 'region' | 'accountId'>, group: string) =>

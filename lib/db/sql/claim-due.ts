@@ -19,37 +19,39 @@ import type { Tx } from '../client';
 import { dialectOfDb } from '../client';
 import { queryRows } from './run-sql';
 import { sqlInstant } from './instant';
-import { rawInstant, toScheduleRecord, type ScheduleRecord } from './schedule-record';
+import { pickScheduleRecord, rawInstant, scheduleColumns, type ScheduleRecord } from './schedule-record';
 
-/** The columns of a `schedules` row that firing reads (timing, target, delivery and pause policies). */
-export type FiringSchedule = Pick<
-  ScheduleRecord,
-  | 'id'
-  | 'revisionId'
-  | 'alias'
-  | 'name'
-  | 'description'
-  | 'repeat'
-  | 'invocationTime'
-  | 'cronExpression'
-  | 'rateExpression'
-  | 'rateAnchor'
-  | 'timezone'
-  | 'startDate'
-  | 'endDate'
-  | 'flexibleWindowMinutes'
-  | 'retryMaximumAttempts'
-  | 'retryMaximumEventAgeSeconds'
-  | 'deadLetterArn'
-  | 'actionAfterCompletion'
-  | 'pauseAfterFailures'
-  | 'consecutiveFailures'
-  | 'invocationTargetType'
-  | 'invocationTarget'
-  | 'eventbridge'
-  | 'createdByType'
-  | 'createdById'
->;
+/** The fields of a `schedules` row that firing reads (timing, target, delivery and pause policies). */
+const FIRING_KEYS = [
+  'id',
+  'revisionId',
+  'alias',
+  'name',
+  'description',
+  'repeat',
+  'invocationTime',
+  'cronExpression',
+  'rateExpression',
+  'rateAnchor',
+  'timezone',
+  'startDate',
+  'endDate',
+  'flexibleWindowMinutes',
+  'retryMaximumAttempts',
+  'retryMaximumEventAgeSeconds',
+  'deadLetterArn',
+  'actionAfterCompletion',
+  'pauseAfterFailures',
+  'consecutiveFailures',
+  'invocationTargetType',
+  'invocationTarget',
+  'facadeData',
+  'createdByType',
+  'createdById',
+] as const satisfies readonly (keyof ScheduleRecord)[];
+
+/** What firing reads of a schedule: `FIRING_KEYS` of the row codec's record (schedule-record.ts). */
+export type FiringSchedule = Pick<ScheduleRecord, (typeof FIRING_KEYS)[number]>;
 
 /** A schedule claimed for its due occurrence. */
 export type ClaimedSchedule = FiringSchedule & {
@@ -60,42 +62,12 @@ export type ClaimedSchedule = FiringSchedule & {
 };
 
 /** Only what firing reads (every column read costs per row; state and enabled are in the WHERE). */
-export const FIRING_COLUMNS = `id, revision_id, alias, name, description, repeat, invocation_time, cron_expression, rate_expression,
-  rate_anchor, timezone, start_date, end_date, flexible_window_minutes, retry_maximum_attempts,
-  retry_maximum_event_age_seconds, dead_letter_arn, action_after_completion, pause_after_failures,
-  consecutive_failures, invocation_target_type, invocation_target, eventbridge, created_by_type, created_by_id`;
+export const FIRING_COLUMNS = scheduleColumns(FIRING_KEYS);
 const COLUMNS = `${FIRING_COLUMNS}, next_fire_at, next_scheduled_for`;
 
-/** A raw row of FIRING_COLUMNS → FiringSchedule (the columns read, mapped as `toScheduleRecord` maps them). */
+/** A raw row of FIRING_COLUMNS → FiringSchedule, through the row codec. */
 export function toFiringSchedule(r: Record<string, unknown>): FiringSchedule {
-  const s = toScheduleRecord(r);
-  return {
-    id: s.id,
-    revisionId: s.revisionId,
-    alias: s.alias,
-    name: s.name,
-    description: s.description,
-    repeat: s.repeat,
-    invocationTime: s.invocationTime,
-    cronExpression: s.cronExpression,
-    rateExpression: s.rateExpression,
-    rateAnchor: s.rateAnchor,
-    timezone: s.timezone,
-    startDate: s.startDate,
-    endDate: s.endDate,
-    flexibleWindowMinutes: s.flexibleWindowMinutes,
-    retryMaximumAttempts: s.retryMaximumAttempts,
-    retryMaximumEventAgeSeconds: s.retryMaximumEventAgeSeconds,
-    deadLetterArn: s.deadLetterArn,
-    actionAfterCompletion: s.actionAfterCompletion,
-    pauseAfterFailures: s.pauseAfterFailures,
-    consecutiveFailures: s.consecutiveFailures,
-    invocationTargetType: s.invocationTargetType,
-    invocationTarget: s.invocationTarget,
-    eventbridge: s.eventbridge,
-    createdByType: s.createdByType,
-    createdById: s.createdById,
-  };
+  return pickScheduleRecord(r, FIRING_KEYS);
 }
 
 /**

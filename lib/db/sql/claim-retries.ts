@@ -17,7 +17,7 @@ import { dialectOfDb } from '../client';
 import { queryRows } from './run-sql';
 import { FIRING_COLUMNS, toFiringSchedule, type FiringSchedule } from './claim-due';
 import { sqlInstant } from './instant';
-import { rawBoolean, rawInstant } from './schedule-record';
+import { rawBoolean, rawInstant, rawText, rawTextOrNull } from './schedule-record';
 
 /**
  * A claimed retry: attempt `attempt` of occurrence `scheduledFor` of `schedule`. With `inFlight` it is
@@ -95,15 +95,15 @@ async function take(tx: Tx, rows: Record<string, unknown>[]): Promise<ClaimedRet
   const taken = await queryRows<{ id: string }>(tx, TAKE_PENDING_SQL, JSON.stringify(rows.map((r) => r.pending_id)));
   const ours = new Set(taken.map((t) => t.id));
   return rows
-    .filter((r) => ours.has(r.pending_id as string))
+    .filter((r) => ours.has(rawText('pending_attempts.id', r.pending_id)))
     .map((r) => ({
-      pendingId: r.pending_id as string,
+      pendingId: rawText('pending_attempts.id', r.pending_id),
       scheduledFor: rawInstant(r.pending_scheduled_for)!,
       trigger: r.pending_trigger === 'manual' ? ('manual' as const) : ('schedule' as const),
       attempt: Number(r.pending_attempt),
       inFlight: rawBoolean(r.pending_in_flight),
       deliveries: Number(r.pending_deliveries),
-      deadLetterId: (r.pending_dead_letter_id as string | null) ?? null,
+      deadLetterId: rawTextOrNull('pending_attempts.dead_letter_id', r.pending_dead_letter_id),
       dueAt: rawInstant(r.pending_due_at)!,
       enabled: rawBoolean(r.enabled),
       schedule: toFiringSchedule(r),

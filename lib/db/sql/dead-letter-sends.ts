@@ -9,7 +9,7 @@
 import type { Tx } from '../client';
 import { dialectOfDb } from '../client';
 import { sqlInstant } from './instant';
-import { rawInstant, rawJson } from './schedule-record';
+import { rawInstant, rawJson, rawText } from './schedule-record';
 
 /** A dead letter whose send is this caller's until `leaseUntil`. */
 export interface DeadLetterSend {
@@ -53,18 +53,18 @@ export async function claimDeadLetterSends(tx: Tx, now: Date, limit: number, lea
   if (due.length === 0) return [];
   const rows = await tx.$queryRawUnsafe<Record<string, unknown>[]>(LEASE_SQL[dialect], sqlInstant(dialect, leaseUntil), JSON.stringify(due.map((d) => d.id)));
   return rows.map((r) => ({
-    id: r.id as string,
-    scheduleId: r.schedule_id as string,
-    revisionId: r.revision_id as string,
+    id: rawText('dead_letters.id', r.id),
+    scheduleId: rawText('dead_letters.schedule_id', r.schedule_id),
+    revisionId: rawText('dead_letters.revision_id', r.revision_id),
     scheduledFor: rawInstant(r.scheduled_for)!,
     attempts: Number(r.attempts),
-    exhausted: r.exhausted as string,
-    lastRunId: r.last_run_id as string,
+    exhausted: rawText('dead_letters.exhausted', r.exhausted),
+    lastRunId: rawText('dead_letters.last_run_id', r.last_run_id),
     lastResult: rawJson(r.last_result),
     lastRequest: rawJson(r.last_request),
-    invocationTargetType: r.invocation_target_type as string,
+    invocationTargetType: rawText('dead_letters.invocation_target_type', r.invocation_target_type),
     invocationTarget: rawJson(r.invocation_target),
-    deadLetterArn: r.dead_letter_arn as string,
+    deadLetterArn: rawText('dead_letters.dead_letter_arn', r.dead_letter_arn),
     sqsAttempts: Number(r.sqs_attempts),
   }));
 }

@@ -8,7 +8,7 @@
  * while the occurrence could still be claimed, and a swept run is `retention` days older than that.
  *
  * Bounded: one call deletes at most `limit` rows, so each transaction (and, on SQLite, each hold of
- * the write lock the worker's fires also need) stays short; lib/schedules/retention-sweep.ts picks
+ * the write lock the worker's fires also need) stays short; lib/schedules/operations/retention-sweep.ts picks
  * `limit` by the time the previous batch took. Idempotent: several workers sweeping at once delete
  * each row once; a sweep with nothing left to do is one index probe.
  *

@@ -74,6 +74,9 @@ export async function loadFiringSchedules(tx: Tx, ids: string[]): Promise<Map<st
   const out = new Map<string, FiringSchedule & { enabled: boolean }>();
   if (ids.length === 0) return out;
   const rows = await tx.$queryRawUnsafe<Record<string, unknown>[]>(LOAD_FIRING_SQL[dialectOfDb(tx)], JSON.stringify([...new Set(ids)]));
-  for (const r of rows) out.set(r.id as string, { ...toFiringSchedule(r), enabled: rawBoolean(r.enabled) });
+  for (const r of rows) {
+    const s = toFiringSchedule(r);
+    out.set(s.id, { ...s, enabled: rawBoolean(r.enabled) });
+  }
   return out;
 }

@@ -25,7 +25,7 @@ export { deleteExpiredExecutions, type ExecutionSweepCursor } from './delete-exp
 export { incrementalVacuum, sqliteSpace, checkpointPassive } from './incremental-vacuum';
 export { sqlInstant } from './instant';
 export { searchSchedules, SCHEDULE_SORT_KEYS, type ScheduleSortKey, type ScheduleSearch } from './search-schedules';
-export { type ScheduleRecord } from './schedule-record';
+export { rawOneOf, scheduleRecordOf, type ScheduleRecord, type ScheduleRowLike } from './schedule-record';
 export { fireLateness, LATENESS_BUCKETS_SECONDS, type LatenessHistogram } from './fire-metrics';
 export { findLastRuns, countEnabled, type LastRunRecord } from './last-runs';
 export { newestRunIds } from './newest-runs';

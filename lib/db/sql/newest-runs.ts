@@ -1,7 +1,7 @@
 /**
  * The ids of a schedule's newest runs (by `created_at`, then `id`) among several statuses, after an
  * optional cursor, in one statement: one backward range of runs(schedule_id, status, created_at, id)
- * per status, merged (`list_executions` without a status filter; lib/schedules/list-runs.ts). Each arm
+ * per status, merged (`list_executions` without a status filter; lib/schedules/read/list-runs.ts). Each arm
  * reads at most `limit` index entries, so the cost does not grow with the schedule's runs.
  */
 import type { Tx } from '../client';

@@ -100,7 +100,7 @@ const INSERT_DEAD_LETTERS_SQL = {
 /**
  * Keep each exhausted occurrence in its scheduler's dead-letter list (SPEC §12.3). One with a
  * `deadLetterArn` is stored with its SQS send `pending`, due at once: the send happens after commit
- * (lib/schedules/dead-letter-sends.ts), so a crash before it leaves the send due, never lost.
+ * (lib/engine/dead-letter-sends.ts), so a crash before it leaves the send due, never lost.
  */
 export async function insertDeadLetters(tx: Tx, rows: DeadLetterInsert[]): Promise<void> {
   if (rows.length === 0) return;

@@ -1,7 +1,13 @@
 /**
- * A `schedules` row as raw SQL returns it, mapped to the camelCase shape of the Prisma model, for the
- * statements of this folder that read schedules without Prisma's model API.
+ * THE ROW CODEC of `schedules` (prisma/schema.prisma): every row the domain reads — raw SQL's
+ * (`toScheduleRecord`, `pickScheduleRecord`) or Prisma's model API's (`scheduleRecordOf`) — is parsed
+ * here, once, into `ScheduleRecord`, the domain's one shape of a stored schedule, its enum columns
+ * narrowed to their vocabularies (lib/db/contract.ts). A value a column cannot hold throws, naming the
+ * column. The fire path reads a subset of the columns (`FiringSchedule`, claim-due.ts) through the
+ * same decoders.
  */
+import { AFTER_COMPLETION_ACTIONS, CREATOR_TYPES, REPEATS, SCHEDULE_STATES, type AfterCompletionAction, type CreatorType, type PauserType, type Repeat, type ScheduleState } from '../contract';
+
 /** A `schedules` row, camelCase like the Prisma model (see prisma/schema.prisma for each column). */
 export interface ScheduleRecord {
   id: string;
@@ -10,7 +16,7 @@ export interface ScheduleRecord {
   /** The name in its schedule group (SPEC §14): the EventBridge `Name`, else the alias, else the id. Never null. */
   name: string;
   description: string | null;
-  repeat: string;
+  repeat: Repeat;
   invocationTime: string | null;
   cronExpression: string | null;
   rateExpression: string | null;
@@ -22,23 +28,24 @@ export interface ScheduleRecord {
   retryMaximumAttempts: number | null;
   retryMaximumEventAgeSeconds: number | null;
   deadLetterArn: string | null;
-  actionAfterCompletion: string;
+  actionAfterCompletion: AfterCompletionAction;
   pauseAfterFailures: number | null;
   consecutiveFailures: number;
   enabled: boolean;
-  pausedByType: string | null;
+  pausedByType: PauserType | null;
   pausedById: string | null;
   pausedAt: Date | null;
   pauseNote: string | null;
   pausedBulk: boolean;
-  state: string;
+  state: ScheduleState;
+  /** `invocation_target_type`: the driver's name (lib/targets), opaque here. */
   invocationTargetType: string;
   invocationTarget: unknown;
-  /** What the EventBridge-compatible API stored beside the product's fields (SPEC §14), or null. */
-  eventbridge: unknown;
+  /** What an API facade stored beside the product's fields (the `eventbridge` column, SPEC §14), or null. */
+  facadeData: unknown;
   nextFireAt: Date | null;
   nextScheduledFor: Date | null;
-  createdByType: string;
+  createdByType: CreatorType;
   createdById: string;
   skippedOccurrences: number;
   /** SPEC §15: incremented by every change but a fire's. */
@@ -59,47 +66,112 @@ export const rawIntOrNull = (v: unknown): number | null => (v === null || v === 
 /** A raw JSON column (parsed, or text on SQLite) as a value; SQL NULL is null. */
 export const rawJson = (v: unknown): unknown => (v === null || v === undefined ? null : typeof v === 'string' ? JSON.parse(v) : v);
 
-/** Prisma's raw results carry Date, boolean and JSON values on both adapters; normalize defensively. */
+/** A text column's value, or a throw naming the column (`table.column`). */
+export function rawText(column: string, v: unknown): string {
+  if (typeof v !== 'string') throw new Error(`${column} holds ${v === null ? 'NULL' : typeof v}, not text`);
+  return v;
+}
+/** A nullable text column's value (null stays null), or a throw naming the column. */
+export const rawTextOrNull = (column: string, v: unknown): string | null => (v === null || v === undefined ? null : rawText(column, v));
+/** An enum column's value, one of `values`, or a throw naming the column and the value. */
+export function rawOneOf<T extends string>(values: readonly T[], column: string, v: unknown): T {
+  const s = rawText(column, v);
+  const found = values.find((x) => x === s);
+  if (found === undefined) throw new Error(`${column} holds "${s.slice(0, 40)}", none of ${values.join(', ')}`);
+  return found;
+}
+const text = (column: string, v: unknown) => rawText(`schedules.${column}`, v);
+const textOrNull = (column: string, v: unknown) => rawTextOrNull(`schedules.${column}`, v);
+const oneOf = <T extends string>(values: readonly T[], column: string, v: unknown) => rawOneOf(values, `schedules.${column}`, v);
+const instant = (column: string, v: unknown): Date => {
+  const d = rawInstant(v);
+  if (d === null || Number.isNaN(d.getTime())) throw new Error(`schedules.${column} holds no instant`);
+  return d;
+};
+
+/** Each field's column and how its raw value (raw SQL, either dialect) decodes. */
+const COLUMNS: { [K in keyof ScheduleRecord]: { column: string; decode: (v: unknown) => ScheduleRecord[K] } } = {
+  id: { column: 'id', decode: (v) => text('id', v) },
+  revisionId: { column: 'revision_id', decode: (v) => text('revision_id', v) },
+  alias: { column: 'alias', decode: (v) => textOrNull('alias', v) },
+  name: { column: 'name', decode: (v) => text('name', v) },
+  description: { column: 'description', decode: (v) => textOrNull('description', v) },
+  repeat: { column: 'repeat', decode: (v) => oneOf(REPEATS, 'repeat', v) },
+  invocationTime: { column: 'invocation_time', decode: (v) => textOrNull('invocation_time', v) },
+  cronExpression: { column: 'cron_expression', decode: (v) => textOrNull('cron_expression', v) },
+  rateExpression: { column: 'rate_expression', decode: (v) => textOrNull('rate_expression', v) },
+  rateAnchor: { column: 'rate_anchor', decode: rawInstant },
+  timezone: { column: 'timezone', decode: (v) => text('timezone', v) },
+  startDate: { column: 'start_date', decode: rawInstant },
+  endDate: { column: 'end_date', decode: rawInstant },
+  flexibleWindowMinutes: { column: 'flexible_window_minutes', decode: rawIntOrNull },
+  retryMaximumAttempts: { column: 'retry_maximum_attempts', decode: rawIntOrNull },
+  retryMaximumEventAgeSeconds: { column: 'retry_maximum_event_age_seconds', decode: rawIntOrNull },
+  deadLetterArn: { column: 'dead_letter_arn', decode: (v) => textOrNull('dead_letter_arn', v) },
+  actionAfterCompletion: { column: 'action_after_completion', decode: (v) => oneOf(AFTER_COMPLETION_ACTIONS, 'action_after_completion', v) },
+  pauseAfterFailures: { column: 'pause_after_failures', decode: rawIntOrNull },
+  consecutiveFailures: { column: 'consecutive_failures', decode: (v) => Number(v) },
+  enabled: { column: 'enabled', decode: rawBoolean },
+  pausedByType: { column: 'paused_by_type', decode: (v) => (v === null || v === undefined ? null : oneOf<PauserType>([...CREATOR_TYPES, 'system'], 'paused_by_type', v)) },
+  pausedById: { column: 'paused_by_id', decode: (v) => textOrNull('paused_by_id', v) },
+  pausedAt: { column: 'paused_at', decode: rawInstant },
+  pauseNote: { column: 'pause_note', decode: (v) => textOrNull('pause_note', v) },
+  pausedBulk: { column: 'paused_bulk', decode: rawBoolean },
+  state: { column: 'state', decode: (v) => oneOf(SCHEDULE_STATES, 'state', v) },
+  invocationTargetType: { column: 'invocation_target_type', decode: (v) => text('invocation_target_type', v) },
+  invocationTarget: { column: 'invocation_target', decode: rawJson },
+  facadeData: { column: 'eventbridge', decode: rawJson },
+  nextFireAt: { column: 'next_fire_at', decode: rawInstant },
+  nextScheduledFor: { column: 'next_scheduled_for', decode: rawInstant },
+  createdByType: { column: 'created_by_type', decode: (v) => oneOf(CREATOR_TYPES, 'created_by_type', v) },
+  createdById: { column: 'created_by_id', decode: (v) => text('created_by_id', v) },
+  skippedOccurrences: { column: 'skipped_occurrences', decode: (v) => Number(v) },
+  version: { column: 'version', decode: (v) => Number(v) },
+  createdAt: { column: 'created_at', decode: (v) => instant('created_at', v) },
+  updatedAt: { column: 'updated_at', decode: (v) => instant('updated_at', v) },
+};
+
+/** The SQL column list of `keys` (`id, revision_id, …`), for a statement that reads exactly those. */
+export function scheduleColumns(keys: readonly (keyof ScheduleRecord)[]): string {
+  return keys.map((k) => COLUMNS[k].column).join(', ');
+}
+
+/** The fields `keys` of a raw row that selected their columns (`scheduleColumns(keys)`). */
+export function pickScheduleRecord<K extends keyof ScheduleRecord>(r: Record<string, unknown>, keys: readonly K[]): Pick<ScheduleRecord, K> {
+  const out: Partial<Record<K, unknown>> = {};
+  for (const k of keys) out[k] = COLUMNS[k].decode(r[COLUMNS[k].column]);
+  // Every key of `keys` was decoded by its own column's decoder just above.
+  return out as Pick<ScheduleRecord, K>;
+}
+
+const ALL_KEYS = Object.keys(COLUMNS) as (keyof ScheduleRecord)[];
+
+/** A raw SQL row of every column (`SELECT *`) as the domain's record. Throws when a column holds what it cannot. */
 export function toScheduleRecord(r: Record<string, unknown>): ScheduleRecord {
+  return pickScheduleRecord(r, ALL_KEYS);
+}
+
+/** The columns Prisma's model API types as plain text that the record narrows. */
+type EnumKeys = 'repeat' | 'actionAfterCompletion' | 'pausedByType' | 'state' | 'createdByType';
+
+/**
+ * A row as a reader may hold it (a parsed record, or Prisma's model row whose enum columns are plain
+ * text; with or without its revision).
+ */
+export type ScheduleRowLike = Omit<ScheduleRecord, 'revisionId' | EnumKeys> & { [K in EnumKeys]: string | (K extends 'pausedByType' ? null : never) } & { revisionId?: string };
+
+/**
+ * A row of Prisma's model API (or a record already parsed) as the domain's record: its enum columns
+ * narrowed to their vocabularies; the rest is typed by Prisma already. Throws naming a column that
+ * holds what it cannot.
+ */
+export function scheduleRecordOf<R extends ScheduleRowLike>(row: R): Omit<R, EnumKeys> & Pick<ScheduleRecord, EnumKeys> {
   return {
-    id: r.id as string,
-    revisionId: r.revision_id as string,
-    alias: (r.alias as string | null) ?? null,
-    name: r.name as string,
-    description: (r.description as string | null) ?? null,
-    repeat: r.repeat as string,
-    invocationTime: (r.invocation_time as string | null) ?? null,
-    cronExpression: (r.cron_expression as string | null) ?? null,
-    rateExpression: (r.rate_expression as string | null) ?? null,
-    rateAnchor: rawInstant(r.rate_anchor),
-    timezone: r.timezone as string,
-    startDate: rawInstant(r.start_date),
-    endDate: rawInstant(r.end_date),
-    flexibleWindowMinutes: rawIntOrNull(r.flexible_window_minutes),
-    retryMaximumAttempts: rawIntOrNull(r.retry_maximum_attempts),
-    retryMaximumEventAgeSeconds: rawIntOrNull(r.retry_maximum_event_age_seconds),
-    deadLetterArn: (r.dead_letter_arn as string | null) ?? null,
-    actionAfterCompletion: (r.action_after_completion as string | undefined) ?? 'none',
-    pauseAfterFailures: rawIntOrNull(r.pause_after_failures),
-    consecutiveFailures: Number(r.consecutive_failures ?? 0),
-    enabled: rawBoolean(r.enabled),
-    pausedByType: (r.paused_by_type as string | null) ?? null,
-    pausedById: (r.paused_by_id as string | null) ?? null,
-    pausedAt: rawInstant(r.paused_at),
-    pauseNote: (r.pause_note as string | null) ?? null,
-    pausedBulk: rawBoolean(r.paused_bulk),
-    state: r.state as string,
-    invocationTargetType: (r.invocation_target_type as string | undefined) ?? 'workflow',
-    invocationTarget: rawJson(r.invocation_target),
-    eventbridge: rawJson(r.eventbridge),
-    nextFireAt: rawInstant(r.next_fire_at),
-    nextScheduledFor: rawInstant(r.next_scheduled_for),
-    createdByType: r.created_by_type as string,
-    createdById: r.created_by_id as string,
-    skippedOccurrences: Number(r.skipped_occurrences),
-    // A statement that selects its columns without `version` (the fire path's) reads 1: it never answers it.
-    version: Number(r.version ?? 1),
-    createdAt: rawInstant(r.created_at)!,
-    updatedAt: rawInstant(r.updated_at)!,
+    ...row,
+    repeat: COLUMNS.repeat.decode(row.repeat),
+    actionAfterCompletion: COLUMNS.actionAfterCompletion.decode(row.actionAfterCompletion),
+    pausedByType: COLUMNS.pausedByType.decode(row.pausedByType),
+    state: COLUMNS.state.decode(row.state),
+    createdByType: COLUMNS.createdByType.decode(row.createdByType),
   };
 }

@@ -23,8 +23,8 @@ import {
   setDefaultRevision,
 } from '../../workflows';
 import { makeOrg, makeUser, makeWorld, T0, type World } from '../../testing/catalog-world';
-import { blobDeleteImpact, revisionChangeImpacts, sessionDeleteImpacts, type ScheduleImpact } from '../catalog-impact';
-import { runSchedule } from '../run-schedule';
+import { blobDeleteImpact, revisionChangeImpacts, sessionDeleteImpacts, type ScheduleImpact } from '../read/catalog-impact';
+import { runSchedule } from '../runs/run-schedule';
 
 let db: Db;
 let cleanup: () => Promise<void>;

@@ -6,7 +6,7 @@
  */
 import { describe, expect, expectTypeOf, it } from 'vitest';
 import type { z } from 'zod';
-import { AwsInvocationTargetSchema as DeliveryAws, HttpInvocationTargetSchema as DeliveryHttp } from '../../delivery/contract';
+import { AwsInvocationTargetSchema as DeliveryAws, HttpInvocationTargetSchema as DeliveryHttp } from '../../targets/contract';
 import {
   AwsInvocationTargetSchema,
   firstIssueError,

@@ -8,8 +8,8 @@ import { insertSchedules } from '../../testing/insert-schedules';
 import { TEST_LIMITS } from '../../testing/limits';
 import { createSession, deleteSession, findDeletedExecutions } from '../../workflows';
 import { useSchedulerWorld } from '../../testing/catalog-world';
-import { describeScheduleDeletion, describeSchedulerDeletion } from '../describe-schedule-deletion';
-import { runSchedule } from '../run-schedule';
+import { describeScheduleDeletion, describeSchedulerDeletion } from '../save/describe-schedule-deletion';
+import { runSchedule } from '../runs/run-schedule';
 
 const world = useSchedulerWorld();
 

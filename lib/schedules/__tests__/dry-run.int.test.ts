@@ -12,8 +12,8 @@ import { createTestDb, type TestDb } from '../../testing/test-db';
 import { workflowTargetOf } from '../../testing/workflow-target';
 import { closeSession, commitRevision, createSchedulerBlob } from '../../workflows';
 import { makeWorld, T0, type World } from '../../testing/catalog-world';
-import { createSchedule, dryRunCreateSchedule } from '../create-schedule';
-import { dryRunUpdateSchedule, updateSchedule } from '../update-schedule';
+import { createSchedule, dryRunCreateSchedule } from '../save/create-schedule';
+import { dryRunUpdateSchedule, updateSchedule } from '../save/update-schedule';
 
 const LIMITS: Limits = { schedulesPerRevision: 1000, minIntervalSeconds: 60, runRetentionDays: 30, catchupWindowSeconds: 300, executionsPerSessionPerMinute: 600, executionRetentionDays: 30 };
 /** 2026-03-08T12:00:00Z: every save of this file happens at this instant. */

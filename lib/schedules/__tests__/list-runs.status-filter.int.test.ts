@@ -10,8 +10,8 @@ import { expect, it } from 'vitest';
 import { dialectOfDb, insertRuns, sqlInstant } from '../../db';
 import { insertSchedules } from '../../testing/insert-schedules';
 import { SEEDED_TARGET, useSeededScheduler } from '../../testing/seeded-scheduler';
-import { listRuns } from '../list-runs';
-import { lastRunStatuses } from '../target-options';
+import { listRuns } from '../read/list-runs';
+import { lastRunStatuses } from '../read/target-options';
 
 const w = useSeededScheduler();
 

@@ -12,8 +12,8 @@ import { TEST_LIMITS } from '../../testing/limits';
 import { seedHistory } from '../../testing/seed-history';
 import { createTestDb, testDialect, type TestDb } from '../../testing/test-db';
 import { seed } from '../../../prisma/seed';
-import { RetentionSweep, type SweepBatch } from '../retention-sweep';
-import { runSchedule } from '../run-schedule';
+import { RetentionSweep, type SweepBatch } from '../operations/retention-sweep';
+import { runSchedule } from '../runs/run-schedule';
 
 const DAY = 86_400_000;
 /** 2031-03-01T12:00:00Z: the sweeps' `now`. */

@@ -9,12 +9,12 @@
  */
 import { describe, expect, it } from 'vitest';
 import { loadConfig, type HttpAllowList } from '../../config';
-import type { HostResolver } from '../../delivery';
+import type { HostResolver } from '../../targets';
 import { errorResponse, handleRevisionCommand } from '../../api';
 import { useSchedulerWorld } from '../../testing/catalog-world';
 import { TEST_LIMITS } from '../../testing/limits';
-import { createSchedule } from '../create-schedule';
-import { updateSchedule } from '../update-schedule';
+import { createSchedule } from '../save/create-schedule';
+import { updateSchedule } from '../save/update-schedule';
 
 const world = useSchedulerWorld();
 

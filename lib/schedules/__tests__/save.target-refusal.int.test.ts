@@ -7,7 +7,7 @@ import { expect, it } from 'vitest';
 import { TEST_LIMITS } from '../../testing/limits';
 import { closeSession } from '../../workflows';
 import { useSchedulerWorld } from '../../testing/catalog-world';
-import { createSchedule } from '../create-schedule';
+import { createSchedule } from '../save/create-schedule';
 
 const REFUSAL = 'invocation_target does not resolve to a writable draft revision, an open session in it, and a workflow definition you can read';
 

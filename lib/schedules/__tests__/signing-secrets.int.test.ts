@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { seed } from '../../../prisma/seed';
 import type { Actor } from '../../auth';
 import type { Db } from '../../db';
-import { createDeliveryPool, deliverHttp, scheduleArn } from '../../delivery';
+import { createDeliveryPool, deliverHttp, scheduleArn } from '../../targets';
 import { startReceiver } from '../../testing/receiver';
 import { TEST_LIMITS } from '../../testing/limits';
 import { createTestDb } from '../../testing/test-db';

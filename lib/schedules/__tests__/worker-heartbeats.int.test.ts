@@ -8,7 +8,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { healthReport } from '../../api';
 import { createDb, type Db } from '../../db';
 import { createTestDb } from '../../testing/test-db';
-import { markWorkerStopped, overdueReason, recordHeartbeat, workerLiveness } from '../worker-heartbeats';
+import { markWorkerStopped, overdueReason, recordHeartbeat, workerLiveness } from '../operations/worker-heartbeats';
 
 let db: Db;
 let cleanup: () => Promise<void>;

@@ -3,7 +3,7 @@
  * EventBridge schedules onto the product's fields (the cadence seam included).
  */
 import { describe, expect, it } from 'vitest';
-import type { GroupSchedule } from '../../../schedules';
+import type { GroupSchedule } from '../groups/group-schedules';
 import { AwsError } from '../errors';
 import { routeRequest } from '../router';
 import { toDomainSchedule, toWireSchedule } from '../schedule-mapping';

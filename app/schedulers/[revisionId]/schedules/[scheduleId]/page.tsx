@@ -7,7 +7,7 @@ import { ActivityPanel } from '@/app/_components/activity-panel';
 import { AutoRefresh } from '@/components/auto-refresh';
 import { EnabledBadge, OverdueBadge, StateBadge } from '@/components/badges';
 import { Breadcrumbs } from '@/components/breadcrumbs';
-import { AwsTargetDetails, WebhookTargetDetails } from '@/components/external-target-details';
+import { TargetDetails } from '@/components/targets';
 import { Property } from '@/components/property';
 import { afterCompletionWords, attemptsAllowed, flexibleWindowWords, pauseAfterFailuresWords, retryPolicyWords } from '@/components/delivery-words';
 import { formatLocalTime, formatUtc } from '@/components/format';
@@ -19,10 +19,8 @@ import { ZonedTime } from '@/components/zoned-time';
 import { describeAuthEntities, type AuthEntityInfo } from '@/lib/auth';
 import { describeCron, describeRate } from '@/lib/cron';
 import { isDomainError } from '@/lib/errors';
-import { scheduleArn } from '@/lib/api';
+import { eventBridgeRegionOf, eventBridgeViewOfScheduler, scheduleArn } from '@/lib/api';
 import {
-  eventBridgeRegionOf,
-  eventBridgeViewOfScheduler,
   getSchedule,
   listedDeadLettersOfRuns,
   listRuns,
@@ -163,9 +161,6 @@ export default async function SchedulePage({ params, searchParams }: Props) {
   const label = schedule.alias ?? schedule.id;
   const base = `/schedulers/${revisionId}`;
   const selfHref = `${base}/schedules/${schedule.id}`;
-  // A workflow target in its parts; a webhook or an AWS target in its own words (components/external-target-details.tsx).
-  const t = schedule.invocation_target_type === 'workflow' ? schedule.invocation_target : null;
-  const following = t?.target.revision === 'default';
   const words = cadenceWords(schedule);
   const deadLettersHref = `${base}/dead-letters`;
   const runsHref = (cursor: string | null, s: string = status, backs: string[] = []) => {
@@ -335,40 +330,8 @@ export default async function SchedulePage({ params, searchParams }: Props) {
           <h2 id="target-title" className="container-title">
             Target
           </h2>
-          {t ? (
-            <>
-              <div className="two-columns">
-                <dl className="properties properties-single">
-                  <Property term="Type">Workflow (workflow)</Property>
-                  <Property term="Org">{t.target.org ? <span className="mono">{t.target.org}</span> : none}</Property>
-                  <Property term="Blob">
-                    <span className="mono">{t.target.blob}</span>
-                  </Property>
-                  <Property term="Revision">
-                    <span className="mono break">{t.target.revision}</span>
-                    <div className="muted small">{following ? 'Following: the blob’s default revision at every fire' : 'Pinned to this revision'}</div>
-                  </Property>
-                  <Property term="Session">
-                    <span className="mono break">{t.target.session}</span>
-                  </Property>
-                </dl>
-                <dl className="properties properties-single">
-                  <Property term="Workflow definition">
-                    <span className="mono break">{t.workflow.definition}</span>
-                  </Property>
-                  <Property term="Workflow org">{t.workflow.org ? <span className="mono">{t.workflow.org}</span> : none}</Property>
-                  <Property term="Workflow blob">{t.workflow.blob ? <span className="mono">{t.workflow.blob}</span> : <span className="muted">The target’s own revision</span>}</Property>
-                  <Property term="Workflow revision">{t.workflow.blob ? <span className="mono break">{t.workflow.revision ?? 'default'}</span> : none}</Property>
-                </dl>
-              </div>
-              <h3 className="subsection-title">Input data</h3>
-              {t.input_data && t.input_data.length ? <pre className="code-block">{JSON.stringify(t.input_data, null, 2)}</pre> : <p className="muted">None</p>}
-            </>
-          ) : schedule.invocation_target_type === 'http' ? (
-            <WebhookTargetDetails target={schedule.invocation_target} />
-          ) : schedule.invocation_target_type === 'aws' ? (
-            <AwsTargetDetails target={schedule.invocation_target} />
-          ) : null}
+          {/* Every field as saved and what each fire sends, in the target type's own words (components/targets). */}
+          <TargetDetails target={schedule} />
         </section>
 
         <section className="container container-flush" aria-labelledby="executions-title">

@@ -3,7 +3,7 @@ import Link from 'next/link';
 import { orNotFound, revisionOf, schedulerPage } from '@/app/lib/server';
 import { Breadcrumbs } from '@/components/breadcrumbs';
 import { ScheduleForm } from '@/components/schedule-form';
-import { getSchedule, isOtherServiceArn } from '@/lib/schedules';
+import { getSchedule, targetNotEditable } from '@/lib/schedules';
 import { targetOptions } from '@/lib/schedules';
 import { updateScheduleAction } from '../../../actions';
 
@@ -23,9 +23,7 @@ export default async function EditSchedulePage({ params }: { params: Promise<{ r
       ? { title: 'Completed: read-only.', text: 'This schedule fires no more. It can be read and deleted, but no longer changed.' }
       : scheduler.role === 'read'
         ? { title: 'Read-only access.', text: 'You can read this scheduler but not change it: editing needs write access.' }
-        : schedule.invocation_target_type === 'aws' && isOtherServiceArn(schedule.invocation_target.arn)
-          ? { title: 'Edited through the EventBridge API.', text: 'Its target is an AWS service this product does not deliver to; it is edited with UpdateSchedule.' }
-          : null;
+        : targetNotEditable(schedule);
   return (
     <div className="page page-form">
       <Breadcrumbs

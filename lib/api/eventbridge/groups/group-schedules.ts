@@ -1,0 +1,109 @@
+/**
+ * Schedules addressed the EventBridge way (SPEC §14): by group and name, and listed across the
+ * org's groups. Each answer carries what this facade stored beside the schedule (its facade data, the
+ * `eventbridge` column) with its product shape, for the mapping to answer from.
+ */
+import type { Actor, Role } from '../../../auth';
+import type { Db } from '../../../db';
+import { DomainError } from '../../../errors';
+import { toSchedule, type Schedule } from '../../../schedules';
+import { readableGroupBlobIds, requireGroup } from './group-access';
+import { GROUP_SELECT, toGroupInfo, type ScheduleGroupInfo } from './group-info';
+import { syncScheduleGroups } from './sync-schedule-groups';
+
+/** A schedule with its group and what the EventBridge API stored beside it. */
+export interface GroupSchedule {
+  schedule: Schedule;
+  groupName: string;
+  /** The `eventbridge` column: null for a schedule never saved through the EventBridge API. */
+  eventbridge: unknown;
+}
+
+/** The keyset cursor of `listGroupSchedules`: the last schedule returned (created_at, then id). */
+export interface ScheduleCursor {
+  createdAt: Date;
+  id: string;
+}
+
+const scheduleNotFound = (name: string) => new DomainError('schedule_not_found', `schedule ${name} does not exist`, { path: 'name' });
+
+/**
+ * Schedule `name` of group `groupName` in org `orgId`, with `needed` on the group.
+ * @throws `404 not_found` (group missing or unreadable, path `group`), `404 schedule_not_found`,
+ *   `403 forbidden` (readable, but less than `needed`).
+ */
+export async function getGroupSchedule(opts: {
+  db: Db;
+  actor: Actor;
+  orgId: string;
+  groupName: string;
+  name: string;
+  needed: Role;
+  now: Date;
+}): Promise<GroupSchedule & { group: ScheduleGroupInfo }> {
+  const { db } = opts;
+  await syncScheduleGroups(db, opts.orgId, opts.now);
+  const group = await requireGroup(db, opts.actor, opts.orgId, opts.groupName, opts.needed);
+  const row = await db.schedule.findFirst({ where: { revisionId: group.revisionId, name: opts.name } });
+  if (!row) throw scheduleNotFound(opts.name);
+  return { group, groupName: group.name, schedule: toSchedule(row), eventbridge: row.facadeData };
+}
+
+/**
+ * The org's schedules `actor` can read (SPEC §14 ListSchedules), filters combined with AND: `groupName`
+ * (exact; a missing or unreadable group is `404 not_found`), `namePrefix` (case-sensitive), `enabled`.
+ * Ordered by `created_at` then `id`, after the exclusive keyset cursor `after`, at most `pageSize`.
+ * `next` is the cursor of the next page, or null on the last. Keyset paging is complete and free of
+ * duplicates: every schedule that exists throughout the paging is returned exactly once.
+ */
+export async function listGroupSchedules(opts: {
+  db: Db;
+  actor: Actor;
+  orgId: string;
+  groupName?: string;
+  namePrefix?: string;
+  enabled?: boolean;
+  after?: ScheduleCursor | null;
+  pageSize: number;
+  now: Date;
+}): Promise<{ items: GroupSchedule[]; next: ScheduleCursor | null }> {
+  const { db, actor, orgId, pageSize } = opts;
+  await syncScheduleGroups(db, orgId, opts.now);
+  const groups = opts.groupName
+    ? [await requireGroup(db, actor, orgId, opts.groupName, 'read')]
+    : await readableGroups(db, actor, orgId);
+  const groupOf = new Map(groups.map((g) => [g.revisionId, g.name]));
+  const items: GroupSchedule[] = [];
+  let after = opts.after ?? null;
+  // SQLite's LIKE (behind startsWith) ignores ASCII case, so rows are re-checked here and batches
+  // read until the page is full: the cursor always names the last row EXAMINED.
+  for (;;) {
+    const rows = await db.schedule.findMany({
+      where: {
+        revisionId: { in: [...groupOf.keys()] },
+        ...(opts.enabled !== undefined ? { enabled: opts.enabled } : {}),
+        ...(opts.namePrefix ? { name: { startsWith: opts.namePrefix } } : {}),
+        ...(after ? { OR: [{ createdAt: { gt: after.createdAt } }, { createdAt: after.createdAt, id: { gt: after.id } }] } : {}),
+      },
+      orderBy: [{ createdAt: 'asc' }, { id: 'asc' }],
+      take: pageSize + 1,
+    });
+    for (const row of rows.slice(0, pageSize)) {
+      after = { createdAt: row.createdAt, id: row.id };
+      const schedule = toSchedule(row);
+      if (opts.namePrefix && !schedule.name.startsWith(opts.namePrefix)) continue;
+      items.push({ schedule, groupName: groupOf.get(row.revisionId)!, eventbridge: row.facadeData });
+      if (items.length === pageSize) {
+        const more = rows.length > pageSize || row !== rows[rows.length - 1];
+        return { items, next: more ? after : null };
+      }
+    }
+    if (rows.length <= pageSize) return { items, next: null };
+  }
+}
+
+async function readableGroups(db: Db, actor: Actor, orgId: string): Promise<ScheduleGroupInfo[]> {
+  const readable = await readableGroupBlobIds(db, actor, orgId);
+  const rows = await db.scheduleGroup.findMany({ where: { orgId, ...(readable === 'all' ? {} : { blobId: { in: readable } }) }, select: GROUP_SELECT });
+  return rows.map(toGroupInfo);
+}

@@ -1,0 +1,29 @@
+/**
+ * What a `schedules` row's enum columns hold (prisma/schema.prisma), declared once: the row codec
+ * (sql/schedule-record.ts) parses every row into these, and the product contract answers them as they
+ * are (SPEC §5.1; lib/schedules/contract.ts re-exports them). Universal: no I/O.
+ */
+
+/** Schedule cadences (SPEC §5.1, §12.1). */
+export const REPEATS = [
+  /** Once, at `invocation_time` (local wall time in `timezone`). */
+  'one_time',
+  /** On the AWS six-field `cron_expression`, in `timezone`. */
+  'recurring_cron',
+  /** Every `rate_expression` (fixed durations from an anchor instant, no DST effect). */
+  'recurring_rate',
+] as const;
+export type Repeat = (typeof REPEATS)[number];
+
+/** Schedule states (SPEC §5.3): `active` while it can still fire, `completed` once it can fire no more. */
+export const SCHEDULE_STATES = ['active', 'completed'] as const;
+export type ScheduleState = (typeof SCHEDULE_STATES)[number];
+
+/** SPEC §12.5 `action_after_completion`: `none` (default) or `delete` once the schedule completes. */
+export const AFTER_COMPLETION_ACTIONS = ['none', 'delete'] as const;
+export type AfterCompletionAction = (typeof AFTER_COMPLETION_ACTIONS)[number];
+
+/** Who creates a schedule or pauses it (SPEC §1 "auth entity"): a user or an org; `system` pauses too (SPEC §12.5). */
+export const CREATOR_TYPES = ['user', 'org'] as const;
+export type CreatorType = (typeof CREATOR_TYPES)[number];
+export type PauserType = CreatorType | 'system';

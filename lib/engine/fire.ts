@@ -1,0 +1,128 @@
+/**
+ * THE FIRE PATH (SPEC §8, §12, §13), one transaction per batch of due occurrences and due attempts:
+ *
+ *   claim.ts ─► plan.ts ─► advance.ts ─► attempt.ts ─► settle.ts ─► commit
+ *   (lock due)  (decide)   (move next)   (drivers)     (runs and what they leave)
+ *
+ * Commit makes claims, advances, executions, runs, in-flight attempts, pending retries and dead
+ * letters visible at once; a crash before it leaves every occurrence and attempt of the batch due, so
+ * each fires exactly once. Attempts of after-commit drivers come back as `delivering` outcomes: the
+ * caller delivers them after commit and records them (in-flight.ts).
+ */
+import type { Limits } from '../config';
+import { claimOccurrence, claimRetry, inTransaction, type ClaimedRetry, type ClaimedSchedule, type Db, type Tx } from '../db';
+import { advance } from './advance';
+import { makeAttempts } from './attempt';
+import { claimBatch } from './claim';
+import type { EngineDeps } from './deps';
+import { FIRE_TX, type FireOutcome } from './outcomes';
+import { planOccurrences } from './plan';
+import { markCancelled, settleAttempts } from './settle';
+
+export interface FireDueOptions {
+  db: Db;
+  /** Occurrences with next_fire_at ≤ now and pending attempts with due_at ≤ now are due. */
+  now: Date;
+  /** Most occurrences, and most retries, claimed and fired in this one transaction (≥ 1 each). */
+  limit: number;
+  limits: Limits;
+  /** The fire's instant (runs' `created_at`, lateness, catch-up), read once after the claim. Default: `now`. */
+  clock?: () => Date;
+}
+
+/**
+ * Claim up to `limit` due occurrences and up to `limit` due retries (oldest first) and fire them, in
+ * one transaction. Returns one outcome per claimed occurrence or retry; an empty array when nothing
+ * was due (or, on PostgreSQL, when every due row is held by other workers).
+ */
+export async function fireDue(deps: EngineDeps, opts: FireDueOptions): Promise<FireOutcome[]> {
+  const { db, now, limit, limits } = opts;
+  return inTransaction(db, async (tx) => {
+    // The claims are the transaction's first statements: see claim.ts for what they lock.
+    const { rows, retries } = await claimBatch(tx, now, limit);
+    if (rows.length === 0 && retries.length === 0) return [];
+    return fireClaimed(tx, deps, rows, retries, opts.clock?.() ?? now, limits);
+  }, FIRE_TX);
+}
+
+export interface FireOccurrenceOptions {
+  db: Db;
+  scheduleId: string;
+  /** When the occurrence the caller saw is due (the schedule's next_fire_at when it was listed). */
+  scheduledFor: Date;
+  now: Date;
+  limits: Limits;
+}
+
+/**
+ * Fire the one occurrence due at `scheduledFor` (next_fire_at) of `scheduleId` (or skip it beyond the
+ * catch-up window), in its own transaction; `lost-race` when the schedule no longer waits for it. The
+ * same path as `fireDue`, for one named occurrence (the worker's fallback when a batch fails, and tests).
+ */
+export async function fireOccurrence(deps: EngineDeps, opts: FireOccurrenceOptions): Promise<FireOutcome> {
+  const { db, scheduleId, scheduledFor, now, limits } = opts;
+  const [outcome] = await inTransaction(db, async (tx) => {
+    const row = await claimOccurrence(tx, scheduleId, scheduledFor);
+    if (!row) return [{ kind: 'lost-race', scheduleId, scheduledFor } as const];
+    return fireClaimed(tx, deps, [row], [], now, limits);
+  }, FIRE_TX);
+  return outcome;
+}
+
+/**
+ * Fire the one pending attempt `pendingId` (a retry, or an interrupted delivery to recover) if it is
+ * due at `now`, in its own transaction; `[]` when it is not (fired by another worker, or not due).
+ * The worker's fallback when a batch fails, so a failing occurrence never holds up due retries.
+ */
+export async function fireRetry(deps: EngineDeps, opts: { db: Db; pendingId: string; now: Date; limits: Limits }): Promise<FireOutcome[]> {
+  return inTransaction(opts.db, async (tx) => {
+    const retries = await claimRetry(tx, opts.pendingId, opts.now);
+    return retries.length ? fireClaimed(tx, deps, [], retries, opts.now, opts.limits) : [];
+  }, FIRE_TX);
+}
+
+/**
+ * Fire claimed occurrences and retries at instant `now`, in the claim's transaction: plan each
+ * occurrence, advance them all in one statement, make every attempt through its driver, settle what
+ * was made here (SPEC §12.2–§12.5); attempts stored in flight come back as `delivering` outcomes.
+ */
+async function fireClaimed(tx: Tx, deps: EngineDeps, rows: ClaimedSchedule[], retries: ClaimedRetry[], now: Date, limits: Limits): Promise<FireOutcome[]> {
+  const plans = await planOccurrences(tx, rows, now, limits);
+  const { advanced, completed: completedAtAdvance } = await advance(tx, plans, now);
+  const { made, delivering, cancelled } = await makeAttempts(tx, deps, plans, advanced, retries, now, limits);
+  // A disabled schedule's claimed retries were deleted by the claim: their failed attempts are cancelled.
+  await markCancelled(tx, cancelled);
+  const settled = await settleAttempts(tx, deps, made, now, completedAtAdvance, rows);
+  const { completed, deleted } = settled;
+
+  const fired: FireOutcome[] = made.map((a, i) => ({
+    kind: 'fired',
+    scheduleId: a.schedule.id,
+    scheduledFor: a.scheduledFor,
+    attempt: a.attempt,
+    lateMs: now.getTime() - a.dueAt.getTime(),
+    run: a.outcome,
+    nextAttemptAt: settled.consequences[i].extras.nextAttemptAt ?? null,
+    exhausted: settled.consequences[i].extras.exhausted ?? null,
+    ...settled.after(a.schedule.id),
+  }));
+  const inFlight: FireOutcome[] = delivering.map((d) => ({ kind: 'delivering', scheduleId: d.scheduleId, scheduledFor: d.scheduledFor, attempt: d.attempt, lateMs: now.getTime() - d.dueAt.getTime(), delivery: d }));
+  const others: FireOutcome[] = plans.flatMap((p): FireOutcome[] => {
+    const scheduleId = p.row.id;
+    const scheduledFor = p.row.nextScheduledFor;
+    if (p.kind === 'error') return [{ kind: 'error', scheduleId, scheduledFor, error: p.error }];
+    if (!advanced.has(scheduleId)) return [{ kind: 'lost-race', scheduleId, scheduledFor }];
+    switch (p.kind) {
+      case 'fire':
+        return [];
+      case 'skip':
+        return [{ kind: 'skipped', scheduleId, scheduledFor, skipped: p.skipped, completed: completed.has(scheduleId), deleted: deleted.has(scheduleId) }];
+      case 'already-fired':
+        return [{ kind: 'already-fired', scheduleId, scheduledFor, completed: completed.has(scheduleId), deleted: deleted.has(scheduleId) }];
+      default:
+        return p satisfies never;
+    }
+  });
+  const cancelledOutcomes: FireOutcome[] = cancelled.map((r) => ({ kind: 'retry-cancelled', scheduleId: r.schedule.id, scheduledFor: r.scheduledFor, attempt: r.attempt }));
+  return [...fired, ...inFlight, ...others, ...cancelledOutcomes];
+}

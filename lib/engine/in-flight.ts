@@ -1,0 +1,250 @@
+/**
+ * Attempts of after-commit drivers (SPEC §13: `http`, `aws`, any driver of mode `after-commit`),
+ * delivered outside the database transaction:
+ *
+ * 1. the fire transaction (fire.ts, or manual-fire.ts for run now and replay) stores the attempt IN
+ *    FLIGHT (a `pending_attempts` row with `in_flight` set whose `due_at` is the end of its lease) and
+ *    commits;
+ * 2. `deliverEach` delivers it through its driver and the process's bounded delivery pool;
+ * 3. `recordDelivered` records its run and what it leads to (a retry, a dead letter, a pause, the
+ *    completion) in one transaction that deletes the in-flight row.
+ *
+ * Guarantee (docs/architecture.md): at least once for after-commit targets. A process that dies
+ * between 2 and 3 leaves the row; once its lease ends, a worker claims it again, delivers it once more
+ * with the same occurrence id (receivers de-duplicate by it) and records the run with
+ * `repeated_delivery: true` when it had been sent. Each send is counted in the database before its
+ * request leaves (`markSendsStarted`), so an attempt already sent twice is recorded
+ * `delivery_interrupted` without a third send, and one that never left is delivered normally. Each
+ * attempt's run is recorded exactly once (the DELETE of its row decides).
+ */
+import type { HttpAllowList } from '../config';
+import { inTransaction, loadFiringSchedules, markSendsStarted, renewInFlight, takeInFlight, type Db, type FiringSchedule, type PendingAttemptInsert } from '../db';
+import { toError } from '../errors';
+import { createDeliveryPool, driverOf, type DeliveryDeps, type DeliveryPool, type RunTrigger } from '../targets';
+import { SchedulerFactCache } from './context';
+import type { EngineDeps } from './deps';
+import { FIRE_TX, type FireOutcome } from './outcomes';
+import { settleAttempts, type RunOutcome, type SettledAttempt } from './settle';
+
+/** `DeliveryDeps` from the process's configuration (its edge calls this once): one pool per process. */
+export function createDeliveryDeps(config: { delivery: { httpAllowList: HttpAllowList; concurrency: number } }): DeliveryDeps {
+  return { pool: createDeliveryPool(config.delivery.concurrency), allowList: config.delivery.httpAllowList };
+}
+
+/** A renewed lease lasts this long, in ms: longer than any attempt (30 s webhook timeout) plus a margin. */
+const RENEWED_LEASE_MS = 90_000;
+
+/**
+ * Renew the leases of in-flight attempts `pendingIds` this process is delivering (SPEC §13), to
+ * `now` + 90 s, in one statement. Call at least every `LEASE_RENEW_MS` of the same clock.
+ */
+export async function renewInFlightLeases(db: Db, pendingIds: string[], now: Date): Promise<void> {
+  await inTransaction(db, (tx) => renewInFlight(tx, pendingIds, new Date(now.getTime() + RENEWED_LEASE_MS)));
+}
+
+/** How long an in-flight attempt's lease lasts past its delivery's own longest attempt, in ms. */
+const LEASE_MARGIN_MS = 60_000;
+
+/**
+ * When an in-flight attempt's lease ends (UTC): `now` + the driver's longest attempt of the stored
+ * target + a margin. The delivering process renews it while the attempt waits for a pool slot or
+ * runs (`LEASE_RENEW_MS`).
+ */
+export function inFlightLeaseEnd(schedule: Pick<FiringSchedule, 'invocationTargetType' | 'invocationTarget'>, now: Date): Date {
+  const driver = driverOf(schedule.invocationTargetType);
+  const attemptMs = driver?.mode === 'after-commit' ? driver.attemptMs(schedule.invocationTarget) : 0;
+  return new Date(now.getTime() + attemptMs + LEASE_MARGIN_MS);
+}
+
+/** How often a delivering process renews the leases of its in-flight attempts, in ms (a third of the shortest lease). */
+export const LEASE_RENEW_MS = 20_000;
+
+/** One attempt stored in flight, to deliver and then record. */
+export interface InFlightAttempt {
+  /** Its `pending_attempts` row. */
+  pendingId: string;
+  /** The run id its record will have. */
+  runId: string;
+  scheduleId: string;
+  revisionId: string;
+  alias: string | null;
+  scheduledFor: Date;
+  trigger: RunTrigger;
+  attempt: number;
+  /** Sends of this attempt already started before this delivery: 0, or 1 for a repeat after an interrupted one. */
+  deliveries: number;
+  /** A manual replay: the dead letter it replays. */
+  deadLetterId: string | null;
+  /** `invocation_target_type` at the claim: the driver that delivers it. */
+  targetType: string;
+  /** The stored target at the claim: what is delivered. */
+  target: unknown;
+  /** What a facade stored beside the schedule at the claim (its identity, SPEC §14). */
+  facadeData: unknown;
+  /** When the attempt was due (lateness counts from it), and when it was claimed. */
+  dueAt: Date;
+  claimedAt: Date;
+}
+
+/** An attempt delivered: its outcome as its run records it (what it sent included). */
+export interface DeliveredAttempt {
+  attempt: InFlightAttempt;
+  outcome: RunOutcome;
+}
+
+/** The in-flight attempt of `schedule`'s fire, claimed at `now`. */
+export function inFlightAttemptOf(
+  schedule: FiringSchedule,
+  fire: { pendingId: string; runId: string; scheduledFor: Date; trigger: RunTrigger; attempt: number; deliveries: number; deadLetterId: string | null; dueAt: Date; now: Date },
+): InFlightAttempt {
+  return {
+    pendingId: fire.pendingId,
+    runId: fire.runId,
+    scheduleId: schedule.id,
+    revisionId: schedule.revisionId,
+    alias: schedule.alias,
+    scheduledFor: fire.scheduledFor,
+    trigger: fire.trigger,
+    attempt: fire.attempt,
+    deliveries: fire.deliveries,
+    deadLetterId: fire.deadLetterId,
+    targetType: schedule.invocationTargetType,
+    target: schedule.invocationTarget,
+    facadeData: schedule.facadeData,
+    dueAt: fire.dueAt,
+    claimedAt: fire.now,
+  };
+}
+
+/** The `pending_attempts` row of an attempt in flight: due (claimable again) when its lease ends. */
+export function inFlightRow(fire: InFlightAttempt, schedule: FiringSchedule, now: Date): PendingAttemptInsert {
+  return {
+    id: fire.pendingId,
+    scheduleId: fire.scheduleId,
+    scheduledFor: fire.scheduledFor,
+    trigger: fire.trigger,
+    attempt: fire.attempt,
+    dueAt: inFlightLeaseEnd(schedule, now),
+    inFlight: true,
+    deliveries: fire.deliveries,
+    deadLetterId: fire.deadLetterId,
+    createdAt: now,
+  };
+}
+
+/**
+ * Deliver in-flight attempts (SPEC §13), each through its driver and `deps.pool`, never rejecting — a
+ * failure is the attempt's outcome. Reads each scheduler's facts once, as its drivers need them.
+ * Resolves in the order of `attempts`; the caller may also take each promise as it settles.
+ */
+export function deliverEach(db: Db, engine: EngineDeps, attempts: InFlightAttempt[], deps: DeliveryDeps, now: Date): Promise<DeliveredAttempt>[] {
+  const facts = new SchedulerFactCache({ kind: 'db', db }, engine, now);
+  const mark = sendMarker(db);
+  return attempts.map((a) => {
+    // Each send is counted durably just before its request leaves (taking its pool slot first).
+    const pool: DeliveryPool = { run: (send) => deps.pool.run(async () => (await mark(a.pendingId), send())), load: deps.pool.load };
+    return deliverOne(a, facts, { ...deps, pool });
+  });
+}
+
+/**
+ * Count sends before they leave (SPEC §13, at most one repeated delivery): ids asked for within 2 ms
+ * share one UPDATE; each caller waits for its batch to commit. A failed mark fails its deliveries
+ * (nothing is sent without its count).
+ */
+function sendMarker(db: Db): (pendingId: string) => Promise<void> {
+  let batch: { ids: string[]; done: Promise<void> } | null = null;
+  return (pendingId) => {
+    if (!batch) {
+      const b: { ids: string[]; done: Promise<void> } = { ids: [], done: Promise.resolve() };
+      b.done = new Promise((resolve) => setTimeout(resolve, 2)).then(async () => {
+        batch = null;
+        await inTransaction(db, (tx) => markSendsStarted(tx, b.ids));
+      });
+      batch = b;
+    }
+    batch.ids.push(pendingId);
+    return batch.done;
+  };
+}
+
+async function deliverOne(a: InFlightAttempt, facts: SchedulerFactCache, deps: DeliveryDeps): Promise<DeliveredAttempt> {
+  const failed = (result: Record<string, unknown>): DeliveredAttempt => ({ attempt: a, outcome: { runId: a.runId, status: 'invocation_error', result, executionId: null, request: null, retryable: false } });
+  try {
+    const scheduler = await facts.scheduler(a.revisionId);
+    if (!scheduler) return failed({ error: 'target_not_found', message: 'the scheduler of this schedule no longer exists' });
+    const driver = driverOf(a.targetType);
+    if (driver?.mode !== 'after-commit') return failed({ error: 'unsupported_target', message: `no driver delivers ${a.targetType} targets after commit` });
+    // The stored target is parsed again: the EventBridge API stores ARNs of services SPEC §13.2 does
+    // not deliver to (kinesis, …); each of their attempts fails `unsupported_target`.
+    const parsed = driver.parse(a.target);
+    if (!parsed.ok) return failed({ error: 'unsupported_target', message: `this ${a.targetType} target cannot be delivered: ${parsed.message}` });
+    const ctx = facts.context({ ...a, now: a.claimedAt });
+    const out = await driver.deliver({ target: parsed.target, ctx }, { ...deps, facts: await facts.factsOf(scheduler, driver.needs) });
+    // SPEC §13 at-least-once: the second send of an interrupted attempt says so on its run.
+    const result = a.deliveries >= 1 ? { ...out.result, repeated_delivery: true } : out.result;
+    return { attempt: a, outcome: { ...out, result, runId: a.runId } };
+  } catch (thrown) {
+    return failed({ error: 'internal_error', message: toError(thrown).message.slice(0, 1000) });
+  }
+}
+
+/** The outcome of an attempt interrupted twice (SPEC §13): recorded without a third delivery. */
+export function interruptedOutcome(a: InFlightAttempt): DeliveredAttempt {
+  return {
+    attempt: a,
+    outcome: {
+      runId: a.runId,
+      status: 'invocation_error',
+      result: { error: 'delivery_interrupted', message: 'the worker delivering this attempt stopped twice before recording it; it was not sent a third time (the receiver may have it, under the same webhook-id / event id)' },
+      executionId: null,
+      request: null,
+      retryable: false,
+    },
+  };
+}
+
+/**
+ * Record delivered attempts (SPEC §13): one transaction for all of them. Exactly once: only the
+ * attempts whose in-flight row this transaction deletes are recorded (an attempt recorded or
+ * recovered elsewhere, or whose schedule was deleted, is not). Each is folded into its schedule as it
+ * is now (locked), at instant `now`: a failed attempt of a schedule disabled meanwhile gets no retry.
+ * Returns a `fired` outcome per recorded attempt.
+ */
+export async function recordDelivered(db: Db, engine: EngineDeps, delivered: DeliveredAttempt[], now: Date): Promise<FireOutcome[]> {
+  if (delivered.length === 0) return [];
+  return inTransaction(db, async (tx) => {
+    const taken = await takeInFlight(tx, delivered.map((d) => d.attempt.pendingId));
+    const mine = delivered.filter((d) => taken.has(d.attempt.pendingId));
+    const schedules = await loadFiringSchedules(tx, mine.map((d) => d.attempt.scheduleId));
+    // Serialization is desired: occurrences of one schedule end in occurrence order (SPEC §12.5).
+    const live = mine.filter((d) => schedules.has(d.attempt.scheduleId)).sort((a, b) => a.attempt.scheduledFor.getTime() - b.attempt.scheduledFor.getTime());
+    const attempts: SettledAttempt[] = live.map((d) => {
+      const schedule = schedules.get(d.attempt.scheduleId)!;
+      const { scheduledFor, trigger, attempt, deadLetterId } = d.attempt;
+      return { schedule, trigger, scheduledFor, attempt, enabled: schedule.enabled, deadLetterId, outcome: d.outcome };
+    });
+    const settled = await settleAttempts(tx, engine, attempts, now, new Set());
+    return live.map((d, i): FireOutcome => ({
+      kind: 'fired',
+      scheduleId: d.attempt.scheduleId,
+      scheduledFor: d.attempt.scheduledFor,
+      attempt: d.attempt.attempt,
+      lateMs: d.attempt.claimedAt.getTime() - d.attempt.dueAt.getTime(),
+      run: d.outcome,
+      nextAttemptAt: settled.consequences[i].extras.nextAttemptAt ?? null,
+      exhausted: settled.consequences[i].extras.exhausted ?? null,
+      ...settled.after(d.attempt.scheduleId),
+    }));
+  }, FIRE_TX);
+}
+
+/**
+ * Deliver in-flight attempts and record them (`deliverEach` then `recordDelivered`), waiting for all:
+ * a manual fire to an after-commit target (run now, replay), and tests. The worker instead records
+ * each delivery as it settles (worker/deliveries.ts), so one slow receiver holds up no other record.
+ */
+export async function deliverAndRecord(db: Db, engine: EngineDeps, attempts: InFlightAttempt[], deps: DeliveryDeps, clock: () => Date): Promise<FireOutcome[]> {
+  const delivered = await Promise.all(deliverEach(db, engine, attempts, deps, clock()));
+  return recordDelivered(db, engine, delivered, clock());
+}

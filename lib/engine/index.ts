@@ -1,0 +1,21 @@
+/**
+ * Public entry of the fire engine (STYLE §5; docs/architecture.md "A fire, step by step"): claim →
+ * plan → advance → attempt → settle, one file a step (fire.ts draws it), knowing target types only
+ * through the driver registry (lib/targets). What it needs from the domain and the facades — facts,
+ * a facade's stored identity, the activity log — comes in as `EngineDeps`.
+ */
+export { createEngine, type Engine } from './engine';
+export { NO_FACADE, type EngineActivity, type EngineDeps, type EngineOverrides, type FacadeFacts } from './deps';
+export type { FireOutcome } from './outcomes';
+export type { FireDueOptions, FireOccurrenceOptions } from './fire';
+export { listDueOccurrences, listDueRetries, findEarliestNextFire } from './claim';
+export type { Plan, NextOccurrence } from './plan';
+export type { AfterAttempt, RunOutcome } from './settle';
+export { createDeliveryDeps, renewInFlightLeases, LEASE_RENEW_MS, type DeliveredAttempt, type InFlightAttempt } from './in-flight';
+export type { StartedManualFire } from './manual-fire';
+export type { DeadLetterSendReport } from './dead-letter-sends';
+export { finishSchedules, deleteCompleted } from './finish';
+export { afterFailedAttempt, retryPolicyOf, type AttemptVerdict, type RetryPolicy } from './retry-policy';
+export { fireAtOf, nextOccurrenceInWindow, inWindow, rateAnchorFor, countDueOccurrences, type ScheduleTiming } from './occurrences';
+export { flexibleFireAt, flexibleOffsetSeconds } from './flexible-window';
+export * from './contract';

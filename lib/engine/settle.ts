@@ -1,0 +1,235 @@
+/**
+ * Step 5 of a fire, SETTLE (SPEC §8.1, §12.2–§12.5): record each attempt's run and what it leaves
+ * behind, in the caller's transaction — its next attempt or its dead letter, a replayed dead letter's
+ * status, the schedule's consecutive-failure count and automatic pause, then completion and
+ * delete-after-completion, each with its activity entry (SPEC §15). Used by the claim's transaction
+ * (in-transaction attempts) and by the record of after-commit deliveries (`recordDelivered`).
+ */
+import {
+  cancelPendingAttempts,
+  completeFinished,
+  insertDeadLetters,
+  insertPendingAttempts,
+  insertRuns,
+  updateFailureCounts,
+  type ClaimedRetry,
+  type DeadLetterInsert,
+  type FailureCount,
+  type FiringSchedule,
+  type PendingAttemptInsert,
+  type Tx,
+} from '../db';
+import { newId } from '../ids';
+import { driverOf, type DriverOutcome, type RunTrigger } from '../targets';
+import type { ExhaustedReason } from './contract';
+import type { EngineDeps } from './deps';
+import { deleteCompleted } from './finish';
+import { afterFailedAttempt, retryPolicyOf } from './retry-policy';
+
+/** An attempt's outcome with the id of the run that records it. */
+export interface RunOutcome extends DriverOutcome {
+  runId: string;
+}
+
+/** One attempt to record: which, of which schedule (as it is now), and how it ended. */
+export interface SettledAttempt {
+  schedule: FiringSchedule;
+  trigger: RunTrigger;
+  scheduledFor: Date;
+  attempt: number;
+  /** False when the schedule was disabled while the attempt was in flight: no retry follows it. */
+  enabled: boolean;
+  /** A manual replay: the dead letter it replays (SPEC §12.3). */
+  deadLetterId: string | null;
+  outcome: RunOutcome;
+}
+
+/** What a run records besides the attempt's outcome (SPEC §8.1, §12.2, §12.3). */
+export interface RunExtras {
+  nextAttemptAt?: Date | null;
+  exhausted?: ExhaustedReason | null;
+  deadLetterId?: string | null;
+}
+
+/** What one attempt's outcome leads to: its run's retry fields, a next attempt or a dead letter. */
+interface Consequence {
+  extras: RunExtras;
+  pending: PendingAttemptInsert | null;
+  deadLetter: DeadLetterInsert | null;
+  /** The occurrence ended with this attempt: `success` or `failed`; null while a retry is pending. */
+  ended: 'success' | 'failed' | null;
+}
+
+/** What became of a schedule once its attempts were recorded (SPEC §12.5). */
+export interface AfterAttempt {
+  /** No occurrence and no retry is left: the schedule completed (SPEC §5.3). */
+  completed: boolean;
+  /** `action_after_completion: "delete"` removed it. */
+  deleted: boolean;
+  /** `pause_after_failures` disabled it. */
+  paused: boolean;
+}
+
+/**
+ * Insert one run per attempt, with its retry fields, at instant `now` (the runs' `created_at`).
+ * Exactly once (SPEC §8): UNIQUE (schedule_id, scheduled_for, trigger, attempt) refuses a second run for
+ * the same attempt; the caller's transaction then rolls back the executions created for it.
+ */
+export async function recordRuns(tx: Tx, attempts: Pick<SettledAttempt, 'schedule' | 'trigger' | 'scheduledFor' | 'attempt' | 'outcome'>[], extras: RunExtras[], now: Date): Promise<void> {
+  await insertRuns(
+    tx,
+    attempts.map((a, i) => ({
+      id: a.outcome.runId,
+      scheduleId: a.schedule.id,
+      scheduledFor: a.scheduledFor,
+      trigger: a.trigger,
+      attempt: a.attempt,
+      status: a.outcome.status,
+      result: a.outcome.result,
+      executionId: a.outcome.executionId,
+      nextAttemptAt: extras[i]?.nextAttemptAt ?? null,
+      exhausted: extras[i]?.exhausted ?? null,
+      deadLetterId: extras[i]?.deadLetterId ?? null,
+      createdAt: now,
+    })),
+  );
+}
+
+/**
+ * Record `attempts` and what they leave behind (SPEC §12.2–§12.5), in the caller's transaction, at
+ * instant `now`: next attempts, dead letters, replayed dead letters' status, failure counts and
+ * automatic pauses, then completion (besides `completedAlready`) and delete-after-completion.
+ * `claimed`: other schedules of the batch (for the activity entry of one deleted after completion).
+ */
+export async function settleAttempts(
+  tx: Tx,
+  deps: EngineDeps,
+  attempts: SettledAttempt[],
+  now: Date,
+  completedAlready: Set<string>,
+  claimed: FiringSchedule[] = [],
+): Promise<{ consequences: Consequence[]; completed: Set<string>; deleted: Set<string>; after: (scheduleId: string) => AfterAttempt }> {
+  const schedules = new Map<string, FiringSchedule>([...claimed, ...attempts.map((a) => a.schedule)].map((s) => [s.id, s]));
+  const consequences = attempts.map((a) => consequenceOf(a, now));
+  await recordRuns(tx, attempts, consequences.map((c) => c.extras), now);
+  await insertPendingAttempts(tx, consequences.flatMap((c) => (c.pending ? [c.pending] : [])));
+  await insertDeadLetters(tx, consequences.flatMap((c) => (c.deadLetter ? [c.deadLetter] : [])));
+  // SPEC §12.3: a replay's dead letter keeps its last replay's run and status.
+  for (const a of attempts) {
+    if (a.deadLetterId) {
+      await tx.deadLetter.updateMany({ where: { id: a.deadLetterId }, data: { replayRunId: a.outcome.runId, replayStatus: a.outcome.status, replayedAt: now } });
+    }
+  }
+  const counts = failureCounts(attempts, consequences);
+  await updateFailureCounts(tx, counts, now);
+  const paused = new Set(counts.filter((c) => c.pauseNote !== null).map((c) => c.scheduleId));
+  // SPEC §12.2: disabling a schedule cancels its pending retries, the automatic pause included.
+  await cancelPendingAttempts(tx, [...paused]);
+  // SPEC §15: the automatic pause is in the activity log, by `system`, in the transaction that pauses.
+  await deps.recordActivity(tx, [...paused].map((id) => ({ action: 'auto_pause', schedule: schedules.get(id)!, at: now })));
+
+  const ended = [...new Set(attempts.filter((_, i) => consequences[i].ended !== null).map((a) => a.schedule.id))];
+  const completedLater = await completeFinished(tx, ended, now);
+  const completed = new Set([...completedAlready, ...completedLater.map((c) => c.id)]);
+  // SPEC §12.5: delete as delete_schedule would (runs and pending attempts go with it); dead letters stay.
+  const deleted = new Set(await deleteCompleted(tx, [...completed].map((id) => ({ id, actionAfterCompletion: schedules.get(id)?.actionAfterCompletion ?? 'none' }))));
+  // SPEC §15: a delete after completion is in the activity log too, by `system`.
+  await deps.recordActivity(tx, [...deleted].flatMap((id) => (schedules.has(id) ? [{ action: 'delete' as const, schedule: schedules.get(id)!, at: now }] : [])));
+  const after = (id: string): AfterAttempt => ({ completed: completed.has(id), deleted: deleted.has(id), paused: paused.has(id) });
+  return { consequences, completed, deleted, after };
+}
+
+/**
+ * SPEC §12.2–§12.3: a failed attempt is retried, or exhausts its occurrence into a dead letter. A
+ * manual fire is one attempt and ends no occurrence; a failed attempt recorded after its schedule
+ * was disabled is `exhausted: "cancelled"` (disabling cancels retries, SPEC §12.2).
+ */
+function consequenceOf(a: SettledAttempt, now: Date): Consequence {
+  const { outcome } = a;
+  if (a.trigger === 'manual') return { extras: { deadLetterId: a.deadLetterId }, pending: null, deadLetter: null, ended: null };
+  if (outcome.status === 'success') return { extras: {}, pending: null, deadLetter: null, ended: 'success' };
+  const policy = retryPolicyOf(a.schedule);
+  // No retry policy and no dead letter: one attempt, as SPEC §5–§8 say (BlobHub behaviour).
+  if (!policy) return { extras: {}, pending: null, deadLetter: null, ended: 'failed' };
+  if (!a.enabled) return { extras: { exhausted: 'cancelled' }, pending: null, deadLetter: null, ended: null };
+  const verdict = afterFailedAttempt(policy, a.attempt, a.scheduledFor, now);
+  if (verdict.kind === 'retry') {
+    return {
+      extras: { nextAttemptAt: verdict.at },
+      pending: { id: newId(), scheduleId: a.schedule.id, scheduledFor: a.scheduledFor, attempt: verdict.attempt, dueAt: verdict.at, createdAt: now },
+      deadLetter: null,
+      ended: null,
+    };
+  }
+  const s = a.schedule;
+  return {
+    extras: { exhausted: verdict.reason },
+    pending: null,
+    deadLetter: {
+      id: newId(),
+      revisionId: s.revisionId,
+      scheduleId: s.id,
+      scheduleLabel: s.alias ?? s.id,
+      scheduledFor: a.scheduledFor,
+      attempts: a.attempt,
+      exhausted: verdict.reason,
+      lastRunId: outcome.runId,
+      lastStatus: outcome.status,
+      lastResult: outcome.result,
+      invocationTargetType: s.invocationTargetType,
+      invocationTarget: s.invocationTarget,
+      deadLetterArn: s.deadLetterArn,
+      lastRequest: deadLetterBody(a),
+      createdAt: now,
+    },
+    ended: 'failed',
+  };
+}
+
+/**
+ * The SQS message body a dead letter keeps (SPEC §12.3): what the last attempt sent, through its
+ * driver's `redact.sent`; when it sent nothing (a workflow call, an attempt refused before sending),
+ * the call it made — the stored target through its driver's `redact.target`.
+ */
+function deadLetterBody(a: SettledAttempt): unknown {
+  const s = a.schedule;
+  const driver = driverOf(s.invocationTargetType);
+  if (a.outcome.request !== null && a.outcome.request !== undefined) return driver ? driver.redact.sent(a.outcome.request) : a.outcome.request;
+  const target = driver ? driver.redact.target(s.invocationTarget) : s.invocationTarget;
+  return { invocation_target_type: s.invocationTargetType, invocation_target: target, scheduled_for: a.scheduledFor.toISOString(), attempt: a.attempt };
+}
+
+/**
+ * SPEC §12.5: each schedule's count of consecutive occurrences whose last attempt failed, folded over
+ * the occurrences that ended in this batch (in occurrence order); a count reaching
+ * `pause_after_failures` pauses the schedule. Only schedules whose count changes are returned.
+ */
+function failureCounts(attempts: SettledAttempt[], consequences: Consequence[]): FailureCount[] {
+  const bySchedule = new Map<string, { start: number; count: number; limit: number | null; note: string | null }>();
+  attempts.forEach((a, i) => {
+    const ended = consequences[i].ended;
+    if (ended === null) return;
+    const s = a.schedule;
+    const state = bySchedule.get(s.id) ?? { start: s.consecutiveFailures, count: s.consecutiveFailures, limit: s.pauseAfterFailures, note: null };
+    state.count = ended === 'success' ? 0 : state.count + 1;
+    if (ended === 'failed' && state.limit !== null && state.count >= state.limit && state.note === null) {
+      const { result, status } = a.outcome;
+      const last = [result.error, result.message].filter((v) => typeof v === 'string' && v).join(': ') || status;
+      state.note = `paused after ${state.count === 1 ? '1 failed occurrence' : `${state.count} consecutive failed occurrences`} (pause_after_failures = ${state.limit}); the last failed with ${last}`.slice(0, 256);
+    }
+    bySchedule.set(s.id, state);
+  });
+  return [...bySchedule.entries()]
+    .filter(([, st]) => st.count !== st.start || st.note !== null)
+    .map(([scheduleId, st]) => ({ scheduleId, consecutiveFailures: st.count, pauseNote: st.note }));
+}
+
+/** Mark the failed attempts that claimed-but-cancelled retries would have followed (SPEC §12.2). */
+export async function markCancelled(tx: Tx, cancelled: ClaimedRetry[]): Promise<void> {
+  for (const r of cancelled) {
+    await tx.run.updateMany({
+      where: { scheduleId: r.schedule.id, scheduledFor: r.scheduledFor, trigger: 'schedule', attempt: r.attempt - 1 },
+      data: { exhausted: 'cancelled', nextAttemptAt: null },
+    });
+  }
+}

@@ -1,0 +1,40 @@
+import { scheduleRecordOf, type ScheduleRecord, type Tx } from '../../db';
+import { DomainError } from '../../errors';
+import { isIdShape, normalizeRef } from '../../ids';
+
+/**
+ * The schedule `ref` names in scheduler revision `revisionId`, or null. `ref` is an id or, when
+ * `allowAlias`, an alias (trimmed and lowercased first, SPEC §3.1).
+ */
+export async function findSchedule(db: Tx, revisionId: string, ref: string, allowAlias: boolean): Promise<ScheduleRecord | null> {
+  const key = normalizeRef(ref);
+  const row = isIdShape(key) ? await db.schedule.findFirst({ where: { id: key, revisionId } }) : allowAlias ? await db.schedule.findFirst({ where: { alias: key, revisionId } }) : null;
+  return row ? scheduleRecordOf(row) : null;
+}
+
+/** Like findSchedule; throws `404 schedule_not_found` when there is none. */
+export async function getScheduleRow(db: Tx, revisionId: string, ref: string, allowAlias = true): Promise<ScheduleRecord> {
+  const row = await findSchedule(db, revisionId, ref, allowAlias);
+  if (!row) throw new DomainError('schedule_not_found', 'schedule not found', { path: 'schedule_id' });
+  return row;
+}
+
+/**
+ * One token, one schedule (SPEC §4 aliases, §14 names; docs/decisions.md 150): in a scheduler a
+ * string is at most one schedule's alias or name, so the product API and the EventBridge API never
+ * reach two schedules by the same text. The schedule other than `exceptId` that holds `token` as its
+ * alias or its name, or null when it is free.
+ */
+export async function findTokenHolder(db: Tx, revisionId: string, token: string, exceptId?: string) {
+  return db.schedule.findFirst({
+    where: { revisionId, OR: [{ alias: token }, { name: token }], ...(exceptId ? { NOT: { id: exceptId } } : {}) },
+    select: { id: true, alias: true, name: true },
+  });
+}
+
+/** `409 alias_taken` for `alias`, saying whether another schedule holds it as alias or as name. */
+export function aliasTaken(alias: string, holder: { alias: string | null }, cause?: unknown): DomainError {
+  return holder.alias === alias
+    ? new DomainError('alias_taken', `alias "${alias}" is taken by another schedule in this scheduler`, { path: 'alias', cause })
+    : new DomainError('alias_taken', `alias "${alias}" is taken: another schedule in this scheduler is named so`, { path: 'alias', cause });
+}

@@ -1,0 +1,49 @@
+import type { Actor } from '../../auth';
+import type { Db } from '../../db';
+import { requireSchedulerRole } from '../access';
+import type { Schedule, ScheduleState } from '../contract';
+import { getScheduleRow } from './find-schedule';
+import { toSchedule } from './serialize';
+
+/** Page size of `list_schedules` (SPEC §3.1). */
+export const SCHEDULES_PAGE_SIZE = 50;
+
+export interface ListSchedulesOptions {
+  db: Db;
+  actor: Actor;
+  revision: { id: string; blobId: string };
+  /** Exclusive cursor: the `last_schedule_id` of the previous page. */
+  startScheduleId?: string | null;
+  state?: ScheduleState;
+  enabled?: boolean;
+  pageSize?: number;
+}
+
+/**
+ * `list_schedules` (SPEC §3.1): 50 a page, ordered by `created_at` then `id`. `last_schedule_id` is the
+ * cursor for the next page, null on the last page. Throws `404 schedule_not_found` for an unknown cursor.
+ */
+export async function listSchedules(opts: ListSchedulesOptions): Promise<{ schedules: Schedule[]; last_schedule_id: string | null }> {
+  const { db, actor, revision } = opts;
+  const pageSize = opts.pageSize ?? SCHEDULES_PAGE_SIZE;
+  await requireSchedulerRole(db, actor, revision.blobId, 'read');
+  const after = opts.startScheduleId ? await getScheduleRow(db, revision.id, opts.startScheduleId, false) : null;
+  const rows = await db.schedule.findMany({
+    where: {
+      revisionId: revision.id,
+      ...(opts.state ? { state: opts.state } : {}),
+      ...(opts.enabled !== undefined ? { enabled: opts.enabled } : {}),
+      ...(after ? { OR: [{ createdAt: { gt: after.createdAt } }, { createdAt: after.createdAt, id: { gt: after.id } }] } : {}),
+    },
+    orderBy: [{ createdAt: 'asc' }, { id: 'asc' }],
+    take: pageSize + 1,
+  });
+  const page = rows.slice(0, pageSize);
+  return { schedules: page.map(toSchedule), last_schedule_id: rows.length > pageSize ? page[page.length - 1].id : null };
+}
+
+/** `get_schedule` (SPEC §3.1): by id or alias. Throws `404 schedule_not_found`. */
+export async function getSchedule(opts: { db: Db; actor: Actor; revision: { id: string; blobId: string }; scheduleRef: string }): Promise<Schedule> {
+  await requireSchedulerRole(opts.db, opts.actor, opts.revision.blobId, 'read');
+  return toSchedule(await getScheduleRow(opts.db, opts.revision.id, opts.scheduleRef));
+}

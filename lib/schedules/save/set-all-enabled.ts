@@ -1,0 +1,73 @@
+import type { Actor } from '../../auth';
+import { cancelPendingAttempts, inTransaction, scheduleRecordOf, type Db } from '../../db';
+import { recordActivity } from '../activity';
+import { requireSchedulerRole } from '../access';
+import { countDueOccurrences, fireAtOf, nextOccurrenceInWindow } from '../../engine';
+
+/**
+ * `set_all_enabled` (SPEC §3.1, §12.5) — pause all / resume all of a scheduler's active schedules.
+ * - `false`: every enabled active schedule is disabled with `paused: {by: <actor>, at: now, bulk: true}`;
+ *   its pending retries are cancelled (SPEC §12.2) and due, unfired occurrences counted as skipped (SPEC §8).
+ * - `true`: only the schedules a `set_all_enabled(false)` disabled (`bulk`) are enabled again, firing
+ *   from the next occurrence after `now` (no catch-up, SPEC §5.1); one an operator disabled on its own
+ *   stays disabled. A resumed schedule with no occurrence left is completed (SPEC §5.3).
+ * SPEC §15: each changed schedule's `version` is incremented, and one scheduler-wide `pause_all` /
+ * `resume_all` entry (with `count`, 0 included) names who pressed it.
+ * Returns how many schedules changed.
+ */
+export async function setAllEnabled(opts: { db: Db; actor: Actor; revision: { id: string; blobId: string }; enabled: boolean; now: Date }): Promise<{ updated: number }> {
+  const { db, actor, revision, enabled, now } = opts;
+  return inTransaction(db, async (tx) => {
+    await requireSchedulerRole(tx, actor, revision.blobId, 'write');
+    const rows = await tx.schedule.findMany({
+      where: { revisionId: revision.id, state: 'active', enabled: !enabled, ...(enabled ? { pausedBulk: true } : {}) },
+    });
+    // Serialization is desired: one transaction client runs one statement at a time.
+    for (const row of rows.map(scheduleRecordOf)) {
+      if (enabled) {
+        const next = nextOccurrenceInWindow(row, now);
+        const fireAt = next ? fireAtOf(row.id, row.flexibleWindowMinutes, next) : null;
+        await tx.schedule.update({
+          where: { id: row.id },
+          data: {
+            enabled: true,
+            nextFireAt: fireAt,
+            nextScheduledFor: next && fireAt && next.getTime() !== fireAt.getTime() ? next : null,
+            pausedByType: null,
+            pausedById: null,
+            pausedAt: null,
+            pauseNote: null,
+            pausedBulk: false,
+            ...(next === null ? { state: 'completed' } : {}),
+            version: { increment: 1 },
+            updatedAt: now,
+          },
+        });
+      } else {
+        const dropped =
+          row.nextFireAt && row.nextFireAt.getTime() <= now.getTime()
+            ? countDueOccurrences(row, row.id, row.flexibleWindowMinutes, row.nextScheduledFor ?? row.nextFireAt, row.nextFireAt, now)
+            : 0;
+        await tx.schedule.update({
+          where: { id: row.id },
+          data: {
+            enabled: false,
+            nextFireAt: null,
+            nextScheduledFor: null,
+            pausedByType: actor.type,
+            pausedById: actor.id,
+            pausedAt: now,
+            pauseNote: null,
+            pausedBulk: true,
+            skippedOccurrences: row.skippedOccurrences + dropped,
+            version: { increment: 1 },
+            updatedAt: now,
+          },
+        });
+      }
+    }
+    if (!enabled) await cancelPendingAttempts(tx, rows.map((r) => r.id));
+    await recordActivity(tx, { revisionId: revision.id, action: enabled ? 'resume_all' : 'pause_all', by: actor, at: now, count: rows.length });
+    return { updated: rows.length };
+  });
+}

@@ -1,0 +1,300 @@
+/**
+ * The `aws` target type's contract (SPEC §13.2): AWS services reached through the AWS SDK, chosen by
+ * the target ARN's service, the `result` shapes their runs record, and the dead letter's SQS queue
+ * (SPEC §12.3). Universal (no I/O, no Node import): the New Schedule form, the API and the CLI share it.
+ *
+ * Structural problems (wrong type, unknown key, a bound) are plain zod issues (`400
+ * invalid_request_body`); rules with their own SPEC code are custom issues carrying
+ * `params.code: 'invalid_invocation_target'` (`refuse`).
+ */
+import { z } from 'zod';
+import { addressedBy, defineTargetContract, PAYLOAD_MAX_BYTES, refuse, RepeatedDelivery, utf8Length } from '../define';
+
+// ---------------------------------------------------------------------------------------------
+// §13.2 aws
+
+/**
+ * The AWS services an `aws` target delivers to, by the ARN's service name (SPEC §13.2):
+ * `sqs` SendMessage, `sns` Publish, `lambda` Invoke (asynchronous), `states` StartExecution,
+ * `events` PutEvents, `ecs` RunTask. Any other ARN is `400 invalid_invocation_target`.
+ */
+export const AWS_TARGET_SERVICES = ['sqs', 'sns', 'lambda', 'states', 'events', 'ecs'] as const;
+export type AwsTargetService = (typeof AWS_TARGET_SERVICES)[number];
+
+/** The services whose `input` must be JSON (SPEC §13.2; AWS `Target.Input`). */
+export const JSON_INPUT_SERVICES: readonly AwsTargetService[] = ['lambda', 'states', 'events'];
+
+/** An ARN taken apart: `arn:<partition>:<service>:<region>:<account>:<resource>`. */
+export interface ParsedTargetArn {
+  partition: string;
+  service: AwsTargetService;
+  region: string;
+  /** 12 digits. */
+  account: string;
+  /** The service's own name: queue, topic, function (with `:qualifier`), state machine, bus, cluster. */
+  name: string;
+  /** SQS queues and SNS topics whose name ends in `.fifo`. */
+  fifo: boolean;
+}
+
+const ARN = /^arn:(aws(?:-[a-z]+)*):([a-z0-9-]+):([a-z]{2}(?:-[a-z]+)+-\d{1,2}):(\d{12}):(.+)$/;
+/** The resource part of each service's ARN, capturing the name. */
+const RESOURCE: Record<AwsTargetService, RegExp> = {
+  sqs: /^([A-Za-z0-9_-]{1,75}(?:\.fifo)?|[A-Za-z0-9_-]{1,80})$/,
+  sns: /^([A-Za-z0-9_-]{1,251}(?:\.fifo)?|[A-Za-z0-9_-]{1,256})$/,
+  lambda: /^function:([A-Za-z0-9_-]{1,64}(?::(?:\$LATEST|[A-Za-z0-9_-]{1,128}))?)$/,
+  states: /^stateMachine:([A-Za-z0-9_.-]{1,80})$/,
+  events: /^event-bus\/([A-Za-z0-9_./-]{1,256})$/,
+  ecs: /^cluster\/([A-Za-z0-9_-]{1,255})$/,
+};
+const RESOURCE_SHAPE: Record<AwsTargetService, string> = {
+  sqs: 'arn:aws:sqs:<region>:<account>:<queue name>',
+  sns: 'arn:aws:sns:<region>:<account>:<topic name>',
+  lambda: 'arn:aws:lambda:<region>:<account>:function:<name>[:<version or alias>]',
+  states: 'arn:aws:states:<region>:<account>:stateMachine:<name>',
+  events: 'arn:aws:events:<region>:<account>:event-bus/<name>',
+  ecs: 'arn:aws:ecs:<region>:<account>:cluster/<name>',
+};
+
+/**
+ * Parse a target ARN (SPEC §13.2). Returns the parts, or `{problem}` naming what is wrong: not an
+ * ARN, a service outside `AWS_TARGET_SERVICES`, or a resource not of that service's shape. Pure.
+ */
+export function parseTargetArn(arn: string): ParsedTargetArn | { problem: string } {
+  const m = ARN.exec(arn);
+  if (!m) return { problem: 'arn must look like arn:aws:<service>:<region>:<12-digit account>:<resource>' };
+  const [, partition, service, region, account, resource] = m;
+  if (!(AWS_TARGET_SERVICES as readonly string[]).includes(service)) {
+    return { problem: `"${service.slice(0, 40)}" ARNs are not a supported target; use one of ${AWS_TARGET_SERVICES.join(', ')}` };
+  }
+  const s = service as AwsTargetService;
+  const r = RESOURCE[s].exec(resource);
+  if (!r) return { problem: `a ${s} target ARN looks like ${RESOURCE_SHAPE[s]}` };
+  const name = r[1];
+  return { partition, service: s, region, account, name, fifo: (s === 'sqs' || s === 'sns') && name.endsWith('.fifo') };
+}
+
+/** AWS `RoleArn` (EVENTBRIDGE.md §3.1). Stored; deliveries use the worker's own credentials (SPEC §13.2). */
+export const ROLE_ARN = /^arn:aws(-[a-z]+)?:iam::\d{12}:role\/[\w+=,.@/-]+$/;
+/** SQS `MessageGroupId`: 1–128 alphanumeric or punctuation characters. */
+const MESSAGE_GROUP_ID = /^[A-Za-z0-9!"#$%&'()*+,\-./:;<=>?@[\\\]^_`{|}~]{1,128}$/;
+/** EventBridge `Source`: AWS's characters, and never `aws.` (reserved for AWS services). */
+const EVENT_SOURCE = /^[/.\-_A-Za-z0-9]+$/;
+
+/** ECS `TaskCount`: tasks RunTask starts per fire, inclusive bounds (AWS `EcsParameters`). Default 1. */
+export const ECS_TASK_COUNT = [1, 10] as const;
+/** ECS `LaunchType`; absent: the cluster's default capacity provider strategy. */
+export const ECS_LAUNCH_TYPES = ['EC2', 'FARGATE', 'EXTERNAL'] as const;
+/** ECS `AssignPublicIp` of an awsvpc network configuration; absent: `DISABLED`. */
+export const ECS_ASSIGN_PUBLIC_IP = ['ENABLED', 'DISABLED'] as const;
+
+/** `ecs_parameters` (SPEC §13.2, AWS `EcsParameters`): what RunTask starts on the ARN's cluster. */
+export const EcsParametersSchema = z
+  .object({
+    task_definition_arn: z.string().min(1).max(1600),
+    task_count: z.number().int().min(ECS_TASK_COUNT[0]).max(ECS_TASK_COUNT[1]).optional(),
+    launch_type: z.enum(ECS_LAUNCH_TYPES).optional(),
+    platform_version: z.string().min(1).max(64).optional(),
+    group: z.string().min(1).max(255).optional(),
+    network_configuration: z
+      .object({
+        awsvpc_configuration: z
+          .object({
+            subnets: z.array(z.string().min(1).max(1000)).min(1).max(16),
+            security_groups: z.array(z.string().min(1).max(1000)).max(5).optional(),
+            assign_public_ip: z.enum(ECS_ASSIGN_PUBLIC_IP).optional(),
+          })
+          .strict(),
+      })
+      .strict()
+      .optional(),
+  })
+  .strict();
+export type EcsParameters = z.infer<typeof EcsParametersSchema>;
+
+/**
+ * What a target whose ARN names a service outside `AWS_TARGET_SERVICES` meets (SPEC §13.2, §14):
+ * - `refuse`: `400 invalid_invocation_target` (the product API, the web form, the CLI);
+ * - `store`: accepted and stored unchanged, as the EventBridge API takes it; each of its fires is a
+ *   failed attempt `unsupported_target`. The rules of the supported services still apply.
+ */
+export type OtherAwsServices = 'refuse' | 'store';
+
+/** The one declaration of the `aws` target (SPEC §13.2), with the treatment of other services' ARNs. */
+function awsTargetSchema(otherServices: OtherAwsServices) {
+  return z
+    .object({
+      arn: z.string().min(1).max(1600),
+      role_arn: z.string().max(1600).regex(ROLE_ARN, 'role_arn must be an IAM role ARN: arn:aws:iam::<account>:role/<name>').optional(),
+      input: z.string().min(1).optional(),
+      sqs_parameters: z.object({ message_group_id: z.string().regex(MESSAGE_GROUP_ID, 'message_group_id must be 1–128 letters, digits or punctuation') }).strict().optional(),
+      eventbridge_parameters: z
+        .object({
+          detail_type: z.string().min(1).max(128),
+          source: z
+            .string()
+            .min(1)
+            .max(256)
+            .regex(EVENT_SOURCE, 'source may hold letters, digits and . - _ /')
+            .refine((s) => !s.startsWith('aws.'), 'source must not start with "aws." (reserved for AWS services)'),
+        })
+        .strict()
+        .optional(),
+      ecs_parameters: EcsParametersSchema.optional(),
+    })
+    .strict()
+    .superRefine((t, ctx) => {
+      if (t.input !== undefined && utf8Length(t.input) > PAYLOAD_MAX_BYTES) {
+        ctx.addIssue({ code: 'custom', message: `input must be at most ${PAYLOAD_MAX_BYTES / 1024} KiB`, path: ['input'] });
+      }
+      const parsed = parseTargetArn(t.arn);
+      if ('problem' in parsed) {
+        if (otherServices === 'store' && isOtherServiceArn(t.arn)) return;
+        return refuse(ctx, parsed.problem, ['arn']);
+      }
+      const { service } = parsed;
+      if (t.sqs_parameters && service !== 'sqs' && !(service === 'sns' && parsed.fifo)) {
+        refuse(ctx, 'sqs_parameters apply to SQS queues (and FIFO SNS topics) only', ['sqs_parameters']);
+      }
+      if (parsed.fifo && !t.sqs_parameters) {
+        refuse(ctx, `a FIFO ${service === 'sqs' ? 'queue' : 'topic'} needs sqs_parameters.message_group_id`, ['sqs_parameters']);
+      }
+      if (service === 'events' && !t.eventbridge_parameters) refuse(ctx, 'an EventBridge target needs eventbridge_parameters {detail_type, source}', ['eventbridge_parameters']);
+      if (service !== 'events' && t.eventbridge_parameters) refuse(ctx, 'eventbridge_parameters apply to EventBridge event buses only', ['eventbridge_parameters']);
+      if (service === 'ecs' && !t.ecs_parameters) refuse(ctx, 'an ECS target needs ecs_parameters {task_definition_arn, …}', ['ecs_parameters']);
+      if (service !== 'ecs' && t.ecs_parameters) refuse(ctx, 'ecs_parameters apply to ECS clusters only', ['ecs_parameters']);
+      if (service === 'ecs' && t.input !== undefined) refuse(ctx, 'an ECS target takes no input: RunTask starts the task definition as registered', ['input']);
+      if (t.input !== undefined && JSON_INPUT_SERVICES.includes(service)) {
+        let value: unknown;
+        try {
+          value = JSON.parse(t.input);
+        } catch {
+          return refuse(ctx, `a ${service} target needs JSON input`, ['input']);
+        }
+        if (service === 'events' && (typeof value !== 'object' || value === null || Array.isArray(value))) {
+          refuse(ctx, 'an EventBridge target needs a JSON object as input (it becomes the event detail)', ['input']);
+        }
+      }
+    });
+}
+
+/**
+ * An ARN of a service outside `AWS_TARGET_SERVICES`: Kinesis, SageMaker, the universal
+ * `arn:aws:scheduler:::aws-sdk:…` targets… (only its service part is read). Pure.
+ */
+export function isOtherServiceArn(arn: string): boolean {
+  const service = /^arn:[^:]*:([^:]+):/.exec(arn)?.[1];
+  return service !== undefined && !(AWS_TARGET_SERVICES as readonly string[]).includes(service);
+}
+
+/** `invocation_target` of an `aws` schedule as a save through the product API takes it (SPEC §13.2): other services' ARNs are refused. */
+export const AwsInvocationTargetSchema = awsTargetSchema('refuse');
+/**
+ * `invocation_target` of an `aws` schedule as stored and answered (SPEC §14): also an ARN of another
+ * service that the EventBridge API stored unchanged; its fires are `unsupported_target`.
+ */
+export const StoredAwsInvocationTargetSchema = awsTargetSchema('store');
+export type AwsInvocationTarget = z.infer<typeof AwsInvocationTargetSchema>;
+
+// ---------------------------------------------------------------------------------------------
+// §12.3 dead letter
+
+/** AWS `DeadLetterConfig.Arn`: a standard SQS queue (EVENTBRIDGE.md §3.1; a FIFO name cannot match). */
+export const SQS_DEAD_LETTER_ARN = /^arn:aws(-[a-z]+)?:sqs:[a-z0-9-]+:\d{12}:[a-zA-Z0-9_-]+$/;
+
+/** `dead_letter` (SPEC §12.3). */
+export const DeadLetterConfigSchema = z
+  .object({ arn: z.string().max(1600).regex(SQS_DEAD_LETTER_ARN, 'dead_letter.arn must be a standard SQS queue ARN: arn:aws:sqs:<region>:<account>:<queue>') })
+  .strict();
+export type DeadLetterConfig = z.infer<typeof DeadLetterConfigSchema>;
+
+// ---------------------------------------------------------------------------------------------
+// run results (SPEC §13)
+
+/**
+ * `result` of an AWS attempt (SPEC §13.2): on success the service and what it answered
+ * (`message_id` SQS/SNS, `execution_arn` Step Functions, `event_id` EventBridge, `task_arns` ECS;
+ * Lambda answers only its request id); on failure the AWS error code (`QueueDoesNotExist`,
+ * `ThrottlingException`, …) and its message.
+ */
+export const AwsResultSchema = z.union([
+  z.strictObject({
+    service: z.enum(AWS_TARGET_SERVICES),
+    request_id: z.string().optional(),
+    message_id: z.string().optional(),
+    execution_arn: z.string().optional(),
+    event_id: z.string().optional(),
+    task_arns: z.array(z.string()).optional(),
+    repeated_delivery: RepeatedDelivery,
+  }),
+  z.strictObject({ error: z.string(), message: z.string(), request_id: z.string().optional(), repeated_delivery: RepeatedDelivery }),
+]);
+export type AwsResult = z.infer<typeof AwsResultSchema>;
+
+// ---------------------------------------------------------------------------------------------
+// words (SPEC §10)
+
+/** An AWS service's resource in words, by the ARN's service (SPEC §13.2). */
+const RESOURCE_WORDS: Record<AwsTargetService, string> = {
+  sqs: 'SQS queue',
+  sns: 'SNS topic',
+  lambda: 'Lambda function',
+  states: 'Step Functions state machine',
+  events: 'EventBridge event bus',
+  ecs: 'ECS cluster',
+};
+
+/** What each AWS service answered with, in words (SPEC §13.2 `result`). */
+export const AWS_ANSWER_WORDS: Record<AwsTargetService, string> = {
+  sqs: 'SQS message',
+  sns: 'SNS message',
+  lambda: 'Lambda invoked',
+  states: 'Step Functions execution',
+  events: 'EventBridge event',
+  ecs: 'ECS task',
+};
+
+/**
+ * "SQS queue orders (eu-west-1)", "SNS FIFO topic alerts.fifo (us-east-1)", "Lambda function resize:prod
+ * (eu-central-1)"; an ARN of another service (stored through the EventBridge API, SPEC §14) as
+ * "AWS kinesis target (not delivered)".
+ */
+export function awsTargetLabel(arn: string): string {
+  const p = parseTargetArn(arn);
+  if ('problem' in p) {
+    const service = /^arn:[^:]*:([^:]+):/.exec(arn)?.[1];
+    return `AWS ${service ?? 'service'} target (not delivered)`;
+  }
+  const words = RESOURCE_WORDS[p.service];
+  const kind = p.fifo ? words.replace(/ (queue|topic)$/, ' FIFO $1') : words;
+  return `${kind} ${p.name} (${p.region})`;
+}
+
+/** What each fire of an aws target sends: "group orders-1 · custom input", "default event". */
+function awsDetail(t: AwsInvocationTarget): string {
+  const parts: string[] = [];
+  if (t.sqs_parameters) parts.push(`group ${t.sqs_parameters.message_group_id}`);
+  if (t.eventbridge_parameters) parts.push(`${t.eventbridge_parameters.source} · ${t.eventbridge_parameters.detail_type}`);
+  if (t.ecs_parameters) parts.push(`task ${t.ecs_parameters.task_definition_arn.split('/').pop()}`);
+  else parts.push(t.input === undefined ? 'default event' : 'custom input');
+  return parts.join(' · ');
+}
+
+/** The `aws` target type (SPEC §13.2). */
+export const AWS_TARGET = defineTargetContract({
+  type: 'aws',
+  save: AwsInvocationTargetSchema,
+  stored: StoredAwsInvocationTargetSchema,
+  results: AwsResultSchema.options,
+  ...addressedBy('arn'),
+  words: {
+    title: 'AWS service',
+    noun: 'an AWS target',
+    choice: 'Send to SQS, SNS, Lambda, Step Functions, EventBridge or ECS.',
+    intro: 'Each fire calls the AWS service the ARN names, with the worker’s AWS configuration.',
+    label: (t) => awsTargetLabel(t.arn),
+    detail: awsDetail,
+    notEditable: (t) =>
+      isOtherServiceArn(t.arn) ? { title: 'Edited through the EventBridge API.', text: 'Its target is an AWS service this product does not deliver to; it is edited with UpdateSchedule.' } : null,
+  },
+});
