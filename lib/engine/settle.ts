@@ -96,6 +96,33 @@ export async function recordRuns(tx: Tx, attempts: Pick<SettledAttempt, 'schedul
 }
 
 /**
+ * The guard of the time engine's callers (SPEC §8, docs/decisions.md 139): pause, in the claim's
+ * transaction at instant `now`, each claimed schedule whose next occurrence could not be computed
+ * (`unplanned`: the schedule and the error planning threw), so one such schedule never stalls the
+ * batch or comes back due on every tick. The pause is a `system` pause like `pause_after_failures`'
+ * (enabled = false, next_fire_at cleared, pause_note naming the error), its pending retries are
+ * cancelled and it is in the activity log. Runs after ADVANCE, which left these rows untouched.
+ */
+export async function pauseUnplanned(tx: Tx, deps: EngineDeps, unplanned: { schedule: FiringSchedule; error: Error }[], now: Date): Promise<void> {
+  if (unplanned.length === 0) return;
+  const counts = unplanned.map(({ schedule, error }) => ({
+    scheduleId: schedule.id,
+    consecutiveFailures: schedule.consecutiveFailures,
+    pauseNote: `paused: its next occurrence could not be computed (${errorCodeOf(error)}: ${error.message})`.slice(0, 256),
+  }));
+  await updateFailureCounts(tx, counts, now);
+  // SPEC §12.2: disabling a schedule cancels its pending retries.
+  await cancelPendingAttempts(tx, counts.map((c) => c.scheduleId));
+  await deps.recordActivity(tx, unplanned.map(({ schedule }) => ({ action: 'auto_pause', schedule, at: now })));
+}
+
+/** An error's `code` (DomainError, CronWorkBudgetExceeded…) or its name. */
+function errorCodeOf(e: Error): string {
+  const code = (e as Error & { code?: unknown }).code;
+  return typeof code === 'string' && code ? code : e.name;
+}
+
+/**
  * Record `attempts` and what they leave behind (SPEC §12.2–§12.5), in the caller's transaction, at
  * instant `now`: next attempts, dead letters, replayed dead letters' status, failure counts and
  * automatic pauses, then completion (besides `completedAlready`) and delete-after-completion.
