@@ -242,8 +242,11 @@ export function toDomainSchedule(wire: WireScheduleInput, ctx: EventBridgeContex
   return { input, eventbridge };
 }
 
-/** The Target members answered from the product's fields (retries and the dead letter aside). */
-type WireDerived = Omit<WireTarget, 'RoleArn' | 'RetryPolicy' | 'DeadLetterConfig'> & Partial<Pick<WireTarget, 'RoleArn'>>;
+/**
+ * The Target members answered from the product's fields (retries and the dead letter aside). `RoleArn`
+ * is present, even when unset, exactly for a type that holds a role.
+ */
+type WireDerived = Omit<WireTarget, 'RoleArn' | 'RetryPolicy' | 'DeadLetterConfig'> & { RoleArn?: string | undefined };
 
 /** `ecs_parameters` → AWS `EcsParameters` (`ecsParametersOf`'s inverse), unset members absent. */
 function wireEcsParameters(p: NonNullable<AwsInvocationTarget['ecs_parameters']>): Record<string, unknown> {
@@ -280,7 +283,7 @@ const WIRE_TARGETS: { [T in InvocationTargetType]?: (t: TargetOf<T>, ctx: EventB
   aws: (t) => ({
     Arn: t.arn,
     ...(t.input !== undefined ? { Input: t.input } : {}),
-    ...(t.role_arn ? { RoleArn: t.role_arn } : {}),
+    RoleArn: t.role_arn,
     ...(t.sqs_parameters ? { SqsParameters: { MessageGroupId: t.sqs_parameters.message_group_id } } : {}),
     ...(t.eventbridge_parameters ? { EventBridgeParameters: { DetailType: t.eventbridge_parameters.detail_type, Source: t.eventbridge_parameters.source } } : {}),
     ...(t.ecs_parameters ? { EcsParameters: wireEcsParameters(t.ecs_parameters) } : {}),
@@ -308,8 +311,8 @@ function wireTarget(gs: GroupSchedule, ctx: EventBridgeContext, stored: Partial<
     ...derived,
     ...sent,
     ...(derived.EcsParameters && sent.EcsParameters ? { EcsParameters: { ...derived.EcsParameters, ...sent.EcsParameters } } : {}),
-    // An `aws` target's role is its `role_arn`; the other types hold none, so theirs is the one sent.
-    RoleArn: (s.invocation_target_type === 'aws' ? derived.RoleArn : sent.RoleArn) ?? productRoleArn(ctx.accountId),
+    // A type that holds a role answers its own (an `aws` target's `role_arn`); for the others, the one sent.
+    RoleArn: ('RoleArn' in derived ? derived.RoleArn : sent.RoleArn) ?? productRoleArn(ctx.accountId),
     RetryPolicy: retry
       ? { MaximumEventAgeInSeconds: retry.maximum_event_age_seconds, MaximumRetryAttempts: retry.maximum_retry_attempts }
       : { MaximumEventAgeInSeconds: DEFAULT_RETRY_POLICY.MaximumEventAgeInSeconds, MaximumRetryAttempts: 0 },
