@@ -34,6 +34,11 @@ export interface RunOutcome extends DriverOutcome {
 /** One attempt to record: which, of which schedule (as it is now), and how it ended. */
 export interface SettledAttempt {
   schedule: FiringSchedule;
+  /**
+   * The target type whose driver made this attempt (and `outcome.request`). An attempt delivered
+   * after commit keeps the type it was made for, even if the schedule's target changed meanwhile.
+   */
+  targetType: string;
   trigger: RunTrigger;
   scheduledFor: Date;
   attempt: number;
@@ -220,8 +225,12 @@ function consequenceOf(a: SettledAttempt, now: Date): Consequence {
  */
 function deadLetterBody(a: SettledAttempt): unknown {
   const s = a.schedule;
+  if (a.outcome.request !== null && a.outcome.request !== undefined) {
+    // A request goes back only to the driver that made it (lib/targets/driver.ts): its secrets are that driver's to know.
+    const sender = driverOf(a.targetType);
+    return sender ? sender.redact.sent(a.outcome.request) : a.outcome.request;
+  }
   const driver = driverOf(s.invocationTargetType);
-  if (a.outcome.request !== null && a.outcome.request !== undefined) return driver ? driver.redact.sent(a.outcome.request) : a.outcome.request;
   const target = driver ? driver.redact.target(s.invocationTarget) : s.invocationTarget;
   return { invocation_target_type: s.invocationTargetType, invocation_target: target, scheduled_for: a.scheduledFor.toISOString(), attempt: a.attempt };
 }
