@@ -72,9 +72,12 @@ export class SchedulerFactCache {
    * org's account, the region a facade saved it in (else the worker's AWS region) and
    * `arn:aws:scheduler:<region>:<account>:schedule/<scheduler name>/<alias or id>`.
    * Throws when its scheduler is gone (a deleted blob takes its schedules with it: not expected).
+   * `stored`: the facade's stored identity when the caller has already read it.
    */
-  async identity(s: Pick<ContextInput, 'scheduleId' | 'revisionId' | 'alias' | 'facadeData'>): Promise<ScheduleIdentity> {
-    const stored = this.deps.facade.storedIdentity(s.facadeData);
+  async identity(
+    s: Pick<ContextInput, 'scheduleId' | 'revisionId' | 'alias' | 'facadeData'>,
+    stored: ScheduleIdentity | null = this.deps.facade.storedIdentity(s.facadeData),
+  ): Promise<ScheduleIdentity> {
     if (stored) return stored;
     const ref = await this.scheduler(s.revisionId);
     if (!ref) throw new Error(`the scheduler of schedule ${s.scheduleId} no longer exists`);
@@ -85,6 +88,7 @@ export class SchedulerFactCache {
   /** The context of one attempt (SPEC §13.3, §13.4): its identity resolved on first ask. */
   context(input: ContextInput): AttemptContext {
     let identity: Promise<ScheduleIdentity> | undefined;
+    const stored = this.deps.facade.storedIdentity(input.facadeData);
     return {
       scheduleId: input.scheduleId,
       scheduledFor: input.scheduledFor,
@@ -92,8 +96,8 @@ export class SchedulerFactCache {
       attempt: input.attempt,
       runId: input.runId,
       now: input.now,
-      identity: () => (identity ??= this.identity(input)),
-      defaultEventAsInput: this.deps.facade.storedIdentity(input.facadeData) !== null,
+      identity: () => (identity ??= this.identity(input, stored)),
+      defaultEventAsInput: stored !== null,
     };
   }
 }
