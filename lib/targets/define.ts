@@ -72,6 +72,14 @@ export interface TargetWords<T> {
 }
 
 /**
+ * A target's `detail` words from its parts, in order, skipping the absent ones:
+ * `detailWords('default event', false, '10 s timeout')` is "default event · 10 s timeout" (SPEC §10).
+ */
+export function detailWords(...parts: (string | false | null | undefined)[]): string {
+  return parts.filter((p): p is string => typeof p === 'string' && p !== '').join(' · ');
+}
+
+/**
  * A target type's universal contract (SPEC §6, §13): its name, its `invocation_target` schemas, the
  * `result` shapes its runs record, and its words. `T` is the stored target's type.
  */

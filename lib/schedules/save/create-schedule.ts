@@ -1,27 +1,23 @@
 import type { Actor } from '../../auth';
-import type { Limits } from '../../config';
 import { inTransaction, type Db, type Tx } from '../../db';
 import { DomainError } from '../../errors';
 import { aliasProblem, newId } from '../../ids';
 import { isUniqueViolation } from '../../workflows';
 import { requireSchedulerRole } from '../access';
 import type { Schedule, ScheduleCreateInput, ScheduleDryRunAnswer } from '../contract';
-import { checkSchedule, checkTargetBeforeSave, parseScheduleInput, type CheckedSchedule, type DestinationOptions, type SaveRules } from './save-schedule';
+import { checkSchedule, checkTargetBeforeSave, parseScheduleInput, type CheckedSchedule, type DestinationOptions, type SaveRequest } from './save-schedule';
 import { toSchedule, type ScheduleRow } from '../read/serialize';
 import { aliasTaken, findTokenHolder } from '../read/find-schedule';
 import { recordActivity } from '../activity';
 import { findClientToken, rememberClientToken, requestHash } from './client-tokens';
 import { SCHEDULE_CLIENT_TOKEN_TTL_MS } from '../contract';
 
-export interface CreateScheduleOptions extends DestinationOptions {
+export interface CreateScheduleOptions extends DestinationOptions, SaveRequest {
   db: Db;
-  actor: Actor;
   /** The scheduler blob's managed revision. */
   revision: { id: string; blobId: string };
   /** The request body's schedule fields (unparsed), with the target of any type (SPEC §6, §13). */
   input: unknown;
-  limits: Limits;
-  now: Date;
   /**
    * The schedule's name in its group (SPEC §14), unique in the scheduler. Default: the alias, else the
    * new id. The EventBridge API passes its `Name`.
@@ -29,8 +25,6 @@ export interface CreateScheduleOptions extends DestinationOptions {
   name?: string;
   /** Also take `name` as the alias when it fits the alias grammar (SPEC §4) and no schedule holds it. */
   aliasFromName?: boolean;
-  /** A facade's save rules (save-schedule.ts `SaveRules`). Default: the product's. */
-  rules?: SaveRules;
   /** What a facade stores beside the product's fields (its facade data, SPEC §14), opaque here. */
   facadeData?: object;
   /**
@@ -161,7 +155,7 @@ function parse(opts: CreateScheduleOptions): ParsedInput {
  * then `checkSchedule`.
  */
 async function checkCreate(tx: Tx, opts: CreateScheduleOptions, input: ParsedInput, scheduleId: string, allowMissingSession: boolean): Promise<CheckedCreate> {
-  const { actor, revision, limits, now } = opts;
+  const { actor, revision, limits } = opts;
   await requireSchedulerRole(tx, actor, revision.blobId, 'write');
   const count = await tx.schedule.count({ where: { revisionId: revision.id } });
   if (count >= limits.schedulesPerRevision) {
@@ -177,18 +171,7 @@ async function checkCreate(tx: Tx, opts: CreateScheduleOptions, input: ParsedInp
   if (input.paused !== undefined && input.enabled !== false) {
     throw new DomainError('invalid_request_body', 'paused.note can be set only on a disabled schedule (send enabled: false with it)', { path: 'paused.note' });
   }
-  const checked = await checkSchedule({
-    db: tx,
-    actor,
-    input,
-    limits,
-    now,
-    scheduleId,
-    stored: null,
-    checkTarget: true,
-    allowMissingSession,
-    rules: opts.rules,
-  });
+  const checked = await checkSchedule(tx, opts, { input, scheduleId, stored: null, checkTarget: true, allowMissingSession });
   return { ...checked, name, alias };
 }
 

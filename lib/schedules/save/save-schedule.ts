@@ -112,15 +112,25 @@ export async function checkTargetBeforeSave(
   await driver.checkBeforeSave(t, { allowList: opts.httpAllowList ?? NO_ALLOWED_HOSTS, resolve: opts.resolveHost });
 }
 
-export interface CheckScheduleOptions {
-  db: Tx;
+/**
+ * What every save carries from its caller (create, update, and their dry runs): who saves, under
+ * which limits, at which instant, by which API's rules. `CreateScheduleOptions` and
+ * `UpdateScheduleOptions` extend it, so a save hands its options down whole.
+ */
+export interface SaveRequest {
   /** The saver: the target is checked with this standing (SPEC §6.3). */
   actor: Actor;
-  /** The parsed fields, with the target of any type. */
-  input: ScheduleCreateInput;
   limits: Limits;
   /** The request's instant (UTC). */
   now: Date;
+  /** A facade's save rules (`SaveRules`). Default: the product's. */
+  rules?: SaveRules;
+}
+
+/** What one save asks `checkSchedule` to check, beside its `SaveRequest`. */
+export interface CheckScheduleOptions {
+  /** The parsed fields, with the target of any type. */
+  input: ScheduleCreateInput;
   /** The schedule's id (a create's new id): the flexible-window offset derives from it (SPEC §12.4). */
   scheduleId: string;
   /**
@@ -133,8 +143,6 @@ export interface CheckScheduleOptions {
   checkTarget: boolean;
   /** A dry run: a target session alias that does not exist yet is reported, not refused (`checkInvocationTarget`). */
   allowMissingSession?: boolean;
-  /** A facade's save rules (`SaveRules`). Default: the product's. */
-  rules?: SaveRules;
 }
 
 /** True when `a` and `b` fire at the same occurrences (SPEC §8: the fields an edit must recompute for). */
@@ -163,8 +171,9 @@ export function sameTiming(a: StoredSchedule, b: StoredSchedule): boolean {
  * address and SCHEDULER_HTTP_ALLOWED_HOSTS, SPEC §13.1). With a facade's `rules`, its rules of time
  * (`SaveRules.firstOccurrence`).
  */
-export async function checkSchedule(opts: CheckScheduleOptions): Promise<CheckedSchedule> {
-  const { input, now, stored } = opts;
+export async function checkSchedule(db: Tx, request: SaveRequest, opts: CheckScheduleOptions): Promise<CheckedSchedule> {
+  const { input, stored } = opts;
+  const { now, limits, rules } = request;
   const startDate = input.start_date ? new Date(input.start_date) : null;
   const rateExpression = input.repeat === 'recurring_rate' ? (input.rate_expression ?? null) : null;
   // SPEC §12.1: changing rate_expression or start_date (or becoming a rate) re-anchors.
@@ -189,7 +198,7 @@ export async function checkSchedule(opts: CheckScheduleOptions): Promise<Checked
   if (keep) {
     next = stored.nextFireAt ? { fireAt: stored.nextFireAt, scheduledFor: stored.nextScheduledFor ?? stored.nextFireAt } : null;
   } else {
-    const first = opts.rules?.firstOccurrence ? opts.rules.firstOccurrence(timing, now, opts.limits, firstOccurrence) : { at: firstOccurrence(timing, now, opts.limits), missed: false };
+    const first = rules?.firstOccurrence ? rules.firstOccurrence(timing, now, limits, firstOccurrence) : { at: firstOccurrence(timing, now, limits), missed: false };
     missed = first.missed;
     next = enabled && !missed ? { scheduledFor: first.at, fireAt: fireAtOf(opts.scheduleId, window, first.at) } : null;
   }
@@ -200,7 +209,7 @@ export async function checkSchedule(opts: CheckScheduleOptions): Promise<Checked
   const driver = driverOf(type);
   const checked: { target: unknown; missingSession?: MissingTargetSession } =
     opts.checkTarget && driver?.checkAtSave
-      ? await driver.checkAtSave(opts.db, opts.actor, input.invocation_target, { allowMissingSession: opts.allowMissingSession ?? false })
+      ? await driver.checkAtSave(db, request.actor, input.invocation_target, { allowMissingSession: opts.allowMissingSession ?? false })
       : { target: input.invocation_target };
 
   const retry = input.retry_policy ?? null;

@@ -1,28 +1,21 @@
-import type { Actor } from '../../auth';
-import type { Limits } from '../../config';
 import { cancelPendingAttempts, inTransaction, lockSchedule, type Db, type Prisma, type Tx } from '../../db';
 import { DomainError, parseOrRefuse } from '../../errors';
 import { requireSchedulerRole } from '../access';
 import { CADENCE_FIELD, SCHEDULE_INFO_FIELDS, ScheduleUpdateInput, type Schedule, type ScheduleDryRunAnswer } from '../contract';
 import { aliasTaken, findTokenHolder, getScheduleRow } from '../read/find-schedule';
 import { countDueOccurrences, finishSchedules } from '../../engine';
-import { checkSchedule, checkTargetBeforeSave, parseScheduleInput, type CheckedSchedule, type DestinationOptions, type SaveRules, type StoredSchedule } from './save-schedule';
+import { checkSchedule, checkTargetBeforeSave, parseScheduleInput, type CheckedSchedule, type DestinationOptions, type SaveRequest, type StoredSchedule } from './save-schedule';
 import { toSchedule, type ScheduleRow } from '../read/serialize';
 import { recordActivity } from '../activity';
 import { canonicalJson } from './canonical-json';
 
-export interface UpdateScheduleOptions extends DestinationOptions {
+export interface UpdateScheduleOptions extends DestinationOptions, SaveRequest {
   db: Db;
-  actor: Actor;
   revision: { id: string; blobId: string };
   /** Id or alias. */
   scheduleRef: string;
   /** Any subset of the writable fields (unparsed). Only fields sent change. */
   input: unknown;
-  limits: Limits;
-  now: Date;
-  /** A facade's save rules (save-schedule.ts `SaveRules`). Default: the product's. */
-  rules?: SaveRules;
   /**
    * Replace what a facade stores beside the product's fields (its facade data, SPEC §14): the facade's
    * own saves. Without it, an update that changes fields lists them in the data's `changed`.
@@ -109,7 +102,7 @@ interface UpdatePlan {
 
 /** The checks of an update, in order: write access, the schedule, its state, the merged fields, the alias, `checkSchedule`. */
 async function checkUpdate(tx: Tx, opts: UpdateScheduleOptions, patch: ScheduleUpdateInput, allowMissingSession: boolean): Promise<UpdatePlan> {
-  const { actor, revision, limits, now } = opts;
+  const { actor, revision, now } = opts;
   await requireSchedulerRole(tx, actor, revision.blobId, 'write');
   const found = await getScheduleRow(tx, revision.id, opts.scheduleRef);
   // The row is locked (PostgreSQL FOR UPDATE) and read again: a fire completing or advancing it in
@@ -161,18 +154,7 @@ async function checkUpdate(tx: Tx, opts: UpdateScheduleOptions, patch: ScheduleU
     if (holder) throw aliasTaken(input.alias, holder);
   }
   const stored: StoredSchedule = row;
-  const checked = await checkSchedule({
-    db: tx,
-    actor,
-    input,
-    limits,
-    now,
-    scheduleId: row.id,
-    stored,
-    checkTarget: patch.invocation_target !== undefined,
-    allowMissingSession,
-    rules: opts.rules,
-  });
+  const checked = await checkSchedule(tx, opts, { input, scheduleId: row.id, stored, checkTarget: patch.invocation_target !== undefined, allowMissingSession });
   const { fields } = checked;
 
   // SPEC §8: an edit never drops an occurrence silently. When the update replaces a due, unfired

@@ -8,7 +8,7 @@
  * `params.code: 'invalid_invocation_target'` (`refuse`).
  */
 import { z } from 'zod';
-import { addressedBy, defineTargetContract, PAYLOAD_MAX_BYTES, refuse, RepeatedDelivery, utf8Length } from '../define';
+import { addressedBy, defineTargetContract, detailWords, PAYLOAD_MAX_BYTES, refuse, RepeatedDelivery, utf8Length } from '../define';
 
 // ---------------------------------------------------------------------------------------------
 // §13.2 aws
@@ -272,12 +272,11 @@ export function awsTargetLabel(arn: string): string {
 
 /** What each fire of an aws target sends: "group orders-1 · custom input", "default event". */
 function awsDetail(t: AwsInvocationTarget): string {
-  const parts: string[] = [];
-  if (t.sqs_parameters) parts.push(`group ${t.sqs_parameters.message_group_id}`);
-  if (t.eventbridge_parameters) parts.push(`${t.eventbridge_parameters.source} · ${t.eventbridge_parameters.detail_type}`);
-  if (t.ecs_parameters) parts.push(`task ${t.ecs_parameters.task_definition_arn.split('/').pop()}`);
-  else parts.push(t.input === undefined ? 'default event' : 'custom input');
-  return parts.join(' · ');
+  return detailWords(
+    t.sqs_parameters && `group ${t.sqs_parameters.message_group_id}`,
+    t.eventbridge_parameters && `${t.eventbridge_parameters.source} · ${t.eventbridge_parameters.detail_type}`,
+    t.ecs_parameters ? `task ${t.ecs_parameters.task_definition_arn.split('/').pop()}` : t.input === undefined ? 'default event' : 'custom input',
+  );
 }
 
 /** The `aws` target type (SPEC §13.2). */

@@ -9,7 +9,7 @@
  */
 import { z } from 'zod';
 import { JsonValueSchema } from '../../workflows/contract';
-import { addressedBy, defineTargetContract, PAYLOAD_MAX_BYTES, refuse, RepeatedDelivery, utf8Length } from '../define';
+import { addressedBy, defineTargetContract, detailWords, PAYLOAD_MAX_BYTES, refuse, RepeatedDelivery, utf8Length } from '../define';
 
 export const HTTP_METHODS = ['POST', 'PUT'] as const;
 export type HttpMethod = (typeof HTTP_METHODS)[number];
@@ -131,11 +131,12 @@ export function webhookLabel(t: Pick<HttpInvocationTarget, 'url' | 'method'>): s
 
 /** What each fire of a webhook sends: "default event · 2 headers · 10 s timeout". */
 function webhookDetail(t: HttpInvocationTarget): string {
-  const parts = [t.body === undefined ? 'default event' : 'custom body'];
   const headers = Object.keys(t.headers ?? {}).length;
-  if (headers) parts.push(`${headers} header${headers === 1 ? '' : 's'}`);
-  parts.push(`${t.timeout_seconds ?? HTTP_TIMEOUT_SECONDS.default} s timeout`);
-  return parts.join(' · ');
+  return detailWords(
+    t.body === undefined ? 'default event' : 'custom body',
+    headers > 0 && `${headers} header${headers === 1 ? '' : 's'}`,
+    `${t.timeout_seconds ?? HTTP_TIMEOUT_SECONDS.default} s timeout`,
+  );
 }
 
 /** The `http` target type (SPEC §13.1). */
