@@ -322,7 +322,7 @@ async function writeCost(dialect: Dialect): Promise<{ perBatchMs: Record<Variant
     const advances: Advance[] = f.groups[w].map((scheduleId) => ({ scheduleId, seen, next, nextScheduledFor: next, state: 'active', skipped: 0 }));
     return db.$transaction(async (tx) => {
       await insertRuns(tx, runs);
-      const advanced = await advanceNextFire(tx, advances, next);
+      const advanced = await advanceNextFire(tx, advances);
       if (advanced.size !== BATCH) throw new Error(`bench: advanced ${advanced.size} of ${BATCH}`);
     });
   };

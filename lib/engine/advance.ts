@@ -13,8 +13,8 @@ export interface Advanced {
   completed: Set<string>;
 }
 
-/** Advance every plan but the errors, at instant `now` (the schedules' `updated_at`). */
-export async function advance(tx: Tx, plans: Plan[], now: Date): Promise<Advanced> {
+/** Advance every plan but the errors (a fire is not an edit: `updated_at` stays, decision 260). */
+export async function advance(tx: Tx, plans: Plan[]): Promise<Advanced> {
   const advances: Advance[] = plans.flatMap((p) =>
     p.kind === 'error'
       ? []
@@ -22,7 +22,7 @@ export async function advance(tx: Tx, plans: Plan[], now: Date): Promise<Advance
   );
   // Exactly once (SPEC §8): fire ONLY the rows whose next_fire_at this statement moved off the
   // occurrence; it must come before the attempts, in this same transaction.
-  const advanced = await advanceNextFire(tx, advances, now);
+  const advanced = await advanceNextFire(tx, advances);
   const completed = new Set(advances.filter((a) => a.state === 'completed' && advanced.has(a.scheduleId)).map((a) => a.scheduleId));
   return { advanced, completed };
 }

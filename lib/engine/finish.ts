@@ -10,8 +10,8 @@ import { completeFinished, type Tx } from '../db';
  * Complete those of `scheduleIds` that have nothing left to fire, and delete the completed ones whose
  * `action_after_completion` is `delete`. Returns the ids completed and the ids deleted (a subset).
  */
-export async function finishSchedules(tx: Tx, scheduleIds: string[], now: Date): Promise<{ completed: string[]; deleted: string[] }> {
-  const completed = await completeFinished(tx, scheduleIds, now);
+export async function finishSchedules(tx: Tx, scheduleIds: string[]): Promise<{ completed: string[]; deleted: string[] }> {
+  const completed = await completeFinished(tx, scheduleIds);
   return { completed: completed.map((c) => c.id), deleted: await deleteCompleted(tx, completed) };
 }
 

@@ -88,7 +88,7 @@ export async function fireRetry(deps: EngineDeps, opts: { db: Db; pendingId: str
  */
 async function fireClaimed(tx: Tx, deps: EngineDeps, rows: ClaimedSchedule[], retries: ClaimedRetry[], now: Date, limits: Limits): Promise<FireOutcome[]> {
   const plans = await planOccurrences(tx, rows, now, limits);
-  const { advanced, completed: completedAtAdvance } = await advance(tx, plans, now);
+  const { advanced, completed: completedAtAdvance } = await advance(tx, plans);
   // A schedule that cannot be planned is paused with the reason, never left due for every tick.
   await pauseUnplanned(tx, deps, plans.flatMap((p) => (p.kind === 'error' ? [{ schedule: p.row, error: p.error }] : [])), now);
   const { made, delivering, cancelled } = await makeAttempts(tx, deps, plans, advanced, retries, now, limits);

@@ -161,7 +161,7 @@ export async function settleAttempts(
   await deps.recordActivity(tx, [...paused].map((id) => ({ action: 'auto_pause', schedule: schedules.get(id)!, at: now })));
 
   const ended = [...new Set(attempts.filter((_, i) => consequences[i].ended !== null).map((a) => a.schedule.id))];
-  const completedLater = await completeFinished(tx, ended, now);
+  const completedLater = await completeFinished(tx, ended);
   const completed = new Set([...completedAlready, ...completedLater.map((c) => c.id)]);
   // SPEC §12.5: delete as delete_schedule would (runs and pending attempts go with it); dead letters stay.
   const deleted = new Set(await deleteCompleted(tx, [...completed].map((id) => ({ id, actionAfterCompletion: schedules.get(id)?.actionAfterCompletion ?? 'none' }))));

@@ -271,6 +271,7 @@ export const ScheduleInfoSchema = z.strictObject({
   /** Incremented by every change but a fire's (SPEC §15); send it back as `expected_version`. */
   version: z.int().min(1),
   created_at: InstantSchema,
+  /** When `version` last moved: the last change, never a fire or a completion (docs/decisions.md 260). */
   updated_at: InstantSchema,
 });
 export type ScheduleInfo = z.infer<typeof ScheduleInfoSchema>;

@@ -35,14 +35,16 @@ export interface Advance {
   skipped: number;
 }
 
-/** Params: updated_at, JSON array of {id, seen, next_fire_at, next_scheduled_for, state, skipped}. */
+/**
+ * Params: JSON array of {id, seen, next_fire_at, next_scheduled_for, state, skipped}. A fire is not a
+ * change: `updated_at` and `version` stay (SPEC §15, docs/decisions.md 260).
+ */
 export const ADVANCE_NEXT_FIRE_SQL = {
   sqlite: `UPDATE schedules SET
       next_fire_at = a.value ->> 'next_fire_at',
       next_scheduled_for = a.value ->> 'next_scheduled_for',
       state = a.value ->> 'state',
-      skipped_occurrences = skipped_occurrences + (a.value ->> 'skipped'),
-      updated_at = ?
+      skipped_occurrences = skipped_occurrences + (a.value ->> 'skipped')
     FROM json_each(?) AS a
     WHERE schedules.id = a.value ->> 'id'
       -- Exactly once: only while the row still holds the occurrence this worker claimed.
@@ -53,9 +55,8 @@ export const ADVANCE_NEXT_FIRE_SQL = {
       next_fire_at = a.next_fire_at,
       next_scheduled_for = a.next_scheduled_for,
       state = a.state,
-      skipped_occurrences = s.skipped_occurrences + a.skipped,
-      updated_at = $1::timestamp(3)
-    FROM jsonb_to_recordset($2::jsonb) AS a(id text, seen timestamp(3), next_fire_at timestamp(3), next_scheduled_for timestamp(3), state text, skipped int)
+      skipped_occurrences = s.skipped_occurrences + a.skipped
+    FROM jsonb_to_recordset($1::jsonb) AS a(id text, seen timestamp(3), next_fire_at timestamp(3), next_scheduled_for timestamp(3), state text, skipped int)
     WHERE s.id = a.id
       -- Exactly once: only while the row still holds the occurrence this worker claimed.
       AND s.next_fire_at = a.seen
@@ -67,7 +68,7 @@ export const ADVANCE_NEXT_FIRE_SQL = {
  * Advance every schedule in `advances` inside the caller's transaction (after the claim).
  * Returns the ids that advanced; any other id lost its occurrence to someone else: fire nothing for it.
  */
-export async function advanceNextFire(tx: Tx, advances: Advance[], now: Date): Promise<Set<string>> {
+export async function advanceNextFire(tx: Tx, advances: Advance[]): Promise<Set<string>> {
   if (advances.length === 0) return new Set();
   const dialect = dialectOfDb(tx);
   const doc = advances.map((a) => ({
@@ -79,6 +80,6 @@ export async function advanceNextFire(tx: Tx, advances: Advance[], now: Date): P
     state: a.state,
     skipped: a.skipped,
   }));
-  const rows = await queryRows<{ id: string }>(tx, ADVANCE_NEXT_FIRE_SQL, sqlInstant(dialect, now), JSON.stringify(doc));
+  const rows = await queryRows<{ id: string }>(tx, ADVANCE_NEXT_FIRE_SQL, JSON.stringify(doc));
   return new Set(rows.map((r) => r.id));
 }

@@ -182,14 +182,14 @@ export async function updateFailureCounts(tx: Tx, counts: FailureCount[], now: D
   await executeSql(tx, UPDATE_FAILURE_COUNTS_SQL, ...params);
 }
 
-/** Params: now, JSON array of ids. */
+/** Params: JSON array of ids. Completing is not a change: `updated_at` and `version` stay (docs/decisions.md 260). */
 const COMPLETE_FINISHED_SQL = {
-  sqlite: `UPDATE schedules SET state = 'completed', updated_at = ?
+  sqlite: `UPDATE schedules SET state = 'completed'
     WHERE id IN (SELECT value FROM json_each(?)) AND state = 'active' AND enabled = 1 AND next_fire_at IS NULL
       AND NOT EXISTS (SELECT 1 FROM pending_attempts p WHERE p.schedule_id = schedules.id AND p.trigger = 'schedule')
     RETURNING id, action_after_completion`,
-  postgresql: `UPDATE schedules AS s SET state = 'completed', updated_at = $1::timestamp(3)
-    WHERE s.id IN (SELECT jsonb_array_elements_text($2::jsonb)) AND s.state = 'active' AND s.enabled AND s.next_fire_at IS NULL
+  postgresql: `UPDATE schedules AS s SET state = 'completed'
+    WHERE s.id IN (SELECT jsonb_array_elements_text($1::jsonb)) AND s.state = 'active' AND s.enabled AND s.next_fire_at IS NULL
       AND NOT EXISTS (SELECT 1 FROM pending_attempts p WHERE p.schedule_id = s.id AND p.trigger = 'schedule')
     RETURNING s.id, s.action_after_completion`,
 } as const;
@@ -199,9 +199,8 @@ const COMPLETE_FINISHED_SQL = {
  * occurrence, no pending attempt (SPEC §5.3 with §12.2: a last occurrence still being retried keeps
  * its schedule active). Returns the completed ids with their `action_after_completion`.
  */
-export async function completeFinished(tx: Tx, scheduleIds: string[], now: Date): Promise<{ id: string; actionAfterCompletion: string }[]> {
+export async function completeFinished(tx: Tx, scheduleIds: string[]): Promise<{ id: string; actionAfterCompletion: string }[]> {
   if (scheduleIds.length === 0) return [];
-  const dialect = dialectOfDb(tx);
-  const rows = await queryRows<{ id: string; action_after_completion: string }>(tx, COMPLETE_FINISHED_SQL, sqlInstant(dialect, now), JSON.stringify(scheduleIds));
+  const rows = await queryRows<{ id: string; action_after_completion: string }>(tx, COMPLETE_FINISHED_SQL, JSON.stringify(scheduleIds));
   return rows.map((r) => ({ id: r.id, actionAfterCompletion: r.action_after_completion }));
 }

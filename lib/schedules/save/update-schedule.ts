@@ -46,7 +46,7 @@ export async function updateSchedule(opts: UpdateScheduleOptions): Promise<Sched
     let answer = toSchedule(updated);
     if (plan.cancelsRetries && (await cancelPendingAttempts(tx, [plan.row.id])) > 0) {
       // A last occurrence whose retry was cancelled leaves nothing to fire (SPEC §5.3).
-      const { completed } = await finishSchedules(tx, [plan.row.id], opts.now);
+      const { completed } = await finishSchedules(tx, [plan.row.id]);
       if (completed.length) answer = toSchedule(await tx.schedule.findUniqueOrThrow({ where: { id: plan.row.id } }));
     }
     const before = toSchedule(plan.row);

@@ -49,7 +49,7 @@ describe('migration 0013_schedule_names_dead_letter_runs', () => {
       const target = (await db.schedule.findFirstOrThrow({ where: { revisionId: rev } })).invocationTarget as object;
       const row = (id: string, alias: string | null, name: string | null) => ({
         id, revisionId: rev, alias, repeat: 'recurring_cron', cronExpression: '0 3 * * ? *', timezone: 'UTC', enabled: false,
-        invocationTarget: target, createdByType: 'user', createdById: seeded.userId, name: name as string,
+        invocationTarget: target, createdByType: 'user', createdById: seeded.userId, name: name as string, updatedAt: new Date(),
       });
       // As the seed and the product left them before 0013: the demo schedule nameless; a nameless row
       // whose alias another schedule (made through the EventBridge API) holds as its name; one with neither.
