@@ -1,4 +1,4 @@
-import { createBlobResponse, listBlobsResponse, withActor } from '@/lib/api';
+import { createBlobResponse, listBlobsResponse, methodNotAllowed, withActor } from '@/lib/api';
 
 export const dynamic = 'force-dynamic';
 
@@ -9,3 +9,7 @@ export const GET = withActor<Ctx>(async (_req, actor, ctx) => listBlobsResponse(
 
 /** Create a workflow or scheduler blob in `{org}` (SPEC §3.2 "create blob"). */
 export const POST = withActor<Ctx>(async (req, actor, ctx) => createBlobResponse(req, actor, (await ctx.params).org));
+
+export const PUT = methodNotAllowed('GET, POST');
+export const PATCH = methodNotAllowed('GET, POST');
+export const DELETE = methodNotAllowed('GET, POST');

@@ -1,4 +1,4 @@
-import { describeBlobResponse, withActor } from '@/lib/api';
+import { describeBlobResponse, methodNotAllowed, withActor } from '@/lib/api';
 
 export const dynamic = 'force-dynamic';
 
@@ -7,3 +7,9 @@ export const GET = withActor<{ params: Promise<{ org: string; blob: string }> }>
   const { org, blob } = await ctx.params;
   return describeBlobResponse(actor, org, blob);
 });
+
+// A blob is not deleted or replaced through the API (SPEC §3.3): these answer 405 in the error shape.
+export const POST = methodNotAllowed('GET');
+export const PUT = methodNotAllowed('GET');
+export const PATCH = methodNotAllowed('GET');
+export const DELETE = methodNotAllowed('GET');
