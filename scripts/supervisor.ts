@@ -141,6 +141,8 @@ export class Supervisor {
     }, this.opts.stopTimeoutMs ?? 10_000);
     await exited;
     clearTimeout(timeout);
+    // The last line the operator sees: everything this start ran has exited.
+    this.log(`start: stopped${code === 0 ? '' : ` (exit code ${code})`}`);
     this.exit(code);
   }
 }

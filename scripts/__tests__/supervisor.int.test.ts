@@ -75,6 +75,7 @@ describe('npm start supervision', () => {
     s.child.kill('SIGTERM');
     expect(await s.exit).toEqual({ code: 0, signal: null });
     expect([alive(web), alive(third)]).toEqual([false, false]);
+    expect(s.output().trimEnd().split('\n').at(-1)).toBe('start: stopped');
   });
 
   it('Ctrl-C (SIGINT) while a restart is pending stops the web app and starts no worker', async () => {
@@ -87,6 +88,7 @@ describe('npm start supervision', () => {
     expect(await s.exit).toEqual({ code: 0, signal: null });
     expect(alive(web)).toBe(false);
     expect(s.output()).not.toMatch(/worker restarted/);
+    expect(s.output().trimEnd().split('\n').at(-1)).toBe('start: stopped');
   });
 
   it('the web app\'s exit stops the worker and ends npm start with the web app\'s code', async () => {
@@ -97,5 +99,6 @@ describe('npm start supervision', () => {
     await s.line(/^start: web app exited \(SIGKILL\); stopping the rest$/);
     expect(await s.exit).toEqual({ code: 1, signal: null });
     expect(alive(worker)).toBe(false);
+    expect(s.output().trimEnd().split('\n').at(-1)).toBe('start: stopped (exit code 1)');
   });
 });
