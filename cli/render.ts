@@ -39,10 +39,18 @@ export function showCreate(entry: ManifestEntry): string[] {
   return lines;
 }
 
+/**
+ * A schedule in the CLI's lines: its alias (the manifest's key, SPEC §11), else its name (every
+ * schedule has one, SPEC §14: an EventBridge API schedule's `Name`, else its id).
+ */
+export function scheduleLabel(s: Pick<Schedule, 'alias' | 'name'>): string {
+  return s.alias ?? s.name;
+}
+
 /** One drift line: a deployed schedule the manifest does not (or cannot) list. */
 export function showDrift(s: Schedule): string {
   return s.alias === undefined
-    ? `! drift: schedule ${s.id} has no alias, so no manifest entry can describe it; left alone`
+    ? `! drift: schedule ${s.name === s.id ? s.id : `${s.name} (${s.id})`} has no alias, so no manifest entry can describe it; left alone`
     : `! drift: ${s.alias} (${s.id}) is deployed but not in the manifest; left alone`;
 }
 

@@ -5,7 +5,7 @@
 import { CADENCE_FIELD, type Repeat, type Run, type Schedule } from '../../lib/schedules/contract';
 import { connect, resolveScheduler, type ConnectionFlags } from '../connection';
 import { EXIT, reportError, schedulerOfFile, type Io } from '../io';
-import { table } from '../render';
+import { scheduleLabel, table } from '../render';
 
 export interface LsOptions {
   file: string;
@@ -57,7 +57,7 @@ export async function ls(opts: LsOptions): Promise<number> {
       return EXIT.ok;
     }
     const rows = schedules.map((s, i) => [
-      s.alias ?? s.id,
+      scheduleLabel(s),
       cadence(s),
       s.timezone,
       s.enabled ? 'yes' : 'no',
