@@ -85,7 +85,10 @@ test('a personal key made on /account acts as its user, shows its last use, and 
 
 test('an org key made on the org admin page acts as the org with its role, and gets 401 at once when revoked', async ({ page, request }) => {
   const ops = await revisionOf(request, 'ops-scheduler');
-  await page.goto('/orgs/acme-corp/admin');
+  // The org's own address takes its admin there; an org it does not belong to is a 404.
+  expect((await page.goto('/orgs/no-such-org-e2e'))?.status()).toBe(404);
+  await page.goto('/orgs/acme-corp');
+  await expect(page).toHaveURL(/\/orgs\/acme-corp\/admin$/);
   await expect(page.getByRole('heading', { level: 1, name: 'Acme Corp' })).toBeVisible();
   const name = `e2e-org-${SUFFIX}`;
   const key = await createKey(page, 'New org key', name, 'read');
@@ -127,9 +130,11 @@ test('an org admin invites a new member by email: a one-time link is shown once,
     await p.getByRole('button', { name: 'Make account and join' }).click();
     await expect(p).toHaveURL(/\/schedulers$/);
     await expect(p.getByRole('link', { name: 'Ops scheduler' })).toBeVisible();
-    // A read member is not an admin: the org admin page is a 404 for it.
+    // A read member is not an admin: the org admin page is a 404 for it, and the org's address lists its orgs.
     const res = await p.goto('/orgs/acme-corp/admin');
     expect(res?.status()).toBe(404);
+    await p.goto('/orgs/acme-corp');
+    await expect(p).toHaveURL(/\/orgs$/);
     // It logs in again with its own password.
     await ctx.clearCookies();
     await p.goto('/login');
