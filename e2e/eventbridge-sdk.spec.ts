@@ -196,12 +196,15 @@ test('SDK: every error code with its HTTP status', async ({ request }) => {
   expect(await sdkRefusal(c.send(new GetScheduleCommand({ Name: 'nope', GroupName: group })))).toEqual({ name: 'ResourceNotFoundException', status: 404, message: 'Schedule nope does not exist.' });
   expect(await sdkRefusal(c.send(new CreateScheduleCommand(input('exists', { GroupName: group }))))).toEqual({ name: 'ConflictException', status: 409, message: 'Schedule exists already exists.' });
 
-  // The limits server holds 3 schedules per scheduler.
+  // The limits server holds 3 schedules per scheduler. Its database is its own: so is acme-corp's account
+  // id there, which a workflow target must name (another account's is refused).
   const tight = sdk(BOOT, { endpoint: LIMITS_BASE_URL });
+  const tightAccount = (await tight.send(new GetScheduleGroupCommand({ Name: 'default' }))).Arn!.split(':')[4];
+  const tightInput = (n: string) => input(n, { GroupName: tightGroup, Target: { Arn: workflowArn().replace(`:${account}:`, `:${tightAccount}:`), RoleArn: role() } });
   const tightGroup = `e2e-quota-${S}`;
   await tight.send(new CreateScheduleGroupCommand({ Name: tightGroup }));
-  for (const n of ['q1', 'q2', 'q3']) await tight.send(new CreateScheduleCommand(input(n, { GroupName: tightGroup })));
-  const quota = await sdkRefusal(tight.send(new CreateScheduleCommand(input('q4', { GroupName: tightGroup }))));
+  for (const n of ['q1', 'q2', 'q3']) await tight.send(new CreateScheduleCommand(tightInput(n)));
+  const quota = await sdkRefusal(tight.send(new CreateScheduleCommand(tightInput('q4'))));
   expect([quota.name, quota.status]).toEqual(['ServiceQuotaExceededException', 402]);
   await tight.send(new DeleteScheduleGroupCommand({ Name: tightGroup }));
 
