@@ -313,7 +313,7 @@ test('AWS CLI: a region sees only its own groups; a region not in AWS\'s form an
   try {
     expect(made.json).toEqual({ ScheduleGroupArn: `arn:aws:scheduler:eu-west-1:${account}:schedule-group/${group}` });
     const west = await aws(['list-schedule-groups'], BOOT, 'eu-west-1');
-    expect((west.json!.ScheduleGroups as { Name: string }[]).map((g) => g.Name)).toEqual([group, 'default']);
+    expect((west.json!.ScheduleGroups as { Name: string }[]).map((g) => g.Name)).toEqual(['default', group]);
     const east = await aws(['get-schedule-group', '--name', group]);
     expect(east.code).not.toBe(0);
     expect(east.stderr).toContain(`An error occurred (ResourceNotFoundException) when calling the GetScheduleGroup operation: Schedule group ${group} does not exist.`);
