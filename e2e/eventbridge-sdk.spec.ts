@@ -44,8 +44,8 @@ const secrets: string[] = [E2E_SECRET_ACCESS_KEY];
 const groups = new Set<string>();
 let account = '';
 
-function sdk(key = BOOT, opts: { endpoint?: string; clockOffsetMs?: number } = {}): SchedulerClient {
-  const c = new SchedulerClient({ endpoint: opts.endpoint ?? BASE, region: REGION, credentials: { accessKeyId: key.id, secretAccessKey: key.secret }, maxAttempts: 1 });
+function sdk(key = BOOT, opts: { endpoint?: string; clockOffsetMs?: number; region?: string } = {}): SchedulerClient {
+  const c = new SchedulerClient({ endpoint: opts.endpoint ?? BASE, region: opts.region ?? REGION, credentials: { accessKeyId: key.id, secretAccessKey: key.secret }, maxAttempts: 1 });
   if (opts.clockOffsetMs) c.config.systemClockOffset = opts.clockOffsetMs;
   return c;
 }
@@ -83,9 +83,9 @@ function run(file: string, args: string[], key = BOOT, env: Record<string, strin
   });
 }
 
-/** `aws scheduler …` against the running product; parses JSON output. */
-async function aws(args: string[], key = BOOT): Promise<{ code: number; json: Record<string, unknown> | null; stderr: string }> {
-  const r = await run('aws', ['scheduler', ...args, '--endpoint-url', BASE, '--output', 'json'], key);
+/** `aws scheduler …` against the running product (in `region`, default REGION); parses JSON output. */
+async function aws(args: string[], key = BOOT, region = REGION): Promise<{ code: number; json: Record<string, unknown> | null; stderr: string }> {
+  const r = await run('aws', ['scheduler', ...args, '--endpoint-url', BASE, '--output', 'json', '--region', region], key);
   return { code: r.code, json: r.code === 0 && r.stdout.trim() ? JSON.parse(r.stdout) : null, stderr: r.stderr };
 }
 
@@ -196,12 +196,15 @@ test('SDK: every error code with its HTTP status', async ({ request }) => {
   expect(await sdkRefusal(c.send(new GetScheduleCommand({ Name: 'nope', GroupName: group })))).toEqual({ name: 'ResourceNotFoundException', status: 404, message: 'Schedule nope does not exist.' });
   expect(await sdkRefusal(c.send(new CreateScheduleCommand(input('exists', { GroupName: group }))))).toEqual({ name: 'ConflictException', status: 409, message: 'Schedule exists already exists.' });
 
-  // The limits server holds 3 schedules per scheduler.
+  // The limits server holds 3 schedules per scheduler. Its database is its own: so is acme-corp's account
+  // id there, which a workflow target must name (another account's is refused).
   const tight = sdk(BOOT, { endpoint: LIMITS_BASE_URL });
+  const tightAccount = (await tight.send(new GetScheduleGroupCommand({ Name: 'default' }))).Arn!.split(':')[4];
+  const tightInput = (n: string) => input(n, { GroupName: tightGroup, Target: { Arn: workflowArn().replace(`:${account}:`, `:${tightAccount}:`), RoleArn: role() } });
   const tightGroup = `e2e-quota-${S}`;
   await tight.send(new CreateScheduleGroupCommand({ Name: tightGroup }));
-  for (const n of ['q1', 'q2', 'q3']) await tight.send(new CreateScheduleCommand(input(n, { GroupName: tightGroup })));
-  const quota = await sdkRefusal(tight.send(new CreateScheduleCommand(input('q4', { GroupName: tightGroup }))));
+  for (const n of ['q1', 'q2', 'q3']) await tight.send(new CreateScheduleCommand(tightInput(n)));
+  const quota = await sdkRefusal(tight.send(new CreateScheduleCommand(tightInput('q4'))));
   expect([quota.name, quota.status]).toEqual(['ServiceQuotaExceededException', 402]);
   await tight.send(new DeleteScheduleGroupCommand({ Name: tightGroup }));
 
@@ -258,6 +261,90 @@ test("another org's access key sees none of acme-corp's groups", async ({ reques
   expect((await sdkRefusal(other.send(new ListSchedulesCommand({ GroupName: 'ops-scheduler' })))).name).toBe('ResourceNotFoundException');
   const acmeSchedules = (await other.send(new ListSchedulesCommand({}))).Schedules!.map((s) => s.Arn!);
   expect(acmeSchedules.every((a) => a.split(':')[4] !== account)).toBe(true);
+});
+
+test('boto3: daily in us-east-1 and eu-west-1 are two groups; each region lists only its own; deleting one leaves the other; us-gov-west-1 ARNs say aws-us-gov', async () => {
+  const group = `daily-${S}`;
+  const script = String.raw`
+import json, os, sys
+import boto3
+from botocore.exceptions import ClientError
+
+base, group = os.environ["BASE"], os.environ["GROUP"]
+east, west, gov = (boto3.client("scheduler", endpoint_url=base, region_name=r) for r in ("us-east-1", "eu-west-1", "us-gov-west-1"))
+out = {"created": [c.create_schedule_group(Name=group)["ScheduleGroupArn"] for c in (east, west)]}
+target = {"Arn": os.environ["WORKFLOW"].replace("us-east-1", "eu-west-1"), "RoleArn": os.environ["ROLE"]}
+out["schedule"] = west.create_schedule(Name="report", GroupName=group, ScheduleExpression="rate(1 day)", FlexibleTimeWindow={"Mode": "OFF"}, Target=target)["ScheduleArn"]
+names = lambda c: [g["Name"] for g in c.list_schedule_groups(NamePrefix=group)["ScheduleGroups"]]
+out["east_groups"], out["west_groups"] = names(east), names(west)
+out["east_schedules"] = [s["Name"] for s in east.list_schedules(GroupName=group)["Schedules"]]
+out["west_schedules"] = [s["Arn"] for s in west.list_schedules(GroupName=group)["Schedules"]]
+west.delete_schedule_group(Name=group)
+try:
+    west.get_schedule_group(Name=group)
+    out["west_after_delete"] = "found"
+except ClientError as e:
+    out["west_after_delete"] = e.response["Error"]["Code"]
+out["east_after_delete"] = east.get_schedule_group(Name=group)["Arn"]
+east.delete_schedule_group(Name=group)
+out["gov"] = gov.create_schedule_group(Name=group)["ScheduleGroupArn"]
+gov.delete_schedule_group(Name=group)
+json.dump(out, sys.stdout)
+`;
+  const py = await run('python3', ['-c', script], BOOT, { BASE, GROUP: group, WORKFLOW: workflowArn(), ROLE: role() });
+  expect(py.code, py.stderr).toBe(0);
+  expect(JSON.parse(py.stdout)).toEqual({
+    created: [`arn:aws:scheduler:us-east-1:${account}:schedule-group/${group}`, `arn:aws:scheduler:eu-west-1:${account}:schedule-group/${group}`],
+    schedule: `arn:aws:scheduler:eu-west-1:${account}:schedule/${group}/report`,
+    east_groups: [group],
+    west_groups: [group],
+    east_schedules: [],
+    west_schedules: [`arn:aws:scheduler:eu-west-1:${account}:schedule/${group}/report`],
+    west_after_delete: 'ResourceNotFoundException',
+    east_after_delete: `arn:aws:scheduler:us-east-1:${account}:schedule-group/${group}`,
+    gov: `arn:aws-us-gov:scheduler:us-gov-west-1:${account}:schedule-group/${group}`,
+  });
+});
+
+test('AWS CLI: a region sees only its own groups; a region not in AWS\'s form and a workflow target of another account are refused in AWS\'s words', async () => {
+  const group = `e2e-west-${S}`;
+  const made = await aws(['create-schedule-group', '--name', group], BOOT, 'eu-west-1');
+  expect(made.code, made.stderr).toBe(0);
+  try {
+    expect(made.json).toEqual({ ScheduleGroupArn: `arn:aws:scheduler:eu-west-1:${account}:schedule-group/${group}` });
+    const west = await aws(['list-schedule-groups'], BOOT, 'eu-west-1');
+    expect((west.json!.ScheduleGroups as { Name: string }[]).map((g) => g.Name)).toEqual(['default', group]);
+    const east = await aws(['get-schedule-group', '--name', group]);
+    expect(east.code).not.toBe(0);
+    expect(east.stderr).toContain(`An error occurred (ResourceNotFoundException) when calling the GetScheduleGroup operation: Schedule group ${group} does not exist.`);
+  } finally {
+    await aws(['delete-schedule-group', '--name', group], BOOT, 'eu-west-1');
+  }
+  const moon = await aws(['list-schedule-groups'], BOOT, 'moon-1');
+  expect(moon.code).not.toBe(0);
+  expect(moon.stderr).toContain("An error occurred (InvalidSignatureException) when calling the ListScheduleGroups operation: Credential should be scoped to a valid region, not 'moon-1'.");
+
+  const other = workflowArn().replace(`:${account}:`, ':111122223333:');
+  const refused = await aws(['create-schedule', '--name', `e2e-other-account-${S}`, '--schedule-expression', 'rate(1 day)', '--flexible-time-window', 'Mode=OFF', '--target', JSON.stringify({ Arn: other, RoleArn: role() })]);
+  expect(refused.code).not.toBe(0);
+  expect(refused.stderr).toContain(
+    `An error occurred (ValidationException) when calling the CreateSchedule operation: Invalid target ${other}: account 111122223333 is not the schedule's account; EventBridge Scheduler cannot reach a workflow in another account.`,
+  );
+});
+
+test('SDK: a StartDate in year 10000 is a ValidationException naming the member; us-gov-west-1 and cn-north-1 ARNs carry their partitions', async () => {
+  expect(await sdkRefusal(sdk().send(new CreateScheduleCommand(input(`e2e-y10k-${S}`, { StartDate: new Date(Date.UTC(10000, 0, 1)) }))))).toEqual({
+    name: 'ValidationException',
+    status: 400,
+    message: "1 validation error detected: Value '253402300800' at 'startDate' failed to satisfy constraint: Member must be a timestamp no later than 9999-12-31T23:59:59Z",
+  });
+  const gov = sdk(BOOT, { region: 'us-gov-west-1' });
+  const name = `e2e-gov-${S}`;
+  expect((await gov.send(new CreateScheduleCommand(input(name)))).ScheduleArn).toBe(`arn:aws-us-gov:scheduler:us-gov-west-1:${account}:schedule/default/${name}`);
+  expect((await gov.send(new ListSchedulesCommand({ NamePrefix: name }))).Schedules!.map((x) => x.Arn)).toEqual([`arn:aws-us-gov:scheduler:us-gov-west-1:${account}:schedule/default/${name}`]);
+  expect((await sdk().send(new ListSchedulesCommand({ NamePrefix: name }))).Schedules).toEqual([]);
+  await gov.send(new DeleteScheduleCommand({ Name: name }));
+  expect((await sdk(BOOT, { region: 'cn-north-1' }).send(new GetScheduleGroupCommand({ Name: 'default' }))).Arn).toBe(`arn:aws-cn:scheduler:cn-north-1:${account}:schedule-group/default`);
 });
 
 test("the README's AWS CLI, boto3 and JS SDK examples run as written", async () => {
@@ -319,7 +406,7 @@ test('a schedule created in the web form is returned by aws scheduler get-schedu
   const alias = `eb-form-${S}`;
   await page.goto('/schedulers');
   await page.getByRole('link', { name: 'Ops scheduler', exact: true }).click();
-  await expect(page.getByTestId('schedule-group')).toContainText(`EventBridge schedule group ops-scheduler (account ${account})`);
+  await expect(page.getByTestId('schedule-group')).toContainText(`EventBridge schedule group ops-scheduler (region ${REGION}, account ${account})`);
   await page.getByRole('button', { name: 'New Schedule' }).click();
   await expect(page.locator('form.schedule-form')).toHaveAttribute('data-ready', 'true');
   await page.getByLabel('Alias').fill(alias);
@@ -329,6 +416,9 @@ test('a schedule created in the web form is returned by aws scheduler get-schedu
   await page.getByLabel('Timezone').fill('Europe/Berlin');
   await page.getByRole('button', { name: 'Create schedule' }).click();
   await expect(page.getByTestId('eventbridge-name')).toHaveText(alias);
+  // SPEC §14: a scheduler made in the web app belongs to SCHEDULER_HOME_REGION (us-east-1 by default).
+  await expect(page.getByTestId('eventbridge-region')).toHaveText(REGION);
+  await expect(page.getByTestId('eventbridge-arn')).toHaveText(`arn:aws:scheduler:${REGION}:${account}:schedule/ops-scheduler/${alias}`);
   try {
     const got = await aws(['get-schedule', '--group-name', 'ops-scheduler', '--name', alias]);
     expect(got.code, got.stderr).toBe(0);

@@ -10,5 +10,5 @@ export { listBlobsResponse, describeBlobResponse, createBlobResponse } from './d
 export { buildOpenApiDocument } from './openapi';
 export { loginResponse, logoutResponse, acceptInvitationResponse, sessionTokenOf } from './web-login';
 export { readBodyText, parseJsonBody, readJsonBody, MAX_JSON_DEPTH } from './body';
-export { handleEventBridgeRequest, scheduleArn, groupArn, eventBridgeViewOfScheduler, eventBridgeRegionOf, EVENTBRIDGE_FIRE_FACTS, type EventBridgeView } from './eventbridge';
+export { handleEventBridgeRequest, scheduleArn, groupArn, eventBridgeViewOfScheduler, EVENTBRIDGE_FIRE_FACTS, type EventBridgeView } from './eventbridge';
 export { listAccessKeysResponse, createAccessKeyResponse, revokeAccessKeyResponse, accessKeyJson } from './access-keys';

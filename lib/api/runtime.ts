@@ -14,6 +14,8 @@ export interface Runtime {
   db: Db;
   /** SPEC §9 limits, parsed from the environment once per process. */
   limits: Limits;
+  /** The region of the schedulers the web app and the product API make (SCHEDULER_HOME_REGION, SPEC §14). */
+  homeRegion: string;
   /** Webhook destinations allowed although private or loopback (SCHEDULER_HTTP_ALLOWED_HOSTS, SPEC §13.1): every save checks against it. */
   httpAllowList: HttpAllowList;
   /** The HTTP edge's settings: trusted proxies, the `/metrics` token (SCHEDULER_METRICS_TOKEN). */
@@ -34,5 +36,5 @@ let delivery: DeliveryDeps | null = null;
 export function runtime(): Runtime {
   const config = loadConfig();
   delivery ??= createDeliveryDeps(config);
-  return { db: getDb(config), limits: config.limits, httpAllowList: config.delivery.httpAllowList, http: config.http, delivery, engine };
+  return { db: getDb(config), limits: config.limits, homeRegion: config.homeRegion, httpAllowList: config.delivery.httpAllowList, http: config.http, delivery, engine };
 }

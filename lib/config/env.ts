@@ -4,6 +4,7 @@
  */
 import { isIP } from 'node:net';
 import { z } from 'zod';
+import { DEFAULT_HOME_REGION, isAwsRegion } from './regions';
 
 const intFrom = (fallback: number, min = 0) =>
   z
@@ -121,6 +122,11 @@ const EnvSchema = z.object({
     }),
   SCHEDULER_HTTP_ALLOWED_HOSTS: AllowedHosts,
   SCHEDULER_DELIVERY_CONCURRENCY: intFrom(64, 1),
+  SCHEDULER_HOME_REGION: z
+    .string()
+    .optional()
+    .transform((v) => v?.trim() || DEFAULT_HOME_REGION)
+    .refine(isAwsRegion, 'must be an AWS region name such as us-east-1, eu-central-2, us-gov-west-1 or cn-north-1'),
   TEST_DATABASE: z.enum(['sqlite', 'postgresql']).optional().transform((v) => v ?? 'sqlite'),
   TEST_PORT_BASE: intFrom(0, 0),
   AWS_ENDPOINT_URL: z.string().optional().transform((v) => v || undefined),
@@ -233,6 +239,11 @@ export interface AppConfig {
     concurrency: number;
   };
   logLevel: 'debug' | 'info' | 'warn' | 'error';
+  /**
+   * The region of the schedule groups the web app and the product API make (SCHEDULER_HOME_REGION,
+   * default `us-east-1`; SPEC §14): a request to the EventBridge-compatible API signed for it sees them.
+   */
+  homeRegion: string;
   /** The HTTP edge (scripts/web-server.ts, lib/api/edge-guard.ts). */
   http: {
     /** CIDR blocks (`address/prefix`) of the reverse proxies whose `X-Forwarded-For`, `-Host` and
@@ -265,7 +276,7 @@ let cached: AppConfig | undefined;
  * SCHEDULER_SCHEDULES_PER_REVISION,
  * SCHEDULER_MIN_INTERVAL_SECONDS, SCHEDULER_RUN_RETENTION_DAYS, SCHEDULER_CATCHUP_WINDOW_SECONDS,
  * WORKFLOW_EXECUTIONS_PER_SESSION_PER_MINUTE, WORKFLOW_EXECUTION_RETENTION_DAYS, WORKER_POLL_INTERVAL_MS, WORKER_BATCH_SIZE, LOG_LEVEL,
- * SCHEDULER_TRUSTED_PROXIES, SCHEDULER_METRICS_TOKEN, SCHEDULER_HTTP_ALLOWED_HOSTS, SCHEDULER_DELIVERY_CONCURRENCY;
+ * SCHEDULER_TRUSTED_PROXIES, SCHEDULER_METRICS_TOKEN, SCHEDULER_HTTP_ALLOWED_HOSTS, SCHEDULER_DELIVERY_CONCURRENCY, SCHEDULER_HOME_REGION;
  * tests only: TEST_DATABASE, TEST_POSTGRES_URL, FC_SEED, WORKER_TEST_CLOCK, TEST_PORT_BASE,
  * AWS_ENDPOINT_URL (read by the AWS SDK itself).
  *
@@ -308,6 +319,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     worker: { pollIntervalMs: e.WORKER_POLL_INTERVAL_MS, batchSize: e.WORKER_BATCH_SIZE, testClock: e.WORKER_TEST_CLOCK },
     delivery: { httpAllowList: e.SCHEDULER_HTTP_ALLOWED_HOSTS, concurrency: e.SCHEDULER_DELIVERY_CONCURRENCY },
     logLevel: e.LOG_LEVEL,
+    homeRegion: e.SCHEDULER_HOME_REGION,
     http: { trustedProxies: e.SCHEDULER_TRUSTED_PROXIES, metricsToken: e.SCHEDULER_METRICS_TOKEN },
     testDatabase: e.TEST_DATABASE,
     testPostgresUrl: e.TEST_POSTGRES_URL,

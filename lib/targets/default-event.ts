@@ -4,6 +4,7 @@
  */
 import { createHash } from 'node:crypto';
 import type { RunTrigger } from './define';
+import { arnPartition } from '../config';
 
 /** Namespace of the occurrence ids (a fixed random UUID; changing it changes every id). */
 const OCCURRENCE_NAMESPACE = '6f0c7a52-4c1e-4a8e-9d8b-3e5f2b7c1a90';
@@ -55,7 +56,7 @@ export interface DefaultEventOptions extends OccurrenceKey {
   account: string;
   /** The region of the worker's AWS SDK configuration (`sdkRegion()`), or the schedule ARN's. */
   region: string;
-  /** `arn:aws:scheduler:<region>:<account>:schedule/<group>/<name>` (see `scheduleArn`). */
+  /** `arn:<partition>:scheduler:<region>:<account>:schedule/<group>/<name>` (see `scheduleArn`). */
   scheduleArn: string;
 }
 
@@ -75,9 +76,10 @@ export function defaultEvent(opts: DefaultEventOptions): DefaultEvent {
 }
 
 /**
- * A schedule's ARN (SPEC §14, EVENTBRIDGE.md §3.1): `arn:aws:scheduler:<region>:<account>:schedule/<group>/<name>`,
- * where the group is the scheduler's group name and the name the schedule's (its alias, or its id).
+ * A schedule's ARN (SPEC §14, EVENTBRIDGE.md §3.1): `arn:<partition>:scheduler:<region>:<account>:schedule/<group>/<name>`,
+ * where the partition is the region's (`aws`, `aws-us-gov`, `aws-cn`), the group is the scheduler's
+ * group name and the name the schedule's (its alias, or its id).
  */
 export function scheduleArn(opts: { region: string; account: string; group: string; name: string }): string {
-  return `arn:aws:scheduler:${opts.region}:${opts.account}:schedule/${opts.group}/${opts.name}`;
+  return `arn:${arnPartition(opts.region)}:scheduler:${opts.region}:${opts.account}:schedule/${opts.group}/${opts.name}`;
 }

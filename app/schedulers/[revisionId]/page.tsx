@@ -30,7 +30,7 @@ interface Props {
  */
 export default async function SchedulerPage({ params, searchParams }: Props) {
   const [{ revisionId: rawId }, sp] = await Promise.all([params, searchParams]);
-  const { db, actor, scheduler } = await schedulerPage(rawId);
+  const { db, actor, scheduler, homeRegion } = await schedulerPage(rawId);
   const revisionId = scheduler.revisionId;
   const revision = revisionOf(scheduler);
   const state = oneOf(param(sp, 'state'), SCHEDULE_STATES);
@@ -65,7 +65,7 @@ export default async function SchedulerPage({ params, searchParams }: Props) {
     enabledCounts({ db, actor, revision }),
     countDeadLetters(db, revisionId),
     workerStatus(),
-    eventBridgeViewOfScheduler(db, { orgId: scheduler.org.id, blobId: scheduler.blobId }),
+    eventBridgeViewOfScheduler(db, { orgId: scheduler.org.id, blobId: scheduler.blobId, homeRegion }),
   ]);
   const canWrite = scheduler.role !== 'read';
   // Deleting the scheduler needs admin on it; its confirmation says what goes with it. The org's
@@ -98,7 +98,8 @@ export default async function SchedulerPage({ params, searchParams }: Props) {
           </p>
           {group ? (
             <p className="small muted" data-testid="schedule-group">
-              EventBridge schedule group <span className="mono">{group.groupName}</span> (account <span className="mono">{group.accountId}</span>)
+              EventBridge schedule group <span className="mono">{group.groupName}</span> (region{' '}
+              <span className="mono" data-testid="schedule-group-region">{group.region}</span>, account <span className="mono">{group.accountId}</span>)
               {group.tags.length ? (
                 <>
                   {' · tags '}

@@ -12,7 +12,7 @@ import type { EventBridgeContext } from './wire';
 export const CLIENT_TOKEN_TTL_MS = 10 * 60_000;
 
 /**
- * Run `perform` once per (account, operation, token). `params` are the request's parameters without
+ * Run `perform` once per (account, region, operation, token): regions are isolated (SPEC §14). `params` are the request's parameters without
  * the token. Without a token, `perform` simply runs.
  * Exactly once (per token): a twin that lost the race to the first request (it saw no token yet and
  * then failed, e.g. ConflictException for the name the first one created) answers the first result
@@ -26,7 +26,7 @@ export async function withClientToken(
   perform: () => Promise<object>,
 ): Promise<object> {
   if (!token) return perform();
-  const key = `${ctx.orgId}:${operation}:${token}`;
+  const key = `${ctx.orgId}:${ctx.region}:${operation}:${token}`;
   const requestHash = hashRequest(params);
   const replay = async (): Promise<object | null> => {
     const seen = await findClientToken(ctx.db, key, ctx.now);

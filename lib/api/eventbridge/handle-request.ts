@@ -5,6 +5,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { findAccessKeyCredential, touchAccessKey, type AccessKeyCredential } from '../../auth';
+import { DEFAULT_HOME_REGION } from '../../config';
 import { toError } from '../../errors';
 import { AwsError, awsErrorResponse, awsJson } from './errors';
 import { OPERATIONS } from './operations';
@@ -26,8 +27,8 @@ async function readBody(req: Request): Promise<Uint8Array> {
 }
 
 export interface HandleOptions {
-  /** The database, limits and webhook allow list; default the process's (lib/api/runtime.ts). Tests pass their own. */
-  runtime?: Pick<Runtime, 'db' | 'limits'> & Partial<Pick<Runtime, 'httpAllowList'>>;
+  /** The database, limits, webhook allow list and home region (default `us-east-1`); default the process's (lib/api/runtime.ts). Tests pass their own. */
+  runtime?: Pick<Runtime, 'db' | 'limits'> & Partial<Pick<Runtime, 'httpAllowList' | 'homeRegion'>>;
   /** The request's instant; default the clock. */
   now?: Date;
 }
@@ -37,7 +38,7 @@ export async function handleEventBridgeRequest(req: Request, opts: HandleOptions
   const requestId = randomUUID();
   const now = opts.now ?? new Date();
   try {
-    const { db, limits, httpAllowList } = opts.runtime ?? runtime();
+    const { db, limits, httpAllowList, homeRegion = DEFAULT_HOME_REGION } = opts.runtime ?? runtime();
     // The path and query as sent on the wire (still percent-encoded): what SigV4 signs.
     const afterHost = req.url.slice(req.url.indexOf('/', req.url.indexOf('//') + 2));
     const q = afterHost.indexOf('?');
@@ -65,7 +66,7 @@ export async function handleEventBridgeRequest(req: Request, opts: HandleOptions
 
     const { op, input } = routeRequest(req.method, rawPath, rawQuery, new TextDecoder().decode(body));
     validateInput(op, input);
-    const ctx: EventBridgeContext = { db, limits, httpAllowList, now, region: signer.region, orgId: cred.orgId, accountId: cred.accountId, actor: cred.actor, accessKeyId: cred.accessKeyId };
+    const ctx: EventBridgeContext = { db, limits, httpAllowList, now, region: signer.region, homeRegion, orgId: cred.orgId, accountId: cred.accountId, actor: cred.actor, accessKeyId: cred.accessKeyId };
     const output = await OPERATIONS[op](ctx, input);
     return awsJson(output, 200, requestId);
   } catch (e) {

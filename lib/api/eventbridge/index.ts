@@ -7,5 +7,5 @@ export { parseWorkflowArn, workflowArnOf } from './workflow-arn';
 export { scheduleArn, groupArn } from './wire';
 export { EVENTBRIDGE_FIRE_FACTS, storedIdentity, storedRegion } from './fire-facts';
 export { EVENTBRIDGE_SAVE_RULES, EVENTBRIDGE_START_DATE_GRACE_MS } from './save-rules';
-export { eventBridgeViewOfScheduler, eventBridgeRegionOf, type EventBridgeView } from './groups/eventbridge-view';
+export { eventBridgeViewOfScheduler, type EventBridgeView } from './groups/eventbridge-view';
 export { DEFAULT_GROUP, EVENTBRIDGE_NAME, GROUPS_PER_ORG, type GroupTag, type ScheduleGroupInfo } from './groups/group-info';

@@ -30,6 +30,9 @@ type Operation = (ctx: EventBridgeContext, input: Input) => Promise<object>;
 /** Default page size when MaxResults is absent (AWS documents none; moto uses 50). */
 const DEFAULT_PAGE_SIZE = 50;
 
+/** Who acts, in which org, region and instant: what every group verb takes (SPEC §14: a request sees only its region's groups). */
+const inRegion = (ctx: EventBridgeContext) => ({ db: ctx.db, actor: ctx.actor, orgId: ctx.orgId, scope: { region: ctx.region, homeRegion: ctx.homeRegion }, now: ctx.now });
+
 /** Run a domain call; map its refusal through the one table. */
 async function domain<T>(ctx: EventBridgeContext, subject: RefusalSubject, call: () => Promise<T>): Promise<T> {
   try {
@@ -72,7 +75,7 @@ export const OPERATIONS: Record<OperationName, Operation> = {
     const { ClientToken, ...params } = w;
     return withClientToken(ctx, 'CreateSchedule', ClientToken, params, () =>
       domain(ctx, { ...subject, groupName: group }, async () => {
-        const target = await getScheduleGroup({ db: ctx.db, actor: ctx.actor, orgId: ctx.orgId, name: group, now: ctx.now });
+        const target = await getScheduleGroup({ ...inRegion(ctx), name: group });
         const mapped = toDomainSchedule(w, ctx, group);
         await domain(ctx, subject, () =>
           createSchedule({
@@ -98,7 +101,7 @@ export const OPERATIONS: Record<OperationName, Operation> = {
     const name = input.Name as string;
     const group = (input.GroupName as string | undefined) ?? DEFAULT_GROUP_NAME;
     const gs = await domain(ctx, { operation: 'GetSchedule', resourceArn: scheduleArn(ctx, group, name), scheduleName: name, groupName: group }, () =>
-      getGroupSchedule({ db: ctx.db, actor: ctx.actor, orgId: ctx.orgId, groupName: group, name, needed: 'read', now: ctx.now }),
+      getGroupSchedule({ ...inRegion(ctx), groupName: group, name, needed: 'read' }),
     );
     return toWireSchedule(gs, ctx);
   },
@@ -110,7 +113,7 @@ export const OPERATIONS: Record<OperationName, Operation> = {
     const { ClientToken, ...params } = w;
     return withClientToken(ctx, 'UpdateSchedule', ClientToken, params, async () => {
       const found = await domain(ctx, { ...subject, groupName: group }, () =>
-        getGroupSchedule({ db: ctx.db, actor: ctx.actor, orgId: ctx.orgId, groupName: group, name: w.Name, needed: 'write', now: ctx.now }),
+        getGroupSchedule({ ...inRegion(ctx), groupName: group, name: w.Name, needed: 'write' }),
       );
       const mapped = toDomainSchedule(w, ctx, group);
       keepUnexpressedFields(mapped.input, found.schedule);
@@ -139,7 +142,7 @@ export const OPERATIONS: Record<OperationName, Operation> = {
     const subject = { operation: 'DeleteSchedule', resourceArn: scheduleArn(ctx, group, name), scheduleName: name };
     return withClientToken(ctx, 'DeleteSchedule', input.ClientToken as string | undefined, { Name: name, GroupName: group }, async () => {
       const found = await domain(ctx, { ...subject, groupName: group }, () =>
-        getGroupSchedule({ db: ctx.db, actor: ctx.actor, orgId: ctx.orgId, groupName: group, name, needed: 'write', now: ctx.now }),
+        getGroupSchedule({ ...inRegion(ctx), groupName: group, name, needed: 'write' }),
       );
       await domain(ctx, subject, () =>
         deleteSchedule({ db: ctx.db, actor: ctx.actor, revision: { id: found.group.revisionId, blobId: found.group.blobId }, scheduleRef: found.schedule.id, now: ctx.now }),
@@ -155,15 +158,12 @@ export const OPERATIONS: Record<OperationName, Operation> = {
       : null;
     const page = await domain(ctx, { operation: 'ListSchedules', resourceArn: scheduleArn(ctx, group ?? '*', '*'), groupName: group }, () =>
       listGroupSchedules({
-        db: ctx.db,
-        actor: ctx.actor,
-        orgId: ctx.orgId,
+        ...inRegion(ctx),
         groupName: group,
         namePrefix: input.NamePrefix as string | undefined,
         enabled: input.State === undefined ? undefined : input.State === 'ENABLED',
         after: after ? { createdAt: new Date(after.t), id: after.id } : null,
         pageSize: pageSizeOf(input),
-        now: ctx.now,
       }),
     );
     return {
@@ -177,7 +177,7 @@ export const OPERATIONS: Record<OperationName, Operation> = {
     const subject = { operation: 'CreateScheduleGroup', resourceArn: groupArn(ctx, name), groupName: name };
     const { ClientToken, ...params } = input;
     return withClientToken(ctx, 'CreateScheduleGroup', ClientToken as string | undefined, params, async () => {
-      const g = await domain(ctx, subject, () => createScheduleGroup({ db: ctx.db, actor: ctx.actor, orgId: ctx.orgId, name, tags: tagsIn(input.Tags), now: ctx.now }));
+      const g = await domain(ctx, subject, () => createScheduleGroup({ ...inRegion(ctx), name, tags: tagsIn(input.Tags) }));
       return { ScheduleGroupArn: groupArn(ctx, g.name) };
     });
   },
@@ -185,7 +185,7 @@ export const OPERATIONS: Record<OperationName, Operation> = {
   async GetScheduleGroup(ctx, input) {
     const name = input.Name as string;
     const g = await domain(ctx, { operation: 'GetScheduleGroup', resourceArn: groupArn(ctx, name), groupName: name }, () =>
-      getScheduleGroup({ db: ctx.db, actor: ctx.actor, orgId: ctx.orgId, name, now: ctx.now }),
+      getScheduleGroup({ ...inRegion(ctx), name }),
     );
     return groupOut(ctx, g);
   },
@@ -194,7 +194,7 @@ export const OPERATIONS: Record<OperationName, Operation> = {
     const name = input.Name as string;
     return withClientToken(ctx, 'DeleteScheduleGroup', input.ClientToken as string | undefined, { Name: name }, async () => {
       await domain(ctx, { operation: 'DeleteScheduleGroup', resourceArn: groupArn(ctx, name), groupName: name }, () =>
-        deleteScheduleGroup({ db: ctx.db, actor: ctx.actor, orgId: ctx.orgId, name, now: ctx.now }),
+        deleteScheduleGroup({ ...inRegion(ctx), name }),
       );
       return {};
     });
@@ -206,13 +206,10 @@ export const OPERATIONS: Record<OperationName, Operation> = {
       : null;
     const page = await domain(ctx, { operation: 'ListScheduleGroups', resourceArn: groupArn(ctx, '*') }, () =>
       listScheduleGroups({
-        db: ctx.db,
-        actor: ctx.actor,
-        orgId: ctx.orgId,
+        ...inRegion(ctx),
         namePrefix: input.NamePrefix as string | undefined,
         afterName: after?.n ?? null,
         pageSize: pageSizeOf(input),
-        now: ctx.now,
       }),
     );
     return { ScheduleGroups: page.groups.map((g) => groupOut(ctx, g)), ...(page.nextName ? { NextToken: encodeNextToken({ n: page.nextName }) } : {}) };
@@ -222,7 +219,7 @@ export const OPERATIONS: Record<OperationName, Operation> = {
     const arn = input.ResourceArn as string;
     const name = taggedGroup(ctx, arn);
     await domain(ctx, { operation: 'TagResource', resourceArn: arn, groupName: name }, () =>
-      tagScheduleGroup({ db: ctx.db, actor: ctx.actor, orgId: ctx.orgId, name, tags: tagsIn(input.Tags), now: ctx.now }),
+      tagScheduleGroup({ ...inRegion(ctx), name, tags: tagsIn(input.Tags) }),
     );
     return {};
   },
@@ -232,7 +229,7 @@ export const OPERATIONS: Record<OperationName, Operation> = {
     const name = taggedGroup(ctx, arn);
     const keys = input.TagKeys as string[];
     await domain(ctx, { operation: 'UntagResource', resourceArn: arn, groupName: name }, () =>
-      untagScheduleGroup({ db: ctx.db, actor: ctx.actor, orgId: ctx.orgId, name, keys, now: ctx.now }),
+      untagScheduleGroup({ ...inRegion(ctx), name, keys }),
     );
     return {};
   },
@@ -241,7 +238,7 @@ export const OPERATIONS: Record<OperationName, Operation> = {
     const arn = input.ResourceArn as string;
     const name = taggedGroup(ctx, arn);
     const g = await domain(ctx, { operation: 'ListTagsForResource', resourceArn: arn, groupName: name }, () =>
-      getScheduleGroup({ db: ctx.db, actor: ctx.actor, orgId: ctx.orgId, name, now: ctx.now }),
+      getScheduleGroup({ ...inRegion(ctx), name }),
     );
     return { Tags: tagsOut(g) };
   },

@@ -34,7 +34,7 @@ import {
   type WireTarget,
 } from './wire';
 import { liveStoredData, type StoredEventBridge } from './stored-data';
-import { looksLikeWorkflowArn, parseWorkflowArn, workflowArnOf } from './workflow-arn';
+import { looksLikeWorkflowArn, parseWorkflowArn, unreachableTargetMessage, workflowArnAccount, workflowArnOf } from './workflow-arn';
 
 /** The product's description limit (SPEC §5.2); the EventBridge API takes up to 512 (docs/decisions.md). */
 const PRODUCT_DESCRIPTION_MAX = 256;
@@ -77,10 +77,13 @@ function asInputData(v: unknown): InvocationTarget['input_data'] | null {
  * The domain validates the result (the ARN's rules, JSON input for Lambda, Step Functions and
  * EventBridge, the webhook's destination); its refusals are ValidationExceptions.
  */
-function mapTarget(t: WireTarget): TargetFields {
+function mapTarget(t: WireTarget, ctx: Pick<EventBridgeContext, 'accountId'>): TargetFields {
   if (looksLikeWorkflowArn(t.Arn)) {
     const ref = parseWorkflowArn(t.Arn);
     if (!ref) throw validationError('target.arn', t.Arn, 'Member must be a workflow ARN arn:aws:scheduler:<region>:<account>:workflow/<org>/<blob>/<revision or default>/<session>/<definition>');
+    // SPEC §14: a workflow ARN naming another account is a target this account cannot reach (decisions 253).
+    const account = workflowArnAccount(t.Arn);
+    if (account && account !== ctx.accountId) throw new AwsError('ValidationException', unreachableTargetMessage(t.Arn, account));
     let input_data: InvocationTarget['input_data'] = [];
     if (t.Input !== undefined) {
       if (!isJson(t.Input)) throw validationError('target.input', t.Input, 'Member must be well-formed JSON for a workflow target');
@@ -208,13 +211,25 @@ function cadenceFields(wire: WireScheduleInput): Record<string, unknown> {
 }
 
 /**
+ * A StartDate or EndDate as an ISO 8601 instant. AWS's timestamps end with year 9999 (what the CLI and
+ * boto3 can send); a later instant, which the JavaScript SDK can send, is refused in the model's
+ * constraint wording, naming the member (docs/decisions.md 254).
+ * @throws AwsError ValidationException for an instant after 9999-12-31T23:59:59.999Z or none at all.
+ */
+function wireDate(member: 'startDate' | 'endDate', v: number | string): string {
+  const d = fromWireTime(v);
+  if (Number.isNaN(d.getTime()) || d.getUTCFullYear() > 9999) throw validationError(member, v, 'Member must be a timestamp no later than 9999-12-31T23:59:59Z');
+  return d.toISOString();
+}
+
+/**
  * A Create/UpdateSchedule input as the domain's fields (full replacement: every optional field absent
  * from the request is cleared or set to its default — UTC, ENABLED, no description or dates).
  * @throws AwsError ValidationException for an expression or target the wire already refuses.
  */
 export function toDomainSchedule(wire: WireScheduleInput, ctx: EventBridgeContext, groupName: string): DomainSchedule {
   const cadence = cadenceFields(wire);
-  const target = mapTarget(wire.Target);
+  const target = mapTarget(wire.Target, ctx);
   const description = wire.Description;
   const arn = scheduleArn(ctx, groupName, wire.Name);
   const input: Record<string, unknown> = {
@@ -222,8 +237,8 @@ export function toDomainSchedule(wire: WireScheduleInput, ctx: EventBridgeContex
     timezone: wire.ScheduleExpressionTimezone ?? 'UTC',
     description: description === undefined ? null : description.slice(0, PRODUCT_DESCRIPTION_MAX),
     // SPEC §14 / DOC: StartDate and EndDate do not bound an at() schedule; they are stored as sent.
-    start_date: wire.StartDate === undefined ? null : fromWireTime(wire.StartDate).toISOString(),
-    end_date: wire.EndDate === undefined ? null : fromWireTime(wire.EndDate).toISOString(),
+    start_date: wire.StartDate === undefined ? null : wireDate('startDate', wire.StartDate),
+    end_date: wire.EndDate === undefined ? null : wireDate('endDate', wire.EndDate),
     enabled: (wire.State ?? 'ENABLED') === 'ENABLED',
     ...target,
   };

@@ -1,17 +1,18 @@
 /**
  * AWS Signature Version 4 verification for the EventBridge-compatible API (SPEC §14): every request is
- * signed with an access key pair for service `scheduler`, in any region (the region signed is the
- * region of the ARNs answered). The signature is recomputed from the request as received and compared
+ * signed with an access key pair for service `scheduler`, in any region of AWS's form (the region
+ * signed chooses the groups seen and is the region of the ARNs answered). The signature is recomputed from the request as received and compared
  * in constant time. Refusals are AWS's own (code, HTTP 403, message):
  * - no `Authorization` header: `MissingAuthenticationTokenException`;
  * - a malformed one, or no `X-Amz-Date`: `IncompleteSignatureException`;
  * - a timestamp more than 15 minutes from the server's clock, a scope of another service or date,
- *   or a wrong signature: `InvalidSignatureException`;
+ *   a region not in AWS's form, or a wrong signature: `InvalidSignatureException`;
  * - an access key id nobody holds (unknown or revoked): `UnrecognizedClientException`.
  * Header-signed requests only (what the AWS CLI, boto3 and the SDKs send); no presigned URLs.
  */
 import { createHash, createHmac, timingSafeEqual } from 'node:crypto';
 import { AwsError } from './errors';
+import { isAwsRegion } from '../../config';
 
 export const SIGNING_SERVICE = 'scheduler';
 const ALGORITHM = 'AWS4-HMAC-SHA256';
@@ -163,7 +164,8 @@ export async function verifySigV4(req: SignedRequest, now: Date, secretOf: (acce
     throw new AwsError('IncompleteSignatureException', `Credential should be scoped with a valid terminator: 'aws4_request', not '${auth.terminator.slice(0, 64)}'.`);
   }
   if (auth.service !== SIGNING_SERVICE) throw new AwsError('InvalidSignatureException', `Credential should be scoped to correct service: '${SIGNING_SERVICE}'. `);
-  if (!/^[a-z0-9-]{1,64}$/.test(auth.region)) throw new AwsError('InvalidSignatureException', 'Credential should be scoped to a valid region. ');
+  // SPEC §14: a region not in AWS's form is an unknown credential scope, refused in AWS's words (EVENTBRIDGE.md §9).
+  if (!isAwsRegion(auth.region)) throw new AwsError('InvalidSignatureException', `Credential should be scoped to a valid region, not '${auth.region.slice(0, 64)}'. `);
   if (!auth.signedHeaders.includes('host')) throw new AwsError('InvalidSignatureException', "'Host' or ':authority' must be a 'SignedHeader' in the AWS Authorization.");
 
   const amzDate = req.headers.get('x-amz-date') ?? '';

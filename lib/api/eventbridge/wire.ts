@@ -3,7 +3,7 @@
  * conversions every operation shares: ARNs, epoch-second timestamps, opaque NextTokens.
  */
 import type { Actor } from '../../auth';
-import type { HttpAllowList, Limits } from '../../config';
+import { arnPartition, type HttpAllowList, type Limits } from '../../config';
 import { scheduleArn as ruleScheduleArn } from '../../schedules';
 import type { Runtime } from '../runtime';
 import { AwsError } from './errors';
@@ -16,8 +16,10 @@ export interface EventBridgeContext {
   httpAllowList?: HttpAllowList;
   /** The request's instant (UTC). */
   now: Date;
-  /** The region the request was signed for: every ARN answered carries it. */
+  /** The region the request was signed for (AWS's form, SPEC §14): it sees only that region's groups, and every ARN answered carries it. */
   region: string;
+  /** The region of the schedulers the web app and the product API make (SCHEDULER_HOME_REGION). */
+  homeRegion: string;
   /** The org (AWS account) of the access key pair, and its 12-digit id. */
   orgId: string;
   accountId: string;
@@ -70,16 +72,16 @@ export const DEFAULT_GROUP_NAME = 'default';
 /** AWS's server-side retry default, returned by GetSchedule when none was sent (EVENTBRIDGE.md §3.2). */
 export const DEFAULT_RETRY_POLICY = { MaximumEventAgeInSeconds: 86400, MaximumRetryAttempts: 185 } as const;
 
-/** A schedule's ARN in the request's region and account (the rule is lib/targets' `scheduleArn`, SPEC §14). */
+/** A schedule's ARN in the request's region, its partition and account (the rule is lib/targets' `scheduleArn`, SPEC §14). */
 export const scheduleArn = (ctx: Pick<EventBridgeContext, 'region' | 'accountId'>, group: string, name: string) =>
   ruleScheduleArn({ region: ctx.region, account: ctx.accountId, group, name });
 export const groupArn = (ctx: Pick<EventBridgeContext, 'region' | 'accountId'>, group: string) =>
-  `arn:aws:scheduler:${ctx.region}:${ctx.accountId}:schedule-group/${group}`;
+  `arn:${arnPartition(ctx.region)}:scheduler:${ctx.region}:${ctx.accountId}:schedule-group/${group}`;
 
-/** The group name of a schedule-group ARN of this account (any region), or null. */
-export function groupNameOfArn(ctx: Pick<EventBridgeContext, 'accountId'>, arn: string): string | null {
-  const m = /^arn:aws(?:-[a-z]+)?:scheduler:[a-z0-9-]+:(\d{12}):schedule-group\/([0-9a-zA-Z\-_.]+)$/.exec(arn);
-  return m && m[1] === ctx.accountId ? m[2] : null;
+/** The group name of a schedule-group ARN of this account and the request's region, or null (SPEC §14: regions are isolated). */
+export function groupNameOfArn(ctx: Pick<EventBridgeContext, 'accountId' | 'region'>, arn: string): string | null {
+  const m = /^arn:aws(?:-[a-z-]+)?:scheduler:([a-z0-9-]+):(\d{12}):schedule-group\/([0-9a-zA-Z\-_.]+)$/.exec(arn);
+  return m && m[1] === ctx.region && m[2] === ctx.accountId ? m[3] : null;
 }
 
 /** A wire timestamp (epoch seconds, fractions allowed; or an ISO 8601 string) as a Date. */

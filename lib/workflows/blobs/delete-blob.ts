@@ -9,16 +9,15 @@ import { DomainError } from '../../errors';
 export const DEFAULT_SCHEDULER = 'default';
 
 /**
- * Whether blob `blobId` is its org's default scheduler (SPEC §14: the org's `default` schedule group,
- * never deleted): the blob of the org's group `default`, or, while the org has no such group yet, its
- * scheduler blob aliased `default` (the one that group will be made of on first use). False for a
- * missing blob. Reads only.
+ * Whether blob `blobId` is a default scheduler of its org (SPEC §14: the `default` schedule group of
+ * each region, never deleted): a blob whose group is named `default`, or, while it has no group
+ * yet, the scheduler blob aliased `default` (the one the home region's `default` will be made of on
+ * first use). False for a missing blob. Reads only.
  */
 export async function isDefaultScheduler(db: Db | Tx, blobId: string): Promise<boolean> {
-  const blob = await db.blob.findUnique({ where: { id: blobId }, select: { orgId: true, type: true, alias: true } });
+  const blob = await db.blob.findUnique({ where: { id: blobId }, select: { type: true, alias: true, scheduleGroup: { select: { name: true } } } });
   if (!blob || blob.type !== 'scheduler') return false;
-  const group = await db.scheduleGroup.findUnique({ where: { orgId_name: { orgId: blob.orgId, name: DEFAULT_SCHEDULER } }, select: { blobId: true } });
-  return group ? group.blobId === blobId : blob.alias === DEFAULT_SCHEDULER;
+  return blob.scheduleGroup ? blob.scheduleGroup.name === DEFAULT_SCHEDULER : blob.alias === DEFAULT_SCHEDULER;
 }
 
 /**

@@ -42,7 +42,7 @@ beforeAll(async () => {
   t = await createTestDb();
   const seeded = await seed(t.db, 'integration-api-key-elsewhere-0123', 'integration-password-0123', BOOT);
   operator = { type: 'user', id: seeded.userId, roleCap: null };
-  server = await serveFetch((req) => handleEventBridgeRequest(req, { runtime: { db: t.db, limits } }));
+  server = await serveFetch((req) => handleEventBridgeRequest(req, { runtime: { db: t.db, limits, homeRegion: REGION } }));
   const blob = await t.db.blob.findFirstOrThrow({ where: { orgId: seeded.orgId, alias: GROUP } });
   revision = { id: seeded.schedulerRevisionId, blobId: blob.id };
 });

@@ -73,9 +73,10 @@ beforeAll(async () => {
   t = await createTestDb();
   seeded = await seed(t.db, 'integration-api-key-0123456789', 'integration-password-0123', BOOT);
   operator = { type: 'user', id: seeded.userId, roleCap: null };
-  const runtime = { db: t.db, limits };
+  // The home region is the one this suite signs for: the seeded schedulers (made by the product) are there.
+  const runtime = { db: t.db, limits, homeRegion: REGION };
   server = await serveFetch((req) => handleEventBridgeRequest(req, { runtime }));
-  tightServer = await serveFetch((req) => handleEventBridgeRequest(req, { runtime: { db: t.db, limits: { ...limits, schedulesPerRevision: 2 } } }));
+  tightServer = await serveFetch((req) => handleEventBridgeRequest(req, { runtime: { ...runtime, limits: { ...limits, schedulesPerRevision: 2 } } }));
   const group = await client().send(new GetScheduleGroupCommand({ Name: 'default' }));
   account = group.Arn!.split(':')[4];
 });
@@ -93,9 +94,10 @@ describe('SPEC §14 groups', () => {
     expect(account).toMatch(/^\d{12}$/);
     expect(g.State).toBe('ACTIVE');
     expect(g.CreationDate).toBeInstanceOf(Date);
+    expect((await client().send(new ListScheduleGroupsCommand({}))).ScheduleGroups!.map((x) => x.Name)).toEqual(['default', 'ops-scheduler']);
+    // Another region has its own default, made on first use there, and none of this region's groups.
     const list = await client(undefined, undefined, { region: 'ap-south-1' }).send(new ListScheduleGroupsCommand({}));
-    const names = list.ScheduleGroups!.map((x) => x.Name);
-    expect(names).toEqual(['default', 'ops-scheduler']);
+    expect(list.ScheduleGroups!.map((x) => x.Name)).toEqual(['default']);
     expect(list.ScheduleGroups![0].Arn).toBe(`arn:aws:scheduler:ap-south-1:${account}:schedule-group/default`);
   });
 
@@ -399,6 +401,88 @@ describe('SPEC §14 schedules', () => {
     expect((await sdkRefusal(c.send(new CreateScheduleCommand(scheduleInput('q3', { GroupName: 'tight' }))))).status).toBe(402);
   });
 });
+describe('SPEC §14 regions', () => {
+  const west = () => client(undefined, undefined, { region: 'eu-west-1' });
+
+  it('the same names in two regions are two groups and two schedules: each region lists, gets and deletes only its own', async () => {
+    for (const c of [client(), west()]) {
+      await c.send(new CreateScheduleGroupCommand({ Name: 'daily' }));
+      await c.send(new CreateScheduleCommand(scheduleInput('report', { GroupName: 'daily' })));
+      await c.send(new CreateScheduleCommand(scheduleInput('report')));
+    }
+    const here = await client().send(new ListSchedulesCommand({ GroupName: 'daily' }));
+    const there = await west().send(new ListSchedulesCommand({ GroupName: 'daily' }));
+    expect(here.Schedules!.map((x) => x.Arn)).toEqual([`arn:aws:scheduler:${REGION}:${account}:schedule/daily/report`]);
+    expect(there.Schedules!.map((x) => x.Arn)).toEqual([`arn:aws:scheduler:eu-west-1:${account}:schedule/daily/report`]);
+    expect((await west().send(new ListScheduleGroupsCommand({}))).ScheduleGroups!.map((g) => g.Name)).toEqual(['daily', 'default']);
+    expect((await west().send(new ListSchedulesCommand({}))).Schedules!.map((x) => `${x.GroupName}/${x.Name}`).sort()).toEqual(['daily/report', 'default/report']);
+    // The product's scheduler of the home region is not seen from eu-west-1.
+    expect((await sdkRefusal(west().send(new GetScheduleGroupCommand({ Name: 'ops-scheduler' })))).name).toBe('ResourceNotFoundException');
+    expect((await sdkRefusal(west().send(new GetScheduleCommand({ Name: 'defaults-1' })))).name).toBe('ResourceNotFoundException');
+    // A tag operation with the ARN of another region's group finds nothing.
+    const hereArn = `arn:aws:scheduler:${REGION}:${account}:schedule-group/daily`;
+    expect((await sdkRefusal(west().send(new TagResourceCommand({ ResourceArn: hereArn, Tags: [{ Key: 'k', Value: 'v' }] })))).name).toBe('ResourceNotFoundException');
+
+    await west().send(new DeleteScheduleGroupCommand({ Name: 'daily' }));
+    expect((await sdkRefusal(west().send(new GetScheduleGroupCommand({ Name: 'daily' })))).name).toBe('ResourceNotFoundException');
+    expect((await client().send(new GetScheduleCommand({ Name: 'report', GroupName: 'daily' }))).Arn).toBe(`arn:aws:scheduler:${REGION}:${account}:schedule/daily/report`);
+    await west().send(new DeleteScheduleCommand({ Name: 'report' }));
+    expect((await client().send(new GetScheduleCommand({ Name: 'report' }))).GroupName).toBe('default');
+    expect(await sdkRefusal(west().send(new DeleteScheduleGroupCommand({ Name: 'default' })))).toEqual({ name: 'ValidationException', status: 400, message: 'Cannot delete the default schedule group.' });
+    await client().send(new DeleteScheduleGroupCommand({ Name: 'daily' }));
+    await client().send(new DeleteScheduleCommand({ Name: 'report' }));
+  });
+
+  it("ARNs carry the region's partition; a region not in AWS's form is refused as an unknown credential scope", async () => {
+    const gov = client(undefined, undefined, { region: 'us-gov-west-1' });
+    expect((await gov.send(new CreateScheduleGroupCommand({ Name: 'gov-jobs' }))).ScheduleGroupArn).toBe(`arn:aws-us-gov:scheduler:us-gov-west-1:${account}:schedule-group/gov-jobs`);
+    expect((await gov.send(new CreateScheduleCommand(scheduleInput('gov-report', { GroupName: 'gov-jobs' })))).ScheduleArn).toBe(
+      `arn:aws-us-gov:scheduler:us-gov-west-1:${account}:schedule/gov-jobs/gov-report`,
+    );
+    expect((await gov.send(new GetScheduleCommand({ Name: 'gov-report', GroupName: 'gov-jobs' }))).Arn).toBe(`arn:aws-us-gov:scheduler:us-gov-west-1:${account}:schedule/gov-jobs/gov-report`);
+    const cn = client(undefined, undefined, { region: 'cn-north-1' });
+    expect((await cn.send(new GetScheduleGroupCommand({ Name: 'default' }))).Arn).toBe(`arn:aws-cn:scheduler:cn-north-1:${account}:schedule-group/default`);
+    expect((await client(undefined, undefined, { region: 'eu-central-2' }).send(new GetScheduleGroupCommand({ Name: 'default' }))).Arn).toBe(
+      `arn:aws:scheduler:eu-central-2:${account}:schedule-group/default`,
+    );
+    for (const region of ['moon-1', 'us-east', 'useast1']) {
+      expect(await sdkRefusal(client(undefined, undefined, { region }).send(new ListScheduleGroupsCommand({})))).toEqual({
+        name: 'InvalidSignatureException',
+        status: 403,
+        message: `Credential should be scoped to a valid region, not '${region}'. `,
+      });
+    }
+  });
+
+  it("a workflow ARN naming another account is a ValidationException; the caller's own account (or none) is accepted", async () => {
+    const other = workflowArn().replace(`:${account}:`, ':111122223333:');
+    expect(await sdkRefusal(client().send(new CreateScheduleCommand(scheduleInput('elsewhere', { Target: { Arn: other, RoleArn: ROLE } }))))).toEqual({
+      name: 'ValidationException',
+      status: 400,
+      message: `Invalid target ${other}: account 111122223333 is not the schedule's account; EventBridge Scheduler cannot reach a workflow in another account.`,
+    });
+    const noAccount = workflowArn().replace(`:${account}:`, '::');
+    await client().send(new CreateScheduleCommand(scheduleInput('no-account', { Target: { Arn: noAccount, RoleArn: ROLE } })));
+    const upd = await sdkRefusal(client().send(new UpdateScheduleCommand(scheduleInput('no-account', { Target: { Arn: other, RoleArn: ROLE } }))));
+    expect(upd.name).toBe('ValidationException');
+    await client().send(new DeleteScheduleCommand({ Name: 'no-account' }));
+  });
+
+  it('a StartDate or EndDate in year 10000 is refused in the model\'s wording, naming the member; 9999 is accepted', async () => {
+    const y10k = new Date(Date.UTC(10000, 0, 1));
+    expect(await sdkRefusal(client().send(new CreateScheduleCommand(scheduleInput('far-future', { StartDate: y10k }))))).toEqual({
+      name: 'ValidationException',
+      status: 400,
+      message: "1 validation error detected: Value '253402300800' at 'startDate' failed to satisfy constraint: Member must be a timestamp no later than 9999-12-31T23:59:59Z",
+    });
+    expect((await sdkRefusal(client().send(new CreateScheduleCommand(scheduleInput('far-future', { EndDate: y10k }))))).message).toBe(
+      "1 validation error detected: Value '253402300800' at 'endDate' failed to satisfy constraint: Member must be a timestamp no later than 9999-12-31T23:59:59Z",
+    );
+    await client().send(new CreateScheduleCommand(scheduleInput('far-future', { EndDate: new Date(Date.UTC(9999, 11, 31)) })));
+    expect((await client().send(new GetScheduleCommand({ Name: 'far-future' }))).EndDate).toEqual(new Date(Date.UTC(9999, 11, 31)));
+    await client().send(new DeleteScheduleCommand({ Name: 'far-future' }));
+  });
+});
 
 describe('SPEC §14 credentials', () => {
   it('wrong secret, unknown key, revoked key and a 20-minute-old signature are refused as AWS refuses them', async () => {
@@ -452,6 +536,6 @@ describe('SPEC §14 credentials', () => {
 });
 
 async function revisionOfGroup(name: string): Promise<{ id: string; blobId: string }> {
-  const g = await t.db.scheduleGroup.findFirstOrThrow({ where: { name, orgId: seeded.orgId }, include: { blob: true } });
+  const g = await t.db.scheduleGroup.findFirstOrThrow({ where: { name, orgId: seeded.orgId, region: REGION }, include: { blob: true } });
   return { id: g.blob.defaultRevisionId!, blobId: g.blobId };
 }

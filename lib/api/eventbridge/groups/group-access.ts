@@ -7,12 +7,13 @@ import { GROUP_SELECT, toGroupInfo, type ScheduleGroupInfo } from './group-info'
 export const groupNotFound = (name: string) => new DomainError('not_found', `schedule group ${name} does not exist`, { path: 'group' });
 
 /**
- * The group `name` of org `orgId`, when `actor` holds at least `needed` on its scheduler blob.
+ * The group `name` of org `orgId` in `region`, when `actor` holds at least `needed` on its scheduler
+ * blob. A group of another region is missing here (SPEC §14: regions are isolated).
  * @throws `404 not_found` when it is missing or unreadable (the same answer); `403 forbidden` when
  *   the actor can read it but holds less than `needed`.
  */
-export async function requireGroup(db: Tx, actor: Actor, orgId: string, name: string, needed: Role): Promise<ScheduleGroupInfo> {
-  const row = await db.scheduleGroup.findUnique({ where: { orgId_name: { orgId, name } }, select: GROUP_SELECT });
+export async function requireGroup(db: Tx, actor: Actor, orgId: string, region: string, name: string, needed: Role): Promise<ScheduleGroupInfo> {
+  const row = await db.scheduleGroup.findUnique({ where: { orgId_region_name: { orgId, region, name } }, select: GROUP_SELECT });
   const role = row ? await blobRole(db, actor, row.blobId) : null;
   if (!row || !roleAtLeast(role, 'read')) throw groupNotFound(name);
   if (!roleAtLeast(role, needed)) throw new DomainError('forbidden', `this needs ${needed} access to the schedule group ${name}`);

@@ -8,7 +8,7 @@ import type { Db } from '../../../db';
 import { DomainError } from '../../../errors';
 import { toSchedule, type Schedule } from '../../../schedules';
 import { readableGroupBlobIds, requireGroup } from './group-access';
-import { GROUP_SELECT, toGroupInfo, type ScheduleGroupInfo } from './group-info';
+import { GROUP_SELECT, toGroupInfo, type RegionScope, type ScheduleGroupInfo } from './group-info';
 import { syncScheduleGroups } from './sync-schedule-groups';
 
 /** A schedule with its group and what the EventBridge API stored beside it. */
@@ -28,7 +28,7 @@ export interface ScheduleCursor {
 const scheduleNotFound = (name: string) => new DomainError('schedule_not_found', `schedule ${name} does not exist`, { path: 'name' });
 
 /**
- * Schedule `name` of group `groupName` in org `orgId`, with `needed` on the group.
+ * Schedule `name` of group `groupName` of `scope.region` in org `orgId`, with `needed` on the group.
  * @throws `404 not_found` (group missing or unreadable, path `group`), `404 schedule_not_found`,
  *   `403 forbidden` (readable, but less than `needed`).
  */
@@ -36,21 +36,22 @@ export async function getGroupSchedule(opts: {
   db: Db;
   actor: Actor;
   orgId: string;
+  scope: RegionScope;
   groupName: string;
   name: string;
   needed: Role;
   now: Date;
 }): Promise<GroupSchedule & { group: ScheduleGroupInfo }> {
   const { db } = opts;
-  await syncScheduleGroups(db, opts.orgId, opts.now);
-  const group = await requireGroup(db, opts.actor, opts.orgId, opts.groupName, opts.needed);
+  await syncScheduleGroups(db, opts.orgId, opts.scope, opts.now);
+  const group = await requireGroup(db, opts.actor, opts.orgId, opts.scope.region, opts.groupName, opts.needed);
   const row = await db.schedule.findFirst({ where: { revisionId: group.revisionId, name: opts.name } });
   if (!row) throw scheduleNotFound(opts.name);
   return { group, groupName: group.name, schedule: toSchedule(row), eventbridge: row.facadeData };
 }
 
 /**
- * The org's schedules `actor` can read (SPEC §14 ListSchedules), filters combined with AND: `groupName`
+ * The org's schedules in `scope.region` that `actor` can read (SPEC §14 ListSchedules), filters combined with AND: `groupName`
  * (exact; a missing or unreadable group is `404 not_found`), `namePrefix` (case-sensitive), `enabled`.
  * Ordered by `created_at` then `id`, after the exclusive keyset cursor `after`, at most `pageSize`.
  * `next` is the cursor of the next page, or null on the last. Keyset paging is complete and free of
@@ -60,6 +61,7 @@ export async function listGroupSchedules(opts: {
   db: Db;
   actor: Actor;
   orgId: string;
+  scope: RegionScope;
   groupName?: string;
   namePrefix?: string;
   enabled?: boolean;
@@ -68,10 +70,10 @@ export async function listGroupSchedules(opts: {
   now: Date;
 }): Promise<{ items: GroupSchedule[]; next: ScheduleCursor | null }> {
   const { db, actor, orgId, pageSize } = opts;
-  await syncScheduleGroups(db, orgId, opts.now);
+  await syncScheduleGroups(db, orgId, opts.scope, opts.now);
   const groups = opts.groupName
-    ? [await requireGroup(db, actor, orgId, opts.groupName, 'read')]
-    : await readableGroups(db, actor, orgId);
+    ? [await requireGroup(db, actor, orgId, opts.scope.region, opts.groupName, 'read')]
+    : await readableGroups(db, actor, orgId, opts.scope.region);
   const groupOf = new Map(groups.map((g) => [g.revisionId, g.name]));
   const items: GroupSchedule[] = [];
   let after = opts.after ?? null;
@@ -102,8 +104,8 @@ export async function listGroupSchedules(opts: {
   }
 }
 
-async function readableGroups(db: Db, actor: Actor, orgId: string): Promise<ScheduleGroupInfo[]> {
+async function readableGroups(db: Db, actor: Actor, orgId: string, region: string): Promise<ScheduleGroupInfo[]> {
   const readable = await readableGroupBlobIds(db, actor, orgId);
-  const rows = await db.scheduleGroup.findMany({ where: { orgId, ...(readable === 'all' ? {} : { blobId: { in: readable } }) }, select: GROUP_SELECT });
+  const rows = await db.scheduleGroup.findMany({ where: { orgId, region, ...(readable === 'all' ? {} : { blobId: { in: readable } }) }, select: GROUP_SELECT });
   return rows.map(toGroupInfo);
 }

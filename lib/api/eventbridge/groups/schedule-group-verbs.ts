@@ -9,7 +9,7 @@ import { DomainError } from '../../../errors';
 import { aliasProblem } from '../../../ids';
 import { insertSchedulerBlob, isUniqueViolation, refuseDefaultSchedulerDelete } from '../../../workflows';
 import { readableGroupBlobIds, requireGroup, requireOrgWrite } from './group-access';
-import { EVENTBRIDGE_NAME, GROUP_SELECT, GROUPS_PER_ORG, toGroupInfo, type GroupTag, type ScheduleGroupInfo } from './group-info';
+import { EVENTBRIDGE_NAME, GROUP_SELECT, GROUPS_PER_ORG, toGroupInfo, type GroupTag, type RegionScope, type ScheduleGroupInfo } from './group-info';
 import { syncScheduleGroups } from './sync-schedule-groups';
 
 interface GroupOptions {
@@ -17,6 +17,8 @@ interface GroupOptions {
   actor: Actor;
   /** The org (AWS account) the request acts in. */
   orgId: string;
+  /** The request's region and the home region (SPEC §14): a verb sees only `scope.region`'s groups. */
+  scope: RegionScope;
   now: Date;
 }
 
@@ -31,16 +33,17 @@ const nameTaken = (name: string, cause?: unknown) => new DomainError('name_taken
 export async function createScheduleGroup(opts: GroupOptions & { name: string; tags: GroupTag[] }): Promise<ScheduleGroupInfo> {
   const { db, actor, orgId, name, now } = opts;
   if (!EVENTBRIDGE_NAME.test(name)) throw new DomainError('invalid_request_body', 'a schedule group name is 1 to 64 characters from 0-9, a-z, A-Z, "-", "_" and "."', { path: 'name' });
-  await syncScheduleGroups(db, orgId, now);
+  await syncScheduleGroups(db, orgId, opts.scope, now);
   try {
     return await inTransaction(db, async (tx) => {
       await requireOrgWrite(tx, actor, orgId);
-      if (await tx.scheduleGroup.findUnique({ where: { orgId_name: { orgId, name } } })) throw nameTaken(name);
-      const count = await tx.scheduleGroup.count({ where: { orgId } });
-      if (count >= GROUPS_PER_ORG) throw new DomainError('group_limit_reached', `this account already holds ${count} schedule groups, the most allowed`);
+      const { region } = opts.scope;
+      if (await tx.scheduleGroup.findUnique({ where: { orgId_region_name: { orgId, region, name } } })) throw nameTaken(name);
+      const count = await tx.scheduleGroup.count({ where: { orgId, region } });
+      if (count >= GROUPS_PER_ORG) throw new DomainError('group_limit_reached', `this account already holds ${count} schedule groups in ${region}, the most allowed`);
       const aliasFree = !aliasProblem(name) && !(await tx.blob.findUnique({ where: { orgId_alias: { orgId, alias: name } } }));
       const blob = await insertSchedulerBlob(tx, { actor, org: orgId, ...(aliasFree ? { alias: name } : {}), name, now });
-      const row = await tx.scheduleGroup.create({ data: { blobId: blob.id, orgId, name, tags: dedupe(opts.tags), createdAt: now, updatedAt: now }, select: GROUP_SELECT });
+      const row = await tx.scheduleGroup.create({ data: { blobId: blob.id, orgId, region, name, tags: dedupe(opts.tags), createdAt: now, updatedAt: now }, select: GROUP_SELECT });
       return toGroupInfo(row);
     });
   } catch (e) {
@@ -51,8 +54,8 @@ export async function createScheduleGroup(opts: GroupOptions & { name: string; t
 
 /** Group `name`, readable by `actor`. @throws `404 not_found` (missing or unreadable). */
 export async function getScheduleGroup(opts: GroupOptions & { name: string }): Promise<ScheduleGroupInfo> {
-  await syncScheduleGroups(opts.db, opts.orgId, opts.now);
-  return requireGroup(opts.db, opts.actor, opts.orgId, opts.name, 'read');
+  await syncScheduleGroups(opts.db, opts.orgId, opts.scope, opts.now);
+  return requireGroup(opts.db, opts.actor, opts.orgId, opts.scope.region, opts.name, 'read');
 }
 
 /**
@@ -65,11 +68,12 @@ export async function listScheduleGroups(
   opts: GroupOptions & { namePrefix?: string; afterName?: string | null; pageSize: number },
 ): Promise<{ groups: ScheduleGroupInfo[]; nextName: string | null }> {
   const { db, actor, orgId } = opts;
-  await syncScheduleGroups(db, orgId, opts.now);
+  await syncScheduleGroups(db, orgId, opts.scope, opts.now);
   const readable = await readableGroupBlobIds(db, actor, orgId);
   const rows = await db.scheduleGroup.findMany({
     where: {
       orgId,
+      region: opts.scope.region,
       ...(readable === 'all' ? {} : { blobId: { in: readable } }),
       ...(opts.namePrefix ? { name: { startsWith: opts.namePrefix } } : {}),
     },
@@ -93,9 +97,9 @@ export async function listScheduleGroups(
  */
 export async function deleteScheduleGroup(opts: GroupOptions & { name: string }): Promise<void> {
   const { db, actor, orgId, name } = opts;
-  await syncScheduleGroups(db, orgId, opts.now);
+  await syncScheduleGroups(db, orgId, opts.scope, opts.now);
   await inTransaction(db, async (tx) => {
-    const group = await requireGroup(tx, actor, orgId, name, 'write');
+    const group = await requireGroup(tx, actor, orgId, opts.scope.region, name, 'write');
     await refuseDefaultSchedulerDelete(tx, group.blobId);
     await requireOrgWrite(tx, actor, orgId);
     await tx.blob.delete({ where: { id: group.blobId } });
@@ -123,9 +127,9 @@ export async function untagScheduleGroup(opts: GroupOptions & { name: string; ke
 
 async function changeTags(opts: GroupOptions & { name: string }, change: (current: GroupTag[]) => GroupTag[]): Promise<ScheduleGroupInfo> {
   const { db, actor, orgId, name, now } = opts;
-  await syncScheduleGroups(db, orgId, now);
+  await syncScheduleGroups(db, orgId, opts.scope, now);
   return inTransaction(db, async (tx) => {
-    const group = await requireGroup(tx, actor, orgId, name, 'write');
+    const group = await requireGroup(tx, actor, orgId, opts.scope.region, name, 'write');
     const row = await tx.scheduleGroup.update({ where: { blobId: group.blobId }, data: { tags: change(group.tags), updatedAt: now }, select: GROUP_SELECT });
     return toGroupInfo(row);
   });

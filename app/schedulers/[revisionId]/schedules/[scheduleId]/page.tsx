@@ -19,7 +19,7 @@ import { ZonedTime } from '@/components/zoned-time';
 import { describeAuthEntities, type AuthEntityInfo } from '@/lib/auth';
 import { describeCron, describeRate } from '@/lib/cron';
 import { isDomainError } from '@/lib/errors';
-import { eventBridgeRegionOf, eventBridgeViewOfScheduler, scheduleArn } from '@/lib/api';
+import { eventBridgeViewOfScheduler, scheduleArn } from '@/lib/api';
 import {
   getSchedule,
   listedDeadLettersOfRuns,
@@ -33,9 +33,6 @@ import {
 } from '@/lib/schedules';
 import { findDeletedExecutions } from '@/lib/workflows';
 import { deleteScheduleAction, describeScheduleDeletionAction, runScheduleAction, setEnabledAction } from '../../actions';
-
-/** The region shown in a schedule's ARN when it was never saved through the EventBridge API (any region works). */
-const SHOWN_REGION = 'us-east-1';
 
 export const dynamic = 'force-dynamic';
 export const metadata: Metadata = { title: 'Schedule' };
@@ -121,16 +118,15 @@ function PausedNotice({ paused, who }: { paused: Paused; who: AuthEntityInfo | n
 /** A schedule: its properties, its target field by field, and its runs under "Executions" (SPEC §10). */
 export default async function SchedulePage({ params, searchParams }: Props) {
   const [p, sp] = await Promise.all([params, searchParams]);
-  const { db, actor, scheduler } = await schedulerPage(p.revisionId);
+  const { db, actor, scheduler, homeRegion } = await schedulerPage(p.revisionId);
   const revisionId = scheduler.revisionId;
   const revision = revisionOf(scheduler);
   const schedule = await orNotFound(getSchedule({ db, actor, revision, scheduleRef: p.scheduleId }));
   const pausedBy = schedule.paused && schedule.paused.by.type !== 'system' ? schedule.paused.by : null;
-  const [[creator, pauser], workers, group, savedRegion] = await Promise.all([
+  const [[creator, pauser], workers, group] = await Promise.all([
     describeAuthEntities(db, pausedBy ? [schedule.created_by, pausedBy] : [schedule.created_by]),
     workerStatus(),
-    eventBridgeViewOfScheduler(db, { orgId: scheduler.org.id, blobId: scheduler.blobId }),
-    eventBridgeRegionOf(db, schedule.id),
+    eventBridgeViewOfScheduler(db, { orgId: scheduler.org.id, blobId: scheduler.blobId, homeRegion }),
   ]);
   const overdue = overdueOf(schedule.next_fire_at, workers);
   // Pending attempts before the runs: an attempt made in between then shows among the runs (run-groups.ts).
@@ -314,13 +310,14 @@ export default async function SchedulePage({ params, searchParams }: Props) {
               <Property term="Schedule group">
                 <span className="mono">{group.groupName}</span>
               </Property>
+              <Property term="Region">
+                <span className="mono" data-testid="eventbridge-region">{group.region}</span>
+                <div className="muted small">Requests signed for another region do not see this schedule.</div>
+              </Property>
               <Property term="ARN">
                 <span className="mono small break" data-testid="eventbridge-arn">
-                  {scheduleArn({ region: savedRegion ?? SHOWN_REGION, accountId: group.accountId }, group.groupName, schedule.name)}
+                  {scheduleArn({ region: group.region, accountId: group.accountId }, group.groupName, schedule.name)}
                 </span>
-                <div className="muted small">
-                  {savedRegion ? `Region ${savedRegion}, as last saved through the API.` : `Any region works; ARNs carry the region a request is signed for.`}
-                </div>
               </Property>
             </dl>
           </section>
