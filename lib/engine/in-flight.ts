@@ -171,7 +171,7 @@ function sendMarker(db: Db): (pendingId: string) => Promise<boolean> {
 }
 
 async function deliverOne(a: InFlightAttempt, facts: SchedulerFactCache, deps: DeliveryDeps, mark: (pendingId: string) => Promise<boolean>): Promise<DeliveredAttempt> {
-  const failed = (result: Record<string, unknown>): DeliveredAttempt => ({ attempt: a, outcome: { runId: a.runId, status: 'invocation_error', result, executionId: null, request: null, retryable: false } });
+  const failed = (result: Record<string, unknown>): DeliveredAttempt => notSent(a, result);
   try {
     const scheduler = await facts.scheduler(a.revisionId);
     if (!scheduler) return failed({ error: 'target_not_found', message: 'the scheduler of this schedule no longer exists' });
@@ -211,17 +211,12 @@ async function deliverOne(a: InFlightAttempt, facts: SchedulerFactCache, deps: D
  * `cancelled`, no retry), a deleted schedule's run has gone with it.
  */
 export function cancelledOutcome(a: InFlightAttempt): DeliveredAttempt {
-  return {
-    attempt: a,
-    outcome: {
-      runId: a.runId,
-      status: 'invocation_error',
-      result: { error: 'cancelled', message: 'the schedule was disabled or deleted before this attempt was sent; it was not sent' },
-      executionId: null,
-      request: null,
-      retryable: false,
-    },
-  };
+  return notSent(a, { error: 'cancelled', message: 'the schedule was disabled or deleted before this attempt was sent; it was not sent' });
+}
+
+/** An attempt that ends without a (further) send: its run `invocation_error` with `result`, not retryable. */
+function notSent(a: InFlightAttempt, result: Record<string, unknown>): DeliveredAttempt {
+  return { attempt: a, outcome: { runId: a.runId, status: 'invocation_error', result, executionId: null, request: null, retryable: false } };
 }
 
 /**
@@ -238,17 +233,10 @@ export async function cancelUndeliverable(db: Db, pendingIds: string[], deps: De
 
 /** The outcome of an attempt interrupted twice (SPEC §13): recorded without a third delivery. */
 export function interruptedOutcome(a: InFlightAttempt): DeliveredAttempt {
-  return {
-    attempt: a,
-    outcome: {
-      runId: a.runId,
-      status: 'invocation_error',
-      result: { error: 'delivery_interrupted', message: 'the worker delivering this attempt stopped twice before recording it; it was not sent a third time (the receiver may have it, under the same webhook-id / event id)' },
-      executionId: null,
-      request: null,
-      retryable: false,
-    },
-  };
+  return notSent(a, {
+    error: 'delivery_interrupted',
+    message: 'the worker delivering this attempt stopped twice before recording it; it was not sent a third time (the receiver may have it, under the same webhook-id / event id)',
+  });
 }
 
 /**

@@ -9,11 +9,11 @@
  * Small caps and short webhook timeouts keep each case to a few seconds.
  */
 import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
-import type { Db } from '../../lib/db';
 import { createDeliveryDeps, deleteSchedule, setAllEnabled } from '../../lib/schedules';
 import { insertSchedules } from '../../lib/testing/insert-schedules';
 import { TEST_LIMITS } from '../../lib/testing/limits';
 import { startReceiver, type Receiver } from '../../lib/testing/receiver';
+import { createTenant, type Tenant } from '../../lib/testing/tenant';
 import { useSeededScheduler } from '../../lib/testing/seeded-scheduler';
 import { Worker } from '../worker';
 
@@ -42,19 +42,8 @@ async function until(ok: () => boolean | Promise<boolean>, ms: number): Promise<
   return performance.now() - started;
 }
 
-/** A tenant: an org with a scheduler (its managed revision), and the org acting through a write key. */
-async function tenant(db: Db, alias: string) {
-  const org = await db.org.create({ data: { alias, name: alias } });
-  const blob = await db.blob.create({ data: { orgId: org.id, alias: 'hooks', type: 'scheduler', name: 'Hooks' } });
-  const rev = await db.revision.create({ data: { blobId: blob.id, state: 'managed' } });
-  await db.blob.update({ where: { id: blob.id }, data: { defaultRevisionId: rev.id } });
-  return { orgId: org.id, revision: { id: rev.id, blobId: blob.id }, actor: { type: 'org' as const, id: org.id, roleCap: 'write' as const } };
-}
-
-type Tenant = Awaited<ReturnType<typeof tenant>>;
-
 /** `n` webhook schedules of `t` to `path/<i>`: one-time at `at`, or every minute from `at` (`cron`). */
-function hooks(t: Tenant, n: number, path: string, at: Date, cron = false): Promise<string[]> {
+function hooks(t: Pick<Tenant, 'orgId' | 'revision'>, n: number, path: string, at: Date, cron = false): Promise<string[]> {
   return insertSchedules(
     w.db,
     Array.from({ length: n }, (_, i) => ({
@@ -99,11 +88,11 @@ const runsOf = (scheduleIds: string[]) => w.db.run.findMany({ where: { scheduleI
 describe('fair delivery: caps per org and per schedule inside the pool', () => {
   it("org B's hanging webhooks fill only B's share of the pool: org A's webhook due with them leaves at once", async () => {
     const acme = { orgId: w.ctx.orgId, revision: await w.scheduler() };
-    const globex = await tenant(w.db, 'globex-fair');
+    const globex = await createTenant(w.db, 'globex-fair');
     const at = new Date('2031-06-01T10:00:00Z');
     // B's webhooks first: on equal next_fire_at the claim takes them first, A's last.
     const bIds = await hooks(globex, 8, '/hang/b1', at);
-    const [canary] = await hooks({ ...globex, ...acme }, 1, '/ok/a1', at);
+    const [canary] = await hooks(acme, 1, '/ok/a1', at);
     const h = workerWith({ concurrency: 4, perOrg: 2, perSchedule: 2 }, at);
     await h.tickAt(plus(at, 100));
     const tookMs = await until(() => received('/ok/a1').length === 1, HANG_TIMEOUT_S * 1000 + 2000);
@@ -124,7 +113,7 @@ describe('fair delivery: caps per org and per schedule inside the pool', () => {
   });
 
   it("one schedule holds at most its share of slots; its occurrences are sent in occurrence order", async () => {
-    const t = await tenant(w.db, 'initech-fair');
+    const t = await createTenant(w.db, 'initech-fair');
     const at = new Date('2031-06-02T10:00:00Z');
     const [id] = await hooks(t, 1, '/hang/s1', at, true);
     onTestFinished(() => deleteSchedule({ db: w.db, actor: t.actor, revision: t.revision, scheduleRef: id, now: plus(at, 300_000) }));
@@ -153,14 +142,20 @@ describe('fair delivery: caps per org and per schedule inside the pool', () => {
   });
 });
 
+/** A new tenant's 6 hanging webhooks due at `at`, claimed by a worker whose org cap is 2: 2 sent and hanging, 4 waiting. */
+async function twoSentFourWaiting(alias: string, path: string, at: Date) {
+  const t = await createTenant(w.db, alias);
+  const ids = await hooks(t, 6, path, at);
+  const h = workerWith({ concurrency: 4, perOrg: 2, perSchedule: 2 }, at);
+  await h.tickAt(plus(at, 100));
+  await until(() => received(path).length === 2 && h.delivery.pool.load().pending === 4, 2000);
+  return { t, ids, h };
+}
+
 describe('deleting or disabling a schedule cancels its attempts waiting for a slot', () => {
   it('disable: the waiting attempts are cancelled within a second, never sent, each recorded `cancelled`; the ones already sent end with their real outcome', async () => {
-    const t = await tenant(w.db, 'umbrella-fair');
     const at = new Date('2031-06-03T10:00:00Z');
-    const ids = await hooks(t, 6, '/hang/d1', at);
-    const h = workerWith({ concurrency: 4, perOrg: 2, perSchedule: 2 }, at);
-    await h.tickAt(plus(at, 100));
-    await until(() => received('/hang/d1').length === 2 && h.delivery.pool.load().pending === 4, 2000);
+    const { t, ids, h } = await twoSentFourWaiting('umbrella-fair', '/hang/d1', at);
     await setAllEnabled({ db: w.db, actor: t.actor, revision: t.revision, enabled: false, now: plus(at, 500) });
     const started = performance.now();
     // The worker's next loop (at most a second later on its clock) cancels them.
@@ -181,12 +176,8 @@ describe('deleting or disabling a schedule cancels its attempts waiting for a sl
   });
 
   it('delete: the waiting attempts are cancelled within a second and never sent; nothing is left in flight', async () => {
-    const t = await tenant(w.db, 'hooli-fair');
     const at = new Date('2031-06-04T10:00:00Z');
-    const ids = await hooks(t, 6, '/hang/x1', at);
-    const h = workerWith({ concurrency: 4, perOrg: 2, perSchedule: 2 }, at);
-    await h.tickAt(plus(at, 100));
-    await until(() => received('/hang/x1').length === 2 && h.delivery.pool.load().pending === 4, 2000);
+    const { t, ids, h } = await twoSentFourWaiting('hooli-fair', '/hang/x1', at);
     for (const id of ids) await deleteSchedule({ db: w.db, actor: t.actor, revision: t.revision, scheduleRef: id, now: plus(at, 500) });
     await h.stepAt(plus(at, 1500));
     expect(h.cancelled).toEqual([4]);
@@ -198,7 +189,7 @@ describe('deleting or disabling a schedule cancels its attempts waiting for a sl
   });
 
   it('a waiting attempt whose worker stopped renewing its lease: recovered by another worker as `cancelled` once disabled, and never sent by either', async () => {
-    const t = await tenant(w.db, 'stark-fair');
+    const t = await createTenant(w.db, 'stark-fair');
     const at = new Date('2031-06-05T10:00:00Z');
     const [hanging] = await hooks(t, 1, '/hang/r1', at);
     const [waiting] = await hooks(t, 1, '/ok/r1', at);
