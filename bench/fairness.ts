@@ -16,6 +16,8 @@
  * timeout (B_TIMEOUT_S), as the finding's once-a-minute wave does. A canary's lateness = when the
  * receiver had its request − when it was due.
  *
+ * Each phase starts a fresh worker process and waits for one warm-up webhook of A (not measured: a
+ * cold process's first delivery loads modules and makes the scheduler's signing secret).
  * Phases, in one run, one worker process each: B idle (A alone); B hanging (B's wave, then A's canaries
  * beside it; at the end B's schedules are deleted and the B requests that still arrive afterwards are
  * counted: queued attempts must be cancelled, not sent); optionally the same without caps.
@@ -34,11 +36,12 @@ import { seed } from '../prisma/seed';
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const QUICK = process.argv.includes('--quick');
 const UNCAPPED = process.argv.includes('--uncapped');
-const CANARIES = QUICK ? 10 : 25;
+const CANARIES = QUICK ? 10 : 30;
 const CANARY_EVERY_MS = 2_000;
 const B_WEBHOOKS = 200;
 const B_TIMEOUT_S = 30;
 
+const ms = (x: number) => Math.round(x);
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const pct = (xs: number[], p: number) => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.ceil((p / 100) * xs.length) - 1)];
 
@@ -68,7 +71,7 @@ function startWorker(url: string, env: Record<string, string> = {}): ChildProces
 }
 
 async function stopWorker(worker: ChildProcess): Promise<void> {
-  if (worker.exitCode !== null) return;
+  if (worker.exitCode !== null || worker.signalCode !== null) return;
   const exited = new Promise((r) => worker.once('exit', r));
   worker.kill('SIGKILL');
   await exited;
@@ -84,6 +87,13 @@ async function main() {
     const arrivals = (prefix: string) => receiver.requests.filter((r) => r.path.startsWith(prefix));
 
     /** A's canaries due every CANARY_EVERY_MS from a whole second ≥ 2 s ahead; returns each one's lateness, in ms. */
+    /** A fresh worker process's first webhook (module loading, the scheduler's first signing secret), not measured. */
+    const warmUp = async (phase: string) => {
+      const due = new Date(Math.ceil((Date.now() + 1_000) / 1000) * 1000);
+      await webhooks(t.db, acme, receiver, `/warm/${phase}`, [due], 10);
+      for (const until = Date.now() + 30_000; Date.now() < until && arrivals(`/warm/${phase}/`).length === 0; ) await sleep(100);
+    };
+
     const canaryRound = async (phase: string, beside?: () => Promise<void>) => {
       const first = Math.ceil((Date.now() + 2_000) / 1000) * 1000;
       const dues = Array.from({ length: CANARIES }, (_, i) => new Date(first + i * CANARY_EVERY_MS));
@@ -105,6 +115,7 @@ async function main() {
       const b = await createTenant(t.db, `globex-${name}`);
       worker = startWorker(t.url, env);
       await sleep(3_000); // the worker is up and idle
+      await warmUp(name);
       const late = await canaryRound(name, async () => {
         // B's wave: 200 hanging webhooks due a second before A's first canary.
         await webhooks(t.db, b, receiver, `/b/${name}`, Array(B_WEBHOOKS).fill(new Date(Math.ceil(Date.now() / 1000) * 1000 + 1_000)), B_TIMEOUT_S);
@@ -119,6 +130,7 @@ async function main() {
 
     worker = startWorker(t.url);
     await sleep(3_000);
+    await warmUp('idle');
     phases.push({ name: 'idle', late: await canaryRound('idle') });
     await stopWorker(worker);
     await hangingPhase('hanging', {});
@@ -133,11 +145,12 @@ async function main() {
       const label = { idle: 'B idle', hanging: 'B hanging', uncapped: 'B hanging, no per-org cap (org cap = pool 64)' }[p.name] ?? p.name;
       const ratio = p.name === 'idle' ? '' : `; p99 ratio to B idle ${(p99 / Math.max(1, i99)).toFixed(2)}×`;
       const deleted = p.afterDelete === undefined ? '' : `; B requests sent after B deleted its schedules: ${p.afterDelete}`;
-      console.log(`A's lateness (due → received), ${label}: p50 ${pct(p.late, 50)} ms, p99 ${p99} ms, max ${Math.max(...p.late)} ms${ratio}${deleted}`);
+      console.log(`A's lateness (due → received), ${label}: p50 ${ms(pct(p.late, 50))} ms, p99 ${ms(p99)} ms, max ${ms(Math.max(...p.late))} ms${ratio}${deleted}`);
+      console.log(`  each canary, in order (ms): ${p.late.map(ms).join(' ')}`);
     }
     const h99 = pct(phases[1].late, 99);
     const met = h99 <= 2_000 && h99 <= 1.5 * Math.max(i99, 1);
-    console.log(`goal: A's p99 with B hanging ≤ 2000 ms and ≤ 1.5 × its p99 with B idle (${i99} ms): ${h99} ms, ${met ? 'met' : 'missed'}`);
+    console.log(`goal: A's p99 with B hanging ≤ 2000 ms and ≤ 1.5 × its p99 with B idle (${ms(i99)} ms): ${ms(h99)} ms, ${met ? 'met' : 'missed'}`);
   } finally {
     if (worker) await stopWorker(worker);
     await receiver.close();
