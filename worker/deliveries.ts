@@ -5,13 +5,17 @@
  * flush (`recordDelivered`), so a slow receiver holds a pool slot and nothing else — not the claim,
  * not the next tick, not the other attempts' records.
  *
+ * Deliveries wait for slots of the pool, of their org and of their schedule (fair between tenants:
+ * lib/targets/pool.ts); a waiting one whose schedule was deleted or disabled is cancelled within a
+ * second (`cancelWaiting`), and the send count refuses any that slips past (lib/engine/in-flight.ts).
+ *
  * While an attempt is in hand its lease is renewed (`renew`, called from the worker loop on the
  * worker's clock), so no other worker recovers it; if this process dies, the lease ends and
  * another worker re-delivers it once (lib/engine/in-flight.ts).
  */
 import type { Db } from '../lib/db';
 import { toError } from '../lib/errors';
-import { renewInFlightLeases, type DeliveredAttempt, type DeliveryDeps, type Engine, type FireOutcome, type InFlightAttempt } from '../lib/schedules';
+import { cancelUndeliverable, renewInFlightLeases, type DeliveredAttempt, type DeliveryDeps, type Engine, type FireOutcome, type InFlightAttempt } from '../lib/schedules';
 
 /** Most delivered attempts recorded in one transaction. */
 const RECORD_CHUNK = 500;
@@ -58,6 +62,15 @@ export class DeliveryRunner {
   async renew(now: Date): Promise<void> {
     const ids = this.pendingIds;
     if (ids.length) await renewInFlightLeases(this.db, ids, now);
+  }
+
+  /**
+   * Cancel the attempts in hand still waiting for a pool slot whose schedule was deleted or disabled
+   * (SPEC §12.2): they are never sent; each is recorded `cancelled` like any settled delivery (a deleted
+   * schedule's record is dropped with it). Returns how many.
+   */
+  cancelWaiting(): Promise<number> {
+    return cancelUndeliverable(this.db, this.pendingIds, this.deps);
   }
 
   /** Resolves when every attempt in hand is recorded (graceful stop, tests). */

@@ -35,6 +35,8 @@ export interface WorkerEventMap {
   };
   /** An http or aws attempt was stored in flight and handed to the delivery pool (SPEC §13). */
   'occurrence:delivering': { scheduleId: string; scheduledFor: Date; attempt: number; lateMs: number; deliveries: number };
+  /** Attempts waiting for a delivery slot were cancelled, never sent: their schedules were deleted or disabled (SPEC §12.2). */
+  'deliveries:cancelled': { cancelled: number };
   /** Recording delivered attempts failed: their leases lapse and a worker recovers them. */
   'delivery:error': { error: Error };
   /** Dead letters sent to their SQS queues (SPEC §12.3), and sends that failed. */

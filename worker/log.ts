@@ -21,6 +21,7 @@ export function logEvents(events: WorkerEvents, level: Level, workerId?: string)
     write(p.status === 'success' ? 'info' : 'warn', 'occurrence fired', { ...p, scheduledFor: iso(p.scheduledFor) }),
   );
   events.on('occurrence:delivering', (p) => write('debug', 'delivering', { ...p, scheduledFor: iso(p.scheduledFor) }));
+  events.on('deliveries:cancelled', (p) => write('info', 'waiting deliveries of deleted or disabled schedules cancelled; not sent', p));
   events.on('delivery:error', (p) => write('error', 'recording deliveries failed; their attempts will be recovered', { error: p.error.message }));
   events.on('dead-letters:sent', (p) => {
     if (p.sent > 0) write('info', 'dead letters sent to SQS', { sent: p.sent });

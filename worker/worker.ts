@@ -57,6 +57,8 @@ export interface WorkerOptions {
 
 
 const DAY_MS = 86_400_000;
+/** Least pause between two looks for waiting deliveries to cancel (deleted or disabled schedules), in ms of the worker's clock. */
+const CANCEL_CHECK_MS = 1_000;
 /** Pause before looking again when due occurrences exist but other workers hold them, in ms. */
 const BUSY_RETRY_MS = 50;
 
@@ -79,6 +81,7 @@ export class Worker {
   private readonly delivery: DeliveryDeps;
   private readonly engine: Engine;
   private lastRenewAt = 0;
+  private lastCancelCheckAt = 0;
 
   constructor(private readonly opts: WorkerOptions) {
     this.clock = opts.clock ?? (() => new Date());
@@ -268,13 +271,20 @@ export class Worker {
   }
 
   /**
-   * Between ticks: renew the leases of the attempts in hand (every 20 s of the worker's clock), and
+   * Between ticks: renew the leases of the attempts in hand (every 20 s of the worker's clock), cancel
+   * those waiting for a slot whose schedule was deleted or disabled (at most every second), and
    * send the dead letters whose SQS send is due (SPEC §12.3).
    */
   async deliveryStep(now: Date): Promise<void> {
     if (this.deliveries.size > 0 && now.getTime() - this.lastRenewAt >= LEASE_RENEW_MS) {
       await this.deliveries.renew(now);
       this.lastRenewAt = now.getTime();
+    }
+    // SPEC §12.2: a deleted or disabled schedule's attempts still waiting for a slot are cancelled at once.
+    if (this.deliveries.size > 0 && now.getTime() - this.lastCancelCheckAt >= CANCEL_CHECK_MS) {
+      this.lastCancelCheckAt = now.getTime();
+      const cancelled = await this.deliveries.cancelWaiting();
+      if (cancelled > 0) this.events.emit('deliveries:cancelled', { cancelled });
     }
     const report = await this.engine.sendDueDeadLetters(this.opts.db, this.delivery, now);
     if (report.sent + report.failed > 0) this.events.emit('dead-letters:sent', report);

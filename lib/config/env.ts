@@ -127,6 +127,8 @@ const EnvSchema = z.object({
     .optional()
     .transform((v) => v?.trim() || DEFAULT_HOME_REGION)
     .refine(isAwsRegion, 'must be an AWS region name such as us-east-1, eu-central-2, us-gov-west-1 or cn-north-1'),
+  SCHEDULER_DELIVERY_ORG_CONCURRENCY: intFrom(16, 1),
+  SCHEDULER_DELIVERY_SCHEDULE_CONCURRENCY: intFrom(4, 1),
   TEST_DATABASE: z.enum(['sqlite', 'postgresql']).optional().transform((v) => v ?? 'sqlite'),
   TEST_PORT_BASE: intFrom(0, 0),
   AWS_ENDPOINT_URL: z.string().optional().transform((v) => v || undefined),
@@ -237,6 +239,12 @@ export interface AppConfig {
     /** Most outbound deliveries (webhooks and AWS calls together) in flight per process (≥ 1).
      * Default 64 (`SCHEDULER_DELIVERY_CONCURRENCY`); the rest wait their turn. */
     concurrency: number;
+    /** Most deliveries of one org in flight per process (≥ 1, at most `concurrency`), so one tenant's
+     * slow receivers leave slots to the others. Default 16 (`SCHEDULER_DELIVERY_ORG_CONCURRENCY`). */
+    perOrg: number;
+    /** Most deliveries of one schedule in flight per process (≥ 1, at most `perOrg`). Default 4
+     * (`SCHEDULER_DELIVERY_SCHEDULE_CONCURRENCY`). */
+    perSchedule: number;
   };
   logLevel: 'debug' | 'info' | 'warn' | 'error';
   /**
@@ -276,7 +284,8 @@ let cached: AppConfig | undefined;
  * SCHEDULER_SCHEDULES_PER_REVISION,
  * SCHEDULER_MIN_INTERVAL_SECONDS, SCHEDULER_RUN_RETENTION_DAYS, SCHEDULER_CATCHUP_WINDOW_SECONDS,
  * WORKFLOW_EXECUTIONS_PER_SESSION_PER_MINUTE, WORKFLOW_EXECUTION_RETENTION_DAYS, WORKER_POLL_INTERVAL_MS, WORKER_BATCH_SIZE, LOG_LEVEL,
- * SCHEDULER_TRUSTED_PROXIES, SCHEDULER_METRICS_TOKEN, SCHEDULER_HTTP_ALLOWED_HOSTS, SCHEDULER_DELIVERY_CONCURRENCY, SCHEDULER_HOME_REGION;
+ * SCHEDULER_TRUSTED_PROXIES, SCHEDULER_METRICS_TOKEN, SCHEDULER_HTTP_ALLOWED_HOSTS, SCHEDULER_DELIVERY_CONCURRENCY,
+ * SCHEDULER_DELIVERY_ORG_CONCURRENCY, SCHEDULER_DELIVERY_SCHEDULE_CONCURRENCY, SCHEDULER_HOME_REGION;
  * tests only: TEST_DATABASE, TEST_POSTGRES_URL, FC_SEED, WORKER_TEST_CLOCK, TEST_PORT_BASE,
  * AWS_ENDPOINT_URL (read by the AWS SDK itself).
  *
@@ -317,7 +326,12 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       executionRetentionDays: e.WORKFLOW_EXECUTION_RETENTION_DAYS,
     },
     worker: { pollIntervalMs: e.WORKER_POLL_INTERVAL_MS, batchSize: e.WORKER_BATCH_SIZE, testClock: e.WORKER_TEST_CLOCK },
-    delivery: { httpAllowList: e.SCHEDULER_HTTP_ALLOWED_HOSTS, concurrency: e.SCHEDULER_DELIVERY_CONCURRENCY },
+    delivery: {
+      httpAllowList: e.SCHEDULER_HTTP_ALLOWED_HOSTS,
+      concurrency: e.SCHEDULER_DELIVERY_CONCURRENCY,
+      perOrg: Math.min(e.SCHEDULER_DELIVERY_ORG_CONCURRENCY, e.SCHEDULER_DELIVERY_CONCURRENCY),
+      perSchedule: Math.min(e.SCHEDULER_DELIVERY_SCHEDULE_CONCURRENCY, e.SCHEDULER_DELIVERY_ORG_CONCURRENCY, e.SCHEDULER_DELIVERY_CONCURRENCY),
+    },
     logLevel: e.LOG_LEVEL,
     homeRegion: e.SCHEDULER_HOME_REGION,
     http: { trustedProxies: e.SCHEDULER_TRUSTED_PROXIES, metricsToken: e.SCHEDULER_METRICS_TOKEN },

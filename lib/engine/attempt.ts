@@ -11,7 +11,7 @@ import { newId } from '../ids';
 import { driverOf, type InTransactionAttempt, type InTransactionDriver, type RunTrigger } from '../targets';
 import { SchedulerFactCache } from './context';
 import type { EngineDeps } from './deps';
-import { inFlightAttemptOf, inFlightRow, interruptedOutcome, type InFlightAttempt } from './in-flight';
+import { cancelledOutcome, inFlightAttemptOf, inFlightRow, interruptedOutcome, type InFlightAttempt } from './in-flight';
 import type { Plan } from './plan';
 import type { RunOutcome, SettledAttempt } from './settle';
 
@@ -73,7 +73,10 @@ export async function makeAttempts(tx: Tx, deps: EngineDeps, plans: Plan[], adva
     const recovery = r !== null && r.inFlight;
     if (recovery && (r.deliveries >= 2 || !afterCommit || (r.trigger === 'schedule' && !r.enabled))) {
       const fire = inFlightAttemptOf(a.schedule, { pendingId: r.pendingId, runId: newId(), scheduledFor: r.scheduledFor, trigger: r.trigger, attempt: r.attempt, deliveries: r.deliveries, deadLetterId: r.deadLetterId, dueAt: r.dueAt, now });
-      made.push({ attempt: a, outcome: interruptedOutcome(fire).outcome });
+      // Never sent (its count is 0) and its schedule disabled since: cancelled, as the delivering
+      // process would have (in-flight.ts); otherwise it may have been sent: interrupted.
+      const unsent = r.deliveries === 0 && r.trigger === 'schedule' && !r.enabled;
+      made.push({ attempt: a, outcome: (unsent ? cancelledOutcome(fire) : interruptedOutcome(fire)).outcome });
       continue;
     }
     if (!afterCommit) {

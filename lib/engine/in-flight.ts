@@ -18,17 +18,22 @@
  * attempt's run is recorded exactly once (the DELETE of its row decides).
  */
 import type { HttpAllowList } from '../config';
-import { inTransaction, loadFiringSchedules, markSendsStarted, renewInFlight, takeInFlight, type Db, type FiringSchedule, type PendingAttemptInsert } from '../db';
+import { inTransaction, loadFiringSchedules, markSendsStarted, renewInFlight, takeInFlight, undeliverableInFlight, type Db, type FiringSchedule, type PendingAttemptInsert } from '../db';
 import { toError } from '../errors';
-import { createDeliveryPool, driverOf, type DeliveryDeps, type DeliveryPool, type RunTrigger } from '../targets';
+import { createDeliveryPool, DeliveryCancelled, driverOf, type DeliveryDeps, type DeliveryPool, type RunTrigger } from '../targets';
 import { SchedulerFactCache } from './context';
 import type { EngineDeps } from './deps';
 import { FIRE_TX, type FireOutcome } from './outcomes';
 import { settleAttempts, type RunOutcome, type SettledAttempt } from './settle';
 
-/** `DeliveryDeps` from the process's configuration (its edge calls this once): one pool per process. */
-export function createDeliveryDeps(config: { delivery: { httpAllowList: HttpAllowList; concurrency: number } }): DeliveryDeps {
-  return { pool: createDeliveryPool(config.delivery.concurrency), allowList: config.delivery.httpAllowList };
+/**
+ * `DeliveryDeps` from the process's configuration (its edge calls this once): one pool per process,
+ * of `concurrency` deliveries, at most `perOrg` of one org and `perSchedule` of one schedule (SPEC §2:
+ * one tenant's slow receivers cannot hold the others' deliveries).
+ */
+export function createDeliveryDeps(config: { delivery: { httpAllowList: HttpAllowList; concurrency: number; perOrg?: number; perSchedule?: number } }): DeliveryDeps {
+  const { concurrency, perOrg, perSchedule } = config.delivery;
+  return { pool: createDeliveryPool({ concurrency, perOrg, perSchedule }), allowList: config.delivery.httpAllowList };
 }
 
 /** A renewed lease lasts this long, in ms: longer than any attempt (30 s webhook timeout) plus a margin. */
@@ -140,36 +145,33 @@ export function inFlightRow(fire: InFlightAttempt, schedule: FiringSchedule, now
 export function deliverEach(db: Db, engine: EngineDeps, attempts: InFlightAttempt[], deps: DeliveryDeps, now: Date): Promise<DeliveredAttempt>[] {
   const facts = new SchedulerFactCache({ kind: 'db', db }, engine, now);
   const mark = sendMarker(db);
-  return attempts.map((a) => {
-    // Each send is counted durably just before its request leaves (taking its pool slot first).
-    const pool: DeliveryPool = { run: (send) => deps.pool.run(async () => (await mark(a.pendingId), send())), load: deps.pool.load };
-    return deliverOne(a, facts, { ...deps, pool });
-  });
+  return attempts.map((a) => deliverOne(a, facts, deps, mark));
 }
 
 /**
  * Count sends before they leave (SPEC §13, at most one repeated delivery): ids asked for within 2 ms
- * share one UPDATE; each caller waits for its batch to commit. A failed mark fails its deliveries
- * (nothing is sent without its count).
+ * share one UPDATE; each caller waits for its batch to commit and learns whether its attempt may be
+ * sent (false: its schedule was deleted or disabled meanwhile, or the row is no longer in flight). A
+ * failed mark fails its deliveries (nothing is sent without its count).
  */
-function sendMarker(db: Db): (pendingId: string) => Promise<void> {
-  let batch: { ids: string[]; done: Promise<void> } | null = null;
-  return (pendingId) => {
+function sendMarker(db: Db): (pendingId: string) => Promise<boolean> {
+  let batch: { ids: string[]; done: Promise<Set<string>> } | null = null;
+  return async (pendingId) => {
     if (!batch) {
-      const b: { ids: string[]; done: Promise<void> } = { ids: [], done: Promise.resolve() };
+      const b: { ids: string[]; done: Promise<Set<string>> } = { ids: [], done: Promise.resolve(new Set()) };
       b.done = new Promise((resolve) => setTimeout(resolve, 2)).then(async () => {
         batch = null;
-        await inTransaction(db, (tx) => markSendsStarted(tx, b.ids));
+        return inTransaction(db, (tx) => markSendsStarted(tx, b.ids));
       });
       batch = b;
     }
     batch.ids.push(pendingId);
-    return batch.done;
+    return (await batch.done).has(pendingId);
   };
 }
 
-async function deliverOne(a: InFlightAttempt, facts: SchedulerFactCache, deps: DeliveryDeps): Promise<DeliveredAttempt> {
-  const failed = (result: Record<string, unknown>): DeliveredAttempt => ({ attempt: a, outcome: { runId: a.runId, status: 'invocation_error', result, executionId: null, request: null, retryable: false } });
+async function deliverOne(a: InFlightAttempt, facts: SchedulerFactCache, deps: DeliveryDeps, mark: (pendingId: string) => Promise<boolean>): Promise<DeliveredAttempt> {
+  const failed = (result: Record<string, unknown>): DeliveredAttempt => notSent(a, result);
   try {
     const scheduler = await facts.scheduler(a.revisionId);
     if (!scheduler) return failed({ error: 'target_not_found', message: 'the scheduler of this schedule no longer exists' });
@@ -179,29 +181,62 @@ async function deliverOne(a: InFlightAttempt, facts: SchedulerFactCache, deps: D
     // not deliver to (kinesis, …); each of their attempts fails `unsupported_target`.
     const parsed = driver.parse(a.target);
     if (!parsed.ok) return failed({ error: 'unsupported_target', message: `this ${a.targetType} target cannot be delivered: ${parsed.message}` });
+    // The attempt waits for a slot of the pool and of its org and schedule (fair between tenants); its
+    // lease is renewed meanwhile by the delivering process, and its schedule's attempts leave in order.
+    const key = { org: scheduler.orgId, schedule: a.scheduleId, attempt: a.pendingId };
+    const pool: DeliveryPool = {
+      ...deps.pool,
+      run: (send) =>
+        deps.pool.run(async () => {
+          // Exactly-once rule: each send is counted durably just before its request leaves (after
+          // taking its slot); an attempt the count refuses (schedule deleted or disabled) is never sent.
+          if (!(await mark(a.pendingId))) throw new DeliveryCancelled(a.pendingId);
+          return send();
+        }, key),
+    };
     const ctx = facts.context({ ...a, now: a.claimedAt });
-    const out = await driver.deliver({ target: parsed.target, ctx }, { ...deps, facts: await facts.factsOf(scheduler, driver.needs) });
+    const out = await driver.deliver({ target: parsed.target, ctx }, { ...deps, pool, facts: await facts.factsOf(scheduler, driver.needs) });
     // SPEC §13 at-least-once: the second send of an interrupted attempt says so on its run.
     const result = a.deliveries >= 1 ? { ...out.result, repeated_delivery: true } : out.result;
     return { attempt: a, outcome: { ...out, result, runId: a.runId } };
   } catch (thrown) {
+    if (thrown instanceof DeliveryCancelled) return cancelledOutcome(a);
     return failed({ error: 'internal_error', message: toError(thrown).message.slice(0, 1000) });
   }
 }
 
+/**
+ * The outcome of an attempt cancelled before it was sent (its schedule disabled or deleted while it
+ * waited): recorded `cancelled`, never delivered; a disabled schedule's run says so (exhausted
+ * `cancelled`, no retry), a deleted schedule's run has gone with it.
+ */
+export function cancelledOutcome(a: InFlightAttempt): DeliveredAttempt {
+  return notSent(a, { error: 'cancelled', message: 'the schedule was disabled or deleted before this attempt was sent; it was not sent' });
+}
+
+/** An attempt that ends without a (further) send: its run `invocation_error` with `result`, not retryable. */
+function notSent(a: InFlightAttempt, result: Record<string, unknown>): DeliveredAttempt {
+  return { attempt: a, outcome: { runId: a.runId, status: 'invocation_error', result, executionId: null, request: null, retryable: false } };
+}
+
+/**
+ * Cancel, at once, the attempts of `pendingIds` (in this process's hand) that still wait for a pool
+ * slot and are no longer deliverable (schedule deleted or disabled; SPEC §12.2): one read, then
+ * `deps.pool.cancel`. Each cancelled attempt's delivery settles with `cancelledOutcome`, to be recorded
+ * as any other. Attempts already sending are left to finish (their request has left). Returns how many.
+ */
+export async function cancelUndeliverable(db: Db, pendingIds: string[], deps: DeliveryDeps): Promise<number> {
+  if (pendingIds.length === 0 || deps.pool.load().pending === 0) return 0;
+  const gone = await undeliverableInFlight(db, pendingIds);
+  return gone.size ? deps.pool.cancel(gone) : 0;
+}
+
 /** The outcome of an attempt interrupted twice (SPEC §13): recorded without a third delivery. */
 export function interruptedOutcome(a: InFlightAttempt): DeliveredAttempt {
-  return {
-    attempt: a,
-    outcome: {
-      runId: a.runId,
-      status: 'invocation_error',
-      result: { error: 'delivery_interrupted', message: 'the worker delivering this attempt stopped twice before recording it; it was not sent a third time (the receiver may have it, under the same webhook-id / event id)' },
-      executionId: null,
-      request: null,
-      retryable: false,
-    },
-  };
+  return notSent(a, {
+    error: 'delivery_interrupted',
+    message: 'the worker delivering this attempt stopped twice before recording it; it was not sent a third time (the receiver may have it, under the same webhook-id / event id)',
+  });
 }
 
 /**

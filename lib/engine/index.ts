@@ -11,7 +11,7 @@ export type { FireDueOptions, FireOccurrenceOptions } from './fire';
 export { listDueOccurrences, listDueRetries, findEarliestNextFire } from './claim';
 export type { Plan, NextOccurrence } from './plan';
 export type { AfterAttempt, RunOutcome } from './settle';
-export { createDeliveryDeps, renewInFlightLeases, LEASE_RENEW_MS, type DeliveredAttempt, type InFlightAttempt } from './in-flight';
+export { cancelUndeliverable, createDeliveryDeps, renewInFlightLeases, LEASE_RENEW_MS, type DeliveredAttempt, type InFlightAttempt } from './in-flight';
 export type { StartedManualFire } from './manual-fire';
 export type { DeadLetterSendReport } from './dead-letter-sends';
 export { finishSchedules, deleteCompleted } from './finish';

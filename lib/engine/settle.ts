@@ -180,6 +180,9 @@ function consequenceOf(a: SettledAttempt, now: Date): Consequence {
   const { outcome } = a;
   if (a.trigger === 'manual') return { extras: { deadLetterId: a.deadLetterId }, pending: null, deadLetter: null, ended: null };
   if (outcome.status === 'success') return { extras: {}, pending: null, deadLetter: null, ended: 'success' };
+  // An attempt cancelled before it was sent (its schedule disabled meanwhile) ends its occurrence without
+  // a retry, a dead letter or a failure counted: nothing was attempted.
+  if (!a.enabled && outcome.result.error === 'cancelled') return { extras: { exhausted: 'cancelled' }, pending: null, deadLetter: null, ended: null };
   const policy = retryPolicyOf(a.schedule);
   // No retry policy and no dead letter: one attempt, as SPEC §5–§8 say (BlobHub behaviour).
   if (!policy) return { extras: {}, pending: null, deadLetter: null, ended: 'failed' };

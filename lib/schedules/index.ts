@@ -17,6 +17,7 @@ export { listActivity, recordActivity, recordActivities, recordAutomaticPauses, 
 export { schedulerEngine, SCHEDULER_FACTS, fireDue, fireOccurrence, fireRetry, deliverEach, recordDelivered, deliverAndRecord, sendDueDeadLetters } from './engine';
 export {
   afterFailedAttempt,
+  cancelUndeliverable,
   createDeliveryDeps,
   findEarliestNextFire,
   listDueOccurrences,

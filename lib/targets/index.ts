@@ -124,5 +124,5 @@ export {
   type DeadLetterRequest,
 } from './aws/dead-letter-queue';
 export { sdkRegion, FALLBACK_REGION } from './aws/clients';
-export { createDeliveryPool, type DeliveryPool } from './pool';
+export { createDeliveryPool, DeliveryCancelled, type DeliveryCaps, type DeliveryKey, type DeliveryPool } from './pool';
 export { generateSigningSecret, SIGNING_SECRET_PREFIX, signingSecretHint } from './http/signing-secret';

@@ -67,6 +67,11 @@ export const INVOCATION_ERRORS = [
    * third time (SPEC §13: at most one repeated delivery per interrupted attempt).
    */
   'delivery_interrupted',
+  /**
+   * An `http` or `aws` attempt whose schedule was disabled or deleted while it waited for a delivery
+   * slot: never sent (SPEC §12.2: disabling cancels what is not yet attempted).
+   */
+  'cancelled',
 ] as const;
 export type InvocationError = (typeof INVOCATION_ERRORS)[number];
 

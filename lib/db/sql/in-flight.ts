@@ -43,19 +43,51 @@ export async function renewInFlight(tx: Tx, ids: string[], until: Date): Promise
   return tx.$executeRawUnsafe(RENEW_SQL[dialect], sqlInstant(dialect, until), JSON.stringify(ids));
 }
 
+/**
+ * Still deliverable (SPEC §12.2, §13): the row is in flight and, for a scheduled attempt, its schedule
+ * is enabled. Disabling a schedule cancels its attempts not yet sent; a deleted schedule took its rows
+ * with it (cascade). A manual fire (run now, replay) is delivered whatever the schedule's state.
+ */
+const DELIVERABLE = {
+  sqlite: "p.in_flight = 1 AND (p.trigger = 'manual' OR EXISTS (SELECT 1 FROM schedules s WHERE s.id = p.schedule_id AND s.enabled = 1))",
+  postgresql: "p.in_flight AND (p.trigger = 'manual' OR EXISTS (SELECT 1 FROM schedules s WHERE s.id = p.schedule_id AND s.enabled))",
+} as const;
+
 /** Param: JSON array of pending ids. */
 const MARK_SENDS_SQL = {
-  sqlite: 'UPDATE pending_attempts SET deliveries = deliveries + 1 WHERE id IN (SELECT value FROM json_each(?)) AND in_flight = 1',
-  postgresql: 'UPDATE pending_attempts SET deliveries = deliveries + 1 WHERE id IN (SELECT jsonb_array_elements_text($1::jsonb)) AND in_flight',
+  sqlite: `UPDATE pending_attempts AS p SET deliveries = deliveries + 1 WHERE p.id IN (SELECT value FROM json_each(?)) AND ${DELIVERABLE.sqlite} RETURNING id`,
+  postgresql: `UPDATE pending_attempts AS p SET deliveries = p.deliveries + 1 WHERE p.id IN (SELECT jsonb_array_elements_text($1::jsonb)) AND ${DELIVERABLE.postgresql} RETURNING p.id`,
 } as const;
 
 /**
- * Count one started send on each in-flight row of `ids`, in one statement, BEFORE the requests leave
- * (SPEC §13: an attempt is sent at most twice; a recovery reads this count). Returns rows marked.
+ * Count one started send on each in-flight row of `ids` that is still deliverable, in one statement,
+ * BEFORE the requests leave (SPEC §13: an attempt is sent at most twice; a recovery reads this count).
+ * Returns the ids marked: ONLY those may be sent. This statement is the cut-over between a send and a
+ * disable or delete: an attempt marked here was sent before the change (its run records its real
+ * outcome); one not marked is never sent (cancelled). An id recorded or recovered elsewhere is not marked.
  */
-export async function markSendsStarted(tx: Tx, ids: string[]): Promise<number> {
-  if (ids.length === 0) return 0;
-  return tx.$executeRawUnsafe(MARK_SENDS_SQL[dialectOfDb(tx)], JSON.stringify(ids));
+export async function markSendsStarted(tx: Tx, ids: string[]): Promise<Set<string>> {
+  if (ids.length === 0) return new Set();
+  const rows = await tx.$queryRawUnsafe<{ id: string }[]>(MARK_SENDS_SQL[dialectOfDb(tx)], JSON.stringify(ids));
+  return new Set(rows.map((r) => r.id));
+}
+
+/** Param: JSON array of pending ids. */
+const DELIVERABLE_SQL = {
+  sqlite: `SELECT p.id FROM pending_attempts AS p WHERE p.id IN (SELECT value FROM json_each(?)) AND ${DELIVERABLE.sqlite}`,
+  postgresql: `SELECT p.id FROM pending_attempts AS p WHERE p.id IN (SELECT jsonb_array_elements_text($1::jsonb)) AND ${DELIVERABLE.postgresql}`,
+} as const;
+
+/**
+ * Which in-flight attempts of `ids` are no longer deliverable (their schedule was deleted or disabled,
+ * or the row was recorded or recovered elsewhere): one read, no lock. A delivering process cancels
+ * those still waiting for a pool slot; the send marker above stays the rule for the rest.
+ */
+export async function undeliverableInFlight(db: Tx, ids: string[]): Promise<Set<string>> {
+  if (ids.length === 0) return new Set();
+  const rows = await db.$queryRawUnsafe<{ id: string }[]>(DELIVERABLE_SQL[dialectOfDb(db)], JSON.stringify(ids));
+  const still = new Set(rows.map((r) => r.id));
+  return new Set(ids.filter((id) => !still.has(id)));
 }
 
 /** Param: JSON array of schedule ids. PostgreSQL locks them (`FOR UPDATE`) until the caller commits. */

@@ -33,5 +33,5 @@ export { countLoginFailure } from './count-login-failure';
 export { lockBlob } from './lock-blob';
 export { findPendingRetries, type PendingRetryRecord } from './pending-retries';
 export { findSchedulesNamingBlob, type ScheduleNamingBlob } from './schedules-naming-blob';
-export { takeInFlight, renewInFlight, loadFiringSchedules, markSendsStarted } from './in-flight';
+export { takeInFlight, renewInFlight, loadFiringSchedules, markSendsStarted, undeliverableInFlight } from './in-flight';
 export { claimDeadLetterSends, type DeadLetterSend } from './dead-letter-sends';
