@@ -182,7 +182,8 @@ function webhookDetail(t: HttpInvocationTarget): string {
 export const HTTP_TARGET = defineTargetContract({
   type: 'http',
   save: HttpInvocationTargetSchema,
-  stored: HttpStoredTargetSchema,
+  // As answered (masked): the sealed row form (`HttpStoredTargetSchema`) is the driver's alone.
+  stored: HttpInvocationTargetSchema,
   results: HttpResultSchema.options,
   ...addressedBy('url'),
   words: {
