@@ -1,7 +1,8 @@
 /**
  * SPEC §13.5 through the real product (`npm start`: the web app and the worker process): the header
- * values of a webhook target are write-only. A webhook to a receiver written here (answering 500, so
- * its occurrence ends in the dead-letter list) carries credential headers; then
+ * values of a webhook target are write-only. Two webhooks to a receiver written here (answering 500)
+ * carry credential headers: a one-time one the worker fires, whose occurrence ends in the dead-letter
+ * list, and a recurring one the operator edits and runs now; then
  * - a `read` member's answers (get_schedule, list_schedules, list_executions, list_dead_letters,
  *   list_activity, with its own read key) and pages (the scheduler grid, the schedule page with its
  *   history and activity, the dead letters, the edit page), searched as JSON, as the HTML the server
@@ -17,7 +18,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { expect, test } from '@playwright/test';
 import type { AccessFixtures } from './setup/access-fixtures';
-import { ACCESS_FIXTURES, createApiSchedule, deleteApiSchedules, E2E_PORT, schedulerCommand, SERVER_LOG, uniqueSuffix } from './api';
+import { ACCESS_FIXTURES, createApiSchedule, deleteApiSchedules, E2E_PORT, schedulerCommand, SERVER_LOG, uniqueSuffix, wallTimeIn } from './api';
 import { expectNoSeriousViolations, property } from './ui';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
@@ -55,24 +56,21 @@ test('§13.5 a read member\'s answers and pages contain no header value; the for
   const receiver = await startReceiver();
   const made: string[] = [];
   try {
-    const schedule = await createApiSchedule(request, rev, {
-      alias: `sealed-hook-${suffix}`,
-      repeat: 'recurring_cron',
-      cron_expression: '0 3 1 1 ? *',
-      retry_policy: { maximum_retry_attempts: 0, maximum_event_age_seconds: 60 },
-      invocation_target_type: 'http',
-      invocation_target: { url: receiver.url, headers: SECRETS, timeout_seconds: 2 },
-    });
+    const target = { url: receiver.url, headers: SECRETS, timeout_seconds: 2 };
+    const retry_policy = { maximum_retry_attempts: 0, maximum_event_age_seconds: 60 };
+    // One occurrence the worker fires in a few seconds: the receiver answers 500, one attempt, so it is a dead letter.
+    const once = await createApiSchedule(request, rev, { alias: `sealed-once-${suffix}`, repeat: 'one_time', invocation_time: wallTimeIn(4), retry_policy, invocation_target_type: 'http', invocation_target: target });
+    made.push(once.id);
+    // One the operator edits, and runs now.
+    const schedule = await createApiSchedule(request, rev, { alias: `sealed-hook-${suffix}`, repeat: 'recurring_cron', cron_expression: '0 3 1 1 ? *', retry_policy, invocation_target_type: 'http', invocation_target: target });
     made.push(schedule.id);
     expect(schedule.invocation_target).toMatchObject({ headers: { Authorization: '••••', 'X-Pass': '••••', 'X-Shopify-Hmac-Sha256': '••••' } });
 
-    // Run now (the web process delivers): the receiver answers 500; one attempt, so the occurrence is a dead letter.
-    await schedulerCommand(request, rev, 'run_schedule', { schedule_id: schedule.id });
+    await expect
+      .poll(async () => ((await schedulerCommand(request, rev, 'list_dead_letters')).dead_letters as { schedule_id: string }[]).some((d) => d.schedule_id === once.id), { timeout: 30_000 })
+      .toBe(true);
     expect(receiver.received).toHaveLength(1);
     expect([receiver.received[0].authorization, receiver.received[0]['x-pass'], receiver.received[0]['x-shopify-hmac-sha256']]).toEqual(VALUES);
-    await expect
-      .poll(async () => ((await schedulerCommand(request, rev, 'list_dead_letters')).dead_letters as { schedule_id: string }[]).some((d) => d.schedule_id === schedule.id))
-      .toBe(true);
 
     // The operator edits the webhook in the form: the values show as "••••" and go back as they are.
     await page.goto(`/schedulers/${rev}/schedules/${schedule.id}/edit`);
@@ -85,6 +83,7 @@ test('§13.5 a read member\'s answers and pages contain no header value; the for
     await expect(property(page, 'Timeout')).toHaveText('3 s');
     await schedulerCommand(request, rev, 'run_schedule', { schedule_id: schedule.id });
     expect(receiver.received).toHaveLength(2);
+    // (Run now delivers through the web process.)
     expect([receiver.received[1].authorization, receiver.received[1]['x-pass'], receiver.received[1]['x-shopify-hmac-sha256']]).toEqual(VALUES);
 
     // A read member's answers, with its own read key.
@@ -92,6 +91,7 @@ test('§13.5 a read member\'s answers and pages contain no header value; the for
       ['get_schedule', { schedule_id: schedule.id }],
       ['list_schedules', {}],
       ['list_executions', { schedule_id: schedule.id, include_schedule: true }],
+      ['list_executions', { schedule_id: once.id, include_schedule: true }],
       ['list_dead_letters', {}],
       ['list_activity', { schedule_id: schedule.id }],
     ] as const) {
@@ -116,7 +116,13 @@ test('§13.5 a read member\'s answers and pages contain no header value; the for
       await p.getByLabel('Password').fill(reader.password);
       await p.getByRole('button', { name: 'Log in' }).click();
       await expect(p).toHaveURL(/\/schedulers$/);
-      const pages = [`/schedulers/${rev}`, `/schedulers/${rev}/schedules/${schedule.id}`, `/schedulers/${rev}/dead-letters`, `/schedulers/${rev}/schedules/${schedule.id}/edit`];
+      const pages = [
+        `/schedulers/${rev}`,
+        `/schedulers/${rev}/schedules/${schedule.id}`,
+        `/schedulers/${rev}/schedules/${once.id}`,
+        `/schedulers/${rev}/dead-letters`,
+        `/schedulers/${rev}/schedules/${schedule.id}/edit`,
+      ];
       for (const url of pages) {
         const res = await p.goto(url);
         const sent = (await res?.text()) ?? '';
