@@ -22,6 +22,7 @@ import {
   type Schedule,
   type ScheduleWritableField,
 } from '../lib/schedules/contract';
+import { HEADER_MASK } from '../lib/targets/contract';
 import { InstantSchema } from '../lib/workflows/contract';
 
 /** A writable field the manifest holds: every one but `alias`, which is the entry's key. */
@@ -46,7 +47,7 @@ export const FIELD_DEFAULTS: Partial<Record<ComparedField, unknown>> = {
  * Write-only values are answered masked (SPEC §13.5: an `http` target's header values answer as
  * `"••••"`); a masked answer cannot be compared, so it equals any manifest value.
  */
-export const MASKED_VALUE = '••••';
+export const MASKED_VALUE = HEADER_MASK;
 
 const UPDATE_SHAPE = ScheduleUpdateInput.shape as unknown as Record<ComparedField, z.ZodType>;
 const ANSWER_SHAPE = ScheduleSchema.options[0].shape as unknown as Record<string, z.ZodType | undefined>;

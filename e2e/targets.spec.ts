@@ -64,13 +64,14 @@ test('New Schedule: a Webhook schedule (refused to the metadata address, then sa
     expect(await getApiSchedule(request, rev, hookId)).toMatchObject({
       alias: hookAlias,
       invocation_target_type: 'http',
-      invocation_target: { url: HOOK_URL, method: 'PUT', headers: { 'X-Env': 'e2e' }, body: { report: 'daily' }, timeout_seconds: 5 },
+      // Header values are write-only (SPEC §13.5): answered "••••".
+      invocation_target: { url: HOOK_URL, method: 'PUT', headers: { 'X-Env': '••••' }, body: { report: 'daily' }, timeout_seconds: 5 },
     });
     await expect(page.getByTestId('target-headline')).toHaveText(`Webhook PUT ${HOOK_URL}`);
     await expect(property(page, 'Type')).toHaveText('Webhook (http)');
     await expect(property(page, 'Method')).toHaveText('PUT');
     await expect(property(page, 'Timeout')).toHaveText('5 s');
-    await expect(property(page, 'Headers')).toHaveText('X-Env: e2e');
+    await expect(property(page, 'Headers')).toHaveText('X-Env: ••••');
     await expect(page.locator('pre.code-block')).toContainText('"report": "daily"');
 
     // SQS (a FIFO queue: its message group id is asked for once the ARN names one).
@@ -119,7 +120,7 @@ test('New Schedule: a Webhook schedule (refused to the metadata address, then sa
     await page.getByRole('button', { name: 'Save changes' }).click();
     await expect(page).toHaveURL(SCHEDULE_URL);
     await expect(property(page, 'Timeout')).toHaveText('12 s');
-    expect((await getApiSchedule(request, rev, hookId)).invocation_target).toEqual({ url: HOOK_URL, method: 'PUT', headers: { 'X-Env': 'e2e' }, body: { report: 'daily' }, timeout_seconds: 12 });
+    expect((await getApiSchedule(request, rev, hookId)).invocation_target).toEqual({ url: HOOK_URL, method: 'PUT', headers: { 'X-Env': '••••' }, body: { report: 'daily' }, timeout_seconds: 12 });
   } finally {
     await deleteApiSchedules(request, rev, made);
   }

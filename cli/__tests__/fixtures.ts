@@ -277,8 +277,9 @@ export const FIELD_EDITS: Record<Exclude<ScheduleWritableField, 'alias'>, FieldE
     { alias: 'once-workflow', set: [[['invocation_target', 'input_data'], [{ alias: 'ticket_window', value: { hours: 48 } }]]] },
     { alias: 'cron-webhook', set: [[['invocation_target', 'url'], 'http://127.0.0.1:9/hook/v2']] },
     { alias: 'cron-webhook', set: [[['invocation_target', 'method'], 'POST']] },
-    { alias: 'cron-webhook', set: [[['invocation_target', 'headers', 'X-Team'], 'platform']] },
-    { alias: 'cron-webhook', set: [[['invocation_target', 'headers', 'X-Trace'], 'on']] },
+    // Header values are write-only (SPEC §13.5): a header removed or added is a change; a value, answered "••••", is not.
+    { alias: 'cron-webhook', set: [[['invocation_target', 'headers', 'X-Team'], undefined]] },
+    { alias: 'cron-webhook', set: [[['invocation_target', 'headers', 'X-Trace'], 'on']], check: [['invocation_target', 'headers', 'X-Trace'], '••••'] },
     { alias: 'cron-webhook', set: [[['invocation_target', 'body'], { kind: 'report', items: [1] }]] },
     { alias: 'cron-webhook', set: [[['invocation_target', 'timeout_seconds'], 5]] },
     { alias: 'rate-sqs', set: [[['invocation_target', 'input'], 'run the other job']] },

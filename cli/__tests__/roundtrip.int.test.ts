@@ -16,6 +16,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseDocument, parse as parseYaml } from 'yaml';
 import { seed } from '../../prisma/seed';
 import { loadConfig } from '../../lib/config';
+import { driverOf } from '../../lib/targets';
 import type { Schedule } from '../../lib/schedules/contract';
 import { TEST_LIMITS } from '../../lib/testing/limits';
 import { serveProductApi } from '../../lib/testing/product-api';
@@ -119,10 +120,26 @@ describe('SPEC §11: every field of every cadence and target type round-trips th
     const pulled = await run(pull, file());
     expect(pulled.code, pulled.err).toBe(EXIT.ok);
     expect(pulled.out).toContain('5 added, 0 updated, 0 unchanged, 0 removed');
-    expect(parseYaml(readFileSync(file(), 'utf8'))).toEqual({ scheduler: { org: 'acme-corp', blob: SCHEDULER }, schedules: FULL_SCHEDULES });
+    // Header values are write-only (SPEC §13.5): a new entry gets "••••" for each (decision 147).
+    const hook = FULL_SCHEDULES['cron-webhook'];
+    const masked = { ...hook, invocation_target: { ...hook.invocation_target, headers: { 'X-Team': '••••', Authorization: '••••' } } };
+    expect(parseYaml(readFileSync(file(), 'utf8'))).toEqual({ scheduler: { org: 'acme-corp', blob: SCHEDULER }, schedules: { ...FULL_SCHEDULES, 'cron-webhook': masked } });
     const d = await run(diff, file());
     expect(d.code, `${d.out}\n${d.err}`).toBe(EXIT.ok);
     expect(d.out).toBe(`No differences: 5 schedules in acme-corp/${SCHEDULER} match the manifest.`);
+  });
+
+  it('a deploy of a pulled manifest sends "••••" back, and the server keeps every stored header value (the CLI never writes the mask over a secret)', async () => {
+    editFile(file(), { alias: 'cron-webhook', set: [[['invocation_target', 'timeout_seconds'], 25]] });
+    const d = await run(diff, file());
+    expect(d.out).toContain('invocation_target.timeout_seconds: 20 → 25');
+    expect(d.out).not.toContain('headers');
+    const dep = await run(deploy, file());
+    expect(dep.code, `${dep.out}\n${dep.err}`).toBe(EXIT.ok);
+    const row = await t.db.schedule.findFirstOrThrow({ where: { revisionId, alias: 'cron-webhook' } });
+    const parsed = driverOf('http')!.parse(row.invocationTarget);
+    expect(parsed.ok && (parsed.target as { headers?: Record<string, string> }).headers).toEqual({ 'X-Team': 'ops', Authorization: 'Bearer abc' });
+    expect(JSON.stringify(row.invocationTarget)).not.toContain('Bearer abc');
   });
 
   it.each(rounds().map((round, i) => [i, round.map((r) => `${r.edit.alias}.${r.field}`).join(', '), round] as const))(

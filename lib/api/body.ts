@@ -13,7 +13,8 @@ import { API_BODY_LIMIT_BYTES } from './edge-guard';
 
 /** A high surrogate not followed by a low one, or a low one not preceded by a high one. */
 const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
-const isWellFormed = (s: string) => !LONE_SURROGATE.test(s);
+/** True when `s` has a UTF-8 form (no lone UTF-16 surrogate). Pure. */
+export const isWellFormed = (s: string) => !LONE_SURROGATE.test(s);
 
 /** Deepest nesting of arrays and objects a JSON body may have (the body itself is depth 1). */
 export const MAX_JSON_DEPTH = 64;

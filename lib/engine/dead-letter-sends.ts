@@ -8,7 +8,7 @@
  */
 import { claimDeadLetterSends, inTransaction, type Db, type DeadLetterSend } from '../db';
 import { toError } from '../errors';
-import { deadLetterError, EXHAUSTED_RETRY_CONDITIONS, sendDeadLetter, targetAddress, type DeliveryDeps } from '../targets';
+import { deadLetterError, EXHAUSTED_RETRY_CONDITIONS, redactForDeadLetter, sendDeadLetter, targetAddress, type DeliveryDeps } from '../targets';
 import { SchedulerFactCache } from './context';
 import type { EngineDeps } from './deps';
 
@@ -64,6 +64,9 @@ export async function sendDueDeadLetters(db: Db, engine: EngineDeps, deps: Deliv
   return { sent, failed, failures };
 }
 
+/** True when a dead letter's body is a request an attempt sent (it names its type), not the call it made. */
+const sentRequest = (body: unknown): body is { type: string } => typeof body === 'object' && body !== null && typeof (body as { type?: unknown }).type === 'string';
+
 type SendResult = { ok: true; messageId?: string; truncated: boolean } | { ok: false; error: string; message: string; retryable: boolean };
 
 async function sendOne(db: Db, d: DeadLetterSend, deps: DeliveryDeps, facts: SchedulerFactCache): Promise<SendResult> {
@@ -78,7 +81,8 @@ async function sendOne(db: Db, d: DeadLetterSend, deps: DeliveryDeps, facts: Sch
     const targetArn = targetAddress(d.invocationTargetType, d.invocationTarget ?? {}, d.scheduleId);
     return await sendDeadLetter({
       deadLetterArn: d.deadLetterArn,
-      request: (d.lastRequest ?? {}) as object,
+      // Redacted again as it leaves (idempotent): a dead letter stored before SPEC §13.5's masking goes out masked too.
+      request: sentRequest(d.lastRequest) ? redactForDeadLetter(d.lastRequest) : ((d.lastRequest ?? {}) as object),
       errorCode,
       errorMessage,
       executionId: d.lastRunId,

@@ -136,6 +136,14 @@ interface DriverBase<T, Sent> {
    */
   redact: { sent(request: Sent): Sent; target(target: T): T };
   /**
+   * Write-only secrets (SPEC §13.5), optional: the target as the row stores it, given the target a save
+   * checked and the row's target before it (an update's of the same type, else null): e.g. secrets
+   * sealed with the server key, a value sent masked kept from `before`. Every save (create, update,
+   * dry run, any API) stores what this returns; `parse` opens it again for delivery, `redact.target`
+   * hides it from answers. Throws a DomainError.
+   */
+  seal?(target: T, before: unknown): unknown;
+  /**
    * SPEC §13.1-style checks a save runs BEFORE its transaction (slow I/O such as DNS must not hold the
    * database's write lock), after the saver's access was checked, on the target as sent (an object,
    * not yet parsed: the contract's schema runs in the transaction). Throws a DomainError.

@@ -56,8 +56,8 @@ export type SentRequest = HttpSentRequest | AwsSentRequest;
 
 /**
  * What a dead letter keeps of the request an attempt sent (SPEC §12.3): the request, through the
- * `redact.sent` of the driver whose request it is (a webhook's credential and signature headers
- * `[redacted]`; an AWS request as it is). Pure.
+ * `redact.sent` of the driver whose request it is (a webhook's header values masked but for the
+ * delivery's own public ones, SPEC §13.5; an AWS request as it is). Pure, idempotent.
  */
 export function redactForDeadLetter<Q extends { type: string }>(request: Q): Q {
   const driver = drivers.get(request.type);
@@ -100,7 +100,6 @@ export type {
 export { defineDriver, fireContextOf } from './driver';
 export { defineTargetContract, refuse, RUN_STATUSES, RUN_TRIGGERS, type RunStatus, type RunTrigger, type TargetIssueCode } from './define';
 export { deliverHttp, buildWebhookRequest, WEBHOOK_USER_AGENT, type HttpDeliveryRequest, type HttpSentRequest } from './http/deliver';
-export { REDACTED } from './http/driver';
 export { deliverAws, classifyAwsError, AWS_OPERATIONS, type AwsDeliveryRequest, type AwsSentRequest } from './aws/deliver';
 export { defaultEvent, occurrenceId, scheduleArn, type DefaultEvent, type OccurrenceKey } from './default-event';
 export {

@@ -7,7 +7,11 @@
  * - a malformed one, or no `X-Amz-Date`: `IncompleteSignatureException`;
  * - a timestamp more than 15 minutes from the server's clock, a scope of another service or date,
  *   a region not in AWS's form, or a wrong signature: `InvalidSignatureException`;
- * - an access key id nobody holds (unknown or revoked): `UnrecognizedClientException`.
+ * - an access key id nobody holds (unknown or revoked): `UnrecognizedClientException`;
+ * - an `x-amz-content-sha256` that is not a SHA-256 (`UNSIGNED-PAYLOAD`, `STREAMING-…`: SPEC §14
+ *   "Signing", the payload must be signed): `InvalidSignatureException` naming the header. The
+ *   signature is always computed over the body's own SHA-256, so a body swapped after signing, or a
+ *   declared hash that is not the body's, is a wrong signature.
  * Header-signed requests only (what the AWS CLI, boto3 and the SDKs send); no presigned URLs.
  */
 import { createHash, createHmac, timingSafeEqual } from 'node:crypto';
@@ -128,8 +132,8 @@ const hmac = (key: string | Buffer, data: string) => createHmac('sha256', key).u
 /** The canonical request (SigV4 task 1) for `signedHeaders`. */
 export function canonicalRequest(req: SignedRequest, signedHeaders: string[], uri: string): string {
   const headerLines = signedHeaders.map((h) => `${h}:${(req.headers.get(h) ?? '').trim().replace(/\s+/g, ' ')}\n`).join('');
-  const declared = req.headers.get('x-amz-content-sha256');
-  const payloadHash = declared === 'UNSIGNED-PAYLOAD' ? declared : sha256Hex(req.body);
+  // SPEC §14 "Signing": the payload is always signed; the hash is the body's own, never a declared one.
+  const payloadHash = sha256Hex(req.body);
   return [req.method.toUpperCase(), uri, canonicalQuery(req.rawQuery), headerLines, signedHeaders.join(';'), payloadHash].join('\n');
 }
 
@@ -180,6 +184,13 @@ export async function verifySigV4(req: SignedRequest, now: Date, secretOf: (acce
   }
   if (skew > MAX_CLOCK_SKEW_MS) {
     throw new AwsError('InvalidSignatureException', `Signature not yet current: ${amzDate} is still later than ${amz(now.getTime() + MAX_CLOCK_SKEW_MS)} (${amz(now.getTime())} + 15 min.)`);
+  }
+
+  const declared = req.headers.get('x-amz-content-sha256');
+  // A declared hash is checked by the signature itself (computed over the body's own hash, above);
+  // anything else declared (UNSIGNED-PAYLOAD, STREAMING-…) says the body was not signed.
+  if (declared !== null && !/^[0-9a-f]{64}$/i.test(declared)) {
+    throw new AwsError('InvalidSignatureException', "The provided 'x-amz-content-sha256' header does not match what was computed.");
   }
 
   const secret = await secretOf(auth.accessKeyId);

@@ -9,6 +9,7 @@
  * list items 1-based (`tags.1.member.key`). Members the model does not know are ignored, as AWS does.
  * A JSON value of the wrong type is a `SerializationException`.
  */
+import { isWellFormed } from '../body';
 import { AwsError } from './errors';
 import { SCHEDULER_MODEL } from './model.generated';
 
@@ -99,6 +100,9 @@ function check(shapeName: string, v: unknown, path: string, errors: string[]): v
     if (shape.enum && !shape.enum.includes(s)) fail(`Member must satisfy enum value set: [${shape.enum.join(', ')}]`);
     const re = shape.pattern ? regexOf(shape.pattern) : null;
     if (re && !re.test(s)) fail(`Member must satisfy regular expression pattern: ${shape.pattern}`);
+    // SPEC §14 "Signing": a string the model accepts is stored or refused, never a 500; one with no
+    // UTF-8 form (a lone surrogate, sent as a JSON escape) cannot be stored as sent.
+    if (!isWellFormed(s)) fail('Member must not contain a lone UTF-16 surrogate');
   } else if (shape.type === 'integer' || shape.type === 'long') {
     const n = v as number;
     if (shape.max !== undefined && n > shape.max) fail(`Member must have value less than or equal to ${shape.max}`);

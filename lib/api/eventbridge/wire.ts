@@ -7,6 +7,7 @@ import { arnPartition, type HttpAllowList, type Limits } from '../../config';
 import { scheduleArn as ruleScheduleArn } from '../../schedules';
 import type { Runtime } from '../runtime';
 import { AwsError } from './errors';
+import { isWellFormed } from '../body';
 
 /** What one verified request acts with. */
 export interface EventBridgeContext {
@@ -94,16 +95,24 @@ export function toWireTime(d: Date | string): number {
   return (typeof d === 'string' ? Date.parse(d) : d.getTime()) / 1000;
 }
 
+/** The largest epoch milliseconds a Date holds (ECMAScript: ±8.64e15). */
+const MAX_DATE_MS = 8.64e15;
+
 /** An opaque NextToken for a cursor (base64url of its JSON), and back. */
 export function encodeNextToken(cursor: object): string {
   return Buffer.from(JSON.stringify({ v: 1, ...cursor }), 'utf8').toString('base64url');
 }
 
-/** @throws AwsError `ValidationException` for a token this server did not hand out. */
+/**
+ * The cursor of a NextToken this server handed out: its JSON object, `v: 1`, every string well-formed
+ * and every number a finite integer within a Date's range, passing `valid`.
+ * @throws AwsError `ValidationException` for any other token (SPEC §14: a forged one is never a 500).
+ */
 export function decodeNextToken<T>(token: string, valid: (c: Record<string, unknown>) => c is Record<string, unknown> & T): T {
   try {
     const c = JSON.parse(Buffer.from(token, 'base64url').toString('utf8'));
-    if (c && c.v === 1 && valid(c)) return c;
+    const sane = (v: unknown) => (typeof v === 'string' ? isWellFormed(v) && v.length <= 1024 : typeof v === 'number' ? Number.isSafeInteger(v) && Math.abs(v) <= MAX_DATE_MS : true);
+    if (c && typeof c === 'object' && !Array.isArray(c) && c.v === 1 && Object.values(c).every(sane) && valid(c)) return c;
   } catch {
     // fall through
   }

@@ -116,7 +116,8 @@ describe('SPEC §13.1: webhook destinations are checked at save, after DNS resol
     expect(metadata.status).toBe(200);
     expect(metadata.body.schedule).toMatchObject({
       invocation_target_type: 'http',
-      invocation_target: { url: 'http://169.254.169.254/latest/meta-data', method: 'PUT', headers: { 'X-Env': 'test' }, body: { n: 1 }, timeout_seconds: 5 },
+      // Header values are write-only (SPEC §13.5).
+      invocation_target: { url: 'http://169.254.169.254/latest/meta-data', method: 'PUT', headers: { 'X-Env': '••••' }, body: { n: 1 }, timeout_seconds: 5 },
     });
     const loopback = await command({ command: 'create_schedule', ...webhook('http://127.0.0.1:9/') }, list);
     expect(loopback.status).toBe(200);

@@ -3,6 +3,7 @@
  * instants are ISO 8601 UTC with `Z`.
  */
 import { rawOneOf, scheduleRecordOf, type ScheduleRecord, type ScheduleRowLike } from '../../db';
+import { driverOf } from '../../targets';
 import { DEFAULT_TARGET_TYPE, EVENTBRIDGE_DEFAULT_RETRY, EXHAUSTED_REASONS, RUN_STATUSES, RUN_TRIGGERS, storedTargetFields, type Paused, type TargetFields, type Run, type RunResult, type Schedule } from '../contract';
 
 /** A `schedules` row as answers read it: the row codec's record, or Prisma's model row (parsed by the codec); without its revision. */
@@ -44,11 +45,15 @@ export function toSchedule(stored: ScheduleRow): Schedule {
 }
 
 /**
- * A stored target with its type (SPEC §6, §13), as the contract pairs them: the row's
- * `invocation_target_type` (the default type when a row predates the column) says which shape the JSON is.
+ * A stored target with its type (SPEC §6, §13), as the contract pairs them and as every answer shows it:
+ * the row's `invocation_target_type` (the default type when a row predates the column) says which shape
+ * the JSON is, and its driver's `redact.target` hides its secrets (SPEC §13.5: a webhook's header values
+ * are `"••••"` to every role). The one way a stored target leaves the domain in an answer.
  */
 export function targetFields(type: string | undefined, target: unknown): TargetFields {
-  return storedTargetFields(type ?? DEFAULT_TARGET_TYPE, target);
+  const t = type ?? DEFAULT_TARGET_TYPE;
+  const driver = driverOf(t);
+  return storedTargetFields(t, driver && typeof target === 'object' && target !== null ? driver.redact.target(target) : target);
 }
 
 /** SPEC §12.5 `paused` of a disabled row. */

@@ -141,6 +141,11 @@ export interface CheckScheduleOptions {
   stored: StoredSchedule | null;
   /** False on an update that leaves `invocation_target` as stored: it is not checked again. */
   checkTarget: boolean;
+  /**
+   * An update's stored target (the row's type and JSON), or null for a create: what a driver's `seal`
+   * keeps a secret sent masked from (SPEC §13.5).
+   */
+  storedTarget?: { type: string; target: unknown } | null;
   /** A dry run: a target session alias that does not exist yet is reported, not refused (`checkInvocationTarget`). */
   allowMissingSession?: boolean;
 }
@@ -211,6 +216,9 @@ export async function checkSchedule(db: Tx, request: SaveRequest, opts: CheckSch
     opts.checkTarget && driver?.checkAtSave
       ? await driver.checkAtSave(db, request.actor, input.invocation_target, { allowMissingSession: opts.allowMissingSession ?? false })
       : { target: input.invocation_target };
+  // SPEC §13.5: secrets are stored sealed, whichever API saves; a value sent masked keeps the stored one.
+  const before = opts.storedTarget?.type === type ? opts.storedTarget.target : null;
+  const target = driver?.seal ? driver.seal(checked.target, before) : checked.target;
 
   const retry = input.retry_policy ?? null;
   const fields: SavedFields = {
@@ -226,7 +234,7 @@ export async function checkSchedule(db: Tx, request: SaveRequest, opts: CheckSch
     pauseAfterFailures: input.pause_after_failures ?? null,
     enabled,
     invocationTargetType: type,
-    invocationTarget: checked.target as TargetFields['invocation_target'],
+    invocationTarget: target as TargetFields['invocation_target'],
     nextFireAt: next?.fireAt ?? null,
     nextScheduledFor: next && next.scheduledFor.getTime() !== next.fireAt.getTime() ? next.scheduledFor : null,
     ...(missed ? { state: 'completed' as const, skippedOccurrences: 1 } : {}),

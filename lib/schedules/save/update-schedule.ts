@@ -52,16 +52,22 @@ export async function updateSchedule(opts: UpdateScheduleOptions): Promise<Sched
     const before = toSchedule(plan.row);
     const action = before.enabled === answer.enabled ? 'update' : answer.enabled ? 'enable' : 'disable';
     // SPEC §15: in the update's transaction, so the entry exists exactly when the change does.
-    await recordActivity(tx, { revisionId: opts.revision.id, schedule: updated, action, by: opts.actor, at: opts.now, fields: changedFields(before, answer) });
+    await recordActivity(tx, { revisionId: opts.revision.id, schedule: updated, action, by: opts.actor, at: opts.now, fields: changedFields(before, answer, plan.targetChanged) });
     return answer;
   });
 }
 
-/** The writable fields (SPEC §5.1) whose values differ between two states of a schedule; `paused` counts by its note. */
-function changedFields(before: Schedule, after: Schedule): string[] {
+/**
+ * The writable fields (SPEC §5.1) whose values differ between two states of a schedule; `paused` counts
+ * by its note. `targetChanged`: the stored target changed (a masked secret's new value too, SPEC §13.5,
+ * which the answers cannot show).
+ */
+function changedFields(before: Schedule, after: Schedule, targetChanged: boolean): string[] {
   const b = before as unknown as Record<string, unknown>;
   const a = after as unknown as Record<string, unknown>;
-  const fields = Object.keys(ScheduleUpdateInput.shape).filter((k) => k !== 'paused' && canonicalJson(b[k] ?? null) !== canonicalJson(a[k] ?? null));
+  const fields = Object.keys(ScheduleUpdateInput.shape).filter(
+    (k) => k !== 'paused' && (canonicalJson(b[k] ?? null) !== canonicalJson(a[k] ?? null) || (k === 'invocation_target' && targetChanged)),
+  );
   if ((before.paused?.note ?? null) !== (after.paused?.note ?? null)) fields.push('paused.note');
   return fields;
 }
@@ -98,6 +104,8 @@ interface UpdatePlan {
   data: Prisma.ScheduleUpdateInput;
   /** Disabling, or a changed target: pending retries are cancelled (SPEC §12.2). */
   cancelsRetries: boolean;
+  /** The stored target changes (type or JSON; a sealed secret keeps its text while its value does). */
+  targetChanged: boolean;
 }
 
 /** The checks of an update, in order: write access, the schedule, its state, the merged fields, the alias, `checkSchedule`. */
@@ -154,7 +162,14 @@ async function checkUpdate(tx: Tx, opts: UpdateScheduleOptions, patch: ScheduleU
     if (holder) throw aliasTaken(input.alias, holder);
   }
   const stored: StoredSchedule = row;
-  const checked = await checkSchedule(tx, opts, { input, scheduleId: row.id, stored, checkTarget: patch.invocation_target !== undefined, allowMissingSession });
+  const checked = await checkSchedule(tx, opts, {
+    input,
+    scheduleId: row.id,
+    stored,
+    checkTarget: patch.invocation_target !== undefined,
+    storedTarget: { type: row.invocationTargetType, target: row.invocationTarget },
+    allowMissingSession,
+  });
   const { fields } = checked;
 
   // SPEC §8: an edit never drops an occurrence silently. When the update replaces a due, unfired
@@ -188,6 +203,7 @@ async function checkUpdate(tx: Tx, opts: UpdateScheduleOptions, patch: ScheduleU
       updatedAt: now,
     },
     cancelsRetries: disabling || targetChanged || fields.state === 'completed',
+    targetChanged,
   };
 }
 

@@ -46,6 +46,17 @@ export const RESERVED_HTTP_HEADERS = [
 const HEADER_NAME = /^[!#$%&'*+.^_`|~0-9A-Za-z-]{1,256}$/;
 /** A field value without CR, LF or NUL (no header injection). */
 const HEADER_VALUE = /^[^\r\n\0]*$/;
+/**
+ * A field value an HTTP request can carry: octets, i.e. characters up to U+00FF (RFC 9110 field values
+ * are visible ASCII plus obs-text; Node sends each character as one byte and refuses anything above).
+ */
+const HEADER_OCTETS = /^[\u0000-\u00ff]*$/;
+
+/**
+ * What every answer shows for a header's value (SPEC §13.5: header values are write-only), and what an
+ * edit sends to keep a stored value. Above U+00FF, so it can never be a real header value.
+ */
+export const HEADER_MASK = '••••';
 
 /** Why a webhook URL is refused, or null (SPEC §13.1: `http` or `https`, ≤ 2048 chars). Pure. */
 export function webhookUrlProblem(url: string): string | null {
@@ -62,39 +73,68 @@ export function webhookUrlProblem(url: string): string | null {
   return null;
 }
 
-/** `invocation_target` of an `http` schedule (SPEC §13.1). */
+const httpTargetFields = {
+  url: z.string().min(1).max(URL_MAX_LENGTH, `url must be at most ${URL_MAX_LENGTH} characters`),
+  method: z.enum(HTTP_METHODS).optional(),
+  headers: z.record(z.string(), z.string()).optional(),
+  /** Any JSON value (a string too: what the EventBridge API stored as text before this shape). */
+  body: JsonValueSchema.optional(),
+  timeout_seconds: z.number().int().min(HTTP_TIMEOUT_SECONDS.min).max(HTTP_TIMEOUT_SECONDS.max).optional(),
+};
+
+/**
+ * The rules of a webhook target beyond its keys' types (SPEC §13.1). A header value is at most
+ * `HTTP_HEADER_VALUE_MAX` characters up to U+00FF without CR, LF or NUL, or `HEADER_MASK` (an edit
+ * keeping the stored value). `sealed`: the values are sealed secrets (a stored target, SPEC §13.5),
+ * checked by whoever opens them.
+ */
+function checkHttpTarget(t: z.infer<z.ZodObject<typeof httpTargetFields>>, ctx: z.RefinementCtx, sealed: boolean): void {
+  const problem = webhookUrlProblem(t.url);
+  if (problem) refuse(ctx, problem, ['url']);
+  const names = Object.keys(t.headers ?? {});
+  if (names.length > HTTP_HEADERS_MAX) ctx.addIssue({ code: 'custom', message: `at most ${HTTP_HEADERS_MAX} headers`, path: ['headers'] });
+  const seen = new Set<string>();
+  for (const name of names) {
+    const lower = name.toLowerCase();
+    const value = t.headers![name];
+    const issue = (message: string) => ctx.addIssue({ code: 'custom', message, path: ['headers', name] });
+    if (!HEADER_NAME.test(name)) issue(`"${name.slice(0, 64)}" is not a valid header name`);
+    else if ((RESERVED_HTTP_HEADERS as readonly string[]).includes(lower) || lower.startsWith('proxy-')) issue(`header "${name}" is set by the delivery and cannot be configured`);
+    else if (seen.has(lower)) issue(`header "${name}" is given twice (names are case-insensitive)`);
+    else if (sealed || value === HEADER_MASK) {
+      // a sealed value (opened at delivery) or the mask (the save keeps the stored value)
+    } else if (value.length > HTTP_HEADER_VALUE_MAX) issue(`a header value must be at most ${HTTP_HEADER_VALUE_MAX} characters`);
+    else if (!HEADER_VALUE.test(value)) issue('a header value must not contain CR, LF or NUL');
+    else if (!HEADER_OCTETS.test(value)) {
+      const at = [...value].findIndex((c) => c.codePointAt(0)! > 0xff);
+      const cp = [...value][at].codePointAt(0)!.toString(16).toUpperCase().padStart(4, '0');
+      issue(`a header value may hold only characters up to U+00FF (HTTP sends one byte a character); character ${at + 1} is U+${cp}: percent-encode or base64 it`);
+    }
+    seen.add(lower);
+  }
+  if (t.body !== undefined && utf8Length(JSON.stringify(t.body)) > PAYLOAD_MAX_BYTES) {
+    ctx.addIssue({ code: 'custom', message: `body must be at most ${PAYLOAD_MAX_BYTES / 1024} KiB serialized`, path: ['body'] });
+  }
+}
+
+/** `invocation_target` of an `http` schedule as sent (SPEC §13.1). */
 export const HttpInvocationTargetSchema = z
-  .object({
-    url: z.string().min(1).max(URL_MAX_LENGTH, `url must be at most ${URL_MAX_LENGTH} characters`),
-    method: z.enum(HTTP_METHODS).optional(),
-    headers: z
-      .record(z.string(), z.string().max(HTTP_HEADER_VALUE_MAX, `a header value must be at most ${HTTP_HEADER_VALUE_MAX} characters`))
-      .optional(),
-    /** Any JSON value (a string too: what the EventBridge API stored as text before this shape). */
-    body: JsonValueSchema.optional(),
-    timeout_seconds: z.number().int().min(HTTP_TIMEOUT_SECONDS.min).max(HTTP_TIMEOUT_SECONDS.max).optional(),
-  })
+  .object(httpTargetFields)
   .strict()
-  .superRefine((t, ctx) => {
-    const problem = webhookUrlProblem(t.url);
-    if (problem) refuse(ctx, problem, ['url']);
-    const names = Object.keys(t.headers ?? {});
-    if (names.length > HTTP_HEADERS_MAX) ctx.addIssue({ code: 'custom', message: `at most ${HTTP_HEADERS_MAX} headers`, path: ['headers'] });
-    const seen = new Set<string>();
-    for (const name of names) {
-      const lower = name.toLowerCase();
-      if (!HEADER_NAME.test(name)) ctx.addIssue({ code: 'custom', message: `"${name.slice(0, 64)}" is not a valid header name`, path: ['headers', name] });
-      else if ((RESERVED_HTTP_HEADERS as readonly string[]).includes(lower) || lower.startsWith('proxy-')) {
-        ctx.addIssue({ code: 'custom', message: `header "${name}" is set by the delivery and cannot be configured`, path: ['headers', name] });
-      } else if (seen.has(lower)) ctx.addIssue({ code: 'custom', message: `header "${name}" is given twice (names are case-insensitive)`, path: ['headers', name] });
-      else if (!HEADER_VALUE.test(t.headers![name])) ctx.addIssue({ code: 'custom', message: 'a header value must not contain CR, LF or NUL', path: ['headers', name] });
-      seen.add(lower);
-    }
-    if (t.body !== undefined && utf8Length(JSON.stringify(t.body)) > PAYLOAD_MAX_BYTES) {
-      ctx.addIssue({ code: 'custom', message: `body must be at most ${PAYLOAD_MAX_BYTES / 1024} KiB serialized`, path: ['body'] });
-    }
-  });
+  .superRefine((t, ctx) => checkHttpTarget(t, ctx, false));
 export type HttpInvocationTarget = z.infer<typeof HttpInvocationTargetSchema>;
+
+/**
+ * `invocation_target` of an `http` schedule as a row holds it (SPEC §13.5): as sent, or with every
+ * header value sealed with the server key and `headers_sealed: true` (the driver seals at save and
+ * opens at delivery; rows saved before sealing hold plain values and no flag). Never in an answer:
+ * answers show every value as `HEADER_MASK`.
+ */
+export const HttpStoredTargetSchema = z
+  .object({ ...httpTargetFields, headers_sealed: z.literal(true).optional() })
+  .strict()
+  .superRefine((t, ctx) => checkHttpTarget(t, ctx, t.headers_sealed === true));
+export type HttpStoredTarget = z.infer<typeof HttpStoredTargetSchema>;
 
 // ---------------------------------------------------------------------------------------------
 // run results (SPEC §13.1)
@@ -143,6 +183,7 @@ function webhookDetail(t: HttpInvocationTarget): string {
 export const HTTP_TARGET = defineTargetContract({
   type: 'http',
   save: HttpInvocationTargetSchema,
+  // As answered (masked): the sealed row form (`HttpStoredTargetSchema`) is the driver's alone.
   stored: HttpInvocationTargetSchema,
   results: HttpResultSchema.options,
   ...addressedBy('url'),

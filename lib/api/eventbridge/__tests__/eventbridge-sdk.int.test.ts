@@ -27,6 +27,7 @@ import { seed } from '../../../../prisma/seed';
 import { createAccessKey, revokeAccessKey, type Actor } from '../../../auth';
 import { loadConfig, type Limits } from '../../../config';
 import { getSchedule, updateSchedule } from '../../../schedules';
+import { driverOf } from '../../../targets';
 import { fireDue, fireDueAndDeliver } from '../../../testing/fire-and-deliver';
 import { createTestDb, type TestDb } from '../../../testing/test-db';
 import { serveFetch, type FetchServer } from '../../../testing/serve-fetch';
@@ -322,8 +323,12 @@ describe('SPEC §14 schedules', () => {
     await updateSchedule({ db: t.db, actor: operator, revision, scheduleRef: 'hook-kept', input: { invocation_target_type: 'http', invocation_target: configured }, limits, now: new Date() });
     const read = await c.send(new GetScheduleCommand({ Name: 'hook-kept' }));
     await c.send(new UpdateScheduleCommand({ ...scheduleInput('hook-kept'), Description: 'only the description changes', Target: read.Target! }));
+    // SPEC §13.5: the Target has no headers to show; the answer masks them; the value stored is kept.
+    expect(JSON.stringify(read)).not.toContain('s3cr3t');
     const kept = await getSchedule({ db: t.db, actor: operator, revision, scheduleRef: 'hook-kept' });
-    expect([kept.description, kept.invocation_target]).toEqual(['only the description changes', configured]);
+    expect([kept.description, kept.invocation_target]).toEqual(['only the description changes', { ...configured, headers: { Authorization: '••••' } }]);
+    const row = await t.db.schedule.findUniqueOrThrow({ where: { id: kept.id } });
+    expect(driverOf('http')!.parse(row.invocationTarget)).toEqual({ ok: true, target: configured });
     await c.send(new UpdateScheduleCommand({ ...scheduleInput('hook-kept'), Target: { ...read.Target!, Arn: 'https://93.184.216.34/moved' } }));
     expect((await getSchedule({ db: t.db, actor: operator, revision, scheduleRef: 'hook-kept' })).invocation_target).toEqual({ url: 'https://93.184.216.34/moved', body: { k: 1 } });
   });

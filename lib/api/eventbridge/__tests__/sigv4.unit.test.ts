@@ -3,39 +3,24 @@
  * what @aws-sdk/client-scheduler signs with) as the oracle, and AWS's published test vector.
  */
 import { SignatureV4 } from '@smithy/signature-v4';
-import { createHash, createHmac } from 'node:crypto';
+import { createHash } from 'node:crypto';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { NodeSha256 } from '../../../testing/node-sha256';
 import { AwsError } from '../errors';
 import { canonicalQuery, canonicalRequest, canonicalUri, signature, verifySigV4, type SignedRequest } from '../sigv4';
 
-type Source = string | ArrayBuffer | ArrayBufferView;
-const bytes = (d: Source) => (typeof d === 'string' ? Buffer.from(d, 'utf8') : ArrayBuffer.isView(d) ? Buffer.from(d.buffer, d.byteOffset, d.byteLength) : Buffer.from(d));
-
-/** node:crypto as the SDK's hash constructor. */
-class Sha256 {
-  private readonly h;
-  constructor(secret?: Source) {
-    this.h = secret ? createHmac('sha256', bytes(secret)) : createHash('sha256');
-  }
-  update(data: Source) {
-    this.h.update(bytes(data));
-  }
-  async digest() {
-    return new Uint8Array(this.h.digest());
-  }
-}
 
 const KEY = { accessKeyId: 'AKIDEXAMPLE', secretAccessKey: 'wJalrXUtnFEMI/K7MDENG+bPxRfiCYEXAMPLEKEY' };
 const NOW = new Date('2026-03-08T12:00:00Z');
 
 /** Sign like the SDK does (path already encoded once by the SDK's serializer), then hand the verifier what arrives. */
-async function signed(opts: { method?: string; path?: string; query?: Record<string, string | string[]>; body?: string; at?: Date; secret?: string; service?: string; region?: string }): Promise<SignedRequest> {
+async function signed(opts: { method?: string; path?: string; query?: Record<string, string | string[]>; body?: string; at?: Date; secret?: string; service?: string; region?: string; headers?: Record<string, string> }): Promise<SignedRequest> {
   const signer = new SignatureV4({
     service: opts.service ?? 'scheduler',
     region: opts.region ?? 'eu-west-1',
     credentials: { accessKeyId: KEY.accessKeyId, secretAccessKey: opts.secret ?? KEY.secretAccessKey },
-    sha256: Sha256,
+    sha256: NodeSha256,
   });
   const body = opts.body ?? '';
   const request = {
@@ -45,7 +30,7 @@ async function signed(opts: { method?: string; path?: string; query?: Record<str
     port: 3602,
     path: opts.path ?? '/schedules/nightly',
     query: opts.query ?? {},
-    headers: { host: '127.0.0.1:3602', 'content-type': 'application/json', 'content-length': String(Buffer.byteLength(body)) },
+    headers: { host: '127.0.0.1:3602', 'content-type': 'application/json', 'content-length': String(Buffer.byteLength(body)), ...opts.headers },
     body,
   };
   const out = await signer.sign(request, { signingDate: opts.at ?? NOW });
@@ -106,6 +91,20 @@ describe('SigV4 verification (SPEC §14)', () => {
     expect(await refusal(verifySigV4({ ...req, body: Buffer.from('{"a":2}') }, NOW, secretOf))).toEqual(mismatch);
     expect(await refusal(verifySigV4({ ...req, rawPath: '/schedules/other' }, NOW, secretOf))).toEqual(mismatch);
     expect(await refusal(verifySigV4({ ...req, rawQuery: 'groupName=x' }, NOW, secretOf))).toEqual(mismatch);
+  });
+
+  it('the payload must be signed: UNSIGNED-PAYLOAD, or an x-amz-content-sha256 that is not the body\'s, is InvalidSignatureException (a body swapped after signing is refused)', async () => {
+    const body = JSON.stringify({ ScheduleExpression: 'rate(1 hour)' });
+    const unsigned = await signed({ body, headers: { 'x-amz-content-sha256': 'UNSIGNED-PAYLOAD' } });
+    const swapped = { ...unsigned, body: Buffer.from(JSON.stringify({ ScheduleExpression: 'rate(1 minute)' })) };
+    for (const req of [unsigned, swapped]) {
+      expect(await refusal(verifySigV4(req, NOW, secretOf))).toEqual({ code: 'InvalidSignatureException', message: "The provided 'x-amz-content-sha256' header does not match what was computed." });
+    }
+    // Declaring the body's own hash (as the SDK's signer does) is accepted; a body that is not the one hashed is a wrong signature.
+    const sha = createHash('sha256').update(body).digest('hex');
+    await expect(verifySigV4(await signed({ body, headers: { 'x-amz-content-sha256': sha } }), NOW, secretOf)).resolves.toMatchObject({ accessKeyId: KEY.accessKeyId });
+    const declaredOther = await signed({ body, headers: { 'x-amz-content-sha256': sha } });
+    expect((await refusal(verifySigV4({ ...declaredOther, body: Buffer.from('{}') }, NOW, secretOf))).code).toBe('InvalidSignatureException');
   });
 
   it('an unknown (or revoked) access key id: UnrecognizedClientException', async () => {
