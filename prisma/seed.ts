@@ -49,7 +49,9 @@ export async function seed(
     passwordHash = await passwordHashForEmail(db, DEMO_USER_EMAIL, printedPassword);
   }
   return inTransaction(db, async (tx) => {
-    const org = await tx.org.upsert({ where: { alias: 'acme-corp' }, create: { alias: 'acme-corp', name: 'Acme Corp' }, update: {} });
+    // SPEC §13.5: the demo org chooses the worker's own AWS credentials (`npm start` lists it in
+    // SCHEDULER_AWS_WORKER_CREDENTIALS_ORGS); its admin may switch to roles.
+    const org = await tx.org.upsert({ where: { alias: 'acme-corp' }, create: { alias: 'acme-corp', name: 'Acme Corp', awsCredentials: 'worker' }, update: {} });
     const found = await findOperator(tx);
     const user = found
       ? passwordHash

@@ -50,6 +50,16 @@ const proxyList = z
   });
 
 /**
+ * `SCHEDULER_AWS_WORKER_CREDENTIALS_ORGS` (SPEC §13.5): comma-separated org aliases or ids (trimmed,
+ * lowercased, blanks ignored) whose `aws` targets may deliver with the worker's own AWS credentials.
+ * Empty (the default): every org delivers with its assumed roles.
+ */
+const orgRefList = z
+  .string()
+  .optional()
+  .transform((v) => [...new Set((v ?? '').split(',').map((s) => s.trim().toLowerCase()).filter(Boolean))]);
+
+/**
  * `SCHEDULER_HTTP_ALLOWED_HOSTS` (SPEC §13.1): comma-separated host names, IP addresses and CIDR
  * ranges that webhook destinations may reach although they are loopback, private, link-local,
  * multicast or cloud metadata addresses. Blank entries are ignored; anything else that is not a
@@ -121,6 +131,7 @@ const EnvSchema = z.object({
     }),
   SCHEDULER_HTTP_ALLOWED_HOSTS: AllowedHosts,
   SCHEDULER_DELIVERY_CONCURRENCY: intFrom(64, 1),
+  SCHEDULER_AWS_WORKER_CREDENTIALS_ORGS: orgRefList,
   TEST_DATABASE: z.enum(['sqlite', 'postgresql']).optional().transform((v) => v ?? 'sqlite'),
   TEST_PORT_BASE: intFrom(0, 0),
   AWS_ENDPOINT_URL: z.string().optional().transform((v) => v || undefined),
@@ -231,6 +242,9 @@ export interface AppConfig {
     /** Most outbound deliveries (webhooks and AWS calls together) in flight per process (≥ 1).
      * Default 64 (`SCHEDULER_DELIVERY_CONCURRENCY`); the rest wait their turn. */
     concurrency: number;
+    /** SPEC §13.5: the orgs (aliases or ids, lowercased) that may deliver with the worker's own AWS
+     * credentials (`SCHEDULER_AWS_WORKER_CREDENTIALS_ORGS`); empty by default. */
+    awsWorkerCredentialsOrgs: string[];
   };
   logLevel: 'debug' | 'info' | 'warn' | 'error';
   /** The HTTP edge (scripts/web-server.ts, lib/api/edge-guard.ts). */
@@ -306,7 +320,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       executionRetentionDays: e.WORKFLOW_EXECUTION_RETENTION_DAYS,
     },
     worker: { pollIntervalMs: e.WORKER_POLL_INTERVAL_MS, batchSize: e.WORKER_BATCH_SIZE, testClock: e.WORKER_TEST_CLOCK },
-    delivery: { httpAllowList: e.SCHEDULER_HTTP_ALLOWED_HOSTS, concurrency: e.SCHEDULER_DELIVERY_CONCURRENCY },
+    delivery: { httpAllowList: e.SCHEDULER_HTTP_ALLOWED_HOSTS, concurrency: e.SCHEDULER_DELIVERY_CONCURRENCY, awsWorkerCredentialsOrgs: e.SCHEDULER_AWS_WORKER_CREDENTIALS_ORGS },
     logLevel: e.LOG_LEVEL,
     http: { trustedProxies: e.SCHEDULER_TRUSTED_PROXIES, metricsToken: e.SCHEDULER_METRICS_TOKEN },
     testDatabase: e.TEST_DATABASE,

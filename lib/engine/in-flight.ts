@@ -27,8 +27,8 @@ import { FIRE_TX, type FireOutcome } from './outcomes';
 import { settleAttempts, type RunOutcome, type SettledAttempt } from './settle';
 
 /** `DeliveryDeps` from the process's configuration (its edge calls this once): one pool per process. */
-export function createDeliveryDeps(config: { delivery: { httpAllowList: HttpAllowList; concurrency: number } }): DeliveryDeps {
-  return { pool: createDeliveryPool(config.delivery.concurrency), allowList: config.delivery.httpAllowList };
+export function createDeliveryDeps(config: { delivery: { httpAllowList: HttpAllowList; concurrency: number; awsWorkerCredentialsOrgs: readonly string[] } }): DeliveryDeps {
+  return { pool: createDeliveryPool(config.delivery.concurrency), allowList: config.delivery.httpAllowList, awsWorkerCredentialsOrgs: config.delivery.awsWorkerCredentialsOrgs };
 }
 
 /** A renewed lease lasts this long, in ms: longer than any attempt (30 s webhook timeout) plus a margin. */

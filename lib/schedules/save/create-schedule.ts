@@ -186,6 +186,8 @@ async function checkCreate(tx: Tx, opts: CreateScheduleOptions, input: ParsedInp
     scheduleId,
     stored: null,
     checkTarget: true,
+    checkDeadLetter: true,
+    blobId: revision.blobId,
     allowMissingSession,
     rules: opts.rules,
   });

@@ -4,12 +4,12 @@
  * the caller writes the returned fields in its own transaction.
  */
 import { minIntervalSeconds, parseRateExpression, resolveLocalTime } from '../../cron';
-import type { Actor } from '../../auth';
+import { readOrgAwsIn, type Actor } from '../../auth';
 import type { HttpAllowList, Limits } from '../../config';
 import type { Tx } from '../../db';
 import { fireAtOf, nextOccurrenceInWindow, rateAnchorFor, type ScheduleTiming } from '../../engine';
 import { DomainError, parseOrRefuse } from '../../errors';
-import { DEFAULT_TARGET_TYPE, driverOf, NO_ALLOWED_HOSTS, targetTypeOf, type HostResolver } from '../../targets';
+import { checkAwsArnAtSave, deadLetterRole, DEFAULT_TARGET_TYPE, driverOf, NO_ALLOWED_HOSTS, targetTypeOf, type HostResolver } from '../../targets';
 import type { MissingTargetSession } from '../../workflows';
 import { requireSchedulerRole } from '../access';
 import { CADENCE_FIELD, SCHEDULE_INFO_FIELDS, EVENTBRIDGE_DEFAULT_RETRY, ScheduleCreateInput, StoredTargetScheduleInput, type TargetFields } from '../contract';
@@ -23,6 +23,8 @@ export interface SavedFields extends ScheduleTiming {
   retryMaximumAttempts: number | null;
   retryMaximumEventAgeSeconds: number | null;
   deadLetterArn: string | null;
+  /** SPEC §13.5 `dead_letter.role_arn`, or null. */
+  deadLetterRoleArn: string | null;
   actionAfterCompletion: 'none' | 'delete';
   pauseAfterFailures: number | null;
   enabled: boolean;
@@ -129,8 +131,12 @@ export interface CheckScheduleOptions {
    * again (a one-time schedule whose occurrence is being retried has its time in the past).
    */
   stored: StoredSchedule | null;
+  /** The scheduler's blob: its org's AWS settings apply (SPEC §13.5). */
+  blobId: string;
   /** False on an update that leaves `invocation_target` as stored: it is not checked again. */
   checkTarget: boolean;
+  /** False on an update that sends neither `dead_letter` nor `invocation_target`: the dead letter is not checked again (SPEC §13.5). */
+  checkDeadLetter: boolean;
   /** A dry run: a target session alias that does not exist yet is reported, not refused (`checkInvocationTarget`). */
   allowMissingSession?: boolean;
   /** A facade's save rules (`SaveRules`). Default: the product's. */
@@ -198,10 +204,17 @@ export async function checkSchedule(opts: CheckScheduleOptions): Promise<Checked
   // sent: an update that keeps its stored target does not check it again).
   const type = input.invocation_target_type ?? DEFAULT_TARGET_TYPE;
   const driver = driverOf(type);
+  const orgId = opts.checkTarget || (opts.checkDeadLetter && input.dead_letter) ? (await opts.db.blob.findUniqueOrThrow({ where: { id: opts.blobId }, select: { orgId: true } })).orgId : '';
   const checked: { target: unknown; missingSession?: MissingTargetSession } =
     opts.checkTarget && driver?.checkAtSave
-      ? await driver.checkAtSave(opts.db, opts.actor, input.invocation_target, { allowMissingSession: opts.allowMissingSession ?? false })
+      ? await driver.checkAtSave(opts.db, opts.actor, input.invocation_target, { allowMissingSession: opts.allowMissingSession ?? false, orgId })
       : { target: input.invocation_target };
+  // SPEC §13.5: an SQS dead letter is sent with the org's credentials, as an aws target is: its role
+  // (its own, else the target's `role_arn`) required in `role` mode, its ARNs within allowed_accounts.
+  if (opts.checkDeadLetter && input.dead_letter) {
+    const role = deadLetterRole(input.dead_letter.role_arn, input.invocation_target);
+    checkAwsArnAtSave(await readOrgAwsIn(opts.db, orgId), input.dead_letter.arn, role, { arn: 'dead_letter.arn', role: 'dead_letter.role_arn' });
+  }
 
   const retry = input.retry_policy ?? null;
   const fields: SavedFields = {
@@ -213,6 +226,7 @@ export async function checkSchedule(opts: CheckScheduleOptions): Promise<Checked
     retryMaximumAttempts: retry ? (retry.maximum_retry_attempts ?? EVENTBRIDGE_DEFAULT_RETRY.maximum_retry_attempts) : null,
     retryMaximumEventAgeSeconds: retry ? (retry.maximum_event_age_seconds ?? EVENTBRIDGE_DEFAULT_RETRY.maximum_event_age_seconds) : null,
     deadLetterArn: input.dead_letter?.arn ?? null,
+    deadLetterRoleArn: input.dead_letter?.role_arn ?? null,
     actionAfterCompletion: input.action_after_completion ?? 'none',
     pauseAfterFailures: input.pause_after_failures ?? null,
     enabled,

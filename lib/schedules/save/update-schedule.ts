@@ -170,6 +170,8 @@ async function checkUpdate(tx: Tx, opts: UpdateScheduleOptions, patch: ScheduleU
     scheduleId: row.id,
     stored,
     checkTarget: patch.invocation_target !== undefined,
+    checkDeadLetter: patch.invocation_target !== undefined || patch.dead_letter !== undefined,
+    blobId: revision.blobId,
     allowMissingSession,
     rules: opts.rules,
   });
