@@ -40,8 +40,9 @@ function allowedOf(stored: string | null): string[] | null {
   return ids.length > 0 ? ids : null;
 }
 
-function modeOf(stored: string): AwsCredentialsMode {
-  return (AWS_CREDENTIALS_MODES as readonly string[]).includes(stored) ? (stored as AwsCredentialsMode) : 'role';
+/** `orgs.aws_credentials`: null (never chosen) is `role`, every org's default (SPEC §13.5). */
+function modeOf(stored: string | null): AwsCredentialsMode {
+  return stored !== null && (AWS_CREDENTIALS_MODES as readonly string[]).includes(stored) ? (stored as AwsCredentialsMode) : 'role';
 }
 
 const SELECT = { id: true, alias: true, awsCredentials: true, awsExternalId: true, awsAllowedAccounts: true } as const;

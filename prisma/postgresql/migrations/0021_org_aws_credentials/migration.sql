@@ -1,6 +1,6 @@
 -- AlterTable
 ALTER TABLE "orgs" ADD COLUMN     "aws_allowed_accounts" TEXT,
-ADD COLUMN     "aws_credentials" TEXT NOT NULL DEFAULT 'role',
+ADD COLUMN     "aws_credentials" TEXT,
 ADD COLUMN     "aws_external_id" TEXT;
 
 -- AlterTable
