@@ -138,7 +138,8 @@ const ENV_READERS = {
   'middleware.ts': 'NODE_ENV',
   // The AWS SDK reads process.env itself; the moto tests give it dummy credentials and no
   // instance-metadata lookup, so no SDK call of a test can leave loopback.
-  'lib/testing/moto.ts': 'AWS_ACCESS_KEY_ID, AWS_SECRET_ACCESS_KEY, AWS_REGION, AWS_EC2_METADATA_DISABLED',
+  // startOwnMoto points the SDK at a test file's own IAM-enforcing moto server (AWS_ENDPOINT_URL), then back.
+  'lib/testing/moto.ts': 'AWS_ACCESS_KEY_ID, AWS_SECRET_ACCESS_KEY, AWS_REGION, AWS_EC2_METADATA_DISABLED, AWS_ENDPOINT_URL',
   // A test's preload in a worker process (spawnWorker's `preload`): where its memory target writes.
   'lib/testing/memory-target-worker.ts': 'MEMORY_TARGET_LOG, MEMORY_TARGET_HOLD_MS',
 };

@@ -29,6 +29,12 @@ export async function seed(
   bootstrapApiKey = loadConfig().bootstrapApiKey,
   demoPassword = loadConfig().demoPassword,
   bootstrapAccessKey = loadConfig().bootstrapAccessKey,
+  /**
+   * SPEC §13.5: the AWS credentials the demo org chooses when it is created: `worker` (`npm start`
+   * lists it in SCHEDULER_AWS_WORKER_CREDENTIALS_ORGS). Null leaves the database's default (tests
+   * that seed a database older than migration 0021, which has no such column).
+   */
+  demoOrgAwsCredentials: 'worker' | null = 'worker',
 ): Promise<{ printedKey: string | null; printedPassword: string | null; orgId: string; userId: string; schedulerRevisionId: string; proceduresRevisionId: string }> {
   // The operator is the seeded org's member with the demo email (an email may have other accounts,
   // made through other orgs' links: docs/decisions.md 160); the oldest when several.
@@ -49,7 +55,14 @@ export async function seed(
     passwordHash = await passwordHashForEmail(db, DEMO_USER_EMAIL, printedPassword);
   }
   return inTransaction(db, async (tx) => {
-    const org = await tx.org.upsert({ where: { alias: 'acme-corp' }, create: { alias: 'acme-corp', name: 'Acme Corp' }, update: {} });
+    // SPEC §13.5: the demo org chooses the worker's own AWS credentials (`npm start` lists it in
+    // SCHEDULER_AWS_WORKER_CREDENTIALS_ORGS); its admin may switch to roles.
+    const org = await tx.org.upsert({
+      where: { alias: 'acme-corp' },
+      create: { alias: 'acme-corp', name: 'Acme Corp', ...(demoOrgAwsCredentials ? { awsCredentials: demoOrgAwsCredentials } : {}) },
+      update: {},
+      select: { id: true },
+    });
     const found = await findOperator(tx);
     const user = found
       ? passwordHash
@@ -89,6 +102,8 @@ export async function seed(
           repeat: 'recurring_cron', cronExpression: '0 2 * * ? *', timezone: 'Europe/Berlin', enabled: false,
           invocationTarget: target, nextFireAt: null, createdByType: 'user', createdById: user.id, createdAt: now, updatedAt: now,
         },
+        // Only the id back: the migration tests seed databases older than the newest columns.
+        select: { id: true },
       });
     }
 

@@ -24,6 +24,9 @@ const dev = args.has('--dev');
 const webOnly = args.has('--web-only');
 // Another process builds (e.g. a second server in the test suite): wait for its build instead.
 const waitForBuild = args.has('--wait-for-build');
+// SPEC §13.5: the demo's seeded org delivers with the worker's own AWS credentials unless the
+// operator says otherwise (set the variable, empty for none: docs/ops.md).
+process.env.SCHEDULER_AWS_WORKER_CREDENTIALS_ORGS ??= 'acme-corp';
 const config = loadConfig();
 const root = path.resolve(import.meta.dirname, '..');
 // A self-hosted product sends nothing home: Next.js telemetry is off unless the operator turns it on.

@@ -86,7 +86,7 @@ export class Worker {
   constructor(private readonly opts: WorkerOptions) {
     this.clock = opts.clock ?? (() => new Date());
     this.startedAt = this.clock();
-    this.delivery = opts.delivery ?? createDeliveryDeps({ delivery: { concurrency: 16, httpAllowList: NO_ALLOWED_HOSTS } });
+    this.delivery = opts.delivery ?? createDeliveryDeps({ delivery: { concurrency: 16, httpAllowList: NO_ALLOWED_HOSTS, awsWorkerCredentialsOrgs: [] } });
     this.engine = opts.engine ?? schedulerEngine;
     this.retention = new RetentionSweep({
       db: opts.db,

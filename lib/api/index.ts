@@ -12,3 +12,4 @@ export { loginResponse, logoutResponse, acceptInvitationResponse, sessionTokenOf
 export { readBodyText, parseJsonBody, readJsonBody, MAX_JSON_DEPTH } from './body';
 export { handleEventBridgeRequest, scheduleArn, groupArn, eventBridgeViewOfScheduler, EVENTBRIDGE_FIRE_FACTS, type EventBridgeView } from './eventbridge';
 export { listAccessKeysResponse, createAccessKeyResponse, revokeAccessKeyResponse, accessKeyJson } from './access-keys';
+export { getAwsSettingsResponse, updateAwsSettingsResponse, rotateExternalIdResponse } from './aws-settings';

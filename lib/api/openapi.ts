@@ -9,6 +9,7 @@
  * answer a `oneOf` of the answers, and `x-commands` maps each command to its request and response.
  */
 import { z } from 'zod';
+import { AwsSettingsAnswer, AwsSettingsUpdateInput } from '../auth/contract';
 import { ERROR_STATUS, ErrorBodySchema } from '../errors';
 import {
   DeadLetterListPage,
@@ -92,6 +93,7 @@ const ANSWER_COMPONENTS: [string, z.ZodType][] = [
   ['WorkflowExecutionPage', WorkflowExecutionPage],
   ['BlobDescription', BlobDescriptionSchema],
   ['BlobList', BlobListSchema],
+  ['AwsSettingsAnswer', AwsSettingsAnswer],
   ['Error', ErrorBodySchema],
   ['JsonValue', JsonValueSchema],
 ];
@@ -146,6 +148,7 @@ export function buildOpenApiDocument(): Json {
   const requests = z.registry<{ id: string }>();
   requests.add(InvocationTargetSchema, { id: 'InvocationTargetInput' });
   requests.add(JsonValueSchema, { id: 'JsonValue' });
+  requests.add(AwsSettingsUpdateInput, { id: 'AwsSettingsUpdate' });
   const commands: Record<string, { engine: string; summary: string; request: Json; response: Json }> = {};
   for (const [engine, table] of Object.entries(ENGINE_COMMANDS)) {
     for (const [command, contract] of Object.entries(table)) {
@@ -225,6 +228,29 @@ export function buildOpenApiDocument(): Json {
         post: { summary: 'Issue an access key pair acting as the calling key; body `{name, role, org?}`; the secret is answered once', responses: { '200': { description: '`{access_key, secret_access_key}`' } } },
       },
       '/api/v1/access-keys/{id}': { delete: { summary: 'Revoke an access key pair (SPEC §14)', parameters: [{ name: 'id', in: 'path', required: true, schema: { type: 'string', format: 'uuid' } }], responses: { '200': { description: '`{access_key}`' } } } },
+      '/api/v1/orgs/{org}/aws': {
+        get: {
+          operationId: 'get_org_aws',
+          summary: "The org's AWS settings (SPEC §13.5): credentials mode, ExternalId, allowed accounts. Its admins only.",
+          parameters: [pathParam('org', 'Org id or alias.')],
+          responses: { '200': { description: '`{aws}`', content: json(ref('AwsSettingsAnswer')) }, ...errorResponses },
+        },
+        patch: {
+          operationId: 'update_org_aws',
+          summary: 'Change `credentials` (`worker` only for orgs listed in SCHEDULER_AWS_WORKER_CREDENTIALS_ORGS, else 400 invalid_request_body) and `allowed_accounts` (SPEC §13.5). Its admins, with a write key.',
+          parameters: [pathParam('org', 'Org id or alias.')],
+          requestBody: { required: true, content: json(ref('AwsSettingsUpdate')) },
+          responses: { '200': { description: '`{aws}`', content: json(ref('AwsSettingsAnswer')) }, ...errorResponses },
+        },
+      },
+      '/api/v1/orgs/{org}/aws/rotate-external-id': {
+        post: {
+          operationId: 'rotate_org_external_id',
+          summary: "A new ExternalId (SPEC §13.5): AssumeRole is refused (`assume_role_failed`) until every role's trust policy names it. Its admins, with a write key.",
+          parameters: [pathParam('org', 'Org id or alias.')],
+          responses: { '200': { description: '`{aws}`', content: json(ref('AwsSettingsAnswer')) }, ...errorResponses },
+        },
+      },
       '/api/v1/orgs/{org}/access-keys': { get: { summary: "The calling key's access key pairs in an org (SPEC §14)", parameters: [{ name: 'org', in: 'path', required: true, schema: { type: 'string' } }], responses: { '200': { description: '`{access_keys}`' } } } },
     },
   };

@@ -94,3 +94,48 @@ function formFields(form: FormData): Record<string, string> {
   for (const [k, v] of form.entries()) if (typeof v === 'string' && !k.startsWith('$ACTION')) out[k] = v;
   return out;
 }
+
+/**
+ * SPEC §13.5: the credentials an org's `aws` targets and SQS dead letters deliver with. `role`
+ * (the default): STS AssumeRole of each target's `role_arn` with the org's ExternalId; `worker`:
+ * the worker's own, for orgs the operator lists in `SCHEDULER_AWS_WORKER_CREDENTIALS_ORGS` only.
+ */
+export const AWS_CREDENTIALS_MODES = ['role', 'worker'] as const;
+export type AwsCredentialsMode = (typeof AWS_CREDENTIALS_MODES)[number];
+
+/** A 12-digit AWS account id (SPEC §13.5 `allowed_accounts`). */
+export const AWS_ACCOUNT_ID = /^\d{12}$/;
+/** Most entries of `allowed_accounts`. */
+export const ALLOWED_ACCOUNTS_MAX = 100;
+
+/**
+ * Change an org's AWS settings (SPEC §13.5; its admins): `credentials`, and `allowed_accounts`
+ * (12-digit ids, duplicates dropped; `null` or `[]`: any account). Fields left out keep their value.
+ * The ExternalId is never set, only rotated.
+ */
+export const AwsSettingsUpdateInput = z
+  .object({
+    credentials: z.enum(AWS_CREDENTIALS_MODES).optional(),
+    allowed_accounts: z
+      .array(z.string().trim().regex(AWS_ACCOUNT_ID, 'each allowed account must be a 12-digit AWS account id'))
+      .max(ALLOWED_ACCOUNTS_MAX, `at most ${ALLOWED_ACCOUNTS_MAX} allowed accounts`)
+      .nullable()
+      .optional(),
+  })
+  .strict();
+export type AwsSettingsUpdateInput = z.infer<typeof AwsSettingsUpdateInput>;
+
+/** An org's AWS settings as the product API and the admin page answer them (SPEC §13.5). */
+export const AwsSettingsSchema = z
+  .object({
+    credentials: z.enum(AWS_CREDENTIALS_MODES),
+    external_id: z.string(),
+    allowed_accounts: z.array(z.string()).optional(),
+    /** Whether the operator lists this org in `SCHEDULER_AWS_WORKER_CREDENTIALS_ORGS` (so it may choose `worker`). */
+    worker_credentials_allowed: z.boolean(),
+  })
+  .strict();
+export type AwsSettings = z.infer<typeof AwsSettingsSchema>;
+
+/** The answer of every AWS settings route: `{aws}`. */
+export const AwsSettingsAnswer = z.object({ aws: AwsSettingsSchema }).strict();

@@ -24,6 +24,13 @@ export {
   AccessKeyCreateInput,
   PasswordChangeInput,
   parseAuthInput,
+  AWS_CREDENTIALS_MODES,
+  type AwsCredentialsMode,
+  AWS_ACCOUNT_ID,
+  AwsSettingsUpdateInput,
+  AwsSettingsSchema,
+  AwsSettingsAnswer,
+  type AwsSettings,
 } from './contract';
 
 // Browser login and sessions.
@@ -68,3 +75,4 @@ export { findAccessKeyCredential, touchAccessKey, upsertKnownAccessKey, type Acc
 export { ensureAccountId, orgAccountId } from './access-keys/account-id';
 export { generateAccessKeyPair } from './access-keys/generate-access-key';
 export { sealSecret, openSecret } from './access-keys/secret-box';
+export { getOrgAwsSettings, updateOrgAwsSettings, rotateOrgExternalId, readOrgAws, readOrgAwsIn, workerCredentialsAllowed, type OrgAws, type OrgAwsOptions } from './aws-settings/org-aws-settings';

@@ -51,6 +51,16 @@ const proxyList = z
   });
 
 /**
+ * `SCHEDULER_AWS_WORKER_CREDENTIALS_ORGS` (SPEC §13.5): comma-separated org aliases or ids (trimmed,
+ * lowercased, blanks ignored) whose `aws` targets may deliver with the worker's own AWS credentials.
+ * Empty (the default): every org delivers with its assumed roles.
+ */
+const orgRefList = z
+  .string()
+  .optional()
+  .transform((v) => [...new Set((v ?? '').split(',').map((s) => s.trim().toLowerCase()).filter(Boolean))]);
+
+/**
  * `SCHEDULER_HTTP_ALLOWED_HOSTS` (SPEC §13.1): comma-separated host names, IP addresses and CIDR
  * ranges that webhook destinations may reach although they are loopback, private, link-local,
  * multicast or cloud metadata addresses. Blank entries are ignored; anything else that is not a
@@ -129,6 +139,7 @@ const EnvSchema = z.object({
     .refine(isAwsRegion, 'must be an AWS region name such as us-east-1, eu-central-2, us-gov-west-1 or cn-north-1'),
   SCHEDULER_DELIVERY_ORG_CONCURRENCY: intFrom(16, 1),
   SCHEDULER_DELIVERY_SCHEDULE_CONCURRENCY: intFrom(4, 1),
+  SCHEDULER_AWS_WORKER_CREDENTIALS_ORGS: orgRefList,
   TEST_DATABASE: z.enum(['sqlite', 'postgresql']).optional().transform((v) => v ?? 'sqlite'),
   TEST_PORT_BASE: intFrom(0, 0),
   AWS_ENDPOINT_URL: z.string().optional().transform((v) => v || undefined),
@@ -245,6 +256,9 @@ export interface AppConfig {
     /** Most deliveries of one schedule in flight per process (≥ 1, at most `perOrg`). Default 4
      * (`SCHEDULER_DELIVERY_SCHEDULE_CONCURRENCY`). */
     perSchedule: number;
+    /** SPEC §13.5: the orgs (aliases or ids, lowercased) that may deliver with the worker's own AWS
+     * credentials (`SCHEDULER_AWS_WORKER_CREDENTIALS_ORGS`); empty by default. */
+    awsWorkerCredentialsOrgs: string[];
   };
   logLevel: 'debug' | 'info' | 'warn' | 'error';
   /**
@@ -331,6 +345,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       concurrency: e.SCHEDULER_DELIVERY_CONCURRENCY,
       perOrg: Math.min(e.SCHEDULER_DELIVERY_ORG_CONCURRENCY, e.SCHEDULER_DELIVERY_CONCURRENCY),
       perSchedule: Math.min(e.SCHEDULER_DELIVERY_SCHEDULE_CONCURRENCY, e.SCHEDULER_DELIVERY_ORG_CONCURRENCY, e.SCHEDULER_DELIVERY_CONCURRENCY),
+      awsWorkerCredentialsOrgs: e.SCHEDULER_AWS_WORKER_CREDENTIALS_ORGS,
     },
     logLevel: e.LOG_LEVEL,
     homeRegion: e.SCHEDULER_HOME_REGION,

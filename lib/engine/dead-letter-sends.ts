@@ -8,7 +8,7 @@
  */
 import { claimDeadLetterSends, inTransaction, type Db, type DeadLetterSend } from '../db';
 import { toError } from '../errors';
-import { deadLetterError, EXHAUSTED_RETRY_CONDITIONS, redactForDeadLetter, sendDeadLetter, targetAddress, type DeliveryDeps } from '../targets';
+import { deadLetterError, deadLetterRole, EXHAUSTED_RETRY_CONDITIONS, redactForDeadLetter, sendDeadLetter, targetAddress, type DeliveryDeps } from '../targets';
 import { SchedulerFactCache } from './context';
 import type { EngineDeps } from './deps';
 
@@ -72,13 +72,17 @@ type SendResult = { ok: true; messageId?: string; truncated: boolean } | { ok: f
 async function sendOne(db: Db, d: DeadLetterSend, deps: DeliveryDeps, facts: SchedulerFactCache): Promise<SendResult> {
   try {
     const scheduler = await facts.scheduler(d.revisionId);
-    const schedule = await db.schedule.findUnique({ where: { id: d.scheduleId }, select: { alias: true, facadeData: true } });
+    const schedule = await db.schedule.findUnique({ where: { id: d.scheduleId }, select: { alias: true, facadeData: true, deadLetterRoleArn: true } });
     const scheduleArn = scheduler
       ? (await facts.identity({ scheduleId: d.scheduleId, revisionId: d.revisionId, alias: schedule?.alias ?? null, facadeData: schedule?.facadeData ?? null })).scheduleArn
       : d.scheduleId;
     const { errorCode, errorMessage } = deadLetterError(d.lastResult);
     // SPEC §12.3 TARGET_ARN: the target's address as its contract names it (URL, ARN, workflow:<schedule id>).
     const targetArn = targetAddress(d.invocationTargetType, d.invocationTarget ?? {}, d.scheduleId);
+    // SPEC §13.5: sent with the org's credentials (its assumed role, or the worker's own when granted).
+    const org = scheduler ? await facts.fact(scheduler, 'aws') : null;
+    if (!org) return { ok: false, error: 'access_denied', message: 'the schedule\'s scheduler no longer exists', retryable: false };
+    const credentials = { org, roleArn: deadLetterRole(schedule?.deadLetterRoleArn, d.invocationTarget), scheduleId: d.scheduleId, workerOrgs: deps.awsWorkerCredentialsOrgs };
     return await sendDeadLetter({
       deadLetterArn: d.deadLetterArn,
       // Redacted again as it leaves (idempotent): a dead letter stored before SPEC §13.5's masking goes out masked too.
@@ -92,6 +96,7 @@ async function sendOne(db: Db, d: DeadLetterSend, deps: DeliveryDeps, facts: Sch
       scheduleArn,
       targetArn,
       pool: deps.pool,
+      credentials,
     });
   } catch (thrown) {
     return { ok: false, error: 'internal_error', message: toError(thrown).message.slice(0, 1000), retryable: true };

@@ -29,11 +29,14 @@ import { settleAttempts, type RunOutcome, type SettledAttempt } from './settle';
 /**
  * `DeliveryDeps` from the process's configuration (its edge calls this once): one pool per process,
  * of `concurrency` deliveries, at most `perOrg` of one org and `perSchedule` of one schedule (SPEC §2:
- * one tenant's slow receivers cannot hold the others' deliveries).
+ * one tenant's slow receivers cannot hold the others' deliveries), and the orgs that may deliver AWS
+ * targets with the worker's own credentials (SPEC §13.5).
  */
-export function createDeliveryDeps(config: { delivery: { httpAllowList: HttpAllowList; concurrency: number; perOrg?: number; perSchedule?: number } }): DeliveryDeps {
+export function createDeliveryDeps(config: {
+  delivery: { httpAllowList: HttpAllowList; concurrency: number; perOrg?: number; perSchedule?: number; awsWorkerCredentialsOrgs: readonly string[] };
+}): DeliveryDeps {
   const { concurrency, perOrg, perSchedule } = config.delivery;
-  return { pool: createDeliveryPool({ concurrency, perOrg, perSchedule }), allowList: config.delivery.httpAllowList };
+  return { pool: createDeliveryPool({ concurrency, perOrg, perSchedule }), allowList: config.delivery.httpAllowList, awsWorkerCredentialsOrgs: config.delivery.awsWorkerCredentialsOrgs };
 }
 
 /** A renewed lease lasts this long, in ms: longer than any attempt (30 s webhook timeout) plus a margin. */

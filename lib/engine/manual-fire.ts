@@ -45,7 +45,7 @@ export async function startManualFire(
   return { runId: fire.runId, status: null, inFlight: fire };
 }
 
-/** Used when a caller passes no pool (tests, scripts): small, and no private destination allowed. */
+/** Used when a caller passes no pool (tests, scripts): small, no private destination allowed, no org granted the worker's AWS credentials. */
 let fallback: DeliveryDeps | null = null;
 
 /**
@@ -54,6 +54,6 @@ let fallback: DeliveryDeps | null = null;
  */
 export async function finishManualFire(db: Db, deps: EngineDeps, started: StartedManualFire, delivery: DeliveryDeps | undefined): Promise<void> {
   if (!started.inFlight) return;
-  fallback ??= createDeliveryDeps({ delivery: { concurrency: 4, httpAllowList: NO_ALLOWED_HOSTS } });
+  fallback ??= createDeliveryDeps({ delivery: { concurrency: 4, httpAllowList: NO_ALLOWED_HOSTS, awsWorkerCredentialsOrgs: [] } });
   await deliverAndRecord(db, deps, [started.inFlight], delivery ?? fallback, () => new Date());
 }

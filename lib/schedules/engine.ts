@@ -1,11 +1,11 @@
 /**
  * The fire engine as the product composes it (lib/engine; SPEC §8, §12, §13): the per-scheduler facts
- * its drivers need, from the domain (an org's account id, a scheduler's signing secrets, its name in
+ * its drivers need, from the domain (an org's account id and AWS settings, a scheduler's signing secrets, its name in
  * schedule ARNs: its alias, else its id), the activity log its transactions write (SPEC §15), and no
  * facade. A process edge layers its facades on it (`schedulerEngine.with(…)`, worker/main.ts and
  * lib/api/runtime.ts); the verbs below are this product engine's, for callers that name no facade.
  */
-import { ensureAccountId, orgAccountId } from '../auth';
+import { ensureAccountId, orgAccountId, readOrgAws, readOrgAwsIn } from '../auth';
 import { createEngine, NO_FACADE, type Engine, type EngineActivity } from '../engine';
 import type { SchedulerFactSources } from '../targets';
 import { recordActivities, type ActivityInput } from './activity';
@@ -16,6 +16,7 @@ export const SCHEDULER_FACTS: SchedulerFactSources = {
   account: (r, s) => (r.kind === 'db' ? orgAccountId(r.db, s.orgId) : ensureAccountId(r.tx, s.orgId)),
   name: async (_r, s) => s.alias ?? s.blobId,
   signingSecrets: (r, s, now) => (r.kind === 'db' ? signingSecretsForDelivery(r.db, s.blobId, now) : signingSecretsIn(r.tx, s.blobId, now)),
+  aws: (r, s) => (r.kind === 'db' ? readOrgAws(r.db, s.orgId) : readOrgAwsIn(r.tx, s.orgId)),
 };
 
 /** An engine activity entry as the activity log records it: by `system` (SPEC §15). */

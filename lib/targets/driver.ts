@@ -11,7 +11,7 @@
  *   delivers it after commit and records it in a second transaction (at least once, SPEC §13:
  *   receivers de-duplicate by the occurrence id).
  */
-import type { Actor } from '../auth';
+import type { Actor, OrgAws } from '../auth';
 import type { HttpAllowList, Limits } from '../config';
 import type { Db, Tx } from '../db';
 import type { CreatorType } from '../db/contract';
@@ -69,6 +69,8 @@ export interface SchedulerFacts {
   name: string;
   /** The webhook signing secrets that sign now, the current one first (SPEC §13.1). */
   signingSecrets: string[];
+  /** The org's AWS settings (SPEC §13.5): credentials mode, ExternalId, allowed accounts. */
+  aws: OrgAws;
 }
 export type SchedulerFactName = keyof SchedulerFacts;
 
@@ -114,6 +116,8 @@ export interface DeliveryDeps {
   pool: DeliveryPool;
   /** `SCHEDULER_HTTP_ALLOWED_HOSTS` (SPEC §13.1). */
   allowList: HttpAllowList;
+  /** `SCHEDULER_AWS_WORKER_CREDENTIALS_ORGS` (SPEC §13.5): the orgs (aliases or ids, lowercased) that may deliver with the worker's own AWS credentials. */
+  awsWorkerCredentialsOrgs: readonly string[];
   /** Default: the system resolver. Tests pass their own. */
   resolve?: HostResolver;
 }
@@ -154,7 +158,7 @@ interface DriverBase<T, Sent> {
    * target to store (e.g. a pinned session's alias rewritten to its id) and, in a dry run that allows
    * it, what must be created first. Throws a DomainError.
    */
-  checkAtSave?(tx: Tx, actor: Actor, target: T, opts: { allowMissingSession: boolean }): Promise<{ target: T; missingSession?: MissingTargetSession }>;
+  checkAtSave?(tx: Tx, actor: Actor, target: T, opts: { allowMissingSession: boolean; /** The schedule's org (SPEC §13.5: its AWS settings). */ orgId: string }): Promise<{ target: T; missingSession?: MissingTargetSession }>;
 }
 
 /** One attempt an in-transaction driver makes. */

@@ -121,7 +121,9 @@ export {
   SQS_MESSAGE_MAX_BYTES,
   type DeadLetterOutcome,
   type DeadLetterRequest,
+  deadLetterRole,
 } from './aws/dead-letter-queue';
+export { arnAccount, checkAwsArnAtSave, foreignArn, planAwsAuth, ASSUMED_REFRESH_MS, type AwsAuth, type AwsRefusal } from './aws/credentials';
 export { sdkRegion, FALLBACK_REGION } from './aws/clients';
 export { createDeliveryPool, DeliveryCancelled, type DeliveryCaps, type DeliveryKey, type DeliveryPool } from './pool';
 export { generateSigningSecret, SIGNING_SECRET_PREFIX, signingSecretHint } from './http/signing-secret';

@@ -12,8 +12,13 @@ import { createTestDb } from './test-db';
 /** 2026-03-08T12:00:00Z, the reference instant of these tests. */
 export const T0 = new Date('2026-03-08T12:00:00.000Z');
 
-export async function makeOrg(db: Db, alias: string): Promise<{ id: string; alias: string }> {
-  const org = await db.org.create({ data: { id: newId(), alias, name: alias } });
+/**
+ * An org named `alias`. Its AWS credentials (SPEC §13.5) are `worker` unless `awsCredentials` says
+ * otherwise: the fixtures' orgs deliver to moto with the test environment's keys, as the demo org
+ * does (they are in `TEST_WORKER_CREDENTIALS_ORGS`, lib/testing/fire-and-deliver.ts; docs/decisions.md 216).
+ */
+export async function makeOrg(db: Db, alias: string, opts: { awsCredentials?: 'role' | 'worker' } = {}): Promise<{ id: string; alias: string }> {
+  const org = await db.org.create({ data: { id: newId(), alias, name: alias, awsCredentials: opts.awsCredentials ?? 'worker' } });
   return { id: org.id, alias };
 }
 

@@ -16,9 +16,20 @@ export const workerEngine = schedulerEngine.with(EVENTBRIDGE_FIRE_FACTS);
 /** `fireDue` as a worker process runs it (`workerEngine`). */
 export const fireDue = workerEngine.fireDue;
 
-/** Delivery for tests: a pool of 16 and loopback allowed (receivers listen on 127.0.0.1). */
-export function testDelivery(allowList: HttpAllowList = { hosts: ['localhost'], addresses: [], ranges: ['127.0.0.0/8', '::1/128'] }): DeliveryDeps {
-  return { pool: createDeliveryPool(16), allowList };
+/**
+ * The orgs the tests' deliveries grant the worker's own AWS credentials (SPEC §13.5), as
+ * `SCHEDULER_AWS_WORKER_CREDENTIALS_ORGS` does a worker's: the fixtures' orgs (`makeOrg`'s default
+ * `acme-corp`, `globex-corp`, the EventBridge tests' orgs), which deliver to moto's default account
+ * with the test environment's keys (docs/decisions.md 216). Tests of §13.5 use orgs not listed here.
+ */
+export const TEST_WORKER_CREDENTIALS_ORGS: readonly string[] = ['acme-corp', 'globex-corp', 'second-org'];
+
+/** Delivery for tests: a pool of 16, loopback allowed (receivers listen on 127.0.0.1), the fixtures' orgs granted the worker's AWS credentials. */
+export function testDelivery(
+  allowList: HttpAllowList = { hosts: ['localhost'], addresses: [], ranges: ['127.0.0.0/8', '::1/128'] },
+  awsWorkerCredentialsOrgs: readonly string[] = TEST_WORKER_CREDENTIALS_ORGS,
+): DeliveryDeps {
+  return { pool: createDeliveryPool(16), allowList, awsWorkerCredentialsOrgs };
 }
 
 /** Fire everything due at `now` and deliver and record the batch's after-commit attempts; each `delivering` outcome is replaced by its recorded `fired` one. */

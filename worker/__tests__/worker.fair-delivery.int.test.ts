@@ -62,7 +62,7 @@ function hooks(t: Pick<Tenant, 'orgId' | 'revision'>, n: number, path: string, a
 /** A worker on the injected clock with the given pool caps; `cancelled` counts the waiting deliveries it cancelled. */
 function workerWith(caps: { concurrency: number; perOrg: number; perSchedule: number }, start: Date) {
   const clock = { at: start };
-  const delivery = createDeliveryDeps({ delivery: { ...caps, httpAllowList: LOOPBACK } });
+  const delivery = createDeliveryDeps({ delivery: { ...caps, httpAllowList: LOOPBACK, awsWorkerCredentialsOrgs: [] } });
   const worker = new Worker({ db: w.db, limits: TEST_LIMITS, batchSize: 100, pollIntervalMs: 1000, clock: () => clock.at, delivery });
   const cancelled: number[] = [];
   worker.events.on('deliveries:cancelled', (p) => cancelled.push(p.cancelled));

@@ -170,7 +170,8 @@ function ecsParametersOf(p: WireTarget['EcsParameters']): AwsInvocationTarget['e
  *   `rate(v unit)` → `recurring_rate` + `rate_expression: "v unit"` (anchored as §12.1 says);
  * - `FlexibleTimeWindow` → `flexible_time_window` (FLEXIBLE needs `MaximumWindowInMinutes`, AWS's rule);
  * - `Target.RetryPolicy` → `retry_policy`, each absent member AWS's default (185 attempts, 86,400 s);
- * - `Target.DeadLetterConfig.Arn` → `dead_letter` (absent: none);
+ * - `Target.DeadLetterConfig.Arn` → `dead_letter` (absent: none), with `Target.RoleArn` as its
+ *   `role_arn`: AWS sends a schedule's dead letters with the Target's role (SPEC §13.5);
  * - `ActionAfterCompletion` NONE | DELETE → `action_after_completion` none | delete.
  * Every field is set, so an UpdateSchedule replaces them all (EVENTBRIDGE.md §3.3). The domain
  * validates their bounds and grammar; its refusals map to ValidationException (domain-errors.ts).
@@ -195,7 +196,7 @@ function cadenceFields(wire: WireScheduleInput): Record<string, unknown> {
       maximum_retry_attempts: retry.MaximumRetryAttempts ?? DEFAULT_RETRY_POLICY.MaximumRetryAttempts,
       maximum_event_age_seconds: retry.MaximumEventAgeInSeconds ?? DEFAULT_RETRY_POLICY.MaximumEventAgeInSeconds,
     },
-    dead_letter: wire.Target.DeadLetterConfig?.Arn ? { arn: wire.Target.DeadLetterConfig.Arn } : null,
+    dead_letter: wire.Target.DeadLetterConfig?.Arn ? { arn: wire.Target.DeadLetterConfig.Arn, role_arn: wire.Target.RoleArn } : null,
     action_after_completion: wire.ActionAfterCompletion === 'DELETE' ? 'delete' : 'none',
   };
   switch (parsed.kind) {

@@ -28,6 +28,7 @@ export interface ScheduleRecord {
   retryMaximumAttempts: number | null;
   retryMaximumEventAgeSeconds: number | null;
   deadLetterArn: string | null;
+  deadLetterRoleArn: string | null;
   actionAfterCompletion: AfterCompletionAction;
   pauseAfterFailures: number | null;
   consecutiveFailures: number;
@@ -108,6 +109,7 @@ const COLUMNS: { [K in keyof ScheduleRecord]: { column: string; decode: (v: unkn
   retryMaximumAttempts: { column: 'retry_maximum_attempts', decode: rawIntOrNull },
   retryMaximumEventAgeSeconds: { column: 'retry_maximum_event_age_seconds', decode: rawIntOrNull },
   deadLetterArn: { column: 'dead_letter_arn', decode: (v) => textOrNull('dead_letter_arn', v) },
+  deadLetterRoleArn: { column: 'dead_letter_role_arn', decode: (v) => textOrNull('dead_letter_role_arn', v) },
   actionAfterCompletion: { column: 'action_after_completion', decode: (v) => oneOf(AFTER_COMPLETION_ACTIONS, 'action_after_completion', v) },
   pauseAfterFailures: { column: 'pause_after_failures', decode: rawIntOrNull },
   consecutiveFailures: { column: 'consecutive_failures', decode: (v) => Number(v) },

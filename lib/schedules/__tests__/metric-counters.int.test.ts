@@ -248,7 +248,7 @@ describe('migration 0012_metric_counters', () => {
       // Rows written before the counters existed.
       const db = createDb(old.url);
       try {
-        const ctx = await seed(db, undefined);
+        const ctx = await seed(db, undefined, undefined, undefined, null);
         const ids = await insertSchedules(
           db,
           Array.from({ length: 12 }, (_, i) => ({ revisionId: ctx.schedulerRevisionId, createdBy: { type: 'org' as const, id: ctx.orgId }, invocationTarget: SEEDED_TARGET, nextFireAt: null, enabled: i % 3 !== 0 })),

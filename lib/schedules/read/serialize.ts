@@ -29,7 +29,7 @@ export function toSchedule(stored: ScheduleRow): Schedule {
     ...(row.retryMaximumAttempts !== null
       ? { retry_policy: { maximum_retry_attempts: row.retryMaximumAttempts, maximum_event_age_seconds: row.retryMaximumEventAgeSeconds ?? EVENTBRIDGE_DEFAULT_RETRY.maximum_event_age_seconds } }
       : {}),
-    ...(row.deadLetterArn !== null ? { dead_letter: { arn: row.deadLetterArn } } : {}),
+    ...(row.deadLetterArn !== null ? { dead_letter: { arn: row.deadLetterArn, ...(row.deadLetterRoleArn ? { role_arn: row.deadLetterRoleArn } : {}) } } : {}),
     ...(row.actionAfterCompletion === 'delete' ? { action_after_completion: 'delete' as const } : {}),
     ...(row.pauseAfterFailures !== null ? { pause_after_failures: row.pauseAfterFailures } : {}),
     state: row.state,

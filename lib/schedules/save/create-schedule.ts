@@ -171,7 +171,7 @@ async function checkCreate(tx: Tx, opts: CreateScheduleOptions, input: ParsedInp
   if (input.paused !== undefined && input.enabled !== false) {
     throw new DomainError('invalid_request_body', 'paused.note can be set only on a disabled schedule (send enabled: false with it)', { path: 'paused.note' });
   }
-  const checked = await checkSchedule(tx, opts, { input, scheduleId, stored: null, checkTarget: true, allowMissingSession });
+  const checked = await checkSchedule(tx, opts, { input, scheduleId, stored: null, checkTarget: true, checkDeadLetter: true, blobId: opts.revision.blobId, allowMissingSession });
   return { ...checked, name, alias };
 }
 

@@ -4,12 +4,12 @@
  * the caller writes the returned fields in its own transaction.
  */
 import { minIntervalSeconds, parseRateExpression, resolveLocalTime } from '../../cron';
-import type { Actor } from '../../auth';
+import { readOrgAwsIn, type Actor } from '../../auth';
 import type { HttpAllowList, Limits } from '../../config';
 import type { Tx } from '../../db';
 import { fireAtOf, nextOccurrenceInWindow, rateAnchorFor, type ScheduleTiming } from '../../engine';
 import { DomainError, parseOrRefuse } from '../../errors';
-import { DEFAULT_TARGET_TYPE, driverOf, NO_ALLOWED_HOSTS, targetTypeOf, type HostResolver } from '../../targets';
+import { checkAwsArnAtSave, deadLetterRole, DEFAULT_TARGET_TYPE, driverOf, NO_ALLOWED_HOSTS, targetTypeOf, type HostResolver } from '../../targets';
 import type { MissingTargetSession } from '../../workflows';
 import { requireSchedulerRole } from '../access';
 import { CADENCE_FIELD, SCHEDULE_INFO_FIELDS, EVENTBRIDGE_DEFAULT_RETRY, ScheduleCreateInput, StoredTargetScheduleInput, type TargetFields } from '../contract';
@@ -23,6 +23,8 @@ export interface SavedFields extends ScheduleTiming {
   retryMaximumAttempts: number | null;
   retryMaximumEventAgeSeconds: number | null;
   deadLetterArn: string | null;
+  /** SPEC §13.5 `dead_letter.role_arn`, or null. */
+  deadLetterRoleArn: string | null;
   actionAfterCompletion: 'none' | 'delete';
   pauseAfterFailures: number | null;
   enabled: boolean;
@@ -139,6 +141,8 @@ export interface CheckScheduleOptions {
    * again (a one-time schedule whose occurrence is being retried has its time in the past).
    */
   stored: StoredSchedule | null;
+  /** The scheduler's blob: its org's AWS settings apply (SPEC §13.5). */
+  blobId: string;
   /** False on an update that leaves `invocation_target` as stored: it is not checked again. */
   checkTarget: boolean;
   /**
@@ -146,6 +150,8 @@ export interface CheckScheduleOptions {
    * keeps a secret sent masked from (SPEC §13.5).
    */
   storedTarget?: { type: string; target: unknown } | null;
+  /** False on an update that sends neither `dead_letter` nor `invocation_target`: the dead letter is not checked again (SPEC §13.5). */
+  checkDeadLetter: boolean;
   /** A dry run: a target session alias that does not exist yet is reported, not refused (`checkInvocationTarget`). */
   allowMissingSession?: boolean;
 }
@@ -212,10 +218,17 @@ export async function checkSchedule(db: Tx, request: SaveRequest, opts: CheckSch
   // sent: an update that keeps its stored target does not check it again).
   const type = input.invocation_target_type ?? DEFAULT_TARGET_TYPE;
   const driver = driverOf(type);
+  const orgId = opts.checkTarget || (opts.checkDeadLetter && input.dead_letter) ? (await db.blob.findUniqueOrThrow({ where: { id: opts.blobId }, select: { orgId: true } })).orgId : '';
   const checked: { target: unknown; missingSession?: MissingTargetSession } =
     opts.checkTarget && driver?.checkAtSave
-      ? await driver.checkAtSave(db, request.actor, input.invocation_target, { allowMissingSession: opts.allowMissingSession ?? false })
+      ? await driver.checkAtSave(db, request.actor, input.invocation_target, { allowMissingSession: opts.allowMissingSession ?? false, orgId })
       : { target: input.invocation_target };
+  // SPEC §13.5: an SQS dead letter is sent with the org's credentials, as an aws target is: its role
+  // (its own, else the target's `role_arn`) required in `role` mode, its ARNs within allowed_accounts.
+  if (opts.checkDeadLetter && input.dead_letter) {
+    const role = deadLetterRole(input.dead_letter.role_arn, input.invocation_target);
+    checkAwsArnAtSave(await readOrgAwsIn(db, orgId), input.dead_letter.arn, role, { arn: 'dead_letter.arn', role: 'dead_letter.role_arn' });
+  }
   // SPEC §13.5: secrets are stored sealed, whichever API saves; a value sent masked keeps the stored one.
   const before = opts.storedTarget?.type === type ? opts.storedTarget.target : null;
   const target = driver?.seal ? driver.seal(checked.target, before) : checked.target;
@@ -230,6 +243,7 @@ export async function checkSchedule(db: Tx, request: SaveRequest, opts: CheckSch
     retryMaximumAttempts: retry ? (retry.maximum_retry_attempts ?? EVENTBRIDGE_DEFAULT_RETRY.maximum_retry_attempts) : null,
     retryMaximumEventAgeSeconds: retry ? (retry.maximum_event_age_seconds ?? EVENTBRIDGE_DEFAULT_RETRY.maximum_event_age_seconds) : null,
     deadLetterArn: input.dead_letter?.arn ?? null,
+    deadLetterRoleArn: input.dead_letter?.role_arn ?? null,
     actionAfterCompletion: input.action_after_completion ?? 'none',
     pauseAfterFailures: input.pause_after_failures ?? null,
     enabled,

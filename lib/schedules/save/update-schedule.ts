@@ -168,6 +168,8 @@ async function checkUpdate(tx: Tx, opts: UpdateScheduleOptions, patch: ScheduleU
     stored,
     checkTarget: patch.invocation_target !== undefined,
     storedTarget: { type: row.invocationTargetType, target: row.invocationTarget },
+    checkDeadLetter: patch.invocation_target !== undefined || patch.dead_letter !== undefined,
+    blobId: revision.blobId,
     allowMissingSession,
   });
   const { fields } = checked;

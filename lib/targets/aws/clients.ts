@@ -4,7 +4,10 @@
  * SDK environment of the worker (`AWS_REGION`, `AWS_PROFILE`, `AWS_ACCESS_KEY_ID`…,
  * `AWS_ENDPOINT_URL`, `AWS_ENDPOINT_URL_SQS`…, `AWS_MAX_ATTEMPTS`), so one build reaches real AWS or
  * an emulator; the region is the target ARN's. Our only setting is a request timeout, so a hung
- * endpoint cannot hold a delivery slot for ever.
+ * endpoint cannot hold a delivery slot for ever. An org that delivers with an assumed role (SPEC
+ * §13.5) gets clients of its own, per role and external id, whose credentials are that role's
+ * (`assumeRole`, cached until 5 minutes before they expire); the worker's own credentials are used
+ * only by the clients of `{kind: 'worker'}` (or no `auth`: tools and tests).
  */
 import { ECSClient } from '@aws-sdk/client-ecs';
 import { EventBridgeClient } from '@aws-sdk/client-eventbridge';
@@ -13,6 +16,7 @@ import { SFNClient } from '@aws-sdk/client-sfn';
 import { SNSClient } from '@aws-sdk/client-sns';
 import { SQSClient } from '@aws-sdk/client-sqs';
 import type { AwsTargetService } from './contract';
+import { assumeRole, roleKey, type AwsAuth } from './credentials';
 
 /** Socket timeouts of every AWS call, in ms: connecting, and the whole answer. */
 const CONNECTION_TIMEOUT_MS = 10_000;
@@ -38,14 +42,21 @@ const CONSTRUCTORS: { [S in AwsTargetService]: new (config: object) => ClientOf[
 
 const clients = new Map<string, ClientOf[AwsTargetService]>();
 
-/** The cached client of `service` in `region` (created on first use). */
-export function awsClient<S extends AwsTargetService>(service: S, region: string): ClientOf[S] {
-  const key = `${service}:${region}`;
+/**
+ * The cached client of `service` in `region` (created on first use) with `auth`'s credentials: the
+ * worker's own (`{kind: 'worker'}` or absent), or the assumed role's (SPEC §13.5; the caller has
+ * assumed it first, `assumeOrRefuse`, so a refusal is told apart from the call's own failure).
+ */
+export function awsClient<S extends AwsTargetService>(service: S, region: string, auth?: AwsAuth): ClientOf[S] {
+  const role = auth?.kind === 'role' ? auth : null;
+  const key = `${service}:${region}${role ? `:${roleKey(role)}` : ''}`;
   let client = clients.get(key) as ClientOf[S] | undefined;
   if (!client) {
     client = new CONSTRUCTORS[service]({
       region,
       requestHandler: { connectionTimeout: CONNECTION_TIMEOUT_MS, requestTimeout: REQUEST_TIMEOUT_MS },
+      // Never the worker's credentials for a role's client: the role's, refreshed through the cache.
+      ...(role ? { credentials: () => assumeRole(role) } : {}),
     });
     clients.set(key, client);
   }

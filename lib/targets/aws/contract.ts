@@ -74,7 +74,7 @@ export function parseTargetArn(arn: string): ParsedTargetArn | { problem: string
   return { partition, service: s, region, account, name, fifo: (s === 'sqs' || s === 'sns') && name.endsWith('.fifo') };
 }
 
-/** AWS `RoleArn` (EVENTBRIDGE.md §3.1). Stored; deliveries use the worker's own credentials (SPEC §13.2). */
+/** AWS `RoleArn` (EVENTBRIDGE.md §3.1): the role an org's deliveries assume (SPEC §13.5). */
 export const ROLE_ARN = /^arn:aws(-[a-z]+)?:iam::\d{12}:role\/[\w+=,.@/-]+$/;
 /** SQS `MessageGroupId`: 1–128 alphanumeric or punctuation characters. */
 const MESSAGE_GROUP_ID = /^[A-Za-z0-9!"#$%&'()*+,\-./:;<=>?@[\\\]^_`{|}~]{1,128}$/;
@@ -204,7 +204,11 @@ export const SQS_DEAD_LETTER_ARN = /^arn:aws(-[a-z]+)?:sqs:[a-z0-9-]+:\d{12}:[a-
 
 /** `dead_letter` (SPEC §12.3). */
 export const DeadLetterConfigSchema = z
-  .object({ arn: z.string().max(1600).regex(SQS_DEAD_LETTER_ARN, 'dead_letter.arn must be a standard SQS queue ARN: arn:aws:sqs:<region>:<account>:<queue>') })
+  .object({
+    arn: z.string().max(1600).regex(SQS_DEAD_LETTER_ARN, 'dead_letter.arn must be a standard SQS queue ARN: arn:aws:sqs:<region>:<account>:<queue>'),
+    /** SPEC §13.5: the role its sends assume; absent: the `aws` target's `role_arn`. */
+    role_arn: z.string().max(1600).regex(ROLE_ARN, 'dead_letter.role_arn must be an IAM role ARN: arn:aws:iam::<account>:role/<name>').optional(),
+  })
   .strict();
 export type DeadLetterConfig = z.infer<typeof DeadLetterConfigSchema>;
 

@@ -5,8 +5,10 @@
  * only sends the message.
  */
 import type { MessageAttributeValue } from '@aws-sdk/client-sqs';
+import type { OrgAws } from '../../auth';
 import type { DeliveryPool } from '../pool';
 import { SQS_DEAD_LETTER_ARN } from './contract';
+import { assumeOrRefuse, planAwsAuth } from './credentials';
 import { classifyAwsError, sendToQueue } from './deliver';
 
 /** SQS's limit on one message, body and attributes together, in bytes (256 KiB). */
@@ -51,6 +53,22 @@ export interface DeadLetterRequest {
   targetArn: string;
   /** The process's delivery pool (`createDeliveryPool`), whose slot the send waits for. */
   pool: DeliveryPool;
+  /**
+   * Whose credentials send it (SPEC §13.5): the schedule's org's settings, the dead letter's role
+   * (`deadLetterRole`), the schedule id (the role session's name) and
+   * `SCHEDULER_AWS_WORKER_CREDENTIALS_ORGS`. Absent: the worker's own (tools and tests).
+   */
+  credentials?: { org: OrgAws; roleArn: string | null; scheduleId: string; workerOrgs: readonly string[] };
+}
+
+/**
+ * The role a dead letter's SQS send assumes (SPEC §13.5): `dead_letter.role_arn`, else the stored
+ * target's `role_arn` (an `aws` target's, as AWS uses the Target's RoleArn for its dead letters), else null.
+ */
+export function deadLetterRole(deadLetterRoleArn: string | null | undefined, storedTarget: unknown): string | null {
+  if (deadLetterRoleArn) return deadLetterRoleArn;
+  const role = typeof storedTarget === 'object' && storedTarget !== null ? (storedTarget as { role_arn?: unknown }).role_arn : undefined;
+  return typeof role === 'string' && role ? role : null;
 }
 
 export type DeadLetterOutcome =
@@ -111,16 +129,25 @@ export function buildDeadLetterMessage(req: Omit<DeadLetterRequest, 'pool'>): { 
  * Send a dead letter (SPEC §12.3) through the delivery pool. Never throws: a failed send answers
  * `{ok: false, error: <AWS error code>, message, retryable}` for the caller to record (the
  * dead-letter list keeps the occurrence either way). A `deadLetterArn` that is not a standard SQS
- * queue ARN is `{ok: false, error: "InvalidParameterValue"}`.
+ * queue ARN is `{ok: false, error: "InvalidParameterValue"}`; what the org's credentials refuse is
+ * `access_denied` or `assume_role_failed` (SPEC §13.5), as for an attempt.
  */
 export async function sendDeadLetter(req: DeadLetterRequest): Promise<DeadLetterOutcome> {
   if (!SQS_DEAD_LETTER_ARN.test(req.deadLetterArn)) {
     return { ok: false, error: 'InvalidParameterValue', message: `${req.deadLetterArn.slice(0, 200)} is not a standard SQS queue ARN`, retryable: false };
   }
+  const c = req.credentials;
+  const plan = c ? planAwsAuth(c.org, { arn: req.deadLetterArn, roleArn: c.roleArn, scheduleId: c.scheduleId, workerOrgs: c.workerOrgs }) : null;
+  if (plan && !plan.ok) return { ok: false, error: plan.result.error, message: plan.result.message, retryable: plan.retryable };
+  const auth = plan?.auth;
   const message = buildDeadLetterMessage(req);
   return req.pool.run(async () => {
+    if (auth?.kind === 'role') {
+      const assumed = await assumeOrRefuse(auth);
+      if (!assumed.ok) return { ok: false, error: assumed.result.error, message: assumed.result.message, retryable: assumed.retryable };
+    }
     try {
-      const sent = await sendToQueue({ arn: req.deadLetterArn, body: message.body, attributes: message.attributes, params: {} });
+      const sent = await sendToQueue({ arn: req.deadLetterArn, auth, body: message.body, attributes: message.attributes, params: {} });
       return { ok: true, messageId: sent.messageId, requestId: sent.requestId, truncated: message.truncated };
     } catch (thrown) {
       const f = classifyAwsError(thrown);

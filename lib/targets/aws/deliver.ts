@@ -9,11 +9,12 @@ import { InvokeCommand } from '@aws-sdk/client-lambda';
 import { StartExecutionCommand, type StartExecutionCommandInput } from '@aws-sdk/client-sfn';
 import { PublishCommand, type PublishCommandInput } from '@aws-sdk/client-sns';
 import { GetQueueUrlCommand, SendMessageCommand, type SendMessageCommandInput, type SQSClient } from '@aws-sdk/client-sqs';
-import { toError } from '../../errors';
 import { defaultEvent, occurrenceId } from '../default-event';
 import type { DeliveryOutcome, FireContext } from '../driver';
 import type { DeliveryPool } from '../pool';
 import { awsClient, sdkRegion } from './clients';
+import { assumeOrRefuse, roleKey, type AwsAuth } from './credentials';
+import { classifyAwsError, THROTTLING, type AwsFailure } from './errors';
 import { parseTargetArn, type AwsInvocationTarget, type AwsResult, type AwsTargetService, type ParsedTargetArn } from './contract';
 
 /** What an aws attempt sent: the AWS SDK command's input, as the SDK received it. */
@@ -31,6 +32,11 @@ export interface AwsSentRequest {
 export interface AwsDeliveryRequest {
   target: AwsInvocationTarget;
   fire: FireContext;
+  /**
+   * The credentials to deliver with (SPEC §13.5, `planAwsAuth`): an org's assumed role, or the
+   * worker's own. Absent: the worker's own (tools and tests that call `deliver` directly).
+   */
+  auth?: AwsAuth;
   /** The process's delivery pool (`createDeliveryPool`), whose slot the attempt waits for. */
   pool: DeliveryPool;
 }
@@ -45,67 +51,24 @@ export const AWS_OPERATIONS: Record<AwsTargetService, string> = {
   ecs: 'RunTask',
 };
 
-/** Error codes AWS answers when it throttles (retryable, SPEC §13.2). */
-const THROTTLING = new Set([
-  'Throttling',
-  'ThrottlingException',
-  'ThrottledException',
-  'RequestThrottledException',
-  'TooManyRequestsException',
-  'ProvisionedThroughputExceededException',
-  'TransactionInProgressException',
-  'RequestLimitExceeded',
-  'BandwidthLimitExceeded',
-  'LimitExceededException',
-  'RequestThrottled',
-  'SlowDown',
-  'PriorRequestNotComplete',
-  'EC2ThrottledException',
-  'KMSThrottlingException',
-  'AWS.SimpleQueueService.RequestThrottled',
-]);
+export { classifyAwsError, type AwsFailure } from './errors';
 
-/** An AWS failure as the run records it, with whether it is transient. */
-export interface AwsFailure {
-  result: { error: string; message: string; request_id?: string };
-  retryable: boolean;
-}
-
-/**
- * Map anything an SDK call threw to `{error: <AWS error code>, message}` (SPEC §13.2). Retryable:
- * throttling codes, HTTP 429 and 5xx (`$fault: "server"`), and failures without an answer
- * (network errors, timeouts). Client errors (a queue that does not exist, access denied, a
- * validation error) are not.
- */
-export function classifyAwsError(thrown: unknown): AwsFailure {
-  const err = toError(thrown) as Error & {
-    code?: string;
-    $fault?: 'client' | 'server';
-    $metadata?: { httpStatusCode?: number; requestId?: string };
-    $retryable?: { throttling?: boolean };
-  };
-  const code = err.name && err.name !== 'Error' ? err.name : (err.code ?? 'InternalFailure');
-  const status = err.$metadata?.httpStatusCode;
-  const answered = status !== undefined;
-  const retryable =
-    THROTTLING.has(code) || err.$retryable?.throttling === true || status === 429 || (status !== undefined && status >= 500) || err.$fault === 'server' || !answered;
-  const requestId = err.$metadata?.requestId;
-  return {
-    result: { error: code, message: (err.message || code).slice(0, 1000), ...(requestId ? { request_id: requestId } : {}) },
-    retryable: retryable && code !== 'CredentialsProviderError',
-  };
-}
-
-/** `GetQueueUrl` answers, per queue ARN (a queue's URL never changes). */
+/** `GetQueueUrl` answers, per credentials and queue ARN (a queue's URL never changes; whether it is found depends on who asks). */
 const queueUrls = new Map<string, string>();
 
-async function queueUrl(client: SQSClient, arn: string, parsed: ParsedTargetArn): Promise<string> {
-  let url = queueUrls.get(arn);
+/** The key of `auth`'s credentials in the caches of clients and queue URLs. */
+function authKey(auth: AwsAuth | undefined): string {
+  return auth?.kind === 'role' ? roleKey(auth) : 'worker';
+}
+
+async function queueUrl(client: SQSClient, auth: AwsAuth | undefined, arn: string, parsed: ParsedTargetArn): Promise<string> {
+  const key = `${authKey(auth)}\u0000${arn}`;
+  let url = queueUrls.get(key);
   if (!url) {
     const res = await client.send(new GetQueueUrlCommand({ QueueName: parsed.name, QueueOwnerAWSAccountId: parsed.account }));
     if (!res.QueueUrl) throw Object.assign(new Error(`GetQueueUrl answered no URL for ${arn}`), { name: 'QueueDoesNotExist' });
     url = res.QueueUrl;
-    queueUrls.set(arn, url);
+    queueUrls.set(key, url);
   }
   return url;
 }
@@ -118,6 +81,8 @@ async function queueUrl(client: SQSClient, arn: string, parsed: ParsedTargetArn)
  */
 export async function sendToQueue(opts: {
   arn: string;
+  /** The credentials (SPEC §13.5); absent: the worker's own. */
+  auth?: AwsAuth;
   body: string;
   messageGroupId?: string;
   deduplicationId?: string;
@@ -126,7 +91,7 @@ export async function sendToQueue(opts: {
 }): Promise<{ messageId?: string; requestId?: string }> {
   const parsed = parseTargetArn(opts.arn);
   if ('problem' in parsed || parsed.service !== 'sqs') throw Object.assign(new Error(`${opts.arn} is not an SQS queue ARN`), { name: 'InvalidParameterValue', $metadata: { httpStatusCode: 400 } });
-  const client = awsClient('sqs', parsed.region);
+  const client = awsClient('sqs', parsed.region, opts.auth);
   const input: SendMessageCommandInput = {
     QueueUrl: '',
     MessageBody: opts.body,
@@ -135,7 +100,7 @@ export async function sendToQueue(opts: {
   };
   Object.assign(opts.params, input);
   delete opts.params.QueueUrl;
-  input.QueueUrl = await queueUrl(client, opts.arn, parsed);
+  input.QueueUrl = await queueUrl(client, opts.auth, opts.arn, parsed);
   Object.assign(opts.params, { QueueUrl: input.QueueUrl });
   const res = await client.send(new SendMessageCommand(input));
   return { messageId: res.MessageId, requestId: res.$metadata.requestId };
@@ -155,7 +120,10 @@ export async function sendToQueue(opts: {
  *   schedule ARN, `Time` = `scheduled_for`. `result.event_id`; a failed entry is the failure.
  * - `ecs`: `RunTask` of `ecs_parameters` with `startedBy` = the delivery id. `result.task_arns`;
  *   RunTask's `failures` without a started task are the failure.
- * Failures: `{error: <AWS error code>, message}` (`classifyAwsError`). Never throws.
+ * Failures: `{error: <AWS error code>, message}` (`classifyAwsError`). With an assumed role
+ * (`auth.kind === 'role'`, SPEC §13.5) the role is assumed first, inside the attempt's pool slot; a
+ * refusal is `{error: "assume_role_failed", message: <AWS's message>}` and nothing else is sent.
+ * Never throws.
  */
 export async function deliverAws(req: AwsDeliveryRequest): Promise<DeliveryOutcome<AwsResult, AwsSentRequest>> {
   const { target, fire } = req;
@@ -167,10 +135,15 @@ export async function deliverAws(req: AwsDeliveryRequest): Promise<DeliveryOutco
   return req.pool.run(async () => {
     const started = performance.now();
     let outcome: { ok: true; result: AwsResult } | { ok: false; failure: AwsFailure };
-    try {
-      outcome = { ok: true, result: await call(parsed, target, fire, deliveryId, payload, request.params) };
-    } catch (thrown) {
-      outcome = { ok: false, failure: classifyAwsError(thrown) };
+    const assumed = req.auth?.kind === 'role' ? await assumeOrRefuse(req.auth) : ({ ok: true } as const);
+    if (!assumed.ok) {
+      outcome = { ok: false, failure: assumed };
+    } else {
+      try {
+        outcome = { ok: true, result: await call(parsed, target, fire, deliveryId, payload, request.params, req.auth) };
+      } catch (thrown) {
+        outcome = { ok: false, failure: classifyAwsError(thrown) };
+      }
     }
     return {
       status: outcome.ok ? 'success' : 'invocation_error',
@@ -191,11 +164,12 @@ async function call(
   deliveryId: string,
   payload: string,
   params: Record<string, unknown>,
+  auth: AwsAuth | undefined,
 ): Promise<AwsResult> {
   const service = parsed.service;
   switch (service) {
     case 'sqs': {
-      const r = await sendToQueue({ arn: target.arn, body: payload, messageGroupId: target.sqs_parameters?.message_group_id, deduplicationId: deliveryId, params });
+      const r = await sendToQueue({ arn: target.arn, auth, body: payload, messageGroupId: target.sqs_parameters?.message_group_id, deduplicationId: deliveryId, params });
       return { service, ...(r.requestId ? { request_id: r.requestId } : {}), ...(r.messageId ? { message_id: r.messageId } : {}) };
     }
     case 'sns': {
@@ -205,12 +179,12 @@ async function call(
         ...(parsed.fifo ? { MessageGroupId: target.sqs_parameters?.message_group_id, MessageDeduplicationId: deliveryId } : {}),
       };
       Object.assign(params, input);
-      const res = await awsClient('sns', parsed.region).send(new PublishCommand(input));
+      const res = await awsClient('sns', parsed.region, auth).send(new PublishCommand(input));
       return { service, ...ids(res.$metadata.requestId), ...(res.MessageId ? { message_id: res.MessageId } : {}) };
     }
     case 'lambda': {
       Object.assign(params, { FunctionName: target.arn, InvocationType: 'Event', Payload: payload });
-      const res = await awsClient('lambda', parsed.region).send(
+      const res = await awsClient('lambda', parsed.region, auth).send(
         new InvokeCommand({ FunctionName: target.arn, InvocationType: 'Event', Payload: new TextEncoder().encode(payload) }),
       );
       return { service, ...ids(res.$metadata.requestId) };
@@ -218,7 +192,7 @@ async function call(
     case 'states': {
       const input: StartExecutionCommandInput = { stateMachineArn: target.arn, name: deliveryId, input: payload };
       Object.assign(params, input);
-      const res = await awsClient('states', parsed.region).send(new StartExecutionCommand(input));
+      const res = await awsClient('states', parsed.region, auth).send(new StartExecutionCommand(input));
       return { service, ...ids(res.$metadata.requestId), ...(res.executionArn ? { execution_arn: res.executionArn } : {}) };
     }
     case 'events': {
@@ -227,7 +201,7 @@ async function call(
         Entries: [{ EventBusName: target.arn, Source: eb.source, DetailType: eb.detail_type, Detail: payload, Resources: [fire.scheduleArn], Time: fire.scheduledFor }],
       };
       Object.assign(params, { Entries: input.Entries!.map((e) => ({ ...e, Time: fire.scheduledFor.toISOString() })) });
-      const res = await awsClient('events', parsed.region).send(new PutEventsCommand(input));
+      const res = await awsClient('events', parsed.region, auth).send(new PutEventsCommand(input));
       const entry = res.Entries?.[0];
       if ((res.FailedEntryCount ?? 0) > 0 || !entry?.EventId) {
         throw Object.assign(new Error(entry?.ErrorMessage ?? 'PutEvents did not accept the event'), {
@@ -255,7 +229,7 @@ async function call(
           : {}),
       };
       Object.assign(params, input);
-      const res = await awsClient('ecs', parsed.region).send(new RunTaskCommand(input));
+      const res = await awsClient('ecs', parsed.region, auth).send(new RunTaskCommand(input));
       const taskArns = (res.tasks ?? []).flatMap((t) => (t.taskArn ? [t.taskArn] : []));
       if (taskArns.length === 0) {
         const f = res.failures?.[0];

@@ -5,25 +5,39 @@
  */
 import { defineDriver, fireContextOf, type DriverOutcome } from '../driver';
 import { AWS_TARGET, AwsInvocationTargetSchema, type AwsInvocationTarget } from './contract';
+import { readOrgAwsIn } from '../../auth';
+import { checkAwsArnAtSave, planAwsAuth } from './credentials';
 import { deliverAws, type AwsSentRequest } from './deliver';
 
 /** The AWS SDK's own timeouts and retries bound an aws attempt; its lease assumes this much, in ms. */
 const AWS_ATTEMPT_MS = 60_000;
 
-export const awsDriver = defineDriver<AwsInvocationTarget, AwsSentRequest, never>({
+export const awsDriver = defineDriver<AwsInvocationTarget, AwsSentRequest, 'aws'>({
   contract: AWS_TARGET,
   mode: 'after-commit',
-  needs: [],
+  // SPEC §13.5: every delivery authenticates as its org's settings say.
+  needs: ['aws'],
   /** The product's schema: an ARN of a service SPEC §13.2 does not deliver to is `unsupported_target`. */
   parse(stored) {
     const parsed = AwsInvocationTargetSchema.safeParse(stored);
     return parsed.success ? { ok: true, target: parsed.data } : { ok: false, message: parsed.error.issues[0]?.message ?? 'it is not valid' };
   },
   attemptMs: () => AWS_ATTEMPT_MS,
+  /** SPEC §13.5: `role_arn` required in `role` mode; the ARN and the role within `allowed_accounts`. */
+  async checkAtSave(tx, _actor, target, { orgId }) {
+    checkAwsArnAtSave(await readOrgAwsIn(tx, orgId), target.arn, target.role_arn, { arn: 'invocation_target.arn', role: 'invocation_target.role_arn' });
+    return { target };
+  },
   /** An AWS request carries no credential (the SDK signs it), nor does the target: both are kept as they are. */
   redact: { sent: (request) => request, target: (target) => target },
+  /**
+   * SPEC §13.5: the org's credentials decide how (`planAwsAuth`); a refusal (`access_denied`, or
+   * `assume_role_failed` without a `role_arn`) is a failed attempt that sent nothing.
+   */
   async deliver({ target, ctx }, env): Promise<DriverOutcome> {
-    const out = await deliverAws({ target, fire: await fireContextOf(ctx), pool: env.pool });
+    const plan = planAwsAuth(env.facts.aws, { arn: target.arn, roleArn: target.role_arn, scheduleId: ctx.scheduleId, workerOrgs: env.awsWorkerCredentialsOrgs });
+    if (!plan.ok) return { status: 'invocation_error', result: plan.result, executionId: null, request: null, retryable: plan.retryable };
+    const out = await deliverAws({ target, fire: await fireContextOf(ctx), pool: env.pool, auth: plan.auth });
     return { status: out.status, result: out.result, executionId: null, request: out.request, retryable: out.retryable };
   },
 });

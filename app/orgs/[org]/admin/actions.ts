@@ -11,6 +11,7 @@ import { requestOrigin, webAction } from '@/app/lib/server';
 import { formatUtc } from '@/components/format';
 import {
   AccessKeyCreateInput,
+  AwsSettingsUpdateInput,
   inviteOrgMember,
   ApiKeyCreateInput,
   BlobGrantInput,
@@ -26,6 +27,8 @@ import {
   revokeApiKey,
   revokeBlobGrant,
   revokeInvitation,
+  rotateOrgExternalId,
+  updateOrgAwsSettings,
 } from '@/lib/auth';
 
 const adminPath = (org: string) => `/orgs/${org}/admin`;
@@ -125,5 +128,28 @@ export async function revokeOrgAccessKeyAction(org: string, _prev: FormAnswer | 
     await revokeAccessKey(db, { actor, keyId: String(form.get('key_id') ?? ''), now });
     revalidatePath(adminPath(org));
     return { message: 'Revoked.' };
+  });
+}
+
+/**
+ * Save the org's AWS credentials mode and allowed accounts (SPEC §13.5). `allowed_accounts` is one
+ * text field: 12-digit ids separated by commas, spaces or new lines; empty for any account.
+ */
+export async function saveAwsSettingsAction(org: string, _prev: FormAnswer | null, form: FormData): Promise<FormAnswer> {
+  return webAction(async ({ db, actor, delivery }) => {
+    const accounts = String(form.get('allowed_accounts') ?? '').split(/[\s,]+/).filter(Boolean);
+    const input = parseAuthInput(AwsSettingsUpdateInput, { credentials: String(form.get('credentials') ?? ''), allowed_accounts: accounts.length > 0 ? accounts : null });
+    await updateOrgAwsSettings(db, { actor, org, workerOrgs: delivery.awsWorkerCredentialsOrgs, input });
+    revalidatePath(adminPath(org));
+    return { message: 'AWS settings saved.' };
+  });
+}
+
+/** A new ExternalId for the org (SPEC §13.5): its roles' trust policies must name it before the next delivery. */
+export async function rotateExternalIdAction(org: string): Promise<FormAnswer> {
+  return webAction(async ({ db, actor, delivery }) => {
+    const aws = await rotateOrgExternalId(db, { actor, org, workerOrgs: delivery.awsWorkerCredentialsOrgs });
+    revalidatePath(adminPath(org));
+    return { message: `New external ID: ${aws.external_id}. Put it in the sts:ExternalId condition of every role's trust policy.` };
   });
 }

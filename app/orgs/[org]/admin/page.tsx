@@ -6,7 +6,7 @@ import { DataTable } from '@/app/_components/data-table';
 import { orNotFoundPage, webContext } from '@/app/lib/server';
 import { Breadcrumbs } from '@/components/breadcrumbs';
 import { LocalTime } from '@/components/local-time';
-import { listAccessKeys, listApiKeys, listBlobGrants, listOrgInvitations, listOrgMembers, orgAccountId, ROLES } from '@/lib/auth';
+import { getOrgAwsSettings, listAccessKeys, listApiKeys, listBlobGrants, listOrgInvitations, listOrgMembers, orgAccountId, ROLES } from '@/lib/auth';
 import {
   changeRoleAction,
   createOrgAccessKeyAction,
@@ -18,6 +18,8 @@ import {
   revokeInvitationAction,
   revokeOrgAccessKeyAction,
   revokeOrgKeyAction,
+  rotateExternalIdAction,
+  saveAwsSettingsAction,
 } from './actions';
 
 export const dynamic = 'force-dynamic';
@@ -48,7 +50,7 @@ function RoleSelect({ id, name = 'role', defaultValue = 'read', label }: { id: s
  */
 export default async function OrgAdminPage({ params }: { params: Promise<{ org: string }> }) {
   const { org: orgRef } = await params;
-  const { db, actor, now } = await webContext();
+  const { db, actor, now, delivery } = await webContext();
   const { org, members } = await orNotFoundPage(listOrgMembers(db, { actor, org: orgRef }));
   const ref = org.alias ?? org.id;
   const [{ blobs, grants }, keys, invitations, accessKeys] = await Promise.all([
@@ -58,6 +60,7 @@ export default async function OrgAdminPage({ params }: { params: Promise<{ org: 
     listAccessKeys(db, { actor, of: { type: 'org', org: org.id } }),
   ]);
   const accountId = await orgAccountId(db, org.id);
+  const aws = await getOrgAwsSettings(db, { actor, org: org.id, workerOrgs: delivery.awsWorkerCredentialsOrgs });
   return (
     <div className="page">
       <Breadcrumbs items={[{ label: 'Organizations', href: '/orgs' }, { label: org.name }]} />
@@ -213,6 +216,59 @@ export default async function OrgAdminPage({ params }: { params: Promise<{ org: 
         <ApiKeyTable keys={keys} revoke={revokeOrgKeyAction.bind(null, ref)} caption="Org API keys" />
         <ActionForm action={createOrgKeyAction.bind(null, ref)} submitLabel="Create key" label="New org key">
           <ApiKeyFields />
+        </ActionForm>
+      </section>
+
+      <section className="container stack section-gap" aria-labelledby="aws-credentials-title">
+        <h2 id="aws-credentials-title" className="container-title">
+          AWS credentials
+        </h2>
+        <p className="container-intro small">
+          How this org&apos;s AWS targets and SQS dead-letter queues are delivered. With <strong>assumed roles</strong>, each target names
+          a role (<span className="mono">role_arn</span>) that the scheduler assumes with the external ID below; the role&apos;s trust
+          policy must name it in an <span className="mono">sts:ExternalId</span> condition.
+        </p>
+        <p className="small">
+          External ID <span className="mono" data-testid="aws-external-id">{aws.external_id}</span>
+        </p>
+        <ActionForm
+          action={rotateExternalIdAction.bind(null, ref)}
+          submitLabel="Rotate external ID"
+          danger
+          confirm={{
+            title: `Rotate the external ID of ${org.name}?`,
+            body: (
+              <p>
+                Every AWS delivery of {org.name} fails with <span className="mono">assume_role_failed</span> until each role&apos;s trust
+                policy names the new external ID. The current one stops working at once.
+              </p>
+            ),
+          }}
+          label="Rotate the external ID"
+        />
+        <ActionForm action={saveAwsSettingsAction.bind(null, ref)} submitLabel="Save AWS settings" label="AWS settings">
+          <div className="field">
+            <label htmlFor="aws-credentials">Credentials</label>
+            <select id="aws-credentials" name="credentials" defaultValue={aws.credentials} aria-describedby="aws-credentials-hint">
+              <option value="role">Assumed roles (each target&apos;s role_arn, with the external ID)</option>
+              <option value="worker" disabled={!aws.worker_credentials_allowed}>
+                The scheduler&apos;s own credentials{aws.worker_credentials_allowed ? '' : ' (not offered to this org)'}
+              </option>
+            </select>
+            <p id="aws-credentials-hint" className="small muted">
+              {aws.worker_credentials_allowed
+                ? "The operator lets this org use the scheduler's own AWS credentials."
+                : "The scheduler's own AWS credentials are only for orgs the operator lists."}
+            </p>
+          </div>
+          <div className="field">
+            <label htmlFor="aws-allowed-accounts">Allowed AWS accounts</label>
+            <textarea id="aws-allowed-accounts" name="allowed_accounts" rows={2} defaultValue={(aws.allowed_accounts ?? []).join(', ')} aria-describedby="aws-accounts-hint" />
+            <p id="aws-accounts-hint" className="small muted">
+              12-digit account ids, separated by commas. When set, a target, dead-letter queue or role in any other account is refused
+              when saved and when fired. Empty: any account.
+            </p>
+          </div>
         </ActionForm>
       </section>
 

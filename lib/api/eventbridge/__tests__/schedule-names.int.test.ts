@@ -44,9 +44,9 @@ describe('migration 0013_schedule_names_dead_letter_runs', () => {
     const old = await databaseBefore('0013');
     const db = createDb(old.url);
     try {
-      const seeded = await seed(db, undefined, 'names-password-0123', BOOT);
+      const seeded = await seed(db, undefined, 'names-password-0123', BOOT, null);
       const rev = seeded.schedulerRevisionId;
-      const target = (await db.schedule.findFirstOrThrow({ where: { revisionId: rev } })).invocationTarget as object;
+      const target = (await db.schedule.findFirstOrThrow({ where: { revisionId: rev }, select: { invocationTarget: true } })).invocationTarget as object;
       const row = (id: string, alias: string | null, name: string | null) => ({
         id, revisionId: rev, alias, repeat: 'recurring_cron', cronExpression: '0 3 * * ? *', timezone: 'UTC', enabled: false,
         invocationTarget: target, createdByType: 'user', createdById: seeded.userId, name: name as string, updatedAt: new Date(),
