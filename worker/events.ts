@@ -39,6 +39,8 @@ export interface WorkerEventMap {
   'delivery:error': { error: Error };
   /** Dead letters sent to their SQS queues (SPEC §12.3), and sends that failed. */
   'dead-letters:sent': { sent: number; failed: number; failures: { deadLetterId: string; queue: string; error: string; message: string; final: boolean }[] };
+  /** Runs whose completion deadline passed without a terminal check-in, decided `timed_out` by this worker (SPEC §16.1). */
+  'outcome:timed-out': { runs: { runId: string; scheduleId: string }[] };
   /** A pending retry of a schedule that is no longer enabled was cancelled, not fired (SPEC §12.2). */
   'retry:cancelled': { scheduleId: string; scheduledFor: Date; attempt: number };
   'occurrence:skipped': { scheduleId: string; scheduledFor: Date; skipped: number; reason: 'outside-catchup-window'; completed: boolean; deleted: boolean };

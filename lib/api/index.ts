@@ -9,6 +9,7 @@ export type { CommandContext, CommandHandler } from '../workflows';
 export { listBlobsResponse, describeBlobResponse, createBlobResponse } from './discovery';
 export { buildOpenApiDocument } from './openapi';
 export { loginResponse, logoutResponse, acceptInvitationResponse, sessionTokenOf } from './web-login';
-export { readBodyText, parseJsonBody, readJsonBody, MAX_JSON_DEPTH } from './body';
+export { readBodyText, readBodyBytes, parseJsonBody, readJsonBody, MAX_JSON_DEPTH } from './body';
 export { handleEventBridgeRequest, scheduleArn, groupArn, eventBridgeViewOfScheduler, eventBridgeRegionOf, EVENTBRIDGE_FIRE_FACTS, type EventBridgeView } from './eventbridge';
+export { handleCheckin, CheckinRateLimiter, CHECKIN_RATE, CHECKIN_BODY_LIMIT_BYTES, NOT_FOUND_BODY } from './checkins';
 export { listAccessKeysResponse, createAccessKeyResponse, revokeAccessKeyResponse, accessKeyJson } from './access-keys';

@@ -9,7 +9,7 @@
 import { z } from 'zod';
 import type { Role } from '../auth';
 import { CronExpressionError, isValidTimezone, LocalTimeError, parseCronExpression, parseRateExpression, RateExpressionError, resolveLocalTime } from '../cron';
-import { AFTER_COMPLETION_ACTIONS, REPEATS, SCHEDULE_STATES, type Repeat } from '../db/contract';
+import { AFTER_COMPLETION_ACTIONS, OVERLAP_POLICIES, REPEATS, RUN_OUTCOMES, SCHEDULE_STATES, type Repeat } from '../db/contract';
 import { EXHAUSTED_REASONS } from '../engine/contract';
 import {
   AnyTargetSchema,
@@ -41,7 +41,7 @@ import {
  */
 export * from '../targets/contract';
 /** A schedule's cadences, states and after-completion actions: the row's vocabulary (lib/db/contract.ts), answered as is. */
-export { AFTER_COMPLETION_ACTIONS, REPEATS, SCHEDULE_STATES, type AfterCompletionAction, type Repeat, type ScheduleState } from '../db/contract';
+export { AFTER_COMPLETION_ACTIONS, OVERLAP_POLICIES, REPEATS, RUN_OUTCOMES, OPEN_OUTCOMES, SCHEDULE_STATES, type AfterCompletionAction, type OverlapPolicy, type Repeat, type RunOutcomeState, type ScheduleState } from '../db/contract';
 /** The engine's names and back-off rule (SPEC §8.1, §12.2), re-exported for the form. */
 export { EXHAUSTED_REASONS, MAX_RETRY_DELAY_SECONDS, retryDelaySeconds, type ExhaustedReason } from '../engine/contract';
 /** Id-or-alias helpers, re-exported so clients that may import only the contract (the CLI) share them. */
@@ -89,6 +89,21 @@ export const FlexibleTimeWindowSchema = z.discriminatedUnion('mode', [
   z.strictObject({ mode: z.literal('flexible'), maximum_window_minutes: z.int().min(FLEXIBLE_WINDOW_MINUTES[0]).max(FLEXIBLE_WINDOW_MINUTES[1]) }),
 ]);
 export type FlexibleTimeWindow = z.infer<typeof FlexibleTimeWindowSchema>;
+
+/** Bounds of SPEC §16.1 `completion.expect_within_seconds`, inclusive (10 s to 7 days). */
+export const EXPECT_WITHIN_SECONDS = [10, 604_800] as const;
+
+/**
+ * SPEC §16.1 `completion`: the schedule expects each delivered run to check in a terminal outcome
+ * within `expect_within_seconds` of its delivery (or of its `/start`), else the run is `timed_out`.
+ */
+export const CompletionSchema = z.strictObject({
+  expect_within_seconds: z.int().min(EXPECT_WITHIN_SECONDS[0]).max(EXPECT_WITHIN_SECONDS[1]),
+});
+export type Completion = z.infer<typeof CompletionSchema>;
+
+/** Longest check-in body kept as `outcome_message`, in bytes (SPEC §16.1: the first 1 KiB). */
+export const OUTCOME_MESSAGE_MAX_BYTES = 1024;
 
 /** Bounds of SPEC §12.5 `pause_after_failures`, inclusive. */
 export const PAUSE_AFTER_FAILURES = [1, 1000] as const;
@@ -152,6 +167,10 @@ export const ScheduleTimingFieldsSchema = z
     dead_letter: DeadLetterConfigSchema.nullable().optional(),
     action_after_completion: z.enum(AFTER_COMPLETION_ACTIONS).optional(),
     pause_after_failures: z.int().min(PAUSE_AFTER_FAILURES[0]).max(PAUSE_AFTER_FAILURES[1]).nullable().optional(),
+    /** SPEC §16.1; `null` clears it (runs then expect no outcome). */
+    completion: CompletionSchema.nullable().optional(),
+    /** SPEC §16.2 (default `allow_all`); it has an effect only with `completion`. */
+    overlap_policy: z.enum(OVERLAP_POLICIES).optional(),
   })
   .strict();
 
@@ -307,6 +326,10 @@ export const ScheduleSchema = withTarget({
   action_after_completion: z.literal('delete').optional(),
   /** Omitted when none (SPEC §12.5). */
   pause_after_failures: z.int().min(PAUSE_AFTER_FAILURES[0]).max(PAUSE_AFTER_FAILURES[1]).optional(),
+  /** Omitted when none: runs expect no outcome (SPEC §16.1). */
+  completion: CompletionSchema.optional(),
+  /** Omitted when `allow_all` (the default, SPEC §16.2). */
+  overlap_policy: z.enum(['skip', 'buffer_one']).optional(),
   ...ScheduleInfoSchema.shape,
 });
 export type Schedule = z.infer<typeof ScheduleSchema>;
@@ -345,6 +368,21 @@ export const RunSchema = withTarget({
   /** A manual replay of a dead letter: which (SPEC §12.3). */
   dead_letter_id: IdSchema.optional(),
   result: RunResultSchema,
+  /**
+   * SPEC §16.1: how the work it started ended, from check-ins (omitted when its schedule expects no
+   * completion and no check-in arrived): `pending`, `running`, `succeeded`, `failed` or `timed_out`.
+   */
+  outcome: z.enum(RUN_OUTCOMES).optional(),
+  /** `/start`, else the delivery (UTC). */
+  started_at: InstantSchema.optional(),
+  /** When the outcome became terminal (UTC). */
+  finished_at: InstantSchema.optional(),
+  /** `finished_at − started_at`, in ms. */
+  duration_ms: z.int().min(0).optional(),
+  /** The exit code a check-in sent (0–255). */
+  exit_code: z.int().min(0).max(255).optional(),
+  /** The first 1 KiB of the check-in's body. */
+  outcome_message: z.string().optional(),
 });
 export type Run = z.infer<typeof RunSchema>;
 

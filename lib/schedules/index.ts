@@ -11,12 +11,19 @@ export { setAllEnabled } from './save/set-all-enabled';
 export { listDeadLetters, countDeadLetters, toDeadLetter, DEAD_LETTERS_PAGE_SIZE } from './runs/dead-letters';
 // Run now, replay and dismiss, each with its activity entry (SPEC §15): every caller records who did it.
 export { runSchedule } from './runs/run-schedule';
+export { checkIn, checkinKindOf, outcomeMessageOf, type CheckInOptions } from './runs/check-in';
 export { replayDeadLetter, dismissDeadLetter } from './runs/dead-letters';
 export { listActivity, recordActivity, recordActivities, recordAutomaticPauses, toActivityEntry, ACTIVITY_PAGE_SIZE, type ActivityBy, type ActivityInput } from './activity';
 // The fire engine as the product composes it (SPEC §8, §12, §13): lib/engine with the domain's facts and activity log.
 export { schedulerEngine, SCHEDULER_FACTS, fireDue, fireOccurrence, fireRetry, deliverEach, recordDelivered, deliverAndRecord, sendDueDeadLetters } from './engine';
 export {
   afterFailedAttempt,
+  checkinUrls,
+  checkinKey,
+  checkinToken,
+  runIdOfCheckinToken,
+  CHECKIN_PATH,
+  type CheckinUrls,
   createDeliveryDeps,
   findEarliestNextFire,
   listDueOccurrences,
@@ -24,6 +31,8 @@ export {
   renewInFlightLeases,
   LEASE_RENEW_MS,
   type AttemptVerdict,
+  type CheckinAnswer,
+  type CheckinKind,
   type DeliveredAttempt,
   type Engine,
   type EngineOverrides,

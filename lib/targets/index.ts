@@ -126,3 +126,4 @@ export {
 export { sdkRegion, FALLBACK_REGION } from './aws/clients';
 export { createDeliveryPool, type DeliveryPool } from './pool';
 export { generateSigningSecret, SIGNING_SECRET_PREFIX, signingSecretHint } from './http/signing-secret';
+export { substituteContextAttributes, substituteInStrings, CONTEXT_ATTRIBUTE_TOKENS, type ContextAttributes } from './context-attributes';

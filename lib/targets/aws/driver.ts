@@ -3,6 +3,7 @@
  * delivered after the claim commits (at least once; FIFO queues and topics, Step Functions and ECS
  * de-duplicate by the occurrence id).
  */
+import { substituteContextAttributes } from '../context-attributes';
 import { defineDriver, fireContextOf, type DriverOutcome } from '../driver';
 import { AWS_TARGET, AwsInvocationTargetSchema, type AwsInvocationTarget } from './contract';
 import { deliverAws, type AwsSentRequest } from './deliver';
@@ -23,7 +24,9 @@ export const awsDriver = defineDriver<AwsInvocationTarget, AwsSentRequest, never
   /** An AWS request carries no credential (the SDK signs it), nor does the target: both are kept as they are. */
   redact: { sent: (request) => request, target: (target) => target },
   async deliver({ target, ctx }, env): Promise<DriverOutcome> {
-    const out = await deliverAws({ target, fire: await fireContextOf(ctx), pool: env.pool });
+    // SPEC §13.4: `input` is templated at each attempt; the default event (no input) never is.
+    const input = target.input === undefined ? undefined : substituteContextAttributes(target.input, await ctx.attributes());
+    const out = await deliverAws({ target: input === undefined ? target : { ...target, input }, fire: await fireContextOf(ctx), pool: env.pool });
     return { status: out.status, result: out.result, executionId: null, request: out.request, retryable: out.retryable };
   },
 });
