@@ -10,9 +10,9 @@
  *   history's "next attempt at".
  */
 import { blobRoles, readableBy, visibleOrgIds, type Actor } from '../../auth';
-import { countEnabled, findLastRuns, findPendingRetries, type Db } from '../../db';
+import { countEnabled, findLastRuns, findPendingRetries, rawOneOf, type Db } from '../../db';
 import { requireSchedulerRole } from '../access';
-import { RUN_STATUSES, type PendingRetry, type RunStatus, type RunTrigger, type TargetOptions } from '../contract';
+import { RUN_STATUSES, RUN_TRIGGERS, type PendingRetry, type RunStatus, type RunTrigger, type TargetOptions } from '../contract';
 
 /** Most sessions and definitions offered in the pickers, so a huge catalog cannot blow up a page. */
 const OPTIONS_MAX = 500;
@@ -89,7 +89,7 @@ export async function lastRunStatuses(opts: {
   await requireSchedulerRole(db, actor, revision.blobId, 'read');
   const out: Record<string, LastRun> = {};
   for (const [scheduleId, run] of await findLastRuns(db, revision.id, scheduleIds, RUN_STATUSES)) {
-    out[scheduleId] = { status: run.status as RunStatus, trigger: run.trigger as RunTrigger, created_at: run.createdAt.toISOString() };
+    out[scheduleId] = { status: rawOneOf(RUN_STATUSES, 'runs.status', run.status), trigger: rawOneOf(RUN_TRIGGERS, 'runs.trigger', run.trigger), created_at: run.createdAt.toISOString() };
   }
   return out;
 }
