@@ -1,0 +1,253 @@
+/**
+ * SPEC §16.1 outcomes and §13.4 context attributes through the real worker (its injected clock), a
+ * real database of the TEST_DATABASE dialect, a real webhook receiver on loopback and the check-in
+ * endpoint served over real HTTP (the route's handler, `handleCheckin`). Check-ins are sent by the
+ * test to the URL the receiver was given, at chosen moments of the worker's clock: while the attempt
+ * is in flight, after its run is recorded, after its deadline.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { CheckinRateLimiter, EVENTBRIDGE_FIRE_FACTS, handleCheckin, NOT_FOUND_BODY, CHECKIN_RATE } from '../../lib/api';
+import { serverSecretKey } from '../../lib/config';
+import { checkinKey, checkinToken, checkinUrls, createSchedule, schedulerEngine, toRun } from '../../lib/schedules';
+import { occurrenceId } from '../../lib/targets';
+import { testDelivery } from '../../lib/testing/fire-and-deliver';
+import { TEST_LIMITS } from '../../lib/testing/limits';
+import { startReceiver, type Receiver } from '../../lib/testing/receiver';
+import { useSeededScheduler } from '../../lib/testing/seeded-scheduler';
+import { serveFetch, type FetchServer } from '../../lib/testing/serve-fetch';
+import { Worker } from '../worker';
+
+const w = useSeededScheduler();
+const SAVE_ALLOWED = { hosts: [], addresses: [], ranges: ['127.0.0.0/8'] };
+/** The worker's and the check-in endpoint's clock. */
+const clock = { at: new Date('2031-03-01T10:00:00.000Z') };
+const plus = (d: Date, ms: number) => new Date(d.getTime() + ms);
+/** The first whole minute after the clock (a one-time schedule's instant has whole seconds). */
+const nextMinute = () => new Date((Math.floor(clock.at.getTime() / 60_000) + 2) * 60_000);
+
+let receiver: Receiver;
+let web: FetchServer;
+let engine: ReturnType<typeof schedulerEngine.with>;
+let limiter: CheckinRateLimiter;
+let worker: Worker;
+
+beforeAll(async () => {
+  // The receiver answers after 400 ms: check-ins sent meanwhile reach an attempt still in flight.
+  receiver = await startReceiver(() => ({ status: 200, body: 'accepted', delayMs: 400 }));
+  const key = serverSecretKey();
+  limiter = new CheckinRateLimiter();
+  // The check-in endpoint, served over real HTTP: `/api/v1/checkins/<token>[/suffix]`.
+  let checkinEngine: typeof engine | undefined;
+  web = await serveFetch(async (req) => {
+    const segments = new URL(req.url).pathname.split('/').slice(4);
+    return handleCheckin(req, segments, { db: w.db, engine: checkinEngine!, checkinKey: checkinKey(key) }, limiter, clock.at);
+  });
+  engine = schedulerEngine.with({ ...EVENTBRIDGE_FIRE_FACTS, checkins: checkinUrls(web.url, key) });
+  checkinEngine = engine;
+  worker = new Worker({ db: w.db, limits: TEST_LIMITS, batchSize: 100, pollIntervalMs: 1000, clock: () => clock.at, delivery: testDelivery(), engine });
+});
+afterAll(async () => {
+  await receiver?.close();
+  await web?.close();
+});
+
+/** Tick at `at` until nothing more is claimed; `wait` for the deliveries' records, then the between-ticks step. */
+async function tickAt(at: Date, wait = true) {
+  clock.at = at;
+  for (let i = 0; i < 20 && (await worker.tick(at)) > 0; i++);
+  if (wait) await worker.deliveries.drain();
+  await worker.deliveryStep(at);
+}
+
+let n = 0;
+/** A one-time webhook schedule due at `at`, to the receiver. */
+async function webhook(at: Date, extra: Record<string, unknown> = {}, target: Record<string, unknown> = {}) {
+  n++;
+  return createSchedule({
+    db: w.db, actor: w.actor(), revision: await w.scheduler(), limits: TEST_LIMITS, now: plus(at, -60_000), httpAllowList: SAVE_ALLOWED,
+    input: { alias: `outcome-${n}`, repeat: 'one_time', invocation_time: at.toISOString().slice(0, 19), timezone: 'UTC', invocation_target_type: 'http', invocation_target: { url: receiver.url(`/job/${n}`), ...target }, ...extra },
+  });
+}
+
+/** The check-in URL the receiver got for schedule `scheduleId`'s occurrence `at`. */
+function checkinUrlOf(scheduleId: string, at: Date): string {
+  const id = occurrenceId({ scheduleId, scheduledFor: at, trigger: 'schedule' });
+  const req = receiver.requests.find((r) => r.headers['webhook-id'] === id);
+  if (!req) throw new Error(`the receiver got no request for ${scheduleId}`);
+  return req.headers['scheduler-checkin-url'];
+}
+
+async function post(url: string, body?: string, method = 'POST') {
+  const res = await fetch(url, method === 'GET' ? {} : { method, body });
+  return { status: res.status, body: await res.json() };
+}
+
+const runOf = async (scheduleId: string) => toRun(await w.db.run.findFirstOrThrow({ where: { scheduleId } }));
+
+describe('§16.1 check-ins', () => {
+  it('start while in flight, then success after the record: running → succeeded with started_at, finished_at, duration and message', async () => {
+    const at = nextMinute();
+    const s = await webhook(at, { completion: { expect_within_seconds: 600 } });
+    clock.at = at;
+    await worker.tick(at);
+    for (let i = 0; i < 100 && receiver.requests.length === 0; i++) await new Promise((r) => setTimeout(r, 10));
+    const url = checkinUrlOf(s.id, at);
+    expect(url).toMatch(new RegExp(`^${web.url}/api/v1/checkins/[A-Za-z0-9_-]{43}$`));
+    // In flight: the run is not recorded yet; the /start is kept on the attempt.
+    clock.at = plus(at, 2_000);
+    expect(await w.db.run.count({ where: { scheduleId: s.id } })).toBe(0);
+    expect(await post(`${url}/start`)).toEqual({ status: 200, body: { outcome: 'running' } });
+    await worker.deliveries.drain();
+    expect(await runOf(s.id)).toMatchObject({ status: 'success', outcome: 'running', started_at: plus(at, 2_000).toISOString() });
+    // The terminal check-in, 5 s after the start, with a message; GET works the same for scripts.
+    clock.at = plus(at, 7_000);
+    expect(await post(url, 'report written: 42 rows')).toEqual({ status: 200, body: { outcome: 'succeeded' } });
+    const run = await runOf(s.id);
+    expect(run).toMatchObject({ outcome: 'succeeded', started_at: plus(at, 2_000).toISOString(), finished_at: plus(at, 7_000).toISOString(), duration_ms: 5_000, outcome_message: 'report written: 42 rows' });
+    expect(run.exit_code).toBeUndefined();
+    // A later check-in changes nothing and answers the outcome as it is.
+    expect(await post(`${url}/fail`, 'too late', 'GET')).toEqual({ status: 200, body: { outcome: 'succeeded' } });
+    expect(await runOf(s.id)).toEqual(run);
+    // Past the deadline: nothing to time out.
+    await tickAt(plus(at, 700_000));
+    expect((await runOf(s.id)).outcome).toBe('succeeded');
+  });
+
+  it('a failing job: /<exit code> records failed with the code; pause_after_failures counts it', async () => {
+    const at = nextMinute();
+    const s = await webhook(at, { completion: { expect_within_seconds: 60 }, pause_after_failures: 1 });
+    await tickAt(at);
+    expect(await runOf(s.id)).toMatchObject({ status: 'success', outcome: 'pending', started_at: at.toISOString() });
+    clock.at = plus(at, 3_000);
+    expect(await post(`${checkinUrlOf(s.id, at)}/3`, 'disk full', 'GET')).toEqual({ status: 200, body: { outcome: 'failed' } });
+    expect(await runOf(s.id)).toMatchObject({ outcome: 'failed', exit_code: 3, duration_ms: 3_000, finished_at: plus(at, 3_000).toISOString() });
+    // SPEC §16.1: a failed outcome counts as a failed occurrence (SPEC §12.5): paused by the system.
+    const row = await w.db.schedule.findUniqueOrThrow({ where: { id: s.id } });
+    expect(row).toMatchObject({ enabled: false, consecutiveFailures: 1, pausedByType: 'system' });
+    expect(row.pauseNote).toContain('outcome failed');
+  });
+
+  it('/fail with no code, and a delivery without completion still records the check-ins that arrive', async () => {
+    const at = nextMinute();
+    const s = await webhook(at);
+    await tickAt(at);
+    const before = await runOf(s.id);
+    expect(before.outcome).toBeUndefined();
+    clock.at = plus(at, 1_500);
+    expect(await post(`${checkinUrlOf(s.id, at)}/fail`)).toEqual({ status: 200, body: { outcome: 'failed' } });
+    expect(await runOf(s.id)).toMatchObject({ outcome: 'failed', duration_ms: 1_500 });
+  });
+
+  it('never checks in: timed_out once at the deadline; a late terminal check-in changes nothing', async () => {
+    const at = nextMinute();
+    const s = await webhook(at, { completion: { expect_within_seconds: 30 }, pause_after_failures: 2 });
+    await tickAt(at);
+    await tickAt(plus(at, 29_999));
+    expect((await runOf(s.id)).outcome).toBe('pending');
+    const timedOut: string[] = [];
+    const off = worker.events.on('outcome:timed-out', (e) => timedOut.push(...e.runs.map((r) => r.runId)));
+    await tickAt(plus(at, 30_000));
+    await tickAt(plus(at, 31_000));
+    off();
+    const run = await runOf(s.id);
+    expect(run).toMatchObject({ outcome: 'timed_out', finished_at: plus(at, 30_000).toISOString(), duration_ms: 30_000 });
+    expect(timedOut).toEqual([run.id]);
+    // Counted once for pause_after_failures (2): not paused.
+    expect(await w.db.schedule.findUniqueOrThrow({ where: { id: s.id } })).toMatchObject({ consecutiveFailures: 1, enabled: true });
+    clock.at = plus(at, 40_000);
+    expect(await post(`${checkinUrlOf(s.id, at)}/0`)).toEqual({ status: 200, body: { outcome: 'timed_out' } });
+    expect(await runOf(s.id)).toEqual(run);
+  });
+
+  it('/start moves the deadline: timed_out counts from the start', async () => {
+    const at = nextMinute();
+    const s = await webhook(at, { completion: { expect_within_seconds: 20 } });
+    await tickAt(at);
+    clock.at = plus(at, 15_000);
+    expect((await post(`${checkinUrlOf(s.id, at)}/start`)).body).toEqual({ outcome: 'running' });
+    await tickAt(plus(at, 25_000));
+    expect((await runOf(s.id)).outcome).toBe('running');
+    await tickAt(plus(at, 35_000));
+    expect(await runOf(s.id)).toMatchObject({ outcome: 'timed_out', started_at: plus(at, 15_000).toISOString(), duration_ms: 20_000 });
+  });
+});
+
+describe('§16.1 the check-in endpoint', () => {
+  it('one identical 404 for every unknown token or suffix', async () => {
+    const at = nextMinute();
+    const s = await webhook(at);
+    await tickAt(at);
+    const good = checkinUrlOf(s.id, at);
+    const token = good.split('/').pop()!;
+    // A token of another key, for a real run id; one of this key for no run; garbage; a bad suffix.
+    const run = await runOf(s.id);
+    const otherKey = checkinToken(checkinKey(Buffer.alloc(32, 7)), run.id);
+    const noRun = checkinToken(checkinKey(serverSecretKey()), '00000000-0000-4000-8000-000000000000');
+    const flipped = token.slice(0, -2) + (token.endsWith('AA') ? 'AB' : 'AA');
+    const urls = [
+      `${web.url}/api/v1/checkins/${otherKey}`,
+      `${web.url}/api/v1/checkins/${noRun}`,
+      `${web.url}/api/v1/checkins/${flipped}`,
+      `${web.url}/api/v1/checkins/not-a-token`,
+      `${good}/256`,
+      `${good}/07`,
+      `${good}/done`,
+      `${good}/start/again`,
+    ];
+    for (const u of urls) expect(await post(u)).toEqual({ status: 404, body: NOT_FOUND_BODY });
+    expect((await runOf(s.id)).outcome).toBeUndefined();
+  });
+
+  it('rate limited per token: the check-in after the limit is 429; another token is not affected', async () => {
+    const at = nextMinute();
+    const a = await webhook(at);
+    const b = await webhook(at);
+    await tickAt(at);
+    const ua = checkinUrlOf(a.id, at);
+    for (let i = 0; i < CHECKIN_RATE.limit; i++) expect((await post(`${ua}/start`)).status).toBe(200);
+    const limited = await fetch(`${ua}/0`, { method: 'POST' });
+    expect(limited.status).toBe(429);
+    expect(Number(limited.headers.get('retry-after'))).toBeGreaterThan(0);
+    expect((await runOf(a.id)).outcome).toBe('running');
+    expect((await post(checkinUrlOf(b.id, at))).status).toBe(200);
+  });
+
+  it('a body over 10 KiB is refused; the first 1 KiB of one under it is kept', async () => {
+    const at = nextMinute();
+    const s = await webhook(at);
+    await tickAt(at);
+    const url = checkinUrlOf(s.id, at);
+    expect((await post(`${url}/start`, 'x'.repeat(10 * 1024 + 1))).status).toBe(413);
+    expect((await post(`${url}/start`, 'é'.repeat(600))).status).toBe(200);
+    // 1024 bytes of two-byte characters: 512 of them.
+    expect((await runOf(s.id)).outcome_message).toBe('é'.repeat(512));
+  });
+});
+
+describe('§13.4 context attributes', () => {
+  it('are substituted in a webhook body at each attempt; unknown and escaped tokens pass through', async () => {
+    const at = nextMinute();
+    const body = {
+      checkin: '<scheduler.checkin-url>',
+      when: '<aws.scheduler.scheduled-time>',
+      attempt: '<aws.scheduler.attempt-number>',
+      exec: '<aws.scheduler.execution-id>',
+      ids: '<scheduler.schedule-id>/<scheduler.occurrence-id>',
+      arn: '<aws.scheduler.schedule-arn>',
+      unknown: '<aws.scheduler.not-a-token> <scheduler.nope>',
+    };
+    const s = await webhook(at, {}, { body });
+    await tickAt(at);
+    const req = receiver.requests.find((r) => r.headers['webhook-id'] === occurrenceId({ scheduleId: s.id, scheduledFor: at, trigger: 'schedule' }))!;
+    const got = JSON.parse(req.body);
+    expect(got.checkin).toBe(req.headers['scheduler-checkin-url']);
+    expect(got.when).toBe(at.toISOString().replace('.000Z', 'Z'));
+    expect(got.attempt).toBe('1');
+    expect(got.exec).toMatch(/^[a-z0-9]{16}$/);
+    expect(got.ids).toBe(`${s.id}/${req.headers['webhook-id']}`);
+    expect(got.arn).toMatch(new RegExp(`^arn:aws:scheduler:[a-z0-9-]+:\\d{12}:schedule/[^/]+/${s.alias}$`));
+    expect(got.unknown).toBe('<aws.scheduler.not-a-token> <scheduler.nope>');
+    // JSON.stringify escapes nothing in '<…>', so the stored target still holds the tokens.
+    expect((await w.db.schedule.findUniqueOrThrow({ where: { id: s.id } })).invocationTarget).toMatchObject({ body });
+  });
+});
