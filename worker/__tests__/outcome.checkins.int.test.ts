@@ -37,13 +37,11 @@ beforeAll(async () => {
   const key = serverSecretKey();
   limiter = new CheckinRateLimiter();
   // The check-in endpoint, served over real HTTP: `/api/v1/checkins/<token>[/suffix]`.
-  let checkinEngine: typeof engine | undefined;
   web = await serveFetch(async (req) => {
     const segments = new URL(req.url).pathname.split('/').slice(4);
-    return handleCheckin(req, segments, { db: w.db, engine: checkinEngine!, checkinKey: checkinKey(key) }, limiter, clock.at);
+    return handleCheckin(req, segments, { db: w.db, engine, checkinKey: checkinKey(key) }, limiter, clock.at);
   });
   engine = schedulerEngine.with({ ...EVENTBRIDGE_FIRE_FACTS, checkins: checkinUrls(web.url, key) });
-  checkinEngine = engine;
   worker = new Worker({ db: w.db, limits: TEST_LIMITS, batchSize: 100, pollIntervalMs: 1000, clock: () => clock.at, delivery: testDelivery(), engine });
 });
 afterAll(async () => {
