@@ -139,6 +139,8 @@ function start(name: string, cmd: string, argv: string[], env: NodeJS.ProcessEnv
 
 const host = config.hostname;
 const baseUrl = `http://${host === '0.0.0.0' ? '127.0.0.1' : host}:${config.port}`;
+// SPEC §16.1: check-in URLs point at this web app unless the operator names its public address.
+process.env.SCHEDULER_PUBLIC_URL ||= baseUrl;
 step(`starting the web app${webOnly ? '' : ' and the worker'}…`);
 // Next.js behind the request guard (forwarded headers, server-action and body limits, HSTS).
 start('web', process.execPath, ['--import', 'tsx', 'scripts/web-server.ts', ...(dev ? ['--dev'] : [])], {

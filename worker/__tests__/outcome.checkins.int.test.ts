@@ -12,7 +12,7 @@ import { checkinKey, checkinToken, checkinUrls, createSchedule, schedulerEngine,
 import { occurrenceId } from '../../lib/targets';
 import { testDelivery } from '../../lib/testing/fire-and-deliver';
 import { TEST_LIMITS } from '../../lib/testing/limits';
-import { startReceiver, type Receiver } from '../../lib/testing/receiver';
+import { closedPort, startReceiver, type Receiver } from '../../lib/testing/receiver';
 import { useSeededScheduler } from '../../lib/testing/seeded-scheduler';
 import { serveFetch, type FetchServer } from '../../lib/testing/serve-fetch';
 import { Worker } from '../worker';
@@ -247,5 +247,33 @@ describe('§13.4 context attributes', () => {
     expect(got.unknown).toBe('<aws.scheduler.not-a-token> <scheduler.nope>');
     // JSON.stringify escapes nothing in '<…>', so the stored target still holds the tokens.
     expect((await w.db.schedule.findUniqueOrThrow({ where: { id: s.id } })).invocationTarget).toMatchObject({ body });
+  });
+});
+
+describe('examples/checkin', () => {
+  it('the example receiver runs job.sh, which checks in /start then /$? with curl: succeeded, exit code 0, its message', async () => {
+    const { spawn } = await import('node:child_process');
+    const port = await closedPort();
+    const child = spawn(process.execPath, ['examples/checkin/receiver.mjs'], { env: { ...process.env, PORT: String(port), JOB_SECONDS: '0' }, stdio: ['ignore', 'pipe', 'inherit'] });
+    try {
+      await new Promise<void>((resolve) => child.stdout!.on('data', (d: Buffer) => d.toString().includes('receiver on') && resolve()));
+      const at = nextMinute();
+      const ok = await webhook(at, { completion: { expect_within_seconds: 60 } }, { url: `http://127.0.0.1:${port}/` });
+      await tickAt(at);
+      clock.at = plus(at, 1_000);
+      const ended = async (id: string) => {
+        for (let i = 0; i < 200; i++) {
+          const o = (await runOf(id)).outcome;
+          if (o === 'succeeded' || o === 'failed') return runOf(id);
+          await new Promise((r) => setTimeout(r, 25));
+        }
+        return runOf(id);
+      };
+      const run = await ended(ok.id);
+      expect(run).toMatchObject({ status: 'success', outcome: 'succeeded', exit_code: 0 });
+      expect(run.outcome_message).toMatch(/^job exited with 0 at \d{4}-/);
+    } finally {
+      child.kill('SIGTERM');
+    }
   });
 });
