@@ -9,6 +9,7 @@
 // (list 127.0.0.1 in SCHEDULER_HTTP_ALLOWED_HOSTS): its runs end `succeeded`, `failed` (JOB_FAIL=1)
 // or `timed_out` (JOB_SECONDS=120).
 import { spawn } from 'node:child_process';
+import { Buffer } from 'node:buffer';
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import http from 'node:http';
 import path from 'node:path';

@@ -7,7 +7,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CheckinRateLimiter, EVENTBRIDGE_FIRE_FACTS, handleCheckin, NOT_FOUND_BODY, CHECKIN_RATE } from '../../lib/api';
-import { serverSecretKey } from '../../lib/config';
+import { childEnv, serverSecretKey } from '../../lib/config';
 import { checkinKey, checkinToken, checkinUrls, createSchedule, schedulerEngine, toRun } from '../../lib/schedules';
 import { occurrenceId } from '../../lib/targets';
 import { testDelivery } from '../../lib/testing/fire-and-deliver';
@@ -254,7 +254,7 @@ describe('examples/checkin', () => {
   it('the example receiver runs job.sh, which checks in /start then /$? with curl: succeeded, exit code 0, its message', async () => {
     const { spawn } = await import('node:child_process');
     const port = await closedPort();
-    const child = spawn(process.execPath, ['examples/checkin/receiver.mjs'], { env: { ...process.env, PORT: String(port), JOB_SECONDS: '0' }, stdio: ['ignore', 'pipe', 'inherit'] });
+    const child = spawn(process.execPath, ['examples/checkin/receiver.mjs'], { env: childEnv({ PORT: String(port), JOB_SECONDS: '0' }), stdio: ['ignore', 'pipe', 'inherit'] });
     try {
       await new Promise<void>((resolve) => child.stdout!.on('data', (d: Buffer) => d.toString().includes('receiver on') && resolve()));
       const at = nextMinute();
