@@ -70,10 +70,20 @@ export function RunResultCell({ result, deleted }: { result: RunResult; deleted?
       </div>
     );
   }
+  if (result.error === 'overlap' && 'in_progress_run_id' in result) {
+    return (
+      <div className="cell-stack">
+        <code className="error-name">overlap</code>
+        <span className="small">
+          not delivered: run <span className="mono">{result.in_progress_run_id}</span> was in progress
+        </span>
+      </div>
+    );
+  }
   return (
     <div className="cell-stack">
       <code className="error-name">{result.error}</code>
-      {result.message ? <span className="small">{result.message}</span> : null}
+      {'message' in result && result.message ? <span className="small">{result.message}</span> : null}
     </div>
   );
 }

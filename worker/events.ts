@@ -45,6 +45,8 @@ export interface WorkerEventMap {
   'retry:cancelled': { scheduleId: string; scheduledFor: Date; attempt: number };
   'occurrence:skipped': { scheduleId: string; scheduledFor: Date; skipped: number; reason: 'outside-catchup-window'; completed: boolean; deleted: boolean };
   'occurrence:lost-race': { scheduleId: string; scheduledFor: Date };
+  /** SPEC §16.2: due while a run was in progress: recorded `skipped`, or kept waiting until it ends (`buffer`). */
+  'occurrence:overlap': { scheduleId: string; scheduledFor: Date; action: 'skip' | 'buffer'; inProgressRunId: string };
   /** The occurrence already had a scheduled run: advanced without firing again. */
   'occurrence:already-fired': { scheduleId: string; scheduledFor: Date; completed: boolean; deleted: boolean };
   /** The occurrence could not be fired (left due; reported again on every tick). */

@@ -190,6 +190,9 @@ export class Worker {
       case 'lost-race':
         this.events.emit('occurrence:lost-race', { scheduleId, scheduledFor });
         return;
+      case 'overlap':
+        this.events.emit('occurrence:overlap', { scheduleId, scheduledFor, action: out.action, inProgressRunId: out.inProgressRunId });
+        return;
       case 'error':
         this.events.emit('occurrence:error', { scheduleId, scheduledFor, error: out.error });
         return;

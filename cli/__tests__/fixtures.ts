@@ -277,7 +277,7 @@ export const FIELD_EDITS: Record<Exclude<ScheduleWritableField, 'alias'>, FieldE
   completion: [
     { alias: 'rate-sqs', set: [[['completion'], { expect_within_seconds: 120 }]] },
     { alias: 'cron-webhook', set: [[['completion', 'expect_within_seconds'], 3600]] },
-    { alias: 'rate-sqs', set: [[['completion'], undefined]] },
+    { alias: 'cron-webhook', set: [[['completion'], undefined]] },
   ],
   overlap_policy: [
     { alias: 'cron-webhook', set: [[['overlap_policy'], 'skip']] },

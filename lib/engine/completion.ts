@@ -11,7 +11,7 @@
  * A terminal outcome is settled in the transaction that decides it: `failed` and `timed_out` count as
  * a failed occurrence for `pause_after_failures` (SPEC §12.5), `succeeded` resets the count.
  */
-import { cancelPendingAttempts, inTransaction, loadFiringSchedules, updateFailureCounts, type Db, type FailureCount, type FiringSchedule, type Tx } from '../db';
+import { cancelPendingAttempts, inTransaction, loadFiringSchedules, releaseBuffered, updateFailureCounts, type Db, type FailureCount, type FiringSchedule, type Tx } from '../db';
 import { OPEN_OUTCOMES, type RunOutcomeState } from '../db/contract';
 import type { EngineDeps } from './deps';
 import { FIRE_TX } from './outcomes';
@@ -132,8 +132,7 @@ async function checkInRun(tx: Tx, deps: EngineDeps, scheduleId: string, opts: { 
         ...(message !== null ? { outcomeMessage: message } : {}),
       },
     });
-    // A manual fire is no occurrence: its outcome does not count for pause_after_failures.
-    if (moved === 1 && schedule && run.trigger !== 'manual') await settleOutcomes(tx, deps, [{ schedule, outcome: checkin.kind }], now);
+    if (moved === 1 && schedule) await settleOutcomes(tx, deps, [{ schedule, outcome: checkin.kind, manual: run.trigger === 'manual' }], now);
   }
   const after = await tx.run.findUnique({ where: { id: runId }, select: { outcome: true } });
   return { outcome: (after?.outcome ?? 'pending') as RunOutcomeState };
@@ -170,6 +169,8 @@ async function checkInFlight(tx: Tx, opts: { runId: string; checkin: CheckinKind
 export interface EndedOutcome {
   schedule: FiringSchedule;
   outcome: 'succeeded' | 'failed' | 'timed_out';
+  /** A manual fire's run: it is no occurrence, so it does not count for `pause_after_failures`. */
+  manual: boolean;
 }
 
 /**
@@ -179,8 +180,11 @@ export interface EndedOutcome {
  * activity log). Schedules must be locked by the caller (`loadFiringSchedules`).
  */
 export async function settleOutcomes(tx: Tx, deps: EngineDeps, ended: EndedOutcome[], now: Date): Promise<void> {
+  // SPEC §16.2: the run in progress ended; a `buffer_one` schedule's waiting occurrence becomes due.
+  await releaseBuffered(tx, ended.filter((e) => e.schedule.overlapPolicy === 'buffer_one').map((e) => e.schedule.id), now);
   const state = new Map<string, { start: number; count: number; limit: number | null; note: string | null; schedule: FiringSchedule }>();
   for (const e of ended) {
+    if (e.manual) continue;
     const s = e.schedule;
     const st = state.get(s.id) ?? { start: s.consecutiveFailures, count: s.consecutiveFailures, limit: s.pauseAfterFailures, note: null, schedule: s };
     st.count = e.outcome === 'succeeded' ? 0 : st.count + 1;
@@ -230,7 +234,7 @@ export async function timeOutRuns(db: Db, deps: EngineDeps, now: Date): Promise<
       if (moved !== 1) continue;
       decided.push({ runId: r.id, scheduleId: r.scheduleId });
       const schedule = schedules.get(r.scheduleId);
-      if (schedule && r.trigger !== 'manual') ended.push({ schedule, outcome: 'timed_out' });
+      if (schedule) ended.push({ schedule, outcome: 'timed_out', manual: r.trigger === 'manual' });
     }
     await settleOutcomes(tx, deps, ended, now);
     return decided;

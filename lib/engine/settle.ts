@@ -11,6 +11,7 @@ import {
   insertDeadLetters,
   insertPendingAttempts,
   insertRuns,
+  releaseBuffered,
   updateFailureCounts,
   type ClaimedRetry,
   type DeadLetterInsert,
@@ -140,6 +141,9 @@ export async function settleAttempts(
   // SPEC §15: the automatic pause is in the activity log, by `system`, in the transaction that pauses.
   await deps.recordActivity(tx, [...paused].map((id) => ({ action: 'auto_pause', schedule: schedules.get(id)!, at: now })));
 
+  // SPEC §16.2: an attempt that leaves no open outcome ends what was in progress: a `buffer_one`
+  // schedule's waiting occurrence becomes due (the schedule rows are this transaction's).
+  await releaseBuffered(tx, attempts.filter((a, i) => a.schedule.overlapPolicy === 'buffer_one' && consequences[i].outcome.outcome !== 'pending' && consequences[i].outcome.outcome !== 'running').map((a) => a.schedule.id), now);
   const ended = [...new Set(attempts.filter((_, i) => consequences[i].ended !== null).map((a) => a.schedule.id))];
   const completedLater = await completeFinished(tx, ended, now);
   const completed = new Set([...completedAlready, ...completedLater.map((c) => c.id)]);

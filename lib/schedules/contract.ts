@@ -344,6 +344,8 @@ export const RunResultSchema = z.union([
   z.strictObject({ execution_id: IdSchema, revision_id: IdSchema, session_id: IdSchema, definition_id: IdSchema }),
   z.strictObject({ error: z.literal('limit_exceeded'), limit: z.string(), message: z.string() }),
   z.strictObject({ error: z.enum(INVOCATION_ERRORS), message: z.string().optional() }),
+  /** SPEC §16.2: a `skipped` run, not delivered because run `in_progress_run_id` was in progress. */
+  z.strictObject({ error: z.literal('overlap'), in_progress_run_id: IdSchema }),
   ...TARGET_RESULT_SCHEMAS,
 ]);
 export type RunResult = z.infer<typeof RunResultSchema>;

@@ -35,3 +35,4 @@ export { findPendingRetries, type PendingRetryRecord } from './pending-retries';
 export { findSchedulesNamingBlob, type ScheduleNamingBlob } from './schedules-naming-blob';
 export { takeInFlight, renewInFlight, loadFiringSchedules, markSendsStarted } from './in-flight';
 export { claimDeadLetterSends, type DeadLetterSend } from './dead-letter-sends';
+export { findInProgress, releaseBuffered, BUFFERED_DUE_AT, type InProgress } from './overlap';
