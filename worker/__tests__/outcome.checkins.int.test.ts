@@ -277,3 +277,71 @@ describe('examples/checkin', () => {
     }
   });
 });
+
+describe('§16.2 overlap policy', () => {
+  /** A minutely rate schedule to the receiver, expecting completion within 10 minutes, first due at `at`. */
+  async function minutely(at: Date, overlap: 'allow_all' | 'skip' | 'buffer_one') {
+    n++;
+    return createSchedule({
+      db: w.db, actor: w.actor(), revision: await w.scheduler(), limits: TEST_LIMITS, now: plus(at, -60_000), httpAllowList: SAVE_ALLOWED,
+      input: {
+        alias: `overlap-${n}`, repeat: 'recurring_rate', rate_expression: '1 minute', start_date: at.toISOString(), timezone: 'UTC',
+        completion: { expect_within_seconds: 600 }, overlap_policy: overlap, invocation_target_type: 'http', invocation_target: { url: receiver.url(`/job/${n}`) },
+      },
+    });
+  }
+  const history = async (scheduleId: string) =>
+    (await w.db.run.findMany({ where: { scheduleId }, orderBy: { scheduledFor: 'asc' } })).map((r) => ({ at: r.scheduledFor.toISOString(), status: r.status, result: r.result as Record<string, unknown>, id: r.id, createdAt: r.createdAt }));
+  const minute = (at: Date, k: number) => plus(at, k * 60_000);
+
+  it('skip: a receiver that checks in after 150 s records delivered / skipped / skipped / delivered', async () => {
+    const at = nextMinute();
+    const s = await minutely(at, 'skip');
+    await tickAt(at);
+    await tickAt(minute(at, 1));
+    await tickAt(minute(at, 2));
+    clock.at = plus(at, 150_000);
+    expect((await post(checkinUrlOf(s.id, at))).body).toEqual({ outcome: 'succeeded' });
+    await tickAt(minute(at, 3));
+    const runs = await history(s.id);
+    expect(runs.map((r) => [r.at, r.status])).toEqual([
+      [at.toISOString(), 'success'],
+      [minute(at, 1).toISOString(), 'skipped'],
+      [minute(at, 2).toISOString(), 'skipped'],
+      [minute(at, 3).toISOString(), 'success'],
+    ]);
+    expect(runs[1].result).toEqual({ error: 'overlap', in_progress_run_id: runs[0].id });
+    expect(toRun(await w.db.run.findUniqueOrThrow({ where: { id: runs[1].id } })).status).toBe('skipped');
+  });
+
+  it('buffer_one: the first occurrence due meanwhile waits and is delivered within 2 s of the check-in; a further one is skipped', async () => {
+    const at = nextMinute();
+    const s = await minutely(at, 'buffer_one');
+    await tickAt(at);
+    await tickAt(minute(at, 1));
+    await tickAt(minute(at, 2));
+    expect((await history(s.id)).map((r) => r.status)).toEqual(['success', 'skipped']);
+    const checkedInAt = plus(at, 150_000);
+    clock.at = checkedInAt;
+    expect((await post(checkinUrlOf(s.id, at))).body).toEqual({ outcome: 'succeeded' });
+    // The worker's next poll (≤ 1 s later) delivers the waiting occurrence, its scheduled_for unchanged.
+    await tickAt(plus(checkedInAt, 1_000));
+    const runs = await history(s.id);
+    expect(runs.map((r) => [r.at, r.status])).toEqual([
+      [at.toISOString(), 'success'],
+      [minute(at, 1).toISOString(), 'success'],
+      [minute(at, 2).toISOString(), 'skipped'],
+    ]);
+    expect(runs[1].createdAt.getTime() - checkedInAt.getTime()).toBeLessThanOrEqual(2_000);
+    expect(receiver.requests.some((r) => r.headers['webhook-id'] === occurrenceId({ scheduleId: s.id, scheduledFor: minute(at, 1), trigger: 'schedule' }))).toBe(true);
+  });
+
+  it('allow_all: every occurrence is delivered while the first is still in progress', async () => {
+    const at = nextMinute();
+    const s = await minutely(at, 'allow_all');
+    for (let k = 0; k < 4; k++) await tickAt(minute(at, k));
+    const runs = await history(s.id);
+    expect(runs.map((r) => r.status)).toEqual(['success', 'success', 'success', 'success']);
+    expect((await w.db.run.findMany({ where: { scheduleId: s.id } })).every((r) => r.outcome === 'pending')).toBe(true);
+  });
+});
