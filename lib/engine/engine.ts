@@ -32,7 +32,7 @@ export interface Engine {
   /** Deliver and record, waiting for all (manual fires, tests). */
   deliverAndRecord(db: Db, attempts: InFlightAttempt[], delivery: DeliveryDeps, clock: () => Date): Promise<FireOutcome[]>;
   /** Begin a manual fire in the caller's transaction (manual-fire.ts). */
-  startManualFire(tx: Tx, schedule: FiringSchedule, opts: { scheduledFor: Date; now: Date; limits: Limits; deadLetterId?: string | null }): Promise<StartedManualFire>;
+  startManualFire(tx: Tx, schedule: FiringSchedule, opts: { scheduledFor: Date; now: Date; limits: Limits; deadLetterId?: string | null; overlap?: 'allow_all' | 'skip' }): Promise<StartedManualFire>;
   /** Finish a manual fire after its transaction committed. */
   finishManualFire(db: Db, started: StartedManualFire, delivery: DeliveryDeps | undefined): Promise<void>;
   /** Send the dead letters whose SQS send is due (dead-letter-sends.ts). */

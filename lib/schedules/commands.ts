@@ -18,6 +18,7 @@ import {
   ListSchedulesParams,
   SCHEDULER_COMMANDS,
   ScheduleIdParams,
+  RunScheduleParams,
   SetAllEnabledParams,
   SigningSecretParams,
 } from './contract';
@@ -86,8 +87,8 @@ export const schedulerCommands: CommandTable<typeof SCHEDULER_COMMANDS> = {
     return listRuns({ ...base(ctx), scheduleId: p.schedule_id, startExecutionId: p.start_execution_id, includeSchedule: p.include_schedule, status: p.status });
   },
   async run_schedule(ctx) {
-    const p = parseOrRefuse(ScheduleIdParams, ctx.params);
-    return { execution: await runSchedule({ ...base(ctx), scheduleRef: p.schedule_id, now: ctx.now, limits: ctx.limits, ...fireDepsOf(ctx) }) };
+    const p = parseOrRefuse(RunScheduleParams, ctx.params);
+    return { execution: await runSchedule({ ...base(ctx), scheduleRef: p.schedule_id, now: ctx.now, limits: ctx.limits, overlap: p.overlap, ...fireDepsOf(ctx) }) };
   },
   async set_all_enabled(ctx) {
     const p = parseOrRefuse(SetAllEnabledParams, ctx.params);

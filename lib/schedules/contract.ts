@@ -435,6 +435,11 @@ export const ListExecutionsParams = z
   })
   .strict();
 export const SetAllEnabledParams = z.object({ enabled: z.boolean() }).strict();
+/**
+ * `run_schedule` (SPEC §3.1, §16.2): `overlap: "skip"` records the manual run `skipped` instead of
+ * delivering it while a run of the schedule is in progress; `allow_all` (the default) always fires.
+ */
+export const RunScheduleParams = ScheduleIdParams.extend({ overlap: z.enum(['allow_all', 'skip']).optional() }).strict();
 export const ListDeadLettersParams = z.strictObject({ start_dead_letter_id: z.string().max(200).nullable().optional() });
 export const DeadLetterIdParams = z.strictObject({ dead_letter_id: z.string().min(1).max(200) });
 
@@ -590,7 +595,7 @@ export const SCHEDULER_COMMANDS = {
   delete_schedule: { params: DeleteScheduleParams, answer: EmptyAnswer, summary: 'Delete a schedule and its history, in any state; a stale `expected_version` is 409 version_conflict.' },
   list_schedules: { params: ListSchedulesParams, answer: ScheduleListPage, summary: 'Schedules, 50 a page, by created_at then id.' },
   list_executions: { params: ListExecutionsParams, answer: RunListPage, summary: 'A schedule\'s runs (by id only), 10 a page, newest first.' },
-  run_schedule: { params: ScheduleIdParams, answer: RunAnswer, summary: 'Fire now, recorded with trigger "manual".' },
+  run_schedule: { params: RunScheduleParams, answer: RunAnswer, summary: 'Fire now, recorded with trigger "manual".' },
   set_all_enabled: { params: SetAllEnabledParams, answer: SetAllEnabledAnswer, summary: 'Pause every enabled active schedule of the scheduler (false), or resume those a pause all disabled (true).' },
   list_dead_letters: { params: ListDeadLettersParams, answer: DeadLetterListPage, summary: 'Exhausted occurrences of the scheduler, 10 a page, newest first (SPEC §12.3).' },
   replay_dead_letter: { params: DeadLetterIdParams, answer: ReplayAnswer, summary: 'Fire a dead letter\'s occurrence again now, as a manual run linked to it.' },

@@ -8,7 +8,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CheckinRateLimiter, EVENTBRIDGE_FIRE_FACTS, handleCheckin, NOT_FOUND_BODY, CHECKIN_RATE } from '../../lib/api';
 import { childEnv, serverSecretKey } from '../../lib/config';
-import { checkinKey, checkinToken, checkinUrls, createSchedule, schedulerEngine, toRun } from '../../lib/schedules';
+import { checkinKey, checkinToken, checkinUrls, createSchedule, runSchedule, schedulerEngine, toRun } from '../../lib/schedules';
 import { occurrenceId } from '../../lib/targets';
 import { testDelivery } from '../../lib/testing/fire-and-deliver';
 import { TEST_LIMITS } from '../../lib/testing/limits';
@@ -334,6 +334,18 @@ describe('§16.2 overlap policy', () => {
     ]);
     expect(runs[1].createdAt.getTime() - checkedInAt.getTime()).toBeLessThanOrEqual(2_000);
     expect(receiver.requests.some((r) => r.headers['webhook-id'] === occurrenceId({ scheduleId: s.id, scheduledFor: minute(at, 1), trigger: 'schedule' }))).toBe(true);
+  });
+
+  it("run_schedule's overlap: skip records a skipped manual run while one is in progress; allow_all fires", async () => {
+    const at = nextMinute();
+    const s = await minutely(at, 'allow_all');
+    await tickAt(at);
+    const inProgress = (await history(s.id))[0];
+    const base = { db: w.db, actor: w.actor(), revision: await w.scheduler(), scheduleRef: s.id, limits: TEST_LIMITS, delivery: testDelivery(), engine };
+    const skipped = await runSchedule({ ...base, now: plus(at, 5_000), overlap: 'skip' });
+    expect(skipped).toMatchObject({ trigger: 'manual', status: 'skipped', result: { error: 'overlap', in_progress_run_id: inProgress.id } });
+    const fired = await runSchedule({ ...base, now: plus(at, 6_000) });
+    expect(fired).toMatchObject({ trigger: 'manual', status: 'success', outcome: 'pending' });
   });
 
   it('allow_all: every occurrence is delivered while the first is still in progress', async () => {
