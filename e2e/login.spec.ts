@@ -149,8 +149,10 @@ test('CSRF: a login or logout posted from another site is refused', async () => 
 
     const same = await api.post('/auth/login', { headers: { origin: base }, data: { email: DEMO_EMAIL, password: E2E_DEMO_PASSWORD } });
     expect(same.status()).toBe(200);
-    const cookie = same.headers()['set-cookie'];
+    const [cookie, device] = same.headers()['set-cookie'].split('\n');
     expect(cookie).toMatch(/^scheduler_session=[A-Za-z0-9_-]{43}; Path=\/; Expires=[^;]+; HttpOnly; SameSite=Lax$/);
+    // The login device cookie (a browser the account used before, docs/decisions.md 162) goes to /auth only.
+    expect(device).toMatch(/^scheduler_device=[0-9a-f-]{36}\.[0-9a-z]+\.[A-Za-z0-9_-]{43}; Path=\/auth; Expires=[^;]+; HttpOnly; SameSite=Lax$/);
     // A cross-site logout does not end the session.
     const logout = await api.post('/auth/logout', { headers: { origin: 'http://evil.example' } });
     expect(logout.status()).toBe(403);

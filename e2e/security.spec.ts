@@ -43,6 +43,22 @@ async function invite(page: Page, org: string, email: string, role: 'read' | 'wr
   return { link, label };
 }
 
+/** Grant `email` read on the org's `procedures` blob on the admin page; returns the one-time link shown. */
+async function grantByEmail(page: Page, org: string, email: string): Promise<{ link: string }> {
+  await page.goto(`/orgs/${org}/admin`);
+  const form = page.getByRole('form', { name: 'Grant access to a blob' });
+  await form.getByLabel('Blob', { exact: true }).selectOption({ label: 'procedures (workflow)' });
+  await form.getByLabel('Grantee type').selectOption('user');
+  await form.getByLabel('Grantee', { exact: true }).fill(email);
+  await form.getByLabel('Role').selectOption('read');
+  await form.getByRole('button', { name: 'Grant' }).click();
+  const shown = form.getByTestId('shown-once');
+  await expect(shown).toBeVisible();
+  const link = (await shown.innerText()).trim();
+  expect(link).toMatch(new RegExp(`^http://127\\.0\\.0\\.1:${E2E_PORT}/invite/[A-Za-z0-9_-]{43}$`));
+  return { link };
+}
+
 async function apiLogin(email: string, password: string): Promise<number> {
   const api = await playwrightRequest.newContext({ baseURL: `http://127.0.0.1:${E2E_PORT}`, storageState: NO_SESSION });
   try {
@@ -107,16 +123,7 @@ test.describe('invitations (acceptance 1)', () => {
       await expect(p.getByRole('link', { name: 'Ops scheduler' })).toBeVisible();
       await expect(p.getByText(fx.orgs.globex.scheduler.name)).toHaveCount(0);
 
-      // Org B's admin, holding B's link, cannot set a password on the account that now exists.
-      await withPage(browser, async (attacker) => {
-        await attacker.goto(fromGlobex.link);
-        await attacker.getByLabel('Choose a password').fill('attacker password 1');
-        await attacker.getByRole('button', { name: 'Make account and join' }).click();
-        await expect(attacker.getByRole('main').getByRole('alert')).toHaveText('This email already has an account. Log in as it, then open this link again to accept.');
-      });
-      expect(await apiLogin(email, 'attacker password 1')).toBe(401);
-
-      // The invitee, logged in, accepts B's invitation: only now does the account hold B's role.
+      // The invitee, logged in, opens B's link: the page offers to accept as the account, and it joins B.
       await p.goto(fromGlobex.link);
       await p.getByRole('button', { name: 'Accept and join Globex Corporation' }).click();
       await expect(p).toHaveURL(/\/orgs$/);
@@ -130,6 +137,45 @@ test.describe('invitations (acceptance 1)', () => {
       await invitee.close();
     }
     expect(await apiLogin(email, 'invitee password 1')).toBe(200);
+
+    // The takeover variant: A grants `procedures` to an email with no account (a link of A's, blob access
+    // only); B's admin invites the same email to B and, holding B's link, picks the password itself. The
+    // page offers "Log in as …" to whoever has an account; a new password makes B's own, separate account,
+    // which holds nothing of A's.
+    const second = `second-${SUFFIX}@example.com`;
+    const grant = await grantByEmail(page, 'acme-corp', second);
+    const fromGlobex2 = await withPage(browser, async (g) => {
+      await loginInBrowser(g, globexAdmin.email, globexAdmin.password);
+      return invite(g, 'globex-corp', second, 'read');
+    });
+    await withPage(browser, async (attacker) => {
+      await attacker.goto(fromGlobex2.link);
+      await expect(attacker.getByRole('link', { name: `Log in as ${second}` })).toBeVisible();
+      await attacker.getByLabel('Choose a password').fill('attacker password 1');
+      await attacker.getByRole('button', { name: 'Make account and join' }).click();
+      await expect(attacker).toHaveURL(/\/schedulers$/);
+      await expect(attacker.getByRole('link', { name: 'Ops scheduler' })).toHaveCount(0);
+      await attacker.goto('/catalog');
+      await expect(attacker.getByRole('main')).not.toContainText('Procedures');
+    });
+    // A's grant still waits for A's link; the real person's account made with it holds the grant.
+    await page.goto('/orgs/acme-corp/admin');
+    await expect(page.getByRole('table', { name: 'Blob access grants' }).getByRole('row').filter({ hasText: second })).toContainText('pending');
+    await expect(page.getByRole('table', { name: 'Pending invitations' }).getByRole('row').filter({ hasText: second })).toContainText('blob access only');
+    await expectNoSeriousViolations(page, 'the org admin page with a pending grant and its invitation');
+    await withPage(browser, async (real) => {
+      await real.goto(grant.link);
+      await expect(real.getByRole('heading', { level: 1, name: 'Access to Acme Corp' })).toBeVisible();
+      await expect(real.getByRole('list', { name: 'Blob access this link gives' })).toContainText('read on procedures');
+      await expectNoSeriousViolations(real, 'the invitation page of a blob-access link');
+      await real.getByLabel('Choose a password').fill('real person password 1');
+      await real.getByRole('button', { name: 'Make account and accept' }).click();
+      await expect(real).toHaveURL(/\/schedulers$/);
+      await real.goto('/catalog');
+      await expect(real.getByRole('main')).toContainText('Procedures');
+    });
+    expect(await apiLogin(second, 'real person password 1')).toBe(200);
+    expect(await apiLogin(second, 'attacker password 1')).toBe(200); // B's own account of the email, holding nothing of A's
   });
 });
 

@@ -8,7 +8,7 @@
  * The operator's login password: SCHEDULER_DEMO_PASSWORD when set (applied at every seed), otherwise
  * one generated for an operator without a password and printed once (only its scrypt hash is stored).
  */
-import { generateApiKey, upsertKnownApiKey, upsertKnownAccessKey, DEMO_USER_EMAIL, generatePassword, hashPassword, verifyPassword } from '../lib/auth';
+import { generateApiKey, upsertKnownApiKey, upsertKnownAccessKey, DEMO_USER_EMAIL, generatePassword, passwordHashForEmail, verifyPassword } from '../lib/auth';
 import { loadConfig } from '../lib/config';
 import { closeDb, getDb, inTransaction, type Db, type Tx } from '../lib/db';
 import { writeCredentialsFile } from '../scripts/credentials-file';
@@ -30,23 +30,32 @@ export async function seed(
   demoPassword = loadConfig().demoPassword,
   bootstrapAccessKey = loadConfig().bootstrapAccessKey,
 ): Promise<{ printedKey: string | null; printedPassword: string | null; orgId: string; userId: string; schedulerRevisionId: string; proceduresRevisionId: string }> {
+  // The operator is the seeded org's member with the demo email (an email may have other accounts,
+  // made through other orgs' links: docs/decisions.md 160); the oldest when several.
+  const findOperator = (t: Tx) =>
+    t.user.findFirst({
+      where: { email: DEMO_USER_EMAIL, memberships: { some: { org: { alias: 'acme-corp' } } } },
+      orderBy: [{ createdAt: 'asc' }, { id: 'asc' }],
+      select: { id: true, passwordHash: true },
+    });
   // The operator's password hash is computed before the transaction (scrypt takes ~100 ms).
-  const existing = await db.user.findUnique({ where: { email: DEMO_USER_EMAIL }, select: { passwordHash: true } });
+  const existing = await findOperator(db);
   let printedPassword: string | null = null;
   let passwordHash: string | null = null;
   if (demoPassword) {
-    if (!existing?.passwordHash || !(await verifyPassword(demoPassword, existing.passwordHash))) passwordHash = await hashPassword(demoPassword);
+    if (!existing?.passwordHash || !(await verifyPassword(demoPassword, existing.passwordHash))) passwordHash = await passwordHashForEmail(db, DEMO_USER_EMAIL, demoPassword);
   } else if (!existing?.passwordHash) {
     printedPassword = generatePassword();
-    passwordHash = await hashPassword(printedPassword);
+    passwordHash = await passwordHashForEmail(db, DEMO_USER_EMAIL, printedPassword);
   }
   return inTransaction(db, async (tx) => {
     const org = await tx.org.upsert({ where: { alias: 'acme-corp' }, create: { alias: 'acme-corp', name: 'Acme Corp' }, update: {} });
-    const user = await tx.user.upsert({
-      where: { email: DEMO_USER_EMAIL },
-      create: { email: DEMO_USER_EMAIL, name: 'Acme Operator', passwordHash },
-      update: passwordHash ? { passwordHash } : {},
-    });
+    const found = await findOperator(tx);
+    const user = found
+      ? passwordHash
+        ? await tx.user.update({ where: { id: found.id }, data: { passwordHash } })
+        : found
+      : await tx.user.create({ data: { email: DEMO_USER_EMAIL, name: 'Acme Operator', passwordHash } });
     await tx.membership.upsert({
       where: { userId_orgId: { userId: user.id, orgId: org.id } },
       create: { userId: user.id, orgId: org.id, role: 'admin' },

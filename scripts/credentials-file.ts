@@ -49,7 +49,7 @@ function readEntries(file: string): Map<string, string> {
  */
 export function writeCredentialsFile(databaseUrl: string, generated: GeneratedCredentials, baseUrl: string, dataDir?: string): string {
   const file = credentialsFilePath(databaseUrl, dataDir);
-  mkdirSync(path.dirname(file), { recursive: true });
+  mkdirSync(path.dirname(file), { recursive: true, mode: 0o700 });
   const entries = readEntries(file);
   if (generated.login) {
     entries.set('login_email', generated.login.email);
@@ -67,8 +67,9 @@ export function writeCredentialsFile(databaseUrl: string, generated: GeneratedCr
     ...['login_email', 'login_password', 'api_key_org', 'api_key'].flatMap((k) => (entries.has(k) ? [`${k}: ${entries.get(k)}`] : [])),
     '',
   ];
+  // writeFileSync applies `mode` only when it creates the file: an existing one is made owner-only
+  // before the secrets go in.
+  if (existsSync(file)) chmodSync(file, 0o600);
   writeFileSync(file, lines.join('\n'), { mode: 0o600 });
-  // writeFileSync applies `mode` only when it creates the file.
-  chmodSync(file, 0o600);
   return file;
 }

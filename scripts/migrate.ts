@@ -6,16 +6,18 @@
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { loadConfig } from '../lib/config';
+import { looseModeNote, PRIVATE_DIR_MODE } from '../lib/db';
 import { migrateDatabase } from '../lib/db/migrate';
 
 const root = path.resolve(import.meta.dirname, '..');
 const config = loadConfig();
-if (config.dialect === 'sqlite') mkdirSync(path.join(root, 'data'), { recursive: true });
+if (config.dialect === 'sqlite') mkdirSync(path.join(root, 'data'), { recursive: true, mode: PRIVATE_DIR_MODE });
 migrateDatabase(config.databaseUrl)
   .then(({ applied, total, notes }) => {
     const names = applied.length ? `; applied ${applied.join(', ')}` : '';
     console.log(`migrate: ${config.dialect} schema is current (${total} migrations${names})`);
-    for (const note of notes) console.log(`migrate: ${note}`);
+    const modeNote = config.dialect === 'sqlite' ? looseModeNote(config.databaseUrl.replace(/^file:/, '')) : null;
+    for (const note of [...notes, ...(modeNote ? [modeNote] : [])]) console.log(`migrate: ${note}`);
   })
   .catch((e: unknown) => {
     console.error(`migrate: ${e instanceof Error ? e.message : String(e)}`);

@@ -83,7 +83,8 @@ function sourceHash(): string {
   return h.digest('hex');
 }
 
-mkdirSync(path.join(root, 'data'), { recursive: true });
+// The data folder holds the database, its credentials file and the server key: owner only.
+mkdirSync(path.join(root, 'data'), { recursive: true, mode: 0o700 });
 // Both dialects' clients are generated at install; regenerate if either is missing.
 if (!['sqlite', 'postgresql'].every((d) => existsSync(path.join(root, `lib/db/generated/${d}/client.ts`)))) run(bin('tsx'), ['scripts/generate.ts']);
 const where = config.dialect === 'sqlite' ? config.databaseUrl.replace(/^file:/, '') : 'PostgreSQL (DATABASE_URL)';

@@ -51,7 +51,10 @@ async function setUpOrg(db: Db, org: OrgKey, now: Date, out: AccessFixtures): Pr
     const password = randomBytes(12).toString('base64url');
     const passwordHash = await hashPassword(password);
     const user = await tx(db, async (t) => {
-      const u = await t.user.upsert({ where: { email }, create: { email, name: `Matrix ${role} (${alias})`, passwordHash }, update: { passwordHash } });
+      const found = await t.user.findFirst({ where: { email }, orderBy: { createdAt: 'asc' }, select: { id: true } });
+      const u = found
+        ? await t.user.update({ where: { id: found.id }, data: { passwordHash } })
+        : await t.user.create({ data: { email, name: `Matrix ${role} (${alias})`, passwordHash } });
       await t.membership.upsert({ where: { userId_orgId: { userId: u.id, orgId: row.id } }, create: { userId: u.id, orgId: row.id, role }, update: { role } });
       return u;
     });

@@ -27,14 +27,19 @@ const PROBE_ID = 'web';
 
 /**
  * The health report at `now` (UTC): database reachability, whether it takes writes, and the workers'
- * liveness. Never throws (an unreachable database is a `degraded` report) and never carries the
+ * liveness. `client` is the process's client, or how to open it (default: `runtime()`'s). Never throws
+ * (an unreachable database, or one that cannot be opened, is a `degraded` report) and never carries the
  * driver's error text (it is logged instead). Writes nothing while all is well; after a write of this
  * process failed with a storage fault (lib/api/storage-health.ts), each call probes with one small
  * committed write, so the report clears by itself once space returns.
  */
-export async function healthReport(now: Date, db: Runtime['db'] = runtime().db): Promise<HealthReport> {
+export async function healthReport(now: Date, client: Runtime['db'] | (() => Runtime['db']) = () => runtime().db): Promise<HealthReport> {
   let liveness: WorkerLiveness;
+  let db: Runtime['db'];
   try {
+    // Opening the client is part of the check: a SQLite file whose folder cannot be written (no WAL
+    // files) fails here, and the next call opens it again (lib/db keeps no client that failed to open).
+    db = typeof client === 'function' ? client() : client;
     // Reading the heartbeats is the reachability check: it answers only from a reachable, migrated database.
     liveness = await workerLiveness(db, now);
   } catch (e) {

@@ -11,6 +11,8 @@
  *   body with its status: `401 unauthorized`, `429 rate_limited`, `400 invalid_request_body`.
  */
 import {
+  DEVICE_COOKIE,
+  DEVICE_TOKEN_TTL_MS,
   acceptInvitationAsUser,
   acceptInvitationWithNewAccount,
   endWebSession,
@@ -45,15 +47,32 @@ function sessionCookie(value: string, opts: { secure: boolean; expires: Date }):
   ].join('; ');
 }
 
-/** The session token the request's cookie carries, or null. */
-export function sessionTokenOf(req: Request): string | null {
+/** `Set-Cookie` value for the login device cookie (Path=/auth: only the login endpoint reads it). */
+function deviceCookie(value: string, opts: { secure: boolean; now: Date }): string {
+  return [
+    `${DEVICE_COOKIE}=${value}`,
+    'Path=/auth',
+    `Expires=${new Date(opts.now.getTime() + DEVICE_TOKEN_TTL_MS).toUTCString()}`,
+    'HttpOnly',
+    'SameSite=Lax',
+    ...(opts.secure ? ['Secure'] : []),
+  ].join('; ');
+}
+
+/** The value of cookie `name` in the request, or null. */
+function cookieOf(req: Request, name: string): string | null {
   const header = req.headers.get('cookie');
   if (!header) return null;
   for (const part of header.split(';')) {
     const eq = part.indexOf('=');
-    if (eq > 0 && part.slice(0, eq).trim() === SESSION_COOKIE) return part.slice(eq + 1).trim() || null;
+    if (eq > 0 && part.slice(0, eq).trim() === name) return part.slice(eq + 1).trim() || null;
   }
   return null;
+}
+
+/** The session token the request's cookie carries, or null. */
+export function sessionTokenOf(req: Request): string | null {
+  return cookieOf(req, SESSION_COOKIE);
 }
 
 /**
@@ -93,11 +112,14 @@ export async function loginResponse(req: Request, now: Date = new Date()): Promi
     if (!isSameOriginPost(req.headers)) throw new DomainError('forbidden', 'cross-site login form posts are refused');
     const input = parseAuthInput(LoginInput, await readForm(req));
     next = safeNextPath(input.next);
-    const session = await login(runtime().db, { email: input.email, password: input.password, client: clientAddress(req), now });
-    const cookie = sessionCookie(session.token, { secure: isHttpsRequest(req.headers, req.url), expires: session.expiresAt });
-    if (!jsonStyle) return seeOther(next, cookie);
-    const res = json({ user: { id: session.user.id, email: session.user.email, name: session.user.name } });
-    res.headers.append('set-cookie', cookie);
+    const deviceToken = cookieOf(req, DEVICE_COOKIE);
+    const session = await login(runtime().db, { email: input.email, password: input.password, client: clientAddress(req), deviceToken, now });
+    const secure = isHttpsRequest(req.headers, req.url);
+    const cookie = sessionCookie(session.token, { secure, expires: session.expiresAt });
+    const device = deviceCookie(session.deviceToken, { secure, now });
+    const res = jsonStyle ? json({ user: { id: session.user.id, email: session.user.email, name: session.user.name } }) : seeOther(next, cookie);
+    if (jsonStyle) res.headers.append('set-cookie', cookie);
+    res.headers.append('set-cookie', device);
     return res;
   } catch (e) {
     if (jsonStyle || !isDomainError(e)) return errorResponse(e);
@@ -128,7 +150,7 @@ export async function logoutResponse(req: Request): Promise<Response> {
  * `POST /auth/invitations/accept` with `token`, and `password` (+ optional `name`) for a new account;
  * without a password, the signed-in user (session cookie) accepts (lib/auth/invitations). A new
  * account is logged in at once. Form posts: `303` to `/schedulers`, or back to `/invite/<token>?error=<code>`;
- * JSON: `200 {user?}` or the SPEC error (`404 not_found`, `409 account_exists`, `403 forbidden`, `401`).
+ * JSON: `200 {user?}` or the SPEC error (`404 not_found`, `409 already_member`, `403 forbidden`, `401`).
  */
 export async function acceptInvitationResponse(req: Request, now: Date = new Date()): Promise<Response> {
   const jsonStyle = isJson(req);

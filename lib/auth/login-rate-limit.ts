@@ -8,9 +8,15 @@
  * - **the pair** (address, email): 5 failures, then that address is refused for that email
  *   (`429 rate_limited`) until the window ends, even with the right password; a success clears it;
  * - **the source** (address, any email): 50 failures, then that address is refused for every email;
- * - **the account** (email, any address): never refused, only slowed. From the 10th failure on, every
- *   attempt for that email waits before its password is checked, 250 ms more per failure, at most 3 s.
- *   Someone guessing from many addresses thus cannot lock the owner out, and guesses cost time.
+ * - **the account** (email, any address): from the 10th failure on, every attempt for that email waits
+ *   before its password is checked, 250 ms more per failure, at most 3 s; from the 20th, the email is
+ *   refused (`429 rate_limited`, "for this account") until its window ends, from every address, except
+ *   for an attempt that carries a login device token of one of the email's accounts (a browser where it
+ *   logged in before, login-device.ts): that attempt is checked, against that account only, without
+ *   the wait. So 40 addresses get 20 guesses per 15 minutes between them, not 200, and the owner keeps
+ *   logging in from a browser it used before (docs/decisions.md 162). The email's counter is taken
+ *   BEFORE the password is checked (one atomic upsert; a success gives it back unless the email has
+ *   several accounts), so parallel guesses cannot all pass the check before any of them is counted.
  */
 import { countLoginFailure, inTransaction, type Db, type Tx } from '../db';
 
@@ -22,6 +28,8 @@ export const LOGIN_FAILURES_PER_CLIENT = 5;
 export const LOGIN_FAILURES_PER_SOURCE = 50;
 /** Failures per email (any addresses) after which every attempt for it is slowed. */
 export const LOGIN_SLOW_AFTER = 10;
+/** Failed attempts per email (any addresses) in one window; later ones are refused but from a known device. */
+export const LOGIN_FAILURES_PER_ACCOUNT = 20;
 /** The longest an attempt is slowed, in ms. */
 export const LOGIN_MAX_DELAY_MS = 3000;
 
@@ -36,7 +44,7 @@ export interface LoginThrottle {
 
 const keys = (email: string, client: string) => ({ pair: `pair:${client}|${email}`, source: `source:${client}`, account: `account:${email}` });
 
-/** The throttle for `email` from address `client` at `now` (reads only). */
+/** The address limits and the slow-down for `email` from address `client` at `now` (reads only). */
 export async function loginThrottle(db: Tx, email: string, client: string, now: Date): Promise<LoginThrottle> {
   const k = keys(email, client);
   const floor = new Date(now.getTime() - LOGIN_WINDOW_MS);
@@ -56,18 +64,48 @@ export async function loginThrottle(db: Tx, email: string, client: string, now: 
   return { retryAfterMs, refusedBy, delayMs };
 }
 
-/** Count one failed attempt for `email` from `client` on all three counters; drops ended windows. */
+/**
+ * Count one attempt for `email` (any address) at `now`, before its password is checked, and say whether
+ * the email is now locked: `lockedMs` is the time until its window ends once this attempt is past
+ * `LOGIN_FAILURES_PER_ACCOUNT`, else 0. A successful attempt gives its count back (`recordLoginSuccess`)
+ * when the email has one account.
+ */
+export async function countLoginAttempt(db: Db, email: string, now: Date): Promise<{ attempts: number; lockedMs: number }> {
+  const key = keys(email, '').account;
+  const floor = new Date(now.getTime() - LOGIN_WINDOW_MS);
+  return inTransaction(db, async (tx) => {
+    // Exact under concurrency: each parallel attempt gets its own number from the one upsert.
+    const attempts = await countLoginFailure(tx, key, now, floor);
+    if (attempts <= LOGIN_FAILURES_PER_ACCOUNT) return { attempts, lockedMs: 0 };
+    const row = await tx.loginThrottle.findUnique({ where: { key } });
+    return { attempts, lockedMs: Math.max(1, (row?.windowStart.getTime() ?? now.getTime()) + LOGIN_WINDOW_MS - now.getTime()) };
+  });
+}
+
+/**
+ * Count one failed attempt for `email` from `client` on the address counters (the email's own counter
+ * took the attempt before it was checked: `countLoginAttempt`); drops ended windows.
+ */
 export async function recordLoginFailure(db: Db, email: string, client: string, now: Date): Promise<void> {
   const k = keys(email, client);
   const floor = new Date(now.getTime() - LOGIN_WINDOW_MS);
   await inTransaction(db, async (tx) => {
-    for (const key of [k.pair, k.source, k.account]) await countLoginFailure(tx, key, now, floor);
+    for (const key of [k.pair, k.source]) await countLoginFailure(tx, key, now, floor);
     // Bounded by the table's size (one row per recent counter), through the window_start index.
     await tx.loginThrottle.deleteMany({ where: { windowStart: { lte: floor } } });
   });
 }
 
-/** A successful login clears its pair's counter (the source and account counters run their window). */
-export async function recordLoginSuccess(db: Tx, email: string, client: string): Promise<void> {
-  await db.loginThrottle.deleteMany({ where: { key: keys(email, client).pair } });
+/**
+ * A successful login clears its pair's counter and, with `giveBack`, gives back the attempt
+ * `countLoginAttempt` took from the email (the source's and the email's windows run on). The caller
+ * passes `giveBack: false` when the email has several accounts (docs/decisions.md 160, 162): the holder of
+ * one of them could otherwise set its own password to each guess and log in, each attempt a success,
+ * learning from which account answered whether the guess was another account's password; so there
+ * every attempt counts, and past the limit only a browser's own account is checked.
+ */
+export async function recordLoginSuccess(db: Tx, email: string, client: string, opts: { giveBack: boolean } = { giveBack: true }): Promise<void> {
+  const k = keys(email, client);
+  await db.loginThrottle.deleteMany({ where: { key: k.pair } });
+  if (opts.giveBack) await db.loginThrottle.updateMany({ where: { key: k.account, failures: { gt: 0 } }, data: { failures: { decrement: 1 } } });
 }

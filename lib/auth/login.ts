@@ -1,13 +1,17 @@
 /**
  * Browser login with email + password (SPEC §2). The answer for a wrong password, an unknown email
  * and an account without a password is the same `401 unauthorized` with the same message, and costs
- * one scrypt in every case (`verifyPassword`), so neither the text nor the time tells which it was.
+ * one scrypt in every case (`matchPassword`), so neither the text nor the time tells which it was.
+ * An email may have several accounts (one per org link that made one, docs/decisions.md 160): the
+ * password picks the account (the oldest of those it matches); they share a salt, so one scrypt checks all.
  */
 import { inTransaction, type Db } from '../db';
 import { DomainError } from '../errors';
 import type { Actor } from './actor';
-import { loginThrottle, recordLoginFailure, recordLoginSuccess } from './login-rate-limit';
-import { MAX_PASSWORD_LENGTH, verifyPassword } from './password';
+import { accountsOfEmail } from './account-password';
+import { deviceTokenUser, issueDeviceToken } from './login-device';
+import { countLoginAttempt, loginThrottle, recordLoginFailure, recordLoginSuccess } from './login-rate-limit';
+import { matchPassword } from './password';
 import { createWebSession, type WebUser } from './web-session';
 
 export interface LoginOptions {
@@ -15,6 +19,8 @@ export interface LoginOptions {
   password: string;
   /** The client's address as the web server resolved it (for the failed-attempt counters); `unknown` when none. */
   client: string;
+  /** The `scheduler_device` cookie's token, when the browser sent one (login-device.ts). */
+  deviceToken?: string | null;
   now: Date;
 }
 
@@ -32,38 +38,50 @@ export const LOGIN_REFUSED_MESSAGE = 'email or password is incorrect';
 
 /**
  * Check the credentials and open a browser session.
- * @returns the session token (for the cookie; only its hash is stored), its expiry, the user and actor.
- * An email being guessed from many addresses is slowed, never refused (login-rate-limit.ts).
- * @throws `429 rate_limited` after too many failures for this email from this address, or from this
- *   address at all (see login-rate-limit.ts); `401 unauthorized` ("email or password is incorrect")
- *   for any other refusal.
+ * @returns the session token (for the cookie; only its hash is stored), its expiry, the user and actor,
+ *   and a fresh login device token for the `scheduler_device` cookie.
+ * @throws `429 rate_limited` after too many failures for this email from this address, from this
+ *   address at all, or for this email from anywhere unless the attempt comes from a known device (see
+ *   login-rate-limit.ts); `401 unauthorized` ("email or password is incorrect") for any other refusal.
  */
-export async function login(db: Db, opts: LoginOptions): Promise<{ token: string; expiresAt: Date; user: WebUser; actor: Actor }> {
+export async function login(db: Db, opts: LoginOptions): Promise<{ token: string; expiresAt: Date; user: WebUser; actor: Actor; deviceToken: string }> {
   const email = normalizeEmail(opts.email).slice(0, 320);
   const client = opts.client.slice(0, 128) || 'unknown';
   const throttle = await loginThrottle(db, email, client, opts.now);
-  if (throttle.retryAfterMs > 0) {
-    const minutes = Math.max(1, Math.ceil(throttle.retryAfterMs / 60_000));
-    const what = throttle.refusedBy === 'source' ? 'from this address' : 'for this email';
-    throw new DomainError('rate_limited', `too many failed login attempts ${what}; try again in ${minutes} minute${minutes === 1 ? '' : 's'}`);
+  const refuse = (ms: number, what: string) => {
+    const minutes = Math.max(1, Math.ceil(ms / 60_000));
+    return new DomainError('rate_limited', `too many failed login attempts ${what}; try again in ${minutes} minute${minutes === 1 ? '' : 's'}`);
+  };
+  if (throttle.retryAfterMs > 0) throw refuse(throttle.retryAfterMs, throttle.refusedBy === 'source' ? 'from this address' : 'for this email');
+  // Counted before the check (a success gives it back when the email has one account), so a burst of parallel guesses meets the limit exactly.
+  const { lockedMs } = await countLoginAttempt(db, email, opts.now);
+  let accounts = isEmailShape(email) ? await accountsOfEmail(db, email) : [];
+  const several = accounts.length > 1;
+  if (lockedMs > 0) {
+    // Locked: only a browser where one of these accounts logged in before may try, and only for it.
+    const known = deviceTokenUser(opts.deviceToken, opts.now);
+    accounts = accounts.filter((a) => a.id === known);
+    if (accounts.length === 0) throw refuse(lockedMs, 'for this account');
+  } else if (throttle.delayMs > 0) {
+    await new Promise((r) => setTimeout(r, throttle.delayMs));
   }
-  if (throttle.delayMs > 0) await new Promise((r) => setTimeout(r, throttle.delayMs));
-  const user = isEmailShape(email)
-    ? await db.user.findUnique({ where: { email }, select: { id: true, email: true, name: true, passwordHash: true } })
-    : null;
   // One scrypt whatever happened above: an unknown email costs what a wrong password costs.
-  const ok = (await verifyPassword(opts.password, user?.passwordHash ?? null)) && opts.password.length <= MAX_PASSWORD_LENGTH;
-  if (!user || !ok) {
+  const matched = await matchPassword(opts.password, accounts.map((a) => a.passwordHash));
+  const user = matched >= 0 ? accounts[matched] : null;
+  if (!user) {
     await recordLoginFailure(db, email, client, opts.now);
     throw new DomainError('unauthorized', LOGIN_REFUSED_MESSAGE);
   }
   const session = await inTransaction(db, async (tx) => {
-    await recordLoginSuccess(tx, email, client);
+    // With several accounts of the email, a success is no proof that the attempt was not a guess at
+    // another of them (which account answered tells it), so it keeps its count (docs/decisions.md 162).
+    await recordLoginSuccess(tx, email, client, { giveBack: !several });
     return createWebSession(tx, { userId: user.id, now: opts.now });
   });
   return {
     ...session,
     user: { id: user.id, email: user.email, name: user.name },
     actor: { type: 'user', id: user.id, roleCap: null },
+    deviceToken: issueDeviceToken(user.id, opts.now),
   };
 }

@@ -25,11 +25,17 @@ function scrypt(password: string, salt: Buffer, keylen: number, opts: ScryptOpti
 /** The memory scrypt needs for (N, r), with headroom (Node's default `maxmem` is 32 MiB). */
 const maxmem = (n: number, r: number) => 256 * n * r;
 
-/** Hash `password` with a fresh random salt: `scrypt$32768$8$1$<salt b64>$<hash b64>`. */
-export async function hashPassword(password: string): Promise<string> {
-  const salt = randomBytes(SALT_LENGTH);
-  const key = await scrypt(password, salt, KEY_LENGTH, { N, r: R, p: P, maxmem: maxmem(N, R) });
-  return `scrypt$${N}$${R}$${P}$${salt.toString('base64')}$${key.toString('base64')}`;
+/**
+ * Hash `password`: `scrypt$32768$8$1$<salt b64>$<hash b64>`, with a fresh random salt, or with the salt
+ * and cost of `saltOf` (another stored hash) when given and well-formed. Accounts that share an email
+ * share one salt (`passwordHashForEmail`, account-password.ts), so a login for that email costs one scrypt.
+ */
+export async function hashPassword(password: string, saltOf?: string | null): Promise<string> {
+  const from = saltOf ? parseHash(saltOf) : null;
+  const salt = from?.salt ?? randomBytes(SALT_LENGTH);
+  const [n, r, p] = from ? [from.n, from.r, from.p] : [N, R, P];
+  const key = await scrypt(password, salt, KEY_LENGTH, { N: n, r, p, maxmem: maxmem(n, r) });
+  return `scrypt$${n}$${r}$${p}$${salt.toString('base64')}$${key.toString('base64')}`;
 }
 
 interface ParsedHash {
@@ -71,6 +77,33 @@ export async function verifyPassword(password: string, stored: string | null): P
   });
   const match = key.length === parsed.key.length && timingSafeEqual(key, parsed.key);
   return match && stored !== null && parseHash(stored) !== null && password.length <= MAX_PASSWORD_LENGTH;
+}
+
+/**
+ * Which of `stored` (hashes of accounts sharing one email, in preference order) `password` matches:
+ * the index of the first match, or -1. Costs one scrypt per distinct salt and cost among them (one,
+ * since accounts of an email share their salt), and one of the default cost when none is usable, so the
+ * time does not tell how many accounts the email has, or whether it has any. Nulls (accounts without a
+ * password) and malformed hashes match nothing.
+ */
+export async function matchPassword(password: string, stored: readonly (string | null)[]): Promise<number> {
+  const parsed = stored.map((s) => (s ? parseHash(s) : null));
+  const groups = new Map<string, ParsedHash>();
+  for (const h of parsed) if (h) groups.set(`${h.n}$${h.r}$${h.p}$${h.salt.toString('base64')}`, h);
+  if (groups.size === 0) groups.set('dummy', parseHash(DUMMY_HASH)!);
+  const keys = new Map<string, Buffer>();
+  for (const [id, h] of groups) {
+    keys.set(id, await scrypt(password.slice(0, MAX_PASSWORD_LENGTH), h.salt, h.key.length, { N: h.n, r: h.r, p: h.p, maxmem: maxmem(h.n, h.r) }));
+  }
+  let found = -1;
+  parsed.forEach((h, i) => {
+    if (!h) return;
+    const key = keys.get(`${h.n}$${h.r}$${h.p}$${h.salt.toString('base64')}`)!;
+    // Every candidate is compared (constant time each), whichever matched first.
+    const equal = key.length === h.key.length && timingSafeEqual(key, h.key);
+    if (equal && found < 0) found = i;
+  });
+  return password.length <= MAX_PASSWORD_LENGTH ? found : -1;
 }
 
 /** A random password for a new account, shown once (24 base64url chars, 144 bits). */

@@ -26,7 +26,7 @@ export function serverSecretKey(config: Pick<AppConfig, 'secretKey' | 'secretKey
     text = readFileSync(file, 'utf8');
   } catch (e) {
     if ((e as NodeJS.ErrnoException).code !== 'ENOENT') throw e;
-    mkdirSync(path.dirname(file), { recursive: true });
+    mkdirSync(path.dirname(file), { recursive: true, mode: 0o700 });
     try {
       // `wx`: exclusive create. If another process created it first, read theirs.
       writeFileSync(file, `${randomBytes(32).toString('base64')}\n`, { mode: 0o600, flag: 'wx' });

@@ -72,3 +72,39 @@ export class RateExpressionError extends Error {
     this.token = token;
   }
 }
+
+/**
+ * A time-engine call that ran past its work budget (`code` `cron_work_budget_exceeded`): the engine
+ * gives up rather than run unbounded (SPEC §7.1: computing occurrences always terminates quickly).
+ * Every public call of `lib/cron` counts its steps (a turn of a calendar or occurrence walk, an `Intl`
+ * offset read) against a fixed budget per operation (`WORK_BUDGETS`, lib/cron/work.ts), about ten times
+ * what any zone of the tz database needs, so this is never expected: it stands guard against a tz
+ * database the engine does not understand (an offset that lasts under 3 days, say) and against a defect.
+ *
+ * It concerns one call (`operation`, `expression`, `timezone`, `at`) and comes back on every retry of
+ * it: a caller planning many schedules records it against the one schedule and goes on with the
+ * others. No SPEC §5.2 code maps to it (an API meeting it answers 500 `internal_error`).
+ */
+export class CronWorkBudgetExceeded extends Error {
+  readonly code = 'cron_work_budget_exceeded';
+  /** The public function that gave up, such as `nextOccurrences`. */
+  readonly operation: string;
+  /** The cron expression's text, or null when the call had none (wall-time resolution). */
+  readonly expression: string | null;
+  readonly timezone: string;
+  /** The call's reference instant (`after`, `before`, `from`, or the instant shown), or null for a wall time. */
+  readonly at: Date | null;
+  /** Steps the call was allowed. */
+  readonly budget: number;
+
+  constructor(operation: string, expression: string | null, timezone: string, at: Date | null, budget: number) {
+    const about = `${expression === null ? '' : `\`${expression}\` `}in ${timezone}${at === null || Number.isNaN(at.getTime()) ? '' : ` from ${at.toISOString()}`}`;
+    super(`time engine: ${operation} ${about} gave up after ${budget.toLocaleString('en-US')} steps (its work budget)`);
+    this.name = 'CronWorkBudgetExceeded';
+    this.operation = operation;
+    this.expression = expression;
+    this.timezone = timezone;
+    this.at = at;
+    this.budget = budget;
+  }
+}

@@ -57,7 +57,7 @@ export function parseScheduleExpression(expression: string): ScheduleExpression 
  *   (`at(2026-11-01T01:30:00)` in America/New_York → 05:30Z), a gap throws (`at(2026-03-08T02:30:00)`).
  * @param count whole number ≥ 0; `after`, `anchor`: Dates or epoch ms.
  * @throws ScheduleExpressionError (text), TimezoneError, LocalTimeError (`at` in a DST gap), RangeError
- *   (invalid `after`, `count`, or a rate without `anchor`).
+ *   (invalid `after`, `count`, or a rate without `anchor`); CronWorkBudgetExceeded as `nextOccurrence`.
  */
 export function nextScheduleOccurrences(
   expression: string | ScheduleExpression,

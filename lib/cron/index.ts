@@ -3,7 +3,8 @@
  * Instants are Dates or epoch ms (`Instant`); wall times are `WallTime` or `YYYY-MM-DDTHH:mm:ss`.
  */
 export type { CronExpression, CronField, DayOfMonthRule, DayOfWeekRule, Instant, WallTime } from './types';
-export { CronExpressionError, LocalTimeError, RateExpressionError, ScheduleExpressionError, TimezoneError } from './errors';
+export { CronExpressionError, CronWorkBudgetExceeded, LocalTimeError, RateExpressionError, ScheduleExpressionError, TimezoneError } from './errors';
+export { WORK_BUDGETS } from './work';
 export { parseCronExpression } from './parse';
 export { matchesWallTime } from './match';
 export { nextOccurrence, nextOccurrences, previousOccurrence } from './next';

@@ -16,7 +16,8 @@ import { civilFromDays, daysFromCivil, MS_PER_DAY, MS_PER_MINUTE, MS_PER_SECOND 
 import { compile, dayMask, FIRST_YEAR, LAST_YEAR, type CompiledCron } from './match';
 import { toCronExpression, walkForward } from './next';
 import type { CronExpression, Instant } from './types';
-import { toInstant, zoneRules } from './zone';
+import { beginWork, endWork, overBudget, step, WORK_BUDGETS } from './work';
+import { toInstant, zoneRules, type ZoneRules } from './zone';
 
 /**
  * The shortest gap, in seconds, between two consecutive occurrences after `from`, in `timezone`,
@@ -25,12 +26,26 @@ import { toInstant, zoneRules } from './zone';
  * America/New_York gives 3600, from 01:00 EST (2025-03-09T06:00:00Z) to 03:00 EDT (07:00:00Z); falling back
  * never does, as a repeated hour's second pass does not fire (01:30 EDT 2025-11-02T05:30:00Z fires, 06:30Z not).
  * @returns seconds (≥ 60), or null when fewer than two occurrences exist after `from`.
- * @throws CronExpressionError, TimezoneError, RangeError (invalid `from`).
+ * @throws CronExpressionError, TimezoneError, RangeError (invalid `from`); CronWorkBudgetExceeded past
+ *   `WORK_BUDGETS.minInterval` steps (never expected; see `nextOccurrence`).
  */
 export function minIntervalSeconds(expression: string | CronExpression, timezone: string, from: Date | Instant): number | null {
-  const tables = compile(toCronExpression(expression));
+  const cron = toCronExpression(expression);
+  const tables = compile(cron);
   const rules = zoneRules(timezone);
   const fromMs = toInstant(from, 'from');
+  beginWork(WORK_BUDGETS.minInterval);
+  try {
+    return scan(typeof expression === 'string' ? expression : null, tables, rules, timezone, fromMs);
+  } catch (e) {
+    throw overBudget(e, 'minIntervalSeconds', cron.source, timezone, fromMs);
+  } finally {
+    endWork();
+  }
+}
+
+/** `minIntervalSeconds` once its arguments are checked; `text` keys the kept tails (null: none kept). */
+function scan(text: string | null, tables: CompiledCron, rules: ZoneRules, timezone: string, fromMs: Instant): number | null {
   const times = tables.timesOfDay;
   const firstTime = times[0] * MS_PER_MINUTE;
   const lastTime = times[times.length - 1] * MS_PER_MINUTE;
@@ -57,7 +72,7 @@ export function minIntervalSeconds(expression: string | CronExpression, timezone
 
   const startDay = Math.floor(rules.wallAt(fromMs) / MS_PER_DAY);
   walkUntil((startDay + 1) * MS_PER_DAY);
-  const key = typeof expression === 'string' ? `${expression}\n${timezone}\n${startDay + 1}` : null;
+  const key = text === null ? null : `${text}\n${timezone}\n${startDay + 1}`;
   const known = key === null ? undefined : tails.get(key);
   if (known) {
     if (!Number.isNaN(previous) && !Number.isNaN(known.first)) shortest = Math.min(shortest, known.first - previous);
@@ -116,6 +131,7 @@ function* matchingDays(tables: CompiledCron, fromDay: number): Generator<number>
       if (tables.monthNext[month] !== month) continue;
       const beforeFirst = daysFromCivil(year, month, 1) - 1;
       for (let mask = (dayMask(tables, year, month) >>> day) << day; mask !== 0; mask &= mask - 1) {
+        step();
         yield beforeFirst + 31 - Math.clz32(mask & -mask);
       }
     }

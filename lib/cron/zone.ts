@@ -4,11 +4,13 @@
  *
  * Speed: each zone keeps, per 15-day span of UTC, the instants at which its offset changes, built
  * the first time an instant in the span is asked for: the offset is read every 3 days (shorter than
- * half the shortest offset period since 1970, 7 days, so no period can begin and end unseen between
- * two reads) and each change is bisected to the second (`bisect`). A span costs 6 `Intl` reads, plus
- * ~8 per change, so even a cold query that touches one span a year up to 2199 — an expression that
- * only matches inside a DST gap, such as `30 2 ? 3 1#2 *` in America/New_York — costs ~2,500 reads
- * (whole-year tables took ~45,000). After that, an offset lookup is a scan of about one entry.
+ * any offset period in the tz database, so no period can begin and end unseen between two reads) and
+ * each change is bisected to the second (`bisect`), at whatever second it falls. A span costs 6 `Intl`
+ * reads, plus ~8 per change (~21 for one off the quarter-hour grid), so even a cold query that touches
+ * one span a year up to 2199 — an expression that only matches inside a DST gap, such as
+ * `30 2 ? 3 1#2 *` in America/New_York — costs ~2,500 reads (whole-year tables took ~45,000). After
+ * that, an offset lookup is a scan of about one entry. Every read counts against the calling
+ * operation's work budget (lib/cron/work.ts).
  */
 import {
   formatWallTime,
@@ -21,6 +23,7 @@ import {
 } from './civil';
 import { LocalTimeError, TimezoneError } from './errors';
 import type { Instant, WallTime } from './types';
+import { beginWork, endWork, overBudget, READ_STEPS, step, WORK_BUDGETS } from './work';
 
 /** What a wall time is in a zone (STYLE §4.4). Instants are epoch ms. */
 export type WallResolution =
@@ -59,14 +62,22 @@ export function assertTimezone(zone: string): void {
  * over it, `overlap` with both instants when clocks fall back over it. Seconds count.
  * Example: America/New_York 2026-03-08 02:30 is a gap; 2026-11-01 01:30 is an overlap with
  * first = 2026-11-01T05:30:00Z (EDT) and second = 2026-11-01T06:30:00Z (EST).
- * @throws TimezoneError for a non-IANA zone; LocalTimeError (`malformed`) for an impossible wall time.
+ * @throws TimezoneError for a non-IANA zone; LocalTimeError (`malformed`) for an impossible wall time;
+ *   CronWorkBudgetExceeded past `WORK_BUDGETS.wallTime` steps (never expected; see `nextOccurrence`).
  */
 export function resolveWallTime(wall: WallTime, timezone: string): WallResolution {
   const rules = zoneRules(timezone);
   if (!isRealWallTime(wall)) {
     throw new LocalTimeError('malformed', JSON.stringify(wall), 'local time: not a real calendar date and time');
   }
-  return rules.resolve(wallMsOf(wall.year, wall.month, wall.day, wall.hour, wall.minute, wall.second));
+  beginWork(WORK_BUDGETS.wallTime);
+  try {
+    return rules.resolve(wallMsOf(wall.year, wall.month, wall.day, wall.hour, wall.minute, wall.second));
+  } catch (e) {
+    throw overBudget(e, 'resolveWallTime', null, timezone, NaN);
+  } finally {
+    endWork();
+  }
 }
 
 /**
@@ -74,7 +85,8 @@ export function resolveWallTime(wall: WallTime, timezone: string): WallResolutio
  * `timezone`, no offset, a real calendar date). An ambiguous wall time gives its first (earlier)
  * instant: 2026-11-01T01:30:00 America/New_York → 2026-11-01T05:30:00Z.
  * @throws LocalTimeError `malformed` (format or calendar) or `gap` (2026-03-08T02:30:00
- *   America/New_York does not exist); TimezoneError for a non-IANA zone.
+ *   America/New_York does not exist); TimezoneError for a non-IANA zone; CronWorkBudgetExceeded as
+ *   `resolveWallTime`.
  */
 export function resolveLocalTime(invocationTime: string, timezone: string): Date {
   const rules = zoneRules(timezone);
@@ -82,7 +94,15 @@ export function resolveLocalTime(invocationTime: string, timezone: string): Date
   if (!wall) {
     throw new LocalTimeError('malformed', String(invocationTime), `invocation time: \`${invocationTime}\` is not a real local time YYYY-MM-DDTHH:mm:ss (no offset)`);
   }
-  const resolution = rules.resolve(wallMsOf(wall.year, wall.month, wall.day, wall.hour, wall.minute, wall.second));
+  let resolution: WallResolution;
+  beginWork(WORK_BUDGETS.wallTime);
+  try {
+    resolution = rules.resolve(wallMsOf(wall.year, wall.month, wall.day, wall.hour, wall.minute, wall.second));
+  } catch (e) {
+    throw overBudget(e, 'resolveLocalTime', null, timezone, NaN);
+  } finally {
+    endWork();
+  }
   if (resolution.kind === 'gap') {
     throw new LocalTimeError('gap', invocationTime, `invocation time: ${invocationTime} does not exist in ${timezone} (clocks jump forward over it)`);
   }
@@ -93,22 +113,30 @@ export function resolveLocalTime(invocationTime: string, timezone: string): Date
  * The wall time `YYYY-MM-DDTHH:mm:ss` (fractions of a second dropped) shown in `timezone` at `instant`,
  * for UIs. Both passes of a repeated hour read the same: 2026-11-01T05:30:00Z and 06:30:00Z are both
  * `2026-11-01T01:30:00` in America/New_York; no instant reads `2026-03-08T02:30:00` there (a gap).
- * @throws TimezoneError, RangeError for an invalid date.
+ * @throws TimezoneError, RangeError for an invalid date; CronWorkBudgetExceeded as `resolveWallTime`.
  */
 export function toLocalTime(instant: Date | Instant, timezone: string): string {
   return formatWallTime(wallTimeAt(instant, timezone));
 }
 
-/** The WallTime (with seconds) shown in `timezone` at `instant`; see `toLocalTime`. @throws TimezoneError, RangeError for an invalid date. */
+/** The WallTime (with seconds) shown in `timezone` at `instant`; see `toLocalTime`. @throws as `toLocalTime`. */
 export function wallTimeAt(instant: Date | Instant, timezone: string): Required<WallTime> {
   const at = toInstant(instant, 'instant');
-  return wallTimeOf(Math.floor(zoneRules(timezone).wallAt(at) / MS_PER_SECOND) * MS_PER_SECOND);
+  const rules = zoneRules(timezone);
+  beginWork(WORK_BUDGETS.wallTime);
+  try {
+    return wallTimeOf(Math.floor(rules.wallAt(at) / MS_PER_SECOND) * MS_PER_SECOND);
+  } catch (e) {
+    throw overBudget(e, 'wallTimeAt', null, timezone, at);
+  } finally {
+    endWork();
+  }
 }
 
 /** Epoch ms of a Date or Instant; RangeError when it is not a valid Date's time. */
 export function toInstant(value: Date | Instant, name: string): Instant {
   const ms = value instanceof Date ? value.getTime() : value;
-  if (typeof ms !== 'number' || !(Math.abs(ms) <= 8.64e15)) throw new RangeError(`${name} must be a valid Date or epoch milliseconds`);
+  if (typeof ms !== 'number' || !(Math.abs(ms) <= MAX_DATE_MS)) throw new RangeError(`${name} must be a valid Date or epoch milliseconds`);
   return ms;
 }
 
@@ -120,11 +148,14 @@ interface SpanOffsets {
   readonly offsets: readonly number[];
 }
 
-// Shorter than half the shortest offset period since 1970 (7 days: America/Noronha 2000, Asia/Gaza 2040, read
-// daily), so no period can start and end between two reads.
+// Shorter than the shortest offset period in the tz database, 1800–2200: 7 days in the data Intl carries
+// (America/Noronha 2000, Asia/Gaza 2040), 95 hours even in the pre-1970 `backzone` data (Africa/Freetown
+// 1939). So no period can start and end between two reads, and a 3-day interval holds at most one change.
 const SAMPLE_STEP = 3 * MS_PER_DAY;
 /** Length of one lazily built offset table: 5 samples. */
 const SPAN = 5 * SAMPLE_STEP;
+/** The largest |epoch ms| a Date holds. */
+const MAX_DATE_MS = 8.64e15;
 /** Bisection grids of `bisect`, coarse to fine. */
 const GRIDS = [3600, 900, 1].map((s) => s * MS_PER_SECOND);
 
@@ -182,7 +213,20 @@ export class ZoneRules {
   gapEnd(wall: number): number {
     const late = this.offsetAt(wall + MS_PER_DAY);
     // The offset grows to `late` at an instant c with wall - late < c; the gap is [c + early, c + late).
-    return this.changeAfter(wall - late) + late;
+    const end = this.changeAfter(wall - late) + late;
+    // No change found (not a gap after all): the caller steps on by the minute instead.
+    return Number.isFinite(end) ? end : wall;
+  }
+
+  /**
+   * The wall ms at which the gap holding wall ms `wall` begins: its first missing wall time (SPEC §7.1:
+   * a backward walk skips the rest of a gap at once). Only meaningful when `firstInstant(wall)` is NaN.
+   * Example: 2026-03-08 02:30 in America/New_York → 02:00 that day.
+   */
+  gapStart(wall: number): number {
+    const change = this.changeAfter(wall - this.offsetAt(wall + MS_PER_DAY));
+    // The gap is [c + early, c + late), `early` being the offset just before the change c.
+    return Number.isFinite(change) ? change + this.offsetAt(change - 1) : wall;
   }
 
   /** The first offset change strictly after `instant` (within the next two spans), or +Infinity. */
@@ -227,42 +271,57 @@ export class ZoneRules {
 
   /**
    * Records every change in (lo, hi], to the second; the offset is `loOffset` at lo and `hiOffset` at hi.
-   * Each change is found on an hour grid, then on a quarter-hour grid, then to the second, each finer
-   * pass only when the change is not on the coarser grid (tzdata's changes since 1970 fall on whole
-   * hours or quarter hours of UTC): ~8 reads a change instead of ~18.
+   * Each change is narrowed on an hour grid, then on a quarter-hour grid, then to the second, each finer
+   * pass only when the change is not on the coarser grid (most changes fall on whole hours or quarter
+   * hours of UTC): ~8 reads for such a change, at most ~21 for one at any other second (St John's
+   * moved its clocks at 00:01 local until 2011, 03:31 UTC; Monrovia's offset was −0:44:30 until 1972).
+   * Every pass is a bisection over grid indexes, so it ends whatever the grid and the bounds.
    */
   private bisect(lo: Instant, loOffset: number, hi: Instant, hiOffset: number, changes: Instant[], offsets: number[]): void {
     while (loOffset !== hiOffset) {
-      let [at, offset] = this.firstChange(lo, loOffset, hi, hiOffset, GRIDS[0]);
-      for (let g = 1; g < GRIDS.length && at - MS_PER_SECOND > lo; g++) {
-        const before = this.readOffset(at - MS_PER_SECOND);
-        if (before === loOffset) break; // the change is on the coarser grid
-        [at, offset] = this.firstChange(Math.max(lo, at - GRIDS[g - 1]), loOffset, at - MS_PER_SECOND, before, GRIDS[g]);
+      // The first change after lo lies in (a, b]: the offset is loOffset at a, bOffset ≠ loOffset at b.
+      let [a, b, bOffset] = [lo, hi, hiOffset];
+      for (let g = 0; g < GRIDS.length && b - a > MS_PER_SECOND; g++) {
+        if (g > 0) {
+          const before = this.readOffset(b - MS_PER_SECOND);
+          if (before === loOffset) {
+            a = b - MS_PER_SECOND; // the change is at b, on the coarser grid
+            break;
+          }
+          [b, bOffset] = [b - MS_PER_SECOND, before];
+        }
+        [a, b, bOffset] = this.narrow(a, loOffset, b, bOffset, GRIDS[g]);
       }
-      changes.push(at);
-      offsets.push(offset);
-      [lo, loOffset] = [at, offset];
+      // b - a is one second, so the change is b: offsets and changes are whole seconds.
+      changes.push(b);
+      offsets.push(bOffset);
+      [lo, loOffset] = [b, bOffset];
     }
   }
 
   /**
-   * Bisection on a `step` grid counted from `a`: the first grid instant in (a, b] whose offset differs
-   * from `aOffset` (or `b`), with its offset. Assumes at most one change in (a, b].
+   * Bisection over the points a + k·step (k = 0…n, the last one moved to b): the two neighbours at which
+   * the offset turns from `aOffset` (read at a) to something else (`bOffset`, read at b), as
+   * [point k, point k + 1, offset at point k + 1]. ⌈log₂ n⌉ reads.
    */
-  private firstChange(a: Instant, aOffset: number, b: Instant, bOffset: number, step: number): [Instant, number] {
-    while (b - a > step) {
-      const mid = a + Math.floor((b - a) / (2 * step)) * step;
-      const offset = this.readOffset(mid);
-      if (offset === aOffset) a = mid;
-      else [b, bOffset] = [mid, offset];
+  private narrow(a: Instant, aOffset: number, b: Instant, bOffset: number, step: number): [Instant, Instant, number] {
+    const n = Math.ceil((b - a) / step);
+    let [lo, hi, hiOffset] = [0, n, bOffset];
+    while (hi - lo > 1) {
+      const mid = (lo + hi) >>> 1;
+      const offset = this.readOffset(a + mid * step);
+      if (offset === aOffset) lo = mid;
+      else [hi, hiOffset] = [mid, offset];
     }
-    return [b, bOffset];
+    return [a + lo * step, hi === n ? b : a + hi * step, hiOffset];
   }
 
   /** Offset in ms from Intl's `GMT±hh:mm[:ss]` (plain `GMT` when zero). */
   private readOffset(instant: Instant): number {
+    step(READ_STEPS);
     this.reads++;
-    const text = this.format.format(instant);
+    // A table may start or end past the Date range (±8.64e15 ms): its edges read the offset at the limit.
+    const text = this.format.format(Math.min(Math.max(instant, -MAX_DATE_MS), MAX_DATE_MS));
     const at = text.lastIndexOf('GMT') + 3;
     if (at === 2 || at >= text.length) return 0;
     const sign = text[at] === '+' ? 1 : -1;

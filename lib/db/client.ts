@@ -8,15 +8,23 @@
  * written against it, and the PostgreSQL client is handed out under that type. The SQLite API is the
  * narrower one (no `mode: 'insensitive'`, no `skipDuplicates`), so code that compiles against it runs
  * on both. SQL that differs by dialect lives in `lib/db/sql/`, with both texts side by side.
+ *
+ * Both clients run on the product's driver adapters, through Prisma's public driver-adapter
+ * interface: lib/db/sqlite-adapter.ts (the product's own over better-sqlite3: `BEGIN IMMEDIATE`, the
+ * transaction lock always released, the connection for `withSqliteConnection` and the fire path) and
+ * lib/db/postgres-adapter.ts (`@prisma/adapter-pg` on a pool that tells which connection a
+ * transaction runs on). The one Prisma internal still read is in lib/db/prisma-internals.ts.
  */
-import { PrismaBetterSQLite3 } from '@prisma/adapter-better-sqlite3';
-import { PrismaPg } from '@prisma/adapter-pg';
 import Database from 'better-sqlite3';
 import { AsyncLocalStorage } from 'node:async_hooks';
 import pg from 'pg';
 import { dialectOf, type Dialect } from './dialect';
+import { ensurePrivateFile } from './private-file';
 import { PrismaClient as PostgresPrismaClient } from './generated/postgresql/client';
 import { PrismaClient } from './generated/sqlite/client';
+import { PostgresAdapterFactory } from './postgres-adapter';
+import { dialectOfTransactionClient } from './prisma-internals';
+import { SqliteAdapterFactory } from './sqlite-adapter';
 
 export type Db = PrismaClient;
 /** The client inside `db.$transaction(async (tx) => …)`. */
@@ -24,139 +32,34 @@ export type Tx = Omit<PrismaClient, '$connect' | '$disconnect' | '$on' | '$trans
 
 const globalForDb = globalThis as unknown as { __schedulerDb?: PrismaClient };
 
-/** The dialect of a client made by `createDb`, or of a transaction client of one. */
+/** What `createDb` knows of a client it made: its dialect and, on SQLite, its adapter (where the open connection is kept). */
+interface ClientFacts {
+  dialect: Dialect;
+  sqlite: SqliteAdapterFactory | null;
+}
+const clients = new WeakMap<object, ClientFacts>();
+
+/** The transaction `inTransaction` is running in this async context: its client, and (PostgreSQL) its connection. */
+interface OpenTransaction {
+  tx: Tx | null;
+  facts: ClientFacts;
+  conn: pg.PoolClient | null;
+}
+const transactions = new AsyncLocalStorage<OpenTransaction>();
+
+/** The facts of a client made by `createDb` (any other client: its dialect as Prisma reports it, no adapter). */
+function factsOf(db: Tx): ClientFacts {
+  return clients.get(db) ?? { dialect: dialectOfTransactionClient(db), sqlite: null };
+}
+
+/**
+ * The dialect of a client made by `createDb`, of the transaction client `inTransaction` handed out, or
+ * of a transaction client of `db.$transaction` called directly (tests, benches: lib/db/prisma-internals.ts).
+ */
 export function dialectOfDb(db: Tx): Dialect {
-  // Prisma keeps the datasource provider on the client and on its interactive-transaction clients.
-  const provider = (db as unknown as { _activeProvider?: string })._activeProvider;
-  if (provider === 'postgresql') return 'postgresql';
-  if (provider === 'sqlite') return 'sqlite';
-  throw new Error(`lib/db: unknown Prisma provider ${String(provider)}`);
-}
-
-/**
- * SQLite transactions, owned here rather than by `@prisma/adapter-better-sqlite3` (6.19), for two reasons:
- *
- * 1. **`BEGIN IMMEDIATE`.** The adapter opens every transaction with a plain (deferred) `BEGIN`: a
- *    transaction that reads first and writes later can then fail with SQLITE_BUSY when another process
- *    wrote in between (the busy timeout does not help a deferred reader that must upgrade). The worker's
- *    claim reads the due schedules and then writes them, so its transaction must hold the write lock
- *    from its first statement (SQLite's equivalent of PostgreSQL's `FOR UPDATE`, at database
- *    granularity; other processes' transactions wait in the busy timeout, readers are not blocked under
- *    WAL). Pinned by lib/db/__tests__/begin-immediate.int.test.ts.
- * 2. **The transaction lock is always released.** The adapter serializes this process's transactions
- *    with a mutex that only its `commit()` / `rollback()` release, and Prisma calls those only AFTER
- *    its own `COMMIT` / `ROLLBACK` statement succeeded. On a full disk SQLite fails a write with
- *    SQLITE_FULL and may roll the transaction back by itself; Prisma's `ROLLBACK` then fails ("no
- *    transaction is active"), or its `COMMIT` fails, the mutex stays held, and every later transaction
- *    of the process waits forever (a `BEGIN` that fails, e.g. SQLITE_BUSY after the timeout, leaks it
- *    the same way). Here the transaction is "phantom" for Prisma (it calls `commit()` / `rollback()`
- *    directly) and both end in `finally { release() }`; a failed COMMIT rolls back what is left, so the
- *    connection is never left inside a transaction. Pinned by app/api/__tests__/storage-full.int.test.ts.
- */
-class PrismaBetterSQLite3Immediate extends PrismaBetterSQLite3 {
-  /**
-   * The open connection and its transaction queue (set by `connect`), for `withSqliteConnection`;
-   * `deferCheckpoint`: the open transaction's COMMIT skips the WAL auto-checkpoint (`deferCommitWork`).
-   */
-  connection: { client: Database.Database; queue: TransactionQueue; deferCheckpoint: boolean } | null = null;
-
-  override async connect() {
-    const adapter = await super.connect();
-    // The adapter keeps its better-sqlite3 Database in `client`; queries run through its public methods.
-    const client = (adapter as unknown as { client?: Database.Database }).client;
-    if (!client || typeof client.prepare !== 'function') {
-      throw new Error('lib/db: @prisma/adapter-better-sqlite3 internals changed (no `client`); SQLite transactions cannot be installed');
-    }
-    // After a checkpoint has emptied the WAL, cut its file back to 64 MB: one large transaction (a
-    // VACUUM, a bulk import) would otherwise leave a WAL file of its size behind for good.
-    client.pragma('journal_size_limit = 67108864');
-    const queue = new TransactionQueue();
-    const state = { client, queue, deferCheckpoint: false };
-    this.connection = state;
-    const original = adapter.startTransaction.bind(adapter);
-    adapter.startTransaction = async (isolationLevel) => {
-      // Only SERIALIZABLE exists on SQLite; let the adapter refuse anything else in its own words.
-      if (isolationLevel && isolationLevel !== 'SERIALIZABLE') return original(isolationLevel);
-      const release = await queue.acquire();
-      try {
-        client.prepare('BEGIN IMMEDIATE').run();
-      } catch (e) {
-        release();
-        return fail(adapter, e);
-      }
-      // The transaction's queries run on the same connection, through the adapter's own methods.
-      const tx = Object.create(adapter) as typeof adapter & { options: { usePhantomQuery: boolean } };
-      return Object.assign(tx, {
-        options: { usePhantomQuery: true },
-        async commit() {
-          // A transaction that asked (deferCommitWork) commits without the auto-checkpoint: the
-          // connection's setting is put back before the next transaction can start (still queued here).
-          const restore = state.deferCheckpoint ? client.pragma('wal_autocheckpoint', { simple: true }) : null;
-          state.deferCheckpoint = false;
-          if (restore !== null) client.pragma('wal_autocheckpoint = 0');
-          try {
-            client.prepare('COMMIT').run();
-          } catch (e) {
-            // A failed COMMIT (SQLITE_FULL, SQLITE_IOERR…) may leave the transaction open: end it.
-            rollbackQuietly(client);
-            return fail(adapter, e);
-          } finally {
-            if (restore !== null) client.pragma(`wal_autocheckpoint = ${Number(restore)}`);
-            release();
-          }
-        },
-        async rollback() {
-          state.deferCheckpoint = false;
-          try {
-            // SQLite may already have rolled back by itself (SQLITE_FULL): nothing is left to undo.
-            if (client.inTransaction) client.prepare('ROLLBACK').run();
-          } catch (e) {
-            return fail(adapter, e);
-          } finally {
-            release();
-          }
-        },
-      });
-    };
-    return adapter;
-  }
-}
-
-/** Rethrow a driver error the way the adapter's own queries do (its `onError` maps SQLite codes). */
-function fail(adapter: unknown, e: unknown): never {
-  (adapter as { onError: (e: unknown) => never }).onError(e);
-  throw e;
-}
-
-function rollbackQuietly(client: Database.Database): void {
-  try {
-    if (client.inTransaction) client.prepare('ROLLBACK').run();
-  } catch {
-    // Nothing more can be done on this connection; the next BEGIN reports what is wrong.
-  }
-}
-
-/**
- * One transaction at a time on the process's one SQLite connection, first come first served. The
- * release function is idempotent, so a path that releases twice cannot let two transactions in.
- */
-class TransactionQueue {
-  private tail: Promise<void> = Promise.resolve();
-
-  acquire(): Promise<() => void> {
-    let open!: () => void;
-    const turn = new Promise<void>((resolve) => (open = resolve));
-    const previous = this.tail;
-    this.tail = previous.then(() => turn);
-    return previous.then(() => {
-      let released = false;
-      return () => {
-        if (released) return;
-        released = true;
-        open();
-      };
-    });
-  }
+  const open = transactions.getStore();
+  if (open && open.tx === db) return open.facts.dialect;
+  return factsOf(db).dialect;
 }
 
 /** How to open a client: the two fields of `AppConfig` (lib/config) it needs, parsed at the edge. */
@@ -182,6 +85,8 @@ export function createDb(databaseUrl: string, opts: { poolSize?: number } = {}):
 
 function createSqliteDb(databaseUrl: string): Db {
   const file = databaseUrl.replace(/^file:/, '');
+  // A new file is created owner-only (its -wal and -shm files take its mode).
+  ensurePrivateFile(file);
   // WAL lets readers (the web app) proceed while a writer (the worker) commits; the mode is stored
   // in the database file, so setting it once per open is cheap and idempotent.
   const sqlite = new Database(file, { timeout: 15_000 });
@@ -191,21 +96,14 @@ function createSqliteDb(databaseUrl: string): Db {
   sqlite.pragma('journal_mode = WAL');
   sqlite.close();
   // `timeout` is SQLite's busy timeout (ms): a writer waits this long for another process's lock.
-  const adapter = new PrismaBetterSQLite3Immediate({ url: file, timeout: 15_000 });
+  // The adapter runs every transaction as `BEGIN IMMEDIATE` and always releases the process's
+  // transaction lock (lib/db/sqlite-adapter.ts).
+  const adapter = new SqliteAdapterFactory({ file, timeout: 15_000 });
   const db = new PrismaClient({ adapter });
-  Object.defineProperty(db, SQLITE_ADAPTER, { value: adapter });
+  clients.set(db, { dialect: 'sqlite', sqlite: adapter });
   return db;
 }
 
-const SQLITE_ADAPTER = Symbol('scheduler.sqliteAdapter');
-
-/**
- * The adapter (where the open connection is kept) of a SQLite client made by `createDb`, or of a
- * transaction client of one (it forwards the client's properties); undefined for any other client.
- */
-function sqliteAdapterOf(db: Tx): PrismaBetterSQLite3Immediate | undefined {
-  return (db as unknown as Record<symbol, PrismaBetterSQLite3Immediate | undefined>)[SQLITE_ADAPTER];
-}
 const statements = new WeakMap<Database.Database, Map<string, Database.Statement>>();
 
 /**
@@ -220,8 +118,9 @@ const statements = new WeakMap<Database.Database, Map<string, Database.Statement
  */
 export function sqliteConnection(tx: Tx): { all: (sql: string, ...params: unknown[]) => Record<string, unknown>[]; run: (sql: string, ...params: unknown[]) => number } | null {
   // Only the transaction client `inTransaction` is running: never the base client, outside a transaction.
-  if (transactions.getStore()?.tx !== tx) return null;
-  const connection = sqliteAdapterOf(tx)?.connection?.client;
+  const open = transactions.getStore();
+  if (!open || open.tx !== tx) return null;
+  const connection = open.facts.sqlite?.connection?.client;
   if (!connection) return null;
   let cache = statements.get(connection);
   if (!cache) statements.set(connection, (cache = new Map()));
@@ -235,30 +134,6 @@ export function sqliteConnection(tx: Tx): { all: (sql: string, ...params: unknow
     run: (sql, ...params) => prepared(sql).run(...params).changes,
   };
 }
-
-/**
- * PostgreSQL: the adapter, with each transaction's pool connection made known to `postgresConnection`.
- * `@prisma/adapter-pg` (6.19) opens a transaction on a connection it takes from its pool and keeps in
- * the transaction's `client`; `inTransaction` runs inside an AsyncLocalStorage holder, so the
- * adapter's `startTransaction` (called in that async context) records the connection there.
- */
-class PrismaPgWithConnection extends PrismaPg {
-  override async connect() {
-    const adapter = await super.connect();
-    const original = adapter.startTransaction.bind(adapter);
-    adapter.startTransaction = async (isolationLevel) => {
-      const tx = await original(isolationLevel);
-      const holder = transactions.getStore();
-      const conn = (tx as unknown as { client?: pg.PoolClient }).client;
-      if (holder && !holder.conn && conn && typeof conn.query === 'function') holder.conn = conn;
-      return tx;
-    };
-    return adapter;
-  }
-}
-
-/** The transaction `inTransaction` is running in this async context: its client, and (PostgreSQL) its connection. */
-const transactions = new AsyncLocalStorage<{ tx: Tx | null; conn: pg.PoolClient | null }>();
 
 /** Stored instants are UTC `timestamp(3)`: read them as UTC (node-postgres would read local time). */
 const UTC_TIMESTAMP_OID = 1114;
@@ -278,9 +153,9 @@ const pgTypes = {
  * (one statement at a time on a connection).
  */
 export function postgresConnection(tx: Tx): { query: (sql: string, params: unknown[]) => Promise<{ rows: Record<string, unknown>[]; rowCount: number }> } | null {
-  const holder = transactions.getStore();
-  if (!holder || holder.tx !== tx || !holder.conn) return null;
-  const conn = holder.conn;
+  const open = transactions.getStore();
+  if (!open || open.tx !== tx || !open.conn) return null;
+  const conn = open.conn;
   return {
     query: async (sql, params) => {
       const r = await conn.query({ text: sql, values: params, types: pgTypes });
@@ -298,7 +173,7 @@ export function postgresConnection(tx: Tx): { query: (sql: string, params: unkno
  * @throws when `db` is not a SQLite client made by `createDb`.
  */
 export async function withSqliteConnection<T>(db: Db, fn: (connection: Database.Database) => T): Promise<T> {
-  const adapter = sqliteAdapterOf(db);
+  const adapter = clients.get(db)?.sqlite;
   if (!adapter) throw new Error('withSqliteConnection: not a SQLite client made by createDb');
   // Prisma connects on first use, and again after `$disconnect`: make sure a connection is open.
   if (!adapter.connection?.client.open) await db.$connect();
@@ -312,15 +187,26 @@ export async function withSqliteConnection<T>(db: Db, fn: (connection: Database.
 }
 
 function createPostgresDb(databaseUrl: string, poolSize: number): Db {
-  const adapter = new PrismaPgWithConnection({
-    connectionString: databaseUrl,
-    // Prisma stores DateTime as `timestamp(3)` (no zone) holding UTC; raw SQL compares those columns
-    // with bound instants, so the session zone must be UTC whatever the server's default is.
-    options: '-c TimeZone=UTC',
-    max: poolSize,
-  });
+  const adapter = new PostgresAdapterFactory(
+    {
+      connectionString: databaseUrl,
+      // Prisma stores DateTime as `timestamp(3)` (no zone) holding UTC; raw SQL compares those columns
+      // with bound instants, so the session zone must be UTC whatever the server's default is.
+      options: '-c TimeZone=UTC',
+      max: poolSize,
+    },
+    // Called in the async context of a transaction's start. Kept only for the transaction
+    // `inTransaction` opens, which starts before its callback runs (`tx` still null): a transaction a
+    // base-client write starts inside the callback (Prisma's own, for a nested write) is another one.
+    (conn) => {
+      const open = transactions.getStore();
+      if (open && open.tx === null && !open.conn) open.conn = conn;
+    },
+  );
   // Same model API as the SQLite client (one data model, see scripts/generate.ts); typed as `Db`.
-  return new PostgresPrismaClient({ adapter }) as unknown as Db;
+  const db = new PostgresPrismaClient({ adapter }) as unknown as Db;
+  clients.set(db, { dialect: 'postgresql', sqlite: null });
+  return db;
 }
 
 /**
@@ -346,7 +232,7 @@ export async function deferCommitWork(db: Db, tx: Tx): Promise<void> {
     await tx.$executeRawUnsafe('SET LOCAL synchronous_commit = off');
     return;
   }
-  const connection = sqliteAdapterOf(db)?.connection;
+  const connection = clients.get(db)?.sqlite?.connection;
   if (!connection?.client.inTransaction) throw new Error('deferCommitWork: call it inside a transaction of this client');
   connection.deferCheckpoint = true;
 }
@@ -357,15 +243,15 @@ export async function deferCommitWork(db: Db, tx: Tx): Promise<void> {
  * verb that writes calls it itself, so callers (server actions, the API, the worker) never do. On
  * SQLite this is also what keeps decision 13 true: a write outside a transaction could land inside
  * another request's open transaction on the shared connection and roll back with it. On SQLite the
- * transaction is the one `PrismaBetterSQLite3Immediate` runs (above): `BEGIN IMMEDIATE`, and the
- * process's transaction lock released however COMMIT or ROLLBACK ended (a full disk included).
+ * transaction is the one lib/db/sqlite-adapter.ts runs: `BEGIN IMMEDIATE`, and the process's
+ * transaction lock released however COMMIT or ROLLBACK ended (a full disk included).
  * `options` are Prisma's `maxWait`/`timeout` bounds in ms (the fire path sets its own).
  */
 export function inTransaction<T>(db: Db, fn: (tx: Tx) => Promise<T>, options?: { maxWait?: number; timeout?: number }): Promise<T> {
-  const holder: { tx: Tx | null; conn: pg.PoolClient | null } = { tx: null, conn: null };
-  return transactions.run(holder, () =>
+  const open: OpenTransaction = { tx: null, facts: factsOf(db), conn: null };
+  return transactions.run(open, () =>
     db.$transaction((tx) => {
-      holder.tx = tx;
+      open.tx = tx;
       return fn(tx);
     }, options),
   );

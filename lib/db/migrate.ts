@@ -15,7 +15,7 @@
  */
 import { execFile } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { existsSync, mkdirSync, statSync } from 'node:fs';
+import { existsSync, statSync } from 'node:fs';
 import { readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -24,6 +24,7 @@ import Database from 'better-sqlite3';
 import pg from 'pg';
 import { childEnv } from '../config';
 import { dialectOf } from './dialect';
+import { ensurePrivateFile } from './private-file';
 
 /** The repository root (this file lives in `lib/db/`). */
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
@@ -61,32 +62,37 @@ const AUTO_VACUUM_INCREMENTAL = 2;
  */
 export function prepareSqliteFile(databaseUrl: string, opts: { maxBytes?: number; force?: boolean } = {}): string[] {
   const file = databaseUrl.replace(/^file:/, '');
-  mkdirSync(path.dirname(path.resolve(file)), { recursive: true });
+  // A new file is created owner-only (docs/decisions.md 165).
+  ensurePrivateFile(file);
   const db = new Database(file, { timeout: 15_000 });
   try {
-    if (Number(db.pragma('auto_vacuum', { simple: true })) === AUTO_VACUUM_INCREMENTAL) return [];
-    if (Number(db.pragma('page_count', { simple: true })) === 0) {
-      // No page yet: the mode is free to set; journal_mode writes the header that records it.
-      db.pragma('auto_vacuum = INCREMENTAL');
-      db.pragma('journal_mode = WAL');
-      return [];
-    }
-    const bytes = statSync(file).size;
-    const mb = (bytes / 1e6).toFixed(0);
-    if (!opts.force && bytes > (opts.maxBytes ?? SQLITE_CONVERT_MAX_BYTES)) {
-      return [`${file} (${mb} MB) is not in incremental auto-vacuum mode, so swept rows leave free pages the file keeps; stop the web app and workers, then run \`npm run db:vacuum\` once (docs/ops.md "Retention")`];
-    }
-    const started = performance.now();
-    db.pragma('auto_vacuum = INCREMENTAL');
-    // VACUUM rebuilds the file in the new mode; it cannot run inside a transaction, and waits for
-    // (then holds) the write lock like any writer.
-    db.exec('VACUUM');
-    db.pragma('wal_checkpoint(TRUNCATE)');
-    const after = (statSync(file).size / 1e6).toFixed(0);
-    return [`${file} converted to incremental auto-vacuum (VACUUM: ${mb} MB → ${after} MB in ${((performance.now() - started) / 1000).toFixed(1)} s)`];
+    return convertToIncremental(db, file, opts);
   } finally {
     db.close();
   }
+}
+
+function convertToIncremental(db: Database.Database, file: string, opts: { maxBytes?: number; force?: boolean }): string[] {
+  if (Number(db.pragma('auto_vacuum', { simple: true })) === AUTO_VACUUM_INCREMENTAL) return [];
+  if (Number(db.pragma('page_count', { simple: true })) === 0) {
+    // No page yet: the mode is free to set; journal_mode writes the header that records it.
+    db.pragma('auto_vacuum = INCREMENTAL');
+    db.pragma('journal_mode = WAL');
+    return [];
+  }
+  const bytes = statSync(file).size;
+  const mb = (bytes / 1e6).toFixed(0);
+  if (!opts.force && bytes > (opts.maxBytes ?? SQLITE_CONVERT_MAX_BYTES)) {
+    return [`${file} (${mb} MB) is not in incremental auto-vacuum mode, so swept rows leave free pages the file keeps; stop the web app and workers, then run \`npm run db:vacuum\` once (docs/ops.md "Retention")`];
+  }
+  const started = performance.now();
+  db.pragma('auto_vacuum = INCREMENTAL');
+  // VACUUM rebuilds the file in the new mode; it cannot run inside a transaction, and waits for
+  // (then holds) the write lock like any writer.
+  db.exec('VACUUM');
+  db.pragma('wal_checkpoint(TRUNCATE)');
+  const after = (statSync(file).size / 1e6).toFixed(0);
+  return [`${file} converted to incremental auto-vacuum (VACUUM: ${mb} MB → ${after} MB in ${((performance.now() - started) / 1000).toFixed(1)} s)`];
 }
 
 /**

@@ -37,8 +37,6 @@ export const ERROR_STATUS = {
   session_not_open: 409,
   /** Adding a user who is already a member of the org (account screens). */
   already_member: 409,
-  /** A new account for an invited email that already has one (log in and accept instead). */
-  account_exists: 409,
   /** Demoting or removing an org's only admin (account screens). */
   last_admin: 409,
   limit_exceeded: 429,

@@ -9,7 +9,8 @@
  *
  * Needs root for `mount -t tmpfs` (CI runs as root). Where mounting is refused, the same fault is made
  * with SQLite's `PRAGMA max_page_count` (the same SQLITE_FULL on the same connection) and the test
- * says so in its output. SQLite only: the PostgreSQL case is `storage_read_only` below.
+ * says so in its output. SQLite only: the PostgreSQL case is `storage_read_only` below; a read-only
+ * SQLite file is health.storage-recovery.int.test.ts.
  */
 import { execFileSync } from 'node:child_process';
 import { copyFileSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -182,20 +183,6 @@ describe.skipIf(testDialect() !== 'sqlite')('SQLite on a full disk (real route h
     expect(JSON.parse(healed.text)).toMatchObject({ status: 'ok', storage: 'ok' });
     expect(await db.schedule.count({ where: { revisionId } })).toBe(seeded + storedBefore + 1);
     console.log(`storage-full: ${mounted ? '3 MiB tmpfs' : 'PRAGMA max_page_count'}; ${storedBefore} writes fit, the next answered 503 storage_full; 5 more 503 at once; reads 200; write after freeing 200`);
-  });
-
-  it('a read-only database answers 503 storage_read_only, reads still answer, and writes work again once writable', async () => {
-    // `query_only` makes SQLite refuse writes on this connection with SQLITE_READONLY, as a read-only file does.
-    await db.$executeRawUnsafe('PRAGMA query_only = ON');
-    const refused = await create(30_000);
-    expect(refused.status).toBe(503);
-    expect((refused.json.error as { code: string }).code).toBe('storage_read_only');
-    expect((await call({ command: 'list_schedules' })).status).toBe(200);
-    const sick = await healthNow();
-    expect(JSON.parse(sick.text)).toMatchObject({ status: 'degraded', storage: 'read_only' });
-    await db.$executeRawUnsafe('PRAGMA query_only = OFF');
-    expect((await create(30_001)).status).toBe(200);
-    expect((await healthNow()).status).toBe(200);
   });
 });
 

@@ -10,7 +10,7 @@ import type { Db } from '../../db';
 import { createSchedule, fireOccurrence, toRun, type Run } from '../../schedules';
 import { createTestDb } from '../../testing/test-db';
 import { createDefinition, createSession } from '../../workflows';
-import { acceptInvitationWithNewAccount, grantBlobAccess, inviteOrgMember, listBlobGrants, revokeBlobGrant, type Actor } from '..';
+import { acceptInvitationAsUser, acceptInvitationWithNewAccount, grantBlobAccess, inviteOrgMember, listBlobGrants, revokeBlobGrant, type Actor } from '..';
 import { TEST_LIMITS } from '../../testing/limits';
 
 const LIMITS = TEST_LIMITS;
@@ -48,8 +48,15 @@ beforeAll(async () => {
 });
 afterAll(async () => cleanup());
 
+/**
+ * globex grants the creator `role` on `blob` by email; when globex does not know the account yet, the
+ * grant waits for globex's link, which the creator accepts logged in (docs/decisions.md 160).
+ */
 async function grant(blob: string, role: 'read' | 'write' | 'admin') {
-  return grantBlobAccess(db, { actor: globexAdmin, org: 'globex-corp', input: { blob, grantee_type: 'user', grantee: 'creator@acme-corp.example', role }, now: new Date() });
+  const g = await grantBlobAccess(db, { actor: globexAdmin, org: 'globex-corp', input: { blob, grantee_type: 'user', grantee: 'creator@acme-corp.example', role }, now: new Date() });
+  if (!g.pending) return g;
+  await acceptInvitationAsUser(db, { actor: creator, token: g.invitation!.token, now: new Date() });
+  return { ...g, id: (await db.blobGrant.findFirstOrThrow({ where: { blobId: g.blob.id, granteeType: 'user', granteeId: creator.id } })).id };
 }
 
 async function save(invocationTarget: object) {

@@ -25,6 +25,7 @@ import {
   login,
   orgRole,
   removeOrgMember,
+  revokeBlobGrant,
   revokeInvitation,
   type Actor,
 } from '..';
@@ -84,18 +85,27 @@ describe('invitations', () => {
     expect((await listOrgInvitations(db, { actor: operator, org: 'acme-corp', now })).filter((i) => i.email === email)).toHaveLength(1);
     expect((await listOrgInvitations(db, { actor: operator, org: 'acme-corp', now })).map((i) => i.id)).not.toContain(fromGlobex.id);
     // The invitee makes the account with acme's link.
-    await acceptInvitationWithNewAccount(db, { token: fromAcme.token, password: 'victim password 1', now });
-    // Globex's link (held by globex's admin) cannot set the existing account's password.
-    await expect(acceptInvitationWithNewAccount(db, { token: fromGlobex.token, password: 'attacker password', now })).rejects.toMatchObject({ code: 'account_exists', status: 409 });
-    await expect(login(db, { email, password: 'attacker password', client: 'test', now })).rejects.toMatchObject({ code: 'unauthorized' });
+    const made = await acceptInvitationWithNewAccount(db, { token: fromAcme.token, password: 'victim password 1', now });
+    // Globex's link (held by globex's admin) makes globex's own account: the victim's keeps its password and gains nothing.
+    const other = await acceptInvitationWithNewAccount(db, { token: fromGlobex.token, password: 'attacker password', now });
+    expect(other.user.id).not.toBe(made.user.id);
     const victim = await login(db, { email, password: 'victim password 1', client: 'test', now });
+    expect(victim.user.id).toBe(made.user.id);
     expect(await orgRole(db, victim.actor, globexId)).toBeNull();
-    // Another user holding the link cannot accept it for themselves.
-    await expect(acceptInvitationAsUser(db, { actor: operator, token: fromGlobex.token, now })).rejects.toMatchObject({ code: 'forbidden' });
-    // The owner, logged in, accepts: now (and only now) it holds globex's role.
-    await acceptInvitationAsUser(db, { actor: victim.actor, token: fromGlobex.token, now });
-    expect(await orgRole(db, victim.actor, globexId)).toBe('admin');
-    expect(await findInvitation(db, fromGlobex.token, now)).toBeNull();
+    expect((await login(db, { email, password: 'attacker password', client: 'test', now })).user.id).toBe(other.user.id);
+    // Another user holding a link cannot accept it for themselves.
+    const again = await invite(globexAdmin, 'globex-corp', email, 'admin').catch((e: unknown) => e);
+    expect(again).toMatchObject({ code: 'already_member' }); // globex's own account of the email is its member
+    const fromGlobex2 = await invite(globexAdmin, 'globex-corp', 'victim2@example.com', 'admin');
+    await expect(acceptInvitationAsUser(db, { actor: operator, token: fromGlobex2.token, now })).rejects.toMatchObject({ code: 'forbidden' });
+    // The owner, logged in, accepts a link of its email: now (and only now) its account holds that org's role.
+    const initech = await db.org.create({ data: { alias: 'initech-corp', name: 'Initech' } });
+    await db.membership.create({ data: { userId: globexAdmin.id, orgId: initech.id, role: 'admin' } });
+    const fromInitech = await invite(globexAdmin, 'initech-corp', email, 'read');
+    await acceptInvitationAsUser(db, { actor: victim.actor, token: fromInitech.token, now });
+    expect(await orgRole(db, victim.actor, initech.id)).toBe('read');
+    expect(await orgRole(db, { type: 'user', id: other.user.id, roleCap: null }, initech.id)).toBeNull();
+    expect(await findInvitation(db, fromInitech.token, now)).toBeNull();
   });
 
   it('answers alike whether or not the email has an account; re-inviting replaces the link; links expire after 7 days and can be withdrawn', async () => {
@@ -152,20 +162,38 @@ describe('members', () => {
 });
 
 describe('blob grants tell nothing about other tenants', () => {
-  it('a user grant answers alike for an email with and without an account; the account made later through an invitation holds it', async () => {
+  it("a user grant answers alike for an email with and without an account elsewhere; only the org's own link gives it", async () => {
     const blob = (await db.blob.findFirstOrThrow({ where: { orgId, alias: 'procedures' } })).id;
     const withAccount = await grantBlobAccess(db, { actor: operator, org: 'acme-corp', input: { blob, grantee_type: 'user', grantee: 'admin@globex.example', role: 'read' }, now });
     const without = await grantBlobAccess(db, { actor: operator, org: 'acme-corp', input: { blob, grantee_type: 'user', grantee: 'Later@Example.com', role: 'read' }, now });
-    expect([withAccount.grantee.type, withAccount.grantee.label]).toEqual(['user', 'admin@globex.example']);
-    expect([without.grantee.type, without.grantee.label]).toEqual(['user', 'later@example.com']);
-    const listed = (await listBlobGrants(db, { actor: operator, org: 'acme-corp' })).grants.map((g) => [g.grantee.type, g.grantee.label]);
-    expect(listed).toEqual(expect.arrayContaining([['user', 'admin@globex.example'], ['user', 'later@example.com']]));
+    expect([withAccount.grantee.type, withAccount.grantee.label, withAccount.pending]).toEqual(['user', 'admin@globex.example', true]);
+    expect([without.grantee.type, without.grantee.label, without.pending]).toEqual(['user', 'later@example.com', true]);
+    expect(withAccount.invitation?.token).toMatch(/^[A-Za-z0-9_-]{43}$/);
+    expect(without.invitation?.token).toMatch(/^[A-Za-z0-9_-]{43}$/);
+    const listed = (await listBlobGrants(db, { actor: operator, org: 'acme-corp' })).grants.map((g) => [g.grantee.type, g.grantee.label, g.pending]);
+    expect(listed).toEqual(expect.arrayContaining([['user', 'admin@globex.example', true], ['user', 'later@example.com', true]]));
+    // The link carries blob grants only: it is listed as such, and shows what it gives.
+    expect((await listOrgInvitations(db, { actor: operator, org: 'acme-corp', now })).find((i) => i.email === 'later@example.com')).toMatchObject({ role: null, grants: 1 });
+    expect(await findInvitation(db, without.invitation!.token, now)).toMatchObject({ role: null, grants: [{ blob: 'procedures', role: 'read' }] });
 
+    // Another org's link makes an account that holds nothing of acme's.
     const inv = await invite(globexAdmin, 'globex-corp', 'later@example.com', 'read');
-    const later = await acceptInvitationWithNewAccount(db, { token: inv.token, password: 'later password 1', now });
-    const grant = await db.blobGrant.findFirstOrThrow({ where: { blobId: blob, granteeType: 'user', granteeId: later.user.id } });
-    expect(grant.role).toBe('read');
-    expect(await db.blobGrant.count({ where: { granteeType: 'email' } })).toBe(0);
+    const viaGlobex = await acceptInvitationWithNewAccount(db, { token: inv.token, password: 'later password 1', now });
+    expect(await db.blobGrant.count({ where: { granteeType: 'user', granteeId: viaGlobex.user.id } })).toBe(0);
+    // acme's link, accepted logged in as that account, gives it the grant (and no membership).
+    await acceptInvitationAsUser(db, { actor: { type: 'user', id: viaGlobex.user.id, roleCap: null }, token: without.invitation!.token, now });
+    expect((await db.blobGrant.findFirstOrThrow({ where: { blobId: blob, granteeType: 'user', granteeId: viaGlobex.user.id } })).role).toBe('read');
+    expect(await orgRole(db, { type: 'user', id: viaGlobex.user.id, roleCap: null }, orgId)).toBeNull();
+    expect(await db.blobGrant.count({ where: { granteeType: 'email', granteeId: 'later@example.com' } })).toBe(0);
+
+    // Revoking the last pending grant of a blob-access-only link withdraws the link; withdrawing a link drops its grants.
+    const g = await db.blobGrant.findFirstOrThrow({ where: { blobId: blob, granteeType: 'email', granteeId: 'admin@globex.example' } });
+    await revokeBlobGrant(db, { actor: operator, grantId: g.id });
+    expect(await findInvitation(db, withAccount.invitation!.token, now)).toBeNull();
+    const third = await grantBlobAccess(db, { actor: operator, org: 'acme-corp', input: { blob, grantee_type: 'user', grantee: 'third@example.com', role: 'write' }, now });
+    const thirdInvitation = await db.invitation.findFirstOrThrow({ where: { orgId, email: 'third@example.com' } });
+    await revokeInvitation(db, { actor: operator, org: 'acme-corp', invitationId: thirdInvitation.id });
+    expect(await db.blobGrant.count({ where: { id: third.id } })).toBe(0);
   });
 
   it('an org is named by alias only when the caller belongs to it; a foreign alias and a missing one get the same refusal; any org by id', async () => {

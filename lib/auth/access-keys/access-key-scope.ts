@@ -11,7 +11,7 @@ import type { Tx } from '../../db';
 import { DomainError } from '../../errors';
 import type { Actor } from '../actor';
 import type { KeyRole } from '../contract';
-import { findOrg, orgNotFound, type OrgRef } from '../org-admin';
+import { findOrgWithRole, orgNotFound, type OrgRef } from '../org-admin';
 import { orgRole } from '../access';
 import { roleAtLeast } from '../roles';
 
@@ -25,10 +25,9 @@ const fromBrowser = (actor: Actor) => actor.type === 'user' && actor.roleCap ===
 
 /** The org `ref` names when `actor` holds a role on it; otherwise the one not-found answer. */
 async function visibleOrg(db: Tx, actor: Actor, ref: string): Promise<OrgRef & { role: NonNullable<Awaited<ReturnType<typeof orgRole>>> }> {
-  const org = await findOrg(db, ref);
-  const role = org ? await orgRole(db, actor, org.id) : null;
-  if (!org || !role) throw orgNotFound();
-  return { ...org, role };
+  const org = await findOrgWithRole(db, actor, ref);
+  if (!org) throw orgNotFound();
+  return org;
 }
 
 /** `where` of the pairs `actor` may list for `ref`. @throws `404 not_found`, `403 forbidden`. */

@@ -7,4 +7,9 @@ export interface BlobGrantInfo {
   grantee: { type: 'user' | 'org'; id: string; /** The user's email, or the org's alias (else name). */ label: string };
   role: Role;
   createdAt: Date;
+  /**
+   * True for a grant by email that waits for the org's invitation link (docs/decisions.md 160): no
+   * account holds it yet, and no access check reads it.
+   */
+  pending: boolean;
 }

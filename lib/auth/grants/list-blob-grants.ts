@@ -38,9 +38,9 @@ export async function listBlobGrants(
       const blob = blobById.get(g.blobId);
       if (!blob || !isRole(g.role)) return [];
       const type = g.granteeType === 'org' ? 'org' : 'user';
-      // A grant to an email without an account yet reads exactly like one to an account (grant-blob-access.ts).
+      // A grant by email waiting for the org's link is labelled by the email and marked pending (grant-blob-access.ts).
       const label = g.granteeType === 'email' ? g.granteeId : ((type === 'org' ? orgLabel.get(g.granteeId) : userLabel.get(g.granteeId)) ?? '(deleted)');
-      return [{ id: g.id, blob, grantee: { type, id: g.granteeId, label }, role: g.role, createdAt: g.createdAt }];
+      return [{ id: g.id, blob, grantee: { type, id: g.granteeId, label }, role: g.role, createdAt: g.createdAt, pending: g.granteeType === 'email' }];
     }),
   };
 }

@@ -14,11 +14,12 @@ export interface InviteOrgMemberOptions {
 }
 
 /**
- * Invite `input.email` to the org with `input.role` (docs/decisions.md 26, 51). Makes no account and
- * attaches none: the answer is a one-time link token for the admin to pass on, valid for 7 days, of
- * which only the SHA-256 is stored. Whether the email has an account anywhere on the instance changes
- * nothing in the answer. Inviting the same email again replaces the pending invitation (the old link
- * stops working). Needs `admin` on the org, from a browser login.
+ * Invite `input.email` to the org with `input.role` (docs/decisions.md 26, 51, 160). Makes no account
+ * and attaches none: the answer is a one-time link token for the admin to pass on, valid for 7 days, of
+ * which only the SHA-256 is stored. The link also carries the org's blob grants held for the email.
+ * Whether the email has an account anywhere on the instance changes nothing in the answer, nor in what
+ * the link does. Inviting the same email again replaces the pending invitation (the old link stops
+ * working), a blob-grants-only one included. Needs `admin` on the org, from a browser login.
  * @returns the token (shown once), the invitation's id, email, role and expiry (UTC).
  * @throws `404 not_found`, `403 forbidden` (see `requireOrgRole`); `409 already_member` (path `email`)
  *   when a member of THIS org has the email (the admin sees its members anyway).

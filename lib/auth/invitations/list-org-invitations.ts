@@ -6,7 +6,10 @@ import { isRole, type Role } from '../roles';
 export interface OrgInvitation {
   id: string;
   email: string;
-  role: Role;
+  /** The org role it gives, or null when it carries blob grants only. */
+  role: Role | null;
+  /** How many of the org's blob grants it carries (held for the email until it is accepted). */
+  grants: number;
   createdAt: Date;
   expiresAt: Date;
   /** True once `expiresAt` has passed (the link no longer works; invite again for a new one). */
@@ -22,10 +25,17 @@ export async function listOrgInvitations(db: Tx, opts: { actor: Actor; org: stri
   requireBrowserUser(opts.actor);
   const org = await requireOrgRole(db, opts.actor, opts.org, 'admin');
   const rows = await db.invitation.findMany({ where: { orgId: org.id }, orderBy: [{ createdAt: 'desc' }, { id: 'asc' }] });
+  const pending = await db.blobGrant.groupBy({
+    by: ['granteeId'],
+    where: { granteeType: 'email', granteeId: { in: rows.map((r) => r.email) }, blob: { orgId: org.id } },
+    _count: { _all: true },
+  });
+  const carried = new Map(pending.map((p) => [p.granteeId, p._count._all]));
   return rows.map((r) => ({
     id: r.id,
     email: r.email,
-    role: isRole(r.role) ? r.role : 'read',
+    role: r.role !== null && isRole(r.role) ? r.role : null,
+    grants: carried.get(r.email) ?? 0,
     createdAt: r.createdAt,
     expiresAt: r.expiresAt,
     expired: r.expiresAt.getTime() <= opts.now.getTime(),

@@ -5,11 +5,11 @@
 import type { Dialect } from '../dialect';
 
 /**
- * SQLite: @prisma/adapter-better-sqlite3 (default `timestampFormat: 'iso8601'`) stores a DateTime as
- * TEXT `2030-01-15T10:00:15.000+00:00` (`toISOString()` with `Z` → `+00:00`). Every stored instant
- * has that fixed width, so TEXT `=`, `<` and `<=` on these columns are instant comparisons. Raw SQL
- * here compares stored columns with values in this same form ONLY; pinned by
- * lib/db/__tests__/sql-instants.int.test.ts.
+ * SQLite: lib/db/sqlite-adapter.ts (as @prisma/adapter-better-sqlite3's default `timestampFormat:
+ * 'iso8601'`) stores a DateTime as TEXT `2030-01-15T10:00:15.000+00:00` (`toISOString()` with `Z` →
+ * `+00:00`). Every stored instant has that fixed width, so TEXT `=`, `<` and `<=` on these columns
+ * are instant comparisons. Raw SQL here compares stored columns with values in this same form ONLY;
+ * pinned by lib/db/__tests__/sql-instants.int.test.ts.
  * PostgreSQL: `timestamp(3)` holding UTC; an ISO string with `Z` cast to `timestamp` keeps the UTC
  * wall clock (PostgreSQL ignores a zone in input for `timestamp without time zone`).
  */

@@ -43,14 +43,19 @@ export async function listSchedulers(db: Db, actor: Actor): Promise<SchedulerSum
 
 /**
  * The scheduler whose managed revision is `revisionId`, readable by `actor`. Throws `404 not_found`
- * for a missing or unreadable one (SPEC §2 non-disclosure).
+ * for a missing or unreadable one (SPEC §2 non-disclosure), found by one scoped statement that does
+ * the same work for both (docs/decisions.md 163).
  */
 export async function getSchedulerByRevision(db: Db, actor: Actor, revisionId: string): Promise<SchedulerSummary & { role: 'read' | 'write' | 'admin' }> {
   const id = normalizeRef(revisionId);
-  const rev = isIdShape(id) ? await db.revision.findUnique({ where: { id }, include: { blob: { include: { org: true } } } }) : null;
-  // The page shows what the role allows, so the role's value is loaded (blobRole), not just a scope.
+  // Scoped in the query (STYLE §2.2): another org's scheduler is not found by the very statement that
+  // misses a made-up id, so the two refusals take the same time.
+  const rev = isIdShape(id)
+    ? await db.revision.findFirst({ where: { id, blob: { AND: [{ type: 'scheduler' }, readableBy(actor)] } }, include: { blob: { include: { org: true } } } })
+    : null;
+  // The page shows what the role allows, so the role's value is loaded (blobRole) once it is readable.
   const role = rev ? await blobRole(db, actor, rev.blobId) : null;
-  if (!rev || rev.blob.type !== 'scheduler' || !role) throw new DomainError('not_found', 'revision not found');
+  if (!rev || !role) throw new DomainError('not_found', 'revision not found');
   const [scheduleCount, activeCount] = await Promise.all([
     db.schedule.count({ where: { revisionId: rev.id } }),
     db.schedule.count({ where: { revisionId: rev.id, state: 'active' } }),

@@ -64,10 +64,11 @@ export interface CatalogBlobDetail extends BlobDescription {
  */
 export async function getCatalogBlob(db: Db, opts: { actor: Actor; blobId: string }): Promise<CatalogBlobDetail> {
   const id = normalizeRef(opts.blobId);
-  const blob = isIdShape(id) ? await db.blob.findUnique({ where: { id }, include: { org: true } }) : null;
-  // The page shows what the role allows, so the role's value is loaded (blobRole), not just a scope.
+  // Scoped in the query: another org's blob and a made-up id are missed by the same statement (decisions 163).
+  const blob = isIdShape(id) ? await db.blob.findFirst({ where: { AND: [{ id, type: 'workflow' }, readableBy(opts.actor)] }, include: { org: true } }) : null;
+  // The page shows what the role allows, so the role's value is loaded (blobRole) once it is readable.
   const role = blob ? await blobRole(db, opts.actor, blob.id) : null;
-  if (!blob || blob.type !== 'workflow' || !role || !roleAtLeast(role, 'read')) throw new DomainError('not_found', 'blob not found');
+  if (!blob || !role || !roleAtLeast(role, 'read')) throw new DomainError('not_found', 'blob not found');
   return { ...(await describeBlob(db, blob.id)), name: blob.name, orgName: blob.org.name, role };
 }
 
@@ -87,10 +88,13 @@ export interface CatalogRevision {
  */
 export async function getCatalogRevision(db: Db, opts: { actor: Actor; revisionId: string }): Promise<CatalogRevision> {
   const id = normalizeRef(opts.revisionId);
-  const rev = isIdShape(id) ? await db.revision.findUnique({ where: { id }, include: { blob: { include: { org: true } } } }) : null;
-  // The page shows what the role allows, so the role's value is loaded (blobRole), not just a scope.
+  // Scoped in the query: another org's revision and a made-up id are missed by the same statement (decisions 163).
+  const rev = isIdShape(id)
+    ? await db.revision.findFirst({ where: { id, blob: { AND: [{ type: 'workflow' }, readableBy(opts.actor)] } }, include: { blob: { include: { org: true } } } })
+    : null;
+  // The page shows what the role allows, so the role's value is loaded (blobRole) once it is readable.
   const role = rev ? await blobRole(db, opts.actor, rev.blobId) : null;
-  if (!rev || rev.blob.type !== 'workflow' || !role || !roleAtLeast(role, 'read')) throw new DomainError('not_found', 'revision not found');
+  if (!rev || !role || !roleAtLeast(role, 'read')) throw new DomainError('not_found', 'revision not found');
   const { blob } = rev;
   return {
     id: rev.id,

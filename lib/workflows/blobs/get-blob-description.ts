@@ -1,8 +1,8 @@
 import type { Db, Tx } from '../../db';
-import { type Actor, hasBlobAccess } from '../../auth';
+import { type Actor, readableBy } from '../../auth';
 import { DomainError } from '../../errors';
 import type { BlobDescription, BlobType, RevisionState } from '../contract';
-import { findBlobByRef } from './find-blob-by-ref';
+import { isIdShape, normalizeRef } from '../../ids';
 
 export interface GetBlobDescriptionOptions {
   actor: Actor;
@@ -16,13 +16,20 @@ export interface GetBlobDescriptionOptions {
  * Discovery (SPEC §3.3): `{id, alias?, org: {id, alias?}, type, default_revision_id, revisions: [{id,
  * state, is_default, created_at}]}`, revisions oldest first. Both blob types.
  * @throws `404 not_found` when the org or blob does not exist, the blob is not in that org, or the
- *   actor cannot read it (SPEC §2: refusal looks like absence).
+ *   actor cannot read it (SPEC §2: refusal looks like absence). All of these are one statement (the
+ *   blob by its reference, in the org by its reference, scoped to what the actor reads), so another
+ *   org's blob is refused in the time a missing one is (docs/decisions.md 163).
  */
 export async function getBlobDescription(db: Db, opts: GetBlobDescriptionOptions): Promise<BlobDescription> {
-  const blob = await findBlobByRef(db, { org: opts.org, blob: opts.blob });
-  const notFound = new DomainError('not_found', 'blob not found');
-  if (!blob) throw notFound;
-  if (!(await hasBlobAccess(db, opts.actor, blob.id, 'read'))) throw notFound;
+  const [ref, orgRef] = [normalizeRef(opts.blob), normalizeRef(opts.org)];
+  const blob =
+    ref && orgRef
+      ? await db.blob.findFirst({
+          where: { AND: [isIdShape(ref) ? { id: ref } : { alias: ref }, { org: isIdShape(orgRef) ? { id: orgRef } : { alias: orgRef } }, readableBy(opts.actor)] },
+          select: { id: true },
+        })
+      : null;
+  if (!blob) throw new DomainError('not_found', 'blob not found');
   return describeBlob(db, blob.id);
 }
 

@@ -32,7 +32,7 @@ const adminPath = (org: string) => `/orgs/${org}/admin`;
 
 /**
  * Invite a member by email: answers the one-time link once, in the same words whether or not the
- * email has an account anywhere (docs/decisions.md 51).
+ * email has an account anywhere (docs/decisions.md 51, 160).
  */
 export async function inviteMemberAction(org: string, _prev: FormAnswer | null, form: FormData): Promise<FormAnswer> {
   return webAction(async ({ db, actor, now }) => {
@@ -71,7 +71,16 @@ export async function grantBlobAction(org: string, _prev: FormAnswer | null, for
   return webAction(async ({ db, actor, now }) => {
     const grant = await grantBlobAccess(db, { actor, org, input: parseAuthInput(BlobGrantInput, form), now });
     revalidatePath(adminPath(org));
-    return { message: `${grant.grantee.label} holds ${grant.role} on ${grant.blob.alias ?? grant.blob.name}.` };
+    const what = `${grant.role} on ${grant.blob.alias ?? grant.blob.name}`;
+    if (!grant.pending) return { message: `${grant.grantee.label} holds ${what}.` };
+    if (!grant.invitation) return { message: `${grant.grantee.label} gets ${what} on accepting the invitation already sent to them (Pending invitations).` };
+    const link = `${await requestOrigin()}/invite/${grant.invitation.token}`;
+    return {
+      shownOnce: {
+        label: `${grant.grantee.label} gets ${what} on accepting this link (logged in, or with a new account): pass it on. It works once, until ${formatUtc(grant.invitation.expiresAt)}, and replaces any earlier blob-access link for that email.`,
+        value: link,
+      },
+    };
   });
 }
 

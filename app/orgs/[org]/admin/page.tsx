@@ -111,13 +111,16 @@ export default async function OrgAdminPage({ params }: { params: Promise<{ org: 
             {invitations.map((inv) => (
               <tr key={inv.id}>
                 <td>{inv.email}</td>
-                <td>{inv.role}</td>
+                <td>
+                  {inv.role ?? <span className="muted">blob access only</span>}
+                  {inv.grants > 0 ? <span className="muted small"> (+ {inv.grants} blob grant{inv.grants === 1 ? '' : 's'})</span> : null}
+                </td>
                 <td className="small nowrap">
                   <LocalTime instant={inv.createdAt} />
                 </td>
                 <td className="small nowrap">{inv.expired ? 'expired' : <LocalTime instant={inv.expiresAt} />}</td>
                 <td>
-                  <ActionForm action={revokeInvitationAction.bind(null, ref)} submitLabel="Withdraw" danger confirm={{ title: `Withdraw the invitation of ${inv.email}?`, body: <p>Its link stops working at once; invite them again to send a new one.</p> }} label={`Withdraw the invitation of ${inv.email}`}>
+                  <ActionForm action={revokeInvitationAction.bind(null, ref)} submitLabel="Withdraw" danger confirm={{ title: `Withdraw the invitation of ${inv.email}?`, body: <p>Its link stops working at once, and the blob grants waiting for it are dropped; invite them again to send a new one.</p> }} label={`Withdraw the invitation of ${inv.email}`}>
                     <input type="hidden" name="invitation_id" value={inv.id} />
                   </ActionForm>
                 </td>
@@ -135,7 +138,8 @@ export default async function OrgAdminPage({ params }: { params: Promise<{ org: 
         </ActionForm>
         <p className="small muted">
           You get a one-time link to pass on, valid for 7 days. With it the invitee makes an account (choosing their own password) or,
-          with an account already, logs in and accepts. Inviting again makes a new link; the old one stops working.
+          with an account already, logs in and accepts. The link also carries the blob grants waiting for that email. Inviting again
+          makes a new link; the old one stops working.
         </p>
       </section>
 
@@ -144,9 +148,10 @@ export default async function OrgAdminPage({ params }: { params: Promise<{ org: 
           Blob access grants <span className="count">({grants.length})</span>
         </h2>
         <p className="container-intro small">
-          A grant gives a user or another org a role on one blob of this org, on top of any org role. A user is named by email (an email
-          without an account yet holds the grant once it gets one through an invitation); an org you belong to by its alias, any other
-          org by its id.
+          A grant gives a user or another org a role on one blob of this org, on top of any org role. A user is named by email: a member
+          of this org (or someone who already holds a grant here) gets it at once; anyone else gets it by accepting this org&apos;s
+          invitation link, which the grant gives you to pass on (it stays <em>pending</em> until then). An org you belong to is named by
+          its alias, any other org by its id.
         </p>
         {grants.length === 0 ? (
           <p className="muted">No grants.</p>
@@ -158,7 +163,7 @@ export default async function OrgAdminPage({ params }: { params: Promise<{ org: 
                   {g.blob.alias ?? g.blob.name} <span className="muted small">({g.blob.type})</span>
                 </td>
                 <td>
-                  {g.grantee.label} <span className="muted small">({g.grantee.type})</span>
+                  {g.grantee.label} <span className="muted small">({g.grantee.type}{g.pending ? ', pending: until the invitation is accepted' : ''})</span>
                 </td>
                 <td>{g.role}</td>
                 <td className="small nowrap">

@@ -1,0 +1,97 @@
+/**
+ * The product's Prisma driver adapter for PostgreSQL: `@prisma/adapter-pg` over a node-postgres pool
+ * the product makes (`new PrismaPg(pool)`, the adapter's public constructor), behind a thin
+ * `SqlDriverAdapter` (Prisma's public driver-adapter interface) that delegates every call and reports
+ * which pool connection each transaction took (`onTransaction`). lib/db/client.ts runs the fire path's
+ * hot statements on that connection (`postgresConnection`, docs/decisions.md 126).
+ *
+ * How the connection is known, without reading the adapter's private fields: a transaction needs one
+ * connection of its own, so `startTransaction` takes it from the pool with `pool.connect()`; the pool
+ * here notes a connection handed out while one of this wrapper's `startTransaction` calls is running
+ * (an AsyncLocalStorage scope), and only then (a plain query's connection is not noted: node-postgres'
+ * `pool.query` runs outside that scope). lib/db/__tests__/transaction-connection.int.test.ts checks
+ * that the noted connection is the transaction's (same backend, sees its uncommitted rows) and fails,
+ * saying so, when an upgrade changes how the adapter takes it; the product then still works, through
+ * Prisma's raw queries (lib/db/sql/run-sql.ts), only slower.
+ */
+import { PrismaPg } from '@prisma/adapter-pg';
+import type { ConnectionInfo, IsolationLevel, SqlDriverAdapter, SqlDriverAdapterFactory, SqlQuery, SqlResultSet, Transaction } from '@prisma/driver-adapter-utils';
+import { AsyncLocalStorage } from 'node:async_hooks';
+import pg from 'pg';
+
+/** The `startTransaction` call running in this async context, and the connection its pool handed out. */
+const starting = new AsyncLocalStorage<{ conn: pg.PoolClient | null }>();
+
+/** A node-postgres pool that notes the connection it hands to a starting transaction. */
+class TransactionPool extends pg.Pool {
+  override connect(): Promise<pg.PoolClient>;
+  override connect(callback: (err: Error | undefined, client: pg.PoolClient | undefined, done: (release?: unknown) => void) => void): void;
+  override connect(callback?: (err: Error | undefined, client: pg.PoolClient | undefined, done: (release?: unknown) => void) => void): Promise<pg.PoolClient> | void {
+    if (callback) return super.connect(callback);
+    const start = starting.getStore();
+    if (!start) return super.connect();
+    return super.connect().then((conn) => {
+      start.conn ??= conn;
+      return conn;
+    });
+  }
+}
+
+/**
+ * The adapter factory a PostgreSQL `PrismaClient` is made with. Each `connect()` (Prisma's first use,
+ * and again after `$disconnect()`) opens a new pool with `config`, ended by the adapter's `dispose()`.
+ * `onTransaction` is called, in the async context of Prisma's `startTransaction`, with the pool
+ * connection the new transaction runs on (after its `BEGIN`).
+ */
+export class PostgresAdapterFactory implements SqlDriverAdapterFactory {
+  readonly provider = 'postgres';
+  readonly adapterName = 'scheduler-pg';
+
+  constructor(
+    private readonly config: pg.PoolConfig,
+    private readonly onTransaction: (conn: pg.PoolClient) => void,
+  ) {}
+
+  async connect(): Promise<SqlDriverAdapter> {
+    const adapter = await new PrismaPg(new TransactionPool(this.config), { disposeExternalPool: true }).connect();
+    return new PostgresAdapter(adapter, this.onTransaction);
+  }
+}
+
+/** `@prisma/adapter-pg`'s adapter, unchanged but for the connection `startTransaction` reports. */
+class PostgresAdapter implements SqlDriverAdapter {
+  readonly provider = 'postgres';
+  readonly adapterName = 'scheduler-pg';
+
+  constructor(
+    private readonly inner: SqlDriverAdapter,
+    private readonly onTransaction: (conn: pg.PoolClient) => void,
+  ) {}
+
+  queryRaw(query: SqlQuery): Promise<SqlResultSet> {
+    return this.inner.queryRaw(query);
+  }
+
+  executeRaw(query: SqlQuery): Promise<number> {
+    return this.inner.executeRaw(query);
+  }
+
+  executeScript(script: string): Promise<void> {
+    return this.inner.executeScript(script);
+  }
+
+  async startTransaction(isolationLevel?: IsolationLevel): Promise<Transaction> {
+    const start = { conn: null as pg.PoolClient | null };
+    const tx = await starting.run(start, () => this.inner.startTransaction(isolationLevel));
+    if (start.conn) this.onTransaction(start.conn);
+    return tx;
+  }
+
+  getConnectionInfo(): ConnectionInfo {
+    return this.inner.getConnectionInfo?.() ?? { supportsRelationJoins: false };
+  }
+
+  dispose(): Promise<void> {
+    return this.inner.dispose();
+  }
+}
