@@ -45,6 +45,11 @@ const NO_OUTCOME: OutcomeColumns = { outcome: null, startedAt: null, finishedAt:
 
 const addSeconds = (at: Date, s: number) => new Date(at.getTime() + s * 1000);
 
+/** `runs.duration_ms` is a 32-bit integer: a duration past 24.8 days (a check-in long after) is capped there. */
+const DURATION_MAX_MS = 2_147_483_647;
+/** The duration from `from` to `to`, in ms, within the column's range (never negative). */
+const durationMs = (from: Date, to: Date) => Math.min(DURATION_MAX_MS, Math.max(0, to.getTime() - from.getTime()));
+
 function heldOf(v: unknown): HeldCheckin | null {
   if (v === null || typeof v !== 'object') return null;
   const o = (v as { outcome?: unknown }).outcome;
@@ -69,7 +74,7 @@ export function outcomeAtRecord(schedule: Pick<FiringSchedule, 'completionExpect
     }
     const finished = h.finished_at ? new Date(h.finished_at) : now;
     const from = started ?? (finished < now ? finished : now);
-    return { outcome: h.outcome, startedAt: from, finishedAt: finished, durationMs: Math.max(0, finished.getTime() - from.getTime()), exitCode: h.exit_code ?? null, outcomeMessage: h.message ?? null, outcomeDueAt: null };
+    return { outcome: h.outcome, startedAt: from, finishedAt: finished, durationMs: durationMs(from, finished), exitCode: h.exit_code ?? null, outcomeMessage: h.message ?? null, outcomeDueAt: null };
   }
   if (!delivered || expect === null) return NO_OUTCOME;
   return { ...NO_OUTCOME, outcome: 'pending', startedAt: now, outcomeDueAt: addSeconds(now, expect) };
@@ -126,7 +131,7 @@ async function checkInRun(tx: Tx, deps: EngineDeps, scheduleId: string, opts: { 
         outcome: checkin.kind,
         startedAt: started,
         finishedAt: now,
-        durationMs: Math.max(0, now.getTime() - started.getTime()),
+        durationMs: durationMs(started, now),
         exitCode: checkin.exitCode,
         outcomeDueAt: null,
         ...(message !== null ? { outcomeMessage: message } : {}),
@@ -229,7 +234,7 @@ export async function timeOutRuns(db: Db, deps: EngineDeps, now: Date): Promise<
       // no terminal check-in won. Keep it in the transaction that folds the outcome into the schedule.
       const { count: moved } = await tx.run.updateMany({
         where: { id: r.id, outcome: { in: OPEN }, outcomeDueAt: { lte: now } },
-        data: { outcome: 'timed_out', finishedAt: now, durationMs: Math.max(0, now.getTime() - started.getTime()), outcomeDueAt: null },
+        data: { outcome: 'timed_out', finishedAt: now, durationMs: durationMs(started, now), outcomeDueAt: null },
       });
       if (moved !== 1) continue;
       decided.push({ runId: r.id, scheduleId: r.scheduleId });
