@@ -77,6 +77,8 @@ const DOORS = {
   // Global setup seeds its fixtures through the domain, as the seed script does.
   'e2e/setup/**': ANY_LIB,
   'e2e/global-setup.ts': ANY_LIB,
+  // The EventBridge e2e reads an AWS SDK refusal as the integration tests do (a pure helper, no imports).
+  'e2e/eventbridge-sdk.spec.ts': ['lib/testing/sdk-refusal.ts'],
 };
 
 /**

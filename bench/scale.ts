@@ -123,9 +123,9 @@ async function fixture(dialect: Dialect, size: (typeof SIZES)[number], now: numb
     const to = Math.min(size.schedules, from + chunk);
     // 10% disabled (a third of them by the automatic pause), 5% completed, a due backlog of 100.
     await db.$executeRawUnsafe(`${seriesSql[d](from, to)}
-      INSERT INTO schedules (id, revision_id, repeat, cron_expression, timezone, enabled, state, invocation_target_type, invocation_target,
+      INSERT INTO schedules (id, name, revision_id, repeat, cron_expression, timezone, enabled, state, invocation_target_type, invocation_target,
         next_fire_at, created_by_type, created_by_id, skipped_occurrences, paused_by_type, created_at, updated_at)
-      SELECT ${idSql[d]('i', '0000')}, '${ctx.schedulerRevisionId}', 'recurring_cron', '* * * * ? *', 'UTC', ${bool('i % 10 <> 7')},
+      SELECT ${idSql[d]('i', '0000')}, ${idSql[d]('i', '0000')}, '${ctx.schedulerRevisionId}', 'recurring_cron', '* * * * ? *', 'UTC', ${bool('i % 10 <> 7')},
         CASE WHEN i % 20 = 3 THEN 'completed' ELSE 'active' END, 'workflow', '${target}',
         CASE WHEN i % 10 = 7 OR i % 20 = 3 THEN NULL WHEN i < 100 THEN ${instantSql[d](`${now} - 1000 - i`)} ELSE ${instantSql[d](`${now} + 60000 + (i % 86400) * 1000`)} END,
         'org', '${ctx.orgId}', i % 3, CASE WHEN i % 30 = 7 THEN 'system' WHEN i % 10 = 7 THEN 'user' ELSE NULL END,

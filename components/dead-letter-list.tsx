@@ -116,7 +116,7 @@ export function DeadLetterList({ rows, actions, canWrite, base, empty }: DeadLet
       {rows.length === 0 ? empty : (
         // Scrolls sideways on a narrow screen; it holds links and buttons, so it needs no tabindex.
         <div className="table-scroll">
-          <table className="table table-dead-letters" aria-label="Dead letters">
+          <table className="table table-cards table-dead-letters" aria-label="Dead letters">
             <thead>
               <tr>
                 <th scope="col">Schedule</th>
@@ -136,7 +136,7 @@ export function DeadLetterList({ rows, actions, canWrite, base, empty }: DeadLet
                 const l = r.letter;
                 return (
                   <tr key={l.id} id={`dead-letter-${l.id}`} data-dead-letter-id={l.id}>
-                    <td>
+                    <td data-label="Schedule">
                       <div className="cell-stack">
                         {r.schedule ? (
                           <Link href={r.schedule.href} className="strong-link">
@@ -152,7 +152,7 @@ export function DeadLetterList({ rows, actions, canWrite, base, empty }: DeadLet
                         </span>
                       </div>
                     </td>
-                    <td>
+                    <td data-label="Occurrence">
                       <div className="cell-stack">
                         <LocalTime instant={l.scheduled_for} />
                         <span className="muted small">
@@ -160,15 +160,15 @@ export function DeadLetterList({ rows, actions, canWrite, base, empty }: DeadLet
                         </span>
                       </div>
                     </td>
-                    <td>{attemptsWords(l.attempts)}</td>
-                    <td>{EXHAUSTED_WORDS[l.exhausted]}</td>
-                    <td>
+                    <td data-label="Attempts">{attemptsWords(l.attempts)}</td>
+                    <td data-label="Exhausted">{EXHAUSTED_WORDS[l.exhausted]}</td>
+                    <td data-label="Last error">
                       <div className="cell-stack">
                         <RunStatusBadge status={l.status} />
                         <RunResultCell result={l.result} />
                       </div>
                     </td>
-                    <td>
+                    <td data-label="Dead-letter queue">
                       {l.dead_letter_arn ? (
                         <div className="cell-stack">
                           <span className="mono small break">{l.dead_letter_arn}</span>
@@ -178,7 +178,7 @@ export function DeadLetterList({ rows, actions, canWrite, base, empty }: DeadLet
                         <span className="muted">None</span>
                       )}
                     </td>
-                    <td>
+                    <td data-label="Last replay">
                       {l.replay ? (
                         <div className="cell-stack">
                           <RunStatusBadge status={l.replay.status} />
@@ -195,7 +195,7 @@ export function DeadLetterList({ rows, actions, canWrite, base, empty }: DeadLet
                         <span className="muted">Never</span>
                       )}
                     </td>
-                    <td>
+                    <td data-label="">
                       <div className="row-actions">
                         <button
                           type="button"

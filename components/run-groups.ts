@@ -11,8 +11,11 @@ import type { ExhaustedReason, PendingRetry, Run } from '@/lib/schedules/contrac
 export type OccurrenceOutcome =
   /** Its newest attempt succeeded. */
   | { kind: 'success'; attempt: number }
-  /** Its retries ended (SPEC §8.1 `exhausted`); `cancelled` makes no dead letter. */
-  | { kind: 'exhausted'; reason: ExhaustedReason; attempt: number }
+  /**
+   * Its retries ended (SPEC §8.1 `exhausted`); `cancelled` makes no dead letter. Otherwise
+   * `deadLetter` is the dead letter still listed for it (SPEC §12.3), or `dismissed` once it is not.
+   */
+  | { kind: 'exhausted'; reason: ExhaustedReason; attempt: number; deadLetter?: { id: string } | 'dismissed' }
   /** Its next attempt is stored and due at `dueAt` (SPEC §12.2). */
   | { kind: 'retrying'; attempt: number; dueAt: string }
   /** Its next attempt was made and is on a newer page. */
@@ -37,9 +40,11 @@ export interface OccurrenceGroup {
  * attempt on the page. `pending` are the schedule's pending attempts (read before the runs, so an
  * attempt made in between shows up among the runs rather than vanishing); a failed attempt with
  * `next_attempt_at` whose next attempt is pending is `retrying`, otherwise that attempt was made
- * (`continued` when it is not on this page).
+ * (`continued` when it is not on this page). `listedDeadLetters` (exhausting run id → its dead
+ * letter, lib/schedules `listedDeadLettersOfRuns`) tells an exhausted occurrence still in the
+ * dead-letter list from a dismissed one; without it an exhausted occurrence says neither.
  */
-export function groupRuns(runs: readonly Run[], pending: readonly PendingRetry[]): OccurrenceGroup[] {
+export function groupRuns(runs: readonly Run[], pending: readonly PendingRetry[], listedDeadLetters?: ReadonlyMap<string, string>): OccurrenceGroup[] {
   const groups = new Map<string, Run[]>();
   for (const run of runs) {
     const key = run.trigger === 'schedule' ? `schedule|${run.scheduled_for}` : `manual|${run.id}`;
@@ -50,13 +55,18 @@ export function groupRuns(runs: readonly Run[], pending: readonly PendingRetry[]
   return [...groups].map(([key, list]) => {
     const attempts = [...list].sort((a, b) => a.attempt - b.attempt || Date.parse(a.created_at) - Date.parse(b.created_at));
     const last = attempts[attempts.length - 1];
-    return { key, trigger: last.trigger, scheduledFor: last.scheduled_for, attempts, earlierElsewhere: attempts[0].attempt - 1, outcome: outcomeOf(last, pending) };
+    return { key, trigger: last.trigger, scheduledFor: last.scheduled_for, attempts, earlierElsewhere: attempts[0].attempt - 1, outcome: outcomeOf(last, pending, listedDeadLetters) };
   });
 }
 
-function outcomeOf(last: Run, pending: readonly PendingRetry[]): OccurrenceOutcome {
+function outcomeOf(last: Run, pending: readonly PendingRetry[], listed: ReadonlyMap<string, string> | undefined): OccurrenceOutcome {
   if (last.status === 'success') return { kind: 'success', attempt: last.attempt };
-  if (last.exhausted) return { kind: 'exhausted', reason: last.exhausted, attempt: last.attempt };
+  if (last.exhausted) {
+    const outcome = { kind: 'exhausted', reason: last.exhausted, attempt: last.attempt } as const;
+    if (last.exhausted === 'cancelled' || !listed) return outcome;
+    const id = listed.get(last.id);
+    return { ...outcome, deadLetter: id ? { id } : 'dismissed' };
+  }
   if (last.next_attempt_at) {
     const next = pending.find((p) => p.scheduled_for === last.scheduled_for && p.attempt === last.attempt + 1);
     return next ? { kind: 'retrying', attempt: next.attempt, dueAt: next.due_at } : { kind: 'continued', attempt: last.attempt + 1 };

@@ -101,6 +101,11 @@ export interface RunHistoryProps {
   grouped: boolean;
   /** The executions of `runs` that no longer exist (shown without a link). */
   deleted?: DeletedExecutions;
+  /**
+   * The dead letters still listed, by the run that exhausted their occurrence (lib/schedules
+   * `listedDeadLettersOfRuns`): an exhausted occurrence links to its own, or says it was dismissed.
+   */
+  listedDeadLetters?: ReadonlyMap<string, string>;
 }
 
 /** The columns' headers; each cell repeats its own as `data-label` for the cards of narrow screens. */
@@ -109,7 +114,7 @@ const [STATUS, SCHEDULED_FOR, RECORDED, LATENESS, TRIGGER, ATTEMPT, OUTCOME, TAR
 
 export function RunHistory(props: RunHistoryProps) {
   const { runs, grouped, attemptsAllowed } = props;
-  const groups = groupRuns(runs, props.pending);
+  const groups = groupRuns(runs, props.pending, props.listedDeadLetters);
   return (
     // The table scrolls sideways in this box on a narrow screen and holds nothing focusable, so the box
     // takes focus for keyboard scrolling (WCAG 2.1.1, axe scrollable-region-focusable).
@@ -173,8 +178,15 @@ function OccurrenceRow({ group, timezone, deadLettersHref, attemptsAllowed }: { 
               <>after attempt {o.attempt}: the schedule was disabled or its target changed</>
             ) : (
               <>
-                after {o.attempt} attempt{o.attempt === 1 ? '' : 's'}: {EXHAUSTED_WORDS[o.reason]} ·{' '}
-                <Link href={deadLettersHref}>in the dead letters</Link>
+                after {o.attempt} attempt{o.attempt === 1 ? '' : 's'}: {EXHAUSTED_WORDS[o.reason]}
+                {o.deadLetter === 'dismissed' ? (
+                  ' · dismissed from the dead letters'
+                ) : (
+                  <>
+                    {' · '}
+                    <Link href={o.deadLetter ? `${deadLettersHref}#dead-letter-${o.deadLetter.id}` : deadLettersHref}>in the dead letters</Link>
+                  </>
+                )}
               </>
             )}
           </span>

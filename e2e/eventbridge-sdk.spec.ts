@@ -27,6 +27,7 @@ import { execFile } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { sdkRefusal } from '../lib/testing/sdk-refusal';
 import { ACCESS_FIXTURES, E2E_ACCESS_KEY_ID, E2E_PORT, E2E_SECRET_ACCESS_KEY, headers, LIMITS_BASE_URL, uniqueSuffix } from './api';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
@@ -47,17 +48,6 @@ function sdk(key = BOOT, opts: { endpoint?: string; clockOffsetMs?: number } = {
   const c = new SchedulerClient({ endpoint: opts.endpoint ?? BASE, region: REGION, credentials: { accessKeyId: key.id, secretAccessKey: key.secret }, maxAttempts: 1 });
   if (opts.clockOffsetMs) c.config.systemClockOffset = opts.clockOffsetMs;
   return c;
-}
-
-/** What the SDK throws: AWS's code (from `x-amzn-ErrorType`), the HTTP status and the message. */
-async function refusal(p: Promise<unknown>): Promise<{ name: string; status?: number; message: string }> {
-  try {
-    await p;
-  } catch (e) {
-    const err = e as { name: string; message: string; $metadata?: { httpStatusCode?: number } };
-    return { name: err.name, status: err.$metadata?.httpStatusCode, message: err.message };
-  }
-  throw new Error('expected a refusal');
 }
 
 interface Run {
@@ -159,7 +149,7 @@ test('SDK: every operation against the running product, with AWS defaults and fu
   expect((await c.send(new DeleteScheduleCommand({ Name: 'every-field', GroupName: group }))).$metadata.httpStatusCode).toBe(200);
   expect((await c.send(new DeleteScheduleGroupCommand({ Name: group }))).$metadata.httpStatusCode).toBe(200);
   groups.delete(group);
-  expect((await refusal(c.send(new GetScheduleGroupCommand({ Name: group })))).name).toBe('ResourceNotFoundException');
+  expect((await sdkRefusal(c.send(new GetScheduleGroupCommand({ Name: group })))).name).toBe('ResourceNotFoundException');
 });
 
 test('SDK: ListSchedules pages through 250 schedules completely and without duplicates', async () => {
@@ -189,7 +179,7 @@ test('SDK: a ClientToken retry answers the first result and creates nothing; oth
   const retry = await c.send(new CreateScheduleCommand(input('retried', { GroupName: group, ClientToken: `token-${S}` })));
   expect(retry.ScheduleArn).toBe(first.ScheduleArn);
   expect((await c.send(new ListSchedulesCommand({ GroupName: group }))).Schedules!.length).toBe(1);
-  expect((await refusal(c.send(new CreateScheduleCommand(input('retried', { GroupName: group, ClientToken: `token-${S}`, State: 'DISABLED' }))))).status).toBe(409);
+  expect((await sdkRefusal(c.send(new CreateScheduleCommand(input('retried', { GroupName: group, ClientToken: `token-${S}`, State: 'DISABLED' }))))).status).toBe(409);
   // One row for both APIs: the group is a scheduler blob (aliased by its name), the schedule is
   // aliased by its name too, and the product API names it so.
   const blob = await request.get(`/api/v1/orgs/acme-corp/blobs/${group}`, { headers });
@@ -202,39 +192,39 @@ test('SDK: every error code with its HTTP status', async ({ request }) => {
   const c = sdk();
   const group = await newGroup(`e2e-errors-${S}`);
   await c.send(new CreateScheduleCommand(input('exists', { GroupName: group })));
-  expect(await refusal(c.send(new CreateScheduleCommand(input('bad', { GroupName: group, ScheduleExpression: 'cron(71 8 1 * ? *)' }))))).toEqual({ name: 'ValidationException', status: 400, message: 'Invalid Schedule Expression cron(71 8 1 * ? *).' });
-  expect(await refusal(c.send(new GetScheduleCommand({ Name: 'nope', GroupName: group })))).toEqual({ name: 'ResourceNotFoundException', status: 404, message: 'Schedule nope does not exist.' });
-  expect(await refusal(c.send(new CreateScheduleCommand(input('exists', { GroupName: group }))))).toEqual({ name: 'ConflictException', status: 409, message: 'Schedule exists already exists.' });
+  expect(await sdkRefusal(c.send(new CreateScheduleCommand(input('bad', { GroupName: group, ScheduleExpression: 'cron(71 8 1 * ? *)' }))))).toEqual({ name: 'ValidationException', status: 400, message: 'Invalid Schedule Expression cron(71 8 1 * ? *).' });
+  expect(await sdkRefusal(c.send(new GetScheduleCommand({ Name: 'nope', GroupName: group })))).toEqual({ name: 'ResourceNotFoundException', status: 404, message: 'Schedule nope does not exist.' });
+  expect(await sdkRefusal(c.send(new CreateScheduleCommand(input('exists', { GroupName: group }))))).toEqual({ name: 'ConflictException', status: 409, message: 'Schedule exists already exists.' });
 
   // The limits server holds 3 schedules per scheduler.
   const tight = sdk(BOOT, { endpoint: LIMITS_BASE_URL });
   const tightGroup = `e2e-quota-${S}`;
   await tight.send(new CreateScheduleGroupCommand({ Name: tightGroup }));
   for (const n of ['q1', 'q2', 'q3']) await tight.send(new CreateScheduleCommand(input(n, { GroupName: tightGroup })));
-  const quota = await refusal(tight.send(new CreateScheduleCommand(input('q4', { GroupName: tightGroup }))));
+  const quota = await sdkRefusal(tight.send(new CreateScheduleCommand(input('q4', { GroupName: tightGroup }))));
   expect([quota.name, quota.status]).toEqual(['ServiceQuotaExceededException', 402]);
   await tight.send(new DeleteScheduleGroupCommand({ Name: tightGroup }));
 
   // A read pair (issued through the product API by the org's API key) reads, and is refused writes.
   const reader = await issuePair(request, headers, { name: `e2e-reader-${S}`, role: 'read' });
   expect((await sdk(reader.key).send(new GetScheduleCommand({ Name: 'exists', GroupName: group }))).Name).toBe('exists');
-  const denied = await refusal(sdk(reader.key).send(new DeleteScheduleCommand({ Name: 'exists', GroupName: group })));
+  const denied = await sdkRefusal(sdk(reader.key).send(new DeleteScheduleCommand({ Name: 'exists', GroupName: group })));
   expect([denied.name, denied.status]).toEqual(['AccessDeniedException', 403]);
 });
 
 test('SigV4: a wrong secret, an unknown key, a revoked key and a 20-minute-old signature are refused as AWS refuses them', async ({ request }) => {
   const list = new ListScheduleGroupsCommand({});
-  expect(await refusal(sdk({ id: BOOT.id, secret: 'not-the-secret' }).send(list))).toEqual({
+  expect(await sdkRefusal(sdk({ id: BOOT.id, secret: 'not-the-secret' }).send(list))).toEqual({
     name: 'InvalidSignatureException',
     status: 403,
     message: 'The request signature we calculated does not match the signature you provided. Check your AWS Secret Access Key and signing method. Consult the service documentation for details.',
   });
-  expect(await refusal(sdk({ id: 'AKIAUNKNOWN000000000', secret: 'x' }).send(list))).toEqual({ name: 'UnrecognizedClientException', status: 403, message: 'The security token included in the request is invalid.' });
+  expect(await sdkRefusal(sdk({ id: 'AKIAUNKNOWN000000000', secret: 'x' }).send(list))).toEqual({ name: 'UnrecognizedClientException', status: 403, message: 'The security token included in the request is invalid.' });
   const pair = await issuePair(request, headers, { name: `e2e-revoked-${S}`, role: 'write' });
   expect((await sdk(pair.key).send(list)).ScheduleGroups!.length).toBeGreaterThan(0);
   const revoked = await request.delete(`/api/v1/access-keys/${pair.rowId}`, { headers });
   expect(revoked.status()).toBe(200);
-  expect((await refusal(sdk(pair.key).send(list))).name).toBe('UnrecognizedClientException');
+  expect((await sdkRefusal(sdk(pair.key).send(list))).name).toBe('UnrecognizedClientException');
   // Listed through the product API with its revocation, never with its secret.
   const listed = await request.get('/api/v1/access-keys', { headers });
   const keys = (await listed.json()).access_keys as { id: string; access_key_id: string; account_id: string; acts_as: { type: string }; revoked_at?: string }[];
@@ -242,7 +232,7 @@ test('SigV4: a wrong secret, an unknown key, a revoked key and a 20-minute-old s
   expect(mine).toMatchObject({ access_key_id: pair.key.id, account_id: account, acts_as: { type: 'org' } });
   expect(mine?.revoked_at).toMatch(/Z$/);
   expect(JSON.stringify(keys)).not.toContain(pair.key.secret);
-  const old = await refusal(sdk(BOOT, { clockOffsetMs: -20 * 60_000 }).send(list));
+  const old = await sdkRefusal(sdk(BOOT, { clockOffsetMs: -20 * 60_000 }).send(list));
   expect([old.name, old.status]).toEqual(['InvalidSignatureException', 403]);
   expect(old.message).toMatch(/^Signature expired: /);
   // The AWS CLI gets the same answers.
@@ -264,8 +254,8 @@ test("another org's access key sees none of acme-corp's groups", async ({ reques
   expect(acmeGroups.some((g) => names.includes(g.Name!) && g.Name !== 'default' && g.Name !== 'matrix-scheduler')).toBe(false);
   const otherArn = (await other.send(new GetScheduleGroupCommand({ Name: 'matrix-scheduler' }))).Arn!;
   expect(otherArn.split(':')[4]).not.toBe(account);
-  expect((await refusal(other.send(new GetScheduleGroupCommand({ Name: 'ops-scheduler' })))).name).toBe('ResourceNotFoundException');
-  expect((await refusal(other.send(new ListSchedulesCommand({ GroupName: 'ops-scheduler' })))).name).toBe('ResourceNotFoundException');
+  expect((await sdkRefusal(other.send(new GetScheduleGroupCommand({ Name: 'ops-scheduler' })))).name).toBe('ResourceNotFoundException');
+  expect((await sdkRefusal(other.send(new ListSchedulesCommand({ GroupName: 'ops-scheduler' })))).name).toBe('ResourceNotFoundException');
   const acmeSchedules = (await other.send(new ListSchedulesCommand({}))).Schedules!.map((s) => s.Arn!);
   expect(acmeSchedules.every((a) => a.split(':')[4] !== account)).toBe(true);
 });

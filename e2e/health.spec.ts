@@ -4,7 +4,9 @@
  * with 503 `degraded` and shows the "no worker" banner on every page, and marks a due next fire as
  * overdue; starting a worker (`worker/main.ts`) turns health `ok`, clears the banner and fires the
  * overdue occurrence; a SIGKILLed worker (no goodbye) turns health `degraded` again within 30 s and the
- * banner says since when, in the viewer's zone; a new worker clears it again.
+ * banner says since when, in the viewer's zone; a new worker clears it again. And `npm start`
+ * (scripts/start.ts with its worker) keeps the web app up when its worker is killed, restarts the
+ * worker with back-off and says so; the new worker fires; SIGTERM stops both.
  */
 import { expect, test, type APIRequestContext, type Page } from '@playwright/test';
 import { spawn, type ChildProcess } from 'node:child_process';
@@ -55,16 +57,45 @@ async function health(api: APIRequestContext): Promise<{ status: number; body: R
   return { status: res.status(), body: await res.json() };
 }
 
-/** Poll /api/health until it answers `status` (within `withinMs`); returns the body. */
+/**
+ * Poll /api/health until it answers `status` (within `withinMs`); returns the body. A web app that
+ * is not listening yet (connection refused) is polled again.
+ */
 async function healthBecomes(api: APIRequestContext, status: 200 | 503, withinMs: number): Promise<Record<string, unknown>> {
   let last: { status: number; body: Record<string, unknown> } | null = null;
-  await expect
-    .poll(async () => (last = await health(api)).status, { timeout: withinMs, intervals: [250], message: `/api/health answers ${status}` })
-    .toBe(status);
+  const answer = async (): Promise<number | string> => {
+    try {
+      return (last = await health(api)).status;
+    } catch (e) {
+      if (/ECONNREFUSED/.test(String(e))) return 'not listening';
+      throw e;
+    }
+  };
+  await expect.poll(answer, { timeout: withinMs, intervals: [250], message: `/api/health answers ${status}` }).toBe(status);
   return last!.body;
 }
 
 const banner = (page: Page) => page.locator('.worker-banner');
+
+/** A scheduler command of this web app (`BASE`) on scheduler revision `rev`; answers the response. */
+function schedulerApi(request: APIRequestContext, rev: string, body: Record<string, unknown>) {
+  return request.post(`${BASE}/api/v1/revisions/${rev}/data`, { headers: { 'x-api-key': E2E_API_KEY }, data: { engine: 'scheduler_blobhub', ...body } });
+}
+
+/** A one-time schedule `alias` of ops-scheduler due in 3 s, through this web app's API. */
+async function createDueSchedule(request: APIRequestContext, alias: string): Promise<{ rev: string; scheduleId: string }> {
+  const rev = (await (await request.get(`${BASE}/api/v1/orgs/acme-corp/blobs/ops-scheduler`, { headers: { 'x-api-key': E2E_API_KEY } })).json()).default_revision_id as string;
+  const created = await schedulerApi(request, rev, {
+    command: 'create_schedule',
+    alias,
+    repeat: 'one_time',
+    invocation_time: DateTime.utc().plus({ seconds: 3 }).toFormat("yyyy-MM-dd'T'HH:mm:ss"),
+    timezone: 'UTC',
+    invocation_target: FOLLOWING_TARGET,
+  });
+  expect(created.status(), await created.text()).toBe(200);
+  return { rev, scheduleId: (await created.json()).schedule.id as string };
+}
 
 test('web alone: health 503 degraded and the banner on every page; a worker clears both; a killed worker brings them back within 30 s', async ({ page, request }) => {
   test.setTimeout(300_000);
@@ -83,21 +114,7 @@ test('web alone: health 503 degraded and the banner on every page; a worker clea
     expect(first.reason).toMatch(/^no worker has ever reported a heartbeat/);
 
     // A one-time schedule due in 3 s, which nothing fires yet.
-    const rev = (await (await request.get(`${BASE}/api/v1/orgs/acme-corp/blobs/ops-scheduler`, { headers: { 'x-api-key': E2E_API_KEY } })).json()).default_revision_id as string;
-    const created = await request.post(`${BASE}/api/v1/revisions/${rev}/data`, {
-      headers: { 'x-api-key': E2E_API_KEY },
-      data: {
-        engine: 'scheduler_blobhub',
-        command: 'create_schedule',
-        alias: 'health-e2e-due',
-        repeat: 'one_time',
-        invocation_time: DateTime.utc().plus({ seconds: 3 }).toFormat("yyyy-MM-dd'T'HH:mm:ss"),
-        timezone: 'UTC',
-        invocation_target: FOLLOWING_TARGET,
-      },
-    });
-    expect(created.status(), await created.text()).toBe(200);
-    const scheduleId = (await created.json()).schedule.id as string;
+    const { rev, scheduleId } = await createDueSchedule(request, 'health-e2e-due');
 
     // The banner on every page of a signed-in operator; the due next fire is marked overdue.
     const login = await page.request.post(`${BASE}/auth/login`, { data: { email: DEMO_EMAIL, password: E2E_DEMO_PASSWORD } });
@@ -143,5 +160,79 @@ test('web alone: health 503 degraded and the banner on every page; a worker clea
   } finally {
     await stopProcess(worker);
     await stopProcess(web.child);
+  }
+});
+
+/** The first match of `re` in `output()` after position `from`, within `withinMs`. */
+async function outputLine(output: () => string, re: RegExp, from = 0, withinMs = 60_000): Promise<{ match: RegExpExecArray; end: number }> {
+  let found: { match: RegExpExecArray; end: number } | null = null;
+  await expect
+    .poll(
+      () => {
+        const text = output();
+        const m = new RegExp(re.source, 'm').exec(text.slice(from));
+        found = m ? { match: m, end: from + m.index + m[0].length } : null;
+        return found !== null;
+      },
+      { timeout: withinMs, intervals: [100], message: `a line ${re} in the output of npm start` },
+    )
+    .toBe(true);
+  return found!;
+}
+
+test('npm start: a killed worker is restarted with back-off while the web app answers; the new worker fires; SIGTERM stops both', async ({ request }) => {
+  test.setTimeout(240_000);
+  const dbFile = 'data/e2e-supervise.db';
+  for (const ext of ['', '-wal', '-shm']) rmSync(path.join(ROOT, `${dbFile}${ext}`), { force: true });
+  let all = '';
+  const child = spawn(process.execPath, ['--import', 'tsx', 'scripts/start.ts', '--wait-for-build'], {
+    cwd: ROOT,
+    env: { ...ENV, DATABASE_URL: `file:./${dbFile}` },
+    stdio: ['ignore', 'pipe', 'pipe'],
+    detached: true,
+  });
+  child.stdout!.on('data', (d) => (all += d));
+  child.stderr!.on('data', (d) => (all += d));
+  const output = () => all;
+  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+  try {
+    const web = Number((await outputLine(output, /^start: web app started \(pid (\d+)\)$/, 0, 180_000)).match[1]);
+    let at = await outputLine(output, /^start: worker started \(pid (\d+)\)$/);
+    const first = Number(at.match[1]);
+    await healthBecomes(request, 200, 60_000);
+
+    process.kill(first, 'SIGKILL');
+    at = await outputLine(output, /^start: worker exited \(SIGKILL\) after \d+ s; the web app keeps running; restarting the worker in 1 s \(restart 1\)$/, at.end, 10_000);
+    // The web app answers meanwhile.
+    expect((await request.get(`${BASE}/login`)).status()).toBe(200);
+    at = await outputLine(output, /^start: worker restarted \(pid (\d+)\)$/, at.end, 10_000);
+    const second = Number(at.match[1]);
+    expect(second).not.toBe(first);
+    expect(() => process.kill(first, 0), 'the killed worker is gone').toThrow();
+    expect([process.kill(second, 0), process.kill(web, 0)], 'the new worker and the web app run').toEqual([true, true]);
+
+    // Only the new worker is alive to fire a one-time schedule due in 3 s.
+    const { rev, scheduleId } = await createDueSchedule(request, 'fired-after-restart');
+    await expect
+      .poll(async () => ((await (await schedulerApi(request, rev, { command: 'list_executions', schedule_id: scheduleId })).json()).executions as { status: string }[]).map((r) => r.status), {
+        timeout: 30_000,
+        message: `the restarted worker fires: ${output().slice(-2000)}`,
+      })
+      .toEqual(['success']);
+    expect((await health(request)).body).toMatchObject({ status: 'ok', database: 'reachable' });
+
+    // SIGTERM to npm start alone: it stops the web app and the worker, and exits 0.
+    child.kill('SIGTERM');
+    expect(await exited).toBe(0);
+    for (const pid of [web, second]) expect(() => process.kill(pid, 0), `process ${pid} stopped`).toThrow();
+    expect(output()).not.toMatch(/restarting the worker in .*\(restart 2/);
+  } finally {
+    if (child.exitCode === null && child.signalCode === null) {
+      try {
+        process.kill(-child.pid!, 'SIGKILL');
+      } catch {
+        // already gone
+      }
+    }
   }
 });

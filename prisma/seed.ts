@@ -84,7 +84,8 @@ export async function seed(
       const now = new Date();
       await tx.schedule.create({
         data: {
-          revisionId: schedulerRevisionId, alias: 'nightly-triage', description: 'Triage the last day of tickets',
+          // Named by its alias, as a product-API create names it (SPEC §14).
+          revisionId: schedulerRevisionId, alias: 'nightly-triage', name: 'nightly-triage', description: 'Triage the last day of tickets',
           repeat: 'recurring_cron', cronExpression: '0 2 * * ? *', timezone: 'Europe/Berlin', enabled: false,
           invocationTarget: target, nextFireAt: null, createdByType: 'user', createdById: user.id, createdAt: now, updatedAt: now,
         },

@@ -2,18 +2,22 @@
  * `npm start`: apply migrations, seed, build if the sources changed, then run the web app and the
  * worker together (production mode). `--dev` runs `next dev` instead; `--web-only` runs no worker.
  * `--wait-for-build` waits for a build another process is making instead of building.
- * If either process exits, the other is stopped and `npm start` exits with its code.
+ * A worker that exits is started again with back-off (1 s, doubling while it keeps failing, at most
+ * 60 s) while the web app keeps serving, and `npm start` says so; if the web app exits, the worker is
+ * stopped and `npm start` exits with its code. Ctrl-C (SIGINT) and SIGTERM stop both
+ * (scripts/supervisor.ts).
  *
  * It says what it does at each step, with how long it took (a first start builds the web app: a few
  * minutes), prints progress while the build runs, and ends with where the web app answers and where
  * the credentials generated at first start are kept (scripts/credentials-file.ts).
  */
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { loadConfig } from '../lib/config';
 import { credentialsFilePath } from './credentials-file';
+import { Supervisor } from './supervisor';
 
 const args = new Set(process.argv.slice(2));
 const dev = args.has('--dev');
@@ -120,23 +124,9 @@ if (!dev) {
   }
 }
 
-const children: ChildProcess[] = [];
-let exiting = false;
-function shutdown(code: number) {
-  if (exiting) return;
-  exiting = true;
-  for (const c of children) if (c.exitCode === null) c.kill('SIGTERM');
-  setTimeout(() => process.exit(code), 10_000).unref();
-  Promise.all(children.map((c) => (c.exitCode === null ? new Promise((r) => c.once('exit', r)) : null))).then(() => process.exit(code));
-}
-function start(name: string, cmd: string, argv: string[], env: NodeJS.ProcessEnv = process.env) {
-  const child = spawn(cmd, argv, { cwd: root, stdio: 'inherit', env });
-  child.on('exit', (code, signal) => {
-    if (!exiting) console.error(`start: ${name} exited (${signal ?? code}); stopping the rest`);
-    shutdown(code ?? 1);
-  });
-  children.push(child);
-}
+// The web app and the worker as children: a worker that dies is restarted with back-off while the
+// web app keeps serving; the web app's exit stops everything (scripts/supervisor.ts).
+const supervisor = new Supervisor({ cwd: root });
 
 const host = config.hostname;
 const baseUrl = `http://${host === '0.0.0.0' ? '127.0.0.1' : host}:${config.port}`;
@@ -144,18 +134,21 @@ const baseUrl = `http://${host === '0.0.0.0' ? '127.0.0.1' : host}:${config.port
 process.env.SCHEDULER_PUBLIC_URL ||= baseUrl;
 step(`starting the web app${webOnly ? '' : ' and the worker'}…`);
 // Next.js behind the request guard (forwarded headers, server-action and body limits, HSTS).
-start('web', process.execPath, ['--import', 'tsx', 'scripts/web-server.ts', ...(dev ? ['--dev'] : [])], {
-  ...process.env,
-  NODE_ENV: dev ? 'development' : 'production',
+supervisor.start({
+  name: 'web app',
+  command: process.execPath,
+  argv: ['--import', 'tsx', 'scripts/web-server.ts', ...(dev ? ['--dev'] : [])],
+  env: { ...process.env, NODE_ENV: dev ? 'development' : 'production' },
 });
-if (!webOnly) start('worker', process.execPath, ['--import', 'tsx', 'worker/main.ts']);
-console.log(`start: web on ${baseUrl}${webOnly ? '' : ' with the worker'}`);
-for (const s of ['SIGINT', 'SIGTERM'] as const) process.on(s, () => shutdown(0));
+if (!webOnly) supervisor.start({ name: 'worker', command: process.execPath, argv: ['--import', 'tsx', 'worker/main.ts'], restart: true });
+console.log(`start: web on ${baseUrl}${webOnly ? '' : ' with the worker (restarted with back-off if it exits)'}`);
+// Ctrl-C and SIGTERM stop both, and cancel a pending worker restart.
+for (const s of ['SIGINT', 'SIGTERM'] as const) process.on(s, () => void supervisor.stop(0));
 
 // Once the web app answers: where to go, how to log in, and how long this start took.
 void (async () => {
   const deadline = Date.now() + 180_000;
-  while (Date.now() < deadline && !exiting) {
+  while (Date.now() < deadline && !supervisor.isStopping) {
     const up = await fetch(`${baseUrl}/login`).then((r) => r.status < 500, () => false);
     if (up) {
       const file = credentialsFilePath(config.databaseUrl);

@@ -19,11 +19,13 @@ export function KeyLifeCells({
   const { id, name, createdAt, lastUsedAt, revokedAt } = keyRow;
   return (
     <>
-      <td className="small nowrap">
+      <td className="small nowrap" data-label="Created">
         <LocalTime instant={createdAt} />
       </td>
-      <td className="small nowrap">{lastUsedAt ? <LocalTime instant={lastUsedAt} /> : <span className="muted">never</span>}</td>
-      <td>
+      <td className="small nowrap" data-label="Last used">
+        {lastUsedAt ? <LocalTime instant={lastUsedAt} /> : <span className="muted">never</span>}
+      </td>
+      <td data-label="Status">
         {revokedAt ? (
           <span className="badge badge-muted">
             revoked <LocalTime instant={revokedAt} />

@@ -1,5 +1,6 @@
 import type { Metadata } from 'next';
 import Link from 'next/link';
+import { DataTable } from '@/app/_components/data-table';
 import { webContext } from '@/app/lib/server';
 import { CatalogForm } from '@/components/catalog/catalog-form';
 import { listUserOrgs, roleAtLeast } from '@/lib/auth';
@@ -8,6 +9,8 @@ import { createSchedulerAction } from './actions';
 
 export const dynamic = 'force-dynamic';
 export const metadata: Metadata = { title: 'Schedulers' };
+
+const SCHEDULER_COLUMNS = [{ label: 'Scheduler' }, { label: 'Organization' }, { label: 'Schedules', className: 'num' }, { label: 'Active', className: 'num' }, { label: 'Revision' }];
 
 /** The schedulers the operator can read, with their schedule counts, and "New scheduler" in the orgs it can write to. */
 export default async function SchedulersPage() {
@@ -36,42 +39,25 @@ export default async function SchedulersPage() {
           <h2 id="schedulers-title" className="container-title container-title-padded">
             Schedulers <span className="count">({schedulers.length})</span>
           </h2>
-          <div className="table-scroll">
-            <table className="table">
-              <thead>
-                <tr>
-                  <th scope="col">Scheduler</th>
-                  <th scope="col">Organization</th>
-                  <th scope="col" className="num">
-                    Schedules
-                  </th>
-                  <th scope="col" className="num">
-                    Active
-                  </th>
-                  <th scope="col">Revision</th>
-                </tr>
-              </thead>
-              <tbody>
-                {schedulers.map((s) => (
-                  <tr key={s.blobId}>
-                    <td>
-                      <Link href={`/schedulers/${s.revisionId}`} className="strong-link">
-                        {s.name}
-                      </Link>
-                      {s.alias ? <div className="mono muted small">{s.alias}</div> : null}
-                    </td>
-                    <td>
-                      {s.org.name}
-                      {s.org.alias ? <div className="mono muted small">{s.org.alias}</div> : null}
-                    </td>
-                    <td className="num">{s.scheduleCount}</td>
-                    <td className="num">{s.activeCount}</td>
-                    <td className="mono small muted">{s.revisionId}</td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </div>
+          <DataTable label="Schedulers" columns={SCHEDULER_COLUMNS}>
+            {schedulers.map((s) => (
+              <tr key={s.blobId}>
+                <td>
+                  <Link href={`/schedulers/${s.revisionId}`} className="strong-link">
+                    {s.name}
+                  </Link>
+                  {s.alias ? <div className="mono muted small">{s.alias}</div> : null}
+                </td>
+                <td>
+                  {s.org.name}
+                  {s.org.alias ? <div className="mono muted small">{s.org.alias}</div> : null}
+                </td>
+                <td className="num">{s.scheduleCount}</td>
+                <td className="num">{s.activeCount}</td>
+                <td className="mono small muted">{s.revisionId}</td>
+              </tr>
+            ))}
+          </DataTable>
         </section>
       )}
       {writableOrgs.length > 0 ? (

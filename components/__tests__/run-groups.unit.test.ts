@@ -47,6 +47,18 @@ describe('groupRuns', () => {
     expect(groups.every((g) => g.earlierElsewhere === 0)).toBe(true);
   });
 
+  it('§12.3 an exhausted occurrence names its dead letter while it is listed, and says it was dismissed once it is not', () => {
+    const listed = run(0, 2, 62, { exhausted: 'maximum_retry_attempts' });
+    const dismissed = run(60, 1, 120, { exhausted: 'maximum_event_age' });
+    const cancelled = run(120, 1, 180, { exhausted: 'cancelled' });
+    const letters = new Map([[listed.id, '22222222-2222-4222-8222-222222222222']]);
+    expect(groupRuns(newestFirst([listed, dismissed, cancelled]), [], letters).map((g) => g.outcome)).toEqual([
+      { kind: 'exhausted', reason: 'cancelled', attempt: 1 },
+      { kind: 'exhausted', reason: 'maximum_event_age', attempt: 1, deadLetter: 'dismissed' },
+      { kind: 'exhausted', reason: 'maximum_retry_attempts', attempt: 2, deadLetter: { id: '22222222-2222-4222-8222-222222222222' } },
+    ]);
+  });
+
   it('a failed attempt whose next attempt is pending is retrying, due when the pending row says', () => {
     const a1 = run(0, 1, 1, { next_attempt_at: at(61) });
     const pending: PendingRetry[] = [{ scheduled_for: at(0), attempt: 2, due_at: at(61) }];

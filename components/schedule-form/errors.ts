@@ -15,11 +15,15 @@ export const NETWORK_ERROR_MESSAGE = 'The save may or may not have been made. Sa
 
 /**
  * Paths of a whole object the form shows as one of its inputs: a FIFO target without its
- * `sqs_parameters`, an event bus without its `eventbridge_parameters` (SPEC §13.2).
+ * `sqs_parameters`, an event bus without its `eventbridge_parameters`, an ECS cluster without its
+ * `ecs_parameters` or its network configuration's subnets (SPEC §13.2).
  */
 const OBJECT_FIELDS: Record<string, FieldName> = {
   'invocation_target.sqs_parameters': 'invocation_target.sqs_parameters.message_group_id',
   'invocation_target.eventbridge_parameters': 'invocation_target.eventbridge_parameters.detail_type',
+  'invocation_target.ecs_parameters': 'invocation_target.ecs_parameters.task_definition_arn',
+  'invocation_target.ecs_parameters.network_configuration': 'invocation_target.ecs_parameters.network_configuration.awsvpc_configuration.subnets',
+  'invocation_target.ecs_parameters.network_configuration.awsvpc_configuration': 'invocation_target.ecs_parameters.network_configuration.awsvpc_configuration.subnets',
 };
 
 /** The form field an error path (`invocation_target.input_data.0.alias`) belongs to, or null. */
@@ -65,7 +69,13 @@ export function isBlankRequired(field: FieldName, v: ScheduleFormValues): boolea
   const target: Record<ScheduleFormValues['invocation_target_type'], FieldName[]> = {
     workflow: ['invocation_target.target.blob', 'invocation_target.target.revision', 'invocation_target.target.session', 'invocation_target.workflow.definition'],
     http: ['invocation_target.url'],
-    aws: ['invocation_target.arn', 'invocation_target.eventbridge_parameters.detail_type', 'invocation_target.eventbridge_parameters.source'],
+    aws: [
+      'invocation_target.arn',
+      'invocation_target.eventbridge_parameters.detail_type',
+      'invocation_target.eventbridge_parameters.source',
+      'invocation_target.ecs_parameters.task_definition_arn',
+      'invocation_target.ecs_parameters.network_configuration.awsvpc_configuration.subnets',
+    ],
   };
   const required: FieldName[] = [
     'timezone',

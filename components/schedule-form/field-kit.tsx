@@ -112,12 +112,31 @@ export function TextField({ kit, name, hint, optional, placeholder, wide }: { ki
   );
 }
 
-/** A labelled JSON or text area at `name`. */
-export function TextAreaField({ kit, name, hint, placeholder }: { kit: FieldKit; name: FieldName; hint: ReactNode; placeholder?: string }) {
+/** A labelled JSON or text area at `name` (optional unless told; `rows` lines tall, 5 unless told). */
+export function TextAreaField({ kit, name, hint, placeholder, optional = true, rows = 5 }: { kit: FieldKit; name: FieldName; hint: ReactNode; placeholder?: string; optional?: boolean; rows?: number }) {
   return (
     <div className="field field-wide">
+      <FieldLabel kit={kit} name={name} optional={optional} />
+      <textarea {...kit.register(name)} {...kit.a11y(name, true)} rows={rows} className="mono" spellCheck={false} placeholder={placeholder} />
+      {kit.hint(name, hint)}
+      {kit.fieldError(name)}
+    </div>
+  );
+}
+
+/** A labelled select at `name`: a blank first choice (`blank`, the default), then `choices`. */
+export function SelectField({ kit, name, blank, choices, hint }: { kit: FieldKit; name: FieldName; blank: string; choices: readonly string[]; hint: ReactNode }) {
+  return (
+    <div className="field">
       <FieldLabel kit={kit} name={name} optional />
-      <textarea {...kit.register(name)} {...kit.a11y(name, true)} rows={5} className="mono" spellCheck={false} placeholder={placeholder} />
+      <select {...kit.register(name)} {...kit.a11y(name, true)}>
+        <option value="">{blank}</option>
+        {choices.map((c) => (
+          <option key={c} value={c}>
+            {c}
+          </option>
+        ))}
+      </select>
       {kit.hint(name, hint)}
       {kit.fieldError(name)}
     </div>

@@ -83,7 +83,7 @@ export function ScheduleForm({ mode, revisionId, schedule, options, submit, canc
   // Read while rendering, so react-hook-form keeps them current (edit sends only the dirty fields).
   const { errors, isSubmitting, isSubmitted, dirtyFields, isDirty } = form.formState;
   useViewerZoneDefault(form, mode);
-  // Leaving with unsaved edits asks first: Cancel and every in-app link, reload and closing the tab.
+  // Leaving with unsaved edits asks first: Cancel and every in-app link, Back, reload and closing the tab.
   const leaveGuard = useLeaveGuard(
     isDirty,
     mode === 'create' ? 'This new schedule is not saved: leaving discards what you entered.' : 'Your changes to this schedule are not saved: leaving discards them.',
@@ -105,9 +105,8 @@ export function ScheduleForm({ mode, revisionId, schedule, options, submit, canc
       return;
     }
     if (r.ok) {
-      leaveGuard.release();
       const href = `/schedulers/${revisionId}/schedules/${r.id}`;
-      startNavigation(() => router.push(href));
+      startNavigation(() => leaveGuard.leave(href));
       return;
     }
     if ('current' in r) {

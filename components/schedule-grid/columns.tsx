@@ -29,7 +29,7 @@ export function scheduleColumns(options: RowActionsOptions) {
         if (!s.next_fire_at) return <span className="muted">—</span>;
         return (
           <>
-            <ZonedTime instant={s.next_fire_at} zone={s.timezone} seconds={false} stacked />
+            <ZonedTime instant={s.next_fire_at} zone={s.timezone} seconds={row.original.nextFireSeconds} stacked />
             {row.original.overdue ? <OverdueBadge why={row.original.overdue} /> : null}
           </>
         );

@@ -38,6 +38,12 @@ export interface Row extends GridRow {
   cadence: string;
   /** The cron or rate expression in words. */
   cadenceDetail: string;
+  /**
+   * Whether Next fire shows its seconds: for a one-time schedule (its Cadence, the invocation time,
+   * shows them) and for any next fire off the whole minute (a flexible window's offset), so the two
+   * columns never disagree and no second is hidden.
+   */
+  nextFireSeconds: boolean;
 }
 
 /** The one column helper of the grid's columns. */
@@ -69,5 +75,7 @@ function cadenceOf(s: GridSchedule): { cadence: string; detail: string } {
 /** The row the columns read for one schedule of the page. */
 export function toRow(r: GridRow): Row {
   const { cadence, detail } = cadenceOf(r.schedule);
-  return { ...r, label: r.schedule.alias ?? r.schedule.id, cadence, cadenceDetail: detail };
+  const next = r.schedule.next_fire_at;
+  const nextFireSeconds = r.schedule.repeat === 'one_time' || (next !== null && Date.parse(next) % 60_000 !== 0);
+  return { ...r, label: r.schedule.alias ?? r.schedule.id, cadence, cadenceDetail: detail, nextFireSeconds };
 }

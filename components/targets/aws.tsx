@@ -1,14 +1,25 @@
 /**
  * The `aws` target in the web app (SPEC §13.2): its part of the schedule form (the target ARN — its
  * service picks the call —, an optional role ARN and input, the message group id of SQS and SNS
- * targets, the detail type and source of an EventBridge bus), its cells and the schedule page's Target
- * section, and its run results in words. Its form fields are aws-fields.tsx; its words, the
+ * targets, the detail type and source of an EventBridge bus, an ECS cluster's RunTask parameters), its
+ * cells and the schedule page's Target section, and its run results in words. Its form fields are aws-fields.tsx; its words, the
  * contract's (lib/targets/aws/contract.ts).
  */
-import { AWS_ANSWER_WORDS, AWS_TARGET, isOtherServiceArn, parseTargetArn, type AwsResult, type TargetOf } from '@/lib/schedules/contract';
+import {
+  AWS_ANSWER_WORDS,
+  AWS_TARGET,
+  ECS_TASK_COUNT,
+  isOtherServiceArn,
+  parseTargetArn,
+  type AwsResult,
+  type ECS_ASSIGN_PUBLIC_IP,
+  type ECS_LAUNCH_TYPES,
+  type EcsParameters,
+  type TargetOf,
+} from '@/lib/schedules/contract';
 import { Property } from '../property';
 import { DEFAULT_EVENT_WORDS, clipped, externalView, type ExternalShown } from './external';
-import { opt } from './form-text';
+import { numberOf, opt } from './form-text';
 import type { TargetForm, TargetView } from './types';
 
 export interface AwsFormValues {
@@ -18,6 +29,18 @@ export interface AwsFormValues {
   input: string;
   sqs_parameters: { message_group_id: string };
   eventbridge_parameters: { detail_type: string; source: string };
+  /**
+   * An ECS cluster's RunTask (SPEC §13.2 `ecs_parameters`): blank optional fields are left out; the
+   * subnets and security groups are lists typed with commas, spaces or one per line.
+   */
+  ecs_parameters: {
+    task_definition_arn: string;
+    task_count: string;
+    launch_type: '' | (typeof ECS_LAUNCH_TYPES)[number];
+    platform_version: string;
+    group: string;
+    network_configuration: { awsvpc_configuration: { subnets: string; security_groups: string; assign_public_ip: '' | (typeof ECS_ASSIGN_PUBLIC_IP)[number] } };
+  };
 }
 
 /** Each input's label, by the request path it fills. */
@@ -28,21 +51,86 @@ const AWS_LABELS = {
   'invocation_target.sqs_parameters.message_group_id': 'Message group id',
   'invocation_target.eventbridge_parameters.detail_type': 'Detail type',
   'invocation_target.eventbridge_parameters.source': 'Source',
+  'invocation_target.ecs_parameters.task_definition_arn': 'Task definition ARN',
+  'invocation_target.ecs_parameters.task_count': 'Task count',
+  'invocation_target.ecs_parameters.launch_type': 'Launch type',
+  'invocation_target.ecs_parameters.platform_version': 'Platform version',
+  'invocation_target.ecs_parameters.group': 'Task group',
+  'invocation_target.ecs_parameters.network_configuration.awsvpc_configuration.subnets': 'Subnets',
+  'invocation_target.ecs_parameters.network_configuration.awsvpc_configuration.security_groups': 'Security groups',
+  'invocation_target.ecs_parameters.network_configuration.awsvpc_configuration.assign_public_ip': 'Assign public IP',
 } as const;
 
-export const AWS_FORM: TargetForm<'aws', AwsFormValues, typeof AWS_LABELS> = {
+/** The whole-number fields and their inclusive bounds (SPEC §13.2 `ecs_parameters.task_count`). */
+const AWS_BOUNDS = { 'invocation_target.ecs_parameters.task_count': ECS_TASK_COUNT } as const;
+
+/** An ECS target's fields, blank (a fresh copy each call: the form's values are mutable). */
+function blankEcs(): AwsFormValues['ecs_parameters'] {
+  return { task_definition_arn: '', task_count: '', launch_type: '', platform_version: '', group: '', network_configuration: { awsvpc_configuration: { subnets: '', security_groups: '', assign_public_ip: '' } } };
+}
+
+/** Stored `ecs_parameters` as the form's values (lists one item a line). */
+function ecsValues(p: EcsParameters | undefined): AwsFormValues['ecs_parameters'] {
+  if (!p) return blankEcs();
+  const vpc = p.network_configuration?.awsvpc_configuration;
+  return {
+    task_definition_arn: p.task_definition_arn,
+    task_count: p.task_count !== undefined ? String(p.task_count) : '',
+    launch_type: p.launch_type ?? '',
+    platform_version: p.platform_version ?? '',
+    group: p.group ?? '',
+    network_configuration: {
+      awsvpc_configuration: { subnets: (vpc?.subnets ?? []).join('\n'), security_groups: (vpc?.security_groups ?? []).join('\n'), assign_public_ip: vpc?.assign_public_ip ?? '' },
+    },
+  };
+}
+
+/** Subnet or security group ids typed with commas, spaces or one per line → the list. */
+const listOf = (text: string) => text.split(/[\s,]+/).filter((x) => x !== '');
+
+/**
+ * `ecs_parameters` (SPEC §13.2) from the ECS fields: the task definition always (blank, the contract
+ * says it is required), the other fields when filled; `network_configuration` when any of its three
+ * fields is (its subnets are then required).
+ */
+function ecsBody(e: AwsFormValues['ecs_parameters']): Record<string, unknown> {
+  const vpc = e.network_configuration.awsvpc_configuration;
+  const networked = vpc.subnets.trim() !== '' || vpc.security_groups.trim() !== '' || vpc.assign_public_ip !== '';
+  return {
+    task_definition_arn: e.task_definition_arn.trim(),
+    task_count: e.task_count.trim() === '' ? undefined : numberOf(e.task_count),
+    launch_type: e.launch_type === '' ? undefined : e.launch_type,
+    platform_version: opt(e.platform_version),
+    group: opt(e.group),
+    network_configuration: networked
+      ? {
+          awsvpc_configuration: {
+            subnets: listOf(vpc.subnets),
+            security_groups: vpc.security_groups.trim() === '' ? undefined : listOf(vpc.security_groups),
+            assign_public_ip: vpc.assign_public_ip === '' ? undefined : vpc.assign_public_ip,
+          },
+        }
+      : undefined,
+  };
+}
+
+export const AWS_FORM: TargetForm<'aws', AwsFormValues, typeof AWS_LABELS, typeof AWS_BOUNDS> = {
   type: 'aws',
-  blank: { arn: '', role_arn: '', input: '', sqs_parameters: { message_group_id: '' }, eventbridge_parameters: { detail_type: '', source: '' } },
+  blank: { arn: '', role_arn: '', input: '', sqs_parameters: { message_group_id: '' }, eventbridge_parameters: { detail_type: '', source: '' }, ecs_parameters: blankEcs() },
   labels: AWS_LABELS,
-  bounds: {},
+  bounds: AWS_BOUNDS,
   valuesOf: (t: TargetOf<'aws'>) => ({
     arn: t.arn,
     role_arn: t.role_arn ?? '',
     input: t.input ?? '',
     sqs_parameters: { message_group_id: t.sqs_parameters?.message_group_id ?? '' },
     eventbridge_parameters: { detail_type: t.eventbridge_parameters?.detail_type ?? '', source: t.eventbridge_parameters?.source ?? '' },
+    ecs_parameters: ecsValues(t.ecs_parameters),
   }),
-  /** The message group id is sent for SQS and SNS ARNs, the detail type and source for EventBridge buses, each only when the ARN names that service. */
+  /**
+   * The message group id is sent for SQS and SNS ARNs, the detail type and source for EventBridge
+   * buses, `ecs_parameters` (and no input) for ECS clusters, each only when the ARN names that service.
+   */
   body(v) {
     const arn = v.arn.trim();
     const parsed = parseTargetArn(arn);
@@ -52,9 +140,11 @@ export const AWS_FORM: TargetForm<'aws', AwsFormValues, typeof AWS_LABELS> = {
     return {
       arn,
       role_arn: opt(v.role_arn),
-      input: v.input.trim() === '' ? undefined : v.input,
+      // RunTask takes no input (SPEC §13.2): an ECS cluster's form shows no Input field.
+      input: v.input.trim() === '' || service === 'ecs' ? undefined : v.input,
       sqs_parameters: (service === 'sqs' || service === 'sns') && group !== '' ? { message_group_id: group } : undefined,
       eventbridge_parameters: service === 'events' && (bus.detail_type.trim() !== '' || bus.source.trim() !== '') ? { detail_type: bus.detail_type.trim(), source: bus.source.trim() } : undefined,
+      ecs_parameters: service === 'ecs' ? ecsBody(v.ecs_parameters) : undefined,
     };
   },
 };
@@ -98,14 +188,7 @@ function AwsTargetDetails({ target }: { target: TargetOf<'aws'> }) {
             </Property>
           </>
         ) : null}
-        {target.ecs_parameters ? (
-          <Property term="Task definition">
-            <span className="mono break">{target.ecs_parameters.task_definition_arn}</span>
-            <div className="muted small">
-              {target.ecs_parameters.task_count ?? 1} task(s){target.ecs_parameters.launch_type ? `, ${target.ecs_parameters.launch_type}` : ''}
-            </div>
-          </Property>
-        ) : null}
+        {target.ecs_parameters ? <EcsProperties ecs={target.ecs_parameters} /> : null}
       </dl>
       {other ? (
         <p className="muted small">Stored as sent through the EventBridge API. This service is not a delivered target: each fire is recorded as a failed attempt (unsupported_target).</p>
@@ -114,6 +197,30 @@ function AwsTargetDetails({ target }: { target: TargetOf<'aws'> }) {
       )}
       <h3 className="subsection-title">Input</h3>
       {target.ecs_parameters ? <p className="muted">None: RunTask starts the task definition as registered</p> : target.input === undefined ? <p className="muted">{DEFAULT_EVENT_WORDS}</p> : <pre className="code-block">{target.input}</pre>}
+    </>
+  );
+}
+
+/** An ECS target's RunTask parameters (SPEC §13.2), each field that is set. */
+function EcsProperties({ ecs }: { ecs: EcsParameters }) {
+  const vpc = ecs.network_configuration?.awsvpc_configuration;
+  return (
+    <>
+      <Property term="Task definition">
+        <span className="mono break">{ecs.task_definition_arn}</span>
+        <div className="muted small">
+          {ecs.task_count ?? 1} task{(ecs.task_count ?? 1) === 1 ? '' : 's'} a fire{ecs.launch_type ? `, ${ecs.launch_type}` : ''}
+          {ecs.platform_version ? `, platform ${ecs.platform_version}` : ''}
+          {ecs.group ? `, group ${ecs.group}` : ''}
+        </div>
+      </Property>
+      {vpc ? (
+        <Property term="Network (awsvpc)">
+          <div className="mono small break">subnets {vpc.subnets.join(', ')}</div>
+          {vpc.security_groups?.length ? <div className="mono small break">security groups {vpc.security_groups.join(', ')}</div> : null}
+          <div className="muted small">public IP {vpc.assign_public_ip === 'ENABLED' ? 'assigned' : 'not assigned'}</div>
+        </Property>
+      ) : null}
     </>
   );
 }

@@ -46,8 +46,8 @@ export const ERROR_STATUS = {
   client_token_reused: 409,
   /** A name already used in its scope: a schedule's name in its scheduler, a schedule group's name in its org (SPEC §14). */
   name_taken: 409,
-  /** The org's `default` schedule group is never deleted (SPEC §14). */
-  default_group_protected: 400,
+  /** The org's default scheduler (its `default` schedule group) is never deleted, from any surface (SPEC §14). */
+  default_scheduler_protected: 400,
   /** The org already holds the most schedule groups allowed (SPEC §14). */
   group_limit_reached: 409,
   /** Too many failed login attempts (lib/auth/login-rate-limit.ts). */

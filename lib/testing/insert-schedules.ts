@@ -29,18 +29,18 @@ export interface ScheduleFixture {
 }
 
 const SQL = {
-  sqlite: `INSERT INTO schedules (id, revision_id, alias, description, repeat, invocation_time, cron_expression, timezone, end_date,
+  sqlite: `INSERT INTO schedules (id, revision_id, alias, name, description, repeat, invocation_time, cron_expression, timezone, end_date,
       enabled, state, invocation_target_type, invocation_target, next_fire_at, created_by_type, created_by_id, created_at, updated_at)
-    SELECT s.value ->> 'id', s.value ->> 'revision_id', s.value ->> 'alias', s.value ->> 'description', s.value ->> 'repeat', s.value ->> 'invocation_time',
+    SELECT s.value ->> 'id', s.value ->> 'revision_id', s.value ->> 'alias', s.value ->> 'name', s.value ->> 'description', s.value ->> 'repeat', s.value ->> 'invocation_time',
       s.value ->> 'cron_expression', s.value ->> 'timezone', s.value ->> 'end_date', s.value ->> 'enabled', 'active',
       s.value ->> 'invocation_target_type', json(s.value -> 'invocation_target'), s.value ->> 'next_fire_at', s.value ->> 'created_by_type', s.value ->> 'created_by_id',
       s.value ->> 'created_at', s.value ->> 'created_at'
     FROM json_each(?) AS s`,
-  postgresql: `INSERT INTO schedules (id, revision_id, alias, description, repeat, invocation_time, cron_expression, timezone, end_date,
+  postgresql: `INSERT INTO schedules (id, revision_id, alias, name, description, repeat, invocation_time, cron_expression, timezone, end_date,
       enabled, state, invocation_target_type, invocation_target, next_fire_at, created_by_type, created_by_id, created_at, updated_at)
-    SELECT id, revision_id, alias, description, repeat, invocation_time, cron_expression, timezone, end_date,
+    SELECT id, revision_id, alias, name, description, repeat, invocation_time, cron_expression, timezone, end_date,
       enabled, 'active', invocation_target_type, invocation_target, next_fire_at, created_by_type, created_by_id, created_at, created_at
-    FROM jsonb_to_recordset($1::jsonb) AS s(id text, revision_id text, alias text, description text, repeat text, invocation_time text,
+    FROM jsonb_to_recordset($1::jsonb) AS s(id text, revision_id text, alias text, name text, description text, repeat text, invocation_time text,
       cron_expression text, timezone text, end_date timestamp(3), enabled boolean, invocation_target_type text, invocation_target jsonb,
       next_fire_at timestamp(3), created_by_type text, created_by_id text, created_at timestamp(3))`,
 } as const;
@@ -58,6 +58,8 @@ export async function insertSchedules(db: Db, fixtures: ScheduleFixture[], now =
         id,
         revision_id: f.revisionId,
         alias: f.alias ?? null,
+        // Named as a product-API create names it (SPEC §14): by its alias, else its id.
+        name: f.alias ?? id,
         description: f.description ?? null,
         repeat: f.repeat ?? 'recurring_cron',
         invocation_time: f.repeat === 'one_time' ? f.invocationTime : null,

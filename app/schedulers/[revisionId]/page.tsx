@@ -14,6 +14,7 @@ import { eventBridgeViewOfScheduler } from '@/lib/api';
 import { browseSchedules, countDeadLetters, describeSchedulerDeletion, enabledCounts, lastRunStatuses, pendingRetries, SCHEDULE_SORT_KEYS, SCHEDULE_STATES } from '@/lib/schedules';
 import { deleteScheduleAction, deleteSchedulerAction, describeScheduleDeletionAction, runScheduleAction, setAllEnabledAction, setEnabledAction } from './actions';
 import { displayTarget } from '@/components/targets';
+import { DEFAULT_SCHEDULER, isDefaultScheduler } from '@/lib/workflows';
 
 export const dynamic = 'force-dynamic';
 export const metadata: Metadata = { title: 'Schedules' };
@@ -67,8 +68,9 @@ export default async function SchedulerPage({ params, searchParams }: Props) {
     eventBridgeViewOfScheduler(db, { orgId: scheduler.org.id, blobId: scheduler.blobId }),
   ]);
   const canWrite = scheduler.role !== 'read';
-  // Deleting the scheduler needs admin on it; its confirmation says what goes with it.
-  const deletion = scheduler.role === 'admin' ? await describeSchedulerDeletion({ db, actor, revision }) : null;
+  // Deleting the scheduler needs admin on it; its confirmation says what goes with it. The org's
+  // default scheduler is never deleted (SPEC §14): its control says why instead.
+  const [deletion, isDefault] = scheduler.role === 'admin' ? await Promise.all([describeSchedulerDeletion({ db, actor, revision }), isDefaultScheduler(db, scheduler.blobId)]) : [null, false];
   const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
   const orgLabel = scheduler.org.alias ?? scheduler.org.name;
 
@@ -170,25 +172,38 @@ export default async function SchedulerPage({ params, searchParams }: Props) {
           <h2 id="delete-scheduler-title" className="container-title">
             Delete this scheduler
           </h2>
-          <p className="muted">Its schedules stop firing and are deleted with their run history. Workflow executions they created are kept.</p>
-          <CatalogForm
-            action={deleteSchedulerAction.bind(null, revisionId)}
-            submitLabel="Delete scheduler"
-            label={`Delete ${scheduler.name}`}
-            variant="danger"
-            confirm={{
-              title: `Delete scheduler ${scheduler.name}?`,
-              body: (
-                <p>
-                  {deletion.schedules === 0
-                    ? 'It holds no schedules.'
-                    : `Its ${plural(deletion.schedules, 'schedule')} and their ${plural(deletion.runs, 'run record')} are deleted with it; nothing of it fires again.`}{' '}
-                  {deadLetters > 0 ? `Its ${plural(deadLetters, 'dead letter')} go too. ` : ''}
-                  This cannot be undone.
-                </p>
-              ),
-            }}
-          />
+          {isDefault ? (
+            <>
+              <p className="muted" id="delete-scheduler-why">
+                This is the org’s default scheduler (EventBridge schedule group <span className="mono">{DEFAULT_SCHEDULER}</span>): it is never deleted. Delete or disable its schedules instead.
+              </p>
+              <button type="button" className="btn btn-small btn-danger-outline" disabled aria-describedby="delete-scheduler-why">
+                Delete scheduler
+              </button>
+            </>
+          ) : (
+            <>
+              <p className="muted">Its schedules stop firing and are deleted with their run history. Workflow executions they created are kept.</p>
+              <CatalogForm
+                action={deleteSchedulerAction.bind(null, revisionId)}
+                submitLabel="Delete scheduler"
+                label={`Delete ${scheduler.name}`}
+                variant="danger"
+                confirm={{
+                  title: `Delete scheduler ${scheduler.name}?`,
+                  body: (
+                    <p>
+                      {deletion.schedules === 0
+                        ? 'It holds no schedules.'
+                        : `Its ${plural(deletion.schedules, 'schedule')} and their ${plural(deletion.runs, 'run record')} are deleted with it; nothing of it fires again.`}{' '}
+                      {deadLetters > 0 ? `Its ${plural(deadLetters, 'dead letter')} go too. ` : ''}
+                      This cannot be undone.
+                    </p>
+                  ),
+                }}
+              />
+            </>
+          )}
         </section>
       ) : null}
     </div>

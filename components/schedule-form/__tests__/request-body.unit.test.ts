@@ -4,7 +4,8 @@
  */
 import { describe, expect, it } from 'vitest';
 import { changedBody, toRequestBody } from '../request-body';
-import { defaultValues, toWallTime, utcOrNull, type ScheduleFormValues } from '../values';
+import type { Schedule } from '@/lib/schedules/contract';
+import { defaultValues, toWallTime, utcOrNull, valuesFromSchedule, type ScheduleFormValues } from '../values';
 
 const defaults = defaultValues({ orgs: [], blobs: [], sessions: [], definitions: [] });
 const values: ScheduleFormValues = {
@@ -174,6 +175,54 @@ describe('toRequestBody: webhook and AWS targets (SPEC §13)', () => {
     expect(sqs.body.invocation_target).toEqual({ arn: 'arn:aws:sqs:eu-west-1:123456789012:o.fifo', sqs_parameters: { message_group_id: 'g1' } });
     const bus = toRequestBody(v({ arn: 'arn:aws:events:eu-west-1:123456789012:event-bus/default', role_arn: ' arn:aws:iam::123456789012:role/r ', input: '{"a":1}', eventbridge_parameters: { detail_type: 'Report', source: 'com.example' } }), 'create');
     expect(bus.body.invocation_target).toEqual({ arn: 'arn:aws:events:eu-west-1:123456789012:event-bus/default', role_arn: 'arn:aws:iam::123456789012:role/r', input: '{"a":1}', eventbridge_parameters: { detail_type: 'Report', source: 'com.example' } });
+  });
+
+  it('§13.2 an ECS cluster sends ecs_parameters (lists split on commas, spaces and lines; blanks left out) and no input', () => {
+    const cluster = 'arn:aws:ecs:eu-west-1:123456789012:cluster/reports';
+    const ecs = t.ecs_parameters;
+    const v: ScheduleFormValues = {
+      ...values,
+      invocation_target_type: 'aws',
+      invocation_target: {
+        ...t,
+        arn: cluster,
+        role_arn: 'arn:aws:iam::123456789012:role/r',
+        input: '{"left": "out"}',
+        ecs_parameters: {
+          ...ecs,
+          task_definition_arn: ' arn:aws:ecs:eu-west-1:123456789012:task-definition/report:3 ',
+          task_count: '2',
+          launch_type: 'FARGATE',
+          network_configuration: { awsvpc_configuration: { subnets: 'subnet-1, subnet-2\nsubnet-3', security_groups: ' sg-1 ', assign_public_ip: 'ENABLED' } },
+        },
+      },
+    };
+    expect(toRequestBody(v, 'create').body.invocation_target).toEqual({
+      arn: cluster,
+      role_arn: 'arn:aws:iam::123456789012:role/r',
+      ecs_parameters: {
+        task_definition_arn: 'arn:aws:ecs:eu-west-1:123456789012:task-definition/report:3',
+        task_count: 2,
+        launch_type: 'FARGATE',
+        network_configuration: { awsvpc_configuration: { subnets: ['subnet-1', 'subnet-2', 'subnet-3'], security_groups: ['sg-1'], assign_public_ip: 'ENABLED' } },
+      },
+    });
+    const bare = toRequestBody({ ...v, invocation_target: { ...v.invocation_target, ecs_parameters: { ...ecs, task_definition_arn: 'report:3' } } }, 'create');
+    expect(bare.body.invocation_target).toEqual({ arn: cluster, role_arn: 'arn:aws:iam::123456789012:role/r', ecs_parameters: { task_definition_arn: 'report:3' } });
+  });
+
+  it('§13.2 a stored ECS target comes back as the same request (edit keeps every field of ecs_parameters)', () => {
+    const ecsParameters = {
+      task_definition_arn: 'report:3', task_count: 3, launch_type: 'EC2' as const, platform_version: '1.4.0', group: 'family:report',
+      network_configuration: { awsvpc_configuration: { subnets: ['subnet-1', 'subnet-2'], security_groups: ['sg-1'], assign_public_ip: 'DISABLED' as const } },
+    };
+    const target = { arn: 'arn:aws:ecs:eu-west-1:123456789012:cluster/reports', role_arn: 'arn:aws:iam::123456789012:role/r', ecs_parameters: ecsParameters };
+    const stored: Schedule = {
+      id: '6f1c2e9a-4a3b-4c59-9f7e-0d3c1b2a4e5f', name: 'reports', repeat: 'recurring_cron', cron_expression: '0 6 * * ? *', timezone: 'UTC', enabled: true, state: 'active',
+      invocation_target_type: 'aws', invocation_target: target, next_fire_at: null, created_by: { type: 'user', id: 'u' }, skipped_occurrences: 0, version: 1,
+      created_at: '2026-01-01T00:00:00.000Z', updated_at: '2026-01-01T00:00:00.000Z',
+    };
+    expect(toRequestBody(valuesFromSchedule(stored), 'edit').body.invocation_target).toEqual(target);
   });
 
   it('edit: a changed target is sent with its type', () => {

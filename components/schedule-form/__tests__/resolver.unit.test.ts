@@ -103,4 +103,26 @@ describe('makeResolver: webhook and AWS targets (SPEC §13), with the API\'s own
     });
     expect(await errorsOf(aws({ arn: 'arn:aws:sqs:eu-west-1:123456789012:o.fifo', sqs_parameters: { message_group_id: 'g' } }))).toEqual({});
   });
+
+  it('§13.2 an ECS cluster: its RunTask fields are checked by the contract, each at its own field (never at one the form does not show)', async () => {
+    const cluster = 'arn:aws:ecs:eu-west-1:123456789012:cluster/reports';
+    const ecs = (over: Partial<ScheduleFormValues['invocation_target']['ecs_parameters']>, vpc: Partial<ScheduleFormValues['invocation_target']['ecs_parameters']['network_configuration']['awsvpc_configuration']> = {}) => {
+      const blank = valid.invocation_target.ecs_parameters;
+      return aws({
+        arn: cluster,
+        ecs_parameters: { ...blank, ...over, network_configuration: { awsvpc_configuration: { ...blank.network_configuration.awsvpc_configuration, ...vpc } } },
+      });
+    };
+    expect(await errorsOf(ecs({}))).toEqual({ 'invocation_target.ecs_parameters.task_definition_arn': 'Task definition ARN is required.' });
+    expect(await errorsOf(ecs({ task_definition_arn: 'report:3', task_count: '11' }))).toEqual({
+      'invocation_target.ecs_parameters.task_count': 'Task count must be a whole number from 1 to 10.',
+    });
+    expect(await errorsOf(ecs({ task_definition_arn: 'report:3' }, { security_groups: 'sg-1' }))).toEqual({
+      'invocation_target.ecs_parameters.network_configuration.awsvpc_configuration.subnets': 'Subnets is required.',
+    });
+    expect(await errorsOf(ecs({ task_definition_arn: 'report:3' }, { security_groups: 'sg-1 sg-2 sg-3 sg-4 sg-5 sg-6', subnets: 'subnet-1' }))).toEqual({
+      'invocation_target.ecs_parameters.network_configuration.awsvpc_configuration.security_groups': expect.stringMatching(/5/),
+    });
+    expect(await errorsOf(ecs({ task_definition_arn: 'report:3', task_count: '2', launch_type: 'FARGATE' }, { subnets: 'subnet-1, subnet-2', assign_public_ip: 'ENABLED' }))).toEqual({});
+  });
 });

@@ -65,7 +65,7 @@ export function toAwsError(thrown: unknown, ctx: Pick<EventBridgeContext, 'accou
     case 'invalid_invocation_target':
     case 'invalid_workflow_reference':
       return v(`Invalid target ${subject.targetArn ?? ''}: ${e.message}.`);
-    case 'default_group_protected':
+    case 'default_scheduler_protected':
       return v('Cannot delete the default schedule group.');
     case 'schedule_limit_reached':
     case 'group_limit_reached':

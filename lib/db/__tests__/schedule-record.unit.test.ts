@@ -8,7 +8,7 @@ function sqliteRow(over: Record<string, unknown> = {}): Record<string, unknown> 
     id: 'sch_1',
     revision_id: 'rev_1',
     alias: 'nightly',
-    name: null,
+    name: 'nightly',
     description: null,
     repeat: 'recurring_cron',
     invocation_time: null,
@@ -62,6 +62,8 @@ describe('the schedules row codec', () => {
     expect(() => toScheduleRecord(sqliteRow({ repeat: 'weekly' }))).toThrow(/schedules\.repeat holds "weekly"/);
     expect(() => toScheduleRecord(sqliteRow({ created_by_type: 'robot' }))).toThrow(/schedules\.created_by_type/);
     expect(() => toScheduleRecord(sqliteRow({ timezone: null }))).toThrow(/schedules\.timezone holds NULL/);
+    // Every schedule has a name (decision 150, migration 0013): a NULL one is a broken row.
+    expect(() => toScheduleRecord(sqliteRow({ name: null }))).toThrow(/schedules\.name holds NULL/);
     expect(() => toScheduleRecord(sqliteRow({ created_at: 'yesterday' }))).toThrow(/schedules\.created_at holds no instant/);
     expect(() => toScheduleRecord(sqliteRow({ overlap_policy: 'queue_all' }))).toThrow(/schedules\.overlap_policy holds "queue_all"/);
   });

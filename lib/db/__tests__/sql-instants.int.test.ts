@@ -22,7 +22,7 @@ it('stores next_fire_at in the form sqlInstant writes, and the claim takes next_
   const s = await t.db.schedule.create({
     data: {
       revisionId: ctx.schedulerRevisionId, repeat: 'recurring_cron', cronExpression: '* * * * ? *', timezone: 'UTC',
-      invocationTarget: {}, nextFireAt: at, createdByType: 'org', createdById: ctx.orgId,
+      name: 'instants', invocationTarget: {}, nextFireAt: at, createdByType: 'org', createdById: ctx.orgId,
     },
   });
   const dialect = dialectOfDb(t.db);

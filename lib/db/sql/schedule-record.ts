@@ -13,8 +13,8 @@ export interface ScheduleRecord {
   id: string;
   revisionId: string;
   alias: string | null;
-  /** The name in its schedule group (SPEC §14): the EventBridge `Name`, else the alias, else the id. */
-  name: string | null;
+  /** The name in its schedule group (SPEC §14): the EventBridge `Name`, else the alias, else the id. Never null. */
+  name: string;
   description: string | null;
   repeat: Repeat;
   invocationTime: string | null;
@@ -98,7 +98,7 @@ const COLUMNS: { [K in keyof ScheduleRecord]: { column: string; decode: (v: unkn
   id: { column: 'id', decode: (v) => text('id', v) },
   revisionId: { column: 'revision_id', decode: (v) => text('revision_id', v) },
   alias: { column: 'alias', decode: (v) => textOrNull('alias', v) },
-  name: { column: 'name', decode: (v) => textOrNull('name', v) },
+  name: { column: 'name', decode: (v) => text('name', v) },
   description: { column: 'description', decode: (v) => textOrNull('description', v) },
   repeat: { column: 'repeat', decode: (v) => oneOf(REPEATS, 'repeat', v) },
   invocationTime: { column: 'invocation_time', decode: (v) => textOrNull('invocation_time', v) },

@@ -8,15 +8,9 @@
  * open transactions writing the same counter do not wait for each other. TEST_DATABASE dialect.
  */
 import { randomUUID } from 'node:crypto';
-import { cp, mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
-import os from 'node:os';
-import path from 'node:path';
-import Database from 'better-sqlite3';
-import pg from 'pg';
 import { describe, expect, it } from 'vitest';
-import { loadConfig } from '../../config';
 import { createDb, dialectOfDb, insertRuns, type Db } from '../../db';
-import { migrateDatabase, POSTGRES_MIGRATIONS_DIR, SQLITE_MIGRATIONS_DIR } from '../../db/migrate';
+import { databaseBefore } from '../../testing/database-before';
 import { insertSchedules } from '../../testing/insert-schedules';
 import { TEST_LIMITS } from '../../testing/limits';
 import { SEEDED_TARGET, useSeededScheduler } from '../../testing/seeded-scheduler';
@@ -247,44 +241,12 @@ describe('metric counter triggers', () => {
   });
 });
 
-/** The migrations before 0012, of `dir`. */
-/** Every migration but 0012's counters: later ones add columns the seed (the current model) writes. */
-async function migrationsBefore(dir: string): Promise<string[]> {
-  return (await readdir(dir, { withFileTypes: true })).filter((d) => d.isDirectory() && !d.name.startsWith('0012')).map((d) => d.name).sort();
-}
-
 describe('migration 0012_metric_counters', () => {
   it('starts the counters from the rows already there', async () => {
-    const tmp = await mkdtemp(path.join(os.tmpdir(), 'metric-counters-'));
-    let url: string;
-    let dropDb: (() => Promise<void>) | undefined;
+    const old = await databaseBefore('0012');
     try {
-      if (testDialect() === 'postgresql') {
-        const admin = loadConfig().testPostgresUrl;
-        const name = `scheduler_test_${randomUUID().replaceAll('-', '').slice(0, 16)}`;
-        const withAdmin = async (sql: string) => {
-          const c = new pg.Client({ connectionString: admin });
-          await c.connect();
-          try {
-            await c.query(sql);
-          } finally {
-            await c.end();
-          }
-        };
-        await withAdmin(`CREATE DATABASE "${name}"`);
-        dropDb = () => withAdmin(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
-        url = Object.assign(new URL(admin), { pathname: `/${name}` }).toString();
-        for (const m of await migrationsBefore(POSTGRES_MIGRATIONS_DIR)) await cp(path.join(POSTGRES_MIGRATIONS_DIR, m), path.join(tmp, m), { recursive: true });
-        await migrateDatabase(url, tmp);
-      } else {
-        const file = path.join(tmp, 'old.db');
-        url = `file:${file}`;
-        const d = new Database(file);
-        for (const m of await migrationsBefore(SQLITE_MIGRATIONS_DIR)) d.exec(await readFile(path.join(SQLITE_MIGRATIONS_DIR, m, 'migration.sql'), 'utf8'));
-        d.close();
-      }
       // Rows written before the counters existed.
-      const db = createDb(url);
+      const db = createDb(old.url);
       try {
         const ctx = await seed(db, undefined);
         const ids = await insertSchedules(
@@ -302,23 +264,15 @@ describe('migration 0012_metric_counters', () => {
         await db.pendingAttempt.create({ data: { scheduleId: ids[3], scheduledFor: new Date(Date.UTC(2031, 0, 1)), attempt: 2, dueAt: new Date(Date.UTC(2031, 0, 1, 1)) } });
         const truth = await counted(db);
         expect(truth.runsByStatus.invocation_error).toBeGreaterThan(0);
-        // Then 0012 (its counters start from the rows already there).
-        if (testDialect() === 'postgresql') {
-          await migrateDatabase(url);
-        } else {
-          const d = new Database(url.slice('file:'.length));
-          const later = (await readdir(SQLITE_MIGRATIONS_DIR, { withFileTypes: true })).filter((e) => e.isDirectory() && e.name.startsWith('0012')).map((e) => e.name).sort();
-          for (const m of later) d.exec(await readFile(path.join(SQLITE_MIGRATIONS_DIR, m, 'migration.sql'), 'utf8'));
-          d.close();
-        }
+        // Then the rest of the migrations (0012 and any later one).
+        await old.migrateRest();
         expect(await fromCounters(db)).toEqual(truth);
         expect(truth).toMatchObject({ skippedOccurrences: 8, autoPaused: 2, retriesPending: 1 });
       } finally {
         await db.$disconnect();
       }
     } finally {
-      await dropDb?.();
-      await rm(tmp, { recursive: true, force: true });
+      await old.cleanup();
     }
   });
 });

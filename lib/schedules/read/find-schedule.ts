@@ -18,3 +18,23 @@ export async function getScheduleRow(db: Tx, revisionId: string, ref: string, al
   if (!row) throw new DomainError('schedule_not_found', 'schedule not found', { path: 'schedule_id' });
   return row;
 }
+
+/**
+ * One token, one schedule (SPEC §4 aliases, §14 names; docs/decisions.md 150): in a scheduler a
+ * string is at most one schedule's alias or name, so the product API and the EventBridge API never
+ * reach two schedules by the same text. The schedule other than `exceptId` that holds `token` as its
+ * alias or its name, or null when it is free.
+ */
+export async function findTokenHolder(db: Tx, revisionId: string, token: string, exceptId?: string) {
+  return db.schedule.findFirst({
+    where: { revisionId, OR: [{ alias: token }, { name: token }], ...(exceptId ? { NOT: { id: exceptId } } : {}) },
+    select: { id: true, alias: true, name: true },
+  });
+}
+
+/** `409 alias_taken` for `alias`, saying whether another schedule holds it as alias or as name. */
+export function aliasTaken(alias: string, holder: { alias: string | null }, cause?: unknown): DomainError {
+  return holder.alias === alias
+    ? new DomainError('alias_taken', `alias "${alias}" is taken by another schedule in this scheduler`, { path: 'alias', cause })
+    : new DomainError('alias_taken', `alias "${alias}" is taken: another schedule in this scheduler is named so`, { path: 'alias', cause });
+}

@@ -14,7 +14,7 @@ export function toSchedule(stored: ScheduleRow): Schedule {
   return {
     id: row.id,
     ...(row.alias != null ? { alias: row.alias } : {}),
-    name: row.name ?? row.alias ?? row.id,
+    name: row.name,
     ...(row.description != null ? { description: row.description } : {}),
     repeat: row.repeat,
     ...(row.repeat === 'one_time' && row.invocationTime != null ? { invocation_time: row.invocationTime } : {}),

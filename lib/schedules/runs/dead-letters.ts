@@ -91,6 +91,19 @@ export async function listDeadLetters(opts: Scope & { startDeadLetterId?: string
   return { dead_letters: page.map(toDeadLetter), last_dead_letter_id: rows.length > DEAD_LETTERS_PAGE_SIZE ? page[page.length - 1].id : null };
 }
 
+/**
+ * Of `runIds` (runs of one history page that exhausted their occurrence), those whose dead letter is
+ * still in the scheduler's list (SPEC §12.3), as run id → dead letter id; a run missing from the
+ * answer had its dead letter dismissed. At most one indexed lookup per call. Needs `read`.
+ */
+export async function listedDeadLettersOfRuns(opts: Scope & { runIds: string[] }): Promise<Map<string, string>> {
+  const { db, actor, revision } = opts;
+  if (opts.runIds.length === 0) return new Map();
+  await requireSchedulerRole(db, actor, revision.blobId, 'read');
+  const rows = await db.deadLetter.findMany({ where: { revisionId: revision.id, lastRunId: { in: opts.runIds } }, select: { id: true, lastRunId: true } });
+  return new Map(rows.map((r) => [r.lastRunId, r.id]));
+}
+
 /** How many dead letters a scheduler holds (its page shows the count, SPEC §12.3). */
 export async function countDeadLetters(db: Db, revisionId: string): Promise<number> {
   return db.deadLetter.count({ where: { revisionId } });

@@ -8,6 +8,7 @@ import { requireSchedulerRole } from '../access';
 import type { Schedule, ScheduleCreateInput, ScheduleDryRunAnswer } from '../contract';
 import { checkSchedule, checkTargetBeforeSave, parseScheduleInput, type CheckedSchedule, type DestinationOptions, type SaveRules } from './save-schedule';
 import { toSchedule, type ScheduleRow } from '../read/serialize';
+import { aliasTaken, findTokenHolder } from '../read/find-schedule';
 import { recordActivity } from '../activity';
 import { findClientToken, rememberClientToken, requestHash } from './client-tokens';
 import { SCHEDULE_CLIENT_TOKEN_TTL_MS } from '../contract';
@@ -166,12 +167,13 @@ async function checkCreate(tx: Tx, opts: CreateScheduleOptions, input: ParsedInp
   if (count >= limits.schedulesPerRevision) {
     throw new DomainError('schedule_limit_reached', `this scheduler already holds ${count} schedules, the most allowed (scheduler.schedules_per_revision = ${limits.schedulesPerRevision})`);
   }
-  if (input.alias != null && (await tx.schedule.findFirst({ where: { revisionId: revision.id, alias: input.alias }, select: { id: true } }))) {
-    throw new DomainError('alias_taken', `alias "${input.alias}" is taken by another schedule in this scheduler`, { path: 'alias' });
-  }
+  // One token, one schedule (decision 150): the alias and the name are each no other schedule's alias or name.
+  const aliasHolder = input.alias != null ? await findTokenHolder(tx, revision.id, input.alias) : null;
+  if (aliasHolder) throw aliasTaken(input.alias!, aliasHolder);
   const name = opts.name ?? input.alias ?? scheduleId;
-  if (await tx.schedule.findFirst({ where: { revisionId: revision.id, name }, select: { id: true } })) throw nameTaken(name, opts.name === undefined);
-  const alias = input.alias ?? (opts.aliasFromName ? await freeAlias(tx, revision.id, name) : null);
+  if (name !== input.alias && (await findTokenHolder(tx, revision.id, name))) throw nameTaken(name, false);
+  // The name is free as an alias too (checked just above), so it only has to fit the alias grammar.
+  const alias = input.alias ?? (opts.aliasFromName && !aliasProblem(name) ? name : null);
   if (input.paused !== undefined && input.enabled !== false) {
     throw new DomainError('invalid_request_body', 'paused.note can be set only on a disabled schedule (send enabled: false with it)', { path: 'paused.note' });
   }
@@ -190,18 +192,14 @@ async function checkCreate(tx: Tx, opts: CreateScheduleOptions, input: ParsedInp
   return { ...checked, name, alias };
 }
 
-/** A taken name: `alias_taken` when the name came from the alias (product API), else `name_taken`. */
+/**
+ * A taken name: `alias_taken` when the name came from the alias (product API), else `name_taken`
+ * (the EventBridge `Name`: another schedule holds it as its name or its alias).
+ */
 function nameTaken(name: string, fromAlias: boolean, cause?: unknown): DomainError {
   return fromAlias
-    ? new DomainError('alias_taken', `alias "${name}" is taken: another schedule in this scheduler is named so`, { path: 'alias', cause })
+    ? aliasTaken(name, { alias: null }, cause)
     : new DomainError('name_taken', `a schedule named "${name}" already exists in this scheduler`, { path: 'name', cause });
-}
-
-/** `name` as an alias when it fits the SPEC §4 grammar and no schedule of the scheduler holds it; else null. */
-async function freeAlias(tx: Tx, revisionId: string, name: string): Promise<string | null> {
-  if (aliasProblem(name)) return null;
-  const taken = await tx.schedule.findFirst({ where: { revisionId, alias: name }, select: { id: true } });
-  return taken ? null : name;
 }
 
 /** SPEC §12.5: a schedule created disabled is paused by its creator, with the note sent. */

@@ -4,7 +4,7 @@ import { cancelPendingAttempts, inTransaction, lockSchedule, type Db, type Prism
 import { DomainError, parseOrRefuse } from '../../errors';
 import { requireSchedulerRole } from '../access';
 import { CADENCE_FIELD, SCHEDULE_INFO_FIELDS, ScheduleUpdateInput, type Schedule, type ScheduleDryRunAnswer } from '../contract';
-import { getScheduleRow } from '../read/find-schedule';
+import { aliasTaken, findTokenHolder, getScheduleRow } from '../read/find-schedule';
 import { countDueOccurrences, finishSchedules } from '../../engine';
 import { checkSchedule, checkTargetBeforeSave, parseScheduleInput, type CheckedSchedule, type DestinationOptions, type SaveRules, type StoredSchedule } from './save-schedule';
 import { toSchedule, type ScheduleRow } from '../read/serialize';
@@ -158,8 +158,9 @@ async function checkUpdate(tx: Tx, opts: UpdateScheduleOptions, patch: ScheduleU
   // aws target of another service); a sent one meets the rules of the API that sends it.
   const input = parseScheduleInput(merged, opts.rules?.storedTargets || patch.invocation_target === undefined ? 'stored' : 'save');
   if (input.alias != null && input.alias !== current.alias) {
-    const clash = await tx.schedule.findFirst({ where: { revisionId: revision.id, alias: input.alias, NOT: { id: row.id } }, select: { id: true } });
-    if (clash) throw new DomainError('alias_taken', `alias "${input.alias}" is taken by another schedule in this scheduler`, { path: 'alias' });
+    // A rename keeps the name (decision 77); the new alias may be no other schedule's alias or name (decision 150).
+    const holder = await findTokenHolder(tx, revision.id, input.alias, row.id);
+    if (holder) throw aliasTaken(input.alias, holder);
   }
   const stored: StoredSchedule = row;
   const checked = await checkSchedule({

@@ -81,12 +81,19 @@ const MESSAGE_GROUP_ID = /^[A-Za-z0-9!"#$%&'()*+,\-./:;<=>?@[\\\]^_`{|}~]{1,128}
 /** EventBridge `Source`: AWS's characters, and never `aws.` (reserved for AWS services). */
 const EVENT_SOURCE = /^[/.\-_A-Za-z0-9]+$/;
 
+/** ECS `TaskCount`: tasks RunTask starts per fire, inclusive bounds (AWS `EcsParameters`). Default 1. */
+export const ECS_TASK_COUNT = [1, 10] as const;
+/** ECS `LaunchType`; absent: the cluster's default capacity provider strategy. */
+export const ECS_LAUNCH_TYPES = ['EC2', 'FARGATE', 'EXTERNAL'] as const;
+/** ECS `AssignPublicIp` of an awsvpc network configuration; absent: `DISABLED`. */
+export const ECS_ASSIGN_PUBLIC_IP = ['ENABLED', 'DISABLED'] as const;
+
 /** `ecs_parameters` (SPEC §13.2, AWS `EcsParameters`): what RunTask starts on the ARN's cluster. */
 export const EcsParametersSchema = z
   .object({
     task_definition_arn: z.string().min(1).max(1600),
-    task_count: z.number().int().min(1).max(10).optional(),
-    launch_type: z.enum(['EC2', 'FARGATE', 'EXTERNAL']).optional(),
+    task_count: z.number().int().min(ECS_TASK_COUNT[0]).max(ECS_TASK_COUNT[1]).optional(),
+    launch_type: z.enum(ECS_LAUNCH_TYPES).optional(),
     platform_version: z.string().min(1).max(64).optional(),
     group: z.string().min(1).max(255).optional(),
     network_configuration: z
@@ -95,7 +102,7 @@ export const EcsParametersSchema = z
           .object({
             subnets: z.array(z.string().min(1).max(1000)).min(1).max(16),
             security_groups: z.array(z.string().min(1).max(1000)).max(5).optional(),
-            assign_public_ip: z.enum(['ENABLED', 'DISABLED']).optional(),
+            assign_public_ip: z.enum(ECS_ASSIGN_PUBLIC_IP).optional(),
           })
           .strict(),
       })

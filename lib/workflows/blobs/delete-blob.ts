@@ -1,6 +1,39 @@
-import { inTransaction, type Db } from '../../db';
+import { inTransaction, type Db, type Tx } from '../../db';
 import { type Actor, blobRole, readableBy, roleAtLeast } from '../../auth';
 import { DomainError } from '../../errors';
+
+/**
+ * The name of an org's default scheduler (SPEC §14): its schedule group on the EventBridge API, and
+ * the alias of the scheduler blob the product makes for it.
+ */
+export const DEFAULT_SCHEDULER = 'default';
+
+/**
+ * Whether blob `blobId` is its org's default scheduler (SPEC §14: the org's `default` schedule group,
+ * never deleted): the blob of the org's group `default`, or, while the org has no such group yet, its
+ * scheduler blob aliased `default` (the one that group will be made of on first use). False for a
+ * missing blob. Reads only.
+ */
+export async function isDefaultScheduler(db: Db | Tx, blobId: string): Promise<boolean> {
+  const blob = await db.blob.findUnique({ where: { id: blobId }, select: { orgId: true, type: true, alias: true } });
+  if (!blob || blob.type !== 'scheduler') return false;
+  const group = await db.scheduleGroup.findUnique({ where: { orgId_name: { orgId: blob.orgId, name: DEFAULT_SCHEDULER } }, select: { blobId: true } });
+  return group ? group.blobId === blobId : blob.alias === DEFAULT_SCHEDULER;
+}
+
+/**
+ * The one rule every delete of a scheduler goes through (the web app, the product API, the
+ * EventBridge API's DeleteScheduleGroup): the org's default scheduler is never deleted (SPEC §14).
+ * @throws `400 default_scheduler_protected`.
+ */
+export async function refuseDefaultSchedulerDelete(tx: Tx, blobId: string): Promise<void> {
+  if (await isDefaultScheduler(tx, blobId)) {
+    throw new DomainError(
+      'default_scheduler_protected',
+      `this is the org's default scheduler (schedule group "${DEFAULT_SCHEDULER}"), which is never deleted; delete its schedules instead`,
+    );
+  }
+}
 
 export interface DeleteBlobOptions {
   actor: Actor;
@@ -14,7 +47,9 @@ export interface DeleteBlobOptions {
  * grants. Schedules elsewhere that aim at a deleted workflow blob are kept: their fires record
  * `target_not_found` (following), `session_not_found` (pinned) or `workflow_not_found` (SPEC §8.1);
  * `blobDeleteImpact` in lib/schedules names them beforehand. Needs `admin` on the blob (docs/decisions.md).
- * @throws `404 not_found` (missing or unreadable, SPEC §2), `403 forbidden` (readable, not admin).
+ * The org's default scheduler is never deleted (SPEC §14, `refuseDefaultSchedulerDelete`).
+ * @throws `404 not_found` (missing or unreadable, SPEC §2), `403 forbidden` (readable, not admin),
+ *   `400 default_scheduler_protected`.
  */
 export async function deleteBlob(db: Db, opts: DeleteBlobOptions): Promise<{ type: string; name: string }> {
   return inTransaction(db, async (tx) => {
@@ -23,6 +58,7 @@ export async function deleteBlob(db: Db, opts: DeleteBlobOptions): Promise<{ typ
     const role = blob ? await blobRole(tx, opts.actor, blob.id) : null;
     if (!blob || !roleAtLeast(role, 'read')) throw new DomainError('not_found', 'blob not found');
     if (!roleAtLeast(role, 'admin')) throw new DomainError('forbidden', 'deleting a blob needs admin access to it');
+    await refuseDefaultSchedulerDelete(tx, blob.id);
     // Revisions, definitions, sessions, executions, schedules, runs and grants go with it (ON DELETE CASCADE).
     await tx.blob.delete({ where: { id: blob.id } });
     return { type: blob.type, name: blob.name };

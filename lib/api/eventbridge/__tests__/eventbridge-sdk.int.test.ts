@@ -30,6 +30,7 @@ import { getSchedule, updateSchedule } from '../../../schedules';
 import { fireDue, fireDueAndDeliver } from '../../../testing/fire-and-deliver';
 import { createTestDb, type TestDb } from '../../../testing/test-db';
 import { serveFetch, type FetchServer } from '../../../testing/serve-fetch';
+import { sdkRefusal } from '../../../testing/sdk-refusal';
 import { workflowTargetOf } from '../../../testing/workflow-target';
 import { handleEventBridgeRequest } from '../index';
 
@@ -54,17 +55,6 @@ function client(keyId = BOOT.accessKeyId, secret = BOOT.secretAccessKey, opts: {
   });
   if (opts.clockOffsetMs) c.config.systemClockOffset = opts.clockOffsetMs;
   return c;
-}
-
-/** The error the SDK throws for `p`: its name (the `x-amzn-ErrorType` code), HTTP status and message. */
-async function refusal(p: Promise<unknown>): Promise<{ name: string; status: number | undefined; message: string }> {
-  try {
-    await p;
-  } catch (e) {
-    const err = e as { name: string; message: string; $metadata?: { httpStatusCode?: number } };
-    return { name: err.name, status: err.$metadata?.httpStatusCode, message: err.message };
-  }
-  throw new Error('expected a refusal');
 }
 
 const workflowArn = (session = 'nightly-batch', definition = 'triage') => `arn:aws:scheduler:${REGION}:${account}:workflow/acme-corp/procedures/default/${session}/${definition}`;
@@ -113,8 +103,8 @@ describe('SPEC §14 groups', () => {
     const c = client();
     const created = await c.send(new CreateScheduleGroupCommand({ Name: 'Team.A_1', Tags: [{ Key: 'env', Value: 'prod' }] }));
     expect(created.ScheduleGroupArn).toBe(`arn:aws:scheduler:${REGION}:${account}:schedule-group/Team.A_1`);
-    expect(await refusal(c.send(new CreateScheduleGroupCommand({ Name: 'Team.A_1' })))).toEqual({ name: 'ConflictException', status: 409, message: 'Schedule group Team.A_1 already exists.' });
-    expect((await refusal(c.send(new CreateScheduleGroupCommand({ Name: 'default' })))).status).toBe(409);
+    expect(await sdkRefusal(c.send(new CreateScheduleGroupCommand({ Name: 'Team.A_1' })))).toEqual({ name: 'ConflictException', status: 409, message: 'Schedule group Team.A_1 already exists.' });
+    expect((await sdkRefusal(c.send(new CreateScheduleGroupCommand({ Name: 'default' })))).status).toBe(409);
 
     const arn = created.ScheduleGroupArn!;
     await c.send(new TagResourceCommand({ ResourceArn: arn, Tags: [{ Key: 'team', Value: 'a' }, { Key: 'env', Value: 'staging' }] }));
@@ -124,17 +114,17 @@ describe('SPEC §14 groups', () => {
 
     await c.send(new CreateScheduleCommand(scheduleInput('in-team', { GroupName: 'Team.A_1' })));
     const scheduleArn = `arn:aws:scheduler:${REGION}:${account}:schedule/Team.A_1/in-team`;
-    const tagSchedule = await refusal(c.send(new TagResourceCommand({ ResourceArn: scheduleArn, Tags: [{ Key: 'k', Value: 'v' }] })));
+    const tagSchedule = await sdkRefusal(c.send(new TagResourceCommand({ ResourceArn: scheduleArn, Tags: [{ Key: 'k', Value: 'v' }] })));
     expect(tagSchedule.name).toBe('ValidationException');
     expect(tagSchedule.message).toBe(`1 validation error detected: Value '${scheduleArn}' at 'resourceArn' failed to satisfy constraint: Member must satisfy regular expression pattern: ^arn:aws(-[a-z]+)?:scheduler:[a-z0-9\\-]+:\\d{12}:schedule-group\\/[0-9a-zA-Z-_.]+$`);
 
     expect((await c.send(new ListScheduleGroupsCommand({ NamePrefix: 'Team' }))).ScheduleGroups!.map((g) => g.Name)).toEqual(['Team.A_1']);
     expect((await c.send(new ListScheduleGroupsCommand({ NamePrefix: 'team' }))).ScheduleGroups).toEqual([]);
 
-    expect(await refusal(c.send(new DeleteScheduleGroupCommand({ Name: 'default' })))).toEqual({ name: 'ValidationException', status: 400, message: 'Cannot delete the default schedule group.' });
-    expect(await refusal(c.send(new DeleteScheduleGroupCommand({ Name: 'no-such-group' })))).toEqual({ name: 'ResourceNotFoundException', status: 404, message: 'Schedule group no-such-group does not exist.' });
+    expect(await sdkRefusal(c.send(new DeleteScheduleGroupCommand({ Name: 'default' })))).toEqual({ name: 'ValidationException', status: 400, message: 'Cannot delete the default schedule group.' });
+    expect(await sdkRefusal(c.send(new DeleteScheduleGroupCommand({ Name: 'no-such-group' })))).toEqual({ name: 'ResourceNotFoundException', status: 404, message: 'Schedule group no-such-group does not exist.' });
     await c.send(new DeleteScheduleGroupCommand({ Name: 'Team.A_1' }));
-    expect((await refusal(c.send(new GetScheduleCommand({ Name: 'in-team', GroupName: 'Team.A_1' })))).name).toBe('ResourceNotFoundException');
+    expect((await sdkRefusal(c.send(new GetScheduleCommand({ Name: 'in-team', GroupName: 'Team.A_1' })))).name).toBe('ResourceNotFoundException');
     await c.send(new CreateScheduleGroupCommand({ Name: 'Team.A_1' }));
     expect((await c.send(new ListSchedulesCommand({ GroupName: 'Team.A_1' }))).Schedules).toEqual([]);
     expect((await c.send(new ListTagsForResourceCommand({ ResourceArn: arn }))).Tags).toEqual([]);
@@ -204,26 +194,26 @@ describe('SPEC §14 schedules', () => {
   it('names are unique per group, not across groups; a missing group is 404', async () => {
     const c = client();
     await c.send(new CreateScheduleCommand(scheduleInput('same-name')));
-    expect(await refusal(c.send(new CreateScheduleCommand(scheduleInput('same-name'))))).toEqual({ name: 'ConflictException', status: 409, message: 'Schedule same-name already exists.' });
+    expect(await sdkRefusal(c.send(new CreateScheduleCommand(scheduleInput('same-name'))))).toEqual({ name: 'ConflictException', status: 409, message: 'Schedule same-name already exists.' });
     await c.send(new CreateScheduleGroupCommand({ Name: 'other-group' }));
     const out = await c.send(new CreateScheduleCommand(scheduleInput('same-name', { GroupName: 'other-group' })));
     expect(out.ScheduleArn).toBe(`arn:aws:scheduler:${REGION}:${account}:schedule/other-group/same-name`);
-    expect(await refusal(c.send(new CreateScheduleCommand(scheduleInput('x', { GroupName: 'missing-group' }))))).toEqual({ name: 'ResourceNotFoundException', status: 404, message: 'Schedule group missing-group does not exist.' });
-    expect(await refusal(c.send(new GetScheduleCommand({ Name: 'nope' })))).toEqual({ name: 'ResourceNotFoundException', status: 404, message: 'Schedule nope does not exist.' });
-    expect((await refusal(c.send(new UpdateScheduleCommand(scheduleInput('nope'))))).name).toBe('ResourceNotFoundException');
-    expect((await refusal(c.send(new DeleteScheduleCommand({ Name: 'nope' })))).name).toBe('ResourceNotFoundException');
+    expect(await sdkRefusal(c.send(new CreateScheduleCommand(scheduleInput('x', { GroupName: 'missing-group' }))))).toEqual({ name: 'ResourceNotFoundException', status: 404, message: 'Schedule group missing-group does not exist.' });
+    expect(await sdkRefusal(c.send(new GetScheduleCommand({ Name: 'nope' })))).toEqual({ name: 'ResourceNotFoundException', status: 404, message: 'Schedule nope does not exist.' });
+    expect((await sdkRefusal(c.send(new UpdateScheduleCommand(scheduleInput('nope'))))).name).toBe('ResourceNotFoundException');
+    expect((await sdkRefusal(c.send(new DeleteScheduleCommand({ Name: 'nope' })))).name).toBe('ResourceNotFoundException');
   });
 
   it("AWS's recorded refusals of expressions, and the model's constraints in Coral wording", async () => {
     const c = client();
     for (const expr of ['cron(0 1 * * * *)', 'cron(71 8 1 * ? *)', 'rate(10 seconds)', ' rate(10 minutes)', 'at(2021-12-31T23:59:59Z)', 'cron(0 0 30 2 ? *)']) {
-      expect(await refusal(c.send(new CreateScheduleCommand(scheduleInput('bad-expr', { ScheduleExpression: expr }))))).toEqual({
+      expect(await sdkRefusal(c.send(new CreateScheduleCommand(scheduleInput('bad-expr', { ScheduleExpression: expr }))))).toEqual({
         name: 'ValidationException',
         status: 400,
         message: `Invalid Schedule Expression ${expr}.`,
       });
     }
-    const bad = await refusal(
+    const bad = await sdkRefusal(
       c.send(new CreateScheduleCommand({ ...scheduleInput('bad name'), FlexibleTimeWindow: { Mode: 'FLEXIBLE', MaximumWindowInMinutes: 2000 }, Target: { Arn: 'x', RoleArn: 'not-a-role' } })),
     );
     expect(bad).toEqual({
@@ -234,10 +224,10 @@ describe('SPEC §14 schedules', () => {
         "Value 'bad name' at 'name' failed to satisfy constraint: Member must satisfy regular expression pattern: ^[0-9a-zA-Z-_.]+$; " +
         "Value 'not-a-role' at 'target.roleArn' failed to satisfy constraint: Member must satisfy regular expression pattern: ^arn:aws(-[a-z]+)?:iam::\\d{12}:role\\/[\\w+=,.@\\/-]+$",
     });
-    const past = await refusal(c.send(new CreateScheduleCommand(scheduleInput('past-start', { StartDate: new Date(Date.now() - 10 * 60_000) }))));
+    const past = await sdkRefusal(c.send(new CreateScheduleCommand(scheduleInput('past-start', { StartDate: new Date(Date.now() - 10 * 60_000) }))));
     expect(past).toEqual({ name: 'ValidationException', status: 400, message: 'The StartDate you specify cannot be earlier than 5 minutes ago.' });
-    expect((await refusal(c.send(new CreateScheduleCommand(scheduleInput('bad-tz', { ScheduleExpressionTimezone: 'Mars/Olympus' }))))).name).toBe('ValidationException');
-    expect((await refusal(c.send(new CreateScheduleCommand(scheduleInput('bad-target', { Target: { Arn: workflowArn('no-such-session'), RoleArn: ROLE } }))))).name).toBe('ValidationException');
+    expect((await sdkRefusal(c.send(new CreateScheduleCommand(scheduleInput('bad-tz', { ScheduleExpressionTimezone: 'Mars/Olympus' }))))).name).toBe('ValidationException');
+    expect((await sdkRefusal(c.send(new CreateScheduleCommand(scheduleInput('bad-target', { Target: { Arn: workflowArn('no-such-session'), RoleArn: ROLE } }))))).name).toBe('ValidationException');
   });
 
   it('a past at() is accepted: inside the catch-up window it fires at once, older it completes unfired and counts a skip', async () => {
@@ -285,7 +275,7 @@ describe('SPEC §14 schedules', () => {
     const wall = new Date(Date.now() - 30_000).toISOString().slice(0, 19);
     await c.send(new CreateScheduleCommand(scheduleInput('kinesis-1', { ScheduleExpression: `at(${wall})`, Target: target })));
     expect((await c.send(new GetScheduleCommand({ Name: 'kinesis-1' }))).Target).toEqual({ ...target, RetryPolicy: { MaximumEventAgeInSeconds: 86400, MaximumRetryAttempts: 185 } });
-    const lambda = await refusal(c.send(new CreateScheduleCommand(scheduleInput('lambda-1', { Target: { Arn: 'arn:aws:lambda:eu-central-1:123456789012:function:f', RoleArn: ROLE, Input: 'not json' } }))));
+    const lambda = await sdkRefusal(c.send(new CreateScheduleCommand(scheduleInput('lambda-1', { Target: { Arn: 'arn:aws:lambda:eu-central-1:123456789012:function:f', RoleArn: ROLE, Input: 'not json' } }))));
     expect(lambda.name).toBe('ValidationException');
     const s = await getSchedule({ db: t.db, actor: operator, revision: await revisionOfGroup('default'), scheduleRef: 'kinesis-1' });
     expect(s.invocation_target_type).toBe('aws');
@@ -309,13 +299,13 @@ describe('SPEC §14 schedules', () => {
     const text = await getSchedule({ db: t.db, actor: operator, revision, scheduleRef: 'hook-text' });
     expect([text.invocation_target_type, text.invocation_target]).toEqual(['http', { url: 'http://93.184.216.34/in', body: 'plain text' }]);
 
-    const metadata = await refusal(c.send(new CreateScheduleCommand(scheduleInput('hook-metadata', { Target: { Arn: 'http://169.254.169.254/latest/meta-data', RoleArn: ROLE } }))));
+    const metadata = await sdkRefusal(c.send(new CreateScheduleCommand(scheduleInput('hook-metadata', { Target: { Arn: 'http://169.254.169.254/latest/meta-data', RoleArn: ROLE } }))));
     expect(metadata).toEqual({
       name: 'ValidationException',
       status: 400,
       message: 'Invalid target http://169.254.169.254/latest/meta-data: url: 169.254.169.254 is a cloud metadata address; list the host or range in SCHEDULER_HTTP_ALLOWED_HOSTS to allow it.',
     });
-    const loopback = await refusal(c.send(new UpdateScheduleCommand({ ...scheduleInput('hook-json'), Target: { Arn: 'http://127.0.0.1:9/', RoleArn: ROLE } })));
+    const loopback = await sdkRefusal(c.send(new UpdateScheduleCommand({ ...scheduleInput('hook-json'), Target: { Arn: 'http://127.0.0.1:9/', RoleArn: ROLE } })));
     expect([loopback.name, loopback.message]).toEqual(['ValidationException', 'Invalid target http://127.0.0.1:9/: url: 127.0.0.1 is a loopback address; list the host or range in SCHEDULER_HTTP_ALLOWED_HOSTS to allow it.']);
     // Refused: nothing written, the stored target unchanged.
     expect((await c.send(new GetScheduleCommand({ Name: 'hook-json' }))).Target?.Arn).toBe('https://93.184.216.34/hook');
@@ -379,7 +369,7 @@ describe('SPEC §14 schedules', () => {
     for await (const page of paginateListSchedules({ client: c, pageSize: 100 }, { GroupName: 'bulk', State: 'DISABLED', NamePrefix: 'bulk-1' })) disabled.push(...page.Schedules!.map((s) => s.Name!));
     expect(disabled.sort()).toEqual(names.filter((n, i) => i % 5 === 0 && n.startsWith('bulk-1')));
     expect((await c.send(new ListSchedulesCommand({ NamePrefix: 'BULK' }))).Schedules).toEqual([]);
-    const bad = await refusal(c.send(new ListSchedulesCommand({ NextToken: 'not-a-token' })));
+    const bad = await sdkRefusal(c.send(new ListSchedulesCommand({ NextToken: 'not-a-token' })));
     expect(bad.name).toBe('ValidationException');
   });
 
@@ -389,16 +379,16 @@ describe('SPEC §14 schedules', () => {
     const again = await c.send(new CreateScheduleCommand(scheduleInput('token-1', { ClientToken: 'retry-token-0001' })));
     expect(again.ScheduleArn).toBe(first.ScheduleArn);
     expect(await t.db.schedule.count({ where: { name: 'token-1' } })).toBe(1);
-    const other = await refusal(c.send(new CreateScheduleCommand(scheduleInput('token-1', { ClientToken: 'retry-token-0001', Description: 'changed' }))));
+    const other = await sdkRefusal(c.send(new CreateScheduleCommand(scheduleInput('token-1', { ClientToken: 'retry-token-0001', Description: 'changed' }))));
     expect(other.name).toBe(ConflictException.name);
     expect(other.status).toBe(409);
     // Without the same token, the same name is a plain conflict.
-    expect((await refusal(c.send(new CreateScheduleCommand(scheduleInput('token-1'))))).message).toBe('Schedule token-1 already exists.');
+    expect((await sdkRefusal(c.send(new CreateScheduleCommand(scheduleInput('token-1'))))).message).toBe('Schedule token-1 already exists.');
     // A retried delete answers success once more.
     await c.send(new DeleteScheduleCommand({ Name: 'token-1', ClientToken: 'delete-token-0001' }));
     const redo = await c.send(new DeleteScheduleCommand({ Name: 'token-1', ClientToken: 'delete-token-0001' }));
     expect(redo.$metadata.httpStatusCode).toBe(200);
-    expect((await refusal(c.send(new DeleteScheduleCommand({ Name: 'token-1' })))).name).toBe('ResourceNotFoundException');
+    expect((await sdkRefusal(c.send(new DeleteScheduleCommand({ Name: 'token-1' })))).name).toBe('ResourceNotFoundException');
   });
 
   it('ServiceQuotaExceededException (402) when the group holds the most schedules allowed', async () => {
@@ -406,25 +396,25 @@ describe('SPEC §14 schedules', () => {
     await c.send(new CreateScheduleGroupCommand({ Name: 'tight' }));
     await c.send(new CreateScheduleCommand(scheduleInput('q1', { GroupName: 'tight' })));
     await c.send(new CreateScheduleCommand(scheduleInput('q2', { GroupName: 'tight' })));
-    expect((await refusal(c.send(new CreateScheduleCommand(scheduleInput('q3', { GroupName: 'tight' }))))).status).toBe(402);
+    expect((await sdkRefusal(c.send(new CreateScheduleCommand(scheduleInput('q3', { GroupName: 'tight' }))))).status).toBe(402);
   });
 });
 
 describe('SPEC §14 credentials', () => {
   it('wrong secret, unknown key, revoked key and a 20-minute-old signature are refused as AWS refuses them', async () => {
     const list = new ListScheduleGroupsCommand({});
-    expect(await refusal(client(BOOT.accessKeyId, 'wrong-secret').send(list))).toEqual({
+    expect(await sdkRefusal(client(BOOT.accessKeyId, 'wrong-secret').send(list))).toEqual({
       name: 'InvalidSignatureException',
       status: 403,
       message: 'The request signature we calculated does not match the signature you provided. Check your AWS Secret Access Key and signing method. Consult the service documentation for details.',
     });
-    expect(await refusal(client('AKIAUNKNOWNKEY000000', 'whatever').send(list))).toEqual({ name: 'UnrecognizedClientException', status: 403, message: 'The security token included in the request is invalid.' });
+    expect(await sdkRefusal(client('AKIAUNKNOWNKEY000000', 'whatever').send(list))).toEqual({ name: 'UnrecognizedClientException', status: 403, message: 'The security token included in the request is invalid.' });
     const pair = await createAccessKey(t.db, { actor: operator, owner: { type: 'org', org: 'acme-corp' }, input: { name: 'to-revoke', role: 'write' }, now: new Date() });
     const revocable = client(pair.accessKey.accessKeyId, pair.secretAccessKey);
     expect((await revocable.send(list)).ScheduleGroups!.length).toBeGreaterThan(0);
     await revokeAccessKey(t.db, { actor: operator, keyId: pair.accessKey.id, now: new Date() });
-    expect((await refusal(revocable.send(list))).name).toBe('UnrecognizedClientException');
-    const old = await refusal(client(undefined, undefined, { clockOffsetMs: -20 * 60_000 }).send(list));
+    expect((await sdkRefusal(revocable.send(list))).name).toBe('UnrecognizedClientException');
+    const old = await sdkRefusal(client(undefined, undefined, { clockOffsetMs: -20 * 60_000 }).send(list));
     expect(old.name).toBe('InvalidSignatureException');
     expect(old.status).toBe(403);
     expect(old.message).toMatch(/^Signature expired: \d{8}T\d{6}Z is now earlier than \d{8}T\d{6}Z \(\d{8}T\d{6}Z - 15 min\.\)$/);
@@ -434,10 +424,10 @@ describe('SPEC §14 credentials', () => {
     const pair = await createAccessKey(t.db, { actor: operator, owner: { type: 'org', org: 'acme-corp' }, input: { name: 'reader', role: 'read' }, now: new Date() });
     const reader = client(pair.accessKey.accessKeyId, pair.secretAccessKey);
     expect((await reader.send(new GetScheduleCommand({ Name: 'defaults-1' }))).Name).toBe('defaults-1');
-    const denied = await refusal(reader.send(new CreateScheduleCommand(scheduleInput('by-reader'))));
+    const denied = await sdkRefusal(reader.send(new CreateScheduleCommand(scheduleInput('by-reader'))));
     expect(denied.name).toBe('AccessDeniedException');
     expect(denied.status).toBe(403);
-    expect((await refusal(reader.send(new CreateScheduleGroupCommand({ Name: 'by-reader' })))).name).toBe('AccessDeniedException');
+    expect((await sdkRefusal(reader.send(new CreateScheduleGroupCommand({ Name: 'by-reader' })))).name).toBe('AccessDeniedException');
   });
 
   it("another org's access key sees none of acme-corp's groups or schedules", async () => {
@@ -454,10 +444,10 @@ describe('SPEC §14 credentials', () => {
     const otherAccount = groups.ScheduleGroups![0].Arn!.split(':')[4];
     expect(otherAccount).not.toBe(account);
     expect((await other.send(new ListSchedulesCommand({}))).Schedules).toEqual([]);
-    expect((await refusal(other.send(new GetScheduleGroupCommand({ Name: 'ops-scheduler' })))).name).toBe('ResourceNotFoundException');
-    expect((await refusal(other.send(new GetScheduleCommand({ Name: 'defaults-1' })))).name).toBe('ResourceNotFoundException');
+    expect((await sdkRefusal(other.send(new GetScheduleGroupCommand({ Name: 'ops-scheduler' })))).name).toBe('ResourceNotFoundException');
+    expect((await sdkRefusal(other.send(new GetScheduleCommand({ Name: 'defaults-1' })))).name).toBe('ResourceNotFoundException');
     const acmeGroupArn = `arn:aws:scheduler:${REGION}:${account}:schedule-group/ops-scheduler`;
-    expect((await refusal(other.send(new ListTagsForResourceCommand({ ResourceArn: acmeGroupArn })))).name).toBe('ResourceNotFoundException');
+    expect((await sdkRefusal(other.send(new ListTagsForResourceCommand({ ResourceArn: acmeGroupArn })))).name).toBe('ResourceNotFoundException');
   });
 });
 

@@ -13,7 +13,7 @@ import { syncScheduleGroups } from './sync-schedule-groups';
 
 /** A schedule with its group and what the EventBridge API stored beside it. */
 export interface GroupSchedule {
-  schedule: Schedule & { name: string };
+  schedule: Schedule;
   groupName: string;
   /** The `eventbridge` column: null for a schedule never saved through the EventBridge API. */
   eventbridge: unknown;
@@ -46,7 +46,7 @@ export async function getGroupSchedule(opts: {
   const group = await requireGroup(db, opts.actor, opts.orgId, opts.groupName, opts.needed);
   const row = await db.schedule.findFirst({ where: { revisionId: group.revisionId, name: opts.name } });
   if (!row) throw scheduleNotFound(opts.name);
-  return { group, groupName: group.name, schedule: named(toSchedule(row)), eventbridge: row.facadeData };
+  return { group, groupName: group.name, schedule: toSchedule(row), eventbridge: row.facadeData };
 }
 
 /**
@@ -90,7 +90,7 @@ export async function listGroupSchedules(opts: {
     });
     for (const row of rows.slice(0, pageSize)) {
       after = { createdAt: row.createdAt, id: row.id };
-      const schedule = named(toSchedule(row));
+      const schedule = toSchedule(row);
       if (opts.namePrefix && !schedule.name.startsWith(opts.namePrefix)) continue;
       items.push({ schedule, groupName: groupOf.get(row.revisionId)!, eventbridge: row.facadeData });
       if (items.length === pageSize) {
@@ -106,8 +106,4 @@ async function readableGroups(db: Db, actor: Actor, orgId: string): Promise<Sche
   const readable = await readableGroupBlobIds(db, actor, orgId);
   const rows = await db.scheduleGroup.findMany({ where: { orgId, ...(readable === 'all' ? {} : { blobId: { in: readable } }) }, select: GROUP_SELECT });
   return rows.map(toGroupInfo);
-}
-
-function named(s: Schedule): Schedule & { name: string } {
-  return { ...s, name: s.name ?? s.alias ?? s.id };
 }

@@ -7,9 +7,9 @@ import type { Actor } from '../../../auth';
 import { inTransaction, type Db } from '../../../db';
 import { DomainError } from '../../../errors';
 import { aliasProblem } from '../../../ids';
-import { insertSchedulerBlob, isUniqueViolation } from '../../../workflows';
+import { insertSchedulerBlob, isUniqueViolation, refuseDefaultSchedulerDelete } from '../../../workflows';
 import { readableGroupBlobIds, requireGroup, requireOrgWrite } from './group-access';
-import { DEFAULT_GROUP, EVENTBRIDGE_NAME, GROUP_SELECT, GROUPS_PER_ORG, toGroupInfo, type GroupTag, type ScheduleGroupInfo } from './group-info';
+import { EVENTBRIDGE_NAME, GROUP_SELECT, GROUPS_PER_ORG, toGroupInfo, type GroupTag, type ScheduleGroupInfo } from './group-info';
 import { syncScheduleGroups } from './sync-schedule-groups';
 
 interface GroupOptions {
@@ -89,14 +89,14 @@ export async function listScheduleGroups(
  * Delete group `name` with every schedule in it and their history (SPEC §14): its scheduler blob
  * goes, with its revision, schedules, runs and grants. `default` is never deleted. Executions the
  * schedules created stay in their workflow blobs.
- * @throws `404 not_found`, `400 default_group_protected`, `403 forbidden` (no write on the org or the group).
+ * @throws `404 not_found`, `400 default_scheduler_protected`, `403 forbidden` (no write on the org or the group).
  */
 export async function deleteScheduleGroup(opts: GroupOptions & { name: string }): Promise<void> {
   const { db, actor, orgId, name } = opts;
   await syncScheduleGroups(db, orgId, opts.now);
   await inTransaction(db, async (tx) => {
     const group = await requireGroup(tx, actor, orgId, name, 'write');
-    if (group.name === DEFAULT_GROUP) throw new DomainError('default_group_protected', 'the default schedule group cannot be deleted');
+    await refuseDefaultSchedulerDelete(tx, group.blobId);
     await requireOrgWrite(tx, actor, orgId);
     await tx.blob.delete({ where: { id: group.blobId } });
   });

@@ -22,6 +22,7 @@ import { isDomainError } from '@/lib/errors';
 import { eventBridgeRegionOf, eventBridgeViewOfScheduler, scheduleArn } from '@/lib/api';
 import {
   getSchedule,
+  listedDeadLettersOfRuns,
   listRuns,
   pendingRetries,
   RUN_STATUSES,
@@ -148,11 +149,15 @@ export default async function SchedulePage({ params, searchParams }: Props) {
     runsProblem = 'That page of the history no longer exists.';
   }
 
-  // Runs whose execution is gone (deleted with its session or revision) show no link to it.
-  const deletedExecutions = await findDeletedExecutions(
-    db,
-    (runs?.executions ?? []).flatMap((r) => ('execution_id' in r.result ? [{ executionId: r.result.execution_id, revisionId: r.result.revision_id }] : [])),
-  );
+  // Runs whose execution is gone (deleted with its session or revision) show no link to it; an
+  // exhausted occurrence says whether its dead letter is still listed or was dismissed.
+  const [deletedExecutions, listedDeadLetters] = await Promise.all([
+    findDeletedExecutions(
+      db,
+      (runs?.executions ?? []).flatMap((r) => ('execution_id' in r.result ? [{ executionId: r.result.execution_id, revisionId: r.result.revision_id }] : [])),
+    ),
+    listedDeadLettersOfRuns({ db, actor, revision, runIds: (runs?.executions ?? []).flatMap((r) => (r.exhausted && r.exhausted !== 'cancelled' ? [r.id] : [])) }),
+  ]);
   const label = schedule.alias ?? schedule.id;
   const base = `/schedulers/${revisionId}`;
   const selfHref = `${base}/schedules/${schedule.id}`;
@@ -367,6 +372,7 @@ export default async function SchedulePage({ params, searchParams }: Props) {
               pending={pending}
               grouped={!status}
               deleted={deletedExecutions}
+              listedDeadLetters={listedDeadLetters}
             />
           ) : null}
           {runs ? (
