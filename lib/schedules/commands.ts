@@ -20,6 +20,7 @@ import {
   ScheduleIdParams,
   RunScheduleParams,
   SetAllEnabledParams,
+  SetMetricsPerScheduleParams,
   SigningSecretParams,
 } from './contract';
 import { createSchedule, dryRunCreateSchedule } from './save/create-schedule';
@@ -30,6 +31,7 @@ import { runSchedule } from './runs/run-schedule';
 import type { Engine } from '../engine';
 import type { DeliveryDeps } from '../targets';
 import { setAllEnabled } from './save/set-all-enabled';
+import { setMetricsPerSchedule } from './save/set-metrics-per-schedule';
 import { dryRunUpdateSchedule, updateSchedule } from './save/update-schedule';
 import { getSigningSecret } from './signing-secrets/get-signing-secret';
 import { rotateSigningSecret } from './signing-secrets/rotate-signing-secret';
@@ -93,6 +95,10 @@ export const schedulerCommands: CommandTable<typeof SCHEDULER_COMMANDS> = {
   async set_all_enabled(ctx) {
     const p = parseOrRefuse(SetAllEnabledParams, ctx.params);
     return setAllEnabled({ ...base(ctx), enabled: p.enabled, now: ctx.now });
+  },
+  async set_metrics_per_schedule(ctx) {
+    const p = parseOrRefuse(SetMetricsPerScheduleParams, ctx.params);
+    return setMetricsPerSchedule({ ...base(ctx), enabled: p.enabled, now: ctx.now });
   },
   async list_dead_letters(ctx) {
     const p = parseOrRefuse(ListDeadLettersParams, ctx.params);

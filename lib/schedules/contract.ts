@@ -435,6 +435,8 @@ export const ListExecutionsParams = z
   })
   .strict();
 export const SetAllEnabledParams = z.object({ enabled: z.boolean() }).strict();
+/** `set_metrics_per_schedule` (SPEC §16.3): the scheduler's opt-in to the per-schedule series of /metrics. */
+export const SetMetricsPerScheduleParams = z.object({ enabled: z.boolean() }).strict();
 /**
  * `run_schedule` (SPEC §3.1, §16.2): `overlap: "skip"` records the manual run `skipped` instead of
  * delivering it while a run of the schedule is in progress; `allow_all` (the default) always fires.
@@ -495,6 +497,8 @@ export const ACTIVITY_ACTIONS = [
   'dismiss_dead_letter',
   /** The worker disabled the schedule after `pause_after_failures` failed occurrences (SPEC §12.5). */
   'auto_pause',
+  /** The scheduler's `metrics_per_schedule` changed (SPEC §16.3). */
+  'metrics_per_schedule',
 ] as const;
 export type ActivityAction = (typeof ACTIVITY_ACTIONS)[number];
 /** Who made a change (SPEC §15): a user, an org key, an access key (SPEC §14, with its owner), or the system. */
@@ -557,6 +561,8 @@ export const RunListPage = z.strictObject({ executions: z.array(RunSchema), last
 export const RunAnswer = z.strictObject({ execution: RunSchema });
 /** `set_all_enabled` (SPEC §3.1): how many schedules changed. */
 export const SetAllEnabledAnswer = z.strictObject({ updated: z.int().min(0) });
+/** `set_metrics_per_schedule` (SPEC §16.3): the setting now held. */
+export const SetMetricsPerScheduleAnswer = z.strictObject({ metrics_per_schedule: z.boolean() });
 /** `list_dead_letters` (SPEC §12.3): 10 a page, newest first; `last_dead_letter_id` null on the last page. */
 export const DeadLetterListPage = z.strictObject({ dead_letters: z.array(DeadLetterSchema), last_dead_letter_id: IdSchema.nullable() });
 /** `replay_dead_letter` (SPEC §12.3): the manual run it recorded and the dead letter with its replay. */
@@ -597,6 +603,7 @@ export const SCHEDULER_COMMANDS = {
   list_executions: { params: ListExecutionsParams, answer: RunListPage, summary: 'A schedule\'s runs (by id only), 10 a page, newest first.' },
   run_schedule: { params: RunScheduleParams, answer: RunAnswer, summary: 'Fire now, recorded with trigger "manual".' },
   set_all_enabled: { params: SetAllEnabledParams, answer: SetAllEnabledAnswer, summary: 'Pause every enabled active schedule of the scheduler (false), or resume those a pause all disabled (true).' },
+  set_metrics_per_schedule: { params: SetMetricsPerScheduleParams, answer: SetMetricsPerScheduleAnswer, summary: 'Admins: name each schedule in /metrics (scheduler_schedule_* series) or stop (SPEC §16.3).' },
   list_dead_letters: { params: ListDeadLettersParams, answer: DeadLetterListPage, summary: 'Exhausted occurrences of the scheduler, 10 a page, newest first (SPEC §12.3).' },
   replay_dead_letter: { params: DeadLetterIdParams, answer: ReplayAnswer, summary: 'Fire a dead letter\'s occurrence again now, as a manual run linked to it.' },
   dismiss_dead_letter: { params: DeadLetterIdParams, answer: EmptyAnswer, summary: 'Remove a dead letter from the list.' },

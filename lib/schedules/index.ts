@@ -8,6 +8,7 @@ export { getSchedule, listSchedules, SCHEDULES_PAGE_SIZE } from './read/list-sch
 export { browseSchedules, GRID_PAGE_SIZE, SCHEDULE_SORT_KEYS, type ScheduleSortKey, type SchedulePage } from './read/browse-schedules';
 export { listRuns, RUNS_PAGE_SIZE } from './read/list-runs';
 export { setAllEnabled } from './save/set-all-enabled';
+export { setMetricsPerSchedule } from './save/set-metrics-per-schedule';
 export { listDeadLetters, countDeadLetters, listedDeadLettersOfRuns, toDeadLetter, DEAD_LETTERS_PAGE_SIZE } from './runs/dead-letters';
 // Run now, replay and dismiss, each with its activity entry (SPEC §15): every caller records who did it.
 export { runSchedule } from './runs/run-schedule';

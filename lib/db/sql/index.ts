@@ -26,7 +26,7 @@ export { incrementalVacuum, sqliteSpace, checkpointPassive } from './incremental
 export { sqlInstant } from './instant';
 export { searchSchedules, SCHEDULE_SORT_KEYS, type ScheduleSortKey, type ScheduleSearch } from './search-schedules';
 export { rawOneOf, scheduleRecordOf, type ScheduleRecord, type ScheduleRowLike } from './schedule-record';
-export { fireLateness, LATENESS_BUCKETS_SECONDS, type LatenessHistogram } from './fire-metrics';
+export { DURATION_BUCKETS_SECONDS, fireLateness, LATENESS_BUCKETS_SECONDS, perScheduleSeries, runDurations, type LatenessHistogram, type ScheduleSeries } from './fire-metrics';
 export { findLastRuns, countEnabled, type LastRunRecord } from './last-runs';
 export { newestRunIds } from './newest-runs';
 export { countLoginFailure } from './count-login-failure';

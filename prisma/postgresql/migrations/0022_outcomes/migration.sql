@@ -21,5 +21,10 @@ ADD COLUMN     "run_id" TEXT;
 CREATE INDEX "runs_outcome_due_at_idx" ON "runs"("outcome_due_at");
 
 -- CreateIndex
+CREATE INDEX "runs_finished_at_idx" ON "runs"("finished_at");
+
+-- CreateIndex
 CREATE INDEX "pending_attempts_run_id_idx" ON "pending_attempts"("run_id");
 
+-- AlterTable
+ALTER TABLE "blobs" ADD COLUMN "metrics_per_schedule" BOOLEAN NOT NULL DEFAULT false;
