@@ -72,6 +72,7 @@ export {
   type WorkerLiveness,
 } from './operations/worker-heartbeats';
 export { targetOptions, lastRunStatuses, enabledCounts, pendingRetries } from './read/target-options';
+export { inProgressRun, type InProgress } from './read/in-progress';
 export {
   revisionChangeImpacts,
   sessionDeleteImpacts,
