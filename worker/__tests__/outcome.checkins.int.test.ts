@@ -5,6 +5,8 @@
  * test to the URL the receiver was given, at chosen moments of the worker's clock: while the attempt
  * is in flight, after its run is recorded, after its deadline.
  */
+import { randomUUID } from 'node:crypto';
+import { CreateQueueCommand, GetQueueAttributesCommand, ReceiveMessageCommand, SQSClient } from '@aws-sdk/client-sqs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CheckinRateLimiter, EVENTBRIDGE_FIRE_FACTS, handleCheckin, NOT_FOUND_BODY, CHECKIN_RATE } from '../../lib/api';
 import { childEnv, serverSecretKey } from '../../lib/config';
@@ -12,6 +14,7 @@ import { checkinKey, checkinToken, checkinUrls, createSchedule, runSchedule, sch
 import { occurrenceId } from '../../lib/targets';
 import { testDelivery } from '../../lib/testing/fire-and-deliver';
 import { TEST_LIMITS } from '../../lib/testing/limits';
+import { requireMoto } from '../../lib/testing/moto';
 import { closedPort, startReceiver, type Receiver } from '../../lib/testing/receiver';
 import { useSeededScheduler } from '../../lib/testing/seeded-scheduler';
 import { serveFetch, type FetchServer } from '../../lib/testing/serve-fetch';
@@ -247,6 +250,75 @@ describe('§13.4 context attributes', () => {
     expect(got.unknown).toBe('<aws.scheduler.not-a-token> <scheduler.nope>');
     // JSON.stringify escapes nothing in '<…>', so the stored target still holds the tokens.
     expect((await w.db.schedule.findUniqueOrThrow({ where: { id: s.id } })).invocationTarget).toMatchObject({ body });
+  });
+});
+
+describe('§13.4 context attributes beyond webhooks', () => {
+  /** The check-in URL a run of this file's engine carries. */
+  const checkinUrlOfRun = (runId: string) => `${web.url}/api/v1/checkins/${checkinToken(checkinKey(serverSecretKey()), runId)}`;
+  const TOKENS = '{"checkin":"<scheduler.checkin-url>","when":"<aws.scheduler.scheduled-time>","attempt":"<aws.scheduler.attempt-number>","ids":"<scheduler.schedule-id>/<scheduler.occurrence-id>","exec":"<aws.scheduler.execution-id>","unknown":"<scheduler.nope>"}';
+
+  it('an AWS target\'s input is substituted (an SQS message on moto\'s server carries this attempt\'s values, its check-in URL checks in)', async () => {
+    await requireMoto();
+    const sqs = new SQSClient({});
+    const { QueueUrl } = await sqs.send(new CreateQueueCommand({ QueueName: `context-${randomUUID().slice(0, 8)}` }));
+    const arn = (await sqs.send(new GetQueueAttributesCommand({ QueueUrl, AttributeNames: ['QueueArn'] }))).Attributes!.QueueArn!;
+    const at = nextMinute();
+    n++;
+    const s = await createSchedule({
+      db: w.db, actor: w.actor(), revision: await w.scheduler(), limits: TEST_LIMITS, now: plus(at, -60_000), httpAllowList: SAVE_ALLOWED,
+      input: { alias: `outcome-aws-${n}`, repeat: 'one_time', invocation_time: at.toISOString().slice(0, 19), timezone: 'UTC', invocation_target_type: 'aws', invocation_target: { arn, input: TOKENS }, completion: { expect_within_seconds: 600 } },
+    });
+    await tickAt(at);
+    const run = await runOf(s.id);
+    expect(run).toMatchObject({ status: 'success', outcome: 'pending' });
+    const { Messages } = await sqs.send(new ReceiveMessageCommand({ QueueUrl, WaitTimeSeconds: 2, MaxNumberOfMessages: 10 }));
+    expect(Messages).toHaveLength(1);
+    const got = JSON.parse(Messages![0].Body!);
+    expect(got).toEqual({
+      checkin: checkinUrlOfRun(run.id),
+      when: at.toISOString().replace('.000Z', 'Z'),
+      attempt: '1',
+      ids: `${s.id}/${occurrenceId({ scheduleId: s.id, scheduledFor: at, trigger: 'schedule' })}`,
+      exec: expect.stringMatching(/^[a-z0-9]{16}$/),
+      unknown: '<scheduler.nope>',
+    });
+    // The URL in the message is this run's: checking in there ends it.
+    clock.at = plus(at, 4_000);
+    expect(await post(got.checkin, 'queued work done')).toEqual({ status: 200, body: { outcome: 'succeeded' } });
+    expect(await runOf(s.id)).toMatchObject({ outcome: 'succeeded', duration_ms: 4_000, outcome_message: 'queued work done' });
+    // The stored target keeps its tokens.
+    expect((await w.db.schedule.findUniqueOrThrow({ where: { id: s.id } })).invocationTarget).toMatchObject({ input: TOKENS });
+  });
+
+  it('a workflow target\'s input_data string values are substituted, nested ones too; other values are kept', async () => {
+    const at = nextMinute();
+    n++;
+    const inputData = [
+      { alias: 'checkin', value: '<scheduler.checkin-url>' },
+      { alias: 'meta', value: { when: '<aws.scheduler.scheduled-time>', list: ['<aws.scheduler.attempt-number>', 7, true], schedule: 'id <scheduler.schedule-id>' } },
+      { alias: 'plain', value: { hours: 24 } },
+    ];
+    const s = await createSchedule({
+      db: w.db, actor: w.actor(), revision: await w.scheduler(), limits: TEST_LIMITS, now: plus(at, -60_000), httpAllowList: SAVE_ALLOWED,
+      input: {
+        alias: `outcome-workflow-${n}`, repeat: 'one_time', invocation_time: at.toISOString().slice(0, 19), timezone: 'UTC',
+        invocation_target: { target: { org: 'acme-corp', blob: 'procedures', revision: 'default', session: 'nightly-batch' }, workflow: { definition: 'triage' }, input_data: inputData },
+        completion: { expect_within_seconds: 600 },
+      },
+    });
+    await tickAt(at);
+    const run = await runOf(s.id);
+    expect(run).toMatchObject({ status: 'success', outcome: 'pending' });
+    const execution = await w.db.execution.findFirstOrThrow({ where: { runId: run.id } });
+    expect(execution.inputData).toEqual([
+      { alias: 'checkin', value: checkinUrlOfRun(run.id) },
+      { alias: 'meta', value: { when: at.toISOString().replace('.000Z', 'Z'), list: ['1', 7, true], schedule: `id ${s.id}` } },
+      { alias: 'plain', value: { hours: 24 } },
+    ]);
+    clock.at = plus(at, 1_500);
+    expect(await post(`${checkinUrlOfRun(run.id)}/0`)).toEqual({ status: 200, body: { outcome: 'succeeded' } });
+    expect(await runOf(s.id)).toMatchObject({ outcome: 'succeeded', exit_code: 0, duration_ms: 1_500 });
   });
 });
 
