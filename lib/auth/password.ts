@@ -68,15 +68,7 @@ const DUMMY_HASH = `scrypt$${N}$${R}$${P}$${Buffer.alloc(SALT_LENGTH, 7).toStrin
  * whether the account exists. A malformed stored hash answers false.
  */
 export async function verifyPassword(password: string, stored: string | null): Promise<boolean> {
-  const parsed = parseHash(stored ?? DUMMY_HASH) ?? parseHash(DUMMY_HASH)!;
-  const key = await scrypt(password.slice(0, MAX_PASSWORD_LENGTH), parsed.salt, parsed.key.length, {
-    N: parsed.n,
-    r: parsed.r,
-    p: parsed.p,
-    maxmem: maxmem(parsed.n, parsed.r),
-  });
-  const match = key.length === parsed.key.length && timingSafeEqual(key, parsed.key);
-  return match && stored !== null && parseHash(stored) !== null && password.length <= MAX_PASSWORD_LENGTH;
+  return (await matchPassword(password, [stored])) === 0;
 }
 
 /**
@@ -88,8 +80,10 @@ export async function verifyPassword(password: string, stored: string | null): P
  */
 export async function matchPassword(password: string, stored: readonly (string | null)[]): Promise<number> {
   const parsed = stored.map((s) => (s ? parseHash(s) : null));
+  // Hashes that share a salt and cost share one scrypt.
+  const groupOf = parsed.map((h) => (h ? `${h.n}$${h.r}$${h.p}$${h.salt.toString('base64')}` : null));
   const groups = new Map<string, ParsedHash>();
-  for (const h of parsed) if (h) groups.set(`${h.n}$${h.r}$${h.p}$${h.salt.toString('base64')}`, h);
+  parsed.forEach((h, i) => h && groups.set(groupOf[i]!, h));
   if (groups.size === 0) groups.set('dummy', parseHash(DUMMY_HASH)!);
   const keys = new Map<string, Buffer>();
   for (const [id, h] of groups) {
@@ -98,7 +92,7 @@ export async function matchPassword(password: string, stored: readonly (string |
   let found = -1;
   parsed.forEach((h, i) => {
     if (!h) return;
-    const key = keys.get(`${h.n}$${h.r}$${h.p}$${h.salt.toString('base64')}`)!;
+    const key = keys.get(groupOf[i]!)!;
     // Every candidate is compared (constant time each), whichever matched first.
     const equal = key.length === h.key.length && timingSafeEqual(key, h.key);
     if (equal && found < 0) found = i;

@@ -105,6 +105,7 @@ export async function makeAttempts(tx: Tx, deps: EngineDeps, plans: Plan[], adva
   return {
     made: made.map(({ attempt: a, outcome, checkin }) => ({
       schedule: a.schedule,
+      targetType: a.schedule.invocationTargetType,
       trigger: a.trigger,
       scheduledFor: a.scheduledFor,
       attempt: a.attempt,

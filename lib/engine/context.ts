@@ -73,9 +73,12 @@ export class SchedulerFactCache {
    * org's account, the region a facade saved it in (else the worker's AWS region) and
    * `arn:aws:scheduler:<region>:<account>:schedule/<scheduler name>/<alias or id>`.
    * Throws when its scheduler is gone (a deleted blob takes its schedules with it: not expected).
+   * `stored`: the facade's stored identity when the caller has already read it.
    */
-  async identity(s: Pick<ContextInput, 'scheduleId' | 'revisionId' | 'alias' | 'facadeData'>): Promise<ScheduleIdentity> {
-    const stored = this.deps.facade.storedIdentity(s.facadeData);
+  async identity(
+    s: Pick<ContextInput, 'scheduleId' | 'revisionId' | 'alias' | 'facadeData'>,
+    stored: ScheduleIdentity | null = this.deps.facade.storedIdentity(s.facadeData),
+  ): Promise<ScheduleIdentity> {
     if (stored) return stored;
     const ref = await this.scheduler(s.revisionId);
     if (!ref) throw new Error(`the scheduler of schedule ${s.scheduleId} no longer exists`);
@@ -87,7 +90,8 @@ export class SchedulerFactCache {
   context(input: ContextInput): AttemptContext {
     let identity: Promise<ScheduleIdentity> | undefined;
     let attributes: Promise<ContextAttributes> | undefined;
-    const resolveIdentity = () => (identity ??= this.identity(input));
+    const stored = this.deps.facade.storedIdentity(input.facadeData);
+    const resolveIdentity = () => (identity ??= this.identity(input, stored));
     const checkinUrl = this.deps.checkins?.url(input.runId) ?? null;
     return {
       scheduleId: input.scheduleId,
@@ -97,7 +101,7 @@ export class SchedulerFactCache {
       runId: input.runId,
       now: input.now,
       identity: resolveIdentity,
-      defaultEventAsInput: this.deps.facade.storedIdentity(input.facadeData) !== null,
+      defaultEventAsInput: stored !== null,
       checkinUrl,
       attributes: () =>
         (attributes ??= resolveIdentity().then((id) => ({

@@ -18,7 +18,7 @@ import { claimBatch } from './claim';
 import type { EngineDeps } from './deps';
 import { FIRE_TX, type FireOutcome } from './outcomes';
 import { planOccurrences, type Plan } from './plan';
-import { markCancelled, recordRuns, settleAttempts } from './settle';
+import { markCancelled, pauseUnplanned, recordRuns, settleAttempts } from './settle';
 
 export interface FireDueOptions {
   db: Db;
@@ -90,6 +90,8 @@ export async function fireRetry(deps: EngineDeps, opts: { db: Db; pendingId: str
 async function fireClaimed(tx: Tx, deps: EngineDeps, rows: ClaimedSchedule[], retries: ClaimedRetry[], now: Date, limits: Limits): Promise<FireOutcome[]> {
   const plans = await planOccurrences(tx, rows, now, limits);
   const { advanced, completed: completedAtAdvance } = await advance(tx, plans, now);
+  // A schedule that cannot be planned is paused with the reason, never left due for every tick.
+  await pauseUnplanned(tx, deps, plans.flatMap((p) => (p.kind === 'error' ? [{ schedule: p.row, error: p.error }] : [])), now);
   const { made, delivering, cancelled } = await makeAttempts(tx, deps, plans, advanced, retries, now, limits);
   // A disabled schedule's claimed retries were deleted by the claim: their failed attempts are cancelled.
   await markCancelled(tx, cancelled);

@@ -226,7 +226,7 @@ export async function recordDelivered(db: Db, engine: EngineDeps, delivered: Del
     const attempts: SettledAttempt[] = live.map((d) => {
       const schedule = schedules.get(d.attempt.scheduleId)!;
       const { scheduledFor, trigger, attempt, deadLetterId } = d.attempt;
-      return { schedule, trigger, scheduledFor, attempt, enabled: schedule.enabled, deadLetterId, outcome: d.outcome, checkin: taken.get(d.attempt.pendingId) ?? null };
+      return { schedule, targetType: d.attempt.targetType, trigger, scheduledFor, attempt, enabled: schedule.enabled, deadLetterId, outcome: d.outcome, checkin: taken.get(d.attempt.pendingId) ?? null };
     });
     const settled = await settleAttempts(tx, engine, attempts, now, new Set());
     return live.map((d, i): FireOutcome => ({

@@ -41,5 +41,5 @@ export type FireOutcome =
   | { kind: 'retry-cancelled'; scheduleId: string; scheduledFor: Date; attempt: number }
   /** Another worker (or a save) moved next_fire_at first: nothing was written. */
   | { kind: 'lost-race'; scheduleId: string; scheduledFor: Date }
-  /** The following occurrence could not be computed: the schedule was left as it was. */
+  /** The following occurrence could not be computed: the schedule was paused with the reason (not fired, not advanced). */
   | { kind: 'error'; scheduleId: string; scheduledFor: Date; error: Error };

@@ -88,8 +88,9 @@ function plan(row: ClaimedSchedule, windowStart: Date, alreadyFired: boolean, in
     const endsLater = retryPolicyOf(row) !== null || driverOf(row.invocationTargetType)?.mode === 'after-commit';
     return { kind: 'fire', row, next, state: next || endsLater ? 'active' : 'completed' };
   } catch (e) {
-    // Validated at save, so not expected (e.g. a zone dropped from the tz database). The row is
-    // neither advanced nor fired; it stays due and is reported on every tick until an operator acts.
+    // Validated at save, so not expected (a zone dropped from the tz database, an expression past
+    // the time engine's work budget: CronWorkBudgetExceeded). The row is neither advanced nor fired;
+    // settle's `pauseUnplanned` pauses it with the reason, so it never comes back every tick.
     return { kind: 'error', row, error: toError(e) };
   }
 }

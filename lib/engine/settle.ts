@@ -36,6 +36,11 @@ export interface RunOutcome extends DriverOutcome {
 /** One attempt to record: which, of which schedule (as it is now), and how it ended. */
 export interface SettledAttempt {
   schedule: FiringSchedule;
+  /**
+   * The target type whose driver made this attempt (and `outcome.request`). An attempt delivered
+   * after commit keeps the type it was made for, even if the schedule's target changed meanwhile.
+   */
+  targetType: string;
   trigger: RunTrigger;
   scheduledFor: Date;
   attempt: number;
@@ -106,6 +111,33 @@ export async function recordRuns(tx: Tx, attempts: Pick<SettledAttempt, 'schedul
       createdAt: now,
     })),
   );
+}
+
+/**
+ * The guard of the time engine's callers (SPEC §8, docs/decisions.md 139): pause, in the claim's
+ * transaction at instant `now`, each claimed schedule whose next occurrence could not be computed
+ * (`unplanned`: the schedule and the error planning threw), so one such schedule never stalls the
+ * batch or comes back due on every tick. The pause is a `system` pause like `pause_after_failures`'
+ * (enabled = false, next_fire_at cleared, pause_note naming the error), its pending retries are
+ * cancelled and it is in the activity log. Runs after ADVANCE, which left these rows untouched.
+ */
+export async function pauseUnplanned(tx: Tx, deps: EngineDeps, unplanned: { schedule: FiringSchedule; error: Error }[], now: Date): Promise<void> {
+  if (unplanned.length === 0) return;
+  const counts = unplanned.map(({ schedule, error }) => ({
+    scheduleId: schedule.id,
+    consecutiveFailures: schedule.consecutiveFailures,
+    pauseNote: `paused: its next occurrence could not be computed (${errorCodeOf(error)}: ${error.message})`.slice(0, 256),
+  }));
+  await updateFailureCounts(tx, counts, now);
+  // SPEC §12.2: disabling a schedule cancels its pending retries.
+  await cancelPendingAttempts(tx, counts.map((c) => c.scheduleId));
+  await deps.recordActivity(tx, unplanned.map(({ schedule }) => ({ action: 'auto_pause', schedule, at: now })));
+}
+
+/** An error's `code` (DomainError, CronWorkBudgetExceeded…) or its name. */
+function errorCodeOf(e: Error): string {
+  const code = (e as Error & { code?: unknown }).code;
+  return typeof code === 'string' && code ? code : e.name;
 }
 
 /**
@@ -217,8 +249,12 @@ function deliveryConsequenceOf(a: SettledAttempt, now: Date): Omit<Consequence, 
  */
 function deadLetterBody(a: SettledAttempt): unknown {
   const s = a.schedule;
+  if (a.outcome.request !== null && a.outcome.request !== undefined) {
+    // A request goes back only to the driver that made it (lib/targets/driver.ts): its secrets are that driver's to know.
+    const sender = driverOf(a.targetType);
+    return sender ? sender.redact.sent(a.outcome.request) : a.outcome.request;
+  }
   const driver = driverOf(s.invocationTargetType);
-  if (a.outcome.request !== null && a.outcome.request !== undefined) return driver ? driver.redact.sent(a.outcome.request) : a.outcome.request;
   const target = driver ? driver.redact.target(s.invocationTarget) : s.invocationTarget;
   return { invocation_target_type: s.invocationTargetType, invocation_target: target, scheduled_for: a.scheduledFor.toISOString(), attempt: a.attempt };
 }

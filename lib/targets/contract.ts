@@ -83,12 +83,6 @@ export function targetNotEditable(t: TargetFields): { title: string; text: strin
   return contractOfTarget(t).words.notEditable?.(t.invocation_target) ?? null;
 }
 
-/** A stored target in words (SPEC §10): its headline and what each fire sends. */
-export function describeTarget(t: TargetFields): { label: string; detail: string; address: (scheduleId: string) => string } {
-  const c = contractOfTarget(t);
-  return { label: c.words.label(t.invocation_target), detail: c.words.detail(t.invocation_target), address: (id) => c.address(t.invocation_target, id) };
-}
-
 /**
  * The target type an `invocation_target` sent without `invocation_target_type` reads as, to name its
  * problems: the first other type whose keys it has (`url` → `http`, `arn` → `aws`), else the default.

@@ -9,10 +9,10 @@
  */
 import { expect, it } from 'vitest';
 import { workerClock } from '../../lib/config';
-import { occurrenceId } from '../../lib/targets';
 import { createSchedule } from '../../lib/schedules';
 import { TEST_LIMITS } from '../../lib/testing/limits';
 import { startReceiver } from '../../lib/testing/receiver';
+import { repeatedDeliveries } from '../../lib/testing/repeated-deliveries';
 import { exited, sleep, spawnWorker, useTestDatabase } from '../../lib/testing/worker-process';
 import { seed } from '../../prisma/seed';
 
@@ -74,20 +74,7 @@ it('§13 SIGKILL during outbound deliveries: every occurrence has one final run;
     expect(runs.length).toBe(SCHEDULES);
     expect(new Set(runs.map((r) => r.scheduleId)).size).toBe(SCHEDULES);
 
-    const received = new Map<string, number>();
-    for (const q of receiver.requests) received.set(q.headers['webhook-id'], (received.get(q.headers['webhook-id']) ?? 0) + 1);
-    const problems: string[] = [];
-    let repeated = 0;
-    for (const r of runs) {
-      const id = occurrenceId({ scheduleId: r.scheduleId, scheduledFor: r.scheduledFor, trigger: 'schedule' });
-      const n = received.get(id) ?? 0;
-      const result = r.result as { repeated_delivery?: boolean; error?: string };
-      const saysRepeated = result.repeated_delivery === true || result.error === 'delivery_interrupted';
-      if (n > 2) problems.push(`${r.scheduleId}: delivered ${n} times`);
-      if (n === 2 && !saysRepeated) problems.push(`${r.scheduleId}: delivered twice, the run does not say so`);
-      if (n === 0) problems.push(`${r.scheduleId}: never delivered (${JSON.stringify(result)})`);
-      if (n === 2) repeated++;
-    }
+    const { problems, repeated } = repeatedDeliveries(runs, receiver.requests.map((q) => q.headers['webhook-id']));
     expect(problems).toEqual([]);
     // The kills did interrupt deliveries in flight: some ids reached the receiver twice.
     expect(repeated).toBeGreaterThanOrEqual(4);

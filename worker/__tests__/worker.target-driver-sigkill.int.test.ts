@@ -14,9 +14,9 @@ import path from 'node:path';
 import { randomUUID } from 'node:crypto';
 import { expect, it } from 'vitest';
 import { workerClock } from '../../lib/config';
-import { occurrenceId } from '../../lib/targets';
 import { insertSchedules } from '../../lib/testing/insert-schedules';
 import { MEMORY_TARGET, type MemoryDelivery } from '../../lib/testing/memory-target';
+import { repeatedDeliveries } from '../../lib/testing/repeated-deliveries';
 import { exited, sleep, spawnWorker, useTestDatabase } from '../../lib/testing/worker-process';
 import { seed } from '../../prisma/seed';
 
@@ -80,20 +80,7 @@ it('§13 a test-registered after-commit target type, SIGKILL during its deliveri
     const runs = await db.run.findMany({ where: { scheduleId: { in: ids } } });
     expect(runs.length).toBe(SCHEDULES);
     expect(new Set(runs.map((r) => r.scheduleId)).size).toBe(SCHEDULES);
-    const sends = new Map<string, number>();
-    for (const d of delivered()) sends.set(d.deliveryId, (sends.get(d.deliveryId) ?? 0) + 1);
-    const problems: string[] = [];
-    let repeated = 0;
-    for (const r of runs) {
-      const id = occurrenceId({ scheduleId: r.scheduleId, scheduledFor: r.scheduledFor, trigger: 'schedule' });
-      const n = sends.get(id) ?? 0;
-      const result = r.result as { repeated_delivery?: boolean; error?: string };
-      const saysRepeated = result.repeated_delivery === true || result.error === 'delivery_interrupted';
-      if (n > 2) problems.push(`${r.scheduleId}: delivered ${n} times`);
-      if (n === 2 && !saysRepeated) problems.push(`${r.scheduleId}: delivered twice, the run does not say so`);
-      if (n === 0) problems.push(`${r.scheduleId}: never delivered (${JSON.stringify(result)})`);
-      if (n === 2) repeated++;
-    }
+    const { problems, repeated } = repeatedDeliveries(runs, delivered().map((d) => d.deliveryId));
     expect(problems).toEqual([]);
     // The kill did interrupt deliveries in flight: the ones it held were delivered again.
     expect(beforeKill).toBeGreaterThanOrEqual(4);

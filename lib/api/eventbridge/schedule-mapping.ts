@@ -242,38 +242,77 @@ export function toDomainSchedule(wire: WireScheduleInput, ctx: EventBridgeContex
   return { input, eventbridge };
 }
 
-/** What a Target's `Arn`, `Input` and `RoleArn` are derived from when the product changed the target. */
-type WireDerived = Pick<WireTarget, 'Arn'> & Partial<Pick<WireTarget, 'Input' | 'RoleArn'>>;
+/**
+ * The Target members answered from the product's fields (retries and the dead letter aside). `RoleArn`
+ * is present, even when unset, exactly for a type that holds a role.
+ */
+type WireDerived = Omit<WireTarget, 'RoleArn' | 'RetryPolicy' | 'DeadLetterConfig'> & { RoleArn?: string | undefined };
+
+/** `ecs_parameters` → AWS `EcsParameters` (`ecsParametersOf`'s inverse), unset members absent. */
+function wireEcsParameters(p: NonNullable<AwsInvocationTarget['ecs_parameters']>): Record<string, unknown> {
+  const vpc = p.network_configuration?.awsvpc_configuration;
+  return {
+    TaskDefinitionArn: p.task_definition_arn,
+    ...(p.task_count !== undefined ? { TaskCount: p.task_count } : {}),
+    ...(p.launch_type !== undefined ? { LaunchType: p.launch_type } : {}),
+    ...(p.platform_version !== undefined ? { PlatformVersion: p.platform_version } : {}),
+    ...(p.group !== undefined ? { Group: p.group } : {}),
+    ...(vpc
+      ? {
+          NetworkConfiguration: {
+            awsvpcConfiguration: {
+              Subnets: vpc.subnets,
+              ...(vpc.security_groups ? { SecurityGroups: vpc.security_groups } : {}),
+              ...(vpc.assign_public_ip ? { AssignPublicIp: vpc.assign_public_ip } : {}),
+            },
+          },
+        }
+      : {}),
+  };
+}
 
 /**
- * How each target type is answered as an EventBridge Target (SPEC §14, `mapTarget`'s inverse); a type
- * this table does not name is answered with its address as the `Arn`.
+ * How each target type is answered as an EventBridge Target (SPEC §14, `mapTarget`'s inverse): every
+ * member the product's fields hold; a type this table does not name is answered with its address as
+ * the `Arn`.
  */
 const WIRE_TARGETS: { [T in InvocationTargetType]?: (t: TargetOf<T>, ctx: EventBridgeContext) => WireDerived } = {
   workflow: (it, ctx) => ({ Arn: workflowArnOf(ctx.region, ctx.accountId, it), ...(it.input_data.length ? { Input: JSON.stringify(it.input_data) } : {}) }),
   // The body back as Input: a text as it is, any other JSON value serialized.
   http: (t) => ({ Arn: t.url, ...(t.body !== undefined ? { Input: typeof t.body === 'string' ? t.body : JSON.stringify(t.body) } : {}) }),
-  aws: (t) => ({ Arn: t.arn, ...(t.input !== undefined ? { Input: t.input } : {}), ...(t.role_arn ? { RoleArn: t.role_arn } : {}) }),
+  aws: (t) => ({
+    Arn: t.arn,
+    ...(t.input !== undefined ? { Input: t.input } : {}),
+    RoleArn: t.role_arn,
+    ...(t.sqs_parameters ? { SqsParameters: { MessageGroupId: t.sqs_parameters.message_group_id } } : {}),
+    ...(t.eventbridge_parameters ? { EventBridgeParameters: { DetailType: t.eventbridge_parameters.detail_type, Source: t.eventbridge_parameters.source } } : {}),
+    ...(t.ecs_parameters ? { EcsParameters: wireEcsParameters(t.ecs_parameters) } : {}),
+  }),
 };
 
-/** The Target answered: the one sent (with AWS's default RetryPolicy), its Arn and Input re-derived when the product changed them. */
+/**
+ * The Target answered: built from the schedule's current fields, with AWS's default RetryPolicy. While
+ * the target was not changed elsewhere (`liveStoredData` keeps `stored.target` only then), the Target
+ * as sent is laid over it: it agrees with every member the product holds and adds what the product
+ * cannot hold (Input's text as sent, ECS members beyond §13.2, Kinesis and SageMaker parameters). A
+ * workflow or webhook target's RoleArn is the one last sent even after such a change (the product
+ * holds no role for them).
+ */
 function wireTarget(gs: GroupSchedule, ctx: EventBridgeContext, stored: Partial<StoredEventBridge>): WireTarget {
   const s = gs.schedule;
-  const sent = stored.target ?? {};
-  const derived: WireDerived =
-    sent.Arn !== undefined
-      ? { Arn: sent.Arn, ...(sent.Input !== undefined ? { Input: sent.Input } : {}) }
-      : ((WIRE_TARGETS[s.invocation_target_type] as ((t: unknown, ctx: EventBridgeContext) => WireDerived) | undefined)?.(s.invocation_target, ctx) ?? {
-          Arn: targetAddress(s.invocation_target_type, s.invocation_target, s.id),
-        });
+  const derived: WireDerived = (WIRE_TARGETS[s.invocation_target_type] as ((t: unknown, ctx: EventBridgeContext) => WireDerived) | undefined)?.(s.invocation_target, ctx) ?? {
+    Arn: targetAddress(s.invocation_target_type, s.invocation_target, s.id),
+  };
   // Retries and the dead letter are the schedule's own (SPEC §12.2–§12.3), whoever set them last; a
   // schedule without a retry policy makes one attempt, which AWS spells MaximumRetryAttempts 0.
-  const { DeadLetterConfig: _sentDeadLetter, ...rest } = sent;
+  const { DeadLetterConfig: _sentDeadLetter, RetryPolicy: _sentRetry, ...sent } = stored.target ?? {};
   const retry = s.retry_policy;
   return {
-    ...rest,
     ...derived,
-    RoleArn: sent.RoleArn ?? derived.RoleArn ?? productRoleArn(ctx.accountId),
+    ...sent,
+    ...(derived.EcsParameters && sent.EcsParameters ? { EcsParameters: { ...derived.EcsParameters, ...sent.EcsParameters } } : {}),
+    // A type that holds a role answers its own (an `aws` target's `role_arn`); for the others, the one sent.
+    RoleArn: ('RoleArn' in derived ? derived.RoleArn : sent.RoleArn) ?? productRoleArn(ctx.accountId),
     RetryPolicy: retry
       ? { MaximumEventAgeInSeconds: retry.maximum_event_age_seconds, MaximumRetryAttempts: retry.maximum_retry_attempts }
       : { MaximumEventAgeInSeconds: DEFAULT_RETRY_POLICY.MaximumEventAgeInSeconds, MaximumRetryAttempts: 0 },

@@ -15,7 +15,7 @@ export interface StoredEventBridge {
   region: string;
   account: string;
   arn: string;
-  /** The Target as sent (its `Arn`/`Input` no longer answered once the product changes the target). */
+  /** The Target as sent (once the product changes the target, only its `RoleArn` is still answered). */
   target: Partial<WireTarget>;
   /** The expression as sent (no longer answered once the product changes the cadence). */
   expression?: string;
@@ -36,13 +36,14 @@ const COPIES: Record<'target' | 'defaultEvent' | 'description' | 'expression', r
   target: ['invocation_target_type', 'invocation_target'],
   defaultEvent: ['invocation_target_type', 'invocation_target'],
   description: ['description'],
-  expression: ['repeat', 'cron_expression', 'invocation_time'],
+  expression: ['repeat', 'cron_expression', 'rate_expression', 'invocation_time'],
 };
 
 /**
  * The stored data of a schedule as this facade may still answer it: each copy whose fields were
- * changed elsewhere left out (of the raw `target`, only its `Arn` and `Input`: its role and
- * parameters stay). `{}` for a schedule never saved here.
+ * changed elsewhere left out whole — of the raw `target` only its `RoleArn` stays, which the product
+ * holds for no target but `aws` (schedule-mapping.ts answers an `aws` target's role from its
+ * `role_arn`). `{}` for a schedule never saved here.
  */
 export function liveStoredData(raw: unknown): Partial<StoredEventBridge> {
   if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) return {};
@@ -50,10 +51,9 @@ export function liveStoredData(raw: unknown): Partial<StoredEventBridge> {
   const changed = new Set(Array.isArray(stored.changed) ? stored.changed : []);
   for (const [key, fields] of Object.entries(COPIES) as [keyof typeof COPIES, readonly string[]][]) {
     if (!(key in stored) || !fields.some((f) => changed.has(f))) continue;
-    if (key === 'target' && typeof stored.target === 'object' && stored.target !== null) {
-      const { Arn: _arn, Input: _input, ...policies } = stored.target;
-      stored.target = policies;
-    } else delete stored[key];
+    const role = key === 'target' ? stored.target?.RoleArn : undefined;
+    if (role !== undefined) stored.target = { RoleArn: role };
+    else delete stored[key];
   }
   return stored;
 }

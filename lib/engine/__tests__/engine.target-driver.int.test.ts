@@ -17,7 +17,7 @@ import { testDelivery } from '../../testing/fire-and-deliver';
 import { insertSchedules } from '../../testing/insert-schedules';
 import { TEST_LIMITS } from '../../testing/limits';
 import { MEMORY_TARGET, memoryDriver, type MemoryDelivery } from '../../testing/memory-target';
-import { useSeededScheduler } from '../../testing/seeded-scheduler';
+import { SEEDED_TARGET, useSeededScheduler } from '../../testing/seeded-scheduler';
 
 const w = useSeededScheduler();
 const MINUTE = 60_000;
@@ -117,6 +117,24 @@ describe('a target type registered by a test is fired by the real engine', () =>
     // Recorded exactly once: recording the same deliveries again finds no in-flight row and records nothing.
     expect(await deliverAndRecord(w.db, attempts, testDelivery(), () => new Date(claimedAt.getTime() + 2_000))).toEqual([]);
     expect(await w.db.run.count({ where: { scheduleId: { in: ids } } })).toBe(2);
+  });
+
+  it('after-commit: a dead letter keeps the request redacted by the driver that sent it, also when the schedule moved to another target type meanwhile', async () => {
+    const deliveries = register('after-commit');
+    const due = new Date(Math.floor(Date.now() / MINUTE) * MINUTE - 5 * MINUTE);
+    const [id] = await memorySchedules(1, due, { inbox: 'vault', fail: true, secret: 'hunter2' });
+    await w.db.schedule.update({ where: { id }, data: { retryMaximumAttempts: 0 } });
+    const claimedAt = new Date(due.getTime() + 500);
+    const [claimed] = (await fireDue({ db: w.db, now: claimedAt, limit: 100, limits: TEST_LIMITS })).filter((o) => o.scheduleId === id);
+    expect(claimed.kind).toBe('delivering');
+    // While the attempt is in flight, the schedule's target becomes a workflow (whose driver knows no `secret`).
+    await w.db.schedule.update({ where: { id }, data: { invocationTargetType: 'workflow', invocationTarget: SEEDED_TARGET } });
+
+    const [run] = await deliverAndRecord(w.db, [claimed.kind === 'delivering' ? claimed.delivery : null!], testDelivery(), () => new Date(claimedAt.getTime() + 1_000));
+    expect(run.kind === 'fired' ? [run.run.status, run.exhausted] : run.kind).toEqual(['invocation_error', 'maximum_retry_attempts']);
+    expect(deliveries.map((d) => d.secret)).toEqual(['hunter2']);
+    const letter = await w.db.deadLetter.findFirstOrThrow({ where: { scheduleId: id } });
+    expect(letter.lastRequest).toEqual({ ...deliveries[0], secret: '[redacted]' });
   });
 
   it('after-commit: an attempt whose process died after sending is claimed again when its lease ends, delivered once more and recorded repeated_delivery', async () => {

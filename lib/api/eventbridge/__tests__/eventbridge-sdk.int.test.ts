@@ -326,7 +326,7 @@ describe('SPEC §14 schedules', () => {
     expect((await getSchedule({ db: t.db, actor: operator, revision, scheduleRef: 'hook-kept' })).invocation_target).toEqual({ url: 'https://93.184.216.34/moved', body: { k: 1 } });
   });
 
-  it('a product-API edit of the target keeps the role and policies; Get re-derives the Arn and Input', async () => {
+  it('a product-API edit of a workflow target keeps the role sent and the retry policy; Get re-derives the Arn and Input', async () => {
     const c = client();
     await c.send(new CreateScheduleCommand(scheduleInput('edited-elsewhere', { Target: { Arn: workflowArn(), RoleArn: ROLE, Input: '[{"alias":"a","value":1}]', RetryPolicy: { MaximumRetryAttempts: 7 } } })));
     const revision = await revisionOfGroup('default');
