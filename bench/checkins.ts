@@ -3,6 +3,7 @@
  *
  *   npm run bench:checkins               (npx tsx bench/checkins.ts; SQLite)
  *   npm run bench:checkins -- --quick    (shorter rounds)
+ *   npm run bench:checkins -- --checkins-only   (part 1 alone)
  *   BENCH_PORT=3960                      (the port the web app listens on, loopback)
  *
  * 1. Check-ins/s handled by one web process (the real production app, `scripts/start.ts --web-only`,
@@ -32,6 +33,7 @@ import { stopWeb, waitForWeb } from './web-app';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const QUICK = process.argv.includes('--quick');
+const CHECKINS_ONLY = process.argv.includes('--checkins-only');
 const ROUNDS = QUICK ? 3 : 5;
 const PORT = Number(process.env.BENCH_PORT ?? 3960);
 const BASE = `http://127.0.0.1:${PORT}`;
@@ -118,6 +120,7 @@ async function checkinsVsTrivial(): Promise<{ checkins: number; trivial: number;
         trivial.push(a.rps);
         checkins.push(b.rps);
         ratios.push(b.rps / a.rps);
+        console.log(`  round ${r + 1}: trivial ${fmt(a.rps)} req/s, check-ins ${fmt(b.rps)} req/s (${fmt(b.rps / a.rps, 2)}×)`);
       }
       if (cursor > paths.length) console.log(`note: ${cursor - paths.length} check-ins repeated a token (answered without a change)`);
       const db = (await import('../lib/db')).createDb(t.url);
@@ -186,6 +189,7 @@ async function main(): Promise<void> {
   const c = await checkinsVsTrivial();
   console.log(`check-ins/s (web process): ${fmt(c.checkins)}   trivial route/s: ${fmt(c.trivial)}   ratio ${fmt(c.ratio, 2)} (goal ≥ 0.5: ${c.ratio >= 0.5 ? 'met' : 'NOT met'})`);
   console.log(`  ${fmt(c.answered)} check-ins sent, ${fmt(c.moved)} outcomes moved to succeeded`);
+  if (CHECKINS_ONLY) return;
   const with_: number[] = [];
   const without: number[] = [];
   const ratios: number[] = [];

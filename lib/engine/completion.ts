@@ -11,7 +11,17 @@
  * A terminal outcome is settled in the transaction that decides it: `failed` and `timed_out` count as
  * a failed occurrence for `pause_after_failures` (SPEC §12.5), `succeeded` resets the count.
  */
-import { cancelPendingAttempts, inTransaction, loadFiringSchedules, releaseBuffered, updateFailureCounts, type Db, type FailureCount, type FiringSchedule, type Tx } from '../db';
+import {
+  cancelPendingAttempts,
+  DURATION_MAX_MS,
+  endRunOutcome,
+  inTransaction,
+  loadFiringSchedules,
+  lockScheduleOfRun,
+  releaseBuffered,
+  startRunOutcome,
+  updateFailureCounts,
+  type Db, type FailureCount, type FiringSchedule, type Tx } from '../db';
 import { OPEN_OUTCOMES, type RunOutcomeState } from '../db/contract';
 import type { EngineDeps } from './deps';
 import { FIRE_TX } from './outcomes';
@@ -45,8 +55,6 @@ const NO_OUTCOME: OutcomeColumns = { outcome: null, startedAt: null, finishedAt:
 
 const addSeconds = (at: Date, s: number) => new Date(at.getTime() + s * 1000);
 
-/** `runs.duration_ms` is a 32-bit integer: a duration past 24.8 days (a check-in long after) is capped there. */
-const DURATION_MAX_MS = 2_147_483_647;
 /** The duration from `from` to `to`, in ms, within the column's range (never negative). */
 const durationMs = (from: Date, to: Date) => Math.min(DURATION_MAX_MS, Math.max(0, to.getTime() - from.getTime()));
 
@@ -92,8 +100,9 @@ export type CheckinAnswer = { outcome: RunOutcomeState | 'pending' } | null;
 export async function recordCheckIn(db: Db, deps: EngineDeps, opts: { runId: string; checkin: CheckinKind; message: string | null; now: Date }): Promise<CheckinAnswer> {
   const once = () =>
     inTransaction(db, async (tx): Promise<CheckinAnswer | typeof RECORDED_MEANWHILE> => {
-      const run = await tx.run.findUnique({ where: { id: opts.runId }, select: { scheduleId: true } });
-      if (run) return checkInRun(tx, deps, run.scheduleId, opts);
+      // Lock order schedule → run, as the deadline's sweep takes them (no deadlock between the two).
+      const schedule = await lockScheduleOfRun(tx, opts.runId);
+      if (schedule) return checkInRun(tx, deps, schedule, opts);
       return checkInFlight(tx, opts);
     }, FIRE_TX);
   const first = await once();
@@ -107,40 +116,29 @@ const RECORDED_MEANWHILE = Symbol('recorded meanwhile');
 
 const OPEN: string[] = [...OPEN_OUTCOMES];
 
-async function checkInRun(tx: Tx, deps: EngineDeps, scheduleId: string, opts: { runId: string; checkin: CheckinKind; message: string | null; now: Date }): Promise<CheckinAnswer> {
+/**
+ * A check-in for a recorded run, its schedule locked by the caller: one conditional UPDATE of the
+ * run, then (a terminal outcome it decided) the schedule's failure count and `buffer_one` release.
+ * The answer comes from the UPDATE; the run is read again only when the UPDATE did not move it.
+ */
+async function checkInRun(tx: Tx, deps: EngineDeps, schedule: FiringSchedule, opts: { runId: string; checkin: CheckinKind; message: string | null; now: Date }): Promise<CheckinAnswer> {
   const { runId, checkin, message, now } = opts;
-  // Lock order schedule → run, as the deadline's sweep takes them (no deadlock between the two).
-  const schedule = (await loadFiringSchedules(tx, [scheduleId])).get(scheduleId);
-  const run = await tx.run.findUnique({ where: { id: runId }, select: { outcome: true, startedAt: true, createdAt: true, outcomeDueAt: true, trigger: true } });
-  if (!run) return null;
   if (checkin.kind === 'start') {
     // A first /start moves an open (or not yet expected) outcome to `running`; the deadline counts from it.
-    const dueAt = run.outcomeDueAt && schedule?.completionExpectSeconds != null ? addSeconds(now, schedule.completionExpectSeconds) : null;
-    await tx.run.updateMany({
-      where: { id: runId, OR: [{ outcome: null }, { outcome: 'pending' }] },
-      data: { outcome: 'running', startedAt: now, outcomeDueAt: dueAt, ...(message !== null ? { outcomeMessage: message } : {}) },
-    });
+    const dueAt = schedule.completionExpectSeconds != null ? addSeconds(now, schedule.completionExpectSeconds) : null;
+    if (await startRunOutcome(tx, runId, { dueAt, message, now })) return { outcome: 'running' };
   } else {
-    const started = run.startedAt ?? run.createdAt;
     // Exactly once (SPEC §16.1 "the first terminal check-in wins"): this UPDATE only leaves an open
     // (or absent) outcome; a run already terminal — another check-in or the deadline's `timed_out` —
     // matches nothing, and nothing below runs for it.
-    const { count: moved } = await tx.run.updateMany({
-      where: { id: runId, OR: [{ outcome: null }, { outcome: { in: OPEN } }] },
-      data: {
-        outcome: checkin.kind,
-        startedAt: started,
-        finishedAt: now,
-        durationMs: durationMs(started, now),
-        exitCode: checkin.exitCode,
-        outcomeDueAt: null,
-        ...(message !== null ? { outcomeMessage: message } : {}),
-      },
-    });
-    if (moved === 1 && schedule) await settleOutcomes(tx, deps, [{ schedule, outcome: checkin.kind, manual: run.trigger === 'manual' }], now);
+    const moved = await endRunOutcome(tx, runId, { outcome: checkin.kind, exitCode: checkin.exitCode, message, now });
+    if (moved) {
+      await settleOutcomes(tx, deps, [{ schedule, outcome: checkin.kind, manual: moved.trigger === 'manual' }], now);
+      return { outcome: checkin.kind };
+    }
   }
-  const after = await tx.run.findUnique({ where: { id: runId }, select: { outcome: true } });
-  return { outcome: (after?.outcome ?? 'pending') as RunOutcomeState };
+  const run = await tx.run.findUnique({ where: { id: runId }, select: { outcome: true } });
+  return run ? { outcome: (run.outcome ?? 'pending') as RunOutcomeState } : null;
 }
 
 /** A check-in for an attempt still in flight: kept on its row until its run is recorded. */

@@ -36,3 +36,4 @@ export { findSchedulesNamingBlob, type ScheduleNamingBlob } from './schedules-na
 export { takeInFlight, renewInFlight, loadFiringSchedules, markSendsStarted } from './in-flight';
 export { claimDeadLetterSends, type DeadLetterSend } from './dead-letter-sends';
 export { findInProgress, releaseBuffered, BUFFERED_DUE_AT, type InProgress } from './overlap';
+export { lockScheduleOfRun, endRunOutcome, startRunOutcome, DURATION_MAX_MS } from './check-in';
