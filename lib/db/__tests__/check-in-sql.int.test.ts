@@ -23,10 +23,13 @@ afterAll(() => t.cleanup());
 
 const BASE = Date.UTC(2030, 0, 15, 10, 0, 0);
 const MAX = 2_147_483_647;
+/** Each run its own occurrence (runs are unique by schedule, occurrence, trigger and attempt). */
+let occurrences = 0;
+const nextOccurrence = () => new Date(BASE - ++occurrences * 60_000);
 
 async function openRun(createdAt: Date, startedAt: Date | null): Promise<string> {
   const id = randomUUID();
-  await t.db.$transaction((tx) => insertRuns(tx, [{ id, scheduleId, scheduledFor: createdAt, trigger: 'schedule', status: 'success', result: {}, executionId: null, createdAt }]));
+  await t.db.$transaction((tx) => insertRuns(tx, [{ id, scheduleId, scheduledFor: nextOccurrence(), trigger: 'schedule', status: 'success', result: {}, executionId: null, createdAt }]));
   await t.db.run.update({ where: { id }, data: { outcome: startedAt ? 'running' : 'pending', startedAt, outcomeDueAt: new Date(BASE + 86_400_000) } });
   return id;
 }
@@ -70,7 +73,7 @@ it('/start moves only a pending run, keeps an existing message unless one is sen
   expect(await t.db.run.findUniqueOrThrow({ where: { id } })).toMatchObject({ outcome: 'succeeded', durationMs: 2_500, outcomeMessage: 'began' });
   // A run without a deadline (its schedule had no completion when it was recorded) gets none at /start.
   const plain = randomUUID();
-  await t.db.$transaction((tx) => insertRuns(tx, [{ id: plain, scheduleId, scheduledFor: new Date(BASE), trigger: 'manual', status: 'success', result: {}, executionId: null, createdAt: new Date(BASE) }]));
+  await t.db.$transaction((tx) => insertRuns(tx, [{ id: plain, scheduleId, scheduledFor: nextOccurrence(), trigger: 'manual', status: 'success', result: {}, executionId: null, createdAt: new Date(BASE) }]));
   expect(await inTransaction(t.db, (tx) => startRunOutcome(tx, plain, { dueAt: new Date(BASE + 60_000), message: null, now }))).toBe(true);
   expect(await t.db.run.findUniqueOrThrow({ where: { id: plain } })).toMatchObject({ outcome: 'running', outcomeDueAt: null });
   expect(await inTransaction(t.db, (tx) => endRunOutcome(tx, plain, { outcome: 'failed', exitCode: 1, message: 'x', now }))).toEqual({ trigger: 'manual' });
