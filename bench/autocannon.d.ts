@@ -6,6 +6,8 @@ declare module 'autocannon' {
     path?: string;
     headers?: Record<string, string>;
     body?: string;
+    /** Called before each request is sent: answers the request to send (e.g. with another `path`). */
+    setupRequest?: (req: Request, context: Record<string, unknown>) => Request;
   }
   export interface Options {
     url: string;

@@ -40,6 +40,7 @@ export const FIELD_DEFAULTS: Partial<Record<ComparedField, unknown>> = {
   enabled: true,
   flexible_time_window: { mode: 'off' },
   action_after_completion: 'none',
+  overlap_policy: 'allow_all',
   paused: { note: null },
 };
 

@@ -1,9 +1,15 @@
-import type { OverdueReason, RunStatus, ScheduleState } from '@/lib/schedules/contract';
+import type { OverdueReason, RunOutcomeState, RunStatus, ScheduleState } from '@/lib/schedules/contract';
 
 /** A run status badge whose text is exactly the status (SPEC §8.1). */
 export function RunStatusBadge({ status }: { status: RunStatus }) {
-  const tone = status === 'success' ? 'ok' : status === 'limit_exceeded' ? 'warn' : 'error';
+  const tone = status === 'success' ? 'ok' : status === 'limit_exceeded' ? 'warn' : status === 'skipped' ? 'muted' : 'error';
   return <span className={`badge badge-${tone}`}>{status}</span>;
+}
+
+/** How the work a run started ended (SPEC §16.1): `pending`, `running`, `succeeded`, `failed`, `timed_out`. */
+export function OutcomeBadge({ outcome }: { outcome: RunOutcomeState }) {
+  const tone = outcome === 'succeeded' ? 'ok-outline' : outcome === 'pending' || outcome === 'running' ? 'info-outline' : 'error';
+  return <span className={`badge badge-${tone}`}>{outcome.replace('_', ' ')}</span>;
 }
 
 /** `active` / `completed` (SPEC §5.3). */

@@ -8,7 +8,7 @@
  */
 import Link from 'next/link';
 import type { PendingRetry, Run, RunResult } from '@/lib/schedules/contract';
-import { RunStatusBadge } from './badges';
+import { OutcomeBadge, RunStatusBadge } from './badges';
 import { EXHAUSTED_WORDS } from './delivery-words';
 import { formatDuration, shortId } from './format';
 import { groupRuns, type OccurrenceGroup } from './run-groups';
@@ -70,10 +70,20 @@ export function RunResultCell({ result, deleted }: { result: RunResult; deleted?
       </div>
     );
   }
+  if (result.error === 'overlap' && 'in_progress_run_id' in result) {
+    return (
+      <div className="cell-stack">
+        <code className="error-name">overlap</code>
+        <span className="small">
+          not delivered: run <span className="mono">{result.in_progress_run_id}</span> was in progress
+        </span>
+      </div>
+    );
+  }
   return (
     <div className="cell-stack">
       <code className="error-name">{result.error}</code>
-      {result.message ? <span className="small">{result.message}</span> : null}
+      {'message' in result && result.message ? <span className="small">{result.message}</span> : null}
     </div>
   );
 }
@@ -213,7 +223,10 @@ function RunRow({ run, timezone, attemptsAllowed, deadLettersHref, deleted }: { 
   return (
     <tr data-run-id={run.id} data-attempt={run.attempt}>
       <td data-label={STATUS}>
-        <RunStatusBadge status={run.status} />
+        <div className="cell-stack">
+          <RunStatusBadge status={run.status} />
+          <RunOutcome run={run} timezone={timezone} />
+        </div>
       </td>
       <td data-label={SCHEDULED_FOR}>
         <ZonedTime instant={run.scheduled_for} zone={timezone} />
@@ -261,5 +274,29 @@ function RunRow({ run, timezone, attemptsAllowed, deadLettersHref, deleted }: { 
         </div>
       </td>
     </tr>
+  );
+}
+
+/**
+ * SPEC §16.1, §16.3: how the work the run started ended, how long it took, and the check-in's message;
+ * nothing for a run without an outcome.
+ */
+function RunOutcome({ run, timezone }: { run: Run; timezone: string }) {
+  if (!run.outcome) return null;
+  const open = run.outcome === 'pending' || run.outcome === 'running';
+  return (
+    <span className="cell-stack small" data-outcome={run.outcome}>
+      <span>
+        <OutcomeBadge outcome={run.outcome} />
+        {run.duration_ms !== undefined ? <span className="num-left"> {formatDuration(run.duration_ms)}</span> : null}
+        {run.exit_code !== undefined ? <span className="mono"> exit {run.exit_code}</span> : null}
+      </span>
+      {open && run.started_at ? (
+        <span>
+          since <ZonedTime instant={run.started_at} zone={timezone} />
+        </span>
+      ) : null}
+      {run.outcome_message ? <span className="outcome-message">{run.outcome_message}</span> : null}
+    </span>
   );
 }

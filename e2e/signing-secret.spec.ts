@@ -2,13 +2,16 @@
  * SPEC §13.1, the scheduler's webhook signing secret, on the real web app: an admin opens the
  * scheduler's Settings, is shown the secret once, rotates it (the previous one listed as still
  * signing for 24 h); the product API's `get_signing_secret` / `rotate_signing_secret` for an admin's
- * write key, refused for read keys and non-admins; a read member has no Settings (404).
+ * write key, refused for read keys and non-admins; a read member has no Settings (404). Beside it,
+ * SPEC §16.3's `metrics_per_schedule`: the admin turns the per-schedule series of /metrics on and
+ * off on the same page.
  */
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { expect, test, type APIRequestContext } from '@playwright/test';
 import { ACCESS_FIXTURES } from './api';
+import { expectNoSeriousViolations } from './ui';
 import type { AccessFixtures } from './setup/access-fixtures';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
@@ -93,4 +96,28 @@ test('§13.1 a read member sees no Settings, and the settings page is a 404 for 
   } finally {
     await ctx.close();
   }
+});
+
+test('§16.3 an admin turns the per-schedule series of /metrics on and off in the scheduler\'s settings', async ({ page }) => {
+  const series = `scheduler_schedule_consecutive_failures{scheduler="acme-corp/${acme.scheduler.alias}",schedule="`;
+  const scrape = async () => {
+    const res = await page.request.get('/metrics');
+    expect(res.status()).toBe(200);
+    return res.text();
+  };
+  await page.goto(`/schedulers/${acme.scheduler.revisionId}/settings`);
+  const state = page.getByTestId('metrics-per-schedule');
+  await expect(state).toHaveText('Per-schedule metrics are off.');
+  expect(await scrape()).not.toContain(series);
+  await expectNoSeriousViolations(page, 'the scheduler settings page');
+
+  await page.getByRole('form', { name: 'Turn per-schedule metrics on' }).getByRole('button', { name: 'Turn on' }).click();
+  await expect(state).toHaveText('Per-schedule metrics are on.');
+  expect(await scrape()).toContain(series);
+  await page.reload();
+  await expect(state).toHaveText('Per-schedule metrics are on.');
+
+  await page.getByRole('form', { name: 'Turn per-schedule metrics off' }).getByRole('button', { name: 'Turn off' }).click();
+  await expect(state).toHaveText('Per-schedule metrics are off.');
+  expect(await scrape()).not.toContain(series);
 });

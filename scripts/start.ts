@@ -133,6 +133,8 @@ const supervisor = new Supervisor({ cwd: root });
 
 const host = config.hostname;
 const baseUrl = `http://${host === '0.0.0.0' ? '127.0.0.1' : host}:${config.port}`;
+// SPEC §16.1: check-in URLs point at this web app unless the operator names its public address.
+process.env.SCHEDULER_PUBLIC_URL ||= baseUrl;
 step(`starting the web app${webOnly ? '' : ' and the worker'}…`);
 // Next.js behind the request guard (forwarded headers, server-action and body limits, HSTS).
 supervisor.start({

@@ -41,10 +41,14 @@ export interface WorkerEventMap {
   'delivery:error': { error: Error };
   /** Dead letters sent to their SQS queues (SPEC §12.3), and sends that failed. */
   'dead-letters:sent': { sent: number; failed: number; failures: { deadLetterId: string; queue: string; error: string; message: string; final: boolean }[] };
+  /** Runs whose completion deadline passed without a terminal check-in, decided `timed_out` by this worker (SPEC §16.1). */
+  'outcome:timed-out': { runs: { runId: string; scheduleId: string }[] };
   /** A pending retry of a schedule that is no longer enabled was cancelled, not fired (SPEC §12.2). */
   'retry:cancelled': { scheduleId: string; scheduledFor: Date; attempt: number };
   'occurrence:skipped': { scheduleId: string; scheduledFor: Date; skipped: number; reason: 'outside-catchup-window'; completed: boolean; deleted: boolean };
   'occurrence:lost-race': { scheduleId: string; scheduledFor: Date };
+  /** SPEC §16.2: due while a run was in progress: recorded `skipped`, or kept waiting until it ends (`buffer`). */
+  'occurrence:overlap': { scheduleId: string; scheduledFor: Date; action: 'skip' | 'buffer'; inProgressRunId: string };
   /** The occurrence already had a scheduled run: advanced without firing again. */
   'occurrence:already-fired': { scheduleId: string; scheduledFor: Date; completed: boolean; deleted: boolean };
   /** The occurrence could not be fired (left due; reported again on every tick). */

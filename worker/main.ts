@@ -2,10 +2,10 @@
  * `npm run worker`: one worker process. Any number may run against one database. SIGTERM/SIGINT
  * finish the batch in hand, then exit 0.
  */
-import { loadConfig, workerClock } from '../lib/config';
+import { loadConfig, serverSecretKey, workerClock } from '../lib/config';
 import { EVENTBRIDGE_FIRE_FACTS } from '../lib/api/eventbridge/fire-facts';
 import { closeDb, getDb } from '../lib/db';
-import { createDeliveryDeps, schedulerEngine } from '../lib/schedules';
+import { checkinUrls, createDeliveryDeps, schedulerEngine } from '../lib/schedules';
 import { logEvents } from './log';
 import { Worker } from './worker';
 
@@ -18,7 +18,8 @@ const worker = new Worker({
   clock: workerClock(config.worker.testClock),
   delivery: createDeliveryDeps(config),
   // The facades this deployment serves name their schedules' fires (SPEC §14): passed in, never imported by the engine.
-  engine: schedulerEngine.with(EVENTBRIDGE_FIRE_FACTS),
+  // SPEC §16.1: each attempt's check-in URL, under SCHEDULER_PUBLIC_URL, signed with the server key.
+  engine: schedulerEngine.with({ ...EVENTBRIDGE_FIRE_FACTS, checkins: checkinUrls(config.http.publicUrl, serverSecretKey(config)) }),
 });
 logEvents(worker.events, config.logLevel, worker.id);
 for (const signal of ['SIGTERM', 'SIGINT'] as const) process.on(signal, () => worker.stop(signal));

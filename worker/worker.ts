@@ -193,6 +193,9 @@ export class Worker {
       case 'lost-race':
         this.events.emit('occurrence:lost-race', { scheduleId, scheduledFor });
         return;
+      case 'overlap':
+        this.events.emit('occurrence:overlap', { scheduleId, scheduledFor, action: out.action, inProgressRunId: out.inProgressRunId });
+        return;
       case 'error':
         this.events.emit('occurrence:error', { scheduleId, scheduledFor, error: out.error });
         return;
@@ -272,10 +275,13 @@ export class Worker {
 
   /**
    * Between ticks: renew the leases of the attempts in hand (every 20 s of the worker's clock), cancel
-   * those waiting for a slot whose schedule was deleted or disabled (at most every second), and
-   * send the dead letters whose SQS send is due (SPEC §12.3).
+   * those waiting for a slot whose schedule was deleted or disabled (at most every second), send the
+   * dead letters whose SQS send is due (SPEC §12.3), and decide `timed_out` for runs past their
+   * completion deadline (SPEC §16.1).
    */
   async deliveryStep(now: Date): Promise<void> {
+    const timedOut = await this.engine.timeOutRuns(this.opts.db, now);
+    if (timedOut.length > 0) this.events.emit('outcome:timed-out', { runs: timedOut });
     if (this.deliveries.size > 0 && now.getTime() - this.lastRenewAt >= LEASE_RENEW_MS) {
       await this.deliveries.renew(now);
       this.lastRenewAt = now.getTime();

@@ -23,6 +23,7 @@ const ACTION_WORDS: Record<ActivityAction, string> = {
   replay_dead_letter: 'Replayed a dead letter',
   dismiss_dead_letter: 'Dismissed a dead letter',
   auto_pause: 'Paused automatically',
+  metrics_per_schedule: 'Per-schedule metrics',
 };
 
 function entityOf(by: ActivityActor): AuthEntity | null {

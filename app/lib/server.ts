@@ -83,7 +83,7 @@ export function overdueOf(nextFireAt: string | null, status: (WorkerLiveness & {
   return status ? overdueReason(nextFireAt, status, status.at) : undefined;
 }
 
-export type WebScheduler = SchedulerSummary & { role: 'read' | 'write' | 'admin' };
+export type WebScheduler = SchedulerSummary & { role: 'read' | 'write' | 'admin'; metricsPerSchedule: boolean };
 
 /** The `{id, blobId}` a domain function takes for a scheduler's managed revision. */
 export function revisionOf(s: SchedulerSummary): { id: string; blobId: string } {

@@ -126,6 +126,8 @@ export const FULL_SCHEDULES = {
     retry_policy: { maximum_retry_attempts: 10, maximum_event_age_seconds: 7200 },
     dead_letter: { arn: 'arn:aws:sqs:us-east-1:123456789012:webhook-dlq' },
     pause_after_failures: 3,
+    completion: { expect_within_seconds: 900 },
+    overlap_policy: 'buffer_one',
     invocation_target_type: 'http',
     invocation_target: { url: 'http://127.0.0.1:9/hook', method: 'PUT', headers: { 'X-Team': 'ops', Authorization: 'Bearer abc' }, body: { kind: 'report', items: [] }, timeout_seconds: 20 },
   },
@@ -271,6 +273,16 @@ export const FIELD_EDITS: Record<Exclude<ScheduleWritableField, 'alias'>, FieldE
   pause_after_failures: [
     { alias: 'rate-eventbridge', set: [[['pause_after_failures'], 7]] },
     { alias: 'cron-ecs', set: [[['pause_after_failures'], undefined]] },
+  ],
+  completion: [
+    { alias: 'rate-sqs', set: [[['completion'], { expect_within_seconds: 120 }]] },
+    { alias: 'cron-webhook', set: [[['completion', 'expect_within_seconds'], 3600]] },
+    { alias: 'cron-webhook', set: [[['completion'], undefined]] },
+  ],
+  overlap_policy: [
+    { alias: 'cron-webhook', set: [[['overlap_policy'], 'skip']] },
+    { alias: 'cron-ecs', set: [[['overlap_policy'], 'buffer_one']] },
+    { alias: 'cron-webhook', set: [[['overlap_policy'], 'allow_all']], check: [['overlap_policy'], undefined] },
   ],
   invocation_target: [
     { alias: 'once-workflow', set: [[['invocation_target', 'workflow', 'definition'], 'daily-report']] },

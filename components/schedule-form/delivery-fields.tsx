@@ -17,6 +17,7 @@ export function DeliveryFields({ kit, values }: { kit: FieldKit; values: Schedul
   const retries = Number(retry.maximum_retry_attempts.trim() || NaN);
   const age = Number(retry.maximum_event_age_seconds.trim() || NaN);
   const minutes = window.maximum_window_minutes.trim();
+  const expectsCompletion = (values.completion?.expect_within_seconds ?? '').trim() !== '';
   return (
     <section className="container" aria-labelledby={`${kit.uid}-delivery`}>
       <h2 id={`${kit.uid}-delivery`} className="container-title">
@@ -96,9 +97,37 @@ export function DeliveryFields({ kit, values }: { kit: FieldKit; values: Schedul
           kit={kit}
           name="pause_after_failures"
           optional
-          hint={<>Disable the schedule after this many occurrences in a row fail ({range('pause_after_failures')}; an occurrence counts as failed once its last attempt fails). Blank: never.</>}
+          hint={<>Disable the schedule after this many occurrences in a row fail ({range('pause_after_failures')}; an occurrence counts as failed once its last attempt fails, or its outcome is failed or timed out). Blank: never.</>}
         />
       </div>
+
+      <div className="field-grid">
+        <NumberField
+          kit={kit}
+          name="completion.expect_within_seconds"
+          optional
+          hint={
+            <>
+              {range('completion.expect_within_seconds')} s. The target checks in at its check-in URL (the <code>scheduler-checkin-url</code> header, or{' '}
+              <code>&lt;scheduler.checkin-url&gt;</code> in its payload): <code>/start</code>, then the bare URL or <code>/0</code> when done, <code>/fail</code> or an exit code when not. A run
+              with no final check-in this long after its delivery (or its start) is timed out. Blank: no outcome is expected.
+            </>
+          }
+        />
+      </div>
+      {expectsCompletion ? (
+        <RadioCards
+          kit={kit}
+          name="overlap_policy"
+          options={[
+            { value: 'allow_all', title: 'Fire anyway', detail: 'Every occurrence is delivered, even while an earlier run has not finished.' },
+            { value: 'skip', title: 'Skip', detail: 'An occurrence due while a run is in progress is recorded as skipped and not delivered.' },
+            { value: 'buffer_one', title: 'Buffer one', detail: 'The first occurrence due meanwhile waits and is delivered as soon as the run ends; any further one is skipped.' },
+          ]}
+        />
+      ) : (
+        <p className="field-hint section-note">Overlap policy: with no completion expected, a run is never in progress, so every occurrence fires. Set a completion time to choose what happens to an occurrence due while a run is in progress.</p>
+      )}
     </section>
   );
 }

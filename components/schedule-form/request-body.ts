@@ -54,6 +54,9 @@ function deliveryBody(v: ScheduleFormValues, mode: 'create' | 'edit'): Record<st
     flexible_time_window: w.mode === 'flexible' ? { mode: 'flexible', maximum_window_minutes: numberOf(w.maximum_window_minutes) } : mode === 'edit' ? { mode: 'off' } : undefined,
     action_after_completion: v.action_after_completion !== 'none' || mode === 'edit' ? v.action_after_completion : undefined,
     pause_after_failures: v.pause_after_failures.trim() === '' ? cleared : numberOf(v.pause_after_failures),
+    completion: v.completion.expect_within_seconds.trim() === '' ? cleared : { expect_within_seconds: numberOf(v.completion.expect_within_seconds) },
+    // SPEC §16.2: the policy matters only with a completion; without one it goes back to the default.
+    overlap_policy: v.completion.expect_within_seconds.trim() !== '' && v.overlap_policy !== 'allow_all' ? v.overlap_policy : mode === 'edit' ? 'allow_all' : undefined,
   };
 }
 
@@ -92,6 +95,8 @@ export function changedBody(body: Record<string, unknown>, dirty: Partial<Record
     'flexible_time_window',
     'action_after_completion',
     'pause_after_failures',
+    'completion',
+    'overlap_policy',
     'invocation_target',
   ] as const) {
     if (isDirty(k) && k in body) out[k] = body[k];

@@ -5,11 +5,13 @@
  */
 import {
   DEFAULT_TARGET_TYPE,
+  EXPECT_WITHIN_SECONDS,
   FLEXIBLE_WINDOW_MINUTES,
   PAUSE_AFTER_FAILURES,
   RETRY_BOUNDS,
   type AfterCompletionAction,
   type InvocationTargetType,
+  type OverlapPolicy,
   type Repeat,
   type Schedule,
   type TargetOptions,
@@ -43,6 +45,10 @@ export interface ScheduleFormValues {
   action_after_completion: AfterCompletionAction;
   /** SPEC §12.5: blank for never. */
   pause_after_failures: string;
+  /** SPEC §16.1: blank for none (runs expect no outcome). */
+  completion: { expect_within_seconds: string };
+  /** SPEC §16.2: sent only with a completion (without one nothing is ever in progress). */
+  overlap_policy: OverlapPolicy;
   /** SPEC §6, §13: which of the target's fields below are sent. */
   invocation_target_type: InvocationTargetType;
   /**
@@ -74,6 +80,8 @@ export const LABELS = {
   'flexible_time_window.maximum_window_minutes': 'Window (minutes)',
   action_after_completion: 'After completion',
   pause_after_failures: 'Pause after consecutive failed occurrences',
+  'completion.expect_within_seconds': 'Expect completion within (seconds)',
+  overlap_policy: 'While a run is in progress',
   invocation_target_type: 'Target type',
   ...TARGET_LABELS,
 } as const;
@@ -91,6 +99,7 @@ export const NUMBER_BOUNDS = {
   'retry_policy.maximum_event_age_seconds': RETRY_BOUNDS.maximumEventAgeSeconds,
   'flexible_time_window.maximum_window_minutes': FLEXIBLE_WINDOW_MINUTES,
   pause_after_failures: PAUSE_AFTER_FAILURES,
+  'completion.expect_within_seconds': EXPECT_WITHIN_SECONDS,
   ...TARGET_NUMBER_BOUNDS,
 } as const satisfies Partial<Record<FieldName, readonly [number, number]>>;
 export type NumberField = keyof typeof NUMBER_BOUNDS;
@@ -144,6 +153,8 @@ export function valuesFromSchedule(s: Schedule): ScheduleFormValues {
         : { mode: 'off', maximum_window_minutes: DELIVERY_DEFAULTS.windowMinutes },
     action_after_completion: s.action_after_completion ?? 'none',
     pause_after_failures: s.pause_after_failures !== undefined ? String(s.pause_after_failures) : '',
+    completion: { expect_within_seconds: s.completion ? String(s.completion.expect_within_seconds) : '' },
+    overlap_policy: s.overlap_policy ?? 'allow_all',
     invocation_target_type: s.invocation_target_type,
     invocation_target: targetValuesOf(s),
   };
@@ -168,6 +179,8 @@ export function defaultValues(options: TargetOptions): ScheduleFormValues {
     flexible_time_window: { mode: 'off', maximum_window_minutes: DELIVERY_DEFAULTS.windowMinutes },
     action_after_completion: 'none',
     pause_after_failures: '',
+    completion: { expect_within_seconds: '' },
+    overlap_policy: 'allow_all',
     invocation_target_type: DEFAULT_TARGET_TYPE,
     invocation_target: targetStartValues(options),
   };

@@ -5,7 +5,7 @@
  * Every header is plain text: narrow screens show it beside each cell (`data-label`).
  */
 import Link from 'next/link';
-import { EnabledBadge, OverdueBadge, RunStatusBadge, StateBadge } from '../badges';
+import { EnabledBadge, OutcomeBadge, OverdueBadge, RunStatusBadge, StateBadge } from '../badges';
 import { formatInZone, shortId } from '../format';
 import { shownRuns, shownText, TargetLabel } from '../targets';
 import { ZonedTime } from '../zoned-time';
@@ -42,7 +42,7 @@ export function scheduleColumns(options: RowActionsOptions) {
       cell: ({ row }) => <TargetLabel shown={row.original.schedule.invocation_target} />,
     }),
     column.accessor((r) => shownRuns(r.schedule.invocation_target)?.definition ?? '', { id: 'workflow', header: 'Workflow', enableSorting: false, cell: ({ row }) => <WorkflowCell row={row.original} /> }),
-    column.accessor((r) => r.lastRun?.status ?? '', { id: 'last_run', header: 'Last run', enableSorting: false, cell: ({ row }) => <LastRunCell row={row.original} /> }),
+    column.accessor((r) => r.lastRun?.outcome ?? r.lastRun?.status ?? '', { id: 'last_run', header: 'Last run', enableSorting: false, cell: ({ row }) => <LastRunCell row={row.original} /> }),
     actionsColumn(options),
   ];
 }
@@ -134,13 +134,16 @@ function WorkflowCell({ row }: { row: Row }) {
   );
 }
 
-/** The newest run's status, with its trigger and when it was recorded (in the schedule's zone) on hover. */
+/**
+ * The newest run's status, or its outcome when it has one (SPEC §16.3: a delivered run that failed
+ * reads "failed"), with its trigger, status and when it was recorded (in the schedule's zone) on hover.
+ */
 function LastRunCell({ row }: { row: Row }) {
   const lr = row.lastRun;
   if (!lr) return <span className="muted">Never</span>;
   return (
-    <span title={`${lr.trigger === 'manual' ? 'Run now' : 'Scheduled'} · recorded ${formatInZone(lr.created_at, row.schedule.timezone)}`}>
-      <RunStatusBadge status={lr.status} />
+    <span title={`${lr.trigger === 'manual' ? 'Run now' : 'Scheduled'}${lr.outcome ? ` · ${lr.status}` : ''} · recorded ${formatInZone(lr.created_at, row.schedule.timezone)}`}>
+      {lr.outcome ? <OutcomeBadge outcome={lr.outcome} /> : <RunStatusBadge status={lr.status} />}
     </span>
   );
 }

@@ -27,6 +27,16 @@ const SORT_CHOICES: [string, string][] = [
 
 const STATE_CHOICES: [GridQuery['state'], string][] = [['', 'Any'], ...SCHEDULE_STATES.map((s): [GridQuery['state'], string] => [s, s])];
 
+/** The last run's outcome (SPEC §16.3), in the words the history uses. */
+const OUTCOME_CHOICES: [GridQuery['outcome'], string][] = [
+  ['', 'Any'],
+  ['succeeded', 'Succeeded'],
+  ['failed', 'Failed'],
+  ['timed_out', 'Timed out'],
+  ['running', 'Running'],
+  ['pending', 'Pending'],
+];
+
 const ENABLED_CHOICES: [GridQuery['enabled'], string][] = [
   ['', 'Any'],
   ['true', 'Enabled'],
@@ -52,6 +62,7 @@ export function GridFilters({ url }: { url: GridUrl }) {
       <FilterSelect id="grid-sort" label="Sort by" className="narrow-only" value={url.shown.sort} choices={SORT_CHOICES} onChange={(sort) => url.go({ sort })} />
       <FilterSelect id="grid-state" label="State" value={url.shown.state} choices={STATE_CHOICES} onChange={(state) => url.go({ state })} />
       <FilterSelect id="grid-enabled" label="Enabled" value={url.shown.enabled} choices={ENABLED_CHOICES} onChange={(enabled) => url.go({ enabled })} />
+      <FilterSelect id="grid-outcome" label="Last outcome" value={url.shown.outcome} choices={OUTCOME_CHOICES} onChange={(outcome) => url.go({ outcome })} />
     </div>
   );
 }

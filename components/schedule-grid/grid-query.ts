@@ -1,15 +1,17 @@
 /**
- * The grid's list settings, as the URL holds them (`?q=`, `?state=`, `?enabled=`, `?sort=`, `?page=`):
+ * The grid's list settings, as the URL holds them (`?q=`, `?state=`, `?enabled=`, `?outcome=`, `?sort=`, `?page=`):
  * the server searches, filters, sorts and pages by them (lib/schedules/read/browse-schedules.ts).
  */
 import type { SortingState } from '@tanstack/react-table';
-import type { ScheduleState } from '@/lib/schedules/contract';
+import type { RunOutcomeState, ScheduleState } from '@/lib/schedules/contract';
 
 /** The list settings the page was rendered with, as in the URL ('' = not set). */
 export interface GridQuery {
   q: string;
   state: '' | ScheduleState;
   enabled: '' | 'true' | 'false';
+  /** The newest run's outcome (SPEC §16.3). */
+  outcome: '' | RunOutcomeState;
   /** A sort key of the server (`name`, `timezone`, `state`, `enabled`, `next_fire`), `-` first for descending. */
   sort: string;
 }
@@ -35,6 +37,7 @@ export function gridHref(pathname: string, current: GridQuery, changes: GridChan
   if (next.q.trim()) params.set('q', next.q.trim());
   if (next.state) params.set('state', next.state);
   if (next.enabled) params.set('enabled', next.enabled);
+  if (next.outcome) params.set('outcome', next.outcome);
   if (next.sort) params.set('sort', next.sort);
   if (changes.page && changes.page > 1) params.set('page', String(changes.page));
   const qs = params.toString();

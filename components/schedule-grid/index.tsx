@@ -66,7 +66,7 @@ export function ScheduleGrid(props: ScheduleGridProps) {
 
   if (props.scheduleCount === 0) return <NoSchedules base={base} canWrite={canWrite} />;
 
-  const filtered = query.q !== '' || query.state !== '' || query.enabled !== '';
+  const filtered = query.q !== '' || query.state !== '' || query.enabled !== '' || query.outcome !== '';
   const rowCount = table.getRowModel().rows.length;
   return (
     <div className="grid-panel">
@@ -76,9 +76,9 @@ export function ScheduleGrid(props: ScheduleGridProps) {
         <GridTable table={table} pending={url.pending} />
         {rowCount === 0 ? (
           <div className="empty-inline">
-            <p>{query.q ? `No schedule matches “${query.q}”${query.state || query.enabled ? ' with these filters' : ''}.` : 'No schedules match these filters.'}</p>
+            <p>{query.q ? `No schedule matches “${query.q}”${query.state || query.enabled || query.outcome ? ' with these filters' : ''}.` : 'No schedules match these filters.'}</p>
             {filtered ? (
-              <Link href={gridHref(url.pathname, query, { q: '', state: '', enabled: '' })} className="btn" onClick={url.clearText}>
+              <Link href={gridHref(url.pathname, query, { q: '', state: '', enabled: '', outcome: '' })} className="btn" onClick={url.clearText}>
                 Clear filters
               </Link>
             ) : null}

@@ -4,7 +4,7 @@
  */
 import { createColumnHelper } from '@tanstack/react-table';
 import { describeCron, describeRate } from '@/lib/cron';
-import type { OverdueReason, PendingRetry, Run, Schedule } from '@/lib/schedules/contract';
+import type { OverdueReason, PendingRetry, Run, RunOutcomeState, Schedule } from '@/lib/schedules/contract';
 import type { ShownTarget } from '../targets';
 import { formatLocalTime } from '../format';
 
@@ -19,8 +19,8 @@ export type GridSchedule = Pick<
 
 export interface GridRow {
   schedule: GridSchedule;
-  /** The newest run, or null when the schedule never fired. */
-  lastRun: Pick<Run, 'status' | 'trigger' | 'created_at'> | null;
+  /** The newest run (its outcome null when it has none, SPEC §16.3), or null when the schedule never fired. */
+  lastRun: (Pick<Run, 'status' | 'trigger' | 'created_at'> & { outcome: RunOutcomeState | null }) | null;
   /** The soonest pending attempt (SPEC §12.2): the schedule is "retrying"; null when none. */
   retry: PendingRetry | null;
   /**

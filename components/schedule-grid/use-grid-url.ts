@@ -43,7 +43,7 @@ export function useGridUrl(query: GridQuery): GridUrl {
   const [shown, setShown] = useState(query);
   const rendered = useRef(query);
   rendered.current = query;
-  const renderedKey = `${query.q}\n${query.state}\n${query.enabled}\n${query.sort}`;
+  const renderedKey = `${query.q}\n${query.state}\n${query.enabled}\n${query.outcome}\n${query.sort}`;
   useEffect(() => {
     intended.current = rendered.current;
     setShown(rendered.current);

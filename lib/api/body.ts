@@ -24,6 +24,19 @@ export const MAX_JSON_DEPTH = 64;
  * @throws `413 request_too_large`; `400 invalid_request_body` (not UTF-8).
  */
 export async function readBodyText(req: Request, limit = API_BODY_LIMIT_BYTES): Promise<string> {
+  const bytes = await readBodyBytes(req, limit);
+  try {
+    return new TextDecoder('utf-8', { fatal: true }).decode(bytes);
+  } catch {
+    throw new DomainError('invalid_request_body', 'the request body is not valid UTF-8');
+  }
+}
+
+/**
+ * The body of `req` as bytes, at most `limit` bytes (its declared length, then what arrives).
+ * @throws `413 request_too_large`.
+ */
+export async function readBodyBytes(req: Request, limit = API_BODY_LIMIT_BYTES): Promise<Uint8Array> {
   const declared = Number(req.headers.get('content-length') ?? NaN);
   if (Number.isFinite(declared) && declared > limit) throw tooLarge(limit);
   const chunks: Uint8Array[] = [];
@@ -47,11 +60,7 @@ export async function readBodyText(req: Request, limit = API_BODY_LIMIT_BYTES): 
     bytes.set(c, at);
     at += c.byteLength;
   }
-  try {
-    return new TextDecoder('utf-8', { fatal: true }).decode(bytes);
-  } catch {
-    throw new DomainError('invalid_request_body', 'the request body is not valid UTF-8');
-  }
+  return bytes;
 }
 
 function tooLarge(limit: number): DomainError {

@@ -17,6 +17,12 @@
  * | `scheduler_retries_pending` | gauge | attempts waiting for their turn (SPEC §12.2) |
  * | `scheduler_dead_letters` | gauge | exhausted occurrences kept in dead-letter lists (SPEC §12.3) |
  * | `scheduler_schedules_auto_paused` | gauge | schedules disabled by `pause_after_failures` and still disabled (SPEC §12.5) |
+ * | `scheduler_run_duration_seconds{scheduler}` | histogram | `duration_ms` of runs whose outcome ended in the last 5 minutes (recomputed each scrape, as the lateness) (SPEC §16.3) |
+ * | `scheduler_schedule_last_success_timestamp_seconds{scheduler,schedule}` | gauge | when the last successful occurrence ended; only schedulers with `metrics_per_schedule` (SPEC §16.3) |
+ * | `scheduler_schedule_next_fire_timestamp_seconds{scheduler,schedule}` | gauge | the next fire (absent when none is planned); the same opt-in |
+ * | `scheduler_schedule_consecutive_failures{scheduler,schedule}` | gauge | failed occurrences in a row (SPEC §12.5); the same opt-in |
+ *
+ * `scheduler` is `<org alias>/<scheduler alias>` (ids where there is no alias); `schedule` its name.
  */
 import { timingSafeEqual } from 'node:crypto';
 import { Counter, Gauge, Registry } from 'prom-client';
@@ -30,8 +36,8 @@ export interface MetricsResponse {
 }
 
 /** The scrape at instant `now`. Throws when the database is unreachable (the route answers 503). */
-export async function metricsText(now: Date, db: Runtime['db'] = runtime().db): Promise<MetricsResponse> {
-  const m = await collectFireMetrics(db, now);
+export async function metricsText(now: Date, db: Runtime['db'] = runtime().db, limits: Runtime['limits'] = runtime().limits): Promise<MetricsResponse> {
+  const m = await collectFireMetrics(db, now, limits.schedulesPerRevision);
   const registry = new Registry();
   const gauge = (name: string, help: string, labelNames: string[] = []) => new Gauge({ name, help, labelNames, registers: [registry] });
 
@@ -47,12 +53,29 @@ export async function metricsText(now: Date, db: Runtime['db'] = runtime().db): 
   gauge('scheduler_dead_letters', 'Exhausted occurrences kept in dead-letter lists.').set(m.deadLetters);
   gauge('scheduler_schedules_auto_paused', 'Schedules disabled by pause_after_failures and still disabled.').set(m.autoPaused);
   registry.registerMetric(
-    latenessHistogram(
+    dbHistogram(
       'scheduler_fire_lateness_seconds',
       `Lateness (created_at - scheduled_for) of scheduled fires in the last ${METRICS_WINDOW_SECONDS} s, recomputed at each scrape.`,
-      m.lateness,
+      [{ labels: {}, histogram: m.lateness }],
     ) as unknown as Gauge,
   );
+  registry.registerMetric(
+    dbHistogram(
+      'scheduler_run_duration_seconds',
+      `Durations (finished_at - started_at) of runs whose outcome ended in the last ${METRICS_WINDOW_SECONDS} s, by scheduler, recomputed at each scrape.`,
+      m.durations.map((d) => ({ labels: { scheduler: d.scheduler }, histogram: d.histogram })),
+    ) as unknown as Gauge,
+  );
+  const series = ['scheduler', 'schedule'];
+  const lastSuccess = gauge('scheduler_schedule_last_success_timestamp_seconds', 'Unix time the last successful occurrence ended (schedulers with metrics_per_schedule).', series);
+  const nextFire = gauge('scheduler_schedule_next_fire_timestamp_seconds', 'Unix time of the next fire (schedulers with metrics_per_schedule).', series);
+  const failures = gauge('scheduler_schedule_consecutive_failures', 'Failed occurrences in a row (schedulers with metrics_per_schedule).', series);
+  for (const s of m.perSchedule) {
+    const labels = { scheduler: s.scheduler, schedule: s.schedule };
+    if (s.lastSuccessAt) lastSuccess.set(labels, s.lastSuccessAt.getTime() / 1000);
+    if (s.nextFireAt) nextFire.set(labels, s.nextFireAt.getTime() / 1000);
+    failures.set(labels, s.consecutiveFailures);
+  }
   gauge('scheduler_due_backlog', 'Schedules whose next_fire_at is at or before now.').set(m.dueBacklog);
   gauge('scheduler_oldest_due_age_seconds', 'Seconds the oldest due occurrence has waited (0 when none is due).').set(m.oldestDueAgeSeconds);
   const skipped = new Counter({ name: 'scheduler_skipped_occurrences_total', help: 'Occurrences skipped beyond the catch-up window, summed over schedules.', registers: [registry] });
@@ -68,8 +91,9 @@ export async function metricsText(now: Date, db: Runtime['db'] = runtime().db): 
 /**
  * A histogram whose buckets come from the database rather than from `observe()` calls: prom-client's
  * registry formats any metric that answers `get()` with the values below (as its own Histogram does).
+ * One labelled histogram per entry of `each`.
  */
-function latenessHistogram(name: string, help: string, h: FireMetrics['lateness']) {
+function dbHistogram(name: string, help: string, each: { labels: Record<string, string>; histogram: FireMetrics['lateness'] }[]) {
   return {
     name,
     help,
@@ -80,12 +104,12 @@ function latenessHistogram(name: string, help: string, h: FireMetrics['lateness'
       help,
       type: 'histogram',
       aggregator: 'sum',
-      values: [
-        ...h.bounds.map((le, i) => ({ labels: { le }, value: h.buckets[i], metricName: `${name}_bucket` })),
-        { labels: { le: '+Inf' }, value: h.count, metricName: `${name}_bucket` },
-        { labels: {}, value: h.sum, metricName: `${name}_sum` },
-        { labels: {}, value: h.count, metricName: `${name}_count` },
-      ],
+      values: each.flatMap(({ labels, histogram: h }) => [
+        ...h.bounds.map((le, i) => ({ labels: { ...labels, le }, value: h.buckets[i], metricName: `${name}_bucket` })),
+        { labels: { ...labels, le: '+Inf' }, value: h.count, metricName: `${name}_bucket` },
+        { labels, value: h.sum, metricName: `${name}_sum` },
+        { labels, value: h.count, metricName: `${name}_count` },
+      ]),
     }),
   };
 }

@@ -4,9 +4,9 @@
  * (to connect, nothing else: no query, no transaction) and, with it, the only place the web app and
  * the API get their client and limits; `app/` reaches them through here (docs/architecture.md).
  */
-import { loadConfig, type AppConfig, type HttpAllowList, type Limits } from '../config';
+import { loadConfig, serverSecretKey, type AppConfig, type HttpAllowList, type Limits } from '../config';
 import { getDb, type Db } from '../db';
-import { createDeliveryDeps, schedulerEngine, type DeliveryDeps, type Engine } from '../schedules';
+import { checkinKey, checkinUrls, createDeliveryDeps, schedulerEngine, type DeliveryDeps, type Engine } from '../schedules';
 import { EVENTBRIDGE_FIRE_FACTS } from './eventbridge/fire-facts';
 
 export interface Runtime {
@@ -22,12 +22,15 @@ export interface Runtime {
   http: AppConfig['http'];
   /** The process's delivery pool and destination rules, for manual fires to after-commit targets (SPEC §13). */
   delivery: DeliveryDeps;
-  /** The fire engine of manual fires (run now, replay): the product's, with this process's facades (SPEC §14). */
+  /** The fire engine of manual fires (run now, replay): the product's, with this process's facades (SPEC §14) and check-in URLs (SPEC §16.1). */
   engine: Engine;
+  /** The key check-in tokens are verified with (SPEC §16.1; `checkinKey` of the server key). */
+  checkinKey: Buffer;
 }
 
-/** The product's fire engine with the facades this process serves (the EventBridge-compatible API). */
-const engine = schedulerEngine.with(EVENTBRIDGE_FIRE_FACTS);
+/** The product's fire engine with the facades this process serves (the EventBridge-compatible API) and its check-in URLs. */
+let engine: Engine | null = null;
+let keyOfCheckins: Buffer | null = null;
 
 /** One delivery pool per process (SCHEDULER_DELIVERY_CONCURRENCY bounds all of its deliveries). */
 let delivery: DeliveryDeps | null = null;
@@ -36,5 +39,7 @@ let delivery: DeliveryDeps | null = null;
 export function runtime(): Runtime {
   const config = loadConfig();
   delivery ??= createDeliveryDeps(config);
-  return { db: getDb(config), limits: config.limits, homeRegion: config.homeRegion, httpAllowList: config.delivery.httpAllowList, http: config.http, delivery, engine };
+  engine ??= schedulerEngine.with({ ...EVENTBRIDGE_FIRE_FACTS, checkins: checkinUrls(config.http.publicUrl, serverSecretKey(config)) });
+  keyOfCheckins ??= checkinKey(serverSecretKey(config));
+  return { db: getDb(config), limits: config.limits, homeRegion: config.homeRegion, httpAllowList: config.delivery.httpAllowList, http: config.http, delivery, engine, checkinKey: keyOfCheckins };
 }

@@ -159,6 +159,11 @@ const EnvSchema = z.object({
     }),
   LOG_LEVEL: z.enum(['debug', 'info', 'warn', 'error']).optional().transform((v) => v ?? 'info'),
   SCHEDULER_TRUSTED_PROXIES: proxyList,
+  SCHEDULER_PUBLIC_URL: z
+    .string()
+    .optional()
+    .transform((v) => v?.trim() || undefined)
+    .refine((v) => v === undefined || (/^https?:\/\/[^/?#\s]+(\/[^?#\s]*)?$/.test(v) && URL.canParse(v)), 'must be an http(s) URL without query or fragment, such as https://scheduler.example.com'),
   SCHEDULER_METRICS_TOKEN: z
     .string()
     .optional()
@@ -275,6 +280,11 @@ export interface AppConfig {
     /** Bearer token `GET /metrics` requires (SCHEDULER_METRICS_TOKEN, ≥ 16 chars). Unset: `/metrics`
      * answers only requests from a loopback address. */
     metricsToken: string | undefined;
+    /**
+     * Where clients reach the web process (SCHEDULER_PUBLIC_URL, no trailing slash): the base of every
+     * check-in URL (SPEC §16.1). Default `http://<HOSTNAME>:<PORT>` (127.0.0.1 for a wildcard HOSTNAME).
+     */
+    publicUrl: string;
   };
   /** Tests only: the dialect of the integration test databases (`TEST_DATABASE`, default `sqlite`). */
   testDatabase: 'sqlite' | 'postgresql';
@@ -298,7 +308,7 @@ let cached: AppConfig | undefined;
  * SCHEDULER_SCHEDULES_PER_REVISION,
  * SCHEDULER_MIN_INTERVAL_SECONDS, SCHEDULER_RUN_RETENTION_DAYS, SCHEDULER_CATCHUP_WINDOW_SECONDS,
  * WORKFLOW_EXECUTIONS_PER_SESSION_PER_MINUTE, WORKFLOW_EXECUTION_RETENTION_DAYS, WORKER_POLL_INTERVAL_MS, WORKER_BATCH_SIZE, LOG_LEVEL,
- * SCHEDULER_TRUSTED_PROXIES, SCHEDULER_METRICS_TOKEN, SCHEDULER_HTTP_ALLOWED_HOSTS, SCHEDULER_DELIVERY_CONCURRENCY,
+ * SCHEDULER_TRUSTED_PROXIES, SCHEDULER_METRICS_TOKEN, SCHEDULER_PUBLIC_URL, SCHEDULER_HTTP_ALLOWED_HOSTS, SCHEDULER_DELIVERY_CONCURRENCY,
  * SCHEDULER_DELIVERY_ORG_CONCURRENCY, SCHEDULER_DELIVERY_SCHEDULE_CONCURRENCY, SCHEDULER_HOME_REGION;
  * tests only: TEST_DATABASE, TEST_POSTGRES_URL, FC_SEED, WORKER_TEST_CLOCK, TEST_PORT_BASE,
  * AWS_ENDPOINT_URL (read by the AWS SDK itself).
@@ -349,7 +359,11 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     },
     logLevel: e.LOG_LEVEL,
     homeRegion: e.SCHEDULER_HOME_REGION,
-    http: { trustedProxies: e.SCHEDULER_TRUSTED_PROXIES, metricsToken: e.SCHEDULER_METRICS_TOKEN },
+    http: {
+      trustedProxies: e.SCHEDULER_TRUSTED_PROXIES,
+      metricsToken: e.SCHEDULER_METRICS_TOKEN,
+      publicUrl: (e.SCHEDULER_PUBLIC_URL ?? `http://${['0.0.0.0', '::', ''].includes(e.HOSTNAME) ? '127.0.0.1' : e.HOSTNAME}:${e.PORT}`).replace(/\/+$/, ''),
+    },
     testDatabase: e.TEST_DATABASE,
     testPostgresUrl: e.TEST_POSTGRES_URL,
     testSeed: e.FC_SEED,

@@ -27,3 +27,20 @@ export type AfterCompletionAction = (typeof AFTER_COMPLETION_ACTIONS)[number];
 export const CREATOR_TYPES = ['user', 'org'] as const;
 export type CreatorType = (typeof CREATOR_TYPES)[number];
 export type PauserType = CreatorType | 'system';
+
+/** SPEC §16.2 `overlap_policy` (Temporal's semantics): what an occurrence due while a run is in progress does. */
+export const OVERLAP_POLICIES = [
+  /** Fire it anyway (the default). */
+  'allow_all',
+  /** Record it `skipped`, not delivered. */
+  'skip',
+  /** Let the first one wait until the run in progress ends; skip any further one while it waits. */
+  'buffer_one',
+] as const;
+export type OverlapPolicy = (typeof OVERLAP_POLICIES)[number];
+
+/** SPEC §16.1 run outcomes: `pending` and `running` are in progress; the other three are terminal. */
+export const RUN_OUTCOMES = ['pending', 'running', 'succeeded', 'failed', 'timed_out'] as const;
+export type RunOutcomeState = (typeof RUN_OUTCOMES)[number];
+/** The outcomes a run can still leave (a check-in or the deadline moves it on). */
+export const OPEN_OUTCOMES = ['pending', 'running'] as const satisfies readonly RunOutcomeState[];

@@ -66,26 +66,27 @@ export async function makeAttempts(tx: Tx, deps: EngineDeps, plans: Plan[], adva
   // firing; else it is recorded now as interrupted (at most one repeated delivery per attempt).
   const delivering: InFlightAttempt[] = [];
   const inFlightRows: PendingAttemptInsert[] = [];
-  const made: { attempt: Attempt; outcome: RunOutcome | null }[] = [];
+  const made: { attempt: Attempt; outcome: RunOutcome | null; checkin: unknown }[] = [];
   for (const a of attempts) {
     const r = a.retry;
     const afterCommit = driverOf(a.schedule.invocationTargetType)?.mode === 'after-commit';
     const recovery = r !== null && r.inFlight;
     if (recovery && (r.deliveries >= 2 || !afterCommit || (r.trigger === 'schedule' && !r.enabled))) {
-      const fire = inFlightAttemptOf(a.schedule, { pendingId: r.pendingId, runId: newId(), scheduledFor: r.scheduledFor, trigger: r.trigger, attempt: r.attempt, deliveries: r.deliveries, deadLetterId: r.deadLetterId, dueAt: r.dueAt, now });
+      const fire = inFlightAttemptOf(a.schedule, { pendingId: r.pendingId, runId: r.runId ?? newId(), scheduledFor: r.scheduledFor, trigger: r.trigger, attempt: r.attempt, deliveries: r.deliveries, deadLetterId: r.deadLetterId, dueAt: r.dueAt, now });
       // Never sent (its count is 0) and its schedule disabled since: cancelled, as the delivering
       // process would have (in-flight.ts); otherwise it may have been sent: interrupted.
       const unsent = r.deliveries === 0 && r.trigger === 'schedule' && !r.enabled;
-      made.push({ attempt: a, outcome: (unsent ? cancelledOutcome(fire) : interruptedOutcome(fire)).outcome });
+      made.push({ attempt: a, outcome: (unsent ? cancelledOutcome(fire) : interruptedOutcome(fire)).outcome, checkin: r.checkin });
       continue;
     }
     if (!afterCommit) {
-      made.push({ attempt: a, outcome: null });
+      made.push({ attempt: a, outcome: null, checkin: null });
       continue;
     }
     const fire = inFlightAttemptOf(a.schedule, {
       pendingId: newId(),
-      runId: newId(),
+      // A recovery keeps its run id, so its check-in URL stays the one the receiver may hold (SPEC §16.1).
+      runId: (recovery ? r.runId : null) ?? newId(),
       scheduledFor: a.scheduledFor,
       trigger: a.trigger,
       attempt: a.attempt,
@@ -96,7 +97,7 @@ export async function makeAttempts(tx: Tx, deps: EngineDeps, plans: Plan[], adva
       now,
     });
     delivering.push(fire);
-    inFlightRows.push(inFlightRow(fire, a.schedule, now));
+    inFlightRows.push(inFlightRow(fire, a.schedule, now, recovery ? r.checkin : null));
   }
   // The in-flight rows come before the settle step's completion: they keep their schedules from completing.
   await insertPendingAttempts(tx, inFlightRows);
@@ -105,7 +106,7 @@ export async function makeAttempts(tx: Tx, deps: EngineDeps, plans: Plan[], adva
   const outcomes = await deliverInTransaction(tx, deps, open.map((m) => ({ schedule: m.attempt.schedule, trigger: m.attempt.trigger, scheduledFor: m.attempt.scheduledFor, attempt: m.attempt.attempt })), now, limits);
   open.forEach((m, i) => (m.outcome = outcomes[i]));
   return {
-    made: made.map(({ attempt: a, outcome }) => ({
+    made: made.map(({ attempt: a, outcome, checkin }) => ({
       schedule: a.schedule,
       targetType: a.schedule.invocationTargetType,
       trigger: a.trigger,
@@ -114,6 +115,7 @@ export async function makeAttempts(tx: Tx, deps: EngineDeps, plans: Plan[], adva
       enabled: a.retry?.enabled ?? true,
       deadLetterId: a.retry?.deadLetterId ?? null,
       outcome: outcome!,
+      checkin,
       dueAt: a.dueAt,
     })),
     delivering,

@@ -3,7 +3,8 @@
  * per-scheduler facts behind it, read once per scheduler per batch through the sources the engine
  * was given (`EngineDeps.facts`), only when a driver or an identity asks.
  */
-import { scheduleArn, sdkRegion, type AttemptContext, type FactReader, type RunTrigger, type ScheduleIdentity, type SchedulerFactName, type SchedulerFacts, type SchedulerRef } from '../targets';
+import { randomInt } from 'node:crypto';
+import { occurrenceId, scheduleArn, sdkRegion, type AttemptContext, type ContextAttributes, type FactReader, type RunTrigger, type ScheduleIdentity, type SchedulerFactName, type SchedulerFacts, type SchedulerRef } from '../targets';
 import type { EngineDeps } from './deps';
 
 /** What an attempt's context is built from: its occurrence, attempt and run, and its schedule's naming. */
@@ -85,10 +86,13 @@ export class SchedulerFactCache {
     return { account, region, scheduleArn: scheduleArn({ region, account, group: name, name: s.alias ?? s.scheduleId }) };
   }
 
-  /** The context of one attempt (SPEC §13.3, §13.4): its identity resolved on first ask. */
+  /** The context of one attempt (SPEC §13.3, §13.4, §16.1): its identity resolved on first ask. */
   context(input: ContextInput): AttemptContext {
     let identity: Promise<ScheduleIdentity> | undefined;
+    let attributes: Promise<ContextAttributes> | undefined;
     const stored = this.deps.facade.storedIdentity(input.facadeData);
+    const resolveIdentity = () => (identity ??= this.identity(input, stored));
+    const checkinUrl = this.deps.checkins?.url(input.runId) ?? null;
     return {
       scheduleId: input.scheduleId,
       scheduledFor: input.scheduledFor,
@@ -96,8 +100,28 @@ export class SchedulerFactCache {
       attempt: input.attempt,
       runId: input.runId,
       now: input.now,
-      identity: () => (identity ??= this.identity(input, stored)),
+      identity: resolveIdentity,
       defaultEventAsInput: stored !== null,
+      checkinUrl,
+      attributes: () =>
+        (attributes ??= resolveIdentity().then((id) => ({
+          scheduleArn: id.scheduleArn,
+          scheduledFor: input.scheduledFor,
+          executionId: newExecutionId(),
+          attempt: input.attempt,
+          scheduleId: input.scheduleId,
+          occurrenceId: occurrenceId(input),
+          checkinUrl,
+        }))),
     };
   }
+}
+
+const EXECUTION_ID_CHARS = 'abcdefghijklmnopqrstuvwxyz0123456789';
+
+/** SPEC §13.4 `<aws.scheduler.execution-id>`: a fresh id per attempt, 16 lowercase letters and digits. */
+export function newExecutionId(): string {
+  let id = '';
+  for (let i = 0; i < 16; i++) id += EXECUTION_ID_CHARS[randomInt(EXECUTION_ID_CHARS.length)];
+  return id;
 }

@@ -6,6 +6,7 @@
  */
 import type { Tx } from '../db';
 import type { ScheduleIdentity, SchedulerFactSources } from '../targets';
+import type { CheckinUrls } from './checkin-token';
 
 /**
  * What an API facade stored beside a schedule (the row's facade data, opaque to the engine) that
@@ -40,10 +41,17 @@ export interface EngineDeps {
   facade: FacadeFacts;
   /** SPEC §15: writes the engine's activity entries in the caller's transaction. */
   recordActivity(tx: Tx, entries: EngineActivity[]): Promise<void>;
+  /**
+   * SPEC §16.1: each attempt's check-in URL (the process's edge composes it from SCHEDULER_PUBLIC_URL
+   * and the server key, `checkinUrls`), or null: attempts then carry none and the
+   * `<scheduler.checkin-url>` token passes through unchanged.
+   */
+  checkins: CheckinUrls | null;
 }
 
 /** What a facade (or a test) may replace in a set of engine deps: its facts, and any fact source. */
 export interface EngineOverrides {
   facade?: FacadeFacts;
   facts?: Partial<SchedulerFactSources>;
+  checkins?: CheckinUrls | null;
 }

@@ -5,6 +5,7 @@
  */
 import type { Db, Tx } from '../db';
 import type { DeliveryDeps } from '../targets';
+import { recordCheckIn, timeOutRuns, type CheckinAnswer, type CheckinKind } from './completion';
 import { sendDueDeadLetters, type DeadLetterSendReport } from './dead-letter-sends';
 import type { EngineDeps, EngineOverrides } from './deps';
 import { fireDue, fireOccurrence, fireRetry, type FireDueOptions, type FireOccurrenceOptions } from './fire';
@@ -31,18 +32,22 @@ export interface Engine {
   /** Deliver and record, waiting for all (manual fires, tests). */
   deliverAndRecord(db: Db, attempts: InFlightAttempt[], delivery: DeliveryDeps, clock: () => Date): Promise<FireOutcome[]>;
   /** Begin a manual fire in the caller's transaction (manual-fire.ts). */
-  startManualFire(tx: Tx, schedule: FiringSchedule, opts: { scheduledFor: Date; now: Date; limits: Limits; deadLetterId?: string | null }): Promise<StartedManualFire>;
+  startManualFire(tx: Tx, schedule: FiringSchedule, opts: { scheduledFor: Date; now: Date; limits: Limits; deadLetterId?: string | null; overlap?: 'allow_all' | 'skip' }): Promise<StartedManualFire>;
   /** Finish a manual fire after its transaction committed. */
   finishManualFire(db: Db, started: StartedManualFire, delivery: DeliveryDeps | undefined): Promise<void>;
   /** Send the dead letters whose SQS send is due (dead-letter-sends.ts). */
   sendDueDeadLetters(db: Db, delivery: DeliveryDeps, now: Date): Promise<DeadLetterSendReport>;
+  /** Record a check-in for run `runId` (SPEC §16.1, completion.ts); null when no such run or attempt exists. */
+  recordCheckIn(db: Db, opts: { runId: string; checkin: CheckinKind; message: string | null; now: Date }): Promise<CheckinAnswer>;
+  /** Decide `timed_out` for runs past their completion deadline at `now` (SPEC §16.1, completion.ts). */
+  timeOutRuns(db: Db, now: Date): Promise<{ runId: string; scheduleId: string }[]>;
 }
 
 /** The engine with `deps`. */
 export function createEngine(deps: EngineDeps): Engine {
   return {
     deps,
-    with: (o) => createEngine({ ...deps, ...(o.facade ? { facade: o.facade } : {}), facts: { ...deps.facts, ...o.facts } }),
+    with: (o) => createEngine({ ...deps, ...(o.facade ? { facade: o.facade } : {}), ...(o.checkins !== undefined ? { checkins: o.checkins } : {}), facts: { ...deps.facts, ...o.facts } }),
     fireDue: (opts) => fireDue(deps, opts),
     fireOccurrence: (opts) => fireOccurrence(deps, opts),
     fireRetry: (opts) => fireRetry(deps, opts),
@@ -52,5 +57,7 @@ export function createEngine(deps: EngineDeps): Engine {
     startManualFire: (tx, schedule, opts) => startManualFire(tx, deps, schedule, opts),
     finishManualFire: (db, started, delivery) => finishManualFire(db, deps, started, delivery),
     sendDueDeadLetters: (db, delivery, now) => sendDueDeadLetters(db, deps, delivery, now),
+    recordCheckIn: (db, opts) => recordCheckIn(db, deps, opts),
+    timeOutRuns: (db, now) => timeOutRuns(db, deps, now),
   };
 }

@@ -10,14 +10,15 @@
  * caller delivers them after commit and records them (in-flight.ts).
  */
 import type { Limits } from '../config';
-import { claimOccurrence, claimRetry, inTransaction, type ClaimedRetry, type ClaimedSchedule, type Db, type Tx } from '../db';
+import { BUFFERED_DUE_AT, claimOccurrence, claimRetry, inTransaction, insertPendingAttempts, type ClaimedRetry, type ClaimedSchedule, type Db, type Tx } from '../db';
+import { newId } from '../ids';
 import { advance } from './advance';
 import { makeAttempts } from './attempt';
 import { claimBatch } from './claim';
 import type { EngineDeps } from './deps';
 import { FIRE_TX, type FireOutcome } from './outcomes';
-import { planOccurrences } from './plan';
-import { markCancelled, pauseUnplanned, settleAttempts } from './settle';
+import { planOccurrences, type Plan } from './plan';
+import { markCancelled, pauseUnplanned, recordRuns, settleAttempts } from './settle';
 
 export interface FireDueOptions {
   db: Db;
@@ -94,6 +95,7 @@ async function fireClaimed(tx: Tx, deps: EngineDeps, rows: ClaimedSchedule[], re
   const { made, delivering, cancelled } = await makeAttempts(tx, deps, plans, advanced, retries, now, limits);
   // A disabled schedule's claimed retries were deleted by the claim: their failed attempts are cancelled.
   await markCancelled(tx, cancelled);
+  await recordOverlaps(tx, plans.filter((p) => p.kind === 'overlap' && advanced.has(p.row.id)), now);
   const settled = await settleAttempts(tx, deps, made, now, completedAtAdvance, rows);
   const { completed, deleted } = settled;
 
@@ -121,10 +123,35 @@ async function fireClaimed(tx: Tx, deps: EngineDeps, rows: ClaimedSchedule[], re
         return [{ kind: 'skipped', scheduleId, scheduledFor, skipped: p.skipped, completed: completed.has(scheduleId), deleted: deleted.has(scheduleId) }];
       case 'already-fired':
         return [{ kind: 'already-fired', scheduleId, scheduledFor, completed: completed.has(scheduleId), deleted: deleted.has(scheduleId) }];
+      case 'overlap':
+        return [{ kind: 'overlap', scheduleId, scheduledFor, action: p.action, inProgressRunId: p.inProgressRunId }];
       default:
         return p satisfies never;
     }
   });
   const cancelledOutcomes: FireOutcome[] = cancelled.map((r) => ({ kind: 'retry-cancelled', scheduleId: r.schedule.id, scheduledFor: r.scheduledFor, attempt: r.attempt }));
   return [...fired, ...inFlight, ...others, ...cancelledOutcomes];
+}
+
+/**
+ * SPEC §16.2, in the claim's transaction: an occurrence due while a run is in progress is recorded
+ * `skipped` (`{error: "overlap", in_progress_run_id}`, not delivered), or, the first one of a
+ * `buffer_one` schedule, stored waiting (attempt 1, due never) until a release makes it due.
+ */
+async function recordOverlaps(tx: Tx, plans: Plan[], now: Date): Promise<void> {
+  const skipped = plans.flatMap((p) => (p.kind === 'overlap' && p.action === 'skip' ? [p] : []));
+  await recordRuns(
+    tx,
+    skipped.map((p) => ({
+      schedule: p.row,
+      trigger: 'schedule' as const,
+      scheduledFor: p.row.nextScheduledFor,
+      attempt: 1,
+      outcome: { runId: newId(), status: 'skipped' as const, result: { error: 'overlap', in_progress_run_id: p.inProgressRunId }, executionId: null, request: null, retryable: false },
+    })),
+    [],
+    now,
+  );
+  const buffered = plans.flatMap((p) => (p.kind === 'overlap' && p.action === 'buffer' ? [p] : []));
+  await insertPendingAttempts(tx, buffered.map((p) => ({ id: newId(), scheduleId: p.row.id, scheduledFor: p.row.nextScheduledFor, attempt: 1, dueAt: BUFFERED_DUE_AT, createdAt: now })));
 }

@@ -125,7 +125,7 @@ export function inFlightAttemptOf(
 }
 
 /** The `pending_attempts` row of an attempt in flight: due (claimable again) when its lease ends. */
-export function inFlightRow(fire: InFlightAttempt, schedule: FiringSchedule, now: Date): PendingAttemptInsert {
+export function inFlightRow(fire: InFlightAttempt, schedule: FiringSchedule, now: Date, checkin?: unknown): PendingAttemptInsert {
   return {
     id: fire.pendingId,
     scheduleId: fire.scheduleId,
@@ -136,6 +136,9 @@ export function inFlightRow(fire: InFlightAttempt, schedule: FiringSchedule, now
     inFlight: true,
     deliveries: fire.deliveries,
     deadLetterId: fire.deadLetterId,
+    // SPEC §16.1: the check-in URL names the run id; check-ins before the record are kept here.
+    runId: fire.runId,
+    checkin: checkin ?? null,
     createdAt: now,
   };
 }
@@ -252,6 +255,7 @@ export function interruptedOutcome(a: InFlightAttempt): DeliveredAttempt {
 export async function recordDelivered(db: Db, engine: EngineDeps, delivered: DeliveredAttempt[], now: Date): Promise<FireOutcome[]> {
   if (delivered.length === 0) return [];
   return inTransaction(db, async (tx) => {
+    // The check-ins each row held (SPEC §16.1) are folded into its run.
     const taken = await takeInFlight(tx, delivered.map((d) => d.attempt.pendingId));
     const mine = delivered.filter((d) => taken.has(d.attempt.pendingId));
     const schedules = await loadFiringSchedules(tx, mine.map((d) => d.attempt.scheduleId));
@@ -260,7 +264,7 @@ export async function recordDelivered(db: Db, engine: EngineDeps, delivered: Del
     const attempts: SettledAttempt[] = live.map((d) => {
       const schedule = schedules.get(d.attempt.scheduleId)!;
       const { scheduledFor, trigger, attempt, deadLetterId } = d.attempt;
-      return { schedule, targetType: d.attempt.targetType, trigger, scheduledFor, attempt, enabled: schedule.enabled, deadLetterId, outcome: d.outcome };
+      return { schedule, targetType: d.attempt.targetType, trigger, scheduledFor, attempt, enabled: schedule.enabled, deadLetterId, outcome: d.outcome, checkin: taken.get(d.attempt.pendingId) ?? null };
     });
     const settled = await settleAttempts(tx, engine, attempts, now, new Set());
     return live.map((d, i): FireOutcome => ({

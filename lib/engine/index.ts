@@ -19,3 +19,5 @@ export { afterFailedAttempt, retryPolicyOf, type AttemptVerdict, type RetryPolic
 export { fireAtOf, nextOccurrenceInWindow, inWindow, rateAnchorFor, countDueOccurrences, type ScheduleTiming } from './occurrences';
 export { flexibleFireAt, flexibleOffsetSeconds } from './flexible-window';
 export * from './contract';
+export { outcomeAtRecord, type CheckinAnswer, type CheckinKind, type HeldCheckin, type OutcomeColumns } from './completion';
+export { checkinUrls, checkinKey, checkinToken, runIdOfCheckinToken, CHECKIN_PATH, type CheckinUrls } from './checkin-token';

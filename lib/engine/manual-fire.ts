@@ -6,7 +6,7 @@
  * worker's recovery, as for scheduled attempts).
  */
 import type { Limits } from '../config';
-import { insertPendingAttempts, type Db, type FiringSchedule, type Tx } from '../db';
+import { findInProgress, insertPendingAttempts, type Db, type FiringSchedule, type Tx } from '../db';
 import { newId } from '../ids';
 import { driverOf, NO_ALLOWED_HOSTS, type DeliveryDeps } from '../targets';
 import { deliverInTransaction } from './attempt';
@@ -29,10 +29,21 @@ export async function startManualFire(
   tx: Tx,
   deps: EngineDeps,
   schedule: FiringSchedule,
-  opts: { scheduledFor: Date; now: Date; limits: Limits; deadLetterId?: string | null },
+  opts: { scheduledFor: Date; now: Date; limits: Limits; deadLetterId?: string | null; overlap?: 'allow_all' | 'skip' },
 ): Promise<StartedManualFire> {
   const { scheduledFor, now } = opts;
   const deadLetterId = opts.deadLetterId ?? null;
+  // SPEC §16.2 `run_schedule(overlap: "skip")`: while a run is in progress (a schedule with
+  // completion), the manual run is recorded `skipped` and not delivered.
+  if (opts.overlap === 'skip' && schedule.completionExpectSeconds !== null) {
+    const inProgress = (await findInProgress(tx, [schedule.id])).get(schedule.id);
+    if (inProgress?.runId) {
+      const runId = newId();
+      const outcome = { runId, status: 'skipped' as const, result: { error: 'overlap', in_progress_run_id: inProgress.runId }, executionId: null, request: null, retryable: false };
+      await recordRuns(tx, [{ schedule, trigger: 'manual', scheduledFor, attempt: 1, outcome }], [{ deadLetterId }], now);
+      return { runId, status: 'skipped', inFlight: null };
+    }
+  }
   if (driverOf(schedule.invocationTargetType)?.mode !== 'after-commit') {
     const attempt = { schedule, trigger: 'manual' as const, scheduledFor, attempt: 1 };
     const [outcome] = await deliverInTransaction(tx, deps, [attempt], now, opts.limits);

@@ -35,6 +35,8 @@ export type FireOutcome =
   | { kind: 'skipped'; scheduleId: string; scheduledFor: Date; skipped: number; completed: boolean; deleted: boolean }
   /** The occurrence already has a scheduled run: next_fire_at was advanced, nothing fired again. */
   | { kind: 'already-fired'; scheduleId: string; scheduledFor: Date; completed: boolean; deleted: boolean }
+  /** SPEC §16.2: due while run `inProgressRunId` was in progress: recorded `skipped`, or kept waiting (`buffer`). */
+  | { kind: 'overlap'; scheduleId: string; scheduledFor: Date; action: 'skip' | 'buffer'; inProgressRunId: string }
   /** A pending retry of a schedule that is no longer enabled: cancelled, not fired (SPEC §12.2). */
   | { kind: 'retry-cancelled'; scheduleId: string; scheduledFor: Date; attempt: number }
   /** Another worker (or a save) moved next_fire_at first: nothing was written. */

@@ -6,7 +6,7 @@
  * after commit). Pure but for one read (which occurrences already fired); nothing is written here.
  */
 import type { Limits } from '../config';
-import { findFiredOccurrences, type ClaimedSchedule, type Tx } from '../db';
+import { findFiredOccurrences, findInProgress, type ClaimedSchedule, type InProgress, type Tx } from '../db';
 import { toError } from '../errors';
 import { driverOf } from '../targets';
 import { fireAtOf, nextOccurrenceInWindow } from './occurrences';
@@ -29,6 +29,11 @@ export type Plan =
   | { kind: 'fire'; row: ClaimedSchedule; next: NextOccurrence | null; state: 'active' | 'completed' }
   | { kind: 'already-fired'; row: ClaimedSchedule; next: NextOccurrence | null; state: 'active' | 'completed' }
   | { kind: 'skip'; row: ClaimedSchedule; next: NextOccurrence | null; skipped: number; state: 'active' | 'completed' }
+  /**
+   * SPEC §16.2: due while run `inProgressRunId` is in progress: recorded `skipped` (`skip`, or
+   * `buffer_one` with one already waiting), or kept waiting until it ends (`buffer`).
+   */
+  | { kind: 'overlap'; row: ClaimedSchedule; next: NextOccurrence | null; action: 'skip' | 'buffer'; inProgressRunId: string; state: 'active' | 'completed' }
   /** The following occurrence could not be computed: the row is neither advanced nor fired. */
   | { kind: 'error'; row: ClaimedSchedule; error: Error };
 
@@ -40,7 +45,10 @@ export async function planOccurrences(tx: Tx, rows: ClaimedSchedule[], now: Date
   const windowStart = new Date(now.getTime() - limits.catchupWindowSeconds * 1000);
   const inWindow = rows.filter((r) => r.nextFireAt >= windowStart);
   const alreadyFired = await findFiredOccurrences(tx, inWindow.map((r) => ({ scheduleId: r.id, scheduledFor: r.nextScheduledFor })));
-  return rows.map((row) => plan(row, windowStart, alreadyFired.has(row.id)));
+  // SPEC §16.2: only a schedule that expects completion can have a run in progress; `allow_all` ignores it.
+  const guarded = inWindow.filter((r) => r.completionExpectSeconds !== null && r.overlapPolicy !== 'allow_all' && !alreadyFired.has(r.id));
+  const inProgress = await findInProgress(tx, guarded.map((r) => r.id));
+  return rows.map((row) => plan(row, windowStart, alreadyFired.has(row.id), inProgress.get(row.id)));
 }
 
 /**
@@ -49,7 +57,7 @@ export async function planOccurrences(tx: Tx, rows: ClaimedSchedule[], now: Date
  * one due inside it (which may itself be due now and then fires late on the next tick). A `one_time`
  * schedule missed that way completes with no run.
  */
-function plan(row: ClaimedSchedule, windowStart: Date, alreadyFired: boolean): Plan {
+function plan(row: ClaimedSchedule, windowStart: Date, alreadyFired: boolean, inProgress: InProgress | undefined): Plan {
   try {
     const following = (after: Date): NextOccurrence | null => {
       const scheduledFor = nextOccurrenceInWindow(row, after);
@@ -70,6 +78,11 @@ function plan(row: ClaimedSchedule, windowStart: Date, alreadyFired: boolean): P
     // Strictly after the occurrence: next_fire_at only ever moves forward.
     const next = following(row.nextScheduledFor);
     if (alreadyFired) return { kind: 'already-fired', row, next, state: next ? 'active' : 'completed' };
+    if (inProgress?.runId) {
+      const buffer = row.overlapPolicy === 'buffer_one' && !inProgress.buffered;
+      // A waiting occurrence keeps its schedule active until it is delivered.
+      return { kind: 'overlap', row, next, action: buffer ? 'buffer' : 'skip', inProgressRunId: inProgress.runId, state: next || buffer ? 'active' : 'completed' };
+    }
     // A last occurrence that may still be retried, or whose attempt is delivered after this
     // transaction (SPEC §13), keeps the schedule active until it ends.
     const endsLater = retryPolicyOf(row) !== null || driverOf(row.invocationTargetType)?.mode === 'after-commit';

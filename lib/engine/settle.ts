@@ -11,6 +11,7 @@ import {
   insertDeadLetters,
   insertPendingAttempts,
   insertRuns,
+  releaseBuffered,
   updateFailureCounts,
   type ClaimedRetry,
   type DeadLetterInsert,
@@ -24,6 +25,7 @@ import { driverOf, type DriverOutcome, type RunTrigger } from '../targets';
 import type { ExhaustedReason } from './contract';
 import type { EngineDeps } from './deps';
 import { deleteCompleted } from './finish';
+import { outcomeAtRecord, type OutcomeColumns } from './completion';
 import { afterFailedAttempt, retryPolicyOf } from './retry-policy';
 
 /** An attempt's outcome with the id of the run that records it. */
@@ -47,6 +49,8 @@ export interface SettledAttempt {
   /** A manual replay: the dead letter it replays (SPEC §12.3). */
   deadLetterId: string | null;
   outcome: RunOutcome;
+  /** Check-ins received while the attempt was in flight (SPEC §16.1; `pending_attempts.checkin`), or null. */
+  checkin?: unknown;
 }
 
 /** What a run records besides the attempt's outcome (SPEC §8.1, §12.2, §12.3). */
@@ -63,6 +67,14 @@ interface Consequence {
   deadLetter: DeadLetterInsert | null;
   /** The occurrence ended with this attempt: `success` or `failed`; null while a retry is pending. */
   ended: 'success' | 'failed' | null;
+  /**
+   * How it counts for `pause_after_failures` (SPEC §12.5, §16.1): as `ended`, but a delivered attempt
+   * whose outcome is still open counts once it ends (completion.ts), and a terminal outcome checked in
+   * before the record counts as it says.
+   */
+  counts: 'success' | 'failed' | null;
+  /** The run's outcome columns (SPEC §16.1). */
+  outcome: OutcomeColumns;
 }
 
 /** What became of a schedule once its attempts were recorded (SPEC §12.5). */
@@ -80,10 +92,11 @@ export interface AfterAttempt {
  * Exactly once (SPEC §8): UNIQUE (schedule_id, scheduled_for, trigger, attempt) refuses a second run for
  * the same attempt; the caller's transaction then rolls back the executions created for it.
  */
-export async function recordRuns(tx: Tx, attempts: Pick<SettledAttempt, 'schedule' | 'trigger' | 'scheduledFor' | 'attempt' | 'outcome'>[], extras: RunExtras[], now: Date): Promise<void> {
+export async function recordRuns(tx: Tx, attempts: Pick<SettledAttempt, 'schedule' | 'trigger' | 'scheduledFor' | 'attempt' | 'outcome' | 'checkin'>[], extras: RunExtras[], now: Date): Promise<void> {
   await insertRuns(
     tx,
     attempts.map((a, i) => ({
+      ...outcomeAtRecord(a.schedule, a.outcome.status === 'success', a.checkin ?? null, now),
       id: a.outcome.runId,
       scheduleId: a.schedule.id,
       scheduledFor: a.scheduledFor,
@@ -160,6 +173,9 @@ export async function settleAttempts(
   // SPEC §15: the automatic pause is in the activity log, by `system`, in the transaction that pauses.
   await deps.recordActivity(tx, [...paused].map((id) => ({ action: 'auto_pause', schedule: schedules.get(id)!, at: now })));
 
+  // SPEC §16.2: an attempt that leaves no open outcome ends what was in progress: a `buffer_one`
+  // schedule's waiting occurrence becomes due (the schedule rows are this transaction's).
+  await releaseBuffered(tx, attempts.filter((a, i) => a.schedule.overlapPolicy === 'buffer_one' && consequences[i].outcome.outcome !== 'pending' && consequences[i].outcome.outcome !== 'running').map((a) => a.schedule.id), now);
   const ended = [...new Set(attempts.filter((_, i) => consequences[i].ended !== null).map((a) => a.schedule.id))];
   const completedLater = await completeFinished(tx, ended);
   const completed = new Set([...completedAlready, ...completedLater.map((c) => c.id)]);
@@ -177,6 +193,14 @@ export async function settleAttempts(
  * was disabled is `exhausted: "cancelled"` (disabling cancels retries, SPEC §12.2).
  */
 function consequenceOf(a: SettledAttempt, now: Date): Consequence {
+  const base = deliveryConsequenceOf(a, now);
+  const outcome = outcomeAtRecord(a.schedule, a.outcome.status === 'success', a.checkin ?? null, now);
+  // SPEC §16.1: an open outcome counts once it ends; a terminal one checked in already counts now.
+  const counts = outcome.outcome === 'pending' || outcome.outcome === 'running' ? null : outcome.outcome === 'failed' ? 'failed' : outcome.outcome === 'succeeded' ? 'success' : base.ended;
+  return { ...base, counts: a.trigger === 'manual' ? null : counts, outcome };
+}
+
+function deliveryConsequenceOf(a: SettledAttempt, now: Date): Omit<Consequence, 'counts' | 'outcome'> {
   const { outcome } = a;
   if (a.trigger === 'manual') return { extras: { deadLetterId: a.deadLetterId }, pending: null, deadLetter: null, ended: null };
   if (outcome.status === 'success') return { extras: {}, pending: null, deadLetter: null, ended: 'success' };
@@ -246,7 +270,7 @@ function deadLetterBody(a: SettledAttempt): unknown {
 function failureCounts(attempts: SettledAttempt[], consequences: Consequence[]): FailureCount[] {
   const bySchedule = new Map<string, { start: number; count: number; limit: number | null; note: string | null }>();
   attempts.forEach((a, i) => {
-    const ended = consequences[i].ended;
+    const ended = consequences[i].counts;
     if (ended === null) return;
     const s = a.schedule;
     const state = bySchedule.get(s.id) ?? { start: s.consecutiveFailures, count: s.consecutiveFailures, limit: s.pauseAfterFailures, note: null };

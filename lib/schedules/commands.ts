@@ -18,7 +18,9 @@ import {
   ListSchedulesParams,
   SCHEDULER_COMMANDS,
   ScheduleIdParams,
+  RunScheduleParams,
   SetAllEnabledParams,
+  SetMetricsPerScheduleParams,
   SigningSecretParams,
 } from './contract';
 import { createSchedule, dryRunCreateSchedule } from './save/create-schedule';
@@ -29,6 +31,7 @@ import { runSchedule } from './runs/run-schedule';
 import type { Engine } from '../engine';
 import type { DeliveryDeps } from '../targets';
 import { setAllEnabled } from './save/set-all-enabled';
+import { setMetricsPerSchedule } from './save/set-metrics-per-schedule';
 import { dryRunUpdateSchedule, updateSchedule } from './save/update-schedule';
 import { getSigningSecret } from './signing-secrets/get-signing-secret';
 import { rotateSigningSecret } from './signing-secrets/rotate-signing-secret';
@@ -86,12 +89,16 @@ export const schedulerCommands: CommandTable<typeof SCHEDULER_COMMANDS> = {
     return listRuns({ ...base(ctx), scheduleId: p.schedule_id, startExecutionId: p.start_execution_id, includeSchedule: p.include_schedule, status: p.status });
   },
   async run_schedule(ctx) {
-    const p = parseOrRefuse(ScheduleIdParams, ctx.params);
-    return { execution: await runSchedule({ ...base(ctx), scheduleRef: p.schedule_id, now: ctx.now, limits: ctx.limits, ...fireDepsOf(ctx) }) };
+    const p = parseOrRefuse(RunScheduleParams, ctx.params);
+    return { execution: await runSchedule({ ...base(ctx), scheduleRef: p.schedule_id, now: ctx.now, limits: ctx.limits, overlap: p.overlap, ...fireDepsOf(ctx) }) };
   },
   async set_all_enabled(ctx) {
     const p = parseOrRefuse(SetAllEnabledParams, ctx.params);
     return setAllEnabled({ ...base(ctx), enabled: p.enabled, now: ctx.now });
+  },
+  async set_metrics_per_schedule(ctx) {
+    const p = parseOrRefuse(SetMetricsPerScheduleParams, ctx.params);
+    return setMetricsPerSchedule({ ...base(ctx), enabled: p.enabled, now: ctx.now });
   },
   async list_dead_letters(ctx) {
     const p = parseOrRefuse(ListDeadLettersParams, ctx.params);

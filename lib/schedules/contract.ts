@@ -9,7 +9,7 @@
 import { z } from 'zod';
 import type { Role } from '../auth';
 import { CronExpressionError, isValidTimezone, LocalTimeError, parseCronExpression, parseRateExpression, RateExpressionError, resolveLocalTime } from '../cron';
-import { AFTER_COMPLETION_ACTIONS, REPEATS, SCHEDULE_STATES, type Repeat } from '../db/contract';
+import { AFTER_COMPLETION_ACTIONS, OVERLAP_POLICIES, REPEATS, RUN_OUTCOMES, SCHEDULE_STATES, type Repeat } from '../db/contract';
 import { EXHAUSTED_REASONS } from '../engine/contract';
 import {
   AnyTargetSchema,
@@ -41,7 +41,7 @@ import {
  */
 export * from '../targets/contract';
 /** A schedule's cadences, states and after-completion actions: the row's vocabulary (lib/db/contract.ts), answered as is. */
-export { AFTER_COMPLETION_ACTIONS, REPEATS, SCHEDULE_STATES, type AfterCompletionAction, type Repeat, type ScheduleState } from '../db/contract';
+export { AFTER_COMPLETION_ACTIONS, OVERLAP_POLICIES, REPEATS, RUN_OUTCOMES, OPEN_OUTCOMES, SCHEDULE_STATES, type AfterCompletionAction, type OverlapPolicy, type Repeat, type RunOutcomeState, type ScheduleState } from '../db/contract';
 /** The engine's names and back-off rule (SPEC §8.1, §12.2), re-exported for the form. */
 export { EXHAUSTED_REASONS, MAX_RETRY_DELAY_SECONDS, retryDelaySeconds, type ExhaustedReason } from '../engine/contract';
 /** Id-or-alias helpers, re-exported so clients that may import only the contract (the CLI) share them. */
@@ -89,6 +89,21 @@ export const FlexibleTimeWindowSchema = z.discriminatedUnion('mode', [
   z.strictObject({ mode: z.literal('flexible'), maximum_window_minutes: z.int().min(FLEXIBLE_WINDOW_MINUTES[0]).max(FLEXIBLE_WINDOW_MINUTES[1]) }),
 ]);
 export type FlexibleTimeWindow = z.infer<typeof FlexibleTimeWindowSchema>;
+
+/** Bounds of SPEC §16.1 `completion.expect_within_seconds`, inclusive (10 s to 7 days). */
+export const EXPECT_WITHIN_SECONDS = [10, 604_800] as const;
+
+/**
+ * SPEC §16.1 `completion`: the schedule expects each delivered run to check in a terminal outcome
+ * within `expect_within_seconds` of its delivery (or of its `/start`), else the run is `timed_out`.
+ */
+export const CompletionSchema = z.strictObject({
+  expect_within_seconds: z.int().min(EXPECT_WITHIN_SECONDS[0]).max(EXPECT_WITHIN_SECONDS[1]),
+});
+export type Completion = z.infer<typeof CompletionSchema>;
+
+/** Longest check-in body kept as `outcome_message`, in bytes (SPEC §16.1: the first 1 KiB). */
+export const OUTCOME_MESSAGE_MAX_BYTES = 1024;
 
 /** Bounds of SPEC §12.5 `pause_after_failures`, inclusive. */
 export const PAUSE_AFTER_FAILURES = [1, 1000] as const;
@@ -152,6 +167,10 @@ export const ScheduleTimingFieldsSchema = z
     dead_letter: DeadLetterConfigSchema.nullable().optional(),
     action_after_completion: z.enum(AFTER_COMPLETION_ACTIONS).optional(),
     pause_after_failures: z.int().min(PAUSE_AFTER_FAILURES[0]).max(PAUSE_AFTER_FAILURES[1]).nullable().optional(),
+    /** SPEC §16.1; `null` clears it (runs then expect no outcome). */
+    completion: CompletionSchema.nullable().optional(),
+    /** SPEC §16.2 (default `allow_all`); it has an effect only with `completion`. */
+    overlap_policy: z.enum(OVERLAP_POLICIES).optional(),
   })
   .strict();
 
@@ -308,6 +327,10 @@ export const ScheduleSchema = withTarget({
   action_after_completion: z.literal('delete').optional(),
   /** Omitted when none (SPEC §12.5). */
   pause_after_failures: z.int().min(PAUSE_AFTER_FAILURES[0]).max(PAUSE_AFTER_FAILURES[1]).optional(),
+  /** Omitted when none: runs expect no outcome (SPEC §16.1). */
+  completion: CompletionSchema.optional(),
+  /** Omitted when `allow_all` (the default, SPEC §16.2). */
+  overlap_policy: z.enum(['skip', 'buffer_one']).optional(),
   ...ScheduleInfoSchema.shape,
 });
 export type Schedule = z.infer<typeof ScheduleSchema>;
@@ -322,6 +345,8 @@ export const RunResultSchema = z.union([
   z.strictObject({ execution_id: IdSchema, revision_id: IdSchema, session_id: IdSchema, definition_id: IdSchema }),
   z.strictObject({ error: z.literal('limit_exceeded'), limit: z.string(), message: z.string() }),
   z.strictObject({ error: z.enum(INVOCATION_ERRORS), message: z.string().optional() }),
+  /** SPEC §16.2: a `skipped` run, not delivered because run `in_progress_run_id` was in progress. */
+  z.strictObject({ error: z.literal('overlap'), in_progress_run_id: IdSchema }),
   ...TARGET_RESULT_SCHEMAS,
 ]);
 export type RunResult = z.infer<typeof RunResultSchema>;
@@ -346,6 +371,21 @@ export const RunSchema = withTarget({
   /** A manual replay of a dead letter: which (SPEC §12.3). */
   dead_letter_id: IdSchema.optional(),
   result: RunResultSchema,
+  /**
+   * SPEC §16.1: how the work it started ended, from check-ins (omitted when its schedule expects no
+   * completion and no check-in arrived): `pending`, `running`, `succeeded`, `failed` or `timed_out`.
+   */
+  outcome: z.enum(RUN_OUTCOMES).optional(),
+  /** `/start`, else the delivery (UTC). */
+  started_at: InstantSchema.optional(),
+  /** When the outcome became terminal (UTC). */
+  finished_at: InstantSchema.optional(),
+  /** `finished_at − started_at`, in ms. */
+  duration_ms: z.int().min(0).optional(),
+  /** The exit code a check-in sent (0–255). */
+  exit_code: z.int().min(0).max(255).optional(),
+  /** The first 1 KiB of the check-in's body. */
+  outcome_message: z.string().optional(),
 });
 export type Run = z.infer<typeof RunSchema>;
 
@@ -396,6 +436,13 @@ export const ListExecutionsParams = z
   })
   .strict();
 export const SetAllEnabledParams = z.object({ enabled: z.boolean() }).strict();
+/** `set_metrics_per_schedule` (SPEC §16.3): the scheduler's opt-in to the per-schedule series of /metrics. */
+export const SetMetricsPerScheduleParams = z.object({ enabled: z.boolean() }).strict();
+/**
+ * `run_schedule` (SPEC §3.1, §16.2): `overlap: "skip"` records the manual run `skipped` instead of
+ * delivering it while a run of the schedule is in progress; `allow_all` (the default) always fires.
+ */
+export const RunScheduleParams = ScheduleIdParams.extend({ overlap: z.enum(['allow_all', 'skip']).optional() }).strict();
 export const ListDeadLettersParams = z.strictObject({ start_dead_letter_id: z.string().max(200).nullable().optional() });
 export const DeadLetterIdParams = z.strictObject({ dead_letter_id: z.string().min(1).max(200) });
 
@@ -451,6 +498,8 @@ export const ACTIVITY_ACTIONS = [
   'dismiss_dead_letter',
   /** The worker disabled the schedule after `pause_after_failures` failed occurrences (SPEC §12.5). */
   'auto_pause',
+  /** The scheduler's `metrics_per_schedule` changed (SPEC §16.3). */
+  'metrics_per_schedule',
 ] as const;
 export type ActivityAction = (typeof ACTIVITY_ACTIONS)[number];
 /** Who made a change (SPEC §15): a user, an org key, an access key (SPEC §14, with its owner), or the system. */
@@ -513,6 +562,8 @@ export const RunListPage = z.strictObject({ executions: z.array(RunSchema), last
 export const RunAnswer = z.strictObject({ execution: RunSchema });
 /** `set_all_enabled` (SPEC §3.1): how many schedules changed. */
 export const SetAllEnabledAnswer = z.strictObject({ updated: z.int().min(0) });
+/** `set_metrics_per_schedule` (SPEC §16.3): the setting now held. */
+export const SetMetricsPerScheduleAnswer = z.strictObject({ metrics_per_schedule: z.boolean() });
 /** `list_dead_letters` (SPEC §12.3): 10 a page, newest first; `last_dead_letter_id` null on the last page. */
 export const DeadLetterListPage = z.strictObject({ dead_letters: z.array(DeadLetterSchema), last_dead_letter_id: IdSchema.nullable() });
 /** `replay_dead_letter` (SPEC §12.3): the manual run it recorded and the dead letter with its replay. */
@@ -551,8 +602,9 @@ export const SCHEDULER_COMMANDS = {
   delete_schedule: { params: DeleteScheduleParams, answer: EmptyAnswer, summary: 'Delete a schedule and its history, in any state; a stale `expected_version` is 409 version_conflict.' },
   list_schedules: { params: ListSchedulesParams, answer: ScheduleListPage, summary: 'Schedules, 50 a page, by created_at then id.' },
   list_executions: { params: ListExecutionsParams, answer: RunListPage, summary: 'A schedule\'s runs (by id only), 10 a page, newest first.' },
-  run_schedule: { params: ScheduleIdParams, answer: RunAnswer, summary: 'Fire now, recorded with trigger "manual".' },
+  run_schedule: { params: RunScheduleParams, answer: RunAnswer, summary: 'Fire now, recorded with trigger "manual".' },
   set_all_enabled: { params: SetAllEnabledParams, answer: SetAllEnabledAnswer, summary: 'Pause every enabled active schedule of the scheduler (false), or resume those a pause all disabled (true).' },
+  set_metrics_per_schedule: { params: SetMetricsPerScheduleParams, answer: SetMetricsPerScheduleAnswer, summary: 'Admins: name each schedule in /metrics (scheduler_schedule_* series) or stop (SPEC §16.3).' },
   list_dead_letters: { params: ListDeadLettersParams, answer: DeadLetterListPage, summary: 'Exhausted occurrences of the scheduler, 10 a page, newest first (SPEC §12.3).' },
   replay_dead_letter: { params: DeadLetterIdParams, answer: ReplayAnswer, summary: 'Fire a dead letter\'s occurrence again now, as a manual run linked to it.' },
   dismiss_dead_letter: { params: DeadLetterIdParams, answer: EmptyAnswer, summary: 'Remove a dead letter from the list.' },

@@ -30,6 +30,8 @@ export const schedulerEngine: Engine = createEngine({
   facts: SCHEDULER_FACTS,
   facade: NO_FACADE,
   recordActivity: (tx, entries) => recordActivities(tx, entries.map(activityOf)),
+  // SPEC §16.1: a process's edge passes its check-in URLs (SCHEDULER_PUBLIC_URL, the server key).
+  checkins: null,
 });
 
 /** `schedulerEngine`'s verbs, for callers that name no facade (tests, benches, scripts). */

@@ -8,9 +8,11 @@ export { getSchedule, listSchedules, SCHEDULES_PAGE_SIZE } from './read/list-sch
 export { browseSchedules, GRID_PAGE_SIZE, SCHEDULE_SORT_KEYS, type ScheduleSortKey, type SchedulePage } from './read/browse-schedules';
 export { listRuns, RUNS_PAGE_SIZE } from './read/list-runs';
 export { setAllEnabled } from './save/set-all-enabled';
+export { setMetricsPerSchedule } from './save/set-metrics-per-schedule';
 export { listDeadLetters, countDeadLetters, listedDeadLettersOfRuns, toDeadLetter, DEAD_LETTERS_PAGE_SIZE } from './runs/dead-letters';
 // Run now, replay and dismiss, each with its activity entry (SPEC §15): every caller records who did it.
 export { runSchedule } from './runs/run-schedule';
+export { checkIn, checkinKindOf, outcomeMessageOf, type CheckInOptions } from './runs/check-in';
 export { replayDeadLetter, dismissDeadLetter } from './runs/dead-letters';
 export { listActivity, recordActivity, recordActivities, recordAutomaticPauses, toActivityEntry, ACTIVITY_PAGE_SIZE, type ActivityBy, type ActivityInput } from './activity';
 // The fire engine as the product composes it (SPEC §8, §12, §13): lib/engine with the domain's facts and activity log.
@@ -18,6 +20,12 @@ export { schedulerEngine, SCHEDULER_FACTS, fireDue, fireOccurrence, fireRetry, d
 export {
   afterFailedAttempt,
   cancelUndeliverable,
+  checkinUrls,
+  checkinKey,
+  checkinToken,
+  runIdOfCheckinToken,
+  CHECKIN_PATH,
+  type CheckinUrls,
   createDeliveryDeps,
   findEarliestNextFire,
   listDueOccurrences,
@@ -25,6 +33,8 @@ export {
   renewInFlightLeases,
   LEASE_RENEW_MS,
   type AttemptVerdict,
+  type CheckinAnswer,
+  type CheckinKind,
   type DeliveredAttempt,
   type Engine,
   type EngineOverrides,
@@ -63,6 +73,7 @@ export {
   type WorkerLiveness,
 } from './operations/worker-heartbeats';
 export { targetOptions, lastRunStatuses, enabledCounts, pendingRetries } from './read/target-options';
+export { inProgressRun, type InProgress } from './read/in-progress';
 export {
   revisionChangeImpacts,
   sessionDeleteImpacts,

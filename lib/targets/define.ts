@@ -13,12 +13,13 @@ import { z } from 'zod';
  * - `success`: the target took it (a workflow execution was created; a 2xx answer; AWS accepted it).
  * - `limit_exceeded`: a limit refused it; the schedule keeps firing.
  * - `invocation_error`: it failed: the target did not resolve or refused, or delivery failed.
+ * - `skipped`: not delivered: an occurrence due while a run was in progress (SPEC §16.2 overlap policy).
  *
  * Every status a run can hold: `list_executions` and the grid's last run read one index range per
  * status listed here (runs(schedule_id, status, created_at, id)), so a run whose status is missing
  * from this list would not show there.
  */
-export const RUN_STATUSES = ['success', 'limit_exceeded', 'invocation_error'] as const;
+export const RUN_STATUSES = ['success', 'limit_exceeded', 'invocation_error', 'skipped'] as const;
 export type RunStatus = (typeof RUN_STATUSES)[number];
 
 /** `schedule` (an occurrence) or `manual` (run now, replay: keyed apart from occurrences). */

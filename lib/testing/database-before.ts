@@ -11,6 +11,11 @@
  *
  * SQLite files get each migration's SQL as `prisma migrate deploy` would run it; PostgreSQL databases
  * go through lib/db/migrate.ts (a copy of the earlier migrations' folders first, then the real folder).
+ *
+ * The current Prisma model writes its `@default` columns and reads every column back on each create.
+ * So the columns later migrations add (`ALTER TABLE … ADD COLUMN …`) are there while the old rows are
+ * written, and are dropped again just before `migrateRest`, which then adds them as the real migration
+ * does.
  */
 import { randomUUID } from 'node:crypto';
 import { cp, mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
@@ -39,9 +44,29 @@ async function migrationsOf(dir: string, name: string, before: boolean): Promise
     .sort();
 }
 
+/** `[table, column definition]` of each `ALTER TABLE … ADD COLUMN …` in the migrations of `dir` named from `name` on. */
+async function laterColumns(dir: string, name: string): Promise<[string, string][]> {
+  const out: [string, string][] = [];
+  for (const m of await migrationsOf(dir, name, false)) {
+    const sql = (await readFile(path.join(dir, m, 'migration.sql'), 'utf8')).replace(/--[^\n]*/g, '');
+    for (const statement of sql.split(';')) {
+      const alter = /^\s*ALTER TABLE\s+("\w+")\s+(ADD COLUMN[\s\S]*)$/.exec(statement);
+      if (!alter) continue;
+      for (const clause of alter[2].split(/,\s*(?=ADD COLUMN)/)) {
+        const def = /^ADD COLUMN\s+([\s\S]+?)\s*$/.exec(clause)?.[1];
+        if (def) out.push([alter[1], def]);
+      }
+    }
+  }
+  return out;
+}
+
 /** A database migrated with every migration whose folder name sorts before `migration` (e.g. `'0013'`). */
 export async function databaseBefore(migration: string): Promise<DatabaseBefore> {
   const tmp = await mkdtemp(path.join(os.tmpdir(), `before-${migration}-`));
+  const columns = await laterColumns(testDialect() === 'postgresql' ? POSTGRES_MIGRATIONS_DIR : SQLITE_MIGRATIONS_DIR, migration);
+  const add = columns.map(([table, def]) => `ALTER TABLE ${table} ADD COLUMN ${def}`);
+  const drop = columns.map(([table, def]) => `ALTER TABLE ${table} DROP COLUMN ${def.split(/\s/)[0]}`);
   if (testDialect() === 'postgresql') {
     const admin = loadConfig().testPostgresUrl;
     const name = `scheduler_test_${randomUUID().replaceAll('-', '').slice(0, 16)}`;
@@ -58,10 +83,21 @@ export async function databaseBefore(migration: string): Promise<DatabaseBefore>
     const url = Object.assign(new URL(admin), { pathname: `/${name}` }).toString();
     for (const m of await migrationsOf(POSTGRES_MIGRATIONS_DIR, migration, true)) await cp(path.join(POSTGRES_MIGRATIONS_DIR, m), path.join(tmp, m), { recursive: true });
     await migrateDatabase(url, tmp);
+    const run = async (statements: string[]) => {
+      const c = new pg.Client({ connectionString: url });
+      await c.connect();
+      try {
+        for (const q of statements) await c.query(q);
+      } finally {
+        await c.end();
+      }
+    };
+    await run(add);
     let dropped = false;
     return {
       url,
       migrateRest: async () => {
+        await run(drop);
         await migrateDatabase(url);
       },
       cleanup: async () => {
@@ -73,18 +109,23 @@ export async function databaseBefore(migration: string): Promise<DatabaseBefore>
     };
   }
   const file = path.join(tmp, 'old.db');
-  const apply = async (names: string[]) => {
+  const exec = (statements: string[]) => {
     const d = new Database(file);
     try {
-      for (const m of names) d.exec(await readFile(path.join(SQLITE_MIGRATIONS_DIR, m, 'migration.sql'), 'utf8'));
+      for (const q of statements) d.exec(q);
     } finally {
       d.close();
     }
   };
+  const apply = async (names: string[]) => exec(await Promise.all(names.map((m) => readFile(path.join(SQLITE_MIGRATIONS_DIR, m, 'migration.sql'), 'utf8'))));
   await apply(await migrationsOf(SQLITE_MIGRATIONS_DIR, migration, true));
+  exec(add);
   return {
     url: `file:${file}`,
-    migrateRest: async () => apply(await migrationsOf(SQLITE_MIGRATIONS_DIR, migration, false)),
+    migrateRest: async () => {
+      exec(drop);
+      await apply(await migrationsOf(SQLITE_MIGRATIONS_DIR, migration, false));
+    },
     cleanup: () => rm(tmp, { recursive: true, force: true }),
   };
 }

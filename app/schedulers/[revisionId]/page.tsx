@@ -11,7 +11,7 @@ import { BulkEnable } from '@/components/bulk-enable';
 import { CatalogForm } from '@/components/catalog/catalog-form';
 import { ScheduleGrid } from '@/components/schedule-grid';
 import { eventBridgeViewOfScheduler } from '@/lib/api';
-import { browseSchedules, countDeadLetters, describeSchedulerDeletion, enabledCounts, lastRunStatuses, pendingRetries, SCHEDULE_SORT_KEYS, SCHEDULE_STATES } from '@/lib/schedules';
+import { browseSchedules, countDeadLetters, describeSchedulerDeletion, enabledCounts, lastRunStatuses, pendingRetries, RUN_OUTCOMES, SCHEDULE_SORT_KEYS, SCHEDULE_STATES } from '@/lib/schedules';
 import { deleteScheduleAction, deleteSchedulerAction, describeScheduleDeletionAction, runScheduleAction, setAllEnabledAction, setEnabledAction } from './actions';
 import { displayTarget } from '@/components/targets';
 import { DEFAULT_SCHEDULER, isDefaultScheduler } from '@/lib/workflows';
@@ -26,7 +26,7 @@ interface Props {
 
 /**
  * A scheduler's schedules, searched, filtered, sorted and paged on the server (50 a page) from the URL:
- * `?q=` text, `?state=`, `?enabled=`, `?sort=` a sort key (`-` first for descending), `?page=` 1-based.
+ * `?q=` text, `?state=`, `?enabled=`, `?outcome=` (the newest run's, SPEC §16.3), `?sort=` a sort key (`-` first for descending), `?page=` 1-based.
  */
 export default async function SchedulerPage({ params, searchParams }: Props) {
   const [{ revisionId: rawId }, sp] = await Promise.all([params, searchParams]);
@@ -35,6 +35,7 @@ export default async function SchedulerPage({ params, searchParams }: Props) {
   const revision = revisionOf(scheduler);
   const state = oneOf(param(sp, 'state'), SCHEDULE_STATES);
   const enabled = oneOf(param(sp, 'enabled'), ['true', 'false'] as const);
+  const outcome = oneOf(param(sp, 'outcome'), RUN_OUTCOMES);
   const query = param(sp, 'q');
   const sortParam = param(sp, 'sort');
   const sort = oneOf(sortParam.replace(/^-/, ''), SCHEDULE_SORT_KEYS);
@@ -47,6 +48,7 @@ export default async function SchedulerPage({ params, searchParams }: Props) {
     revision,
     state: state || undefined,
     enabled: enabled === '' ? undefined : enabled === 'true',
+    outcome: outcome || undefined,
     query,
     sort: sort || undefined,
     descending,
@@ -162,7 +164,7 @@ export default async function SchedulerPage({ params, searchParams }: Props) {
             describeDeletion: describeScheduleDeletionAction.bind(null, revisionId),
           }}
           canWrite={canWrite}
-          query={{ q: query, state, enabled, sort: sort ? `${descending ? '-' : ''}${sort}` : '' }}
+          query={{ q: query, state, enabled, outcome, sort: sort ? `${descending ? '-' : ''}${sort}` : '' }}
           paging={{ page: page.page, pageCount: page.pageCount, pageSize: page.pageSize, total: page.total }}
           scheduleCount={scheduler.scheduleCount}
         />

@@ -6,14 +6,14 @@
 import { describe, expect, it } from 'vitest';
 import { gridHref, parseSort, sortParam, type GridQuery } from '../grid-query';
 
-const none: GridQuery = { q: '', state: '', enabled: '', sort: '' };
+const none: GridQuery = { q: '', state: '', enabled: '', outcome: '', sort: '' };
 const path = '/schedulers/r1';
 
 describe('gridHref', () => {
   it('writes only the settings that are set, the text trimmed', () => {
     expect(gridHref(path, none, {})).toBe(path);
     expect(gridHref(path, none, { q: '  nightly ' })).toBe(`${path}?q=nightly`);
-    expect(gridHref(path, { q: 'nightly', state: 'active', enabled: 'false', sort: '-next_fire' }, {})).toBe(`${path}?q=nightly&state=active&enabled=false&sort=-next_fire`);
+    expect(gridHref(path, { q: 'nightly', state: 'active', enabled: 'false', outcome: 'timed_out', sort: '-next_fire' }, {})).toBe(`${path}?q=nightly&state=active&enabled=false&outcome=timed_out&sort=-next_fire`);
   });
 
   it('any change but the page goes back to page 1; page 1 is not written', () => {
@@ -21,6 +21,7 @@ describe('gridHref', () => {
     expect(gridHref(path, current, { page: 3 })).toBe(`${path}?state=active&page=3`);
     expect(gridHref(path, current, { page: 1 })).toBe(`${path}?state=active`);
     expect(gridHref(path, current, { enabled: 'true' })).toBe(`${path}?state=active&enabled=true`);
+    expect(gridHref(path, { ...current, page: undefined } as GridQuery, { outcome: 'failed', page: undefined })).toBe(`${path}?state=active&outcome=failed`);
     expect(gridHref(path, current, { q: '', state: '', enabled: '' })).toBe(path);
   });
 });

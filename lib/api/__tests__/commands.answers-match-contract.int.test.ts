@@ -117,7 +117,7 @@ describe('§3.2 workflow_blobhub answers match WORKFLOW_COMMANDS', () => {
 });
 
 describe('§3.1 scheduler_blobhub answers match SCHEDULER_COMMANDS', () => {
-  it('create (and dry runs), get, update, list, run, list_executions, set_all_enabled, delete', async () => {
+  it('create (and dry runs), get, update, list, run, list_executions, set_all_enabled, set_metrics_per_schedule, delete', async () => {
     const rev = ctx.schedulerRevisionId;
     const cron = { repeat: 'recurring_cron', cron_expression: '0 9 ? * MON-FRI *', timezone: 'Europe/Berlin', invocation_target: TARGET };
     const dry = await ok(rev, sch('create_schedule', { ...cron, alias: 'contract-cron', dry_run: true }));
@@ -144,6 +144,8 @@ describe('§3.1 scheduler_blobhub answers match SCHEDULER_COMMANDS', () => {
     await ok(rev, sch('list_executions', { schedule_id: schedule.id, status: 'success' }));
     expect((await ok(rev, sch('set_all_enabled', { enabled: false }))).updated).toBeGreaterThanOrEqual(1);
     await ok(rev, sch('set_all_enabled', { enabled: true }));
+    expect(await ok(rev, sch('set_metrics_per_schedule', { enabled: true }))).toEqual({ metrics_per_schedule: true });
+    expect(await ok(rev, sch('set_metrics_per_schedule', { enabled: false }))).toEqual({ metrics_per_schedule: false });
     await ok(rev, sch('delete_schedule', { schedule_id: once.schedule.id }));
   });
 

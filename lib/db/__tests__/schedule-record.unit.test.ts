@@ -41,6 +41,8 @@ function sqliteRow(over: Record<string, unknown> = {}): Record<string, unknown> 
     created_by_id: 'org_1',
     skipped_occurrences: 0n,
     version: 7n,
+    completion_expect_seconds: 600n,
+    overlap_policy: 'buffer_one',
     created_at: '2026-12-01T00:00:00.000Z',
     updated_at: '2026-12-02T00:00:00.000Z',
     ...over,
@@ -50,7 +52,7 @@ function sqliteRow(over: Record<string, unknown> = {}): Record<string, unknown> 
 describe('the schedules row codec', () => {
   it('decodes a raw row of every column into the record, typed values and all', () => {
     const s = toScheduleRecord(sqliteRow());
-    expect(s).toMatchObject({ id: 'sch_1', revisionId: 'rev_1', repeat: 'recurring_cron', enabled: true, pausedBulk: false, consecutiveFailures: 2, flexibleWindowMinutes: 5, version: 7, createdByType: 'org' });
+    expect(s).toMatchObject({ id: 'sch_1', revisionId: 'rev_1', repeat: 'recurring_cron', enabled: true, pausedBulk: false, consecutiveFailures: 2, flexibleWindowMinutes: 5, version: 7, createdByType: 'org', completionExpectSeconds: 600, overlapPolicy: 'buffer_one' });
     expect(s.endDate?.toISOString()).toBe('2027-01-01T00:00:00.000Z');
     expect(s.invocationTarget).toEqual({ url: 'http://127.0.0.1:9/x' });
     expect(s.facadeData).toBeNull();
@@ -63,6 +65,7 @@ describe('the schedules row codec', () => {
     // Every schedule has a name (decision 150, migration 0013): a NULL one is a broken row.
     expect(() => toScheduleRecord(sqliteRow({ name: null }))).toThrow(/schedules\.name holds NULL/);
     expect(() => toScheduleRecord(sqliteRow({ created_at: 'yesterday' }))).toThrow(/schedules\.created_at holds no instant/);
+    expect(() => toScheduleRecord(sqliteRow({ overlap_policy: 'queue_all' }))).toThrow(/schedules\.overlap_policy holds "queue_all"/);
   });
 
   it('reads the firing columns only, with the same decoders', () => {

@@ -43,6 +43,8 @@ const FIRING_KEYS = [
   'actionAfterCompletion',
   'pauseAfterFailures',
   'consecutiveFailures',
+  'completionExpectSeconds',
+  'overlapPolicy',
   'invocationTargetType',
   'invocationTarget',
   'facadeData',

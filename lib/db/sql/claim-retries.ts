@@ -17,7 +17,7 @@ import { dialectOfDb } from '../client';
 import { queryRows } from './run-sql';
 import { FIRING_COLUMNS, toFiringSchedule, type FiringSchedule } from './claim-due';
 import { sqlInstant } from './instant';
-import { rawBoolean, rawInstant, rawText, rawTextOrNull } from './schedule-record';
+import { rawBoolean, rawInstant, rawJson, rawText, rawTextOrNull } from './schedule-record';
 
 /**
  * A claimed retry: attempt `attempt` of occurrence `scheduledFor` of `schedule`. With `inFlight` it is
@@ -35,6 +35,10 @@ export interface ClaimedRetry {
   deliveries: number;
   /** A replay: the dead letter it replays. */
   deadLetterId: string | null;
+  /** In flight: the id its run was to have (a recovery keeps it, and so its check-in URL, SPEC §16.1). */
+  runId: string | null;
+  /** Check-ins received while it was in flight (SPEC §16.1), or null. */
+  checkin: unknown;
   dueAt: Date;
   /** The schedule's `enabled` when claimed (a disabled schedule's retry is cancelled, never fired). */
   enabled: boolean;
@@ -43,7 +47,8 @@ export interface ClaimedRetry {
 
 const S_COLUMNS = FIRING_COLUMNS.split(',').map((c) => `s.${c.trim()}`).join(', ');
 const PA_COLUMNS = `pa.id AS pending_id, pa.scheduled_for AS pending_scheduled_for, pa.trigger AS pending_trigger, pa.attempt AS pending_attempt,
-  pa.in_flight AS pending_in_flight, pa.deliveries AS pending_deliveries, pa.dead_letter_id AS pending_dead_letter_id, pa.due_at AS pending_due_at, s.enabled AS enabled`;
+  pa.in_flight AS pending_in_flight, pa.deliveries AS pending_deliveries, pa.dead_letter_id AS pending_dead_letter_id, pa.due_at AS pending_due_at, pa.run_id AS pending_run_id,
+  pa.checkin AS pending_checkin, s.enabled AS enabled`;
 
 /** Params: now, limit. */
 export const CLAIM_RETRIES_SQL = {
@@ -104,6 +109,8 @@ async function take(tx: Tx, rows: Record<string, unknown>[]): Promise<ClaimedRet
       inFlight: rawBoolean(r.pending_in_flight),
       deliveries: Number(r.pending_deliveries),
       deadLetterId: rawTextOrNull('pending_attempts.dead_letter_id', r.pending_dead_letter_id),
+      runId: rawTextOrNull('pending_attempts.run_id', r.pending_run_id),
+      checkin: rawJson(r.pending_checkin),
       dueAt: rawInstant(r.pending_due_at)!,
       enabled: rawBoolean(r.enabled),
       schedule: toFiringSchedule(r),

@@ -11,23 +11,26 @@ import type { Tx } from '../client';
 import { dialectOfDb } from '../client';
 import { FIRING_COLUMNS, toFiringSchedule, type FiringSchedule } from './claim-due';
 import { sqlInstant } from './instant';
-import { rawBoolean } from './schedule-record';
+import { rawBoolean, rawJson } from './schedule-record';
 
 /** Param: JSON array of pending ids. Only rows still in flight. */
 const TAKE_IN_FLIGHT_SQL = {
-  sqlite: 'DELETE FROM pending_attempts WHERE id IN (SELECT value FROM json_each(?)) AND in_flight = 1 RETURNING id',
-  postgresql: 'DELETE FROM pending_attempts WHERE id IN (SELECT jsonb_array_elements_text($1::jsonb)) AND in_flight RETURNING id',
+  sqlite: 'DELETE FROM pending_attempts WHERE id IN (SELECT value FROM json_each(?)) AND in_flight = 1 RETURNING id, checkin',
+  postgresql: 'DELETE FROM pending_attempts WHERE id IN (SELECT jsonb_array_elements_text($1::jsonb)) AND in_flight RETURNING id, checkin',
 } as const;
 
 /**
- * Delete the in-flight rows `ids` in the caller's transaction; returns the ids this statement deleted.
+ * Delete the in-flight rows `ids` in the caller's transaction; returns the ids this statement deleted,
+ * each with the check-ins its row held (SPEC §16.1; null when none): the run recorded for it folds them in.
  * Exactly once (SPEC §12.2): the caller records a run ONLY for the ids returned here, in the same
  * transaction; an id missing was recorded (or recovered) by someone else, or its schedule is gone.
+ * A check-in that updates the row concurrently either commits first (this DELETE returns its
+ * value: PostgreSQL re-reads a row it waited for) or finds the row gone and the run recorded.
  */
-export async function takeInFlight(tx: Tx, ids: string[]): Promise<Set<string>> {
-  if (ids.length === 0) return new Set();
-  const rows = await tx.$queryRawUnsafe<{ id: string }[]>(TAKE_IN_FLIGHT_SQL[dialectOfDb(tx)], JSON.stringify(ids));
-  return new Set(rows.map((r) => r.id));
+export async function takeInFlight(tx: Tx, ids: string[]): Promise<Map<string, unknown>> {
+  if (ids.length === 0) return new Map();
+  const rows = await tx.$queryRawUnsafe<{ id: string; checkin: unknown }[]>(TAKE_IN_FLIGHT_SQL[dialectOfDb(tx)], JSON.stringify(ids));
+  return new Map(rows.map((r) => [r.id, rawJson(r.checkin)]));
 }
 
 /** Params: lease end, JSON array of ids (SQLite); the same, typed (PostgreSQL). */

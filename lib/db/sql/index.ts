@@ -26,7 +26,7 @@ export { incrementalVacuum, sqliteSpace, checkpointPassive } from './incremental
 export { sqlInstant } from './instant';
 export { searchSchedules, SCHEDULE_SORT_KEYS, type ScheduleSortKey, type ScheduleSearch } from './search-schedules';
 export { rawOneOf, scheduleRecordOf, type ScheduleRecord, type ScheduleRowLike } from './schedule-record';
-export { fireLateness, LATENESS_BUCKETS_SECONDS, type LatenessHistogram } from './fire-metrics';
+export { DURATION_BUCKETS_SECONDS, fireLateness, LATENESS_BUCKETS_SECONDS, perScheduleSeries, runDurations, type LatenessHistogram, type ScheduleSeries } from './fire-metrics';
 export { findLastRuns, countEnabled, type LastRunRecord } from './last-runs';
 export { newestRunIds } from './newest-runs';
 export { countLoginFailure } from './count-login-failure';
@@ -35,3 +35,5 @@ export { findPendingRetries, type PendingRetryRecord } from './pending-retries';
 export { findSchedulesNamingBlob, type ScheduleNamingBlob } from './schedules-naming-blob';
 export { takeInFlight, renewInFlight, loadFiringSchedules, markSendsStarted, undeliverableInFlight } from './in-flight';
 export { claimDeadLetterSends, type DeadLetterSend } from './dead-letter-sends';
+export { findInProgress, releaseBuffered, BUFFERED_DUE_AT, type InProgress } from './overlap';
+export { lockScheduleOfRun, endRunOutcome, startRunOutcome, DURATION_MAX_MS } from './check-in';

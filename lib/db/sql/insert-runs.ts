@@ -28,6 +28,14 @@ export interface RunInsert {
   /** A manual replay: the dead letter it fired again (SPEC §12.3). Default null. */
   deadLetterId?: string | null;
   createdAt: Date;
+  /** SPEC §16.1 outcome fields (each default null): see prisma/schema.prisma `Run`. */
+  outcome?: string | null;
+  startedAt?: Date | null;
+  finishedAt?: Date | null;
+  durationMs?: number | null;
+  exitCode?: number | null;
+  outcomeMessage?: string | null;
+  outcomeDueAt?: Date | null;
 }
 
 /**
@@ -38,17 +46,23 @@ export interface RunInsert {
  */
 export const INSERT_RUNS_SQL = {
   sqlite: `INSERT INTO runs (id, schedule_id, scheduled_for, trigger, attempt, invocation_target_type, invocation_target, description,
-      status, result, execution_id, next_attempt_at, exhausted, dead_letter_id, created_at)
+      status, result, execution_id, next_attempt_at, exhausted, dead_letter_id, created_at,
+      outcome, started_at, finished_at, duration_ms, exit_code, outcome_message, outcome_due_at)
     SELECT r.value ->> 'id', s.id, r.value ->> 'scheduled_for', r.value ->> 'trigger', r.value ->> 'attempt', s.invocation_target_type,
       s.invocation_target, s.description, r.value ->> 'status', json(r.value -> 'result'),
-      r.value ->> 'execution_id', r.value ->> 'next_attempt_at', r.value ->> 'exhausted', r.value ->> 'dead_letter_id', r.value ->> 'created_at'
+      r.value ->> 'execution_id', r.value ->> 'next_attempt_at', r.value ->> 'exhausted', r.value ->> 'dead_letter_id', r.value ->> 'created_at',
+      r.value ->> 'outcome', r.value ->> 'started_at', r.value ->> 'finished_at', r.value ->> 'duration_ms', r.value ->> 'exit_code',
+      r.value ->> 'outcome_message', r.value ->> 'outcome_due_at'
     FROM json_each(?) AS r JOIN schedules s ON s.id = r.value ->> 'schedule_id'`,
   postgresql: `INSERT INTO runs (id, schedule_id, scheduled_for, trigger, attempt, invocation_target_type, invocation_target, description,
-      status, result, execution_id, next_attempt_at, exhausted, dead_letter_id, created_at)
+      status, result, execution_id, next_attempt_at, exhausted, dead_letter_id, created_at,
+      outcome, started_at, finished_at, duration_ms, exit_code, outcome_message, outcome_due_at)
     SELECT r.id, s.id, r.scheduled_for, r.trigger, r.attempt, s.invocation_target_type, s.invocation_target, s.description, r.status,
-      r.result, r.execution_id, r.next_attempt_at, r.exhausted, r.dead_letter_id, r.created_at
+      r.result, r.execution_id, r.next_attempt_at, r.exhausted, r.dead_letter_id, r.created_at,
+      r.outcome, r.started_at, r.finished_at, r.duration_ms, r.exit_code, r.outcome_message, r.outcome_due_at
     FROM jsonb_to_recordset($1::jsonb) AS r(id text, schedule_id text, scheduled_for timestamp(3), trigger text, attempt int,
-      status text, result jsonb, execution_id text, next_attempt_at timestamp(3), exhausted text, dead_letter_id text, created_at timestamp(3))
+      status text, result jsonb, execution_id text, next_attempt_at timestamp(3), exhausted text, dead_letter_id text, created_at timestamp(3),
+      outcome text, started_at timestamp(3), finished_at timestamp(3), duration_ms int, exit_code int, outcome_message text, outcome_due_at timestamp(3))
     JOIN schedules s ON s.id = r.schedule_id`,
 } as const;
 
@@ -72,6 +86,13 @@ export async function insertRuns(tx: Tx, runs: RunInsert[]): Promise<void> {
     exhausted: r.exhausted ?? null,
     dead_letter_id: r.deadLetterId ?? null,
     created_at: sqlInstant(dialect, r.createdAt),
+    outcome: r.outcome ?? null,
+    started_at: sqlInstantOrNull(dialect, r.startedAt ?? null),
+    finished_at: sqlInstantOrNull(dialect, r.finishedAt ?? null),
+    duration_ms: r.durationMs ?? null,
+    exit_code: r.exitCode ?? null,
+    outcome_message: r.outcomeMessage ?? null,
+    outcome_due_at: sqlInstantOrNull(dialect, r.outcomeDueAt ?? null),
   }));
   const inserted = await executeSql(tx, INSERT_RUNS_SQL, JSON.stringify(doc));
   // Every fire leaves one run record (SPEC §1): a missing schedule row would silently drop one.

@@ -9,12 +9,12 @@ import { dialectOfDb } from '../client';
 
 /** Params: SQLite JSON array of run statuses, revision id, JSON array of schedule ids; PostgreSQL revision id, schedule ids, statuses. */
 export const LAST_RUNS_SQL = {
-  sqlite: `SELECT s.id AS schedule_id, r.id AS id, r.status AS status, r.trigger AS trigger, r.created_at AS created_at
+  sqlite: `SELECT s.id AS schedule_id, r.id AS id, r.status AS status, r.trigger AS trigger, r.created_at AS created_at, r.outcome AS outcome
     FROM schedules s
     JOIN json_each(?) AS st
     JOIN runs r ON r.id = (SELECT r2.id FROM runs r2 WHERE r2.schedule_id = s.id AND r2.status = st.value ORDER BY r2.created_at DESC, r2.id DESC LIMIT 1)
     WHERE s.revision_id = ? AND s.id IN (SELECT value FROM json_each(?))`,
-  postgresql: `SELECT s.id AS schedule_id, r.id AS id, r.status AS status, r.trigger AS trigger, r.created_at AS created_at
+  postgresql: `SELECT s.id AS schedule_id, r.id AS id, r.status AS status, r.trigger AS trigger, r.created_at AS created_at, r.outcome AS outcome
     FROM schedules s
     CROSS JOIN jsonb_array_elements_text($3::jsonb) AS st(status)
     JOIN runs r ON r.id = (SELECT r2.id FROM runs r2 WHERE r2.schedule_id = s.id AND r2.status = st.status ORDER BY r2.created_at DESC, r2.id DESC LIMIT 1)
@@ -25,6 +25,8 @@ export interface LastRunRecord {
   status: string;
   trigger: string;
   createdAt: Date;
+  /** SPEC §16.1 outcome, or null. */
+  outcome: string | null;
 }
 
 /**
@@ -34,7 +36,7 @@ export interface LastRunRecord {
 export async function findLastRuns(tx: Tx, revisionId: string, scheduleIds: string[], statuses: readonly string[]): Promise<Map<string, LastRunRecord>> {
   if (scheduleIds.length === 0) return new Map();
   const dialect = dialectOfDb(tx);
-  const rows = await tx.$queryRawUnsafe<{ schedule_id: string; id: string; status: string; trigger: string; created_at: Date | string }[]>(
+  const rows = await tx.$queryRawUnsafe<{ schedule_id: string; id: string; status: string; trigger: string; created_at: Date | string; outcome: string | null }[]>(
     LAST_RUNS_SQL[dialect],
     ...(dialect === 'sqlite' ? [JSON.stringify(statuses), revisionId, JSON.stringify(scheduleIds)] : [revisionId, JSON.stringify(scheduleIds), JSON.stringify(statuses)]),
   );
@@ -45,7 +47,7 @@ export async function findLastRuns(tx: Tx, revisionId: string, scheduleIds: stri
     const at = new Date(r.created_at).getTime();
     const seen = newest.get(r.schedule_id);
     if (!seen || at > seen.at || (at === seen.at && r.id > seen.id)) {
-      newest.set(r.schedule_id, { id: r.id, at, record: { status: r.status, trigger: r.trigger, createdAt: new Date(r.created_at) } });
+      newest.set(r.schedule_id, { id: r.id, at, record: { status: r.status, trigger: r.trigger, createdAt: new Date(r.created_at), outcome: r.outcome } });
     }
   }
   return new Map([...newest].map(([scheduleId, n]) => [scheduleId, n.record]));

@@ -25,17 +25,23 @@ export interface PendingAttemptInsert {
   deliveries?: number;
   /** A replay in flight: the dead letter it replays. */
   deadLetterId?: string | null;
+  /** In flight: the id its run will have (its check-in URL names it, SPEC §16.1). Default null. */
+  runId?: string | null;
+  /** Check-ins already received for it (a recovery keeps them, SPEC §16.1). Default null. */
+  checkin?: unknown;
 }
 
 const INSERT_PENDING_SQL = {
-  sqlite: `INSERT INTO pending_attempts (id, schedule_id, scheduled_for, trigger, attempt, due_at, in_flight, deliveries, dead_letter_id, created_at)
+  sqlite: `INSERT INTO pending_attempts (id, schedule_id, scheduled_for, trigger, attempt, due_at, in_flight, deliveries, dead_letter_id, run_id, checkin, created_at)
     SELECT p.value ->> 'id', p.value ->> 'schedule_id', p.value ->> 'scheduled_for', p.value ->> 'trigger', p.value ->> 'attempt', p.value ->> 'due_at',
-      p.value ->> 'in_flight', p.value ->> 'deliveries', p.value ->> 'dead_letter_id', p.value ->> 'created_at'
+      p.value ->> 'in_flight', p.value ->> 'deliveries', p.value ->> 'dead_letter_id', p.value ->> 'run_id',
+      CASE WHEN p.value -> 'checkin' IS NULL OR p.value ->> 'checkin' IS NULL THEN NULL ELSE json(p.value -> 'checkin') END, p.value ->> 'created_at'
     FROM json_each(?) AS p`,
-  postgresql: `INSERT INTO pending_attempts (id, schedule_id, scheduled_for, trigger, attempt, due_at, in_flight, deliveries, dead_letter_id, created_at)
-    SELECT p.id, p.schedule_id, p.scheduled_for, p.trigger, p.attempt, p.due_at, p.in_flight, p.deliveries, p.dead_letter_id, p.created_at
+  postgresql: `INSERT INTO pending_attempts (id, schedule_id, scheduled_for, trigger, attempt, due_at, in_flight, deliveries, dead_letter_id, run_id, checkin, created_at)
+    SELECT p.id, p.schedule_id, p.scheduled_for, p.trigger, p.attempt, p.due_at, p.in_flight, p.deliveries, p.dead_letter_id, p.run_id,
+      NULLIF(p.checkin, 'null'::jsonb), p.created_at
     FROM jsonb_to_recordset($1::jsonb) AS p(id text, schedule_id text, scheduled_for timestamp(3), trigger text, attempt int, due_at timestamp(3),
-      in_flight boolean, deliveries int, dead_letter_id text, created_at timestamp(3))`,
+      in_flight boolean, deliveries int, dead_letter_id text, run_id text, checkin jsonb, created_at timestamp(3))`,
 } as const;
 
 /**
@@ -56,6 +62,8 @@ export async function insertPendingAttempts(tx: Tx, rows: PendingAttemptInsert[]
     in_flight: dialect === 'sqlite' ? (r.inFlight ? 1 : 0) : (r.inFlight ?? false),
     deliveries: r.deliveries ?? 0,
     dead_letter_id: r.deadLetterId ?? null,
+    run_id: r.runId ?? null,
+    checkin: r.checkin ?? null,
     created_at: sqlInstant(dialect, r.createdAt),
   }));
   await executeSql(tx, INSERT_PENDING_SQL, JSON.stringify(doc));

@@ -6,7 +6,7 @@
  * column. The fire path reads a subset of the columns (`FiringSchedule`, claim-due.ts) through the
  * same decoders.
  */
-import { AFTER_COMPLETION_ACTIONS, CREATOR_TYPES, REPEATS, SCHEDULE_STATES, type AfterCompletionAction, type CreatorType, type PauserType, type Repeat, type ScheduleState } from '../contract';
+import { AFTER_COMPLETION_ACTIONS, CREATOR_TYPES, OVERLAP_POLICIES, REPEATS, SCHEDULE_STATES, type AfterCompletionAction, type CreatorType, type OverlapPolicy, type PauserType, type Repeat, type ScheduleState } from '../contract';
 
 /** A `schedules` row, camelCase like the Prisma model (see prisma/schema.prisma for each column). */
 export interface ScheduleRecord {
@@ -51,6 +51,10 @@ export interface ScheduleRecord {
   skippedOccurrences: number;
   /** SPEC §15: incremented by every change but a fire's. */
   version: number;
+  /** SPEC §16.1 `completion.expect_within_seconds`, or null. */
+  completionExpectSeconds: number | null;
+  /** SPEC §16.2. */
+  overlapPolicy: OverlapPolicy;
   createdAt: Date;
   updatedAt: Date;
 }
@@ -129,6 +133,8 @@ const COLUMNS: { [K in keyof ScheduleRecord]: { column: string; decode: (v: unkn
   createdById: { column: 'created_by_id', decode: (v) => text('created_by_id', v) },
   skippedOccurrences: { column: 'skipped_occurrences', decode: (v) => Number(v) },
   version: { column: 'version', decode: (v) => Number(v) },
+  completionExpectSeconds: { column: 'completion_expect_seconds', decode: rawIntOrNull },
+  overlapPolicy: { column: 'overlap_policy', decode: (v) => oneOf(OVERLAP_POLICIES, 'overlap_policy', v) },
   createdAt: { column: 'created_at', decode: (v) => instant('created_at', v) },
   updatedAt: { column: 'updated_at', decode: (v) => instant('updated_at', v) },
 };
@@ -154,7 +160,7 @@ export function toScheduleRecord(r: Record<string, unknown>): ScheduleRecord {
 }
 
 /** The columns Prisma's model API types as plain text that the record narrows. */
-type EnumKeys = 'repeat' | 'actionAfterCompletion' | 'pausedByType' | 'state' | 'createdByType';
+type EnumKeys = 'repeat' | 'actionAfterCompletion' | 'pausedByType' | 'state' | 'createdByType' | 'overlapPolicy';
 
 /**
  * A row as a reader may hold it (a parsed record, or Prisma's model row whose enum columns are plain
@@ -175,5 +181,6 @@ export function scheduleRecordOf<R extends ScheduleRowLike>(row: R): Omit<R, Enu
     pausedByType: COLUMNS.pausedByType.decode(row.pausedByType),
     state: COLUMNS.state.decode(row.state),
     createdByType: COLUMNS.createdByType.decode(row.createdByType),
+    overlapPolicy: COLUMNS.overlapPolicy.decode(row.overlapPolicy),
   };
 }

@@ -2,6 +2,7 @@
  * The schedule grid's query (SPEC §10): one scheduler's schedules filtered by state, enabled and a
  * text search, sorted by a whitelisted key, one page by offset, and how many match in all.
  *
+ * `outcome` keeps the schedules whose newest run has that outcome (SPEC §16.3).
  * The text search matches a case-insensitive substring of the name (alias), id, description, cron
  * or rate expression, one-time local time, timezone, the target's org / blob / revision / session (and
  * `org/blob`), and the workflow's definition and source blob. Target and workflow live in the
@@ -16,6 +17,9 @@ import { dialectOfDb } from '../client';
 import type { Dialect } from '../dialect';
 import { toScheduleRecord, type ScheduleRecord } from './schedule-record';
 
+/** The run statuses of undelivered attempts, which never carry an outcome (SPEC §8.1, §16.1). */
+const RUN_STATUSES_WITHOUT_OUTCOME = ['limit_exceeded', 'invocation_error', 'skipped'] as const;
+
 /** Sort keys of the grid, each with its SQL expression; every order ends with `id` so pages are stable. */
 export const SCHEDULE_SORT_KEYS = ['name', 'description', 'timezone', 'state', 'enabled', 'next_fire', 'created'] as const;
 export type ScheduleSortKey = (typeof SCHEDULE_SORT_KEYS)[number];
@@ -26,6 +30,8 @@ export interface ScheduleSearch {
   enabled?: boolean;
   /** Free text; blank means no text filter. */
   query?: string;
+  /** Only schedules whose newest run (by `created_at`, then `id`) has this outcome (SPEC §16.3). */
+  outcome?: string;
   sort: ScheduleSortKey;
   descending: boolean;
   /** Rows to skip (page index × page size) and rows to return. */
@@ -89,6 +95,17 @@ function whereClause(dialect: Dialect, s: ScheduleSearch): { sql: string; params
   const parts = [`revision_id = ${p(s.revisionId)}`];
   if (s.state) parts.push(`state = ${p(s.state)}`);
   if (s.enabled !== undefined) parts.push(dialect === 'sqlite' ? `enabled = ${p(s.enabled ? 1 : 0)}` : `enabled = ${p(s.enabled, '::boolean')}`);
+  if (s.outcome) {
+    // The newest run carries the outcome: the newest delivered (`success`) run has it, and no run of
+    // another status is newer. Outcomes are only ever on delivered runs. Each part is one probe of the
+    // runs(schedule_id, status, created_at, id) index per schedule.
+    // Placeholders in the order they appear (SQLite binds `?` by position).
+    const outcome = p(s.outcome);
+    const others = RUN_STATUSES_WITHOUT_OUTCOME.map((x) => p(x)).join(', ');
+    parts.push(`EXISTS (SELECT 1 FROM runs r WHERE r.id = (SELECT r2.id FROM runs r2 WHERE r2.schedule_id = schedules.id AND r2.status = 'success' ORDER BY r2.created_at DESC, r2.id DESC LIMIT 1)
+      AND r.outcome = ${outcome}
+      AND NOT EXISTS (SELECT 1 FROM runs r3 WHERE r3.schedule_id = schedules.id AND r3.status IN (${others}) AND (r3.created_at > r.created_at OR (r3.created_at = r.created_at AND r3.id > r.id))))`);
+  }
   const q = s.query?.trim();
   if (q) {
     const likes = spellings(dialect, q).map((text) => `${SEARCH_TEXT[dialect]} LIKE ${p(likePattern(text))} ESCAPE '\\'`);

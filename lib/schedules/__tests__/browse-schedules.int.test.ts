@@ -12,7 +12,7 @@ import { workflowTargetOf } from '../../testing/workflow-target';
 import { seed } from '../../../prisma/seed';
 import { randomUUID } from 'node:crypto';
 import { insertRuns, type RunInsert } from '../../db';
-import { browseSchedules, enabledCounts, lastRunStatuses, pendingRetries, SCHEDULE_SORT_KEYS, toSchedule, type Schedule, type ScheduleSortKey } from '..';
+import { browseSchedules, enabledCounts, inProgressRun, lastRunStatuses, pendingRetries, SCHEDULE_SORT_KEYS, toSchedule, type RunOutcomeState, type Schedule, type ScheduleSortKey } from '..';
 
 let db: Db;
 let cleanup: () => Promise<void>;
@@ -185,13 +185,58 @@ describe('browseSchedules', () => {
     await insertRuns(db, runs);
     const got = await lastRunStatuses({ db, actor: user, revision: scheduler, scheduleIds: page.map((s) => s.id) });
     expect(got).toEqual({
-      [page[0].id]: { status: 'limit_exceeded', trigger: 'manual', created_at: new Date(t0 + 2000).toISOString() },
-      [page[1].id]: { status: 'success', trigger: 'schedule', created_at: new Date(t0 + 5000).toISOString() },
-      [page[2].id]: { status: 'success', trigger: 'schedule', created_at: new Date(t0 + 9000).toISOString() },
+      [page[0].id]: { status: 'limit_exceeded', trigger: 'manual', created_at: new Date(t0 + 2000).toISOString(), outcome: null },
+      [page[1].id]: { status: 'success', trigger: 'schedule', created_at: new Date(t0 + 5000).toISOString(), outcome: null },
+      [page[2].id]: { status: 'success', trigger: 'schedule', created_at: new Date(t0 + 9000).toISOString(), outcome: null },
     });
     // The seeded scheduler's schedules are not this scheduler's: asked through this one, they have no runs.
     const seeded = await db.schedule.findFirstOrThrow({ where: { revisionId: { not: scheduler.id } } });
     expect(await lastRunStatuses({ db, actor: user, revision: scheduler, scheduleIds: [seeded.id] })).toEqual({});
+  });
+
+  it('filters by the newest run\'s outcome, and the last-run column carries that outcome (SPEC §16.3)', async () => {
+    const own = await db.revision.create({ data: { blobId: scheduler.blobId, state: 'draft' } });
+    const revision = { id: own.id, blobId: scheduler.blobId };
+    const names = ['o-ok', 'o-failed-after-ok', 'o-ok-then-error', 'o-timed-out-after-skip', 'o-never', 'o-running'];
+    const ids = await insertSchedules(db, names.map((alias) => ({ revisionId: own.id, alias, createdBy: { type: 'user' as const, id: user.id }, invocationTarget: {}, nextFireAt: null })));
+    const id = Object.fromEntries(names.map((n, i) => [n, ids[i]]));
+    const t0 = Date.parse('2030-05-01T00:00:00Z');
+    const runs: { row: RunInsert; outcome: string | null }[] = [];
+    const add = (scheduleId: string, ms: number, status: string, outcome: string | null) =>
+      runs.push({ row: { id: randomUUID(), scheduleId, scheduledFor: new Date(t0 + ms), trigger: 'schedule', status, result: {}, executionId: null, createdAt: new Date(t0 + ms) }, outcome });
+    add(id['o-ok'], 1000, 'success', 'succeeded');
+    add(id['o-failed-after-ok'], 1000, 'success', 'succeeded');
+    add(id['o-failed-after-ok'], 2000, 'success', 'failed');
+    add(id['o-ok-then-error'], 1000, 'success', 'succeeded');
+    add(id['o-ok-then-error'], 2000, 'invocation_error', null);
+    add(id['o-timed-out-after-skip'], 1000, 'skipped', null);
+    add(id['o-timed-out-after-skip'], 2000, 'success', 'timed_out');
+    add(id['o-running'], 3000, 'success', 'running');
+    await insertRuns(db, runs.map((r) => r.row));
+    for (const r of runs) if (r.outcome) await db.run.update({ where: { id: r.row.id }, data: { outcome: r.outcome } });
+
+    const filtered = async (outcome: RunOutcomeState) => (await browseSchedules({ db, actor: user, revision, outcome, sort: 'name' })).schedules.map((x) => x.alias);
+    expect(await filtered('succeeded')).toEqual(['o-ok']);
+    expect(await filtered('failed')).toEqual(['o-failed-after-ok']);
+    expect(await filtered('timed_out')).toEqual(['o-timed-out-after-skip']);
+    expect(await filtered('running')).toEqual(['o-running']);
+    expect(await filtered('pending')).toEqual([]);
+    const page = await browseSchedules({ db, actor: user, revision, outcome: 'failed' });
+    expect([page.total, page.pageCount]).toEqual([1, 1]);
+    // The column shows the same newest run's outcome (null where the newest run has none).
+    const last = await lastRunStatuses({ db, actor: user, revision, scheduleIds: ids });
+    expect(Object.fromEntries(names.map((n) => [n, last[id[n]]?.outcome]))).toEqual({
+      'o-ok': 'succeeded', 'o-failed-after-ok': 'failed', 'o-ok-then-error': null, 'o-timed-out-after-skip': 'timed_out', 'o-never': undefined, 'o-running': 'running',
+    });
+    // The schedule page's "in progress since": the oldest open run, from its /start (else its delivery).
+    expect(await inProgressRun({ db, actor: user, revision, scheduleId: id['o-ok'] })).toBeNull();
+    const open = runs.find((r) => r.outcome === 'running')!.row;
+    await db.run.update({ where: { id: open.id }, data: { startedAt: new Date(t0 + 3500), outcomeDueAt: new Date(t0 + 63_500) } });
+    expect(await inProgressRun({ db, actor: user, revision, scheduleId: id['o-running'] })).toEqual({
+      run_id: open.id, outcome: 'running', since: new Date(t0 + 3500).toISOString(), due_at: new Date(t0 + 63_500).toISOString(),
+    });
+    // Asked through another scheduler, it is not there.
+    expect(await inProgressRun({ db, actor: user, revision: scheduler, scheduleId: id['o-running'] })).toBeNull();
   });
 
   it('lists the pending attempts of a page\'s schedules, soonest due first, and only of this scheduler (the grid\'s "retrying", SPEC §12.2)', async () => {

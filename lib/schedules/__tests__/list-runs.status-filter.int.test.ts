@@ -58,7 +58,7 @@ it('pages through one status, or every run, newest first; a filtered page is one
   const last = runs.find((r) => r.id === newestFirst()[0])!;
   expect(last).toMatchObject({ id: 'ffffffff-ffff-4fff-8fff-ffffffffffff', status: 'invocation_error' });
   expect(await lastRunStatuses({ db, actor: w.actor(), revision: rev, scheduleIds: [scheduleId, other] })).toEqual({
-    [scheduleId]: { status: last.status, trigger: 'schedule', created_at: last.createdAt.toISOString() },
+    [scheduleId]: { status: last.status, trigger: 'schedule', created_at: last.createdAt.toISOString(), outcome: null },
     [other]: expect.objectContaining({ created_at: last.createdAt.toISOString() }),
   });
 

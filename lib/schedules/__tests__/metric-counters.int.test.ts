@@ -52,7 +52,7 @@ async function counted(db: Db) {
 
 /** The same figures as the scrape reads them (from the counters). */
 async function fromCounters(db: Db) {
-  const m = await collectFireMetrics(db, new Date());
+  const m = await collectFireMetrics(db, new Date(), TEST_LIMITS.schedulesPerRevision);
   return { runsByStatus: m.runsByStatus, schedules: m.schedules, skippedOccurrences: m.skippedOccurrences, autoPaused: m.autoPaused, retriesPending: m.retriesPending, deadLetters: m.deadLetters };
 }
 

@@ -7,7 +7,7 @@
  * others read an index range bounded by what they report (the last METRICS_WINDOW_SECONDS of runs,
  * the due schedules, the worker heartbeats). See docs/performance.md "/metrics".
  */
-import { fireLateness, type Db, type LatenessHistogram } from '../../db';
+import { fireLateness, perScheduleSeries, runDurations, type Db, type LatenessHistogram, type ScheduleSeries } from '../../db';
 import { workerLiveness } from './worker-heartbeats';
 
 /** Window of the "recent" figures (fires by status, lateness histogram), in seconds. */
@@ -40,12 +40,19 @@ export interface FireMetrics {
   deadLetters: number;
   /** Schedules the scheduler disabled after consecutive failures (SPEC §12.5), still disabled. */
   autoPaused: number;
+  /** Durations of the runs whose outcome ended in the last METRICS_WINDOW_SECONDS, by scheduler (SPEC §16.3). */
+  durations: { scheduler: string; histogram: LatenessHistogram }[];
+  /** The per-schedule series of the schedulers with `metrics_per_schedule` (SPEC §16.3). */
+  perSchedule: ScheduleSeries[];
 }
 
-/** Collect the figures at instant `now`. */
-export async function collectFireMetrics(db: Db, now: Date): Promise<FireMetrics> {
+/**
+ * Collect the figures at instant `now`. `schedulesPerScheduler` bounds the per-schedule series of each
+ * opted-in scheduler (the schedule limit, SPEC §16.3).
+ */
+export async function collectFireMetrics(db: Db, now: Date, schedulesPerScheduler: number): Promise<FireMetrics> {
   const since = new Date(now.getTime() - METRICS_WINDOW_SECONDS * 1000);
-  const [counters, recent, lateness, dueBacklog, oldestDue, workers, retries] = await Promise.all([
+  const [counters, recent, lateness, dueBacklog, oldestDue, workers, retries, durations, perSchedule] = await Promise.all([
     // A figure is the sum of its key's rows (PostgreSQL spreads a hot key over several, see the migration).
     db.metricCounter.groupBy({ by: ['key'], _sum: { value: true } }),
     db.run.groupBy({ by: ['status'], where: { createdAt: { gt: since } }, _count: { _all: true } }),
@@ -54,6 +61,8 @@ export async function collectFireMetrics(db: Db, now: Date): Promise<FireMetrics
     db.schedule.findFirst({ where: { nextFireAt: { lte: now } }, orderBy: { nextFireAt: 'asc' }, select: { nextFireAt: true } }),
     workerLiveness(db, now),
     db.run.groupBy({ by: ['status'], where: { createdAt: { gt: since }, attempt: { gt: 1 } }, _count: { _all: true } }),
+    runDurations(db, since),
+    perScheduleSeries(db, schedulesPerScheduler),
   ]);
   const counter = new Map(counters.map((c) => [c.key, Number(c._sum.value ?? 0)]));
   const prefixed = (prefix: string) => [...counter].filter(([key]) => key.startsWith(prefix)).map(([key, n]) => [key.slice(prefix.length), n] as const);
@@ -79,5 +88,7 @@ export async function collectFireMetrics(db: Db, now: Date): Promise<FireMetrics
     retriesPending: counter.get('pending_attempts') ?? 0,
     deadLetters: counter.get('dead_letters') ?? 0,
     autoPaused: counter.get('schedules_auto_paused') ?? 0,
+    durations,
+    perSchedule,
   };
 }

@@ -1,7 +1,7 @@
 import type { Actor } from '../../auth';
 import { searchSchedules, SCHEDULE_SORT_KEYS, type Db, type ScheduleSortKey } from '../../db';
 import { requireSchedulerRole } from '../access';
-import type { Schedule, ScheduleState } from '../contract';
+import type { RunOutcomeState, Schedule, ScheduleState } from '../contract';
 import { toSchedule } from './serialize';
 
 export { SCHEDULE_SORT_KEYS, type ScheduleSortKey };
@@ -15,6 +15,8 @@ export interface BrowseSchedulesOptions {
   revision: { id: string; blobId: string };
   state?: ScheduleState;
   enabled?: boolean;
+  /** Only schedules whose newest run has this outcome (the grid's last-run filter, SPEC §16.3). */
+  outcome?: RunOutcomeState;
   /** Case-insensitive text: name, id, description, cadence, timezone, target, workflow. */
   query?: string;
   /** Default `created` ascending: the API's `list_schedules` order. */
@@ -49,6 +51,7 @@ export async function browseSchedules(opts: BrowseSchedulesOptions): Promise<Sch
     revisionId: revision.id,
     state: opts.state,
     enabled: opts.enabled,
+    outcome: opts.outcome,
     query: opts.query,
     sort: opts.sort ?? 'created',
     descending: opts.descending ?? false,

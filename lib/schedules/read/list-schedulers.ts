@@ -46,7 +46,7 @@ export async function listSchedulers(db: Db, actor: Actor): Promise<SchedulerSum
  * for a missing or unreadable one (SPEC §2 non-disclosure), found by one scoped statement that does
  * the same work for both (docs/decisions.md 163).
  */
-export async function getSchedulerByRevision(db: Db, actor: Actor, revisionId: string): Promise<SchedulerSummary & { role: 'read' | 'write' | 'admin' }> {
+export async function getSchedulerByRevision(db: Db, actor: Actor, revisionId: string): Promise<SchedulerSummary & { role: 'read' | 'write' | 'admin'; metricsPerSchedule: boolean }> {
   const id = normalizeRef(revisionId);
   // Scoped in the query (STYLE §2.2): another org's scheduler is not found by the very statement that
   // misses a made-up id, so the two refusals take the same time.
@@ -69,5 +69,6 @@ export async function getSchedulerByRevision(db: Db, actor: Actor, revisionId: s
     scheduleCount,
     activeCount,
     role,
+    metricsPerSchedule: rev.blob.metricsPerSchedule,
   };
 }

@@ -4,7 +4,7 @@
  */
 import { rawOneOf, scheduleRecordOf, type ScheduleRecord, type ScheduleRowLike } from '../../db';
 import { driverOf } from '../../targets';
-import { DEFAULT_TARGET_TYPE, EVENTBRIDGE_DEFAULT_RETRY, EXHAUSTED_REASONS, RUN_STATUSES, RUN_TRIGGERS, storedTargetFields, type Paused, type TargetFields, type Run, type RunResult, type Schedule } from '../contract';
+import { DEFAULT_TARGET_TYPE, EVENTBRIDGE_DEFAULT_RETRY, EXHAUSTED_REASONS, RUN_OUTCOMES, RUN_STATUSES, RUN_TRIGGERS, storedTargetFields, type Paused, type TargetFields, type Run, type RunResult, type Schedule } from '../contract';
 
 /** A `schedules` row as answers read it: the row codec's record, or Prisma's model row (parsed by the codec); without its revision. */
 export type ScheduleRow = ScheduleRowLike;
@@ -32,6 +32,8 @@ export function toSchedule(stored: ScheduleRow): Schedule {
     ...(row.deadLetterArn !== null ? { dead_letter: { arn: row.deadLetterArn, ...(row.deadLetterRoleArn ? { role_arn: row.deadLetterRoleArn } : {}) } } : {}),
     ...(row.actionAfterCompletion === 'delete' ? { action_after_completion: 'delete' as const } : {}),
     ...(row.pauseAfterFailures !== null ? { pause_after_failures: row.pauseAfterFailures } : {}),
+    ...(row.completionExpectSeconds !== null ? { completion: { expect_within_seconds: row.completionExpectSeconds } } : {}),
+    ...(row.overlapPolicy !== 'allow_all' ? { overlap_policy: row.overlapPolicy } : {}),
     state: row.state,
     ...targetFields(row.invocationTargetType, row.invocationTarget),
     next_fire_at: row.nextFireAt ? row.nextFireAt.toISOString() : null,
@@ -77,8 +79,16 @@ export interface RunRow {
   exhausted: string | null;
   deadLetterId: string | null;
   createdAt: Date;
+  /** SPEC §16.1 (absent on rows read without these columns). */
+  outcome?: string | null;
+  startedAt?: Date | null;
+  finishedAt?: Date | null;
+  durationMs?: number | null;
+  exitCode?: number | null;
+  outcomeMessage?: string | null;
 }
 
+/** A `runs` row → its wire shape (SPEC §8.1, §16.1). */
 export function toRun(row: RunRow): Run {
   return {
     id: row.id,
@@ -94,5 +104,11 @@ export function toRun(row: RunRow): Run {
     ...(row.exhausted ? { exhausted: rawOneOf(EXHAUSTED_REASONS, 'runs.exhausted', row.exhausted) } : {}),
     ...(row.deadLetterId ? { dead_letter_id: row.deadLetterId } : {}),
     result: row.result as RunResult,
+    ...(row.outcome ? { outcome: rawOneOf(RUN_OUTCOMES, 'runs.outcome', row.outcome) } : {}),
+    ...(row.startedAt ? { started_at: row.startedAt.toISOString() } : {}),
+    ...(row.finishedAt ? { finished_at: row.finishedAt.toISOString() } : {}),
+    ...(row.durationMs != null ? { duration_ms: row.durationMs } : {}),
+    ...(row.exitCode != null ? { exit_code: row.exitCode } : {}),
+    ...(row.outcomeMessage != null ? { outcome_message: row.outcomeMessage } : {}),
   };
 }

@@ -12,7 +12,7 @@
 import { blobRoles, readableBy, visibleOrgIds, type Actor } from '../../auth';
 import { countEnabled, findLastRuns, findPendingRetries, rawOneOf, type Db } from '../../db';
 import { requireSchedulerRole } from '../access';
-import { RUN_STATUSES, RUN_TRIGGERS, type PendingRetry, type RunStatus, type RunTrigger, type TargetOptions } from '../contract';
+import { RUN_OUTCOMES, RUN_STATUSES, RUN_TRIGGERS, type PendingRetry, type RunOutcomeState, type RunStatus, type RunTrigger, type TargetOptions } from '../contract';
 
 /** Most sessions and definitions offered in the pickers, so a huge catalog cannot blow up a page. */
 const OPTIONS_MAX = 500;
@@ -72,6 +72,8 @@ export interface LastRun {
   trigger: RunTrigger;
   /** When the fire was recorded (ISO UTC). */
   created_at: string;
+  /** Its outcome (SPEC §16.3: the column shows it when there is one), or null. */
+  outcome: RunOutcomeState | null;
 }
 
 /**
@@ -89,7 +91,7 @@ export async function lastRunStatuses(opts: {
   await requireSchedulerRole(db, actor, revision.blobId, 'read');
   const out: Record<string, LastRun> = {};
   for (const [scheduleId, run] of await findLastRuns(db, revision.id, scheduleIds, RUN_STATUSES)) {
-    out[scheduleId] = { status: rawOneOf(RUN_STATUSES, 'runs.status', run.status), trigger: rawOneOf(RUN_TRIGGERS, 'runs.trigger', run.trigger), created_at: run.createdAt.toISOString() };
+    out[scheduleId] = { status: rawOneOf(RUN_STATUSES, 'runs.status', run.status), trigger: rawOneOf(RUN_TRIGGERS, 'runs.trigger', run.trigger), created_at: run.createdAt.toISOString(), outcome: run.outcome === null ? null : rawOneOf(RUN_OUTCOMES, 'runs.outcome', run.outcome) };
   }
   return out;
 }

@@ -34,6 +34,8 @@ export interface RunScheduleOptions {
   delivery?: DeliveryDeps;
   /** The fire engine with the process's facades (default: the product's, `schedulerEngine`). */
   engine?: Engine;
+  /** SPEC §16.2: `skip` records the run `skipped` (not delivered) while one is in progress. Default `allow_all`. */
+  overlap?: 'allow_all' | 'skip';
 }
 
 export async function runSchedule(opts: RunScheduleOptions): Promise<Run> {
@@ -57,7 +59,7 @@ export async function runSchedule(opts: RunScheduleOptions): Promise<Run> {
     ]);
     const latest = Math.max(latestRun?.scheduledFor.getTime() ?? -Infinity, latestInFlight?.scheduledFor.getTime() ?? -Infinity);
     const scheduledFor = Number.isFinite(latest) ? new Date(latest + 1) : now;
-    const started = await engine.startManualFire(tx, row, { scheduledFor, now, limits });
+    const started = await engine.startManualFire(tx, row, { scheduledFor, now, limits, overlap: opts.overlap ?? 'allow_all' });
     // SPEC §15: who pressed Run now, in the transaction that fires (an external target's run follows its delivery).
     await recordActivity(tx, { revisionId: revision.id, schedule: { id: row.id, name: row.name, alias: row.alias }, action: 'run_now', executionId: started.runId, by: actor, at: now });
     return started;

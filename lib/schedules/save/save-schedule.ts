@@ -27,6 +27,10 @@ export interface SavedFields extends ScheduleTiming {
   deadLetterRoleArn: string | null;
   actionAfterCompletion: 'none' | 'delete';
   pauseAfterFailures: number | null;
+  /** SPEC §16.1 `completion.expect_within_seconds`, or null. */
+  completionExpectSeconds: number | null;
+  /** SPEC §16.2. */
+  overlapPolicy: 'allow_all' | 'skip' | 'buffer_one';
   enabled: boolean;
   invocationTargetType: TargetFields['invocation_target_type'];
   invocationTarget: TargetFields['invocation_target'];
@@ -246,6 +250,8 @@ export async function checkSchedule(db: Tx, request: SaveRequest, opts: CheckSch
     deadLetterRoleArn: input.dead_letter?.role_arn ?? null,
     actionAfterCompletion: input.action_after_completion ?? 'none',
     pauseAfterFailures: input.pause_after_failures ?? null,
+    completionExpectSeconds: input.completion?.expect_within_seconds ?? null,
+    overlapPolicy: input.overlap_policy ?? 'allow_all',
     enabled,
     invocationTargetType: type,
     invocationTarget: target as TargetFields['invocation_target'],

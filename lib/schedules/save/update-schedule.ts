@@ -146,6 +146,8 @@ async function checkUpdate(tx: Tx, opts: UpdateScheduleOptions, patch: ScheduleU
     dead_letter: current.dead_letter,
     action_after_completion: current.action_after_completion,
     pause_after_failures: current.pause_after_failures,
+    completion: current.completion,
+    overlap_policy: current.overlap_policy,
     // An invocation_target sent without its type keeps the stored type (only fields sent change).
     invocation_target_type: current.invocation_target_type,
     invocation_target: current.invocation_target,

@@ -3,6 +3,7 @@
  * delivered after the claim commits (at least once; FIFO queues and topics, Step Functions and ECS
  * de-duplicate by the occurrence id).
  */
+import { substituteContextAttributes } from '../context-attributes';
 import { defineDriver, fireContextOf, type DriverOutcome } from '../driver';
 import { AWS_TARGET, AwsInvocationTargetSchema, type AwsInvocationTarget } from './contract';
 import { readOrgAwsIn } from '../../auth';
@@ -37,7 +38,9 @@ export const awsDriver = defineDriver<AwsInvocationTarget, AwsSentRequest, 'aws'
   async deliver({ target, ctx }, env): Promise<DriverOutcome> {
     const plan = planAwsAuth(env.facts.aws, { arn: target.arn, roleArn: target.role_arn, scheduleId: ctx.scheduleId, workerOrgs: env.awsWorkerCredentialsOrgs });
     if (!plan.ok) return { status: 'invocation_error', result: plan.result, executionId: null, request: null, retryable: plan.retryable };
-    const out = await deliverAws({ target, fire: await fireContextOf(ctx), pool: env.pool, auth: plan.auth });
+    // SPEC §13.4: `input` is templated at each attempt; the default event (no input) never is.
+    const input = target.input === undefined ? undefined : substituteContextAttributes(target.input, await ctx.attributes());
+    const out = await deliverAws({ target: input === undefined ? target : { ...target, input }, fire: await fireContextOf(ctx), pool: env.pool, auth: plan.auth });
     return { status: out.status, result: out.result, executionId: null, request: out.request, retryable: out.retryable };
   },
 });

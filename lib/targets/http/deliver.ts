@@ -10,6 +10,7 @@ import { Webhook } from 'standardwebhooks';
 import type { HttpAllowList } from '../../config';
 import { toError } from '../../errors';
 import { sdkRegion } from '../aws/clients';
+import { substituteContextAttributes, type ContextAttributes } from '../context-attributes';
 import { defaultEvent, occurrenceId } from '../default-event';
 import type { DeliveryOutcome, FireContext } from '../driver';
 import type { DeliveryPool } from '../pool';
@@ -49,6 +50,12 @@ export interface HttpDeliveryRequest {
   resolve?: HostResolver;
   /** The `webhook-timestamp` clock. Default: the system clock. */
   now?: () => Date;
+  /**
+   * SPEC §13.4, §16.1: the attempt's context attributes, substituted in `body` (its serialized JSON
+   * text); their `checkinUrl` is also sent as the `scheduler-checkin-url` header. Absent: no
+   * substitution, no header (tools and tests that build a request without the engine).
+   */
+  attributes?: ContextAttributes;
 }
 
 /**
@@ -62,14 +69,19 @@ export async function buildWebhookRequest(req: HttpDeliveryRequest): Promise<Htt
   if (req.signingSecrets.length === 0) throw new Error('a webhook needs at least one signing secret');
   const { target, fire } = req;
   const id = occurrenceId(fire);
+  // SPEC §13.4: the target's body is templated in its serialized text; the default event never is.
   const body =
     target.body !== undefined
-      ? JSON.stringify(target.body)
+      ? req.attributes
+        ? substituteContextAttributes(JSON.stringify(target.body), req.attributes)
+        : JSON.stringify(target.body)
       : JSON.stringify(defaultEvent({ ...fire, region: fire.region ?? (await sdkRegion()) }));
   const at = (req.now ?? (() => new Date()))();
   const signature = req.signingSecrets.map((s) => new Webhook(s).sign(id, at, body)).join(' ');
   const headers: Record<string, string> = { 'content-type': 'application/json', 'user-agent': WEBHOOK_USER_AGENT };
   for (const [name, value] of Object.entries(target.headers ?? {})) headers[name.toLowerCase()] = value;
+  // SPEC §16.1: where the receiver checks in (set after the target's own headers: it cannot be overridden).
+  if (req.attributes?.checkinUrl) headers['scheduler-checkin-url'] = req.attributes.checkinUrl;
   headers['webhook-id'] = id;
   headers['webhook-timestamp'] = String(Math.floor(at.getTime() / 1000));
   headers['webhook-signature'] = signature;

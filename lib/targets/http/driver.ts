@@ -107,7 +107,8 @@ export const httpDriver = defineDriver<HttpInvocationTarget, HttpSentRequest, 's
     if (typeof url === 'string') await checkDestinationAtSave(url, deps.allowList, deps.resolve);
   },
   async deliver({ target, ctx }, env): Promise<DriverOutcome> {
-    const out = await deliverHttp({ target, fire: await fireContextOf(ctx), signingSecrets: env.facts.signingSecrets, allowList: env.allowList, pool: env.pool, resolve: env.resolve });
+    const [fire, attributes] = await Promise.all([fireContextOf(ctx), ctx.attributes()]);
+    const out = await deliverHttp({ target, fire, attributes, signingSecrets: env.facts.signingSecrets, allowList: env.allowList, pool: env.pool, resolve: env.resolve });
     return { status: out.status, result: out.result, executionId: null, request: out.request, retryable: out.retryable };
   },
 });

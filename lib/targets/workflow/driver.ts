@@ -19,6 +19,7 @@ import {
   type WorkflowGateway,
 } from '../../workflows';
 import type { InvocationError } from '../../workflows/contract';
+import { substituteInStrings } from '../context-attributes';
 import { defaultEvent } from '../default-event';
 import type { RunStatus } from '../define';
 import { defineDriver, type DriverOutcome, type InTransactionAttempt } from '../driver';
@@ -154,7 +155,9 @@ function outcome(f: Failure): DriverOutcome {
  * of this occurrence as `[{"alias": "event", "value": <event>}]`.
  */
 async function inputDataOf(it: InvocationTarget, ctx: Attempt['ctx']): Promise<InvocationTarget['input_data']> {
-  if (it.input_data.length > 0 || !ctx.defaultEventAsInput) return it.input_data;
+  // SPEC §13.4: the string values inside the target's own input_data are templated; the default event never is.
+  if (it.input_data.length > 0) return JSON.stringify(it.input_data).includes('<') ? substituteInStrings(it.input_data, await ctx.attributes()) : it.input_data;
+  if (!ctx.defaultEventAsInput) return it.input_data;
   const event = defaultEvent({ scheduleId: ctx.scheduleId, scheduledFor: ctx.scheduledFor, trigger: ctx.trigger, ...(await ctx.identity()) });
   return [{ alias: 'event', value: { ...event, resources: [...event.resources] } }];
 }

@@ -6,7 +6,7 @@ import { revisionOf, schedulerPage } from '@/app/lib/server';
 import { Breadcrumbs } from '@/components/breadcrumbs';
 import { formatUtc } from '@/components/format';
 import { findSigningSecret } from '@/lib/schedules';
-import { rotateSigningSecretAction, showSigningSecretAction } from './actions';
+import { rotateSigningSecretAction, setMetricsPerScheduleAction, showSigningSecretAction } from './actions';
 
 export const dynamic = 'force-dynamic';
 export const metadata: Metadata = { title: 'Scheduler settings' };
@@ -14,7 +14,8 @@ export const metadata: Metadata = { title: 'Scheduler settings' };
 const PREVIOUS_COLUMNS = [{ label: 'Secret' }, { label: 'Created' }, { label: 'Retired' }, { label: 'Signs until' }];
 
 /**
- * A scheduler's settings: its webhook signing secret (SPEC §13.1), shown once, rotatable. Needs
+ * A scheduler's settings: its webhook signing secret (SPEC §13.1), shown once, rotatable, and its
+ * opt-in to the per-schedule series of /metrics (SPEC §16.3 `metrics_per_schedule`). Needs
  * `admin` on the scheduler; anyone else gets the 404 page, as for a scheduler that does not exist.
  */
 export default async function SchedulerSettingsPage({ params }: { params: Promise<{ revisionId: string }> }) {
@@ -85,6 +86,28 @@ export default async function SchedulerSettingsPage({ params }: { params: Promis
             </DataTable>
           </>
         ) : null}
+      </section>
+
+      <section className="container stack" aria-labelledby="metrics-title">
+        <h2 id="metrics-title" className="container-title">
+          Per-schedule metrics
+        </h2>
+        <p className="container-intro small">
+          <code>/metrics</code> always counts this scheduler&apos;s fires, failures and run durations. With per-schedule metrics on, it also
+          names each of its schedules (up to the schedule limit): <code>scheduler_schedule_last_success_timestamp_seconds</code>,{' '}
+          <code>scheduler_schedule_next_fire_timestamp_seconds</code> and <code>scheduler_schedule_consecutive_failures</code>, labelled
+          with the schedule. Off by default: every schedule is a series to store, and its name is shown to whoever scrapes.
+        </p>
+        <p data-testid="metrics-per-schedule">
+          Per-schedule metrics are <strong>{scheduler.metricsPerSchedule ? 'on' : 'off'}</strong>.
+        </p>
+        <div className="page-actions">
+          <ActionForm
+            action={setMetricsPerScheduleAction.bind(null, revisionId, !scheduler.metricsPerSchedule)}
+            submitLabel={scheduler.metricsPerSchedule ? 'Turn off' : 'Turn on'}
+            label={scheduler.metricsPerSchedule ? 'Turn per-schedule metrics off' : 'Turn per-schedule metrics on'}
+          />
+        </div>
       </section>
     </div>
   );

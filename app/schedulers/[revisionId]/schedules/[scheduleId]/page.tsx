@@ -22,6 +22,7 @@ import { isDomainError } from '@/lib/errors';
 import { eventBridgeViewOfScheduler, scheduleArn } from '@/lib/api';
 import {
   getSchedule,
+  inProgressRun,
   listedDeadLettersOfRuns,
   listRuns,
   pendingRetries,
@@ -130,7 +131,11 @@ export default async function SchedulePage({ params, searchParams }: Props) {
   ]);
   const overdue = overdueOf(schedule.next_fire_at, workers);
   // Pending attempts before the runs: an attempt made in between then shows among the runs (run-groups.ts).
-  const pending = (await pendingRetries({ db, actor, revision, scheduleIds: [schedule.id] }))[schedule.id] ?? [];
+  const [pendingBySchedule, inProgress] = await Promise.all([
+    pendingRetries({ db, actor, revision, scheduleIds: [schedule.id] }),
+    inProgressRun({ db, actor, revision, scheduleId: schedule.id }),
+  ]);
+  const pending = pendingBySchedule[schedule.id] ?? [];
   const status = oneOf(param(sp, 'status'), RUN_STATUSES);
   const runsCursor = param(sp, 'runs') || null;
   // The cursors of the newer pages this one was reached through, for "← Newer" (components/cursor-pager.tsx).
@@ -198,6 +203,17 @@ export default async function SchedulePage({ params, searchParams }: Props) {
         </div>
 
         {!schedule.enabled && schedule.paused ? <PausedNotice paused={schedule.paused} who={pauser ?? null} /> : null}
+        {inProgress ? (
+          <p className="alert alert-info" data-testid="in-progress">
+            In progress since <ZonedTime instant={inProgress.since} zone={schedule.timezone} /> ({inProgress.outcome === 'running' ? 'started' : 'delivered, no check-in yet'})
+            {inProgress.due_at ? (
+              <>
+                ; times out at <ZonedTime instant={inProgress.due_at} zone={schedule.timezone} />
+              </>
+            ) : null}
+            .
+          </p>
+        ) : null}
 
         <section className="container" aria-labelledby="details-title">
           <h2 id="details-title" className="container-title">

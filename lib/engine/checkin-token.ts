@@ -1,0 +1,70 @@
+/**
+ * Check-in URLs (SPEC §16.1): `<base>/api/v1/checkins/<token>`, one per attempt, where the token is
+ * the attempt's run id and a 128-bit HMAC of it under a key derived from the server key
+ * (docs/decisions.md 190). Nothing is stored: any process holding the server key mints the same URL
+ * for a run (a recovered delivery repeats its URL), and verifying a token needs no database read, so
+ * an unknown or forged token costs one HMAC and answers the same 404 as every other unknown token.
+ */
+import { createHmac, timingSafeEqual } from 'node:crypto';
+
+/** Bytes of the run id (a UUID) and of the MAC in a token. */
+const ID_BYTES = 16;
+const MAC_BYTES = 16;
+/** base64url of 32 bytes. */
+const TOKEN_PATTERN = /^[A-Za-z0-9_-]{43}$/;
+/** What the subkey is derived for: changing it invalidates every outstanding check-in URL. */
+const PURPOSE = 'scheduler check-in tokens v1';
+
+/** How an engine names each attempt's check-in URL (composed by a process's edge, `checkinUrls`). */
+export interface CheckinUrls {
+  /** The check-in URL of the attempt recorded as run `runId` (a UUID). */
+  url(runId: string): string;
+}
+
+/** The path under the public URL that serves check-ins (app/api/v1/checkins). */
+export const CHECKIN_PATH = '/api/v1/checkins/';
+
+/** The subkey of `serverKey` (32 bytes) for check-in tokens. */
+export function checkinKey(serverKey: Buffer): Buffer {
+  return createHmac('sha256', serverKey).update(PURPOSE).digest();
+}
+
+function uuidBytes(runId: string): Buffer {
+  const hex = runId.replaceAll('-', '');
+  if (!/^[0-9a-f]{32}$/.test(hex)) throw new Error(`a check-in token names a run id (a lowercase UUID), not "${runId.slice(0, 40)}"`);
+  return Buffer.from(hex, 'hex');
+}
+
+function macOf(key: Buffer, id: Buffer): Buffer {
+  return createHmac('sha256', key).update(id).digest().subarray(0, MAC_BYTES);
+}
+
+/** The token of run `runId` under subkey `key` (`checkinKey`): 43 base64url characters. */
+export function checkinToken(key: Buffer, runId: string): string {
+  const id = uuidBytes(runId);
+  return Buffer.concat([id, macOf(key, id)]).toString('base64url');
+}
+
+/**
+ * The run id a token names, or null when it is not one this key minted (compared in constant time).
+ * Pure but for the HMAC: no database read.
+ */
+export function runIdOfCheckinToken(key: Buffer, token: string): string | null {
+  if (!TOKEN_PATTERN.test(token)) return null;
+  const bytes = Buffer.from(token, 'base64url');
+  if (bytes.length !== ID_BYTES + MAC_BYTES) return null;
+  const id = bytes.subarray(0, ID_BYTES);
+  if (!timingSafeEqual(macOf(key, id), bytes.subarray(ID_BYTES))) return null;
+  const hex = id.toString('hex');
+  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
+}
+
+/**
+ * Check-in URLs under `publicUrl` (SCHEDULER_PUBLIC_URL, no trailing slash needed) with the server
+ * key `serverKey`: what a process's edge gives its engine (worker/main.ts, lib/api/runtime.ts).
+ */
+export function checkinUrls(publicUrl: string, serverKey: Buffer): CheckinUrls {
+  const base = publicUrl.replace(/\/+$/, '') + CHECKIN_PATH;
+  const key = checkinKey(serverKey);
+  return { url: (runId) => base + checkinToken(key, runId) };
+}
