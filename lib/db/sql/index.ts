@@ -17,7 +17,7 @@ export {
 } from './record-outcomes';
 export { advanceNextFire, ADVANCE_NEXT_FIRE_SQL, type Advance } from './advance-next-fire';
 export { findFiredOccurrences } from './find-fired-occurrences';
-export { insertRuns, INSERT_RUNS_SQL, type RunInsert } from './insert-runs';
+export { insertRuns, INSERT_RUNS_SQL, type RunInsert, type RunOutcomeColumns } from './insert-runs';
 export { findFireTargets, countRecentExecutionsBySession, type FireTargetKey, type FireTargetRow } from './resolve-fire-targets';
 export { insertExecutions, INSERT_EXECUTIONS_SQL, type ExecutionInsert } from './insert-executions';
 export { deleteExpiredRows, type ExpiringTable } from './delete-expired-runs';
