@@ -509,6 +509,23 @@ describe('SPEC §14 credentials', () => {
     expect(old.message).toMatch(/^Signature expired: \d{8}T\d{6}Z is now earlier than \d{8}T\d{6}Z \(\d{8}T\d{6}Z - 15 min\.\)$/);
   });
 
+  it('a session token is refused: the SDK with sessionToken, and a raw request with an unsigned X-Amz-Security-Token (SPEC §14 "Signing")', async () => {
+    const list = new ListScheduleGroupsCommand({});
+    const invalid = { name: 'UnrecognizedClientException', status: 403, message: 'The security token included in the request is invalid.' };
+    const withToken = new SchedulerClient({ endpoint: server.url, region: REGION, credentials: { ...BOOT, sessionToken: 'FwoGZXIvYXdzEJr//////////wEaDGarbage' }, maxAttempts: 1 });
+    expect(await sdkRefusal(withToken.send(list))).toEqual(invalid);
+    // A raw request carrying a token (the signature is not even looked at: the token is refused first).
+    const now = new Date().toISOString().replace(/[-:]/g, '').replace(/\.\d{3}/, '');
+    const current = await fetch(`${server.url}/schedule-groups`, {
+      headers: { 'x-amz-security-token': 'anything', 'x-amz-date': now, authorization: `AWS4-HMAC-SHA256 Credential=${BOOT.accessKeyId}/${now.slice(0, 8)}/${REGION}/scheduler/aws4_request, SignedHeaders=host;x-amz-date, Signature=00` },
+    });
+    expect(current.status).toBe(403);
+    expect(current.headers.get('x-amzn-errortype')).toBe('UnrecognizedClientException');
+    expect(await current.json()).toMatchObject({ Message: 'The security token included in the request is invalid.' });
+    // The same client without the token is accepted.
+    expect((await client().send(list)).ScheduleGroups!.length).toBeGreaterThan(0);
+  });
+
   it('a read pair reads but is refused writes with AccessDeniedException', async () => {
     const pair = await createAccessKey(t.db, { actor: operator, owner: { type: 'org', org: 'acme-corp' }, input: { name: 'reader', role: 'read' }, now: new Date() });
     const reader = client(pair.accessKey.accessKeyId, pair.secretAccessKey);
