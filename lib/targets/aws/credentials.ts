@@ -154,7 +154,11 @@ export function checkAwsArnAtSave(org: OrgAws, arn: string, roleArn: string | nu
   const checked = checkedArns(org, arn, roleArn);
   for (const [value, path] of [[arn, paths.arn], [roleArn, paths.role]] as const) {
     if (value && checked.includes(value) && foreignArn([value], org.allowedAccounts)) {
-      throw new DomainError('invalid_invocation_target', `${path} names AWS account ${arnAccount(value) ?? '(none)'}, which is not among the org's allowed_accounts (${org.allowedAccounts!.join(', ')})`, { path });
+      const account = arnAccount(value);
+      const why = account
+        ? `${path} names AWS account ${account}, which is not among the org's allowed_accounts (${org.allowedAccounts!.join(', ')})`
+        : `${path} names no AWS account to check against the org's allowed_accounts (${org.allowedAccounts!.join(', ')}); a universal target needs the org's assumed role (credentials "role")`;
+      throw new DomainError('invalid_invocation_target', why, { path });
     }
   }
   if (org.credentials === 'role' && !roleArn) {
