@@ -194,6 +194,30 @@ describe('SPEC §14 schedules', () => {
     expect(after.Target).toEqual({ Arn: workflowArn(), RoleArn: ROLE, RetryPolicy: { MaximumEventAgeInSeconds: 86400, MaximumRetryAttempts: 185 } });
   });
 
+  it('FlexibleTimeWindow {Mode: OFF, MaximumWindowInMinutes}: accepted as the model allows, read back as sent, no window applied; a product edit of the window or a full-replacement update drops it (decision 315)', async () => {
+    const c = client();
+    const revision = await revisionOfGroup('default');
+    await c.send(new CreateScheduleCommand(scheduleInput('off-window', { FlexibleTimeWindow: { Mode: 'OFF', MaximumWindowInMinutes: 15 } })));
+    expect((await c.send(new GetScheduleCommand({ Name: 'off-window' }))).FlexibleTimeWindow).toEqual({ Mode: 'OFF', MaximumWindowInMinutes: 15 });
+    // OFF: the occurrence fires at its nominal instant, 08:00 UTC, whatever the window says.
+    const s = await getSchedule({ db: t.db, actor: operator, revision, scheduleRef: 'off-window' });
+    expect(s.flexible_time_window?.mode ?? 'off').toBe('off');
+    expect(new Date(s.next_fire_at!).toISOString()).toMatch(/T08:00:00\.000Z$/);
+    // The model's bound still applies.
+    expect((await sdkRefusal(c.send(new UpdateScheduleCommand(scheduleInput('off-window', { FlexibleTimeWindow: { Mode: 'OFF', MaximumWindowInMinutes: 1441 } })))))).toMatchObject({
+      name: 'ValidationException',
+      message: "1 validation error detected: Value '1441' at 'flexibleTimeWindow.maximumWindowInMinutes' failed to satisfy constraint: Member must have value less than or equal to 1440",
+    });
+    // Full replacement: an update without the window answers none.
+    await c.send(new UpdateScheduleCommand(scheduleInput('off-window')));
+    expect((await c.send(new GetScheduleCommand({ Name: 'off-window' }))).FlexibleTimeWindow).toEqual({ Mode: 'OFF' });
+    // A product edit of the window replaces the copy: what the product holds is answered.
+    await c.send(new UpdateScheduleCommand(scheduleInput('off-window', { FlexibleTimeWindow: { Mode: 'OFF', MaximumWindowInMinutes: 30 } })));
+    await updateSchedule({ db: t.db, actor: operator, revision, scheduleRef: 'off-window', input: { flexible_time_window: { mode: 'off' } }, limits, now: new Date() });
+    expect((await c.send(new GetScheduleCommand({ Name: 'off-window' }))).FlexibleTimeWindow).toEqual({ Mode: 'OFF' });
+    await c.send(new DeleteScheduleCommand({ Name: 'off-window' }));
+  });
+
   it('names are unique per group, not across groups; a missing group is 404', async () => {
     const c = client();
     await c.send(new CreateScheduleCommand(scheduleInput('same-name')));
