@@ -354,7 +354,7 @@ test('Signing: a session token is refused UnrecognizedClientException by boto3, 
   const script = String.raw`
 import os, boto3
 from botocore.exceptions import ClientError
-c = boto3.client("scheduler", endpoint_url=os.environ["BASE"], region_name="us-east-1", aws_session_token="FwoGZXIvYXdzEJr//////////wEaDGarbage")
+c = boto3.client("scheduler", endpoint_url=os.environ["BASE"], region_name="us-east-1", aws_access_key_id=os.environ["AWS_ACCESS_KEY_ID"], aws_secret_access_key=os.environ["AWS_SECRET_ACCESS_KEY"], aws_session_token="FwoGZXIvYXdzEJr//////////wEaDGarbage")
 try:
     c.list_schedule_groups()
     print("accepted")
@@ -439,7 +439,10 @@ print(c.create_schedule(Name=os.environ["NAME"], ScheduleExpression=os.environ["
     await expect.poll(async () => (await sqs.send(new ReceiveMessageCommand({ QueueUrl, WaitTimeSeconds: 1 }))).Messages?.map((m) => m.Body) ?? [], { timeout: 60_000 }).toEqual(['from the AWS CLI']);
     const revisionId = ((await (await request.get('/api/v1/orgs/acme-corp/blobs/default', { headers })).json()).default_revision_id) as string;
     const runsOf = async (name: string) => {
-      const r = await request.post(`/api/v1/revisions/${revisionId}/data`, { headers, data: { engine: 'scheduler_blobhub', command: 'list_executions', schedule_id: name } });
+      // list_executions takes the schedule's id: get_schedule finds it by name.
+      const got = await request.post(`/api/v1/revisions/${revisionId}/data`, { headers, data: { engine: 'scheduler_blobhub', command: 'get_schedule', schedule_id: name } });
+      const id = (await got.json()).schedule.id as string;
+      const r = await request.post(`/api/v1/revisions/${revisionId}/data`, { headers, data: { engine: 'scheduler_blobhub', command: 'list_executions', schedule_id: id } });
       return ((await r.json()).executions ?? []) as { status: string; result: Record<string, unknown> }[];
     };
     await expect.poll(async () => (await runsOf(names.unknown))[0]?.result, { timeout: 60_000 }).toEqual({

@@ -111,7 +111,12 @@ export function ContextAttributeTools({ kit, name, as }: { kit: FieldKit; name: 
               <span className="muted">{preview.ok ? null : preview.why}</span>
             )}
           </p>
-          {preview.ok ? <pre className="code-block">{preview.text}</pre> : null}
+          {/* A long payload scrolls: the block takes focus for keyboard scrolling (WCAG 2.1.1, axe scrollable-region-focusable). */}
+          {preview.ok ? (
+            <pre className="code-block" tabIndex={0} role="region" aria-label="Payload of the next fire">
+              {preview.text}
+            </pre>
+          ) : null}
         </div>
       ) : null}
     </div>
