@@ -2,7 +2,8 @@
  * The EventBridge Scheduler-compatible API of the running product (issue "EventBridge
  * Scheduler-compatible API", SPEC §14), driven as its users drive it: the real AWS SDK for
  * JavaScript v3, the AWS CLI (v1, python3) and boto3 — the README's own example files — and the
- * browser for access keys and the form. Groups this file makes are deleted at the end; the org's
+ * browser for access keys and the form. Universal targets are delivered by the worker to moto's
+ * server (AWS_ENDPOINT_URL, exported before the servers start, as npm test does). Groups this file makes are deleted at the end; the org's
  * `default` group (created on first use, never deleted) keeps the schedules the worker fires.
  */
 import {
