@@ -14,6 +14,8 @@ import { finishManualFire, startManualFire, type StartedManualFire } from './man
 import type { FireOutcome } from './outcomes';
 import type { Limits } from '../config';
 import type { FiringSchedule } from '../db';
+import type { ScheduleIdentity } from '../targets';
+import { SchedulerFactCache, type ContextInput } from './context';
 
 export interface Engine {
   readonly deps: EngineDeps;
@@ -41,6 +43,12 @@ export interface Engine {
   recordCheckIn(db: Db, opts: { runId: string; checkin: CheckinKind; message: string | null; now: Date }): Promise<CheckinAnswer>;
   /** Decide `timed_out` for runs past their completion deadline at `now` (SPEC §16.1, completion.ts). */
   timeOutRuns(db: Db, now: Date): Promise<{ runId: string; scheduleId: string }[]>;
+  /**
+   * How schedule `s` names itself in its fires (SPEC §13.3, §13.4, §14): the identity a facade stored
+   * with it, else its org's account, region and `…:schedule/<scheduler name>/<alias or id>` — what
+   * its attempts' context attributes say (the form's payload preview).
+   */
+  identityOf(db: Db, s: Pick<ContextInput, 'scheduleId' | 'revisionId' | 'alias' | 'facadeData'>): Promise<ScheduleIdentity>;
 }
 
 /** The engine with `deps`. */
@@ -59,5 +67,6 @@ export function createEngine(deps: EngineDeps): Engine {
     sendDueDeadLetters: (db, delivery, now) => sendDueDeadLetters(db, deps, delivery, now),
     recordCheckIn: (db, opts) => recordCheckIn(db, deps, opts),
     timeOutRuns: (db, now) => timeOutRuns(db, deps, now),
+    identityOf: (db, s) => new SchedulerFactCache({ kind: 'db', db }, deps, new Date()).identity(s),
   };
 }

@@ -629,6 +629,18 @@ export interface PendingRetry {
 }
 
 /**
+ * How a schedule names itself in its fires' context attributes (SPEC §13.4, §14), for the form's
+ * payload preview: the ARN a facade stored with it (`scheduleArn`), else the ARN without the schedule's
+ * name (`arnPrefix`, ending in `/`: the name is its alias, else its id), and its id (null for a new
+ * schedule). Declared here, type only, for the form.
+ */
+export interface ContextPreviewFacts {
+  scheduleArn: string | null;
+  arnPrefix: string | null;
+  scheduleId: string | null;
+}
+
+/**
  * What the New Schedule form offers in its pickers (`targetOptions`, SPEC §10): the catalog the actor
  * can read. Free entry stays allowed; saving decides (SPEC §6.3). Declared here, type only, so the
  * form (a client component) shares the shape without importing server code.

@@ -73,6 +73,7 @@ export {
   type WorkerLiveness,
 } from './operations/worker-heartbeats';
 export { targetOptions, lastRunStatuses, enabledCounts, pendingRetries } from './read/target-options';
+export { contextPreviewFacts } from './read/context-preview';
 export { inProgressRun, type InProgress } from './read/in-progress';
 export {
   revisionChangeImpacts,

@@ -127,4 +127,3 @@ export { arnAccount, checkAwsArnAtSave, foreignArn, planAwsAuth, ASSUMED_REFRESH
 export { sdkRegion, FALLBACK_REGION } from './aws/clients';
 export { createDeliveryPool, DeliveryCancelled, type DeliveryCaps, type DeliveryKey, type DeliveryPool } from './pool';
 export { generateSigningSecret, SIGNING_SECRET_PREFIX, signingSecretHint } from './http/signing-secret';
-export { substituteContextAttributes, substituteInStrings, CONTEXT_ATTRIBUTE_TOKENS, type ContextAttributes } from './context-attributes';

@@ -168,7 +168,9 @@ function ecsParametersOf(p: WireTarget['EcsParameters']): AwsInvocationTarget['e
  * THE CADENCE SEAM (see the file comment), SPEC §14's mapping onto §12:
  * - `cron(...)` → `recurring_cron` + `cron_expression`; `at(...)` → `one_time` + `invocation_time`;
  *   `rate(v unit)` → `recurring_rate` + `rate_expression: "v unit"` (anchored as §12.1 says);
- * - `FlexibleTimeWindow` → `flexible_time_window` (FLEXIBLE needs `MaximumWindowInMinutes`, AWS's rule);
+ * - `FlexibleTimeWindow` → `flexible_time_window` (FLEXIBLE needs `MaximumWindowInMinutes`, AWS's rule;
+ *   a window sent with OFF is accepted as the model allows, answered as sent, and moves no fire:
+ *   decision 315, kept in the facade data by `toDomainSchedule`);
  * - `Target.RetryPolicy` → `retry_policy`, each absent member AWS's default (185 attempts, 86,400 s);
  * - `Target.DeadLetterConfig.Arn` → `dead_letter` (absent: none), with `Target.RoleArn` as its
  *   `role_arn`: AWS sends a schedule's dead letters with the Target's role (SPEC §13.5);
@@ -254,6 +256,8 @@ export function toDomainSchedule(wire: WireScheduleInput, ctx: EventBridgeContex
     // Without Input, every target type gets the default event (SPEC §13.3), named for this request's region and account.
     ...(wire.Target.Input === undefined ? { defaultEvent: { arn, region: ctx.region, account: ctx.accountId } } : {}),
     ...(wire.KmsKeyArn ? { kmsKeyArn: wire.KmsKeyArn } : {}),
+    // Decision 315: a window sent with Mode OFF is kept to be answered as sent; it never moves a fire.
+    ...(wire.FlexibleTimeWindow.Mode === 'OFF' && wire.FlexibleTimeWindow.MaximumWindowInMinutes !== undefined ? { offWindowMinutes: wire.FlexibleTimeWindow.MaximumWindowInMinutes } : {}),
   };
   return { input, eventbridge };
 }
@@ -354,7 +358,10 @@ export function toWireSchedule(gs: GroupSchedule, ctx: EventBridgeContext): Reco
     CreationDate: toWireTime(s.created_at),
     ...(description !== undefined ? { Description: description } : {}),
     ...(s.end_date ? { EndDate: toWireTime(s.end_date) } : {}),
-    FlexibleTimeWindow: s.flexible_time_window?.mode === 'flexible' ? { Mode: 'FLEXIBLE', MaximumWindowInMinutes: s.flexible_time_window.maximum_window_minutes } : { Mode: 'OFF' },
+    FlexibleTimeWindow:
+      s.flexible_time_window?.mode === 'flexible'
+        ? { Mode: 'FLEXIBLE', MaximumWindowInMinutes: s.flexible_time_window.maximum_window_minutes }
+        : { Mode: 'OFF', ...(stored.offWindowMinutes !== undefined ? { MaximumWindowInMinutes: stored.offWindowMinutes } : {}) },
     GroupName: gs.groupName,
     ...(stored.kmsKeyArn ? { KmsKeyArn: stored.kmsKeyArn } : {}),
     LastModificationDate: toWireTime(s.updated_at),

@@ -18,6 +18,7 @@ import { AssumeRoleCommand, STSClient } from '@aws-sdk/client-sts';
 import type { AwsCredentialIdentity } from '@aws-sdk/types';
 import { workerCredentialsAllowed, type OrgAws } from '../../auth';
 import { DomainError } from '../../errors';
+import { parseUniversalArn } from './contract';
 import { classifyAwsError } from './errors';
 
 /** How a delivery authenticates: the worker's own credentials, or an assumed role of the org. */
@@ -51,11 +52,22 @@ export function foreignArn(arns: readonly (string | null | undefined)[], allowed
 }
 
 /**
+ * The ARNs of a delivery whose accounts `allowed_accounts` checks (SPEC §13.5): the target's and the
+ * role's. A universal target (SPEC §14) names no account: its call runs in the account of the
+ * credentials, so only the role is checked; with the worker's own credentials and a list set, its
+ * account cannot be checked at all, and the target ARN itself stands in for "outside" (decision 314).
+ */
+function checkedArns(org: OrgAws, arn: string, roleArn: string | null | undefined): (string | null | undefined)[] {
+  if (!parseUniversalArn(arn)) return [arn, roleArn];
+  return org.credentials === 'role' ? [roleArn] : [arn];
+}
+
+/**
  * How the org's delivery to `arn` (with role `roleArn`, for schedule `scheduleId`) authenticates,
  * or why it may not be made (SPEC §13.5). Pure. `workerOrgs`: `SCHEDULER_AWS_WORKER_CREDENTIALS_ORGS`.
  */
 export function planAwsAuth(org: OrgAws, req: { arn: string; roleArn: string | null | undefined; scheduleId: string; workerOrgs: readonly string[] }): { ok: true; auth: AwsAuth } | ({ ok: false } & AwsRefusal) {
-  const foreign = foreignArn([req.arn, req.roleArn], org.allowedAccounts);
+  const foreign = foreignArn(checkedArns(org, req.arn, req.roleArn), org.allowedAccounts);
   if (foreign) {
     return { ok: false, result: { error: 'access_denied', message: `${foreign.slice(0, 200)} names an AWS account outside the org's allowed_accounts` }, retryable: false };
   }
@@ -139,9 +151,14 @@ export async function assumeOrRefuse(auth: Extract<AwsAuth, { kind: 'role' }>): 
  * @throws `400 invalid_invocation_target` at `paths.arn` / `paths.role`.
  */
 export function checkAwsArnAtSave(org: OrgAws, arn: string, roleArn: string | null | undefined, paths: { arn: string; role: string }): void {
+  const checked = checkedArns(org, arn, roleArn);
   for (const [value, path] of [[arn, paths.arn], [roleArn, paths.role]] as const) {
-    if (value && foreignArn([value], org.allowedAccounts)) {
-      throw new DomainError('invalid_invocation_target', `${path} names AWS account ${arnAccount(value) ?? '(none)'}, which is not among the org's allowed_accounts (${org.allowedAccounts!.join(', ')})`, { path });
+    if (value && checked.includes(value) && foreignArn([value], org.allowedAccounts)) {
+      const account = arnAccount(value);
+      const why = account
+        ? `${path} names AWS account ${account}, which is not among the org's allowed_accounts (${org.allowedAccounts!.join(', ')})`
+        : `${path} names no AWS account to check against the org's allowed_accounts (${org.allowedAccounts!.join(', ')}); a universal target needs the org's assumed role (credentials "role")`;
+      throw new DomainError('invalid_invocation_target', why, { path });
     }
   }
   if (org.credentials === 'role' && !roleArn) {
