@@ -8,7 +8,8 @@
  */
 import { CreateScheduleCommand, GetScheduleCommand, SchedulerClient } from '@aws-sdk/client-scheduler';
 import { CreateTableCommand, DynamoDBClient, ScanCommand } from '@aws-sdk/client-dynamodb';
-import { CreateQueueCommand, ReceiveMessageCommand, SQSClient } from '@aws-sdk/client-sqs';
+import { CreateQueueCommand, GetQueueAttributesCommand, ReceiveMessageCommand, SQSClient } from '@aws-sdk/client-sqs';
+import { CreateStateMachineCommand, ListExecutionsCommand, SFNClient } from '@aws-sdk/client-sfn';
 import { execFile } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -170,5 +171,49 @@ describe('§14 universal targets through the product API', () => {
     expect(runs.map((r) => [r.status, r.result])).toEqual([['success', { service: 'aws-sdk:dynamodb', operation: 'PutItem', request_id: expect.any(String) }]]);
     const [item] = (await items(workerRegion)).filter((i) => i.note === 'product');
     expect(item.pk).toMatch(/^[0-9a-f-]{36}$/);
+  });
+});
+
+describe('§13.4 context attributes in AWS payloads on moto', () => {
+  /** AWS's form of `<aws.scheduler.scheduled-time>`: ISO 8601 to the second, UTC. */
+  const awsTime = (d: Date) => `${d.toISOString().slice(0, 19)}Z`;
+
+  it('aws-sdk:sfn:startExecution named <aws.scheduler.execution-id>: one execution per fire, each with its own name', async () => {
+    const sfn = new SFNClient({ region: REGION });
+    const machine = await sfn.send(new CreateStateMachineCommand({ name: `named-${suffix}`, roleArn: ROLE, definition: JSON.stringify({ StartAt: 'Done', States: { Done: { Type: 'Succeed' } } }) }));
+    const input = JSON.stringify({ stateMachineArn: machine.stateMachineArn, name: '<aws.scheduler.execution-id>', input: '{"attempt":"<aws.scheduler.attempt-number>"}' });
+    await sdk().send(new CreateScheduleCommand({ Name: 'named-executions', ScheduleExpression: 'rate(1 minutes)', FlexibleTimeWindow: { Mode: 'OFF' }, Target: { Arn: universal('sfn', 'startExecution'), RoleArn: ROLE, Input: input } }));
+    const row = await t.db.schedule.findFirstOrThrow({ where: { name: 'named-executions' } });
+    // Three consecutive occurrences, each fired when it is due.
+    for (let i = 0; i < 3; i++) await fireDueAndDeliver({ db: t.db, now: new Date(row.nextFireAt!.getTime() + i * 60_000), limits });
+    const runs = await runsOf('named-executions');
+    expect(runs.map((r) => r.status)).toEqual(['success', 'success', 'success']);
+    const names = ((await sfn.send(new ListExecutionsCommand({ stateMachineArn: machine.stateMachineArn! }))).executions ?? []).map((e) => e.name!);
+    expect(names).toHaveLength(3);
+    for (const name of names) expect(name).toMatch(/^[a-z0-9]{16}$/);
+    expect(new Set(names).size).toBe(3);
+  });
+
+  it("an SQS target's body carries the nominal time of a flexible-window occurrence; an unknown <aws.scheduler.foo> passes through", async () => {
+    const sqs = new SQSClient({ region: REGION });
+    const { QueueUrl } = await sqs.send(new CreateQueueCommand({ QueueName: `flexible-${suffix}` }));
+    const { Attributes } = await sqs.send(new GetQueueAttributesCommand({ QueueUrl, AttributeNames: ['QueueArn'] }));
+    await sdk().send(
+      new CreateScheduleCommand({
+        Name: 'flexible-body',
+        ScheduleExpression: 'cron(0/5 * * * ? *)',
+        FlexibleTimeWindow: { Mode: 'FLEXIBLE', MaximumWindowInMinutes: 4 },
+        Target: { Arn: Attributes!.QueueArn!, RoleArn: ROLE, Input: '{"at":"<aws.scheduler.scheduled-time>","unknown":"<aws.scheduler.foo>"}' },
+      }),
+    );
+    const row = await t.db.schedule.findFirstOrThrow({ where: { name: 'flexible-body' } });
+    // The row holds the nominal occurrence apart from the instant the window moved its fire to.
+    const nominal = row.nextScheduledFor ?? row.nextFireAt!;
+    expect(nominal.getUTCMinutes() % 5).toBe(0);
+    expect(nominal.getUTCSeconds()).toBe(0);
+    await fireDueAndDeliver({ db: t.db, now: row.nextFireAt!, limits });
+    expect((await runsOf('flexible-body')).map((r) => r.status)).toEqual(['success']);
+    const got = await sqs.send(new ReceiveMessageCommand({ QueueUrl, WaitTimeSeconds: 2 }));
+    expect(got.Messages?.map((m) => JSON.parse(m.Body!))).toEqual([{ at: awsTime(nominal), unknown: '<aws.scheduler.foo>' }]);
   });
 });
