@@ -99,10 +99,13 @@ describe('§13.2 aws targets in a schedule', () => {
     expect(refusal(aws(target))).toEqual({ code, path, message });
   });
 
-  it('the EventBridge API stores an ARN of another service unchanged (SPEC §14); the supported services keep their rules there', () => {
+  it('the EventBridge API stores an ARN of another service unchanged (SPEC §14); the supported services and universal targets keep their rules there', () => {
     const kinesis = { arn: 'arn:aws:kinesis:eu-west-1:123456789012:stream/s', role_arn: 'arn:aws:iam::123456789012:role/scheduler', input: 'plain' };
     expect(StoredTargetScheduleInput.parse(aws(kinesis))).toEqual(aws(kinesis));
-    expect(StoredTargetScheduleInput.parse(aws({ arn: 'arn:aws:scheduler:::aws-sdk:sqs:sendMessage' }))).toEqual(aws({ arn: 'arn:aws:scheduler:::aws-sdk:sqs:sendMessage' }));
+    // A universal target is stored with its parameters; without them it is refused in both APIs (decision 313).
+    const universal = { arn: 'arn:aws:scheduler:::aws-sdk:sqs:sendMessage', input: '{"QueueUrl":"q","MessageBody":"b"}' };
+    expect(StoredTargetScheduleInput.parse(aws(universal))).toEqual(aws(universal));
+    expect(refusal(aws({ arn: universal.arn }), StoredTargetScheduleInput)).toEqual({ code: 'invalid_invocation_target', path: 'invocation_target.input', message: 'a universal target needs input: the parameters of aws-sdk:sqs:sendMessage as a JSON object' });
     expect(refusal(aws({ arn: `${SQS}.fifo` }), StoredTargetScheduleInput)).toMatchObject({ code: 'invalid_invocation_target', path: 'invocation_target.sqs_parameters' });
   });
 });
