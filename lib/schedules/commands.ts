@@ -6,6 +6,8 @@ import type { CommandContext, CommandTable } from '../workflows';
 import { DomainError, parseOrRefuse } from '../errors';
 import { dismissDeadLetter, listDeadLetters, replayDeadLetter } from './runs/dead-letters';
 import { listActivity } from './activity';
+import { createAlertRule, deleteAlertRule, listAlertRules, listAlerts, updateAlertRule } from './alerts/rules';
+import { AlertRuleIdParams, CreateAlertRuleParams, ListAlertRulesParams, ListAlertsParams, UpdateAlertRuleParams } from './alerts/contract';
 import {
   ClientTokenParams,
   DeadLetterIdParams,
@@ -115,6 +117,24 @@ export const schedulerCommands: CommandTable<typeof SCHEDULER_COMMANDS> = {
   async list_activity(ctx) {
     const p = parseOrRefuse(ListActivityParams, ctx.params);
     return listActivity({ ...base(ctx), scheduleRef: p.schedule_id, startActivityId: p.start_activity_id });
+  },
+  async list_alert_rules(ctx) {
+    const p = parseOrRefuse(ListAlertRulesParams, ctx.params);
+    return { rules: await listAlertRules({ ...base(ctx), scheduleRef: p.schedule_id }) };
+  },
+  async create_alert_rule(ctx) {
+    return { rule: await createAlertRule({ ...base(ctx), input: parseOrRefuse(CreateAlertRuleParams, ctx.params), now: ctx.now }) };
+  },
+  async update_alert_rule(ctx) {
+    return { rule: await updateAlertRule({ ...base(ctx), input: parseOrRefuse(UpdateAlertRuleParams, ctx.params), now: ctx.now }) };
+  },
+  async delete_alert_rule(ctx) {
+    await deleteAlertRule({ ...base(ctx), ruleRef: parseOrRefuse(AlertRuleIdParams, ctx.params).rule_id });
+    return {};
+  },
+  async list_alerts(ctx) {
+    const p = parseOrRefuse(ListAlertsParams, ctx.params);
+    return listAlerts({ ...base(ctx), startAlertId: p.start_alert_id });
   },
   /** Admins: the webhook signing secret, shown once (SPEC §13.1). */
   async get_signing_secret(ctx) {
