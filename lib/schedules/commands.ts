@@ -118,6 +118,16 @@ export const schedulerCommands: CommandTable<typeof SCHEDULER_COMMANDS> = {
     const p = parseOrRefuse(ListActivityParams, ctx.params);
     return listActivity({ ...base(ctx), scheduleRef: p.schedule_id, startActivityId: p.start_activity_id });
   },
+  /** Admins: the webhook signing secret, shown once (SPEC §13.1). */
+  async get_signing_secret(ctx) {
+    parseOrRefuse(SigningSecretParams, ctx.params);
+    return { signing_secret: await getSigningSecret({ ...base(ctx), now: ctx.now }) };
+  },
+  /** Admins: a new webhook signing secret, shown in the answer; the old one signs 24 h more. */
+  async rotate_signing_secret(ctx) {
+    parseOrRefuse(SigningSecretParams, ctx.params);
+    return { signing_secret: await rotateSigningSecret({ ...base(ctx), now: ctx.now }) };
+  },
   async list_alert_rules(ctx) {
     const p = parseOrRefuse(ListAlertRulesParams, ctx.params);
     return { rules: await listAlertRules({ ...base(ctx), scheduleRef: p.schedule_id }) };
@@ -135,15 +145,5 @@ export const schedulerCommands: CommandTable<typeof SCHEDULER_COMMANDS> = {
   async list_alerts(ctx) {
     const p = parseOrRefuse(ListAlertsParams, ctx.params);
     return listAlerts({ ...base(ctx), startAlertId: p.start_alert_id });
-  },
-  /** Admins: the webhook signing secret, shown once (SPEC §13.1). */
-  async get_signing_secret(ctx) {
-    parseOrRefuse(SigningSecretParams, ctx.params);
-    return { signing_secret: await getSigningSecret({ ...base(ctx), now: ctx.now }) };
-  },
-  /** Admins: a new webhook signing secret, shown in the answer; the old one signs 24 h more. */
-  async rotate_signing_secret(ctx) {
-    parseOrRefuse(SigningSecretParams, ctx.params);
-    return { signing_secret: await rotateSigningSecret({ ...base(ctx), now: ctx.now }) };
   },
 };

@@ -16,6 +16,7 @@ import { TEST_LIMITS } from '../../../testing/limits';
 import { closeSession, createDefinition, createSession, reopenSession } from '../../../workflows';
 import { createDeliveryPool } from '../../../targets';
 import { seed } from '../../../../prisma/seed';
+import { healthReport } from '../../../api';
 import {
   anyAlertChannelFailing,
   checkSilence,
@@ -28,6 +29,7 @@ import {
   listAlertChannels,
   listAlerts,
   realertIncidents,
+  recordHeartbeat,
   sendDueAlerts,
   testAlertChannel,
   updateAlertChannel,
@@ -252,6 +254,9 @@ describe('§17 rules and incidents', () => {
     expect(r1.failures).toMatchObject([{ final: false }]);
     expect(await failingAlertChannels(db, scheduler.id)).toMatchObject([{ name: 'broken-hook' }]);
     expect(await anyAlertChannelFailing(db)).toBe(true);
+    // GET /api/health says so, and stays ok (200) while a worker is alive.
+    await recordHeartbeat(db, { workerId: 'alerts-test', startedAt: new Date(), intervalMs: 5000, now: new Date() });
+    expect(await healthReport(new Date(), db)).toMatchObject({ status: 'ok', alerts: 'failing' });
     // Not due again before 60 s; then tried again (each with the same webhook-id), then 120 s later.
     expect((await sendDueAlerts(db, deps, new Date(t0.getTime() + 59_000))).failed).toBe(0);
     expect((await sendDueAlerts(db, deps, new Date(t0.getTime() + 60_000))).failed).toBe(1);
