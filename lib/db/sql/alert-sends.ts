@@ -17,6 +17,7 @@ import { rawInstant, rawJson, rawText } from './schedule-record';
 export interface AlertSend {
   id: string;
   channelId: string;
+  incidentId: string;
   revisionId: string;
   scheduleId: string;
   event: string;
@@ -32,7 +33,7 @@ const SELECT_DUE_SQL = {
   sqlite: `SELECT id FROM alerts WHERE due_at <= ? AND status = 'pending' ORDER BY due_at LIMIT ?`,
   postgresql: `SELECT id FROM alerts WHERE due_at <= $1::timestamp(3) AND status = 'pending' ORDER BY due_at LIMIT $2 FOR UPDATE SKIP LOCKED`,
 } as const;
-const COLUMNS = 'id, channel_id, revision_id, schedule_id, event, round, facts, sends, created_at';
+const COLUMNS = 'id, channel_id, incident_id, revision_id, schedule_id, event, round, facts, sends, created_at';
 /** Params: lease end, JSON ids. */
 const LEASE_SQL = {
   sqlite: `UPDATE alerts SET due_at = ?, sends = sends + 1 WHERE id IN (SELECT value FROM json_each(?)) RETURNING ${COLUMNS}`,
@@ -51,6 +52,7 @@ export async function claimAlertSends(tx: Tx, now: Date, limit: number, leaseUnt
   return rows.map((r) => ({
     id: rawText('alerts.id', r.id),
     channelId: rawText('alerts.channel_id', r.channel_id),
+    incidentId: rawText('alerts.incident_id', r.incident_id),
     revisionId: rawText('alerts.revision_id', r.revision_id),
     scheduleId: rawText('alerts.schedule_id', r.schedule_id),
     event: rawText('alerts.event', r.event),

@@ -92,7 +92,7 @@ const escapeSlack = (s: string) => s.replace(/[&<>]/g, (c) => ({ '&': '&amp;', '
  * Every rendering of one alert. `id` is the alert's id (the webhook's `webhook-id`, the mail's
  * Message-ID), `round` its re-alert round (0 first), `test` a Send test's sample.
  */
-export function renderAlert(opts: { id: string; event: AlertEvent; round: number; facts: AlertFacts; publicUrl: string; at: Date; test?: boolean }): RenderedAlert {
+export function renderAlert(opts: { id: string; incidentId?: string; event: AlertEvent; round: number; facts: AlertFacts; publicUrl: string; at: Date; test?: boolean }): RenderedAlert {
   const { event, facts: f } = opts;
   const title = alertTitle(event, f, opts.test) + (opts.round > 0 ? ` (reminder ${opts.round})` : '');
   const link = scheduleLink(opts.publicUrl, f);
@@ -119,6 +119,7 @@ export function renderAlert(opts: { id: string; event: AlertEvent; round: number
   const json = {
     type: 'scheduler.alert',
     id: opts.id,
+    ...(opts.incidentId ? { incident_id: opts.incidentId } : {}),
     event,
     round: opts.round,
     test: opts.test === true,

@@ -8,7 +8,7 @@ import { claimAlertSends, inTransaction, type AlertSend, type Db } from '../../d
 import { toError } from '../../errors';
 import { recordChannelAnswer } from './channels';
 import type { AlertEvent } from './contract';
-import { deliverToChannel, type AlertDeliveryDeps, type ChannelAnswer } from './deliver';
+import { deliverToChannel, type AlertDeliveryDeps, type ChannelAnswer, type StoredChannel } from './deliver';
 import { renderAlert, type AlertFacts } from './message';
 
 /** Alerts claimed per call. */
@@ -42,25 +42,26 @@ export async function sendDueAlerts(db: Db, deps: AlertDeliveryDeps, now: Date):
   const due = await inTransaction(db, (tx) => claimAlertSends(tx, now, SEND_BATCH, new Date(now.getTime() + ALERT_SEND_LEASE_MS)));
   if (due.length === 0) return report;
   const channels = new Map((await db.alertChannel.findMany({ where: { id: { in: [...new Set(due.map((d) => d.channelId))] } } })).map((c) => [c.id, c]));
-  const answers = await Promise.all(
-    due.map(async (a): Promise<ChannelAnswer> => {
-      const channel = channels.get(a.channelId);
-      if (!channel) return { ok: false, message: 'the channel was deleted', retryable: false };
-      try {
-        const message = renderAlert({ id: a.id, event: a.event as AlertEvent, round: a.round, facts: a.facts as AlertFacts, publicUrl: deps.publicUrl, at: now });
-        return await deliverToChannel(channel, a.id, message, deps, now);
-      } catch (e) {
-        return { ok: false, message: toError(e).message.slice(0, 1000), retryable: true };
-      }
+  // Each answer is recorded as soon as it comes (not after the whole batch): a worker killed
+  // mid-batch repeats only the sends still unanswered, each under the same id.
+  await Promise.all(
+    due.map(async (a) => {
+      const answer = await sendOne(a, channels.get(a.channelId), deps, now);
+      await recordSend(db, a, answer, now, report);
+      if (channels.has(a.channelId)) await recordChannelAnswer(db, a.channelId, answer, now);
     }),
   );
-  // Serialization is desired: one small update per alert, SQLite's single writer uncontended.
-  for (const [i, answer] of answers.entries()) {
-    const a = due[i];
-    await recordSend(db, a, answer, now, report);
-    if (channels.has(a.channelId)) await recordChannelAnswer(db, a.channelId, answer, now);
-  }
   return report;
+}
+
+async function sendOne(a: AlertSend, channel: StoredChannel | undefined, deps: AlertDeliveryDeps, now: Date): Promise<ChannelAnswer> {
+  if (!channel) return { ok: false, message: 'the channel was deleted', retryable: false };
+  try {
+    const message = renderAlert({ id: a.id, incidentId: a.incidentId, event: a.event as AlertEvent, round: a.round, facts: a.facts as AlertFacts, publicUrl: deps.publicUrl, at: now });
+    return await deliverToChannel(channel, a.id, message, deps, now);
+  } catch (e) {
+    return { ok: false, message: toError(e).message.slice(0, 1000), retryable: true };
+  }
 }
 
 async function recordSend(db: Db, a: AlertSend, answer: ChannelAnswer, now: Date, report: AlertSendReport): Promise<void> {
