@@ -102,6 +102,7 @@ export {
   deleteAlertRule,
   listAlerts,
   failingAlertChannels,
+  alertChannelChoices,
   anyAlertChannelFailing,
   checkSilence,
   realertIncidents,

@@ -220,3 +220,12 @@ export async function failingAlertChannels(db: Db, revisionId: string): Promise<
 export async function anyAlertChannelFailing(db: Db): Promise<boolean> {
   return (await db.alertChannel.findFirst({ where: { lastStatus: 'failing' }, select: { id: true } })) !== null;
 }
+
+/** The channels a rule of this scheduler may name (its org's), for the rule form: names and types only. Needs `read`. */
+export async function alertChannelChoices(opts: RuleScope): Promise<{ id: string; name: string; type: AlertChannelType; failing: boolean }[]> {
+  const { db, revision } = opts;
+  await requireSchedulerRole(db, opts.actor, revision.blobId, 'read');
+  const blob = await db.blob.findUniqueOrThrow({ where: { id: revision.blobId }, select: { orgId: true } });
+  const rows = await db.alertChannel.findMany({ where: { orgId: blob.orgId }, select: { id: true, name: true, type: true, lastStatus: true }, orderBy: { name: 'asc' } });
+  return rows.map((r) => ({ id: r.id, name: r.name, type: r.type as AlertChannelType, failing: r.lastStatus === 'failing' }));
+}
