@@ -84,8 +84,8 @@ const RuleFields = {
   /** A schedule (id or alias) of this scheduler; absent or null: every schedule of the scheduler. */
   schedule_id: z.string().trim().min(1).max(200).nullable().optional(),
   events: Events,
-  /** Channel ids of the scheduler's org. */
-  channels: z.array(IdSchema).min(1).max(20),
+  /** Channels of the scheduler's org, each by id or name. */
+  channels: z.array(z.string().trim().min(1).max(64)).min(1).max(20),
   failure_tolerance: z.number().int().min(1).max(1000).optional(),
   silence_seconds: z.number().int().min(60).max(31_536_000).optional(),
   realert_interval_seconds: z.number().int().min(60).max(604_800).nullable().optional(),
@@ -98,7 +98,8 @@ function silenceNeedsSeconds(r: { events?: string[]; silence_seconds?: number | 
   }
 }
 
-export const CreateAlertRuleParams = z.strictObject(RuleFields).superRefine(silenceNeedsSeconds);
+/** `create_alert_rule`; `dry_run: true` checks it (schedule, channels, access) and writes nothing. */
+export const CreateAlertRuleParams = z.strictObject({ ...RuleFields, dry_run: z.boolean().optional() }).superRefine(silenceNeedsSeconds);
 export type CreateAlertRuleParams = z.infer<typeof CreateAlertRuleParams>;
 /** `update_alert_rule`: only the fields sent change; `null` clears `silence_seconds` / `realert_interval_seconds` / `schedule_id`. */
 export const UpdateAlertRuleParams = z.strictObject({
@@ -155,3 +156,28 @@ export const AlertSchema = z.strictObject({
 export type AlertEntry = z.infer<typeof AlertSchema>;
 export const ListAlertsParams = z.strictObject({ start_alert_id: z.string().max(200).nullable().optional() });
 export const AlertListPage = z.strictObject({ alerts: z.array(AlertSchema), last_alert_id: IdSchema.nullable() });
+
+/**
+ * A rule in the CLI manifest's `alerts:` list (docs/cli.md): the API's fields, the schedule named by
+ * its alias (`schedule`, absent: every schedule) and channels by name.
+ */
+export const ManifestAlertRule = z
+  .strictObject({
+    schedule: z.string().trim().min(1).max(200).optional(),
+    events: Events,
+    channels: RuleFields.channels,
+    failure_tolerance: RuleFields.failure_tolerance,
+    silence_seconds: RuleFields.silence_seconds,
+    realert_interval_seconds: z.number().int().min(60).max(604_800).optional(),
+    enabled: RuleFields.enabled,
+  })
+  .superRefine(silenceNeedsSeconds);
+export type ManifestAlertRule = z.infer<typeof ManifestAlertRule>;
+
+/**
+ * A rule's identity for the CLI's comparison: what it applies to and does, order-free (events and
+ * channel names sorted), defaults filled in. Two rules with the same key are the same rule. Pure.
+ */
+export function alertRuleKey(r: { schedule?: string | null; events: readonly string[]; channels: readonly string[]; failure_tolerance?: number; silence_seconds?: number | null; realert_interval_seconds?: number | null; enabled?: boolean }): string {
+  return JSON.stringify([r.schedule ?? null, [...r.events].sort(), [...r.channels].sort(), r.failure_tolerance ?? 1, r.silence_seconds ?? null, r.realert_interval_seconds ?? null, r.enabled ?? true]);
+}

@@ -61,13 +61,17 @@ export async function listAlertRules(opts: RuleScope & { scheduleRef?: string })
   return rows.map(toAlertRule);
 }
 
-/** The channels `ids` when each is a channel of the scheduler's org. @throws `400 invalid_request_body` (path `channels`). */
-async function requireChannels(tx: Tx, blobId: string, ids: string[]): Promise<string[]> {
+/**
+ * The ids of channels `refs` (each an id or a name) of the scheduler's org.
+ * @throws `400 invalid_request_body` (path `channels`) naming the first that is not one.
+ */
+async function requireChannels(tx: Tx, blobId: string, refs: string[]): Promise<string[]> {
   const blob = await tx.blob.findUniqueOrThrow({ where: { id: blobId }, select: { orgId: true } });
-  const unique = [...new Set(ids)];
-  const found = await tx.alertChannel.count({ where: { orgId: blob.orgId, id: { in: unique } } });
-  if (found !== unique.length) throw new DomainError('invalid_request_body', "channels: each must be an alert channel of the scheduler's org", { path: 'channels' });
-  return unique;
+  const rows = await tx.alertChannel.findMany({ where: { orgId: blob.orgId, OR: [{ id: { in: refs.map(normalizeRef).filter(isIdShape) } }, { name: { in: refs } }] }, select: { id: true, name: true } });
+  const ids = refs.map((ref) => rows.find((r) => r.id === normalizeRef(ref))?.id ?? rows.find((r) => r.name === ref)?.id);
+  const missing = refs.find((_, i) => ids[i] === undefined);
+  if (missing !== undefined) throw new DomainError('invalid_request_body', `"${missing}" is not an alert channel of the scheduler's org`, { path: 'channels' });
+  return [...new Set(ids as string[])];
 }
 
 /** Create a rule. @throws `400` (path named), `404 schedule_not_found` for a schedule not in the scheduler. */
@@ -77,6 +81,11 @@ export async function createAlertRule(opts: RuleScope & { input: CreateAlertRule
     await requireSchedulerRole(tx, opts.actor, revision.blobId, 'write');
     const scheduleId = input.schedule_id ? (await getScheduleRow(tx, revision.id, input.schedule_id)).id : null;
     const channels = await requireChannels(tx, revision.blobId, input.channels);
+    if (input.dry_run) {
+      // Every check passed; nothing is written (the CLI's deploy asks before it writes anything).
+      const names = await tx.alertChannel.findMany({ where: { id: { in: channels } }, select: { id: true, name: true, type: true } });
+      return toAlertRule({ id: newId(), scheduleId, events: input.events.join(','), failureTolerance: input.failure_tolerance ?? 1, silenceSeconds: input.silence_seconds ?? null, realertIntervalSeconds: input.realert_interval_seconds ?? null, enabled: input.enabled ?? true, createdAt: now, updatedAt: now, channels: names.map((channel) => ({ channel })) });
+    }
     const row = await tx.alertRule.create({
       data: {
         id: newId(),
