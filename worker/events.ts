@@ -43,6 +43,8 @@ export interface WorkerEventMap {
   /** SPEC §17: the minute check raised `silence` for `silent` schedules and `realerts` re-alert rows. */
   'alerts:raised': { silent: number; realerts: number };
   'alerts:sent': AlertSendReport;
+  /** Alert log rows and ended incidents older than the run retention, deleted. */
+  'alerts:swept': { deleted: number };
   /** SPEC §17 dead man's switch: SCHEDULER_HEARTBEAT_URL answered `status`, or the request failed. */
   'heartbeat-url:pinged': { status: number };
   'heartbeat-url:failed': { error: Error };

@@ -28,6 +28,7 @@ export function logEvents(events: WorkerEvents, level: Level, workerId?: string)
     // One line per failed send: which dead letter, which queue, AWS's answer, and whether it is tried again.
     for (const f of p.failures) write(f.final ? 'error' : 'warn', f.final ? 'dead letter not sent to its SQS queue; giving up' : 'dead letter not sent to its SQS queue; trying again in 60 s', f);
   });
+  events.on('alerts:swept', (p) => write('debug', 'alert log swept', p));
   events.on('alerts:raised', (p) => write('info', 'alerts raised by the minute check', p));
   events.on('alerts:sent', (p) => {
     if (p.sent > 0) write('info', 'alerts sent', { sent: p.sent });

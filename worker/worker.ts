@@ -26,6 +26,7 @@ import {
   checkSilence,
   realertIncidents,
   sendDueAlerts,
+  sweepAlerts,
   type DeliveryDeps,
   type Engine,
   type FireOutcome,
@@ -323,6 +324,9 @@ export class Worker {
       const silent = await checkSilence(this.opts.db, now);
       const realerts = await realertIncidents(this.opts.db, now);
       if (silent + realerts > 0) this.events.emit('alerts:raised', { silent, realerts });
+      // The alert log goes with the runs (SPEC §9 run_retention_days), a bounded batch a minute.
+      const swept = await sweepAlerts(this.opts.db, new Date(now.getTime() - this.opts.limits.runRetentionDays * DAY_MS));
+      if (swept > 0) this.events.emit('alerts:swept', { deleted: swept });
     }
     const { pool, allowList, resolve } = this.delivery;
     const sent = await sendDueAlerts(this.opts.db, { pool, allowList, resolve, publicUrl: this.opts.alerts?.publicUrl ?? 'http://127.0.0.1:3000' }, now);

@@ -106,6 +106,7 @@ export {
   anyAlertChannelFailing,
   checkSilence,
   realertIncidents,
+  sweepAlerts,
   sendDueAlerts,
   renderAlert,
   alertRetryDelayMs,

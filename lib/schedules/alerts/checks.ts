@@ -93,3 +93,20 @@ export async function realertIncidents(db: Db, now: Date): Promise<number> {
   }
   return raised;
 }
+
+/** Most rows one `sweepAlerts` call deletes of each table. */
+const SWEEP_BATCH = 500;
+
+/**
+ * The alert log is swept with the runs (SPEC §9 `run_retention_days`, as the activity log, SPEC §15):
+ * at most 500 sent or failed alerts raised before `cutoff`, oldest first (through `alerts(created_at)`),
+ * and at most 500 incidents resolved before it. A pending alert is never swept (it is at most 24 h
+ * old). Returns how many rows went.
+ */
+export async function sweepAlerts(db: Db, cutoff: Date): Promise<number> {
+  const old = await db.alert.findMany({ where: { createdAt: { lt: cutoff }, status: { not: 'pending' } }, orderBy: { createdAt: 'asc' }, take: SWEEP_BATCH, select: { id: true } });
+  const alerts = old.length ? (await db.alert.deleteMany({ where: { id: { in: old.map((a) => a.id) }, status: { not: 'pending' } } })).count : 0;
+  const ended = await db.alertIncident.findMany({ where: { openKey: null, resolvedAt: { lt: cutoff } }, take: SWEEP_BATCH, select: { id: true } });
+  const incidents = ended.length ? (await db.alertIncident.deleteMany({ where: { id: { in: ended.map((i) => i.id) }, openKey: null } })).count : 0;
+  return alerts + incidents;
+}

@@ -31,6 +31,7 @@ import {
   realertIncidents,
   recordHeartbeat,
   sendDueAlerts,
+  sweepAlerts,
   testAlertChannel,
   updateAlertChannel,
   updateSchedule,
@@ -270,6 +271,12 @@ describe('§17 rules and incidents', () => {
     // After 24 h it is given up.
     const r = await sendDueAlerts(db, deps, new Date(t0.getTime() + 86_400_000));
     expect(r.failures).toMatchObject([{ final: true }]);
+    // The log is swept with the runs: a sent or failed alert older than the cutoff goes, a pending one never.
+    const cutoff = new Date(t0.getTime() + 86_400_000 + 1);
+    const pending = await db.alert.count({ where: { status: 'pending' } });
+    expect(await sweepAlerts(db, cutoff)).toBeGreaterThan(0);
+    expect(await db.alert.count({ where: { status: { not: 'pending' }, createdAt: { lt: cutoff } } })).toBe(0);
+    expect(await db.alert.count({ where: { status: 'pending' } })).toBe(pending);
     // Fixed: the channel's next good send clears the flag.
     await updateAlertChannel(db, { actor: admin, org: 'acme-corp', channel: 'broken-hook', now: new Date(), allowList: ALLOW, input: { config: { url: receiver.url('/hook/fixed') } } });
     await testAlertChannel(db, { actor: admin, org: 'acme-corp', channel: 'broken-hook', now: new Date(), delivery: deps });

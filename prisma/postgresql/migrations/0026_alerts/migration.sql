@@ -110,6 +110,9 @@ CREATE INDEX "alerts_revision_id_created_at_id_idx" ON "alerts"("revision_id", "
 CREATE INDEX "alerts_due_at_idx" ON "alerts"("due_at");
 
 -- CreateIndex
+CREATE INDEX "alerts_created_at_idx" ON "alerts"("created_at");
+
+-- CreateIndex
 CREATE UNIQUE INDEX "alerts_incident_id_event_channel_id_round_key" ON "alerts"("incident_id", "event", "channel_id", "round");
 
 -- AddForeignKey
