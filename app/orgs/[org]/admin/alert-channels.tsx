@@ -66,6 +66,7 @@ export function AlertChannelsSection({ orgRef, channels }: { orgRef: string; cha
           ))}
         </DataTable>
       )}
+      <h3 className="subsection-title">Add a Slack channel</h3>
       <ActionForm action={addAlertChannelAction.bind(null, orgRef, 'slack')} submitLabel="Add Slack channel" label="Add a Slack channel">
         <div className="field">
           <label htmlFor="slack-name">Name</label>
@@ -76,6 +77,8 @@ export function AlertChannelsSection({ orgRef, channels }: { orgRef: string; cha
           <input id="slack-url" name="url" type="url" required placeholder="https://hooks.slack.com/services/…" />
         </div>
       </ActionForm>
+      <h3 className="subsection-title">Add a webhook channel</h3>
+      <p className="small muted">Each alert is a signed POST of JSON (Standard Webhooks); the signing secret is shown once when the channel is added.</p>
       <ActionForm action={addAlertChannelAction.bind(null, orgRef, 'webhook')} submitLabel="Add webhook channel" label="Add a webhook channel">
         <div className="field">
           <label htmlFor="webhook-name">Name</label>
@@ -86,6 +89,7 @@ export function AlertChannelsSection({ orgRef, channels }: { orgRef: string; cha
           <input id="webhook-url" name="url" type="url" required placeholder="https://alerts.example.com/hook" />
         </div>
       </ActionForm>
+      <h3 className="subsection-title">Add an email channel</h3>
       <ActionForm action={addAlertChannelAction.bind(null, orgRef, 'email')} submitLabel="Add email channel" label="Add an email channel">
         <div className="field">
           <label htmlFor="email-name">Name</label>

@@ -131,6 +131,8 @@ export default async function AlertsPage({ params, searchParams }: Props) {
           </DataTable>
         )}
         {canWrite && channels.length > 0 ? (
+          <>
+          <h3 className="subsection-title">Add a rule</h3>
           <ActionForm action={addAlertRuleAction.bind(null, revisionId)} submitLabel="Add rule" label="Add an alert rule">
             <div className="field">
               <label htmlFor="rule-schedule">Applies to</label>
@@ -143,7 +145,7 @@ export default async function AlertsPage({ params, searchParams }: Props) {
                 ))}
               </select>
             </div>
-            <fieldset className="subfieldset field-wide">
+            <fieldset className="subfieldset" style={{ flexBasis: '100%' }}>
               <legend>Events</legend>
               {ALERT_EVENTS.map((e) => (
                 <div key={e} className="field-checkbox">
@@ -152,7 +154,7 @@ export default async function AlertsPage({ params, searchParams }: Props) {
                 </div>
               ))}
             </fieldset>
-            <fieldset className="subfieldset field-wide">
+            <fieldset className="subfieldset" style={{ flexBasis: '100%' }}>
               <legend>Channels</legend>
               {channels.map((c) => (
                 <div key={c.id} className="field-checkbox">
@@ -179,6 +181,7 @@ export default async function AlertsPage({ params, searchParams }: Props) {
               <p id="rule-realert-hint" className="small muted">Empty: each event alerts once per incident.</p>
             </div>
           </ActionForm>
+          </>
         ) : null}
       </section>
 
