@@ -55,7 +55,7 @@ export interface Engine {
 export function createEngine(deps: EngineDeps): Engine {
   return {
     deps,
-    with: (o) => createEngine({ ...deps, ...(o.facade ? { facade: o.facade } : {}), ...(o.checkins !== undefined ? { checkins: o.checkins } : {}), facts: { ...deps.facts, ...o.facts } }),
+    with: (o) => createEngine({ ...deps, ...(o.facade ? { facade: o.facade } : {}), ...(o.checkins !== undefined ? { checkins: o.checkins } : {}), ...(o.raise !== undefined ? { raise: o.raise ?? undefined } : {}), facts: { ...deps.facts, ...o.facts } }),
     fireDue: (opts) => fireDue(deps, opts),
     fireOccurrence: (opts) => fireOccurrence(deps, opts),
     fireRetry: (opts) => fireRetry(deps, opts),

@@ -24,6 +24,7 @@ import {
   type InvocationTargetType,
 } from '../targets/contract';
 import { aliasProblem } from '../ids';
+import { AlertListPage, AlertRuleAnswer, AlertRuleIdParams, AlertRuleListAnswer, CreateAlertRuleParams, ListAlertRulesParams, ListAlertsParams, UpdateAlertRuleParams } from './alerts/contract';
 import {
   AuthEntitySchema,
   DESCRIPTION_MAX,
@@ -595,6 +596,8 @@ export const SigningSecretAnswer = z.strictObject({ signing_secret: SigningSecre
  * The `"engine": "scheduler_blobhub"` commands (SPEC §3.1): parameters and answer of each. The command
  * table in `commands.ts` is typed against it, so a command cannot exist without its contract.
  */
+export * from './alerts/contract';
+
 export const SCHEDULER_COMMANDS = {
   create_schedule: { params: CreateScheduleParams, answer: ScheduleSaveAnswer, summary: 'Create a schedule (SPEC §5); `dry_run: true` checks it and writes nothing.' },
   get_schedule: { params: ScheduleIdParams, answer: ScheduleAnswer, summary: 'One schedule, by id or alias.' },
@@ -611,6 +614,11 @@ export const SCHEDULER_COMMANDS = {
   list_activity: { params: ListActivityParams, answer: ActivityListPage, summary: 'Who changed what (SPEC §15): the scheduler\'s activity, or one schedule\'s, 20 a page, newest first.' },
   get_signing_secret: { params: SigningSecretParams, answer: SigningSecretAnswer, summary: 'Admins: the scheduler\'s webhook signing secret, in clear only the first time it is asked for (SPEC §13.1).' },
   rotate_signing_secret: { params: SigningSecretParams, answer: SigningSecretAnswer, summary: 'Admins: a new webhook signing secret, shown in this answer; the previous one signs 24 h more (SPEC §13.1).' },
+  list_alert_rules: { params: ListAlertRulesParams, answer: AlertRuleListAnswer, summary: 'The alert rules of the scheduler (SPEC §17); with `schedule_id`, those that apply to that schedule.' },
+  create_alert_rule: { params: CreateAlertRuleParams, answer: AlertRuleAnswer, summary: 'An alert rule on the scheduler, or on one schedule (`schedule_id`): events and channels (SPEC §17).' },
+  update_alert_rule: { params: UpdateAlertRuleParams, answer: AlertRuleAnswer, summary: 'Change the fields sent of an alert rule.' },
+  delete_alert_rule: { params: AlertRuleIdParams, answer: EmptyAnswer, summary: 'Delete an alert rule; its log entries stay.' },
+  list_alerts: { params: ListAlertsParams, answer: AlertListPage, summary: 'The alert log (SPEC §17): every notification of the scheduler with its channel\'s answer, 20 a page, newest first.' },
 } as const satisfies Record<string, CommandContract>;
 export type SchedulerCommandName = keyof typeof SCHEDULER_COMMANDS;
 

@@ -35,5 +35,6 @@ export { findPendingRetries, type PendingRetryRecord } from './pending-retries';
 export { findSchedulesNamingBlob, type ScheduleNamingBlob } from './schedules-naming-blob';
 export { takeInFlight, renewInFlight, loadFiringSchedules, markSendsStarted, undeliverableInFlight } from './in-flight';
 export { claimDeadLetterSends, type DeadLetterSend } from './dead-letter-sends';
+export { claimAlertSends, type AlertSend } from './alert-sends';
 export { findInProgress, releaseBuffered, BUFFERED_DUE_AT, type InProgress } from './overlap';
 export { lockScheduleOfRun, endRunOutcome, startRunOutcome, DURATION_MAX_MS } from './check-in';
