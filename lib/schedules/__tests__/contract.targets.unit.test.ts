@@ -62,6 +62,7 @@ describe('§13.1 http targets in a schedule', () => {
     [{ url: 'https://hooks.example.com/', method: 'GET' }, 'invalid_request_body', 'invocation_target.method', undefined],
     [{ url: 'https://hooks.example.com/', timeout_seconds: 31 }, 'invalid_request_body', 'invocation_target.timeout_seconds', undefined],
     [{ url: 'https://hooks.example.com/', headers: { 'Webhook-Id': 'x' } }, 'invalid_request_body', 'invocation_target.headers.Webhook-Id', 'invocation_target.headers.Webhook-Id: header "Webhook-Id" is set by the delivery and cannot be configured'],
+    [{ url: 'https://hooks.example.com/', headers: { 'Scheduler-Checkin-Url': 'http://elsewhere.example/' } }, 'invalid_request_body', 'invocation_target.headers.Scheduler-Checkin-Url', 'invocation_target.headers.Scheduler-Checkin-Url: header "Scheduler-Checkin-Url" is set by the delivery and cannot be configured'],
     [{ url: 'https://hooks.example.com/', headers: { 'Bad Name': 'x' } }, 'invalid_request_body', 'invocation_target.headers.Bad Name', 'invocation_target.headers.Bad Name: "Bad Name" is not a valid header name'],
     [{ url: 'https://hooks.example.com/', headers: { 'X-A': 'a\r\nX-B: b' } }, 'invalid_request_body', 'invocation_target.headers.X-A', 'invocation_target.headers.X-A: a header value must not contain CR, LF or NUL'],
     [{ url: 'https://hooks.example.com/', arn: SQS }, 'invalid_request_body', 'invocation_target.arn', 'unknown field "arn"'],
