@@ -69,25 +69,4 @@ export function awsClient<S extends AwsTargetService>(service: S, region: string
   return cachedClient(service, (config) => new CONSTRUCTORS[service](config), region, auth);
 }
 
-/** Used when the SDK environment names no region (AWS's own default region). */
-export const FALLBACK_REGION = 'us-east-1';
-let region: Promise<string> | undefined;
-
-/**
- * The region of the worker's AWS SDK configuration (`AWS_REGION`, or the profile's), as the SDK
- * resolves it; `us-east-1` when none is configured. Resolved once per process. For the default
- * event's `region` and the schedule ARNs (SPEC §13.3).
- */
-export function sdkRegion(): Promise<string> {
-  region ??= (async () => {
-    const probe = new SQSClient({});
-    try {
-      return await probe.config.region();
-    } catch {
-      return FALLBACK_REGION;
-    } finally {
-      probe.destroy();
-    }
-  })();
-  return region;
-}
+export { FALLBACK_REGION, sdkRegion } from './region';

@@ -15,6 +15,7 @@
  * `assume_role_failed` (no `role_arn`, or STS refused: AWS's message about the org's own role).
  */
 import { AssumeRoleCommand, STSClient } from '@aws-sdk/client-sts';
+import { sdkRegion } from './region';
 import type { AwsCredentialIdentity } from '@aws-sdk/types';
 import { workerCredentialsAllowed, type OrgAws } from '../../auth';
 import { DomainError } from '../../errors';
@@ -112,7 +113,9 @@ export async function assumeRole(auth: Extract<AwsAuth, { kind: 'role' }>, now =
     if (assumed.get(key) !== cached) return assumeRole(auth, now);
   }
   const call = (async (): Promise<Assumed> => {
-    sts ??= new STSClient({ requestHandler: { connectionTimeout: 10_000, requestTimeout: 30_000 } });
+    // The worker's region (us-east-1 when its environment names none): STS needs one, whatever the
+    // target ARN's region, and an unset AWS_REGION must not fail every role's delivery.
+    sts ??= new STSClient({ region: sdkRegion, requestHandler: { connectionTimeout: 10_000, requestTimeout: 30_000 } });
     const res = await sts.send(new AssumeRoleCommand({ RoleArn: auth.roleArn, ExternalId: auth.externalId, RoleSessionName: auth.sessionName }));
     const c = res.Credentials;
     if (!c?.AccessKeyId || !c.SecretAccessKey || !c.Expiration) throw Object.assign(new Error('AssumeRole answered no credentials'), { name: 'InvalidResponse' });
