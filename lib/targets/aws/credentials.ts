@@ -67,8 +67,11 @@ function checkedArns(org: OrgAws, arn: string, roleArn: string | null | undefine
  * How the org's delivery to `arn` (with role `roleArn`, for schedule `scheduleId`) authenticates,
  * or why it may not be made (SPEC §13.5). Pure. `workerOrgs`: `SCHEDULER_AWS_WORKER_CREDENTIALS_ORGS`.
  */
-export function planAwsAuth(org: OrgAws, req: { arn: string; roleArn: string | null | undefined; scheduleId: string; workerOrgs: readonly string[] }): { ok: true; auth: AwsAuth } | ({ ok: false } & AwsRefusal) {
-  const foreign = foreignArn(checkedArns(org, req.arn, req.roleArn), org.allowedAccounts);
+export function planAwsAuth(
+  org: OrgAws,
+  req: { arn: string; roleArn: string | null | undefined; scheduleId: string; workerOrgs: readonly string[]; /** Other ARNs the request names (an ECS task definition). */ also?: readonly string[] },
+): { ok: true; auth: AwsAuth } | ({ ok: false } & AwsRefusal) {
+  const foreign = foreignArn([...checkedArns(org, req.arn, req.roleArn), ...(req.also ?? [])], org.allowedAccounts);
   if (foreign) {
     return { ok: false, result: { error: 'access_denied', message: `${foreign.slice(0, 200)} names an AWS account outside the org's allowed_accounts` }, retryable: false };
   }
@@ -148,14 +151,22 @@ export async function assumeOrRefuse(auth: Extract<AwsAuth, { kind: 'role' }>): 
 /**
  * The save-time rule of SPEC §13.5 for one ARN an org's schedule delivers to (an `aws` target, an
  * SQS dead letter) and the role it names (`roleArn`, already defaulted as its fire will):
- * - with `allowed_accounts`, the ARN and the role must each name one of them;
+ * - with `allowed_accounts`, the ARN, the role and any other ARN the target names (`also`) must each name one of them;
  * - in `role` mode a role is required (in `worker` mode, whether the operator grants it is decided
  *   at each fire: the web process does not decide for the worker).
  * @throws `400 invalid_invocation_target` at `paths.arn` / `paths.role`.
  */
-export function checkAwsArnAtSave(org: OrgAws, arn: string, roleArn: string | null | undefined, paths: { arn: string; role: string }): void {
-  const checked = checkedArns(org, arn, roleArn);
-  for (const [value, path] of [[arn, paths.arn], [roleArn, paths.role]] as const) {
+export function checkAwsArnAtSave(
+  org: OrgAws,
+  arn: string,
+  roleArn: string | null | undefined,
+  paths: { arn: string; role: string },
+  /** Other ARNs the target names, each at its own path (an ECS task definition): checked like `arn`. */
+  also: readonly { arn: string; path: string }[] = [],
+): void {
+  const checked = [...checkedArns(org, arn, roleArn), ...also.map((a) => a.arn)];
+  const named: (readonly [string | null | undefined, string])[] = [[arn, paths.arn], [roleArn, paths.role], ...also.map((a) => [a.arn, a.path] as const)];
+  for (const [value, path] of named) {
     if (value && checked.includes(value) && foreignArn([value], org.allowedAccounts)) {
       const account = arnAccount(value);
       const why = account

@@ -27,3 +27,13 @@ describe('allowed_accounts and universal targets', () => {
     expect(planAwsAuth(org('worker', ['111111111111']), { arn: ARN, roleArn: undefined, scheduleId: 's1', workerOrgs: ['acme'] })).toMatchObject({ ok: false, result: { error: 'access_denied', message: `${ARN} names an AWS account outside the org's allowed_accounts` } });
   });
 });
+
+describe('allowed_accounts and the other ARNs a target names', () => {
+  it('an ECS task definition of another account is refused at fire (access_denied), one of an allowed account delivers', () => {
+    const cluster = 'arn:aws:ecs:us-east-1:111111111111:cluster/c';
+    const role = 'arn:aws:iam::111111111111:role/r';
+    const req = (task: string) => ({ arn: cluster, roleArn: role, scheduleId: 's1', workerOrgs: [], also: [task] });
+    expect(planAwsAuth(org('role', ['111111111111']), req('arn:aws:ecs:us-east-1:111111111111:task-definition/t:1'))).toMatchObject({ ok: true });
+    expect(planAwsAuth(org('role', ['111111111111']), req('arn:aws:ecs:us-east-1:222222222222:task-definition/t:1'))).toMatchObject({ ok: false, result: { error: 'access_denied', message: "arn:aws:ecs:us-east-1:222222222222:task-definition/t:1 names an AWS account outside the org's allowed_accounts" } });
+  });
+});
