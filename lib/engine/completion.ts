@@ -205,7 +205,7 @@ export async function settleOutcomes(tx: Tx, deps: EngineDeps, ended: EndedOutco
   await updateFailureCounts(tx, counts, now);
   const paused = counts.filter((c) => c.pauseNote !== null).map((c) => c.scheduleId);
   // SPEC §12.2: disabling a schedule cancels its pending retries, the automatic pause included.
-  await cancelPendingAttempts(tx, paused);
+  await cancelPendingAttempts(tx, paused, { now, reason: 'the worker paused the schedule' });
   await deps.recordActivity(tx, paused.map((id) => ({ action: 'auto_pause' as const, schedule: state.get(id)!.schedule, at: now })));
   // SPEC §17: each terminal outcome ends its occurrence (success or failure), raised in this transaction.
   const running = new Map<string, number>();

@@ -130,7 +130,7 @@ export async function pauseUnplanned(tx: Tx, deps: EngineDeps, unplanned: { sche
   }));
   await updateFailureCounts(tx, counts, now);
   // SPEC §12.2: disabling a schedule cancels its pending retries.
-  await cancelPendingAttempts(tx, counts.map((c) => c.scheduleId));
+  await cancelPendingAttempts(tx, counts.map((c) => c.scheduleId), { now, reason: 'the worker paused the schedule' });
   await deps.recordActivity(tx, unplanned.map(({ schedule }) => ({ action: 'auto_pause', schedule, at: now })));
   // SPEC §17 `paused`, raised in the transaction that pauses.
   await deps.raise?.(tx, unplanned.map(({ schedule }, i) => ({ kind: 'paused', schedule, scheduledFor: null, note: counts[i].pauseNote })), now);
@@ -171,7 +171,7 @@ export async function settleAttempts(
   await updateFailureCounts(tx, counts, now);
   const paused = new Set(counts.filter((c) => c.pauseNote !== null).map((c) => c.scheduleId));
   // SPEC §12.2: disabling a schedule cancels its pending retries, the automatic pause included.
-  await cancelPendingAttempts(tx, [...paused]);
+  await cancelPendingAttempts(tx, [...paused], { now, reason: 'the worker paused the schedule' });
   // SPEC §15: the automatic pause is in the activity log, by `system`, in the transaction that pauses.
   await deps.recordActivity(tx, [...paused].map((id) => ({ action: 'auto_pause', schedule: schedules.get(id)!, at: now })));
   // SPEC §17: what these attempts ended, dead-lettered and paused, raised in the transaction that records it.

@@ -634,6 +634,11 @@ export interface PendingRetry {
   scheduled_for: string;
   attempt: number;
   due_at: string;
+  /**
+   * Present (true) on a `buffer_one` occurrence waiting for the run in progress (SPEC §16.2): no
+   * retry; it is delivered when that run ends (until then `due_at` is 9999-12-31, meaning never).
+   */
+  waiting?: true;
 }
 
 /**

@@ -163,7 +163,8 @@ export default async function SchedulerPage({ params, searchParams }: Props) {
               invocation_target: displayTarget(s),
             },
             lastRun: lastRuns[s.id] ?? null,
-            retry: retries[s.id]?.[0] ?? null,
+            retry: retries[s.id]?.find((p) => !p.waiting) ?? null,
+            waiting: retries[s.id]?.find((p) => p.waiting) ?? null,
             overdue: overdueOf(s.next_fire_at, workers),
           }))}
           actions={{

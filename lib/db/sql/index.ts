@@ -4,7 +4,7 @@
  */
 export { claimDue, claimOccurrence, type ClaimedSchedule, type FiringSchedule } from './claim-due';
 export { claimRetries, claimRetry, type ClaimedRetry } from './claim-retries';
-export { cancelPendingAttempts } from './cancel-pending-attempts';
+export { cancelPendingAttempts, cancelledWaitingMessage, type CancelPendingOptions } from './cancel-pending-attempts';
 export { lockSchedule } from './lock-schedule';
 export {
   completeFinished,
