@@ -95,8 +95,12 @@ export function toWireTime(d: Date | string): number {
   return (typeof d === 'string' ? Date.parse(d) : d.getTime()) / 1000;
 }
 
-/** The largest epoch milliseconds a Date holds (ECMAScript: ±8.64e15). */
-const MAX_DATE_MS = 8.64e15;
+/**
+ * The instants a cursor may name, in epoch ms: 1970-01-01 through 9999-12-31 UTC. Every instant this
+ * server hands out (a creation time) is inside; one outside (a Date may reach ±8.64e15, year
+ * ±275760) would reach the database, where PostgreSQL cannot take it: a forged token is refused here.
+ */
+const MAX_CURSOR_MS = Date.UTC(9999, 11, 31, 23, 59, 59, 999);
 
 /** An opaque NextToken for a cursor (base64url of its JSON), and back. */
 export function encodeNextToken(cursor: object): string {
@@ -105,13 +109,13 @@ export function encodeNextToken(cursor: object): string {
 
 /**
  * The cursor of a NextToken this server handed out: its JSON object, `v: 1`, every string well-formed
- * and every number a finite integer within a Date's range, passing `valid`.
+ * and every number an integer instant from 1970 through year 9999 (`MAX_CURSOR_MS`), passing `valid`.
  * @throws AwsError `ValidationException` for any other token (SPEC §14: a forged one is never a 500).
  */
 export function decodeNextToken<T>(token: string, valid: (c: Record<string, unknown>) => c is Record<string, unknown> & T): T {
   try {
     const c = JSON.parse(Buffer.from(token, 'base64url').toString('utf8'));
-    const sane = (v: unknown) => (typeof v === 'string' ? isWellFormed(v) && v.length <= 1024 : typeof v === 'number' ? Number.isSafeInteger(v) && Math.abs(v) <= MAX_DATE_MS : true);
+    const sane = (v: unknown) => (typeof v === 'string' ? isWellFormed(v) && v.length <= 1024 : typeof v === 'number' ? Number.isSafeInteger(v) && v >= 0 && v <= MAX_CURSOR_MS : true);
     if (c && typeof c === 'object' && !Array.isArray(c) && c.v === 1 && Object.values(c).every(sane) && valid(c)) return c;
   } catch {
     // fall through

@@ -8,7 +8,7 @@ import { AwsError } from '../errors';
 import { routeRequest } from '../router';
 import { toDomainSchedule, toWireSchedule } from '../schedule-mapping';
 import { validateInput } from '../validate';
-import type { EventBridgeContext, WireScheduleInput } from '../wire';
+import { decodeNextToken, encodeNextToken, type EventBridgeContext, type WireScheduleInput } from '../wire';
 
 const ctx = { region: 'eu-west-1', accountId: '123456789012' } as EventBridgeContext;
 const ROLE = 'arn:aws:iam::123456789012:role/r';
@@ -244,5 +244,19 @@ describe('EventBridge schedule → product fields (SPEC §14)', () => {
       ScheduleExpression: 'rate(15 minutes)',
       Target: { RetryPolicy: { MaximumEventAgeInSeconds: 3600, MaximumRetryAttempts: 3 }, DeadLetterConfig: { Arn: dlq } },
     });
+  });
+});
+
+describe('NextToken cursors (SPEC §14: a forged one is a ValidationException, never a 500)', () => {
+  const isCursor = (c: Record<string, unknown>): c is { t: number; id: string } & Record<string, unknown> => typeof c.t === 'number' && typeof c.id === 'string';
+  const forged = (t: number) => Buffer.from(JSON.stringify({ v: 1, t, id: '', n: '' })).toString('base64url');
+  it('a token this server made decodes; instants before 1970 or after year 9999 are refused', () => {
+    const t = Date.UTC(2026, 11, 4);
+    expect(decodeNextToken(encodeNextToken({ t, id: 'x' }), isCursor)).toMatchObject({ t, id: 'x' });
+    expect(decodeNextToken(forged(Date.UTC(9999, 11, 31, 23, 59, 59, 999)), isCursor).t).toBe(253402300799999);
+    // The fuzz's token: year 143,855, inside a Date's range but not PostgreSQL's timestamps.
+    for (const t of [4477596320553966, 253402300800000, -1, 8.64e15]) {
+      expect(() => decodeNextToken(forged(t), isCursor), String(t)).toThrow(expect.objectContaining({ code: 'ValidationException', message: 'The NextToken is not valid.' }));
+    }
   });
 });
