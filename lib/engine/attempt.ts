@@ -151,7 +151,7 @@ export async function deliverInTransaction(tx: Tx, deps: EngineDeps, items: InTr
       outcomes[i] = { runId, status: 'invocation_error', result: { error: 'unsupported_target', message }, executionId: null, request: null, retryable: false };
       continue;
     }
-    const ctx = facts.context({ scheduleId: schedule.id, revisionId: schedule.revisionId, alias: schedule.alias, facadeData: schedule.facadeData, scheduledFor: item.scheduledFor, trigger: item.trigger, attempt: item.attempt, runId, now });
+    const ctx = facts.context({ scheduleId: schedule.id, revisionId: schedule.revisionId, name: schedule.name, facadeData: schedule.facadeData, scheduledFor: item.scheduledFor, trigger: item.trigger, attempt: item.attempt, runId, now });
     const group = byDriver.get(driver) ?? [];
     group.push({ index: i, attempt: { target: parsed.target, schedule, ctx } });
     byDriver.set(driver, group);

@@ -11,8 +11,11 @@ import type { EngineDeps } from './deps';
 export interface ContextInput {
   scheduleId: string;
   revisionId: string;
-  /** The schedule's alias: its name in its schedule ARN when set (else its id). */
-  alias: string | null;
+  /**
+   * The schedule's name in its group (SPEC §14: the EventBridge `Name`, else the alias, else the id):
+   * the last part of its schedule ARN, as GetSchedule answers it.
+   */
+  name: string;
   /** What a facade stored beside the schedule (opaque; read by `EngineDeps.facade`). */
   facadeData: unknown;
   scheduledFor: Date;
@@ -71,19 +74,19 @@ export class SchedulerFactCache {
   /**
    * How schedule `s` names itself (SPEC §13.3, §14): the identity a facade stored with it, else its
    * org's account, the region a facade saved it in (else the worker's AWS region) and
-   * `arn:aws:scheduler:<region>:<account>:schedule/<scheduler name>/<alias or id>`.
+   * `arn:aws:scheduler:<region>:<account>:schedule/<scheduler name>/<schedule name>`.
    * Throws when its scheduler is gone (a deleted blob takes its schedules with it: not expected).
    * `stored`: the facade's stored identity when the caller has already read it.
    */
   async identity(
-    s: Pick<ContextInput, 'scheduleId' | 'revisionId' | 'alias' | 'facadeData'>,
+    s: Pick<ContextInput, 'scheduleId' | 'revisionId' | 'name' | 'facadeData'>,
     stored: ScheduleIdentity | null = this.deps.facade.storedIdentity(s.facadeData),
   ): Promise<ScheduleIdentity> {
     if (stored) return stored;
     const ref = await this.scheduler(s.revisionId);
     if (!ref) throw new Error(`the scheduler of schedule ${s.scheduleId} no longer exists`);
     const [account, name, region] = await Promise.all([this.fact(ref, 'account'), this.fact(ref, 'name'), this.deps.facade.storedRegion(s.facadeData) ?? sdkRegion()]);
-    return { account, region, scheduleArn: scheduleArn({ region, account, group: name, name: s.alias ?? s.scheduleId }) };
+    return { account, region, scheduleArn: scheduleArn({ region, account, group: name, name: s.name || s.scheduleId }) };
   }
 
   /** The context of one attempt (SPEC §13.3, §13.4, §16.1): its identity resolved on first ask. */

@@ -72,9 +72,9 @@ type SendResult = { ok: true; messageId?: string; truncated: boolean } | { ok: f
 async function sendOne(db: Db, d: DeadLetterSend, deps: DeliveryDeps, facts: SchedulerFactCache): Promise<SendResult> {
   try {
     const scheduler = await facts.scheduler(d.revisionId);
-    const schedule = await db.schedule.findUnique({ where: { id: d.scheduleId }, select: { alias: true, facadeData: true, deadLetterRoleArn: true } });
+    const schedule = await db.schedule.findUnique({ where: { id: d.scheduleId }, select: { name: true, facadeData: true, deadLetterRoleArn: true } });
     const scheduleArn = scheduler
-      ? (await facts.identity({ scheduleId: d.scheduleId, revisionId: d.revisionId, alias: schedule?.alias ?? null, facadeData: schedule?.facadeData ?? null })).scheduleArn
+      ? (await facts.identity({ scheduleId: d.scheduleId, revisionId: d.revisionId, name: schedule?.name ?? d.scheduleId, facadeData: schedule?.facadeData ?? null })).scheduleArn
       : d.scheduleId;
     const { errorCode, errorMessage } = deadLetterError(d.lastResult);
     // SPEC §12.3 TARGET_ARN: the target's address as its contract names it (URL, ARN, workflow:<schedule id>).

@@ -48,7 +48,7 @@ export interface Engine {
    * with it, else its org's account, region and `…:schedule/<scheduler name>/<alias or id>` — what
    * its attempts' context attributes say (the form's payload preview).
    */
-  identityOf(db: Db, s: Pick<ContextInput, 'scheduleId' | 'revisionId' | 'alias' | 'facadeData'>): Promise<ScheduleIdentity>;
+  identityOf(db: Db, s: Pick<ContextInput, 'scheduleId' | 'revisionId' | 'name' | 'facadeData'>): Promise<ScheduleIdentity>;
 }
 
 /** The engine with `deps`. */

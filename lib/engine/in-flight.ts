@@ -75,6 +75,8 @@ export interface InFlightAttempt {
   runId: string;
   scheduleId: string;
   revisionId: string;
+  /** The schedule's name in its group (its ARN's last part, SPEC §14). */
+  name: string;
   alias: string | null;
   scheduledFor: Date;
   trigger: RunTrigger;
@@ -111,6 +113,7 @@ export function inFlightAttemptOf(
     scheduleId: schedule.id,
     revisionId: schedule.revisionId,
     alias: schedule.alias,
+    name: schedule.name,
     scheduledFor: fire.scheduledFor,
     trigger: fire.trigger,
     attempt: fire.attempt,

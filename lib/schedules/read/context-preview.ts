@@ -18,6 +18,6 @@ export async function contextPreviewFacts(db: Db, engine: Engine, opts: { revisi
   const stored = engine.deps.facade.storedIdentity(facadeData);
   if (stored) return { scheduleArn: stored.scheduleArn, arnPrefix: null, scheduleId: opts.scheduleId ?? null };
   // The name is left empty: the form appends the alias being typed (else the id).
-  const identity = await engine.identityOf(db, { scheduleId: '', revisionId: opts.revisionId, alias: '', facadeData: null });
+  const identity = await engine.identityOf(db, { scheduleId: '', revisionId: opts.revisionId, name: '', facadeData: null });
   return { scheduleArn: null, arnPrefix: identity.scheduleArn, scheduleId: opts.scheduleId ?? null };
 }

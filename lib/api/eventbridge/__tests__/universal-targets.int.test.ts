@@ -129,6 +129,18 @@ print(json.dumps({"arn": arn, "target": c.get_schedule(Name="put-item")["Target"
     expect(got.Messages?.map((m) => m.Body)).toEqual([`from ${arn}`]);
   });
 
+  it('<aws.scheduler.schedule-arn> of a schedule whose Name is no product alias (capitals, a dot) is the ARN GetSchedule answers', async () => {
+    const sqs = new SQSClient({ region: REGION });
+    const { QueueUrl } = await sqs.send(new CreateQueueCommand({ QueueName: `named-arn-${suffix}` }));
+    const name = 'NightlyReport.v2';
+    await sdk().send(new CreateScheduleCommand({ Name: name, ScheduleExpression: justNow(), FlexibleTimeWindow: { Mode: 'OFF' }, Target: { Arn: universal('sqs', 'sendMessage'), RoleArn: ROLE, Input: JSON.stringify({ QueueUrl, MessageBody: '<aws.scheduler.schedule-arn>' }) } }));
+    await fireDueAndDeliver({ db: t.db, now: new Date(), limits });
+    const arn = (await sdk().send(new GetScheduleCommand({ Name: name }))).Arn!;
+    expect(arn).toMatch(/:schedule\/default\/NightlyReport\.v2$/);
+    const got = await sqs.send(new ReceiveMessageCommand({ QueueUrl, WaitTimeSeconds: 2 }));
+    expect(got.Messages?.map((m) => m.Body)).toEqual([arn]);
+  });
+
   it("an unknown action is a failed attempt UnknownOperationException; AWS's own refusal is the attempt's result; an unknown service is unsupported_target", async () => {
     const base = { ScheduleExpression: justNow(), FlexibleTimeWindow: { Mode: 'OFF' as const } };
     await sdk().send(new CreateScheduleCommand({ ...base, Name: 'unknown-action', Target: { Arn: universal('dynamodb', 'putItems'), RoleArn: ROLE, Input: JSON.stringify({ TableName: table }) } }));
