@@ -284,6 +284,12 @@ export const FIELD_EDITS: Record<Exclude<ScheduleWritableField, 'alias'>, FieldE
     { alias: 'cron-ecs', set: [[['overlap_policy'], 'buffer_one']] },
     { alias: 'cron-webhook', set: [[['overlap_policy'], 'allow_all']], check: [['overlap_policy'], undefined] },
   ],
+  catch_up: [
+    { alias: 'rate-sqs', set: [[['catch_up'], { window_seconds: 3600, mode: 'latest' }]] },
+    { alias: 'rate-sqs', set: [[['catch_up', 'max_burst'], 3]] },
+    { alias: 'rate-sqs', set: [[['catch_up', 'mode'], 'none']] },
+    { alias: 'rate-sqs', set: [[['catch_up'], undefined]] },
+  ],
   invocation_target: [
     { alias: 'once-workflow', set: [[['invocation_target', 'workflow', 'definition'], 'daily-report']] },
     { alias: 'once-workflow', set: [[['invocation_target', 'input_data'], [{ alias: 'ticket_window', value: { hours: 48 } }]]] },

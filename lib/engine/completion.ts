@@ -133,7 +133,7 @@ async function checkInRun(tx: Tx, deps: EngineDeps, schedule: FiringSchedule, op
     // matches nothing, and nothing below runs for it.
     const moved = await endRunOutcome(tx, runId, { outcome: checkin.kind, exitCode: checkin.exitCode, message, now });
     if (moved) {
-      await settleOutcomes(tx, deps, [{ schedule, outcome: checkin.kind, manual: moved.trigger === 'manual' }], now);
+      await settleOutcomes(tx, deps, [{ schedule, outcome: checkin.kind, manual: moved.trigger !== 'schedule' }], now);
       return { outcome: checkin.kind };
     }
   }
@@ -172,7 +172,7 @@ async function checkInFlight(tx: Tx, opts: { runId: string; checkin: CheckinKind
 export interface EndedOutcome {
   schedule: FiringSchedule;
   outcome: 'succeeded' | 'failed' | 'timed_out';
-  /** A manual fire's run: it is no occurrence, so it does not count for `pause_after_failures`. */
+  /** A manual or backfill fire's run: not the schedule's own occurrence, so it does not count for `pause_after_failures`. */
   manual: boolean;
 }
 
@@ -237,7 +237,7 @@ export async function timeOutRuns(db: Db, deps: EngineDeps, now: Date): Promise<
       if (moved !== 1) continue;
       decided.push({ runId: r.id, scheduleId: r.scheduleId });
       const schedule = schedules.get(r.scheduleId);
-      if (schedule) ended.push({ schedule, outcome: 'timed_out', manual: r.trigger === 'manual' });
+      if (schedule) ended.push({ schedule, outcome: 'timed_out', manual: r.trigger !== 'schedule' });
     }
     await settleOutcomes(tx, deps, ended, now);
     return decided;

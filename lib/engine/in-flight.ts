@@ -20,7 +20,7 @@
 import type { HttpAllowList } from '../config';
 import { inTransaction, loadFiringSchedules, markSendsStarted, renewInFlight, takeInFlight, undeliverableInFlight, type Db, type FiringSchedule, type PendingAttemptInsert } from '../db';
 import { toError } from '../errors';
-import { createDeliveryPool, DeliveryCancelled, driverOf, type DeliveryDeps, type DeliveryPool, type RunTrigger } from '../targets';
+import { createDeliveryPool, DeliveryCancelled, driverOf, type DeliveryDeps, type DeliveryPool, type FireTrigger } from '../targets';
 import { SchedulerFactCache } from './context';
 import type { EngineDeps } from './deps';
 import { FIRE_TX, type FireOutcome } from './outcomes';
@@ -77,7 +77,7 @@ export interface InFlightAttempt {
   revisionId: string;
   alias: string | null;
   scheduledFor: Date;
-  trigger: RunTrigger;
+  trigger: FireTrigger;
   attempt: number;
   /** Sends of this attempt already started before this delivery: 0, or 1 for a repeat after an interrupted one. */
   deliveries: number;
@@ -103,7 +103,7 @@ export interface DeliveredAttempt {
 /** The in-flight attempt of `schedule`'s fire, claimed at `now`. */
 export function inFlightAttemptOf(
   schedule: FiringSchedule,
-  fire: { pendingId: string; runId: string; scheduledFor: Date; trigger: RunTrigger; attempt: number; deliveries: number; deadLetterId: string | null; dueAt: Date; now: Date },
+  fire: { pendingId: string; runId: string; scheduledFor: Date; trigger: FireTrigger; attempt: number; deliveries: number; deadLetterId: string | null; dueAt: Date; now: Date },
 ): InFlightAttempt {
   return {
     pendingId: fire.pendingId,
@@ -272,6 +272,7 @@ export async function recordDelivered(db: Db, engine: EngineDeps, delivered: Del
       scheduleId: d.attempt.scheduleId,
       scheduledFor: d.attempt.scheduledFor,
       attempt: d.attempt.attempt,
+      trigger: d.attempt.trigger,
       lateMs: d.attempt.claimedAt.getTime() - d.attempt.dueAt.getTime(),
       run: d.outcome,
       nextAttemptAt: settled.consequences[i].extras.nextAttemptAt ?? null,

@@ -37,3 +37,4 @@ export { takeInFlight, renewInFlight, loadFiringSchedules, markSendsStarted, und
 export { claimDeadLetterSends, type DeadLetterSend } from './dead-letter-sends';
 export { findInProgress, releaseBuffered, BUFFERED_DUE_AT, type InProgress } from './overlap';
 export { lockScheduleOfRun, endRunOutcome, startRunOutcome, DURATION_MAX_MS } from './check-in';
+export { claimBackfillOccurrences, countBackfillEnded, finishBackfill, lockRunningBackfills, readFiringSchedules, type RunningBackfill } from './backfills';
