@@ -234,8 +234,9 @@ describe('§18.2 catch_up after the worker was down for 10 minutes (minutely sch
       });
       expect(s.catch_up).toEqual(c.catchUp);
       // The worker fires t on time, then is down until 30 s after t + 10 min: t+1 … t+10 are missed.
+      // Each tick records its runs 1 ms after the previous one's, so their order is the order fired.
       const fire = async (now: Date) => {
-        for (let i = 0; i < 50; i++) if ((await workerEngine.fireDue({ db: w.db, now, limit: 50, limits: LIMITS })).length === 0) return;
+        for (let i = 0; i < 50; i++) if ((await workerEngine.fireDue({ db: w.db, now, limit: 50, limits: LIMITS, clock: () => new Date(now.getTime() + i) })).length === 0) return;
       };
       await fire(new Date(t.getTime() + 200));
       const back = new Date(t.getTime() + 10 * MINUTE + 30_000);
