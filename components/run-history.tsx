@@ -238,7 +238,21 @@ function RunRow({ run, timezone, attemptsAllowed, deadLettersHref, deleted }: { 
         {formatDuration(lateMs)}
       </td>
       <td data-label={TRIGGER}>
-        {scheduled ? <span className="badge badge-info-outline">schedule</span> : <span className="badge badge-muted">manual</span>}
+        {scheduled ? (
+          <span className="badge badge-info-outline">schedule</span>
+        ) : run.trigger === 'backfill' ? (
+          <span className="badge badge-muted">backfill</span>
+        ) : (
+          <span className="badge badge-muted">manual</span>
+        )}
+        {run.backfill_id ? (
+          <div className="small">
+            of backfill{' '}
+            <a className="mono" href={`#backfill-${run.backfill_id}`} title={run.backfill_id} data-testid="run-backfill-link">
+              {shortId(run.backfill_id)}
+            </a>
+          </div>
+        ) : null}
         {run.dead_letter_id ? (
           <div className="small">
             replay of dead letter{' '}
