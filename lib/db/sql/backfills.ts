@@ -20,7 +20,7 @@ import { dialectOfDb } from '../client';
 import { executeSql, queryRows } from './run-sql';
 import { sqlInstant } from './instant';
 import { FIRING_COLUMNS, toFiringSchedule, type FiringSchedule } from './claim-due';
-import { rawInstant, rawText } from './schedule-record';
+import { rawBoolean, rawInstant, rawText } from './schedule-record';
 
 /** A running backfill as the worker claims it. */
 export interface RunningBackfill {
@@ -130,16 +130,16 @@ export async function finishBackfill(tx: Tx, backfillId: string, state: 'complet
 
 /** Param: JSON array of schedule ids. A plain read: a backfill fire does not lock its schedule (it never moves next_fire_at). */
 const FIRING_SCHEDULES_SQL = {
-  sqlite: `SELECT ${FIRING_COLUMNS} FROM schedules WHERE id IN (SELECT value FROM json_each(?))`,
-  postgresql: `SELECT ${FIRING_COLUMNS} FROM schedules WHERE id IN (SELECT jsonb_array_elements_text($1::jsonb))`,
+  sqlite: `SELECT ${FIRING_COLUMNS}, enabled FROM schedules WHERE id IN (SELECT value FROM json_each(?))`,
+  postgresql: `SELECT ${FIRING_COLUMNS}, enabled FROM schedules WHERE id IN (SELECT jsonb_array_elements_text($1::jsonb))`,
 } as const;
 
 /** The schedules `ids` as firing reads them (no lock: see above). */
-export async function readFiringSchedules(tx: Tx, ids: string[]): Promise<Map<string, FiringSchedule>> {
+export async function readFiringSchedules(tx: Tx, ids: string[]): Promise<Map<string, FiringSchedule & { enabled: boolean }>> {
   if (ids.length === 0) return new Map();
   const rows = await queryRows(tx, FIRING_SCHEDULES_SQL, JSON.stringify([...new Set(ids)]));
   return new Map(rows.map((r) => {
     const s = toFiringSchedule(r);
-    return [s.id, s];
+    return [s.id, { ...s, enabled: rawBoolean(r.enabled) }];
   }));
 }
