@@ -92,7 +92,7 @@ it('§18.1 500 backfill occurrences, max_concurrency 5, SIGKILL ×5: 500 runs, n
       throw new Error('the worker did not start');
     };
     let kills = 0;
-    let firedAtKills: number[] = [];
+    const firedAtKills: number[] = [];
     while (kills < KILLS) {
       const spawnedAt = clock();
       const w = startWorker();

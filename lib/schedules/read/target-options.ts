@@ -13,7 +13,7 @@ import { blobRoles, readableBy, visibleOrgIds, type Actor } from '../../auth';
 import { countEnabled, findLastRuns, findPendingRetries, rawOneOf, type Db } from '../../db';
 import { triggerOf } from './serialize';
 import { requireSchedulerRole } from '../access';
-import { RUN_OUTCOMES, RUN_STATUSES, RUN_TRIGGERS, type PendingRetry, type RunOutcomeState, type RunStatus, type RunTrigger, type TargetOptions } from '../contract';
+import { RUN_OUTCOMES, RUN_STATUSES, type PendingRetry, type RunOutcomeState, type RunStatus, type RunTrigger, type TargetOptions } from '../contract';
 
 /** Most sessions and definitions offered in the pickers, so a huge catalog cannot blow up a page. */
 const OPTIONS_MAX = 500;
