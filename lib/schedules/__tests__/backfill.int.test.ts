@@ -15,6 +15,7 @@ import {
   listActivity,
   listBackfills,
   listRuns,
+  updateSchedule,
 } from '..';
 import { SEEDED_TARGET, useSeededScheduler } from '../../testing/seeded-scheduler';
 import { startReceiver, type Receiver } from '../../testing/receiver';
@@ -271,6 +272,22 @@ describe('§18.2 catch_up after the worker was down for 10 minutes (minutely sch
     expect(row.state).toBe('active');
     expect(row.nextFireAt!.getTime()).toBeGreaterThan(back.getTime() - 10_000);
     expect(row.skippedOccurrences).toBeGreaterThan(0);
+  });
+
+  it('enabling a disabled schedule continues from now and fires nothing it missed while disabled', async () => {
+    const t = new Date(lastMinute().getTime() - 4000 * MINUTE);
+    const s = await createSchedule({
+      ...(await scope()),
+      limits: LIMITS,
+      now: new Date(t.getTime() - 30_000),
+      input: { alias: 'cu-enable', repeat: 'recurring_cron', cron_expression: '* * * * ? *', timezone: 'UTC', invocation_target: SEEDED_TARGET, catch_up: { window_seconds: 3600, mode: 'all' }, enabled: false },
+    });
+    const back = new Date(t.getTime() + 10 * MINUTE + 30_000);
+    await updateSchedule({ ...(await scope()), scheduleRef: s.id, input: { enabled: true }, limits: LIMITS, now: back });
+    const row = await w.db.schedule.findUniqueOrThrow({ where: { id: s.id } });
+    expect(row.nextFireAt?.toISOString()).toBe(new Date(t.getTime() + 11 * MINUTE).toISOString());
+    await workerEngine.fireDue({ db: w.db, now: new Date(back.getTime() + 1000), limit: 50, limits: LIMITS });
+    expect(await w.db.run.count({ where: { scheduleId: s.id } })).toBe(0);
   });
 
   it('`window_seconds: 0` still fires an on-time occurrence (a busy tick is not a backlog)', async () => {
