@@ -1,7 +1,7 @@
 -- AlterTable
-ALTER TABLE "schedules" ADD COLUMN     "catch_up_max_burst" INTEGER,
+ALTER TABLE "schedules" ADD COLUMN     "catch_up_window_seconds" INTEGER,
 ADD COLUMN     "catch_up_mode" TEXT,
-ADD COLUMN     "catch_up_window_seconds" INTEGER;
+ADD COLUMN     "catch_up_max_burst" INTEGER;
 
 -- CreateTable
 CREATE TABLE "backfills" (
