@@ -83,9 +83,10 @@ export async function fireRetry(deps: EngineDeps, opts: { db: Db; pendingId: str
 }
 
 /**
- * Fire claimed occurrences and retries (and a backfill's claimed occurrences, `firsts`: backfill.ts) at instant `now`, in the claim's transaction: plan each
+ * Fire claimed occurrences and retries at instant `now`, in the claim's transaction: plan each
  * occurrence, advance them all in one statement, make every attempt through its driver, settle what
  * was made here (SPEC §12.2–§12.5); attempts stored in flight come back as `delivering` outcomes.
+ * `firsts`: a backfill's claimed occurrences (backfill.ts), first attempts that no plan holds.
  */
 export async function fireClaimed(tx: Tx, deps: EngineDeps, rows: ClaimedSchedule[], retries: ClaimedRetry[], now: Date, limits: Limits, firsts: FirstAttempt[] = []): Promise<FireOutcome[]> {
   const plans = await planOccurrences(tx, rows, now, limits);
