@@ -191,7 +191,7 @@ export function BackfillPanel({ scheduleId, timezone, backfills, canWrite, canBa
                   <span className="mono small" title={b.id}>
                     {shortId(b.id)}
                   </span>{' '}
-                  <span className={`badge ${b.state === 'running' ? 'badge-info' : b.state === 'completed' ? 'badge-success' : 'badge-muted'}`}>{STATE_WORDS[b.state]}</span>{' '}
+                  <span className={`badge ${b.state === 'running' ? 'badge-info' : b.state === 'completed' ? 'badge-ok' : 'badge-muted'}`}>{STATE_WORDS[b.state]}</span>{' '}
                   <span className="small">
                     {formatInZone(b.from, timezone)} → {formatInZone(b.to, timezone)} · {b.reprocess} · at most {b.max_concurrency} in flight
                   </span>
