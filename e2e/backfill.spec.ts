@@ -65,6 +65,7 @@ test('Backfill… from the schedule page: dry-run count and instants, progress t
     // Instants in the schedule's zone: the first is one minute after From.
     await expect(preview.getByRole('listitem').first()).toContainText(toLocalTime(new Date(from.getTime() + MINUTE), ZONE).slice(11, 16));
     await expectNoSeriousViolations(page, 'the schedule page with Backfill… open');
+    if (process.env.BACKFILL_SHOTS) await page.screenshot({ path: `${process.env.BACKFILL_SHOTS}/preview.png`, fullPage: true });
     expect(received).toHaveLength(0);
 
     await panel.getByRole('button', { name: 'Start backfill of 20' }).click();
@@ -75,6 +76,12 @@ test('Backfill… from the schedule page: dry-run count and instants, progress t
     await expect(item).toHaveAttribute('data-state', 'completed', { timeout: 60_000 });
     await expect(item.getByTestId('backfill-progress')).toContainText('20 of 20 done');
     await expect(item.locator('progress')).toHaveAttribute('value', '20');
+    if (process.env.BACKFILL_SHOTS) await page.screenshot({ path: `${process.env.BACKFILL_SHOTS}/completed.png`, fullPage: true });
+    // The section fits a phone's width, and axe finds nothing serious there.
+    await page.setViewportSize({ width: 390, height: 844 });
+    await expectNoSeriousViolations(page, 'the schedule page with a backfill, at 390 px');
+    expect(await page.evaluate(() => document.documentElement.scrollWidth), 'the schedule page scrolls sideways at 390 px').toBeLessThanOrEqual(390);
+    await page.setViewportSize({ width: 1280, height: 900 });
     expect(received).toHaveLength(20);
     // Each delivery carried its own past instant.
     expect(new Set(received.map((b) => (JSON.parse(b) as { at: string }).at)).size).toBe(20);
@@ -100,6 +107,7 @@ test('Backfill… from the schedule page: dry-run count and instants, progress t
     await running.getByRole('button', { name: 'Cancel backfill' }).click();
     const cancelled = panel.locator('[data-testid="backfill"][data-state="cancelled"]');
     await expect(cancelled).toHaveCount(1);
+    if (process.env.BACKFILL_SHOTS) await page.screenshot({ path: `${process.env.BACKFILL_SHOTS}/cancelled.png`, fullPage: true });
     const at = received.length;
     await page.waitForTimeout(4000);
     // Nothing more starts (at most the one in flight when it was cancelled ends).
