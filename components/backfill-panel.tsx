@@ -87,7 +87,7 @@ export function BackfillPanel({ scheduleId, timezone, backfills, canWrite, canBa
 
   return (
     <section className="container" aria-labelledby={`${id}-title`} data-testid="backfills">
-      <div className="container-header">
+      <div className="container-header backfill-header">
         <h2 id={`${id}-title`} className="container-title">
           Backfills
         </h2>

@@ -235,7 +235,8 @@ function RunRow({ run, timezone, attemptsAllowed, deadLettersHref, deleted }: { 
         <ZonedTime instant={run.created_at} zone={timezone} />
       </td>
       <td data-label={LATENESS} className="num-left">
-        {formatDuration(lateMs)}
+        {/* A backfill fires past occurrences on purpose: how long ago they were is no lateness. */}
+        {run.trigger === 'backfill' ? <span className="muted">—</span> : formatDuration(lateMs)}
       </td>
       <td data-label={TRIGGER}>
         {scheduled ? (

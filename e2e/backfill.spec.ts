@@ -4,12 +4,13 @@
  * after 300 ms). **Backfill…** takes a range in the schedule's zone, shows the dry run's count and
  * first instants before confirming, then the progress bar and counts update until the backfill
  * completes; history rows of the backfill say so and link to it. A second, slower backfill is
- * cancelled from the page and stops. axe finds nothing serious on the page with the form open.
+ * cancelled from the page and stops; **Resume with catch-up** enables the (disabled) schedule and
+ * starts a backfill of what it missed. axe finds nothing serious with the form open, nor at 390 px.
  */
 import http from 'node:http';
 import { expect, test } from '@playwright/test';
 import { toLocalTime } from '../lib/cron';
-import { createApiSchedule, deleteApiSchedules, E2E_PORT, OPS_SCHEDULER, revisionOf, schedulerCommand, uniqueSuffix } from './api';
+import { createApiSchedule, deleteApiSchedules, E2E_PORT, getApiSchedule, OPS_SCHEDULER, revisionOf, schedulerCommand, uniqueSuffix } from './api';
 import { expectNoSeriousViolations, whenHydrated } from './ui';
 
 const ZONE = 'Europe/Berlin';
@@ -115,6 +116,17 @@ test('Backfill… from the schedule page: dry-run count and instants, progress t
     const b = (await schedulerCommand(request, rev, 'list_backfills', { schedule_id: schedule.id })).backfills as { state: string; fired: number; total: number }[];
     expect(b.map((x) => x.state)).toEqual(['cancelled', 'completed']);
     expect(b[0].fired).toBeLessThan(100);
+
+    // Resume with catch-up (SPEC §18.2): enables the schedule and backfills what it missed while paused.
+    const resume = page.getByRole('button', { name: 'Resume with catch-up' });
+    await whenHydrated(resume);
+    await resume.click();
+    await expect(page.getByRole('status').filter({ hasText: /^Enabled; backfilling \d+ missed occurrences?\.$/ })).toBeVisible();
+    await expect.poll(async () => (await getApiSchedule(request, rev, schedule.id)).enabled).toBe(true);
+    const after = (await schedulerCommand(request, rev, 'list_backfills', { schedule_id: schedule.id })).backfills as { reprocess: string }[];
+    expect(after).toHaveLength(3);
+    expect(after[0].reprocess).toBe('missing');
+    await expect(resume).toHaveCount(0);
   } finally {
     await deleteApiSchedules(request, rev, made);
     await new Promise<void>((resolve) => (server.closeAllConnections(), server.close(() => resolve())));
