@@ -6,7 +6,7 @@
  */
 import { isMap, isScalar, LineCounter, parseDocument, type Document } from 'yaml';
 import { z } from 'zod';
-import { firstIssueError, SCHEDULE_INFO_FIELDS, ScheduleCreateInput } from '../lib/schedules/contract';
+import { firstIssueError, ManifestAlertRule, SCHEDULE_INFO_FIELDS, ScheduleCreateInput } from '../lib/schedules/contract';
 import { locate } from './yaml-locate';
 
 /** One manifest entry, validated. */
@@ -35,6 +35,8 @@ export interface ManifestSource {
 export interface Manifest extends ManifestSource {
   scheduler?: ManifestScheduler;
   entries: ManifestEntry[];
+  /** SPEC §17: the scheduler's alert rules (`alerts:`), or undefined when the manifest has no `alerts:` key. */
+  alerts?: ManifestAlertRule[];
 }
 
 /** One problem in a manifest: where, which entry, the SPEC error code, the field path and the message. */
@@ -102,6 +104,7 @@ export function parseManifest(text: string, file: string): Manifest {
 
   const root: unknown = doc.toJS();
   let scheduler: ManifestScheduler | undefined;
+  let alerts: ManifestAlertRule[] | undefined;
   const entries: ManifestEntry[] = [];
   if (root === null || root === undefined) {
     problem([], 'the manifest is empty; it needs a top-level `schedules:` map');
@@ -110,12 +113,26 @@ export function parseManifest(text: string, file: string): Manifest {
   } else {
     const top = root as Record<string, unknown>;
     for (const key of Object.keys(top)) {
-      if (key !== 'schedules' && key !== 'scheduler') problem([key], `unknown top-level key "${key}"; expected "schedules" and optionally "scheduler"`);
+      if (key !== 'schedules' && key !== 'scheduler' && key !== 'alerts') problem([key], `unknown top-level key "${key}"; expected "schedules" and optionally "scheduler" and "alerts"`);
     }
     if (top.scheduler !== undefined) {
       const s = SchedulerRef.safeParse(top.scheduler);
       if (s.success) scheduler = s.data;
       else problem(['scheduler', ...s.error.issues[0].path.map(String)], 'scheduler must be {org: <org id or alias>, blob: <scheduler blob id or alias>}');
+    }
+    if (top.alerts !== undefined) {
+      if (!Array.isArray(top.alerts)) problem(['alerts'], '`alerts` must be a list of alert rules');
+      else {
+        alerts = [];
+        top.alerts.forEach((value, i) => {
+          const parsed = ManifestAlertRule.safeParse(value);
+          if (parsed.success) alerts!.push(parsed.data);
+          else {
+            const e = firstIssueError(parsed.error);
+            problems.push({ ...at(['alerts', i, ...(e.path?.split('.') ?? [])]), code: e.code, ...(e.path ? { path: e.path } : {}), message: e.message });
+          }
+        });
+      }
     }
     if (!('schedules' in top)) {
       problem([], 'the manifest needs a top-level `schedules:` map (alias → schedule)');
@@ -138,7 +155,7 @@ export function parseManifest(text: string, file: string): Manifest {
     }
   }
   if (problems.length) throw new ManifestError(file, problems.sort((a, b) => a.line - b.line || a.col - b.col));
-  return { ...src, scheduler, entries };
+  return { ...src, scheduler, entries, ...(alerts ? { alerts } : {}) };
 }
 
 /**

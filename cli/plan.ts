@@ -12,6 +12,7 @@ import { writableFields } from './fields';
 import type { Manifest, ManifestProblem } from './manifest';
 import { pinnedKey, resolvePinnedSessions } from './pinned-sessions';
 import { locate } from './yaml-locate';
+import { listRules, planAlerts, ruleParams, type AlertPlan } from './alert-rules';
 
 /** A session `deploy` creates (workflow command `create_session`) before it writes any schedule. */
 export interface SessionToCreate {
@@ -29,6 +30,8 @@ export interface DeployPlan extends Plan {
   /** Reasons `deploy` must not write anything (each with its manifest line). Empty when the plan can run. */
   problems: ManifestProblem[];
   unchangedCount: number;
+  /** SPEC §17: the manifest's alert rules against the deployed ones; undefined without `alerts:`. */
+  alerts?: AlertPlan;
 }
 
 /** The manifest position of `path` (dotted, inside entry `alias`). */
@@ -108,8 +111,23 @@ export async function planDeploy(client: ApiClient, manifest: Manifest, schedule
       sessions.set(key, planned);
     }
   }
+  const alerts = manifest.alerts ? planAlerts(manifest.alerts, await listRules(client, scheduler.revisionId), deployed) : undefined;
+  const creating = new Set(entries.filter((e) => e.kind === 'create').map((e) => e.alias));
+  for (const { index, rule } of alerts?.create ?? []) {
+    // A rule on a schedule this deploy creates cannot be asked about before the schedule exists; the
+    // manifest's own check (schema) has passed, and the schedule's dry run above.
+    if (rule.schedule && creating.has(rule.schedule)) continue;
+    try {
+      await client.command(scheduler.revisionId, 'scheduler_blobhub', 'create_alert_rule', { ...ruleParams(rule), dry_run: true });
+    } catch (e) {
+      if (!(e instanceof ApiError) || e.status >= 500 || e.status === 401 || e.status === 403 || e.code === 'not_found') throw e;
+      const path = e.path === 'schedule_id' ? 'schedule' : e.path;
+      problems.push({ ...locate(manifest.doc, manifest.lineCounter, ['alerts', index, ...(path ? path.split('.') : [])]), code: e.code, path, message: `${path ? `${path}: ` : ''}${e.message}` });
+    }
+  }
   problems.sort((a, b) => a.line - b.line || a.col - b.col);
   return {
+    ...(alerts ? { alerts } : {}),
     entries,
     drift: plan.drift,
     sessionsToCreate: [...sessions.values()],
@@ -120,5 +138,5 @@ export async function planDeploy(client: ApiClient, manifest: Manifest, schedule
 
 /** True when `deploy` would write something (a schedule or a session). Drift alone writes nothing. */
 export function hasChanges(plan: DeployPlan): boolean {
-  return plan.sessionsToCreate.length > 0 || plan.entries.some((e) => e.kind !== 'unchanged');
+  return plan.sessionsToCreate.length > 0 || plan.entries.some((e) => e.kind !== 'unchanged') || (plan.alerts?.create.length ?? 0) > 0;
 }

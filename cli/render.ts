@@ -1,5 +1,5 @@
 /** Text output of the CLI: plans, drift, problems and tables. Pure: returns lines, prints nothing. */
-import { DEFAULT_TARGET_TYPE, type InvocationTargetType, type Schedule } from '../lib/schedules/contract';
+import { DEFAULT_TARGET_TYPE, type InvocationTargetType, type Run, type Schedule } from '../lib/schedules/contract';
 import { COMPARED_FIELDS, type FieldChange } from './diff';
 import { FIELD_DEFAULTS, fieldApplies, isKeyedMap, isPlainObject, normalizeField, present, schemaAt, type ComparedField } from './fields';
 import type { ManifestEntry, ManifestProblem } from './manifest';
@@ -96,4 +96,14 @@ export function table(header: readonly string[], rows: readonly (readonly (strin
   const cells = [header, ...rows.map((r) => r.map((c) => (c == null || c === '' ? '-' : c)))];
   const widths = header.map((_, i) => Math.max(...cells.map((r) => String(r[i] ?? '').length)));
   return cells.map((r) => r.map((c, i) => String(c ?? '').padEnd(widths[i])).join('  ').trimEnd());
+}
+
+/**
+ * A run in `ls`'s LAST RUN column: its delivery status, then its outcome when the schedule expects
+ * completion (SPEC §16.1: "success, timed_out" is a delivered run whose work never reported back),
+ * and its occurrence (UTC, ISO 8601). `null`: the schedule never fired.
+ */
+export function showLastRun(run: Pick<Run, 'status' | 'scheduled_for' | 'outcome'> | null): string {
+  if (!run) return 'never fired';
+  return `${run.status}${run.outcome ? `, ${run.outcome}` : ''} @ ${run.scheduled_for}`;
 }

@@ -5,12 +5,12 @@
  * time zone and in the viewer's. The clock is read here (the browser's), never in lib/cron.
  */
 import { useEffect, useId, useState } from 'react';
-import { CronExpressionError, describeCron, describeRate, isValidTimezone, nextOccurrences, nextRateOccurrences, parseRateExpression, resolveLocalTime } from '@/lib/cron';
+import { CronExpressionError, describeCron, describeRate, isValidTimezone, nextOccurrences, nextRateOccurrences, parseRateExpression, resolveLocalTime, type RateExpression } from '@/lib/cron';
 import { formatDuration, formatInZone, formatUtc } from './format';
 import { useViewerZone } from './use-viewer-zone';
 
 /** The browser's clock, ticking every `everyMs` after hydration; null on the server. */
-function useNow(everyMs = 15_000): Date | null {
+export function useNow(everyMs = 15_000): Date | null {
   const [now, setNow] = useState<Date | null>(null);
   useEffect(() => {
     setNow(new Date());
@@ -47,6 +47,17 @@ export interface CronPreviewProps {
   errorId?: string;
 }
 
+/**
+ * The next `count` fire times of a valid cron `expression` in `timezone` after `now`, inside the
+ * window (ISO UTC bounds, inclusive). Throws what lib/cron throws (a bad expression or zone).
+ */
+export function cronFires(expression: string, timezone: string, w: { startDate?: string | null; endDate?: string | null; now: Date; count: number }): Date[] {
+  const start = w.startDate ? new Date(w.startDate) : null;
+  const end = w.endDate ? new Date(w.endDate) : null;
+  const after = start && start.getTime() - 1 > w.now.getTime() ? new Date(start.getTime() - 1) : w.now;
+  return nextOccurrences(expression, timezone, after, w.count).filter((d) => !end || d <= end);
+}
+
 /** The description of `expression` and its next `count` fire times inside the window. */
 export function CronPreview({ expression, timezone, startDate, endDate, count = 5, errorId }: CronPreviewProps) {
   const now = useNow();
@@ -65,10 +76,7 @@ export function CronPreview({ expression, timezone, startDate, endDate, count = 
   let fireError: string | null = null;
   if (!error && zoneOk && now) {
     try {
-      const start = startDate ? new Date(startDate) : null;
-      const end = endDate ? new Date(endDate) : null;
-      const after = start && start.getTime() - 1 > now.getTime() ? new Date(start.getTime() - 1) : now;
-      fires = nextOccurrences(expr, timezone.trim(), after, count).filter((d) => !end || d <= end);
+      fires = cronFires(expr, timezone.trim(), { startDate, endDate, now, count });
     } catch (e) {
       fireError = messageOf(e);
     }
@@ -177,6 +185,18 @@ export interface RatePreviewProps {
   count?: number;
 }
 
+/** The anchor instant of a rate preview (SPEC §12.1), or null when the form cannot see it (`hidden`). */
+export function rateAnchorAt(anchor: RateAnchor, now: Date): Date | null {
+  if (anchor.kind === 'hidden') return null;
+  return anchor.kind === 'start' ? new Date(anchor.at) : anchor.kind === 'kept' ? new Date(anchor.mark) : new Date(Math.ceil(now.getTime() / 60_000) * 60_000);
+}
+
+/** The next `count` fire times of `rate` from `anchor` after `now`, none after `endDate` (ISO UTC). */
+export function rateFires(rate: RateExpression, anchor: Date, w: { endDate?: string | null; now: Date; count: number }): Date[] {
+  const end = w.endDate ? Date.parse(w.endDate) : null;
+  return nextRateOccurrences(rate, anchor, w.now, w.count).filter((d) => end === null || d.getTime() <= end);
+}
+
 /**
  * What a rate means ("Every 5 minutes") and its next `count` fire times (SPEC §12.1): fixed durations
  * from the anchor — the start date, else the next whole minute after now (where a save now anchors
@@ -193,10 +213,8 @@ export function RatePreview({ rate, timezone, anchor, endDate, count = 5 }: Rate
     const parsed = parseRateExpression(rate.trim());
     description = describeRate(parsed);
     if (now && anchor.kind !== 'hidden') {
-      anchorAt =
-        anchor.kind === 'start' ? new Date(anchor.at) : anchor.kind === 'kept' ? new Date(anchor.mark) : new Date(Math.ceil(now.getTime() / 60_000) * 60_000);
-      const end = endDate ? Date.parse(endDate) : null;
-      fires = nextRateOccurrences(parsed, anchorAt, now, count).filter((d) => end === null || d.getTime() <= end);
+      anchorAt = rateAnchorAt(anchor, now);
+      fires = anchorAt ? rateFires(parsed, anchorAt, { endDate, now, count }) : [];
     }
   } catch (e) {
     return <PreviewError error={e} />;

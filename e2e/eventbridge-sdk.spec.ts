@@ -2,7 +2,8 @@
  * The EventBridge Scheduler-compatible API of the running product (issue "EventBridge
  * Scheduler-compatible API", SPEC §14), driven as its users drive it: the real AWS SDK for
  * JavaScript v3, the AWS CLI (v1, python3) and boto3 — the README's own example files — and the
- * browser for access keys and the form. Groups this file makes are deleted at the end; the org's
+ * browser for access keys and the form. Universal targets are delivered by the worker to moto's
+ * server (AWS_ENDPOINT_URL, exported before the servers start, as npm test does). Groups this file makes are deleted at the end; the org's
  * `default` group (created on first use, never deleted) keeps the schedules the worker fires.
  */
 import {
@@ -22,6 +23,8 @@ import {
   UpdateScheduleCommand,
   type CreateScheduleCommandInput,
 } from '@aws-sdk/client-scheduler';
+import { CreateTableCommand, DynamoDBClient, ScanCommand } from '@aws-sdk/client-dynamodb';
+import { CreateQueueCommand, ReceiveMessageCommand, SQSClient } from '@aws-sdk/client-sqs';
 import { expect, test, type APIRequestContext, type Page } from '@playwright/test';
 import { execFile } from 'node:child_process';
 import { readFileSync } from 'node:fs';
@@ -345,6 +348,112 @@ test('SDK: a StartDate in year 10000 is a ValidationException naming the member;
   expect((await sdk().send(new ListSchedulesCommand({ NamePrefix: name }))).Schedules).toEqual([]);
   await gov.send(new DeleteScheduleCommand({ Name: name }));
   expect((await sdk(BOOT, { region: 'cn-north-1' }).send(new GetScheduleGroupCommand({ Name: 'default' }))).Arn).toBe(`arn:aws-cn:scheduler:cn-north-1:${account}:schedule-group/default`);
+});
+
+test('Signing: a session token is refused UnrecognizedClientException by boto3, the AWS CLI and the SDK alike (SPEC §14 "Signing")', async () => {
+  const message = 'The security token included in the request is invalid.';
+  const script = String.raw`
+import os, boto3
+from botocore.exceptions import ClientError
+c = boto3.client("scheduler", endpoint_url=os.environ["BASE"], region_name="us-east-1", aws_access_key_id=os.environ["AWS_ACCESS_KEY_ID"], aws_secret_access_key=os.environ["AWS_SECRET_ACCESS_KEY"], aws_session_token="FwoGZXIvYXdzEJr//////////wEaDGarbage")
+try:
+    c.list_schedule_groups()
+    print("accepted")
+except ClientError as e:
+    print(e.response["ResponseMetadata"]["HTTPStatusCode"], e.response["Error"]["Code"], e.response["Error"]["Message"])
+`;
+  const py = await run('python3', ['-c', script], BOOT, { BASE });
+  expect(py.code, py.stderr).toBe(0);
+  expect(py.stdout.trim()).toBe(`403 UnrecognizedClientException ${message}`);
+  const cli = await run('aws', ['scheduler', 'list-schedule-groups', '--endpoint-url', BASE, '--region', REGION], BOOT, { AWS_SESSION_TOKEN: 'garbage' });
+  expect(cli.code).not.toBe(0);
+  expect(cli.stderr).toContain(`An error occurred (UnrecognizedClientException) when calling the ListScheduleGroups operation: ${message}`);
+  const withToken = new SchedulerClient({ endpoint: BASE, region: REGION, credentials: { accessKeyId: BOOT.id, secretAccessKey: BOOT.secret, sessionToken: 'garbage' }, maxAttempts: 1 });
+  expect(await sdkRefusal(withToken.send(new ListScheduleGroupsCommand({})))).toEqual({ name: 'UnrecognizedClientException', status: 403, message });
+});
+
+test('FlexibleTimeWindow Mode=OFF with MaximumWindowInMinutes is read back as sent by the AWS CLI, the SDK and boto3 (decision 315)', async () => {
+  const name = `e2e-off-window-${S}`;
+  const made = await aws(['create-schedule', '--name', name, '--schedule-expression', 'cron(0 8 * * ? *)', '--flexible-time-window', 'Mode=OFF,MaximumWindowInMinutes=15', '--target', JSON.stringify({ Arn: workflowArn(), RoleArn: role() })]);
+  expect(made.code, made.stderr).toBe(0);
+  try {
+    expect((await aws(['get-schedule', '--name', name])).json!.FlexibleTimeWindow).toEqual({ Mode: 'OFF', MaximumWindowInMinutes: 15 });
+    expect((await sdk().send(new GetScheduleCommand({ Name: name }))).FlexibleTimeWindow).toEqual({ Mode: 'OFF', MaximumWindowInMinutes: 15 });
+    const script = String.raw`
+import json, os, boto3
+c = boto3.client("scheduler", endpoint_url=os.environ["BASE"], region_name="us-east-1")
+s = c.get_schedule(Name=os.environ["NAME"])
+c.update_schedule(Name=s["Name"], ScheduleExpression=s["ScheduleExpression"], FlexibleTimeWindow={"Mode": "OFF", "MaximumWindowInMinutes": 30}, Target={"Arn": s["Target"]["Arn"], "RoleArn": s["Target"]["RoleArn"]})
+print(json.dumps(c.get_schedule(Name=os.environ["NAME"])["FlexibleTimeWindow"]))
+`;
+    const py = await run('python3', ['-c', script], BOOT, { BASE, NAME: name });
+    expect(py.code, py.stderr).toBe(0);
+    expect(JSON.parse(py.stdout)).toEqual({ Mode: 'OFF', MaximumWindowInMinutes: 30 });
+  } finally {
+    await aws(['delete-schedule', '--name', name]);
+  }
+});
+
+/** moto's server, which the worker delivers AWS targets to (npm test exports AWS_ENDPOINT_URL before starting the servers). */
+function motoClientConfig(): { endpoint: string; region: string; credentials: { accessKeyId: string; secretAccessKey: string } } {
+  const endpoint = process.env.AWS_ENDPOINT_URL;
+  if (!endpoint || !/^http:\/\/127\./.test(endpoint)) throw new Error("universal targets are delivered to moto's server: start `moto_server -H 127.0.0.1 -p <port>` and export AWS_ENDPOINT_URL (and dummy keys) before `npx playwright test`, as scripts/test-all.sh does");
+  return { endpoint, region: REGION, credentials: { accessKeyId: 'testing', secretAccessKey: 'testing' } };
+}
+
+test('universal targets: boto3 aws-sdk:dynamodb:putItem and the AWS CLI aws-sdk:sqs:sendMessage deliver through the worker on moto; an unknown action (SDK) is a failed attempt UnknownOperationException; Input not an object is a ValidationException', async ({ request }) => {
+  test.setTimeout(180_000);
+  const moto = motoClientConfig();
+  const table = `e2e-runs-${S}`;
+  const dynamo = new DynamoDBClient(moto);
+  await dynamo.send(new CreateTableCommand({ TableName: table, KeySchema: [{ AttributeName: 'pk', KeyType: 'HASH' }], AttributeDefinitions: [{ AttributeName: 'pk', AttributeType: 'S' }], BillingMode: 'PAY_PER_REQUEST' }));
+  const sqs = new SQSClient(moto);
+  const { QueueUrl } = await sqs.send(new CreateQueueCommand({ QueueName: `e2e-universal-${S}` }));
+  // An at() 30 s ago fires at once (SPEC §14).
+  const justNow = `at(${new Date(Date.now() - 30_000).toISOString().slice(0, 19)})`;
+  const names = { put: `e2e-put-item-${S}`, send: `e2e-send-message-${S}`, unknown: `e2e-unknown-action-${S}` };
+  try {
+    const script = String.raw`
+import json, os, boto3
+from botocore.exceptions import ClientError
+c = boto3.client("scheduler", endpoint_url=os.environ["BASE"], region_name="us-east-1")
+target = {"Arn": "arn:aws:scheduler:::aws-sdk:dynamodb:putItem", "RoleArn": os.environ["ROLE"]}
+try:
+    c.create_schedule(Name=os.environ["NAME"], ScheduleExpression="rate(1 hour)", FlexibleTimeWindow={"Mode": "OFF"}, Target={**target, "Input": "[1]"})
+    print("accepted")
+except ClientError as e:
+    print(e.response["Error"]["Code"], e.response["Error"]["Message"])
+input = json.dumps({"TableName": os.environ["TABLE"], "Item": {"pk": {"S": "<aws.scheduler.execution-id>"}, "from": {"S": "boto3"}, "n": {"N": "<aws.scheduler.attempt-number>"}}})
+print(c.create_schedule(Name=os.environ["NAME"], ScheduleExpression=os.environ["EXPR"], FlexibleTimeWindow={"Mode": "OFF"}, Target={**target, "Input": input})["ScheduleArn"])
+`;
+    const py = await run('python3', ['-c', script], BOOT, { BASE, ROLE: role(), NAME: names.put, TABLE: table, EXPR: justNow });
+    expect(py.code, py.stderr).toBe(0);
+    const put = 'arn:aws:scheduler:::aws-sdk:dynamodb:putItem';
+    expect(py.stdout.trim().split('\n')).toEqual([`ValidationException Invalid target ${put}: input must be a JSON object: the parameters of aws-sdk:dynamodb:putItem.`, `arn:aws:scheduler:${REGION}:${account}:schedule/default/${names.put}`]);
+
+    const cli = await aws(['create-schedule', '--name', names.send, '--schedule-expression', justNow, '--flexible-time-window', 'Mode=OFF', '--target', JSON.stringify({ Arn: 'arn:aws:scheduler:::aws-sdk:sqs:sendMessage', RoleArn: role(), Input: JSON.stringify({ QueueUrl, MessageBody: 'from the AWS CLI' }) })]);
+    expect(cli.code, cli.stderr).toBe(0);
+    await sdk().send(new CreateScheduleCommand(input(names.unknown, { ScheduleExpression: justNow, Target: { Arn: 'arn:aws:scheduler:::aws-sdk:dynamodb:putItems', RoleArn: role(), Input: JSON.stringify({ TableName: table }) } })));
+
+    // The worker delivers: the item, with the substituted execution id, and the message.
+    await expect.poll(async () => (await dynamo.send(new ScanCommand({ TableName: table }))).Items?.map((i) => [i.from?.S, i.n?.N, /^[a-z0-9]{16}$/.test(i.pk?.S ?? '')]), { timeout: 60_000 }).toEqual([['boto3', '1', true]]);
+    await expect.poll(async () => (await sqs.send(new ReceiveMessageCommand({ QueueUrl, WaitTimeSeconds: 1 }))).Messages?.map((m) => m.Body) ?? [], { timeout: 60_000 }).toEqual(['from the AWS CLI']);
+    const revisionId = ((await (await request.get('/api/v1/orgs/acme-corp/blobs/default', { headers })).json()).default_revision_id) as string;
+    const runsOf = async (name: string) => {
+      // list_executions takes the schedule's id: get_schedule finds it by name.
+      const got = await request.post(`/api/v1/revisions/${revisionId}/data`, { headers, data: { engine: 'scheduler_blobhub', command: 'get_schedule', schedule_id: name } });
+      const id = (await got.json()).schedule.id as string;
+      const r = await request.post(`/api/v1/revisions/${revisionId}/data`, { headers, data: { engine: 'scheduler_blobhub', command: 'list_executions', schedule_id: id } });
+      return ((await r.json()).executions ?? []) as { status: string; result: Record<string, unknown> }[];
+    };
+    await expect.poll(async () => (await runsOf(names.unknown))[0]?.result, { timeout: 60_000 }).toEqual({
+      error: 'UnknownOperationException',
+      message: 'putItems is not an operation of dynamodb: the AWS SDK for JavaScript v3 client of dynamodb has no PutItemsCommand',
+    });
+    expect((await runsOf(names.put)).map((r) => [r.status, r.result.service, r.result.operation])).toEqual([['success', 'aws-sdk:dynamodb', 'PutItem']]);
+  } finally {
+    for (const name of Object.values(names)) await aws(['delete-schedule', '--name', name]);
+  }
 });
 
 test("the README's AWS CLI, boto3 and JS SDK examples run as written", async () => {

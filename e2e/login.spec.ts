@@ -129,7 +129,7 @@ test('5 failed logins for one email from one address: the 6th is 429 with a clea
   // The login form explains the limit.
   await page.context().clearCookies();
   await page.goto('/login?error=rate_limited');
-  await expect(page.getByRole('main').getByRole('alert')).toHaveText('Too many failed attempts for this email. Wait 15 minutes, then try again.');
+  await expect(page.getByRole('main').getByRole('alert')).toHaveText('Too many login attempts for this email. Wait 15 minutes, then try again.');
 });
 
 test('CSRF: a login or logout posted from another site is refused', async () => {

@@ -3,7 +3,7 @@
  * logged and never breaks the loop.
  */
 import { EventEmitter } from 'node:events';
-import type { SweepBatch, SweepPhase } from '../lib/schedules';
+import type { AlertSendReport, SweepBatch, SweepPhase } from '../lib/schedules';
 
 export interface WorkerEventMap {
   'worker:start': { workerId: string };
@@ -42,6 +42,14 @@ export interface WorkerEventMap {
   /** Recording delivered attempts failed: their leases lapse and a worker recovers them. */
   'delivery:error': { error: Error };
   /** Dead letters sent to their SQS queues (SPEC §12.3), and sends that failed. */
+  /** SPEC §17: the minute check raised `silence` for `silent` schedules and `realerts` re-alert rows. */
+  'alerts:raised': { silent: number; realerts: number };
+  'alerts:sent': AlertSendReport;
+  /** Alert log rows and ended incidents older than the run retention, deleted. */
+  'alerts:swept': { deleted: number };
+  /** SPEC §17 dead man's switch: SCHEDULER_HEARTBEAT_URL answered `status`, or the request failed. */
+  'heartbeat-url:pinged': { status: number };
+  'heartbeat-url:failed': { error: Error };
   'dead-letters:sent': { sent: number; failed: number; failures: { deadLetterId: string; queue: string; error: string; message: string; final: boolean }[] };
   /** Runs whose completion deadline passed without a terminal check-in, decided `timed_out` by this worker (SPEC §16.1). */
   'outcome:timed-out': { runs: { runId: string; scheduleId: string }[] };

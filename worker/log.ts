@@ -28,6 +28,15 @@ export function logEvents(events: WorkerEvents, level: Level, workerId?: string)
     // One line per failed send: which dead letter, which queue, AWS's answer, and whether it is tried again.
     for (const f of p.failures) write(f.final ? 'error' : 'warn', f.final ? 'dead letter not sent to its SQS queue; giving up' : 'dead letter not sent to its SQS queue; trying again in 60 s', f);
   });
+  events.on('alerts:swept', (p) => write('debug', 'alert log swept', p));
+  events.on('alerts:raised', (p) => write('info', 'alerts raised by the minute check', p));
+  events.on('alerts:sent', (p) => {
+    if (p.sent > 0) write('info', 'alerts sent', { sent: p.sent });
+    // One line per failed send: which alert, which channel, what it answered, and whether it is tried again.
+    for (const f of p.failures) write(f.final ? 'error' : 'warn', f.final ? 'alert not sent; giving up' : 'alert not sent; trying again with back-off', f);
+  });
+  events.on('heartbeat-url:pinged', (p) => write(p.status >= 200 && p.status < 300 ? 'debug' : 'warn', 'SCHEDULER_HEARTBEAT_URL requested', p));
+  events.on('heartbeat-url:failed', (p) => write('warn', 'SCHEDULER_HEARTBEAT_URL request failed', { error: p.error.message }));
   events.on('occurrence:skipped', (p) => write('warn', 'occurrences skipped', { ...p, scheduledFor: iso(p.scheduledFor) }));
   events.on('occurrence:already-fired', (p) => write('warn', 'occurrence already fired; advanced without firing again', { ...p, scheduledFor: iso(p.scheduledFor) }));
   events.on('occurrence:error', (p) => write('error', 'occurrence could not be fired', { scheduleId: p.scheduleId, scheduledFor: iso(p.scheduledFor), error: p.error.message }));

@@ -17,6 +17,8 @@ const worker = new Worker({
   pollIntervalMs: config.worker.pollIntervalMs,
   clock: workerClock(config.worker.testClock),
   delivery: createDeliveryDeps(config),
+  // SPEC §17: alert links under SCHEDULER_PUBLIC_URL; the dead man's switch SCHEDULER_HEARTBEAT_URL.
+  alerts: { publicUrl: config.http.publicUrl, heartbeatUrl: config.heartbeatUrl },
   // The facades this deployment serves name their schedules' fires (SPEC §14): passed in, never imported by the engine.
   // SPEC §16.1: each attempt's check-in URL, under SCHEDULER_PUBLIC_URL, signed with the server key.
   engine: schedulerEngine.with({ ...EVENTBRIDGE_FIRE_FACTS, checkins: checkinUrls(config.http.publicUrl, serverSecretKey(config)) }),

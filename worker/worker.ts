@@ -23,6 +23,10 @@ import {
   NO_ALLOWED_HOSTS,
   RetentionSweep,
   schedulerEngine,
+  checkSilence,
+  realertIncidents,
+  sendDueAlerts,
+  sweepAlerts,
   type DeliveryDeps,
   type Engine,
   type FireOutcome,
@@ -53,12 +57,22 @@ export interface WorkerOptions {
    * `schedulerEngine.with(…)`). Default: the product's alone.
    */
   engine?: Engine;
+  /**
+   * SPEC §17: where alerts link to (SCHEDULER_PUBLIC_URL) and the dead man's switch
+   * (SCHEDULER_HEARTBEAT_URL, requested every minute while the worker fires normally). Default: links
+   * to http://127.0.0.1:3000, no heartbeat URL.
+   */
+  alerts?: { publicUrl: string; heartbeatUrl?: string };
 }
 
 
 const DAY_MS = 86_400_000;
 /** Least pause between two looks for waiting deliveries to cancel (deleted or disabled schedules), in ms of the worker's clock. */
 const CANCEL_CHECK_MS = 1_000;
+/** Pause between two silence and re-alert checks, and between two heartbeat-URL requests, in ms of the worker's clock (SPEC §17: every minute). */
+const ALERT_CHECK_MS = 60_000;
+/** A heartbeat-URL request gives up after this long, in ms. */
+const HEARTBEAT_URL_TIMEOUT_MS = 10_000;
 /** Pause before looking again when due occurrences exist but other workers hold them, in ms. */
 const BUSY_RETRY_MS = 50;
 
@@ -81,6 +95,8 @@ export class Worker {
   private readonly delivery: DeliveryDeps;
   private readonly engine: Engine;
   private lastRenewAt = 0;
+  private lastAlertCheckAt: number | null = null;
+  private lastHeartbeatUrlAt: number | null = null;
   private lastCancelCheckAt = 0;
 
   constructor(private readonly opts: WorkerOptions) {
@@ -266,6 +282,7 @@ export class Worker {
         const backfilled = await this.backfillStep(this.clock());
         if (backfilled > 0) claimed = Math.max(claimed, this.opts.batchSize);
         backoffMs = this.opts.pollIntervalMs;
+        this.pingHeartbeatUrl(now);
         if (claimed < this.opts.batchSize && !this.sweeping) sleepMs = await this.idleFor(this.clock());
       } catch (e) {
         this.events.emit('tick:error', { error: toError(e) });
@@ -302,6 +319,43 @@ export class Worker {
     }
     const report = await this.engine.sendDueDeadLetters(this.opts.db, this.delivery, now);
     if (report.sent + report.failed > 0) this.events.emit('dead-letters:sent', report);
+    await this.alertStep(now);
+  }
+
+  /**
+   * SPEC §17, between ticks: every minute of the worker's clock, raise `silence` and re-alert rounds
+   * (whether or not anything fires); every time, send the alerts that are due.
+   */
+  async alertStep(now: Date): Promise<void> {
+    if (this.lastAlertCheckAt === null || now.getTime() - this.lastAlertCheckAt >= ALERT_CHECK_MS) {
+      this.lastAlertCheckAt = now.getTime();
+      const silent = await checkSilence(this.opts.db, now);
+      const realerts = await realertIncidents(this.opts.db, now);
+      if (silent + realerts > 0) this.events.emit('alerts:raised', { silent, realerts });
+      // The alert log goes with the runs (SPEC §9 run_retention_days), a bounded batch a minute.
+      const swept = await sweepAlerts(this.opts.db, new Date(now.getTime() - this.opts.limits.runRetentionDays * DAY_MS));
+      if (swept > 0) this.events.emit('alerts:swept', { deleted: swept });
+    }
+    const { pool, allowList, resolve } = this.delivery;
+    const sent = await sendDueAlerts(this.opts.db, { pool, allowList, resolve, publicUrl: this.opts.alerts?.publicUrl ?? 'http://127.0.0.1:3000' }, now);
+    if (sent.sent + sent.failed > 0) this.events.emit('alerts:sent', sent);
+  }
+
+  /**
+   * SPEC §17 dead man's switch: request SCHEDULER_HEARTBEAT_URL once a minute of the worker's clock,
+   * called only after a loop that fired normally (no error), so a worker that stopped or keeps failing
+   * falls silent and the outside monitor notices. Not awaited by the loop; a failed request is logged.
+   */
+  pingHeartbeatUrl(now: Date): void {
+    const url = this.opts.alerts?.heartbeatUrl;
+    if (!url || (this.lastHeartbeatUrlAt !== null && now.getTime() - this.lastHeartbeatUrlAt < ALERT_CHECK_MS)) return;
+    this.lastHeartbeatUrlAt = now.getTime();
+    fetch(url, { method: 'GET', redirect: 'follow', signal: AbortSignal.timeout(HEARTBEAT_URL_TIMEOUT_MS) })
+      .then((res) => {
+        void res.body?.cancel();
+        this.events.emit('heartbeat-url:pinged', { status: res.status });
+      })
+      .catch((e) => this.events.emit('heartbeat-url:failed', { error: toError(e) }));
   }
 
   /**

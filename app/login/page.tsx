@@ -10,7 +10,7 @@ export const metadata: Metadata = { title: 'Log in' };
 /** What each refusal code of `POST /auth/login` means to the person at the form. */
 const MESSAGES: Record<string, string> = {
   unauthorized: 'The email or password is incorrect.',
-  rate_limited: 'Too many failed attempts for this email. Wait 15 minutes, then try again.',
+  rate_limited: 'Too many login attempts for this email. Wait 15 minutes, then try again.',
   invalid_request_body: 'Enter an email and a password.',
   forbidden: 'The login form was posted from another site and was refused. Log in from this page.',
 };

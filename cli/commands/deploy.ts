@@ -20,6 +20,7 @@ import { formatProblem } from '../manifest';
 import { entryPos, hasChanges, planDeploy } from '../plan';
 import { showDrift, showProblems } from '../render';
 import { changedFields } from '../diff';
+import { ruleParams, showRule } from '../alert-rules';
 
 export interface DeployOptions {
   file: string;
@@ -80,10 +81,18 @@ export async function deploy(opts: DeployOptions): Promise<number> {
       created++;
       io.out(`+ created ${e.alias} (${res.schedule.id}), next fire ${res.schedule.next_fire_at ?? 'none'}`);
     }
+    // SPEC §17: the manifest's alert rules the scheduler does not have yet (their schedules exist now).
+    for (const { rule } of plan.alerts?.create ?? []) {
+      current = 'alerts';
+      await client.command(scheduler.revisionId, 'scheduler_blobhub', 'create_alert_rule', ruleParams(rule));
+      written++;
+      io.out(`+ created ${showRule(rule)}`);
+    }
+    for (const r of plan.alerts?.drift ?? []) io.out(`! drift: alert rule ${r.id} (${r.events.join(', ')} → ${r.channels.map((c) => c.name).join(', ')}) is not in the manifest; left alone`);
     const sessions = plan.sessionsToCreate.length;
     io.out(
       `Deployed to ${scheduler.label}: ${created} created, ${updated} updated, ${plan.unchangedCount} unchanged` +
-        `${sessions ? `, ${sessions} session${sessions === 1 ? '' : 's'} created` : ''}${plan.drift.length ? `, ${plan.drift.length} drift left alone` : ''}.`,
+        `${sessions ? `, ${sessions} session${sessions === 1 ? '' : 's'} created` : ''}${plan.alerts?.create.length ? `, ${plan.alerts.create.length} alert rule${plan.alerts.create.length === 1 ? '' : 's'} created` : ''}${plan.drift.length ? `, ${plan.drift.length} drift left alone` : ''}.`,
     );
     return EXIT.ok;
   } catch (e) {

@@ -8,6 +8,7 @@ import { connect, resolveScheduler, type ConnectionFlags } from '../connection';
 import { EXIT, loadManifest, reportError, type Io } from '../io';
 import { hasChanges, planDeploy } from '../plan';
 import { showPlan, showProblems } from '../render';
+import { showRule } from '../alert-rules';
 
 export interface DiffOptions {
   file: string;
@@ -26,9 +27,11 @@ export async function diff(opts: DiffOptions): Promise<number> {
     const scheduler = await resolveScheduler(client, opts.flags, manifest.scheduler);
     const plan = await planDeploy(client, manifest, scheduler);
     const changes = hasChanges(plan);
-    if (changes || plan.drift.length) {
+    if (changes || plan.drift.length || plan.alerts?.drift.length) {
       io.out(`Scheduler ${scheduler.label}, manifest ${manifest.file}:`);
       for (const line of showPlan(plan, manifest.entries)) io.out(line);
+      for (const { rule } of plan.alerts?.create ?? []) io.out(`+ ${showRule(rule)}`);
+      for (const r of plan.alerts?.drift ?? []) io.out(`! drift: alert rule ${r.id} (${r.events.join(', ')} → ${r.channels.map((c) => c.name).join(', ')}) is not in the manifest`);
     } else {
       io.out(`No differences: ${plan.unchangedCount} schedule${plan.unchangedCount === 1 ? '' : 's'} in ${scheduler.label} match the manifest.`);
     }

@@ -5,7 +5,7 @@
 import { CADENCE_FIELD, type Repeat, type Run, type Schedule } from '../../lib/schedules/contract';
 import { connect, resolveScheduler, type ConnectionFlags } from '../connection';
 import { EXIT, reportError, schedulerOfFile, type Io } from '../io';
-import { scheduleLabel, table } from '../render';
+import { scheduleLabel, showLastRun, table } from '../render';
 
 export interface LsOptions {
   file: string;
@@ -63,7 +63,7 @@ export async function ls(opts: LsOptions): Promise<number> {
       s.enabled ? 'yes' : 'no',
       s.state,
       s.next_fire_at,
-      runs[i] ? `${runs[i]?.status} @ ${runs[i]?.scheduled_for}` : 'never fired',
+      showLastRun(runs[i]),
     ]);
     for (const line of table(['SCHEDULE', 'CADENCE', 'TIMEZONE', 'ENABLED', 'STATE', 'NEXT FIRE (UTC)', 'LAST RUN'], rows)) io.out(line);
     io.out(`${schedules.length} schedule${schedules.length === 1 ? '' : 's'} in ${scheduler.label}.`);

@@ -11,6 +11,7 @@ import { EXIT, reportError, schedulerOfFile, type Io } from '../io';
 import { parseManifestSource } from '../manifest';
 import { applyPull, renderLike } from '../pull-doc';
 import { pinnedKey, resolvePinnedSessions } from '../pinned-sessions';
+import { listRules, manifestRuleOf } from '../alert-rules';
 
 export interface PullOptions {
   file: string;
@@ -43,7 +44,16 @@ export async function pull(opts: PullOptions): Promise<number> {
     const deployed = await client.listAllSchedules(scheduler.revisionId);
     const sessions = await resolvePinnedSessions(client, pinnedRefs(doc));
     const result = applyPull(doc, deployed, (revision, ref, storedId) => sessions.get(pinnedKey(revision, ref)) === storedId, opts.flags.revision ? undefined : named);
-    const changed = !exists || result.added.length + result.updated.length + result.removed.length > 0;
+    // SPEC §17: the alert rules, as a whole list (rules have no key of their own), when any is deployed or listed.
+    const rules = (await listRules(client, scheduler.revisionId)).flatMap((r) => manifestRuleOf(r, deployed) ?? []);
+    const listed = (doc.toJS() as { alerts?: unknown } | null)?.alerts;
+    const rulesChanged = JSON.stringify(listed ?? []) !== JSON.stringify(rules) && (rules.length > 0 || listed !== undefined);
+    if (rulesChanged) {
+      if (rules.length) doc.set('alerts', doc.createNode(rules));
+      else doc.delete('alerts');
+      io.out(`~ alerts: ${rules.length} rule${rules.length === 1 ? '' : 's'}`);
+    }
+    const changed = !exists || rulesChanged || result.added.length + result.updated.length + result.removed.length > 0;
     // An unchanged manifest is not rewritten, so its formatting stays exactly as the user wrote it.
     if (changed) writeFileSync(file, renderLike(doc, original));
     for (const a of result.added) io.out(`+ added ${a}`);

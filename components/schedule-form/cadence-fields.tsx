@@ -6,7 +6,8 @@
  * and its case to `CadenceField` and `CadencePreview`.
  */
 import { REPEATS, type Repeat } from '@/lib/schedules/contract';
-import { CronPreview, cronProblem, InvocationPreview, RatePreview, type RateAnchor } from '../cron-preview';
+import { isValidTimezone, parseRateExpression, resolveLocalTime } from '@/lib/cron';
+import { cronFires, CronPreview, cronProblem, InvocationPreview, rateAnchorAt, rateFires, RatePreview, type RateAnchor } from '../cron-preview';
 import type { FieldKit } from './field-kit';
 import { toWallTime, utcOrNull, type ScheduleFormValues } from './values';
 
@@ -112,6 +113,33 @@ export function CadencePreview({ kit, repeat, values, storedRate }: CadenceProps
       return <InvocationPreview invocationTime={values.invocation_time ? toWallTime(values.invocation_time) : ''} timezone={values.timezone ?? ''} />;
     default:
       return repeat satisfies never;
+  }
+}
+
+/**
+ * The next nominal fire instant of the form's cadence after `now` (the one-time instant even when
+ * past), as the previews compute it; null when the form does not yet say (an incomplete or invalid
+ * cadence or zone, a rate whose stored anchor it cannot see, nothing left before the end date). For
+ * the payload preview's `<aws.scheduler.scheduled-time>` (SPEC §13.4).
+ */
+export function nextFireOf(repeat: Repeat, values: ScheduleFormValues, storedRate: StoredRate | undefined, now: Date): Date | null {
+  const zone = (values.timezone ?? '').trim();
+  if (!isValidTimezone(zone)) return null;
+  try {
+    switch (repeat) {
+      case 'recurring_cron':
+        return cronFires((values.cron_expression ?? '').trim(), zone, { startDate: utcOrNull(values.start_date), endDate: utcOrNull(values.end_date), now, count: 1 })[0] ?? null;
+      case 'recurring_rate': {
+        const anchor = rateAnchorAt(rateAnchor(values, storedRate), now);
+        return anchor ? (rateFires(parseRateExpression((values.rate_expression ?? '').trim()), anchor, { endDate: utcOrNull(values.end_date), now, count: 1 })[0] ?? null) : null;
+      }
+      case 'one_time':
+        return values.invocation_time ? resolveLocalTime(toWallTime(values.invocation_time), zone) : null;
+      default:
+        return repeat satisfies never;
+    }
+  } catch {
+    return null;
   }
 }
 

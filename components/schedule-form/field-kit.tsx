@@ -5,7 +5,7 @@
  * and the error line. A new section takes a `FieldKit` and renders its fields with it.
  */
 import { useId, type ReactNode } from 'react';
-import type { Control, UseFormGetValues, UseFormRegister, UseFormReturn } from 'react-hook-form';
+import type { Control, UseFormGetValues, UseFormRegister, UseFormReturn, UseFormSetValue } from 'react-hook-form';
 import { cronProblem } from '../cron-preview';
 import { getPath } from './errors';
 import { LABELS, NUMBER_BOUNDS, type FieldName, type NumberField as NumberFieldName, type ScheduleFormValues } from './values';
@@ -19,6 +19,8 @@ export interface FieldKit {
   /** For field arrays (the webhook's header rows). */
   control: Control<ScheduleFormValues>;
   getValues: UseFormGetValues<ScheduleFormValues>;
+  /** To change a field from outside its input (a context attribute inserted into a payload). */
+  setValue: UseFormSetValue<ScheduleFormValues>;
   /** aria props for an input: described by its hint (when `hint`) and its error. */
   a11y: (name: FieldName, hint?: boolean) => { id: string; 'aria-invalid': true | undefined; 'aria-describedby': string | undefined };
   /** The field's error line, or null. */
@@ -51,7 +53,7 @@ export function useFieldKit(form: UseFormReturn<ScheduleFormValues>, cronExpress
       {text}
     </p>
   );
-  return { uid, id, register: form.register, control: form.control, getValues: form.getValues, a11y, fieldError, hint };
+  return { uid, id, register: form.register, control: form.control, getValues: form.getValues, setValue: form.setValue, a11y, fieldError, hint };
 }
 
 /** A field's label (`LABELS`), marked "optional" when it is. */

@@ -15,14 +15,16 @@ import Link from 'next/link';
 import { useRouter } from 'next/navigation';
 import { useMemo, useState, useTransition } from 'react';
 import { useForm, useWatch } from 'react-hook-form';
-import { DEFAULT_TARGET_TYPE, type Schedule, type TargetOptions } from '@/lib/schedules/contract';
+import { DEFAULT_TARGET_TYPE, type ContextPreviewFacts, type Schedule, type TargetOptions } from '@/lib/schedules/contract';
+import { useNow } from '../cron-preview';
 import type { SaveMeta, SaveResult } from '../action-result';
 import { ConflictPanel } from './conflict';
 import { conflictRows } from './conflict-rows';
 import { useClientToken } from './use-client-token';
 import { useLeaveGuard } from '../leave-guard';
 import { useHydrated } from '../use-viewer-zone';
-import type { StoredRate } from './cadence-fields';
+import { nextFireOf, type StoredRate } from './cadence-fields';
+import { PayloadPreviewContext } from './context-attributes';
 import { DeliveryFields } from './delivery-fields';
 import { DetailFields } from './detail-fields';
 import { NETWORK_ERROR_MESSAGE, placeRefusal } from './errors';
@@ -61,9 +63,11 @@ export interface ScheduleFormProps {
    */
   submit: (input: unknown, meta: SaveMeta) => Promise<SaveResult>;
   cancelHref: string;
+  /** How the schedule names itself in context attributes (`contextPreviewFacts`), for the payload preview (SPEC §13.4). */
+  contextFacts?: ContextPreviewFacts;
 }
 
-export function ScheduleForm({ mode, revisionId, schedule, options, submit, cancelHref }: ScheduleFormProps) {
+export function ScheduleForm({ mode, revisionId, schedule, options, submit, cancelHref, contextFacts }: ScheduleFormProps) {
   const router = useRouter();
   const hydrated = useHydrated();
   const [navigating, startNavigation] = useTransition();
@@ -91,6 +95,10 @@ export function ScheduleForm({ mode, revisionId, schedule, options, submit, canc
 
   const w = useWatch({ control: form.control }) as ScheduleFormValues;
   const kit = useFieldKit(form, w.cron_expression ?? '');
+  // SPEC §13.4: the payload preview substitutes the next fire's attributes.
+  const now = useNow(30_000);
+  const nextFire = now ? nextFireOf(w.repeat, w, storedRate, now) : null;
+  const preview = { facts: contextFacts ?? null, nextFire, alias: w.alias ?? '', timezone: (w.timezone ?? '').trim() || 'UTC' };
   const pending = isSubmitting || navigating;
   // A target refusal is cleared once the target changes.
   const refusal = useRefusal(form, pending, JSON.stringify([w.invocation_target_type, w.invocation_target]));
@@ -168,6 +176,7 @@ export function ScheduleForm({ mode, revisionId, schedule, options, submit, canc
       <fieldset className="form-body" disabled={!hydrated || pending}>
         <DetailFields kit={kit} description={w.description ?? ''} />
         <TimingFields kit={kit} values={w} storedRate={storedRate} />
+        <PayloadPreviewContext.Provider value={preview}>
         <TargetFields
           kit={kit}
           options={options}
@@ -178,6 +187,7 @@ export function ScheduleForm({ mode, revisionId, schedule, options, submit, canc
         >
           <InputDataField kit={kit} />
         </TargetFields>
+        </PayloadPreviewContext.Provider>
         <DeliveryFields kit={kit} values={w} />
         <SettingsFields kit={kit} enabled={w.enabled ?? true} note={w.paused?.note ?? ''} />
       </fieldset>

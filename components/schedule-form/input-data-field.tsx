@@ -6,6 +6,7 @@
  */
 import { useState } from 'react';
 import { INPUT_DATA_MAX_BYTES } from '@/lib/workflows/contract';
+import { ContextAttributeTools } from './context-attributes';
 import type { FieldKit } from './field-kit';
 
 const NAME = 'invocation_target.input_data';
@@ -22,6 +23,7 @@ export function InputDataField({ kit }: { kit: FieldKit }) {
       <textarea {...register(NAME)} {...a11y(NAME, true)} rows={rows} className="mono" spellCheck={false} placeholder='[{"alias": "ticket_window", "value": {"hours": 24}}]' />
       {hint(NAME, <>An array of {'{"alias": …, "value": …}'}{` objects, at most ${INPUT_DATA_MAX_BYTES / 1024} KiB; passed to every execution.`}</>)}
       {fieldError(NAME)}
+      <ContextAttributeTools kit={kit} name={NAME} as="strings" />
     </div>
   );
 }

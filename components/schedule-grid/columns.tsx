@@ -84,9 +84,16 @@ function CadenceCell({ row }: { row: Row }) {
   );
 }
 
-/** The state, and "retrying" while a failed occurrence's next attempt is pending (SPEC §12.2), with when on hover. */
+/** Why a waiting occurrence is not delivered yet (SPEC §16.2). */
+const WAITING_TEXT = 'waits for the run in progress (overlap: buffer_one)';
+
+/**
+ * The state, "retrying" while a failed occurrence's next attempt is pending (SPEC §12.2), with when on
+ * hover, and "waiting" while a `buffer_one` occurrence waits for the run in progress (SPEC §16.2).
+ */
 function StateCell({ row }: { row: Row }) {
   const retry = row.retry;
+  const waiting = row.waiting;
   return (
     <div className="cell-stack">
       <StateBadge state={row.schedule.state} />
@@ -96,6 +103,11 @@ function StateCell({ row }: { row: Row }) {
           title={`Attempt ${retry.attempt} of the occurrence ${formatInZone(retry.scheduled_for, row.schedule.timezone)} is due ${formatInZone(retry.due_at, row.schedule.timezone)}`}
         >
           retrying
+        </span>
+      ) : null}
+      {waiting ? (
+        <span className="badge badge-warn-outline" title={`The occurrence ${formatInZone(waiting.scheduled_for, row.schedule.timezone)} ${WAITING_TEXT}`}>
+          waiting
         </span>
       ) : null}
     </div>

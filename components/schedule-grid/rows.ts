@@ -21,8 +21,10 @@ export interface GridRow {
   schedule: GridSchedule;
   /** The newest run (its outcome null when it has none, SPEC §16.3), or null when the schedule never fired. */
   lastRun: (Pick<Run, 'status' | 'trigger' | 'created_at'> & { outcome: RunOutcomeState | null }) | null;
-  /** The soonest pending attempt (SPEC §12.2): the schedule is "retrying"; null when none. */
+  /** The soonest pending retry (SPEC §12.2): the schedule is "retrying"; null when none. */
   retry: PendingRetry | null;
+  /** A `buffer_one` occurrence waiting for the run in progress (SPEC §16.2): "waiting"; null when none. */
+  waiting?: PendingRetry | null;
   /**
    * Set when the next fire is overdue at the page's render: `no_worker` (no worker is alive, so
    * nothing fires it) or `behind` (workers are alive but late). See `overdueReason` in lib/schedules.

@@ -5,7 +5,8 @@
  * detail type and source of an EventBridge bus, and an ECS cluster's RunTask parameters. Every input
  * fills the request path it is named by.
  */
-import { AWS_TARGET_SERVICES, awsTargetLabel, ECS_ASSIGN_PUBLIC_IP, ECS_LAUNCH_TYPES, ECS_TASK_COUNT, parseTargetArn } from '@/lib/schedules/contract';
+import { ContextAttributeTools } from '../schedule-form/context-attributes';
+import { AWS_TARGET_SERVICES, awsTargetLabel, ECS_ASSIGN_PUBLIC_IP, ECS_LAUNCH_TYPES, ECS_TASK_COUNT, parseTargetArn, parseUniversalArn } from '@/lib/schedules/contract';
 import { NumberField, SelectField, TextAreaField, TextField, type FieldKit } from '../schedule-form/field-kit';
 import { DEFAULT_EVENT_HINT } from './http-fields';
 import type { TargetFieldsProps } from './types';
@@ -60,7 +61,15 @@ export function AwsFields({ kit, values: target }: TargetFieldsProps) {
           name="invocation_target.arn"
           wide
           placeholder="arn:aws:sqs:eu-west-1:123456789012:orders"
-          hint={service ? <>{awsTargetLabel(target.arn.trim())}.</> : <>An ARN of one of: {AWS_TARGET_SERVICES.join(', ')}. Its service chooses the call (SQS SendMessage, SNS Publish, Lambda Invoke, …).</>}
+          hint={
+            service || parseUniversalArn((target.arn ?? '').trim()) ? (
+              <>{awsTargetLabel(target.arn.trim())}.</>
+            ) : (
+              <>
+                An ARN of one of: {AWS_TARGET_SERVICES.join(', ')}. Its service chooses the call (SQS SendMessage, SNS Publish, Lambda Invoke, …). Or a universal target, arn:aws:scheduler:::aws-sdk:&lt;service&gt;:&lt;action&gt;, with the action&apos;s parameters as input.
+              </>
+            )
+          }
         />
         <TextField kit={kit} name="invocation_target.role_arn" optional wide placeholder="arn:aws:iam::123456789012:role/scheduler" hint={<>Stored with the target; deliveries use the worker’s own AWS configuration.</>} />
       </div>
@@ -87,9 +96,10 @@ export function AwsFields({ kit, values: target }: TargetFieldsProps) {
           kit={kit}
           name="invocation_target.input"
           placeholder='{"report": "daily"}'
-          hint={<>Sent as written (the message body, the payload, the execution input). Lambda, Step Functions and EventBridge targets need JSON. {DEFAULT_EVENT_HINT}</>}
+          hint={<>Sent as written (the message body, the payload, the execution input; a universal target's action parameters as a JSON object). Lambda, Step Functions and EventBridge targets need JSON. {DEFAULT_EVENT_HINT}</>}
         />
       )}
+      {service === 'ecs' ? null : <ContextAttributeTools kit={kit} name="invocation_target.input" as="text" />}
     </>
   );
 }

@@ -153,7 +153,13 @@ export const AWS_VIEW: TargetView<'aws', ExternalShown<'aws'>> = externalView(AW
   Details: AwsTargetDetails,
   resultWords(result) {
     if (!('service' in result)) return null;
-    const r = result as Extract<AwsResult, { service: string }>;
+    if ('operation' in result) {
+      // A universal target's call (SPEC §14): the operation and what it answered.
+      const u = result as Extract<AwsResult, { operation: string }>;
+      const full = `${u.service.slice('aws-sdk:'.length)} ${u.operation}${u.response_excerpt ? ` ${u.response_excerpt}` : u.request_id ? ` request ${u.request_id}` : ''}`;
+      return { ok: true, text: clipped(full), full };
+    }
+    const r = result as Extract<AwsResult, { message_id?: string }>;
     const id = r.message_id ?? r.execution_arn ?? r.event_id ?? r.task_arns?.join(', ') ?? (r.request_id ? `request ${r.request_id}` : '');
     const full = `${AWS_ANSWER_WORDS[r.service]}${id ? ` ${id}` : ''}`;
     return { ok: true, text: clipped(full), full };
@@ -193,7 +199,7 @@ function AwsTargetDetails({ target }: { target: TargetOf<'aws'> }) {
       {other ? (
         <p className="muted small">Stored as sent through the EventBridge API. This service is not a delivered target: each fire is recorded as a failed attempt (unsupported_target).</p>
       ) : (
-        <p className="muted small">Delivered with the AWS SDK and the worker’s own AWS configuration (credentials, region, endpoint).</p>
+        <p className="muted small">Delivered with the AWS SDK and the org’s AWS credentials (its assumed role, or the worker’s own where the operator grants them).</p>
       )}
       <h3 className="subsection-title">Input</h3>
       {target.ecs_parameters ? <p className="muted">None: RunTask starts the task definition as registered</p> : target.input === undefined ? <p className="muted">{DEFAULT_EVENT_WORDS}</p> : <pre className="code-block">{target.input}</pre>}

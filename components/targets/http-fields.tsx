@@ -6,6 +6,7 @@
  */
 import { useFieldArray } from 'react-hook-form';
 import { HTTP_HEADERS_MAX, HTTP_METHODS, HTTP_TIMEOUT_SECONDS } from '@/lib/schedules/contract';
+import { ContextAttributeTools } from '../schedule-form/context-attributes';
 import { NumberField, TextAreaField, TextField } from '../schedule-form/field-kit';
 import { LABELS } from '../schedule-form/values';
 import type { TargetFieldsProps } from './types';
@@ -76,6 +77,7 @@ export function WebhookFields({ kit }: TargetFieldsProps) {
       </fieldset>
 
       <TextAreaField kit={kit} name="invocation_target.body" placeholder='{"report": "daily"}' hint={<>Any JSON value, sent as the request body. {DEFAULT_EVENT_HINT}</>} />
+      <ContextAttributeTools kit={kit} name="invocation_target.body" as="text" />
     </>
   );
 }

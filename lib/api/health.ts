@@ -1,5 +1,5 @@
 import { storageFaultOf, toError } from '../errors';
-import { DEAD_AFTER_INTERVALS, workerLiveness, writeStorageProbe, type WorkerLiveness } from '../schedules';
+import { anyAlertChannelFailing, DEAD_AFTER_INTERVALS, workerLiveness, writeStorageProbe, type WorkerLiveness } from '../schedules';
 import { runtime, type Runtime } from './runtime';
 import { clearStorageFault, currentStorageFault, noteStorageFault } from './storage-health';
 
@@ -19,6 +19,11 @@ export interface HealthReport {
   worker_last_seen_at: string | null;
   /** Seconds since a worker was last seen (whole seconds), or null when none ever reported. */
   worker_heartbeat_age_seconds: number | null;
+  /**
+   * SPEC §17: `failing` while an alert channel's last send failed (an operator must look: alerts may
+   * not reach anyone), else `ok`. Informational: it never makes the status `degraded` (still 200).
+   */
+  alerts: 'ok' | 'failing';
   /** Why the status is `degraded` (each cause, `; `-separated); omitted when `ok`. */
   reason?: string;
 }
@@ -52,6 +57,7 @@ export async function healthReport(now: Date, client: Runtime['db'] | (() => Run
       workers_alive: 0,
       worker_last_seen_at: null,
       worker_heartbeat_age_seconds: null,
+      alerts: 'ok',
       reason: 'the database is unreachable',
     };
   }
@@ -73,6 +79,7 @@ export async function healthReport(now: Date, client: Runtime['db'] | (() => Run
     workers_alive: liveness.alive,
     worker_last_seen_at: liveness.lastSeenAt?.toISOString() ?? null,
     worker_heartbeat_age_seconds: age,
+    alerts: (await anyAlertChannelFailing(db).catch(() => false)) ? 'failing' : 'ok',
   };
   if (reasons.length > 0) report.reason = reasons.join('; ');
   return report;

@@ -14,3 +14,4 @@ export { handleEventBridgeRequest, scheduleArn, groupArn, eventBridgeViewOfSched
 export { handleCheckin, CheckinRateLimiter, CHECKIN_RATE, CHECKIN_BODY_LIMIT_BYTES, NOT_FOUND_BODY } from './checkins';
 export { listAccessKeysResponse, createAccessKeyResponse, revokeAccessKeyResponse, accessKeyJson } from './access-keys';
 export { getAwsSettingsResponse, updateAwsSettingsResponse, rotateExternalIdResponse } from './aws-settings';
+export { listAlertChannelsResponse, createAlertChannelResponse, getAlertChannelResponse, updateAlertChannelResponse, deleteAlertChannelResponse, testAlertChannelResponse } from './alert-channels';

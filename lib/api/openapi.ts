@@ -11,6 +11,7 @@
 import { z } from 'zod';
 import { AwsSettingsAnswer, AwsSettingsUpdateInput } from '../auth/contract';
 import { ERROR_STATUS, ErrorBodySchema } from '../errors';
+import { AlertChannelAnswer, AlertChannelCreateInput, AlertChannelListAnswer, AlertChannelUpdateInput, AlertListPage, AlertRuleAnswer, AlertRuleListAnswer, AlertTestAnswer } from '../schedules/contract';
 import {
   DeadLetterListPage,
   DeadLetterSchema,
@@ -108,6 +109,12 @@ const ANSWER_COMPONENTS: [string, z.ZodType][] = [
   ['BlobDescription', BlobDescriptionSchema],
   ['BlobList', BlobListSchema],
   ['AwsSettingsAnswer', AwsSettingsAnswer],
+  ['AlertChannelAnswer', AlertChannelAnswer],
+  ['AlertRuleAnswer', AlertRuleAnswer],
+  ['AlertRuleList', AlertRuleListAnswer],
+  ['AlertPage', AlertListPage],
+  ['AlertChannelList', AlertChannelListAnswer],
+  ['AlertTestAnswer', AlertTestAnswer],
   ['Error', ErrorBodySchema],
   ['JsonValue', JsonValueSchema],
 ];
@@ -163,6 +170,8 @@ export function buildOpenApiDocument(): Json {
   requests.add(InvocationTargetSchema, { id: 'InvocationTargetInput' });
   requests.add(JsonValueSchema, { id: 'JsonValue' });
   requests.add(AwsSettingsUpdateInput, { id: 'AwsSettingsUpdate' });
+  requests.add(AlertChannelCreateInput, { id: 'AlertChannelCreate' });
+  requests.add(AlertChannelUpdateInput, { id: 'AlertChannelUpdate' });
   const commands: Record<string, { engine: string; summary: string; request: Json; response: Json }> = {};
   for (const [engine, table] of Object.entries(ENGINE_COMMANDS)) {
     for (const [command, contract] of Object.entries(table)) {
@@ -265,7 +274,41 @@ export function buildOpenApiDocument(): Json {
           responses: { '200': { description: '`{aws}`', content: json(ref('AwsSettingsAnswer')) }, ...errorResponses },
         },
       },
+      ...alertChannelPaths(pathParam, json, ref, errorResponses),
       '/api/v1/orgs/{org}/access-keys': { get: { summary: "The calling key's access key pairs in an org (SPEC §14)", parameters: [{ name: 'org', in: 'path', required: true, schema: { type: 'string' } }], responses: { '200': { description: '`{access_keys}`' } } } },
+    },
+  };
+}
+
+/** SPEC §17: the org's alert channels (its admins; changes with a write key). */
+function alertChannelPaths(pathParam: (name: string, description: string) => Json, json: (schema: Json) => Json, ref: (id: string) => Json, errors: Record<string, Json>): Record<string, Json> {
+  const org = pathParam('org', 'Org id or alias.');
+  const channel = pathParam('channel', 'Channel id or name.');
+  const ok = (description: string, id: string) => ({ '200': { description, content: json(ref(id)) }, ...errors });
+  return {
+    '/api/v1/orgs/{org}/alert-channels': {
+      get: { operationId: 'list_alert_channels', summary: "The org's alert channels (SPEC §17), secrets masked. Its admins only.", parameters: [org], responses: ok('`{channels}`', 'AlertChannelList') },
+      post: {
+        operationId: 'create_alert_channel',
+        summary: 'A webhook (signed with its own `whsec_…`, answered here only), Slack-compatible or email channel (SPEC §17). Destinations follow SPEC §13.1.',
+        parameters: [org],
+        requestBody: { required: true, content: json(ref('AlertChannelCreate')) },
+        responses: ok('`{channel, signing_secret?}`', 'AlertChannelAnswer'),
+      },
+    },
+    '/api/v1/orgs/{org}/alert-channels/{channel}': {
+      get: { operationId: 'get_alert_channel', summary: 'One alert channel, secrets masked (`••••`).', parameters: [org, channel], responses: ok('`{channel}`', 'AlertChannelAnswer') },
+      patch: {
+        operationId: 'update_alert_channel',
+        summary: 'Rename, replace the config (a masked secret sent back keeps the stored one), or `rotate_secret` (a webhook: the new secret in this answer only).',
+        parameters: [org, channel],
+        requestBody: { required: true, content: json(ref('AlertChannelUpdate')) },
+        responses: ok('`{channel, signing_secret?}`', 'AlertChannelAnswer'),
+      },
+      delete: { operationId: 'delete_alert_channel', summary: 'Delete a channel; rules stop naming it, the alert log keeps its entries.', parameters: [org, channel], responses: { '200': { description: '`{}`' }, ...errors } },
+    },
+    '/api/v1/orgs/{org}/alert-channels/{channel}/test': {
+      post: { operationId: 'test_alert_channel', summary: 'Send test: a sample alert now; answers what the channel answered.', parameters: [org, channel], responses: ok('`{ok, status?, message}`', 'AlertTestAnswer') },
     },
   };
 }

@@ -20,6 +20,7 @@ import {
   InvitationAcceptInput,
   isHttpsRequest,
   isSameOriginPost,
+  issueDeviceToken,
   login,
   LoginInput,
   parseAuthInput,
@@ -149,7 +150,8 @@ export async function logoutResponse(req: Request): Promise<Response> {
 /**
  * `POST /auth/invitations/accept` with `token`, and `password` (+ optional `name`) for a new account;
  * without a password, the signed-in user (session cookie) accepts (lib/auth/invitations). A new
- * account is logged in at once. Form posts: `303` to `/schedulers`, or back to `/invite/<token>?error=<code>`;
+ * account is logged in at once. Either way the answer sets the login device cookie of the account that
+ * accepted, as a login does (docs/decisions.md 336). Form posts: `303` to `/schedulers`, or back to `/invite/<token>?error=<code>`;
  * JSON: `200 {user?}` or the SPEC error (`404 not_found`, `409 already_member`, `403 forbidden`, `401`).
  */
 export async function acceptInvitationResponse(req: Request, now: Date = new Date()): Promise<Response> {
@@ -161,18 +163,23 @@ export async function acceptInvitationResponse(req: Request, now: Date = new Dat
     token = typeof (raw as { token?: unknown })?.token === 'string' ? String((raw as { token: string }).token).slice(0, 64) : '';
     const input = parseAuthInput(InvitationAcceptInput, raw);
     const { db } = runtime();
+    const secure = isHttpsRequest(req.headers, req.url);
     if (input.password !== undefined) {
       const session = await acceptInvitationWithNewAccount(db, { token: input.token, password: input.password, name: input.name, now });
-      const cookie = sessionCookie(session.token, { secure: isHttpsRequest(req.headers, req.url), expires: session.expiresAt });
-      if (!jsonStyle) return seeOther('/schedulers', cookie);
-      const res = json({ user: { id: session.user.id, email: session.user.email, name: session.user.name } });
-      res.headers.append('set-cookie', cookie);
+      const cookie = sessionCookie(session.token, { secure, expires: session.expiresAt });
+      const res = jsonStyle ? json({ user: { id: session.user.id, email: session.user.email, name: session.user.name } }) : seeOther('/schedulers', cookie);
+      if (jsonStyle) res.headers.append('set-cookie', cookie);
+      // The new account's browser is one it used (docs/decisions.md 162, 336): the same device token a login leaves.
+      res.headers.append('set-cookie', deviceCookie(issueDeviceToken(session.user.id, now), { secure, now }));
       return res;
     }
     const current = await findWebSession(db, sessionTokenOf(req), now);
     if (!current) throw new DomainError('unauthorized', 'log in to accept this invitation, or choose a password for a new account');
     await acceptInvitationAsUser(db, { actor: current.actor, token: input.token, now });
-    return jsonStyle ? json({}) : seeOther('/orgs');
+    const res = jsonStyle ? json({}) : seeOther('/orgs');
+    // Joining from a signed-in browser marks it as this account's too (decision 336).
+    res.headers.append('set-cookie', deviceCookie(issueDeviceToken(current.actor.id, now), { secure, now }));
+    return res;
   } catch (e) {
     if (jsonStyle || !isDomainError(e)) return errorResponse(e);
     const back = /^[A-Za-z0-9_-]{1,64}$/.test(token) ? `/invite/${token}` : '/login';

@@ -38,7 +38,7 @@ export { hashPassword, verifyPassword, matchPassword, generatePassword, MIN_PASS
 export { accountsOfEmail, passwordHashForEmail } from './account-password';
 export { DEVICE_COOKIE, DEVICE_TOKEN_TTL_MS, issueDeviceToken, deviceTokenUser } from './login-device';
 export { login, normalizeEmail, LOGIN_REFUSED_MESSAGE, type LoginOptions } from './login';
-export { loginThrottle, countLoginAttempt, recordLoginFailure, LOGIN_WINDOW_MS, LOGIN_FAILURES_PER_CLIENT, LOGIN_FAILURES_PER_SOURCE, LOGIN_SLOW_AFTER, LOGIN_FAILURES_PER_ACCOUNT, LOGIN_MAX_DELAY_MS, type LoginThrottle } from './login-rate-limit';
+export { loginThrottle, countLoginAttempt, recordLoginFailure, LOGIN_WINDOW_MS, LOGIN_FAILURES_PER_CLIENT, LOGIN_FAILURES_PER_SOURCE, LOGIN_SLOW_AFTER, LOGIN_FAILURES_PER_ACCOUNT, LOGIN_SUCCESSES_PER_ACCOUNT, LOGIN_MAX_DELAY_MS, type LoginThrottle } from './login-rate-limit';
 export { DEMO_USER_EMAIL, createWebSession, findWebSession, endWebSession, type WebUser } from './web-session';
 export { SESSION_COOKIE, REQUEST_PATH_HEADER, WEB_SESSION_TTL_MS, sessionCookieOptions, isHttpsRequest, isSameOriginPost, safeNextPath } from './session-cookie';
 export { changePassword } from './change-password';

@@ -15,8 +15,15 @@
  *   logged in before, login-device.ts): that attempt is checked, against that account only, without
  *   the wait. So 40 addresses get 20 guesses per 15 minutes between them, not 200, and the owner keeps
  *   logging in from a browser it used before (docs/decisions.md 162). The email's counter is taken
- *   BEFORE the password is checked (one atomic upsert; a success gives it back unless the email has
- *   several accounts), so parallel guesses cannot all pass the check before any of them is counted.
+ *   BEFORE the password is checked (one atomic upsert; every success gives it back: it counts failures
+ *   only), so parallel guesses cannot all pass the check before any of them is counted.
+ *
+ * And one more for an email with several accounts (docs/decisions.md 160, 335): **the logins** of each
+ * account (`login:<user id>`), its successes checked against more than one account. From the 20th in a
+ * window, that account is checked only for an attempt carrying its own device token (and then alone);
+ * any other attempt whose password matches it is refused `429` whatever the other accounts hold, so
+ * the holder of one account cannot keep setting its own password to guesses and learning from which
+ * account answered whether a guess was another's, while the other accounts' owners are not touched.
  */
 import { countLoginFailure, inTransaction, type Db, type Tx } from '../db';
 
@@ -30,6 +37,8 @@ export const LOGIN_FAILURES_PER_SOURCE = 50;
 export const LOGIN_SLOW_AFTER = 10;
 /** Failed attempts per email (any addresses) in one window; later ones are refused but from a known device. */
 export const LOGIN_FAILURES_PER_ACCOUNT = 20;
+/** Logins of one account of a several-account email, checked against others too, per window (decision 335). */
+export const LOGIN_SUCCESSES_PER_ACCOUNT = 20;
 /** The longest an attempt is slowed, in ms. */
 export const LOGIN_MAX_DELAY_MS = 3000;
 
@@ -43,6 +52,7 @@ export interface LoginThrottle {
 }
 
 const keys = (email: string, client: string) => ({ pair: `pair:${client}|${email}`, source: `source:${client}`, account: `account:${email}` });
+const loginKey = (userId: string) => `login:${userId}`;
 
 /** The address limits and the slow-down for `email` from address `client` at `now` (reads only). */
 export async function loginThrottle(db: Tx, email: string, client: string, now: Date): Promise<LoginThrottle> {
@@ -67,8 +77,7 @@ export async function loginThrottle(db: Tx, email: string, client: string, now: 
 /**
  * Count one attempt for `email` (any address) at `now`, before its password is checked, and say whether
  * the email is now locked: `lockedMs` is the time until its window ends once this attempt is past
- * `LOGIN_FAILURES_PER_ACCOUNT`, else 0. A successful attempt gives its count back (`recordLoginSuccess`)
- * when the email has one account.
+ * `LOGIN_FAILURES_PER_ACCOUNT`, else 0. A successful attempt gives its count back (`recordLoginSuccess`).
  */
 export async function countLoginAttempt(db: Db, email: string, now: Date): Promise<{ attempts: number; lockedMs: number }> {
   const key = keys(email, '').account;
@@ -97,15 +106,41 @@ export async function recordLoginFailure(db: Db, email: string, client: string, 
 }
 
 /**
- * A successful login clears its pair's counter and, with `giveBack`, gives back the attempt
- * `countLoginAttempt` took from the email (the source's and the email's windows run on). The caller
- * passes `giveBack: false` when the email has several accounts (docs/decisions.md 160, 162): the holder of
- * one of them could otherwise set its own password to each guess and log in, each attempt a success,
- * learning from which account answered whether the guess was another account's password; so there
- * every attempt counts, and past the limit only a browser's own account is checked.
+ * Of the accounts `userIds` (one email's), those that had `LOGIN_SUCCESSES_PER_ACCOUNT` logins checked
+ * against several accounts in the window ending at `now` (docs/decisions.md 335), each with the ms
+ * until its window ends.
  */
-export async function recordLoginSuccess(db: Tx, email: string, client: string, opts: { giveBack: boolean } = { giveBack: true }): Promise<void> {
+export async function spentAccounts(db: Tx, userIds: readonly string[], now: Date): Promise<Map<string, number>> {
+  const floor = new Date(now.getTime() - LOGIN_WINDOW_MS);
+  const rows = await db.loginThrottle.findMany({ where: { key: { in: userIds.map(loginKey) }, windowStart: { gt: floor }, failures: { gte: LOGIN_SUCCESSES_PER_ACCOUNT } } });
+  const spent = new Map<string, number>();
+  for (const id of userIds) {
+    const row = rows.find((r) => r.key === loginKey(id));
+    if (row) spent.set(id, Math.max(1, row.windowStart.getTime() + LOGIN_WINDOW_MS - now.getTime()));
+  }
+  return spent;
+}
+
+/**
+ * Give back the attempt `countLoginAttempt` took from `email`: the attempt was no failure (its password
+ * matched an account of the email). The email's counter counts failures only.
+ */
+export async function giveBackLoginAttempt(db: Tx, email: string): Promise<void> {
+  await db.loginThrottle.updateMany({ where: { key: keys(email, '').account, failures: { gt: 0 } }, data: { failures: { decrement: 1 } } });
+}
+
+/**
+ * A successful login clears its pair's counter and gives back the attempt `countLoginAttempt` took
+ * from the email (a success is never a failure, whichever account of the email it opened; the source's
+ * and the email's windows run on). With `countFor`, the user id of an account whose password was
+ * checked against other accounts of its email too (decision 335), that account's logins are counted:
+ * the holder of one account could otherwise set its own password to each guess and log in, learning
+ * from which account answered whether the guess was another's password; past the limit it is checked
+ * alone, and only from its own browsers (`spentAccounts`).
+ */
+export async function recordLoginSuccess(db: Tx, email: string, client: string, opts: { now: Date; countFor?: string | null }): Promise<void> {
   const k = keys(email, client);
   await db.loginThrottle.deleteMany({ where: { key: k.pair } });
-  if (opts.giveBack) await db.loginThrottle.updateMany({ where: { key: k.account, failures: { gt: 0 } }, data: { failures: { decrement: 1 } } });
+  await giveBackLoginAttempt(db, email);
+  if (opts.countFor) await countLoginFailure(db, loginKey(opts.countFor), opts.now, new Date(opts.now.getTime() - LOGIN_WINDOW_MS));
 }

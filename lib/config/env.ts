@@ -164,6 +164,11 @@ const EnvSchema = z.object({
     .optional()
     .transform((v) => v?.trim() || undefined)
     .refine((v) => v === undefined || (/^https?:\/\/[^/?#\s]+(\/[^?#\s]*)?$/.test(v) && URL.canParse(v)), 'must be an http(s) URL without query or fragment, such as https://scheduler.example.com'),
+  SCHEDULER_HEARTBEAT_URL: z
+    .string()
+    .optional()
+    .transform((v) => v?.trim() || undefined)
+    .refine((v) => v === undefined || (/^https?:\/\//.test(v) && URL.canParse(v)), 'must be an http(s) URL, such as https://hc-ping.com/<uuid>'),
   SCHEDULER_METRICS_TOKEN: z
     .string()
     .optional()
@@ -286,6 +291,11 @@ export interface AppConfig {
      */
     publicUrl: string;
   };
+  /**
+   * SPEC §17 dead man's switch (SCHEDULER_HEARTBEAT_URL): requested (GET) by the worker every minute
+   * while it fires normally, so an outside monitor notices a scheduler that stopped. Undefined: none.
+   */
+  heartbeatUrl: string | undefined;
   /** Tests only: the dialect of the integration test databases (`TEST_DATABASE`, default `sqlite`). */
   testDatabase: 'sqlite' | 'postgresql';
   /** Tests only: a PostgreSQL URL whose role may CREATE DATABASE (`TEST_POSTGRES_URL`). */
@@ -309,7 +319,7 @@ let cached: AppConfig | undefined;
  * SCHEDULER_MIN_INTERVAL_SECONDS, SCHEDULER_RUN_RETENTION_DAYS, SCHEDULER_CATCHUP_WINDOW_SECONDS,
  * WORKFLOW_EXECUTIONS_PER_SESSION_PER_MINUTE, WORKFLOW_EXECUTION_RETENTION_DAYS, WORKER_POLL_INTERVAL_MS, WORKER_BATCH_SIZE, LOG_LEVEL,
  * SCHEDULER_TRUSTED_PROXIES, SCHEDULER_METRICS_TOKEN, SCHEDULER_PUBLIC_URL, SCHEDULER_HTTP_ALLOWED_HOSTS, SCHEDULER_DELIVERY_CONCURRENCY,
- * SCHEDULER_DELIVERY_ORG_CONCURRENCY, SCHEDULER_DELIVERY_SCHEDULE_CONCURRENCY, SCHEDULER_HOME_REGION;
+ * SCHEDULER_DELIVERY_ORG_CONCURRENCY, SCHEDULER_DELIVERY_SCHEDULE_CONCURRENCY, SCHEDULER_HOME_REGION, SCHEDULER_HEARTBEAT_URL;
  * tests only: TEST_DATABASE, TEST_POSTGRES_URL, FC_SEED, WORKER_TEST_CLOCK, TEST_PORT_BASE,
  * AWS_ENDPOINT_URL (read by the AWS SDK itself).
  *
@@ -364,6 +374,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       metricsToken: e.SCHEDULER_METRICS_TOKEN,
       publicUrl: (e.SCHEDULER_PUBLIC_URL ?? `http://${['0.0.0.0', '::', ''].includes(e.HOSTNAME) ? '127.0.0.1' : e.HOSTNAME}:${e.PORT}`).replace(/\/+$/, ''),
     },
+    heartbeatUrl: e.SCHEDULER_HEARTBEAT_URL,
     testDatabase: e.TEST_DATABASE,
     testPostgresUrl: e.TEST_POSTGRES_URL,
     testSeed: e.FC_SEED,

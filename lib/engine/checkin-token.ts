@@ -53,6 +53,9 @@ export function runIdOfCheckinToken(key: Buffer, token: string): string | null {
   if (!TOKEN_PATTERN.test(token)) return null;
   const bytes = Buffer.from(token, 'base64url');
   if (bytes.length !== ID_BYTES + MAC_BYTES) return null;
+  // One spelling per attempt: the last character's 2 unused bits must be zero, as minted; otherwise
+  // four URLs would name one run and each have its own rate limit.
+  if (bytes.toString('base64url') !== token) return null;
   const id = bytes.subarray(0, ID_BYTES);
   if (!timingSafeEqual(macOf(key, id), bytes.subarray(ID_BYTES))) return null;
   const hex = id.toString('hex');

@@ -23,7 +23,7 @@ import {
   updateFailureCounts,
   type Db, type FailureCount, type FiringSchedule, type Tx } from '../db';
 import { OPEN_OUTCOMES, type RunOutcomeState } from '../db/contract';
-import type { EngineDeps } from './deps';
+import type { EngineDeps, ScheduleFact } from './deps';
 import { FIRE_TX } from './outcomes';
 
 /** What a check-in says (SPEC §16.1): `/start`; no suffix or exit code 0; `/fail` or a non-zero exit code. */
@@ -133,7 +133,9 @@ async function checkInRun(tx: Tx, deps: EngineDeps, schedule: FiringSchedule, op
     // matches nothing, and nothing below runs for it.
     const moved = await endRunOutcome(tx, runId, { outcome: checkin.kind, exitCode: checkin.exitCode, message, now });
     if (moved) {
-      await settleOutcomes(tx, deps, [{ schedule, outcome: checkin.kind, manual: moved.trigger !== 'schedule' }], now);
+      // SPEC §17 messages name the occurrence and attempt: read only when alerts are raised.
+      const run = deps.raise ? await tx.run.findUnique({ where: { id: runId }, select: { scheduledFor: true, attempt: true } }) : null;
+      await settleOutcomes(tx, deps, [{ schedule, outcome: checkin.kind, manual: moved.trigger !== 'schedule', scheduledFor: run?.scheduledFor, attempt: run?.attempt }], now);
       return { outcome: checkin.kind };
     }
   }
@@ -174,6 +176,9 @@ export interface EndedOutcome {
   outcome: 'succeeded' | 'failed' | 'timed_out';
   /** A manual or backfill fire's run: not the schedule's own occurrence, so it does not count for `pause_after_failures`. */
   manual: boolean;
+  /** The run's occurrence and attempt (SPEC §17 messages name them), when known. */
+  scheduledFor?: Date;
+  attempt?: number;
 }
 
 /**
@@ -200,8 +205,17 @@ export async function settleOutcomes(tx: Tx, deps: EngineDeps, ended: EndedOutco
   await updateFailureCounts(tx, counts, now);
   const paused = counts.filter((c) => c.pauseNote !== null).map((c) => c.scheduleId);
   // SPEC §12.2: disabling a schedule cancels its pending retries, the automatic pause included.
-  await cancelPendingAttempts(tx, paused);
+  await cancelPendingAttempts(tx, paused, { now, reason: 'the worker paused the schedule' });
   await deps.recordActivity(tx, paused.map((id) => ({ action: 'auto_pause' as const, schedule: state.get(id)!.schedule, at: now })));
+  // SPEC §17: each terminal outcome ends its occurrence (success or failure), raised in this transaction.
+  const running = new Map<string, number>();
+  const facts: ScheduleFact[] = ended.filter((e) => !e.manual).map((e) => {
+    const n = e.outcome === 'succeeded' ? 0 : (running.get(e.schedule.id) ?? e.schedule.consecutiveFailures) + 1;
+    running.set(e.schedule.id, n);
+    return { kind: 'ended', schedule: e.schedule, scheduledFor: e.scheduledFor ?? null, ok: e.outcome === 'succeeded', attempt: e.attempt ?? 1, consecutiveFailures: n, status: null, result: null, outcome: e.outcome };
+  });
+  for (const id of paused) facts.push({ kind: 'paused', schedule: state.get(id)!.schedule, scheduledFor: null, note: counts.find((c) => c.scheduleId === id)?.pauseNote ?? null });
+  await deps.raise?.(tx, facts, now);
 }
 
 /** Most runs one `timeOutRuns` call decides. */
@@ -214,7 +228,7 @@ const TIME_OUT_BATCH = 200;
  * (this worker's or another's) decides them again.
  */
 export async function timeOutRuns(db: Db, deps: EngineDeps, now: Date): Promise<{ runId: string; scheduleId: string }[]> {
-  const due = await db.run.findMany({ where: { outcomeDueAt: { lte: now } }, orderBy: { outcomeDueAt: 'asc' }, take: TIME_OUT_BATCH, select: { id: true, scheduleId: true, trigger: true } });
+  const due = await db.run.findMany({ where: { outcomeDueAt: { lte: now } }, orderBy: { outcomeDueAt: 'asc' }, take: TIME_OUT_BATCH, select: { id: true, scheduleId: true, trigger: true, scheduledFor: true, attempt: true } });
   if (due.length === 0) return [];
   return inTransaction(db, async (tx) => {
     // Lock order schedule → run, as check-ins take them.
@@ -237,7 +251,7 @@ export async function timeOutRuns(db: Db, deps: EngineDeps, now: Date): Promise<
       if (moved !== 1) continue;
       decided.push({ runId: r.id, scheduleId: r.scheduleId });
       const schedule = schedules.get(r.scheduleId);
-      if (schedule) ended.push({ schedule, outcome: 'timed_out', manual: r.trigger !== 'schedule' });
+      if (schedule) ended.push({ schedule, outcome: 'timed_out', manual: r.trigger !== 'schedule', scheduledFor: r.scheduledFor, attempt: r.attempt });
     }
     await settleOutcomes(tx, deps, ended, now);
     return decided;

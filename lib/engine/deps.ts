@@ -4,7 +4,7 @@
  * schedule, and the activity log its transactions write to. lib/schedules composes the product's
  * (`schedulerEngine`); a process edge adds its facades' (`engine.with(…)`, worker/main.ts).
  */
-import type { Tx } from '../db';
+import type { FiringSchedule, Tx } from '../db';
 import type { ScheduleIdentity, SchedulerFactSources } from '../targets';
 import type { CheckinUrls } from './checkin-token';
 
@@ -34,6 +34,22 @@ export interface EngineActivity {
   at: Date;
 }
 
+/**
+ * A fact about a schedule that alerts report (SPEC §17), handed over in the transaction that records
+ * it, so what it raises commits (or rolls back) with the fact: exactly once.
+ * - `ended`: an occurrence ended (`ok`: its last attempt or its outcome succeeded), leaving the
+ *   schedule at `consecutiveFailures`;
+ * - `dead_letter`: an exhausted occurrence entered the dead-letter list;
+ * - `missed`: `skipped` occurrences were not fired (beyond the catch-up window, or the overlap policy);
+ * - `paused`: the worker disabled the schedule (`pause_after_failures`, or an unplannable schedule).
+ */
+export type ScheduleFact = { schedule: FiringSchedule; scheduledFor: Date | null } & (
+  | { kind: 'ended'; ok: boolean; attempt: number; consecutiveFailures: number; status: string | null; result: Record<string, unknown> | null; outcome: string | null }
+  | { kind: 'dead_letter'; attempt: number; status: string; result: Record<string, unknown>; exhausted: string }
+  | { kind: 'missed'; skipped: number; reason: 'catch_up_window' | 'overlap' }
+  | { kind: 'paused'; note: string | null }
+);
+
 export interface EngineDeps {
   /** Where each per-scheduler fact comes from (SPEC §13.1 secrets, §14 account and scheduler name). */
   facts: SchedulerFactSources;
@@ -47,6 +63,8 @@ export interface EngineDeps {
    * `<scheduler.checkin-url>` token passes through unchanged.
    */
   checkins: CheckinUrls | null;
+  /** SPEC §17: raises the alerts `facts` call for, in the caller's transaction at `now`; absent: no alerts. */
+  raise?(tx: Tx, facts: ScheduleFact[], now: Date): Promise<void>;
 }
 
 /** What a facade (or a test) may replace in a set of engine deps: its facts, and any fact source. */
@@ -54,4 +72,6 @@ export interface EngineOverrides {
   facade?: FacadeFacts;
   facts?: Partial<SchedulerFactSources>;
   checkins?: CheckinUrls | null;
+  /** SPEC §17: the alerts raised, or null: none. */
+  raise?: EngineDeps['raise'] | null;
 }

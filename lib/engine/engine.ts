@@ -15,6 +15,8 @@ import { finishManualFire, startManualFire, type StartedManualFire } from './man
 import type { FireOutcome } from './outcomes';
 import type { Limits } from '../config';
 import type { FiringSchedule } from '../db';
+import type { ScheduleIdentity } from '../targets';
+import { SchedulerFactCache, type ContextInput } from './context';
 
 export interface Engine {
   readonly deps: EngineDeps;
@@ -44,13 +46,19 @@ export interface Engine {
   recordCheckIn(db: Db, opts: { runId: string; checkin: CheckinKind; message: string | null; now: Date }): Promise<CheckinAnswer>;
   /** Decide `timed_out` for runs past their completion deadline at `now` (SPEC §16.1, completion.ts). */
   timeOutRuns(db: Db, now: Date): Promise<{ runId: string; scheduleId: string }[]>;
+  /**
+   * How schedule `s` names itself in its fires (SPEC §13.3, §13.4, §14): the identity a facade stored
+   * with it, else its org's account, region and `…:schedule/<scheduler name>/<alias or id>` — what
+   * its attempts' context attributes say (the form's payload preview).
+   */
+  identityOf(db: Db, s: Pick<ContextInput, 'scheduleId' | 'revisionId' | 'alias' | 'facadeData'>): Promise<ScheduleIdentity>;
 }
 
 /** The engine with `deps`. */
 export function createEngine(deps: EngineDeps): Engine {
   return {
     deps,
-    with: (o) => createEngine({ ...deps, ...(o.facade ? { facade: o.facade } : {}), ...(o.checkins !== undefined ? { checkins: o.checkins } : {}), facts: { ...deps.facts, ...o.facts } }),
+    with: (o) => createEngine({ ...deps, ...(o.facade ? { facade: o.facade } : {}), ...(o.checkins !== undefined ? { checkins: o.checkins } : {}), ...(o.raise !== undefined ? { raise: o.raise ?? undefined } : {}), facts: { ...deps.facts, ...o.facts } }),
     fireDue: (opts) => fireDue(deps, opts),
     fireOccurrence: (opts) => fireOccurrence(deps, opts),
     fireBackfills: (opts) => fireBackfills(deps, opts),
@@ -63,5 +71,6 @@ export function createEngine(deps: EngineDeps): Engine {
     sendDueDeadLetters: (db, delivery, now) => sendDueDeadLetters(db, deps, delivery, now),
     recordCheckIn: (db, opts) => recordCheckIn(db, deps, opts),
     timeOutRuns: (db, now) => timeOutRuns(db, deps, now),
+    identityOf: (db, s) => new SchedulerFactCache({ kind: 'db', db }, deps, new Date()).identity(s),
   };
 }

@@ -15,7 +15,7 @@ import { newId } from '../ids';
 import { advance } from './advance';
 import { makeAttempts, type FirstAttempt } from './attempt';
 import { claimBatch } from './claim';
-import type { EngineDeps } from './deps';
+import type { EngineDeps, ScheduleFact } from './deps';
 import { FIRE_TX, type FireOutcome } from './outcomes';
 import { planOccurrences, type Plan } from './plan';
 import { markCancelled, pauseUnplanned, recordRuns, settleAttempts } from './settle';
@@ -99,6 +99,17 @@ export async function fireClaimed(tx: Tx, deps: EngineDeps, rows: ClaimedSchedul
   await recordOverlaps(tx, plans.filter((p) => p.kind === 'overlap' && advanced.has(p.row.id)), now);
   const settled = await settleAttempts(tx, deps, made, now, completedAtAdvance, rows);
   const { completed, deleted } = settled;
+  // SPEC §17 `missed`: occurrences skipped beyond the catch-up window or by the overlap policy, raised in this transaction.
+  await deps.raise?.(
+    tx,
+    plans.flatMap((p): ScheduleFact[] => {
+      if (!advanced.has(p.row.id)) return [];
+      if (p.kind === 'skip') return [{ kind: 'missed', schedule: p.row, scheduledFor: p.row.nextScheduledFor, skipped: p.skipped, reason: 'catch_up_window' }];
+      if (p.kind === 'overlap' && p.action === 'skip') return [{ kind: 'missed', schedule: p.row, scheduledFor: p.row.nextScheduledFor, skipped: 1, reason: 'overlap' }];
+      return [];
+    }),
+    now,
+  );
 
   const fired: FireOutcome[] = made.map((a, i) => ({
     kind: 'fired',

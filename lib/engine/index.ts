@@ -5,7 +5,7 @@
  * a facade's stored identity, the activity log — comes in as `EngineDeps`.
  */
 export { createEngine, type Engine } from './engine';
-export { NO_FACADE, type EngineActivity, type EngineDeps, type EngineOverrides, type FacadeFacts } from './deps';
+export { NO_FACADE, type EngineActivity, type EngineDeps, type EngineOverrides, type FacadeFacts, type ScheduleFact } from './deps';
 export type { FireOutcome } from './outcomes';
 export type { FireDueOptions, FireOccurrenceOptions } from './fire';
 export { occurrencesInRange, type BackfillsFired, type FireBackfillsOptions } from './backfill';

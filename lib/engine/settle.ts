@@ -23,7 +23,7 @@ import {
 import { newId } from '../ids';
 import { driverOf, type DriverOutcome, type FireTrigger } from '../targets';
 import type { ExhaustedReason } from './contract';
-import type { EngineDeps } from './deps';
+import type { EngineDeps, ScheduleFact } from './deps';
 import { deleteCompleted } from './finish';
 import { outcomeAtRecord, type OutcomeColumns } from './completion';
 import { afterFailedAttempt, retryPolicyOf } from './retry-policy';
@@ -130,8 +130,10 @@ export async function pauseUnplanned(tx: Tx, deps: EngineDeps, unplanned: { sche
   }));
   await updateFailureCounts(tx, counts, now);
   // SPEC §12.2: disabling a schedule cancels its pending retries.
-  await cancelPendingAttempts(tx, counts.map((c) => c.scheduleId));
+  await cancelPendingAttempts(tx, counts.map((c) => c.scheduleId), { now, reason: 'the worker paused the schedule' });
   await deps.recordActivity(tx, unplanned.map(({ schedule }) => ({ action: 'auto_pause', schedule, at: now })));
+  // SPEC §17 `paused`, raised in the transaction that pauses.
+  await deps.raise?.(tx, unplanned.map(({ schedule }, i) => ({ kind: 'paused', schedule, scheduledFor: null, note: counts[i].pauseNote })), now);
 }
 
 /** An error's `code` (DomainError, CronWorkBudgetExceeded…) or its name. */
@@ -169,9 +171,11 @@ export async function settleAttempts(
   await updateFailureCounts(tx, counts, now);
   const paused = new Set(counts.filter((c) => c.pauseNote !== null).map((c) => c.scheduleId));
   // SPEC §12.2: disabling a schedule cancels its pending retries, the automatic pause included.
-  await cancelPendingAttempts(tx, [...paused]);
+  await cancelPendingAttempts(tx, [...paused], { now, reason: 'the worker paused the schedule' });
   // SPEC §15: the automatic pause is in the activity log, by `system`, in the transaction that pauses.
   await deps.recordActivity(tx, [...paused].map((id) => ({ action: 'auto_pause', schedule: schedules.get(id)!, at: now })));
+  // SPEC §17: what these attempts ended, dead-lettered and paused, raised in the transaction that records it.
+  await deps.raise?.(tx, alertFacts(attempts, consequences, counts), now);
 
   // SPEC §16.2: an attempt that leaves no open outcome ends what was in progress: a `buffer_one`
   // schedule's waiting occurrence becomes due (the schedule rows are this transaction's).
@@ -288,6 +292,31 @@ function failureCounts(attempts: SettledAttempt[], consequences: Consequence[]):
   return [...bySchedule.entries()]
     .filter(([, st]) => st.count !== st.start || st.note !== null)
     .map(([scheduleId, st]) => ({ scheduleId, consecutiveFailures: st.count, pauseNote: st.note }));
+}
+
+/**
+ * SPEC §17: the facts alerts report of settled `attempts`: each occurrence that ended (with the
+ * schedule's consecutive failures after it, counted in occurrence order as `failureCounts` does),
+ * each dead letter, each automatic pause (`counts` with a note).
+ */
+function alertFacts(attempts: SettledAttempt[], consequences: Consequence[], counts: FailureCount[]): ScheduleFact[] {
+  const facts: ScheduleFact[] = [];
+  const running = new Map<string, number>();
+  attempts.forEach((a, i) => {
+    const c = consequences[i];
+    const s = a.schedule;
+    if (c.counts !== null) {
+      const n = c.counts === 'success' ? 0 : (running.get(s.id) ?? s.consecutiveFailures) + 1;
+      running.set(s.id, n);
+      facts.push({ kind: 'ended', schedule: s, scheduledFor: a.scheduledFor, ok: c.counts === 'success', attempt: a.attempt, consecutiveFailures: n, status: a.outcome.status, result: a.outcome.result, outcome: c.outcome.outcome });
+    }
+    if (c.deadLetter) facts.push({ kind: 'dead_letter', schedule: s, scheduledFor: a.scheduledFor, attempt: a.attempt, status: a.outcome.status, result: a.outcome.result, exhausted: c.deadLetter.exhausted });
+  });
+  for (const p of counts) {
+    const a = attempts.find((x) => x.schedule.id === p.scheduleId);
+    if (p.pauseNote !== null && a) facts.push({ kind: 'paused', schedule: a.schedule, scheduledFor: null, note: p.pauseNote });
+  }
+  return facts;
 }
 
 /** Mark the failed attempts that claimed-but-cancelled retries would have followed (SPEC §12.2). */

@@ -7,6 +7,8 @@ import { DomainError, parseOrRefuse } from '../errors';
 import { dismissDeadLetter, listDeadLetters, replayDeadLetter } from './runs/dead-letters';
 import { listActivity } from './activity';
 import { backfillSchedule, cancelBackfill, dryRunBackfill, getBackfill, listBackfills } from './runs/backfills';
+import { createAlertRule, deleteAlertRule, listAlertRules, listAlerts, updateAlertRule } from './alerts/rules';
+import { AlertRuleIdParams, CreateAlertRuleParams, ListAlertRulesParams, ListAlertsParams, UpdateAlertRuleParams } from './alerts/contract';
 import {
   BackfillIdParams,
   BackfillScheduleParams,
@@ -157,5 +159,23 @@ export const schedulerCommands: CommandTable<typeof SCHEDULER_COMMANDS> = {
   async rotate_signing_secret(ctx) {
     parseOrRefuse(SigningSecretParams, ctx.params);
     return { signing_secret: await rotateSigningSecret({ ...base(ctx), now: ctx.now }) };
+  },
+  async list_alert_rules(ctx) {
+    const p = parseOrRefuse(ListAlertRulesParams, ctx.params);
+    return { rules: await listAlertRules({ ...base(ctx), scheduleRef: p.schedule_id }) };
+  },
+  async create_alert_rule(ctx) {
+    return { rule: await createAlertRule({ ...base(ctx), input: parseOrRefuse(CreateAlertRuleParams, ctx.params), now: ctx.now }) };
+  },
+  async update_alert_rule(ctx) {
+    return { rule: await updateAlertRule({ ...base(ctx), input: parseOrRefuse(UpdateAlertRuleParams, ctx.params), now: ctx.now }) };
+  },
+  async delete_alert_rule(ctx) {
+    await deleteAlertRule({ ...base(ctx), ruleRef: parseOrRefuse(AlertRuleIdParams, ctx.params).rule_id });
+    return {};
+  },
+  async list_alerts(ctx) {
+    const p = parseOrRefuse(ListAlertsParams, ctx.params);
+    return listAlerts({ ...base(ctx), startAlertId: p.start_alert_id });
   },
 };

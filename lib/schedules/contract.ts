@@ -24,6 +24,7 @@ import {
   type InvocationTargetType,
 } from '../targets/contract';
 import { aliasProblem } from '../ids';
+import { AlertListPage, AlertRuleAnswer, AlertRuleIdParams, AlertRuleListAnswer, CreateAlertRuleParams, ListAlertRulesParams, ListAlertsParams, UpdateAlertRuleParams } from './alerts/contract';
 import {
   AuthEntitySchema,
   DESCRIPTION_MAX,
@@ -688,6 +689,8 @@ export const SigningSecretAnswer = z.strictObject({ signing_secret: SigningSecre
  * The `"engine": "scheduler_blobhub"` commands (SPEC §3.1): parameters and answer of each. The command
  * table in `commands.ts` is typed against it, so a command cannot exist without its contract.
  */
+export * from './alerts/contract';
+
 export const SCHEDULER_COMMANDS = {
   create_schedule: { params: CreateScheduleParams, answer: ScheduleSaveAnswer, summary: 'Create a schedule (SPEC §5); `dry_run: true` checks it and writes nothing.' },
   get_schedule: { params: ScheduleIdParams, answer: ScheduleAnswer, summary: 'One schedule, by id or alias.' },
@@ -708,6 +711,11 @@ export const SCHEDULER_COMMANDS = {
   cancel_backfill: { params: BackfillIdParams, answer: BackfillAnswer, summary: 'Stop a running backfill: nothing more of it fires (what is in flight ends as it would).' },
   get_signing_secret: { params: SigningSecretParams, answer: SigningSecretAnswer, summary: 'Admins: the scheduler\'s webhook signing secret, in clear only the first time it is asked for (SPEC §13.1).' },
   rotate_signing_secret: { params: SigningSecretParams, answer: SigningSecretAnswer, summary: 'Admins: a new webhook signing secret, shown in this answer; the previous one signs 24 h more (SPEC §13.1).' },
+  list_alert_rules: { params: ListAlertRulesParams, answer: AlertRuleListAnswer, summary: 'The alert rules of the scheduler (SPEC §17); with `schedule_id`, those that apply to that schedule.' },
+  create_alert_rule: { params: CreateAlertRuleParams, answer: AlertRuleAnswer, summary: 'An alert rule on the scheduler, or on one schedule (`schedule_id`): events and channels (SPEC §17).' },
+  update_alert_rule: { params: UpdateAlertRuleParams, answer: AlertRuleAnswer, summary: 'Change the fields sent of an alert rule.' },
+  delete_alert_rule: { params: AlertRuleIdParams, answer: EmptyAnswer, summary: 'Delete an alert rule; its log entries stay.' },
+  list_alerts: { params: ListAlertsParams, answer: AlertListPage, summary: 'The alert log (SPEC §17): every notification of the scheduler with its channel\'s answer, 20 a page, newest first.' },
 } as const satisfies Record<string, CommandContract>;
 export type SchedulerCommandName = keyof typeof SCHEDULER_COMMANDS;
 
@@ -723,6 +731,23 @@ export interface PendingRetry {
   scheduled_for: string;
   attempt: number;
   due_at: string;
+  /**
+   * Present (true) on a `buffer_one` occurrence waiting for the run in progress (SPEC §16.2): no
+   * retry; it is delivered when that run ends (until then `due_at` is 9999-12-31, meaning never).
+   */
+  waiting?: true;
+}
+
+/**
+ * How a schedule names itself in its fires' context attributes (SPEC §13.4, §14), for the form's
+ * payload preview: the ARN a facade stored with it (`scheduleArn`), else the ARN without the schedule's
+ * name (`arnPrefix`, ending in `/`: the name is its alias, else its id), and its id (null for a new
+ * schedule). Declared here, type only, for the form.
+ */
+export interface ContextPreviewFacts {
+  scheduleArn: string | null;
+  arnPrefix: string | null;
+  scheduleId: string | null;
 }
 
 /**

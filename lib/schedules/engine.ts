@@ -9,6 +9,7 @@ import { ensureAccountId, orgAccountId, readOrgAws, readOrgAwsIn } from '../auth
 import { createEngine, NO_FACADE, type Engine, type EngineActivity } from '../engine';
 import type { SchedulerFactSources } from '../targets';
 import { recordActivities, type ActivityInput } from './activity';
+import { raiseAlerts } from './alerts/raise';
 import { signingSecretsForDelivery, signingSecretsIn } from './signing-secrets/signing-secrets';
 
 /** The domain's facts (SPEC §13.1, §14), read with the client or the transaction the engine passes. */
@@ -32,6 +33,8 @@ export const schedulerEngine: Engine = createEngine({
   recordActivity: (tx, entries) => recordActivities(tx, entries.map(activityOf)),
   // SPEC §16.1: a process's edge passes its check-in URLs (SCHEDULER_PUBLIC_URL, the server key).
   checkins: null,
+  // SPEC §17: alerts are raised in the transaction of the fact they report.
+  raise: async (tx, facts, now) => void (await raiseAlerts(tx, facts, now)),
 });
 
 /** `schedulerEngine`'s verbs, for callers that name no facade (tests, benches, scripts). */

@@ -74,6 +74,7 @@ export {
   type WorkerLiveness,
 } from './operations/worker-heartbeats';
 export { targetOptions, lastRunStatuses, enabledCounts, pendingRetries } from './read/target-options';
+export { contextPreviewFacts } from './read/context-preview';
 export { inProgressRun, type InProgress } from './read/in-progress';
 export {
   revisionChangeImpacts,
@@ -89,6 +90,33 @@ export { getSigningSecret } from './signing-secrets/get-signing-secret';
 export { rotateSigningSecret } from './signing-secrets/rotate-signing-secret';
 export { signingSecretsForDelivery, ensureSigningSecret, SIGNING_SECRET_OVERLAP_MS, type SigningSecretOptions } from './signing-secrets/signing-secrets';
 export { findSigningSecret } from './signing-secrets/find-signing-secret';
+// SPEC §17: alert channels, rules, the alert log, and the worker's sends and minute checks.
+export {
+  listAlertChannels,
+  getAlertChannel,
+  createAlertChannel,
+  updateAlertChannel,
+  deleteAlertChannel,
+  testAlertChannel,
+  listAlertRules,
+  createAlertRule,
+  updateAlertRule,
+  deleteAlertRule,
+  listAlerts,
+  failingAlertChannels,
+  alertChannelChoices,
+  anyAlertChannelFailing,
+  checkSilence,
+  realertIncidents,
+  sweepAlerts,
+  sendDueAlerts,
+  renderAlert,
+  alertRetryDelayMs,
+  ALERTS_PAGE_SIZE,
+  type AlertDeliveryDeps,
+  type AlertSendReport,
+  type ChannelSaveOptions,
+} from './alerts';
 
 // What facades build on (SPEC §14): remembered client tokens, the save rules they pass, the time engine's expressions.
 export { findClientToken, saveClientToken, requestHash } from './save/client-tokens';

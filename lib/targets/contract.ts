@@ -139,3 +139,6 @@ export { backfillTrigger, PAYLOAD_MAX_BYTES, RUN_STATUSES, RUN_TRIGGERS, trigger
 export * from './workflow/contract';
 export * from './http/contract';
 export * from './aws/contract';
+
+// SPEC §13.4: the context attributes and their one substitution (universal: the form's preview uses it).
+export { substituteContextAttributes, substituteInStrings, CONTEXT_ATTRIBUTE_TOKENS, type ContextAttributes } from './context-attributes';

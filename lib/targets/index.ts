@@ -99,7 +99,7 @@ export type {
 } from './driver';
 export { defineDriver, fireContextOf } from './driver';
 export { backfillTrigger, defineTargetContract, refuse, RUN_STATUSES, RUN_TRIGGERS, triggerParts, type FireTrigger, type RunStatus, type RunTrigger, type TargetIssueCode } from './define';
-export { deliverHttp, buildWebhookRequest, WEBHOOK_USER_AGENT, type HttpDeliveryRequest, type HttpSentRequest } from './http/deliver';
+export { deliverHttp, buildWebhookRequest, sendHttpRequest, WEBHOOK_USER_AGENT, type HttpDeliveryRequest, type HttpSentRequest } from './http/deliver';
 export { deliverAws, classifyAwsError, AWS_OPERATIONS, type AwsDeliveryRequest, type AwsSentRequest } from './aws/deliver';
 export { defaultEvent, occurrenceId, scheduleArn, type DefaultEvent, type OccurrenceKey } from './default-event';
 export {
@@ -127,4 +127,3 @@ export { arnAccount, checkAwsArnAtSave, foreignArn, planAwsAuth, ASSUMED_REFRESH
 export { sdkRegion, FALLBACK_REGION } from './aws/clients';
 export { createDeliveryPool, DeliveryCancelled, type DeliveryCaps, type DeliveryKey, type DeliveryPool } from './pool';
 export { generateSigningSecret, SIGNING_SECRET_PREFIX, signingSecretHint } from './http/signing-secret';
-export { substituteContextAttributes, substituteInStrings, CONTEXT_ATTRIBUTE_TOKENS, type ContextAttributes } from './context-attributes';

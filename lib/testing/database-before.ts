@@ -25,7 +25,7 @@ import Database from 'better-sqlite3';
 import pg from 'pg';
 import { loadConfig } from '../config';
 import { migrateDatabase, POSTGRES_MIGRATIONS_DIR, SQLITE_MIGRATIONS_DIR } from '../db/migrate';
-import { testDialect } from './test-db';
+import { dropTestDatabase, testDialect } from './test-db';
 
 export interface DatabaseBefore {
   /** `file:<abs path>` or `postgresql://…/scheduler_test_…`. */
@@ -103,7 +103,7 @@ export async function databaseBefore(migration: string): Promise<DatabaseBefore>
       cleanup: async () => {
         if (dropped) return;
         dropped = true;
-        await withAdmin(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
+        await dropTestDatabase(admin, name);
         await rm(tmp, { recursive: true, force: true });
       },
     };

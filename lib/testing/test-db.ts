@@ -63,17 +63,18 @@ async function createPostgresTestDb(): Promise<TestDb> {
       if (closed) return;
       closed = true;
       await db.$disconnect();
-      await dropDatabase(admin, name);
+      await dropTestDatabase(admin, name);
     },
   };
 }
 
 /**
- * Drop a test database. FORCE ends connections a killed child worker may have left behind
+ * Drop a test database (`admin`: a URL on the server with CREATEDB rights; `name`: the database).
+ * Every test that makes its own PostgreSQL database drops it here. FORCE ends connections a killed child worker may have left behind
  * (PostgreSQL 13+); it cannot end an autovacuum worker busy in that database, so a refusal is retried
  * for a few seconds, then reported and left (a leftover `scheduler_test_*` database is harmless).
  */
-async function dropDatabase(admin: string, name: string): Promise<void> {
+export async function dropTestDatabase(admin: string, name: string): Promise<void> {
   for (let attempt = 1; ; attempt++) {
     try {
       await withAdmin(admin, (c) => c.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`));

@@ -11,7 +11,7 @@ import { BulkEnable } from '@/components/bulk-enable';
 import { CatalogForm } from '@/components/catalog/catalog-form';
 import { ScheduleGrid } from '@/components/schedule-grid';
 import { eventBridgeViewOfScheduler } from '@/lib/api';
-import { browseSchedules, countDeadLetters, describeSchedulerDeletion, enabledCounts, lastRunStatuses, pendingRetries, RUN_OUTCOMES, SCHEDULE_SORT_KEYS, SCHEDULE_STATES } from '@/lib/schedules';
+import { browseSchedules, countDeadLetters, failingAlertChannels, describeSchedulerDeletion, enabledCounts, lastRunStatuses, pendingRetries, RUN_OUTCOMES, SCHEDULE_SORT_KEYS, SCHEDULE_STATES } from '@/lib/schedules';
 import { deleteScheduleAction, deleteSchedulerAction, describeScheduleDeletionAction, runScheduleAction, setAllEnabledAction, setEnabledAction } from './actions';
 import { displayTarget } from '@/components/targets';
 import { DEFAULT_SCHEDULER, isDefaultScheduler } from '@/lib/workflows';
@@ -61,13 +61,14 @@ export default async function SchedulerPage({ params, searchParams }: Props) {
     redirect(params.size ? `/schedulers/${revisionId}?${params}` : `/schedulers/${revisionId}`);
   }
   const pageIds = page.schedules.map((s) => s.id);
-  const [lastRuns, retries, counts, deadLetters, workers, group] = await Promise.all([
+  const [lastRuns, retries, counts, deadLetters, workers, group, failingChannels] = await Promise.all([
     lastRunStatuses({ db, actor, revision, scheduleIds: pageIds }),
     pendingRetries({ db, actor, revision, scheduleIds: pageIds }),
     enabledCounts({ db, actor, revision }),
     countDeadLetters(db, revisionId),
     workerStatus(),
     eventBridgeViewOfScheduler(db, { orgId: scheduler.org.id, blobId: scheduler.blobId, homeRegion }),
+    failingAlertChannels(db, revisionId),
   ]);
   const canWrite = scheduler.role !== 'read';
   // Deleting the scheduler needs admin on it; its confirmation says what goes with it. The org's
@@ -97,7 +98,15 @@ export default async function SchedulerPage({ params, searchParams }: Props) {
             <Link href={`/schedulers/${revisionId}/dead-letters`} className={deadLetters ? 'strong-link' : undefined}>
               {deadLetters === 0 ? 'No dead letters' : `${deadLetters.toLocaleString('en-US')} dead letter${deadLetters === 1 ? '' : 's'}`}
             </Link>
+            {' · '}
+            <Link href={`/schedulers/${revisionId}/alerts`}>Alerts</Link>
           </p>
+          {failingChannels.length > 0 ? (
+            <p className="alert alert-error" role="alert" data-testid="alert-channels-failing">
+              Alert channel{failingChannels.length === 1 ? '' : 's'} {failingChannels.map((c) => c.name).join(', ')} {failingChannels.length === 1 ? 'is' : 'are'} failing: the last send answered{' '}
+              {failingChannels[0].message}. <Link href={`/schedulers/${revisionId}/alerts`}>See the alert log</Link>.
+            </p>
+          ) : null}
           {group ? (
             <p className="small muted" data-testid="schedule-group">
               EventBridge schedule group <span className="mono">{group.groupName}</span> (region{' '}
@@ -154,7 +163,8 @@ export default async function SchedulerPage({ params, searchParams }: Props) {
               invocation_target: displayTarget(s),
             },
             lastRun: lastRuns[s.id] ?? null,
-            retry: retries[s.id]?.[0] ?? null,
+            retry: retries[s.id]?.find((p) => !p.waiting) ?? null,
+            waiting: retries[s.id]?.find((p) => p.waiting) ?? null,
             overdue: overdueOf(s.next_fire_at, workers),
           }))}
           actions={{

@@ -217,6 +217,20 @@ describe('§3.1 scheduler_blobhub answers match SCHEDULER_COMMANDS', () => {
     expect(rotated.signing_secret.previous).toHaveLength(1);
   });
 
+  it('the alert commands (SPEC §17): rules on the scheduler and on a schedule, the alert log', async () => {
+    const rev = ctx.schedulerRevisionId;
+    const channel = await db.alertChannel.create({ data: { orgId: ctx.orgId, name: 'contract-hook', type: 'webhook', config: { url: 'https://hooks.example.com/x' }, sealed: {}, createdAt: new Date(), updatedAt: new Date() } });
+    const made = await ok(rev, sch('create_alert_rule', { events: ['failure', 'recovered'], channels: [channel.id], failure_tolerance: 2, realert_interval_seconds: 600 }));
+    expect(made.rule).toMatchObject({ events: ['failure', 'recovered'], failure_tolerance: 2, realert_interval_seconds: 600, channels: [{ id: channel.id, name: 'contract-hook', type: 'webhook' }] });
+    const updated = await ok(rev, sch('update_alert_rule', { rule_id: made.rule.id, events: ['silence'], silence_seconds: 3600, realert_interval_seconds: null }));
+    expect(updated.rule).toMatchObject({ events: ['silence'], silence_seconds: 3600 });
+    expect(updated.rule.realert_interval_seconds).toBeUndefined();
+    expect((await ok(rev, sch('list_alert_rules'))).rules.map((r: { id: string }) => r.id)).toContain(made.rule.id);
+    expect(await ok(rev, sch('list_alerts'))).toEqual({ alerts: [], last_alert_id: null });
+    expect((await command(rev, sch('create_alert_rule', { events: ['silence'], channels: [channel.id] }))).body.error).toMatchObject({ code: 'invalid_request_body', path: 'silence_seconds' });
+    await ok(rev, sch('delete_alert_rule', { rule_id: made.rule.id }));
+  });
+
   it('refusals answer the error body of SPEC §3', async () => {
     const rev = ctx.schedulerRevisionId;
     const cases: [Record<string, unknown>, number, string][] = [

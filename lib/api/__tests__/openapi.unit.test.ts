@@ -42,7 +42,7 @@ function refsIn(node: unknown, out: string[] = []): string[] {
 const ALL_COMMANDS = Object.entries(ENGINE_COMMANDS).flatMap(([engine, table]) => Object.entries(table).map(([command, contract]) => ({ engine, command, contract })));
 
 describe('§3 the OpenAPI 3.1 document covers every command, request and response', () => {
-  it('lists the nineteen scheduler commands (SPEC §3.1, §12.3, §13.1, §15, §16.3, §18.1) and the fifteen workflow commands', () => {
+  it('lists the twenty-four scheduler commands (SPEC §3.1, §12.3, §13.1, §15, §16.3, §17, §18.1) and the fifteen workflow commands', () => {
     expect(doc.openapi).toBe('3.1.0');
     expect(Object.keys(SCHEDULER_COMMANDS)).toEqual([
       'create_schedule',
@@ -64,6 +64,11 @@ describe('§3 the OpenAPI 3.1 document covers every command, request and respons
       'cancel_backfill',
       'get_signing_secret',
       'rotate_signing_secret',
+      'list_alert_rules',
+      'create_alert_rule',
+      'update_alert_rule',
+      'delete_alert_rule',
+      'list_alerts',
     ]);
     expect(Object.keys(WORKFLOW_COMMANDS)).toHaveLength(15);
     expect(Object.keys(commandOp['x-commands']).sort()).toEqual(ALL_COMMANDS.map((c) => c.command).sort());

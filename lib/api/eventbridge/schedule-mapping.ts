@@ -42,6 +42,15 @@ const PRODUCT_DESCRIPTION_MAX = 256;
 /** The role shown for a schedule made outside the EventBridge API, which has none (docs/decisions.md). */
 const productRoleArn = (accountId: string) => `arn:aws:iam::${accountId}:role/scheduler-product-api`;
 
+/**
+ * `Target.RoleArn` as a role to store: none when it is the placeholder GetSchedule answers for a
+ * schedule without a role (`productRoleArn`), which names no real role; a GetSchedule → UpdateSchedule
+ * round trip sends it back, and storing it would make a delivery or a dead letter assume it.
+ */
+function sentRole(roleArn: string | undefined, ctx: Pick<EventBridgeContext, 'accountId'>): string | undefined {
+  return roleArn === productRoleArn(ctx.accountId) ? undefined : roleArn;
+}
+
 /** The schedule fields (with the target) the domain's create/update take, and what the column stores. */
 export interface DomainSchedule {
   input: Record<string, unknown>;
@@ -98,7 +107,7 @@ function mapTarget(t: WireTarget, ctx: Pick<EventBridgeContext, 'accountId'>): T
   const ecs = ecsParametersOf(t.EcsParameters);
   const aws: AwsInvocationTarget = {
     arn: t.Arn,
-    role_arn: t.RoleArn,
+    role_arn: sentRole(t.RoleArn, ctx),
     ...(t.Input !== undefined ? { input: t.Input } : {}),
     ...(t.SqsParameters?.MessageGroupId ? { sqs_parameters: { message_group_id: t.SqsParameters.MessageGroupId } } : {}),
     ...(t.EventBridgeParameters ? { eventbridge_parameters: { detail_type: t.EventBridgeParameters.DetailType, source: t.EventBridgeParameters.Source } } : {}),
@@ -164,11 +173,18 @@ function ecsParametersOf(p: WireTarget['EcsParameters']): AwsInvocationTarget['e
   return out;
 }
 
+/** A dead letter to store: its queue, and its role only when one was sent (no `role_arn: undefined` member). */
+function deadLetterOf(arn: string, roleArn: string | undefined): { arn: string; role_arn?: string } {
+  return roleArn === undefined ? { arn } : { arn, role_arn: roleArn };
+}
+
 /**
  * THE CADENCE SEAM (see the file comment), SPEC §14's mapping onto §12:
  * - `cron(...)` → `recurring_cron` + `cron_expression`; `at(...)` → `one_time` + `invocation_time`;
  *   `rate(v unit)` → `recurring_rate` + `rate_expression: "v unit"` (anchored as §12.1 says);
- * - `FlexibleTimeWindow` → `flexible_time_window` (FLEXIBLE needs `MaximumWindowInMinutes`, AWS's rule);
+ * - `FlexibleTimeWindow` → `flexible_time_window` (FLEXIBLE needs `MaximumWindowInMinutes`, AWS's rule;
+ *   a window sent with OFF is accepted as the model allows, answered as sent, and moves no fire:
+ *   decision 315, kept in the facade data by `toDomainSchedule`);
  * - `Target.RetryPolicy` → `retry_policy`, each absent member AWS's default (185 attempts, 86,400 s);
  * - `Target.DeadLetterConfig.Arn` → `dead_letter` (absent: none), with `Target.RoleArn` as its
  *   `role_arn`: AWS sends a schedule's dead letters with the Target's role (SPEC §13.5);
@@ -176,7 +192,7 @@ function ecsParametersOf(p: WireTarget['EcsParameters']): AwsInvocationTarget['e
  * Every field is set, so an UpdateSchedule replaces them all (EVENTBRIDGE.md §3.3). The domain
  * validates their bounds and grammar; its refusals map to ValidationException (domain-errors.ts).
  */
-function cadenceFields(wire: WireScheduleInput): Record<string, unknown> {
+function cadenceFields(wire: WireScheduleInput, ctx: EventBridgeContext): Record<string, unknown> {
   const expr = wire.ScheduleExpression;
   let parsed;
   try {
@@ -196,7 +212,7 @@ function cadenceFields(wire: WireScheduleInput): Record<string, unknown> {
       maximum_retry_attempts: retry.MaximumRetryAttempts ?? DEFAULT_RETRY_POLICY.MaximumRetryAttempts,
       maximum_event_age_seconds: retry.MaximumEventAgeInSeconds ?? DEFAULT_RETRY_POLICY.MaximumEventAgeInSeconds,
     },
-    dead_letter: wire.Target.DeadLetterConfig?.Arn ? { arn: wire.Target.DeadLetterConfig.Arn, role_arn: wire.Target.RoleArn } : null,
+    dead_letter: wire.Target.DeadLetterConfig?.Arn ? deadLetterOf(wire.Target.DeadLetterConfig.Arn, sentRole(wire.Target.RoleArn, ctx)) : null,
     action_after_completion: wire.ActionAfterCompletion === 'DELETE' ? 'delete' : 'none',
   };
   switch (parsed.kind) {
@@ -229,7 +245,7 @@ function wireDate(member: 'startDate' | 'endDate', v: number | string): string {
  * @throws AwsError ValidationException for an expression or target the wire already refuses.
  */
 export function toDomainSchedule(wire: WireScheduleInput, ctx: EventBridgeContext, groupName: string): DomainSchedule {
-  const cadence = cadenceFields(wire);
+  const cadence = cadenceFields(wire, ctx);
   const target = mapTarget(wire.Target, ctx);
   const description = wire.Description;
   const arn = scheduleArn(ctx, groupName, wire.Name);
@@ -254,6 +270,8 @@ export function toDomainSchedule(wire: WireScheduleInput, ctx: EventBridgeContex
     // Without Input, every target type gets the default event (SPEC §13.3), named for this request's region and account.
     ...(wire.Target.Input === undefined ? { defaultEvent: { arn, region: ctx.region, account: ctx.accountId } } : {}),
     ...(wire.KmsKeyArn ? { kmsKeyArn: wire.KmsKeyArn } : {}),
+    // Decision 315: a window sent with Mode OFF is kept to be answered as sent; it never moves a fire.
+    ...(wire.FlexibleTimeWindow.Mode === 'OFF' && wire.FlexibleTimeWindow.MaximumWindowInMinutes !== undefined ? { offWindowMinutes: wire.FlexibleTimeWindow.MaximumWindowInMinutes } : {}),
   };
   return { input, eventbridge };
 }
@@ -327,8 +345,10 @@ function wireTarget(gs: GroupSchedule, ctx: EventBridgeContext, stored: Partial<
     ...derived,
     ...sent,
     ...(derived.EcsParameters && sent.EcsParameters ? { EcsParameters: { ...derived.EcsParameters, ...sent.EcsParameters } } : {}),
-    // A type that holds a role answers its own (an `aws` target's `role_arn`); for the others, the one sent.
-    RoleArn: ('RoleArn' in derived ? derived.RoleArn : sent.RoleArn) ?? productRoleArn(ctx.accountId),
+    // A type that holds a role answers its own (an `aws` target's `role_arn`); for the others, the
+    // dead letter's role (decision 212: the one an UpdateSchedule stores there), else the one sent;
+    // the placeholder only when the schedule has no role at all.
+    RoleArn: ('RoleArn' in derived ? derived.RoleArn : (s.dead_letter?.role_arn ?? sent.RoleArn)) ?? productRoleArn(ctx.accountId),
     RetryPolicy: retry
       ? { MaximumEventAgeInSeconds: retry.maximum_event_age_seconds, MaximumRetryAttempts: retry.maximum_retry_attempts }
       : { MaximumEventAgeInSeconds: DEFAULT_RETRY_POLICY.MaximumEventAgeInSeconds, MaximumRetryAttempts: 0 },
@@ -354,7 +374,10 @@ export function toWireSchedule(gs: GroupSchedule, ctx: EventBridgeContext): Reco
     CreationDate: toWireTime(s.created_at),
     ...(description !== undefined ? { Description: description } : {}),
     ...(s.end_date ? { EndDate: toWireTime(s.end_date) } : {}),
-    FlexibleTimeWindow: s.flexible_time_window?.mode === 'flexible' ? { Mode: 'FLEXIBLE', MaximumWindowInMinutes: s.flexible_time_window.maximum_window_minutes } : { Mode: 'OFF' },
+    FlexibleTimeWindow:
+      s.flexible_time_window?.mode === 'flexible'
+        ? { Mode: 'FLEXIBLE', MaximumWindowInMinutes: s.flexible_time_window.maximum_window_minutes }
+        : { Mode: 'OFF', ...(stored.offWindowMinutes !== undefined ? { MaximumWindowInMinutes: stored.offWindowMinutes } : {}) },
     GroupName: gs.groupName,
     ...(stored.kmsKeyArn ? { KmsKeyArn: stored.kmsKeyArn } : {}),
     LastModificationDate: toWireTime(s.updated_at),

@@ -8,6 +8,9 @@
  * - a timestamp more than 15 minutes from the server's clock, a scope of another service or date,
  *   a region not in AWS's form, or a wrong signature: `InvalidSignatureException`;
  * - an access key id nobody holds (unknown or revoked): `UnrecognizedClientException`;
+ * - a session token (`X-Amz-Security-Token`, header or query, any value): `UnrecognizedClientException`
+ *   "The security token included in the request is invalid." — the product issues no session tokens,
+ *   so any token is one it did not issue (SPEC §14 "Signing", decision 310);
  * - an `x-amz-content-sha256` that is not a SHA-256 (`UNSIGNED-PAYLOAD`, `STREAMING-…`: SPEC §14
  *   "Signing", the payload must be signed): `InvalidSignatureException` naming the header. The
  *   signature is always computed over the body's own SHA-256, so a body swapped after signing, or a
@@ -191,6 +194,12 @@ export async function verifySigV4(req: SignedRequest, now: Date, secretOf: (acce
   // anything else declared (UNSIGNED-PAYLOAD, STREAMING-…) says the body was not signed.
   if (declared !== null && !/^[0-9a-f]{64}$/i.test(declared)) {
     throw new AwsError('InvalidSignatureException', "The provided 'x-amz-content-sha256' header does not match what was computed.");
+  }
+
+  // SPEC §14 "Signing": the product issues no session tokens, so whatever token is sent is not one of
+  // its own; refused before the key is looked up, as AWS refuses a token it cannot validate.
+  if (req.headers.has('x-amz-security-token') || /(^|&)x-amz-security-token=/i.test(req.rawQuery)) {
+    throw new AwsError('UnrecognizedClientException', 'The security token included in the request is invalid.');
   }
 
   const secret = await secretOf(auth.accessKeyId);

@@ -24,6 +24,12 @@ export interface StoredEventBridge {
   /** The default event's origin, for a target without Input (SPEC §13.3). */
   defaultEvent?: { arn: string; region: string; account: string };
   kmsKeyArn?: string;
+  /**
+   * `FlexibleTimeWindow.MaximumWindowInMinutes` sent with `Mode: OFF` (decision 315): the model allows
+   * it, the window has no effect while OFF, and GetSchedule answers it as sent (no longer once the
+   * product changes the window).
+   */
+  offWindowMinutes?: number;
   /** The request fields a save made elsewhere changed since this API last saved the schedule (written by the domain). */
   changed?: string[];
 }
@@ -32,11 +38,12 @@ export interface StoredEventBridge {
  * This facade's copies of product fields (SPEC §14), by key, and the request fields each one mirrors:
  * a copy is answered only while none of them has been changed elsewhere (`changed`).
  */
-const COPIES: Record<'target' | 'defaultEvent' | 'description' | 'expression', readonly string[]> = {
+const COPIES: Record<'target' | 'defaultEvent' | 'description' | 'expression' | 'offWindowMinutes', readonly string[]> = {
   target: ['invocation_target_type', 'invocation_target'],
   defaultEvent: ['invocation_target_type', 'invocation_target'],
   description: ['description'],
   expression: ['repeat', 'cron_expression', 'rate_expression', 'invocation_time'],
+  offWindowMinutes: ['flexible_time_window'],
 };
 
 /**

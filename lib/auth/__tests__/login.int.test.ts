@@ -16,6 +16,7 @@ import {
   hashSecret,
   login,
   LOGIN_FAILURES_PER_ACCOUNT,
+  LOGIN_SUCCESSES_PER_ACCOUNT,
   LOGIN_MAX_DELAY_MS,
   LOGIN_REFUSED_MESSAGE,
   verifyPassword,
@@ -160,7 +161,7 @@ describe('failed-attempt limit: 5 per email + client address per 15 minutes', ()
     expect((await attempt(PASSWORD, { client: '203.0.113.7', now: new Date(t0.getTime() + 15 * 60_000) })).token).toBeTruthy();
   }, 120_000);
 
-  it('the holder of another account of the email cannot turn guesses into successes: with several accounts every attempt counts', async () => {
+  it('the holder of another account of the email cannot turn guesses into successes: its logins are counted, the owner is untouched', async () => {
     const email = 'shared@example.com';
     const victim = await db.user.create({ data: { email, name: 'victim', passwordHash: await passwordHashForEmail(db, email, PASSWORD), createdAt: new Date(t0.getTime() - 2 * 86_400_000) } });
     const attacker = await db.user.create({ data: { email, name: 'made through another org', passwordHash: await passwordHashForEmail(db, email, 'attacker own pw'), createdAt: new Date(t0.getTime() - 86_400_000) } });
@@ -174,17 +175,25 @@ describe('failed-attempt limit: 5 per email + client address per 15 minutes', ()
       expect(s.user.id).toBe(attacker.id);
       token = s.deviceToken;
     }
-    // Each of those successes kept its count (the owner's earlier login, before the window, is gone).
-    expect((await db.loginThrottle.findUnique({ where: { key: `account:${email}` } }))?.failures).toBe(3);
-    // The rest of the budget, spent the same way (counted directly: the slow-down would take seconds).
-    for (let i = 3; i < LOGIN_FAILURES_PER_ACCOUNT; i++) await countLoginAttempt(db, email, new Date(t0.getTime() + i));
-    // The next guess, even the right one, is refused: it is no longer checked against the victim's account.
+    // Each of those successes is a login of the attacker's account, none a failure of the email.
+    expect((await db.loginThrottle.findUnique({ where: { key: `login:${attacker.id}` } }))?.failures).toBe(3);
+    expect((await db.loginThrottle.findUnique({ where: { key: `account:${email}` } }))?.failures ?? 0).toBe(0);
+    // The rest of its logins, spent the same way (counted directly: each would cost a scrypt).
+    await db.loginThrottle.update({ where: { key: `login:${attacker.id}` }, data: { failures: LOGIN_SUCCESSES_PER_ACCOUNT } });
+    // The next guess, even the right one, is refused as the attacker's own password: not checked against the victim's account.
     await db.user.update({ where: { id: attacker.id }, data: { passwordHash: await passwordHashForEmail(db, email, PASSWORD) } });
-    await expect(attempt(PASSWORD, { email, client: '192.0.2.200', now: new Date(t0.getTime() + 100) })).rejects.toMatchObject({ code: 'rate_limited' });
+    await expect(attempt(PASSWORD, { email, client: '192.0.2.200', now: new Date(t0.getTime() + 100) })).rejects.toThrow(
+      /^too many logins for this account from new browsers; try again in 15 minutes$/,
+    );
     // The attacker's own browser is checked against its own account only.
     const own = await login(db, { email, password: PASSWORD, client: '192.0.2.201', deviceToken: token, now: new Date(t0.getTime() + 200) });
     expect(own.user.id).toBe(attacker.id);
-    // The victim's browser still logs in to the victim's account.
+    // A guess that is not the attacker's password is checked against the victim's account: a failure of the email.
+    await expect(attempt('another guess', { email, client: '192.0.2.203', now: new Date(t0.getTime() + 250) })).rejects.toMatchObject({ code: 'unauthorized' });
+    expect((await db.loginThrottle.findUnique({ where: { key: `account:${email}` } }))?.failures).toBe(1);
+    // The victim, with another password than the attacker's, logs in from a new browser and from its own.
+    await db.user.update({ where: { id: attacker.id }, data: { passwordHash: await passwordHashForEmail(db, email, 'attacker own pw') } });
+    expect((await attempt(PASSWORD, { email, client: '192.0.2.204', now: new Date(t0.getTime() + 280) })).user.id).toBe(victim.id);
     const back = await login(db, { email, password: PASSWORD, client: '192.0.2.202', deviceToken: owner.deviceToken, now: new Date(t0.getTime() + 300) });
     expect(back.user.id).toBe(victim.id);
   }, 120_000);

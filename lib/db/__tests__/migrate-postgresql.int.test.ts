@@ -10,7 +10,7 @@ import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../config';
 import { migrateDatabase, POSTGRES_MIGRATIONS_DIR, readPostgresMigrations } from '../migrate';
-import { testDialect } from '../../testing/test-db';
+import { dropTestDatabase, testDialect } from '../../testing/test-db';
 
 describe.skipIf(testDialect() !== 'postgresql')('PostgreSQL migrations', () => {
   const admin = loadConfig().testPostgresUrl;
@@ -26,7 +26,7 @@ describe.skipIf(testDialect() !== 'postgresql')('PostgreSQL migrations', () => {
     }
   };
   beforeAll(() => sql(`CREATE DATABASE "${name}"`));
-  afterAll(() => sql(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`));
+  afterAll(() => dropTestDatabase(admin, name));
 
   it('three runners started at once apply every migration exactly once; a later run applies nothing', async () => {
     const total = (await readPostgresMigrations()).length;

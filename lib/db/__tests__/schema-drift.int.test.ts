@@ -15,7 +15,7 @@ import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { childEnv, loadConfig } from '../../config';
 import { migrateDatabase } from '../migrate';
-import { testDialect } from '../../testing/test-db';
+import { dropTestDatabase, testDialect } from '../../testing/test-db';
 
 const ROOT = path.resolve(__dirname, '..', '..', '..');
 
@@ -81,7 +81,7 @@ describe.skipIf(testDialect() !== 'postgresql')('PostgreSQL schema', () => {
     for (const n of names) await query(admin, `CREATE DATABASE "${n}"`);
   });
   afterAll(async () => {
-    for (const n of names) await query(admin, `DROP DATABASE IF EXISTS "${n}" WITH (FORCE)`);
+    for (const n of names) await dropTestDatabase(admin, n);
   });
 
   it('prisma/postgresql/migrations build the schema of prisma/postgresql/schema.prisma', async () => {

@@ -4,7 +4,7 @@
  */
 export { claimDue, claimOccurrence, type ClaimedSchedule, type FiringSchedule } from './claim-due';
 export { claimRetries, claimRetry, type ClaimedRetry } from './claim-retries';
-export { cancelPendingAttempts } from './cancel-pending-attempts';
+export { cancelPendingAttempts, cancelledWaitingMessage, type CancelPendingOptions } from './cancel-pending-attempts';
 export { lockSchedule } from './lock-schedule';
 export {
   completeFinished,
@@ -17,7 +17,7 @@ export {
 } from './record-outcomes';
 export { advanceNextFire, ADVANCE_NEXT_FIRE_SQL, type Advance } from './advance-next-fire';
 export { findFiredOccurrences } from './find-fired-occurrences';
-export { insertRuns, INSERT_RUNS_SQL, type RunInsert } from './insert-runs';
+export { insertRuns, INSERT_RUNS_SQL, type RunInsert, type RunOutcomeColumns } from './insert-runs';
 export { findFireTargets, countRecentExecutionsBySession, type FireTargetKey, type FireTargetRow } from './resolve-fire-targets';
 export { insertExecutions, INSERT_EXECUTIONS_SQL, type ExecutionInsert } from './insert-executions';
 export { deleteExpiredRows, type ExpiringTable } from './delete-expired-runs';
@@ -35,6 +35,7 @@ export { findPendingRetries, type PendingRetryRecord } from './pending-retries';
 export { findSchedulesNamingBlob, type ScheduleNamingBlob } from './schedules-naming-blob';
 export { takeInFlight, renewInFlight, loadFiringSchedules, markSendsStarted, undeliverableInFlight } from './in-flight';
 export { claimDeadLetterSends, type DeadLetterSend } from './dead-letter-sends';
+export { claimAlertSends, type AlertSend } from './alert-sends';
 export { findInProgress, releaseBuffered, BUFFERED_DUE_AT, type InProgress } from './overlap';
 export { lockScheduleOfRun, endRunOutcome, startRunOutcome, DURATION_MAX_MS } from './check-in';
 export { claimBackfillOccurrences, countBackfillEnded, finishBackfill, lockRunningBackfills, readFiringSchedules, type RunningBackfill } from './backfills';

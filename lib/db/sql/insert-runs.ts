@@ -10,7 +10,7 @@ import { dialectOfDb } from '../client';
 import { executeSql } from './run-sql';
 import { sqlInstant, sqlInstantOrNull } from './instant';
 
-export interface RunInsert {
+export interface RunInsert extends RunOutcomeColumns {
   id: string;
   scheduleId: string;
   scheduledFor: Date;
@@ -28,14 +28,22 @@ export interface RunInsert {
   /** A manual replay: the dead letter it fired again (SPEC §12.3). Default null. */
   deadLetterId?: string | null;
   createdAt: Date;
-  /** SPEC §16.1 outcome fields (each default null): see prisma/schema.prisma `Run`. */
+  /** SPEC §16.1: when the worker decides `timed_out` (default null). */
+  outcomeDueAt?: Date | null;
+}
+
+/**
+ * A run's SPEC §16.1 outcome columns (prisma/schema.prisma `Run`), as inserted and as read back:
+ * each null (or absent) until a check-in or the worker's `timed_out` sets it. Instants are UTC.
+ */
+export interface RunOutcomeColumns {
   outcome?: string | null;
   startedAt?: Date | null;
   finishedAt?: Date | null;
+  /** `finishedAt − startedAt` (or the fire), in ms. */
   durationMs?: number | null;
   exitCode?: number | null;
   outcomeMessage?: string | null;
-  outcomeDueAt?: Date | null;
 }
 
 /**

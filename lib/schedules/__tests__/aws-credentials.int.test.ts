@@ -130,7 +130,7 @@ describe('SPEC §13.5 AWS credentials per org, against moto', () => {
     expect(await bodies(globexQueue, client(SQSClient))).toEqual([]);
   });
 
-  it("with allowed_accounts, globex's target naming acme's queue is refused at save (so are a role and a dead letter of another account)", async () => {
+  it("with allowed_accounts, globex's target naming acme's queue is refused at save (so are a role, a dead letter and an ECS task definition of another account)", async () => {
     const g = orgs.globex;
     await updateOrgAwsSettings(db, { actor: g.admin, org: 'globex-inc', workerOrgs: NO_WORKER_ORGS, input: { allowed_accounts: [WORKER_ACCOUNT] } });
     try {
@@ -141,6 +141,11 @@ describe('SPEC §13.5 AWS credentials per org, against moto', () => {
       expect([role.code, role.path]).toEqual(['invalid_invocation_target', 'invocation_target.role_arn']);
       const dlq = await refusal(schedule('globex', { arn: globexQueue.arn, role_arn: g.roleArn, input: 'x' }, { retry_policy: { maximum_retry_attempts: 0 }, dead_letter: { arn: acmeQueue.arn } }));
       expect([dlq.code, dlq.path]).toEqual(['invalid_invocation_target', 'dead_letter.arn']);
+      // An ECS target's task definition is an ARN the target names too.
+      const ecs = { arn: `arn:aws:ecs:${REGION}:${WORKER_ACCOUNT}:cluster/c`, role_arn: g.roleArn, ecs_parameters: { task_definition_arn: `arn:aws:ecs:${REGION}:${ACME_ACCOUNT}:task-definition/t:1` } };
+      const task = await refusal(schedule('globex', ecs));
+      expect([task.code, task.path]).toEqual(['invalid_invocation_target', 'invocation_target.ecs_parameters.task_definition_arn']);
+      expect(task.message).toContain(ACME_ACCOUNT);
       expect(await db.schedule.count({ where: { revisionId: g.revision.id } })).toBe(0);
     } finally {
       await updateOrgAwsSettings(db, { actor: g.admin, org: 'globex-inc', workerOrgs: NO_WORKER_ORGS, input: { allowed_accounts: null } });

@@ -62,6 +62,7 @@ describe('§13.1 http targets in a schedule', () => {
     [{ url: 'https://hooks.example.com/', method: 'GET' }, 'invalid_request_body', 'invocation_target.method', undefined],
     [{ url: 'https://hooks.example.com/', timeout_seconds: 31 }, 'invalid_request_body', 'invocation_target.timeout_seconds', undefined],
     [{ url: 'https://hooks.example.com/', headers: { 'Webhook-Id': 'x' } }, 'invalid_request_body', 'invocation_target.headers.Webhook-Id', 'invocation_target.headers.Webhook-Id: header "Webhook-Id" is set by the delivery and cannot be configured'],
+    [{ url: 'https://hooks.example.com/', headers: { 'Scheduler-Checkin-Url': 'http://elsewhere.example/' } }, 'invalid_request_body', 'invocation_target.headers.Scheduler-Checkin-Url', 'invocation_target.headers.Scheduler-Checkin-Url: header "Scheduler-Checkin-Url" is set by the delivery and cannot be configured'],
     [{ url: 'https://hooks.example.com/', headers: { 'Bad Name': 'x' } }, 'invalid_request_body', 'invocation_target.headers.Bad Name', 'invocation_target.headers.Bad Name: "Bad Name" is not a valid header name'],
     [{ url: 'https://hooks.example.com/', headers: { 'X-A': 'a\r\nX-B: b' } }, 'invalid_request_body', 'invocation_target.headers.X-A', 'invocation_target.headers.X-A: a header value must not contain CR, LF or NUL'],
     [{ url: 'https://hooks.example.com/', arn: SQS }, 'invalid_request_body', 'invocation_target.arn', 'unknown field "arn"'],
@@ -99,10 +100,13 @@ describe('§13.2 aws targets in a schedule', () => {
     expect(refusal(aws(target))).toEqual({ code, path, message });
   });
 
-  it('the EventBridge API stores an ARN of another service unchanged (SPEC §14); the supported services keep their rules there', () => {
+  it('the EventBridge API stores an ARN of another service unchanged (SPEC §14); the supported services and universal targets keep their rules there', () => {
     const kinesis = { arn: 'arn:aws:kinesis:eu-west-1:123456789012:stream/s', role_arn: 'arn:aws:iam::123456789012:role/scheduler', input: 'plain' };
     expect(StoredTargetScheduleInput.parse(aws(kinesis))).toEqual(aws(kinesis));
-    expect(StoredTargetScheduleInput.parse(aws({ arn: 'arn:aws:scheduler:::aws-sdk:sqs:sendMessage' }))).toEqual(aws({ arn: 'arn:aws:scheduler:::aws-sdk:sqs:sendMessage' }));
+    // A universal target is stored with its parameters; without them it is refused in both APIs (decision 313).
+    const universal = { arn: 'arn:aws:scheduler:::aws-sdk:sqs:sendMessage', input: '{"QueueUrl":"q","MessageBody":"b"}' };
+    expect(StoredTargetScheduleInput.parse(aws(universal))).toEqual(aws(universal));
+    expect(refusal(aws({ arn: universal.arn }), StoredTargetScheduleInput)).toEqual({ code: 'invalid_invocation_target', path: 'invocation_target.input', message: 'a universal target needs input: the parameters of aws-sdk:sqs:sendMessage as a JSON object' });
     expect(refusal(aws({ arn: `${SQS}.fifo` }), StoredTargetScheduleInput)).toMatchObject({ code: 'invalid_invocation_target', path: 'invocation_target.sqs_parameters' });
   });
 });

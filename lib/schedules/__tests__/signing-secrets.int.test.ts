@@ -142,6 +142,19 @@ describe('§13.1 who may manage it', () => {
   });
 });
 
+describe('§16.3 the per-schedule series of /metrics: the same standing as the signing secret', () => {
+  it('a write member and a read key of an admin are forbidden; a write key of an admin and the org\'s write key may', async () => {
+    const rev = await newScheduler();
+    const now = new Date('2030-05-02T00:00:00.000Z');
+    const set = (actor: Actor, enabled: boolean) => schedulerCommands.set_metrics_per_schedule({ db, actor, revision: rev, params: { enabled }, now, limits: TEST_LIMITS });
+    const writer: Actor = { type: 'user', id: await member('write'), roleCap: null };
+    await expect(set(writer, true)).rejects.toMatchObject({ code: 'forbidden', message: 'turning the per-schedule series of /metrics on or off needs admin access to the scheduler (through the API: a write key of an admin)' });
+    await expect(set({ ...admin, roleCap: 'read' }, true)).rejects.toMatchObject({ code: 'forbidden' });
+    expect(await set({ ...admin, roleCap: 'write' }, true)).toEqual({ metrics_per_schedule: true });
+    expect(await set({ type: 'org', id: orgId, roleCap: 'write' }, false)).toEqual({ metrics_per_schedule: false });
+  });
+});
+
 describe('§13.1 a webhook signed with the scheduler secret', () => {
   it('a secret created by the first fire is shown once to the admin, and verifies that fire\'s delivery', async () => {
     const rev = await newScheduler();

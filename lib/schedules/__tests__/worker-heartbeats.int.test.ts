@@ -79,6 +79,7 @@ describe('GET /api/health report', () => {
       workers_alive: 1,
       worker_last_seen_at: '2030-05-01T12:00:00.000Z',
       worker_heartbeat_age_seconds: 4,
+      alerts: 'ok',
     });
     const stale = await healthReport(at(63_000), db);
     expect(stale).toMatchObject({ status: 'degraded', database: 'reachable', workers_alive: 0, worker_heartbeat_age_seconds: 63 });

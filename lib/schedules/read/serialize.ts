@@ -2,7 +2,7 @@
  * Database rows → the wire shapes of SPEC §5.1 and §8.1. Optional fields are omitted, never null;
  * instants are ISO 8601 UTC with `Z`.
  */
-import { rawOneOf, scheduleRecordOf, type ScheduleRecord, type ScheduleRowLike } from '../../db';
+import { rawOneOf, scheduleRecordOf, type ScheduleRecord, type ScheduleRowLike, type RunOutcomeColumns } from '../../db';
 import { driverOf, triggerParts } from '../../targets';
 import { DEFAULT_TARGET_TYPE, EVENTBRIDGE_DEFAULT_RETRY, EXHAUSTED_REASONS, RUN_OUTCOMES, RUN_STATUSES, RUN_TRIGGERS, storedTargetFields, type Paused, type TargetFields, type Run, type RunResult, type Schedule } from '../contract';
 
@@ -67,7 +67,8 @@ function pausedOf(row: Pick<ScheduleRecord, 'pausedByType' | 'pausedById' | 'pau
   return { by, at: at.toISOString(), ...(row.pauseNote ? { note: row.pauseNote } : {}), ...(row.pausedBulk ? { bulk: true as const } : {}) };
 }
 
-export interface RunRow {
+/** A `runs` row as read (its SPEC §16.1 outcome columns absent on rows read without them). */
+export interface RunRow extends RunOutcomeColumns {
   id: string;
   scheduleId: string;
   scheduledFor: Date;
@@ -82,13 +83,6 @@ export interface RunRow {
   exhausted: string | null;
   deadLetterId: string | null;
   createdAt: Date;
-  /** SPEC §16.1 (absent on rows read without these columns). */
-  outcome?: string | null;
-  startedAt?: Date | null;
-  finishedAt?: Date | null;
-  durationMs?: number | null;
-  exitCode?: number | null;
-  outcomeMessage?: string | null;
 }
 
 /** A stored `runs.trigger` → `trigger` (and `backfill_id` for a backfill's, SPEC §18.1). */

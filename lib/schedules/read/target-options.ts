@@ -110,7 +110,9 @@ export async function enabledCounts(opts: { db: Db; actor: Actor; revision: { id
 /**
  * The pending attempts (SPEC §12.2: stored, claimed like occurrences) of each of `scheduleIds` that
  * belongs to scheduler revision `revision.id`, soonest due first; schedules with none are absent. A
- * schedule listed here is "retrying": a failed occurrence's next attempt is due at `due_at`. Needs
+ * schedule listed here is "retrying": a failed occurrence's next attempt is due at `due_at`; but one
+ * marked `waiting` is a `buffer_one` occurrence waiting for the run in progress (SPEC §16.2), due
+ * when that run ends (its `due_at` is then the instant of its release). Needs
  * `read` on the scheduler (else `404 not_found`).
  */
 export async function pendingRetries(opts: {
@@ -123,7 +125,7 @@ export async function pendingRetries(opts: {
   await requireSchedulerRole(db, actor, revision.blobId, 'read');
   const out: Record<string, PendingRetry[]> = {};
   for (const [scheduleId, list] of await findPendingRetries(db, revision.id, scheduleIds)) {
-    out[scheduleId] = list.map((p) => ({ scheduled_for: p.scheduledFor.toISOString(), attempt: p.attempt, due_at: p.dueAt.toISOString() }));
+    out[scheduleId] = list.map((p) => ({ scheduled_for: p.scheduledFor.toISOString(), attempt: p.attempt, due_at: p.dueAt.toISOString(), ...(p.waiting ? { waiting: true as const } : {}) }));
   }
   return out;
 }

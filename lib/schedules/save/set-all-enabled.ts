@@ -66,7 +66,7 @@ export async function setAllEnabled(opts: { db: Db; actor: Actor; revision: { id
         });
       }
     }
-    if (!enabled) await cancelPendingAttempts(tx, rows.map((r) => r.id));
+    if (!enabled) await cancelPendingAttempts(tx, rows.map((r) => r.id), { now, reason: 'the schedule was disabled (pause all)' });
     await recordActivity(tx, { revisionId: revision.id, action: enabled ? 'resume_all' : 'pause_all', by: actor, at: now, count: rows.length });
     return { updated: rows.length };
   });

@@ -1,7 +1,7 @@
 import type { Actor } from '../../auth';
 import { inTransaction, type Db } from '../../db';
 import { recordActivity } from '../activity';
-import { requireSchedulerRole } from '../access';
+import { requireSchedulerAdmin } from '../access';
 
 /**
  * `set_metrics_per_schedule` (SPEC §16.3): the scheduler's opt-in to the per-schedule series of
@@ -13,7 +13,8 @@ import { requireSchedulerRole } from '../access';
 export async function setMetricsPerSchedule(opts: { db: Db; actor: Actor; revision: { id: string; blobId: string }; enabled: boolean; now: Date }): Promise<{ metrics_per_schedule: boolean }> {
   const { db, actor, revision, enabled, now } = opts;
   return inTransaction(db, async (tx) => {
-    await requireSchedulerRole(tx, actor, revision.blobId, 'admin');
+    // The same standing as the signing secret's: an admin, or through the API a write key of one.
+    await requireSchedulerAdmin(tx, actor, revision.blobId, 'turning the per-schedule series of /metrics on or off');
     const { count } = await tx.blob.updateMany({ where: { id: revision.blobId, metricsPerSchedule: !enabled }, data: { metricsPerSchedule: enabled } });
     if (count > 0) await recordActivity(tx, { revisionId: revision.id, action: 'metrics_per_schedule', by: actor, at: now, fields: ['metrics_per_schedule'] });
     return { metrics_per_schedule: enabled };

@@ -1,4 +1,4 @@
-import { cancelPendingAttempts, inTransaction, lockSchedule, type Db, type Prisma, type Tx } from '../../db';
+import { cancelPendingAttempts, inTransaction, lockSchedule, type CancelPendingOptions, type Db, type Prisma, type Tx } from '../../db';
 import { DomainError, parseOrRefuse } from '../../errors';
 import { requireSchedulerRole } from '../access';
 import { CADENCE_FIELD, SCHEDULE_INFO_FIELDS, ScheduleUpdateInput, type Schedule, type ScheduleDryRunAnswer } from '../contract';
@@ -44,7 +44,7 @@ export async function updateSchedule(opts: UpdateScheduleOptions): Promise<Sched
     const plan = await checkUpdate(tx, opts, patch, false);
     const updated = await tx.schedule.update({ where: { id: plan.row.id }, data: plan.data });
     let answer = toSchedule(updated);
-    if (plan.cancelsRetries && (await cancelPendingAttempts(tx, [plan.row.id])) > 0) {
+    if (plan.cancelsRetries && (await cancelPendingAttempts(tx, [plan.row.id], plan.cancelsRetries)) > 0) {
       // A last occurrence whose retry was cancelled leaves nothing to fire (SPEC §5.3).
       const { completed } = await finishSchedules(tx, [plan.row.id]);
       if (completed.length) answer = toSchedule(await tx.schedule.findUniqueOrThrow({ where: { id: plan.row.id } }));
@@ -102,8 +102,11 @@ interface UpdatePlan {
   checked: CheckedSchedule;
   /** Every column the update writes. */
   data: Prisma.ScheduleUpdateInput;
-  /** Disabling, or a changed target: pending retries are cancelled (SPEC §12.2). */
-  cancelsRetries: boolean;
+  /**
+   * Disabling, completing, or a changed target: pending retries are cancelled (SPEC §12.2), and the
+   * waiting `buffer_one` occurrence too unless the schedule stays enabled (decision 330); null: none.
+   */
+  cancelsRetries: CancelPendingOptions | null;
   /** The stored target changes (type or JSON; a sealed secret keeps its text while its value does). */
   targetChanged: boolean;
 }
@@ -207,7 +210,13 @@ async function checkUpdate(tx: Tx, opts: UpdateScheduleOptions, patch: ScheduleU
       version: row.version + 1,
       updatedAt: now,
     },
-    cancelsRetries: disabling || targetChanged || fields.state === 'completed',
+    cancelsRetries:
+      disabling || fields.state === 'completed'
+        ? { now, reason: disabling ? 'the schedule was disabled' : 'the schedule was completed' }
+        : targetChanged
+          ? // SPEC §16.2: the waiting occurrence is still delivered, to the target the schedule has then.
+            { now, reason: 'the target was changed', keepWaiting: true }
+          : null,
     targetChanged,
   };
 }

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { firstIssueError } from '../../schedules/contract';
-import { AwsInvocationTargetSchema, DeadLetterConfigSchema, HttpInvocationTargetSchema, parseTargetArn, PAYLOAD_MAX_BYTES } from '../contract';
+import { AwsInvocationTargetSchema, awsTargetLabel, DeadLetterConfigSchema, HttpInvocationTargetSchema, isOtherServiceArn, parseTargetArn, parseUniversalArn, PAYLOAD_MAX_BYTES, StoredAwsInvocationTargetSchema } from '../contract';
 
 /** The error the API answers for `target` (the schedule contract's picking rule). */
 function refusal(schema: typeof HttpInvocationTargetSchema | typeof AwsInvocationTargetSchema, target: unknown) {
@@ -107,6 +107,49 @@ describe('§13.2 aws target contract', () => {
     const e = refusal(AwsInvocationTargetSchema, target);
     expect(e?.code).toBe('invalid_request_body');
     expect(e?.path).toBe(path);
+  });
+});
+
+describe('§14 universal targets (arn:aws:scheduler:::aws-sdk:<service>:<apiAction>)', () => {
+  const role = 'arn:aws:iam::123456789012:role/scheduler';
+  it('parses the service and action; the IAM prefixes states, events and logs name sfn, eventbridge and cloudwatchlogs', () => {
+    expect(parseUniversalArn('arn:aws:scheduler:::aws-sdk:dynamodb:putItem')).toEqual({ partition: 'aws', service: 'dynamodb', sdkService: 'dynamodb', action: 'putItem' });
+    expect(parseUniversalArn('arn:aws-us-gov:scheduler:::aws-sdk:states:startExecution')).toEqual({ partition: 'aws-us-gov', service: 'states', sdkService: 'sfn', action: 'startExecution' });
+    expect(parseUniversalArn('arn:aws:scheduler:::aws-sdk:logs:putLogEvents')?.sdkService).toBe('cloudwatchlogs');
+    expect(parseUniversalArn('arn:aws:scheduler:::aws-sdk:s3:putObject')).toMatchObject({ service: 's3', sdkService: null });
+    expect(parseUniversalArn('arn:aws:scheduler:us-east-1:123456789012:aws-sdk:sqs:sendMessage')).toBeNull();
+    expect(parseUniversalArn('arn:aws:sqs:us-east-1:123456789012:q')).toBeNull();
+  });
+
+  it('takes a JSON object as input; a service it calls is delivered, another is stored by the EventBridge API only', () => {
+    const t = { arn: 'arn:aws:scheduler:::aws-sdk:sqs:sendMessage', role_arn: role, input: '{"QueueUrl":"https://sqs.us-east-1.amazonaws.com/123456789012/q","MessageBody":"<aws.scheduler.execution-id>"}' };
+    expect(AwsInvocationTargetSchema.parse(t)).toEqual(t);
+    expect(isOtherServiceArn(t.arn)).toBe(false);
+    expect(awsTargetLabel(t.arn)).toBe("AWS SDK call sqs:sendMessage (in the schedule's region)");
+    const s3 = { arn: 'arn:aws:scheduler:::aws-sdk:s3:putObject', role_arn: role, input: '{}' };
+    expect(refusal(AwsInvocationTargetSchema, s3)).toMatchObject({ code: 'invalid_invocation_target', path: 'arn', message: 'universal targets call sqs, sns, lambda, sfn, eventbridge, ecs, dynamodb, kinesis, firehose, cloudwatchlogs, ses; "s3" is not one of them' });
+    expect(StoredAwsInvocationTargetSchema.parse(s3)).toEqual(s3);
+    expect(isOtherServiceArn(s3.arn)).toBe(true);
+  });
+
+  it.each([
+    [{}, 'input', 'a universal target needs input: the parameters of aws-sdk:dynamodb:putItem as a JSON object'],
+    [{ input: 'TableName=t' }, 'input', 'input must be well-formed JSON: the parameters of aws-sdk:dynamodb:putItem as a JSON object'],
+    [{ input: '[1]' }, 'input', 'input must be a JSON object: the parameters of aws-sdk:dynamodb:putItem'],
+    [{ input: '"t"' }, 'input', 'input must be a JSON object: the parameters of aws-sdk:dynamodb:putItem'],
+    [{ input: '{}', sqs_parameters: { message_group_id: 'g' } }, 'sqs_parameters', 'sqs_parameters apply to templated targets; a universal target takes its parameters in input'],
+  ])('refuses %j (both APIs)', (extra, path, message) => {
+    const t = { arn: 'arn:aws:scheduler:::aws-sdk:dynamodb:putItem', role_arn: role, ...extra };
+    for (const schema of [AwsInvocationTargetSchema, StoredAwsInvocationTargetSchema]) {
+      expect(refusal(schema, t)).toMatchObject({ code: 'invalid_invocation_target', path, message });
+    }
+  });
+
+  it.each(['getQueueUrl', 'getQueueURL', 'listQueues', 'receiveMessage', 'batchGetItem', 'scan', 'query', 'describeTable'])('refuses the read-only action %s (AWS does not call them)', (action) => {
+    const service = action.includes('Queue') || action === 'receiveMessage' ? 'sqs' : 'dynamodb';
+    const e = refusal(StoredAwsInvocationTargetSchema, { arn: `arn:aws:scheduler:::aws-sdk:${service}:${action}`, role_arn: role, input: '{}' });
+    expect(e).toMatchObject({ code: 'invalid_invocation_target', path: 'arn' });
+    expect(e?.message).toMatch(new RegExp(`^${action} is a read-only action \\(it begins with "[A-Za-z]+"\\), which EventBridge Scheduler does not call$`));
   });
 });
 

@@ -40,19 +40,20 @@ const CONSTRUCTORS: { [S in AwsTargetService]: new (config: object) => ClientOf[
   ecs: ECSClient,
 };
 
-const clients = new Map<string, ClientOf[AwsTargetService]>();
+const clients = new Map<string, unknown>();
 
 /**
- * The cached client of `service` in `region` (created on first use) with `auth`'s credentials: the
- * worker's own (`{kind: 'worker'}` or absent), or the assumed role's (SPEC §13.5; the caller has
- * assumed it first, `assumeOrRefuse`, so a refusal is told apart from the call's own failure).
+ * The cached client named `name` (a service's SDK, e.g. `sqs`, `aws-sdk:dynamodb`) in `region` with
+ * `auth`'s credentials, made with `make` on first use: the worker's own (`{kind: 'worker'}` or
+ * absent), or the assumed role's (SPEC §13.5; the caller has assumed it first, `assumeOrRefuse`, so
+ * a refusal is told apart from the call's own failure). Every client has the request timeouts above.
  */
-export function awsClient<S extends AwsTargetService>(service: S, region: string, auth?: AwsAuth): ClientOf[S] {
+export function cachedClient<C>(name: string, make: (config: object) => C, region: string, auth?: AwsAuth): C {
   const role = auth?.kind === 'role' ? auth : null;
-  const key = `${service}:${region}${role ? `:${roleKey(role)}` : ''}`;
-  let client = clients.get(key) as ClientOf[S] | undefined;
+  const key = `${name}:${region}${role ? `:${roleKey(role)}` : ''}`;
+  let client = clients.get(key) as C | undefined;
   if (!client) {
-    client = new CONSTRUCTORS[service]({
+    client = make({
       region,
       requestHandler: { connectionTimeout: CONNECTION_TIMEOUT_MS, requestTimeout: REQUEST_TIMEOUT_MS },
       // Never the worker's credentials for a role's client: the role's, refreshed through the cache.
@@ -63,25 +64,9 @@ export function awsClient<S extends AwsTargetService>(service: S, region: string
   return client;
 }
 
-/** Used when the SDK environment names no region (AWS's own default region). */
-export const FALLBACK_REGION = 'us-east-1';
-let region: Promise<string> | undefined;
-
-/**
- * The region of the worker's AWS SDK configuration (`AWS_REGION`, or the profile's), as the SDK
- * resolves it; `us-east-1` when none is configured. Resolved once per process. For the default
- * event's `region` and the schedule ARNs (SPEC §13.3).
- */
-export function sdkRegion(): Promise<string> {
-  region ??= (async () => {
-    const probe = new SQSClient({});
-    try {
-      return await probe.config.region();
-    } catch {
-      return FALLBACK_REGION;
-    } finally {
-      probe.destroy();
-    }
-  })();
-  return region;
+/** The cached client of a templated target's `service` in `region` with `auth`'s credentials (`cachedClient`). */
+export function awsClient<S extends AwsTargetService>(service: S, region: string, auth?: AwsAuth): ClientOf[S] {
+  return cachedClient(service, (config) => new CONSTRUCTORS[service](config), region, auth);
 }
+
+export { FALLBACK_REGION, sdkRegion } from './region';

@@ -74,6 +74,89 @@ export function parseTargetArn(arn: string): ParsedTargetArn | { problem: string
   return { partition, service: s, region, account, name, fifo: (s === 'sqs' || s === 'sns') && name.endsWith('.fifo') };
 }
 
+// ---------------------------------------------------------------------------------------------
+// §14 universal targets: arn:aws:scheduler:::aws-sdk:<service>:<apiAction>
+
+/**
+ * The services whose universal targets the product calls (SPEC §14: every service of §13.2 plus
+ * DynamoDB, Kinesis, Firehose, CloudWatch Logs and SES), by the AWS SDK's service identifier, as
+ * universal target ARNs name them (`sqs`, `sfn`, `eventbridge`, `cloudwatchlogs`…). The driver's
+ * table of SDK clients (lib/targets/aws/universal.ts) is keyed by this list: the compiler keeps the two
+ * together.
+ */
+export const UNIVERSAL_SERVICES = ['sqs', 'sns', 'lambda', 'sfn', 'eventbridge', 'ecs', 'dynamodb', 'kinesis', 'firehose', 'cloudwatchlogs', 'ses'] as const;
+export type UniversalService = (typeof UNIVERSAL_SERVICES)[number];
+
+/** The IAM prefixes of the same services, accepted as their SDK identifiers (decision 312). */
+const UNIVERSAL_ALIASES: Record<string, UniversalService> = { states: 'sfn', events: 'eventbridge', logs: 'cloudwatchlogs' };
+
+/**
+ * Read-only actions EventBridge Scheduler does not call (EVENTBRIDGE.md §9, the AWS user guide's
+ * "Unsupported actions"): an apiAction beginning with one of these (case-insensitive) is refused at
+ * save (decision 313).
+ */
+export const READ_ONLY_ACTION_PREFIXES = [
+  'get', 'describe', 'list', 'poll', 'receive', 'search', 'scan', 'query', 'select', 'read', 'lookup', 'discover', 'validate',
+  'batchGet', 'batchDescribe', 'batchRead', 'transactGet', 'adminGet', 'adminList', 'testMigration', 'retrieve', 'testConnection',
+  'translateDocument', 'isAuthorized', 'invokeModel',
+] as const;
+
+/** A universal target ARN taken apart (SPEC §14). */
+export interface UniversalTargetArn {
+  partition: string;
+  /** The service as the ARN names it. */
+  service: string;
+  /** The service whose SDK client calls it, or null when the product calls no such service. */
+  sdkService: UniversalService | null;
+  /** The apiAction as written (`putItem`, `sendMessage`). */
+  action: string;
+}
+
+const UNIVERSAL_ARN = /^arn:(aws(?:-[a-z]+)*):scheduler:::aws-sdk:([a-z0-9-]{1,64}):([A-Za-z][A-Za-z0-9]{0,127})$/;
+
+/**
+ * `arn:aws:scheduler:::aws-sdk:<service>:<apiAction>` taken apart, or null when `arn` is not a
+ * universal target ARN. Pure.
+ */
+export function parseUniversalArn(arn: string): UniversalTargetArn | null {
+  const m = UNIVERSAL_ARN.exec(arn);
+  if (!m) return null;
+  const [, partition, service, action] = m;
+  const sdkService = (UNIVERSAL_SERVICES as readonly string[]).includes(service) ? (service as UniversalService) : (UNIVERSAL_ALIASES[service] ?? null);
+  return { partition, service, sdkService, action };
+}
+
+/** The read-only prefix `action` begins with (EventBridge Scheduler does not call it), or null. */
+export function readOnlyPrefix(action: string): string | null {
+  const lower = action.toLowerCase();
+  return READ_ONLY_ACTION_PREFIXES.find((p) => lower.startsWith(p.toLowerCase())) ?? null;
+}
+
+/**
+ * The save-time rules of a universal target (SPEC §14): `input` required, a JSON object (the action's
+ * parameters); no templated-target parameters; no read-only action; a service the product calls
+ * (or, on the EventBridge API, any service: stored, its fires `unsupported_target`).
+ */
+function refuseUniversal(t: { input?: string; sqs_parameters?: unknown; eventbridge_parameters?: unknown; ecs_parameters?: unknown }, u: UniversalTargetArn, ctx: z.RefinementCtx, otherServices: OtherAwsServices): void {
+  const what = `aws-sdk:${u.service}:${u.action}`;
+  if (u.sdkService === null && otherServices === 'refuse') {
+    refuse(ctx, `universal targets call ${UNIVERSAL_SERVICES.join(', ')}; "${u.service}" is not one of them`, ['arn']);
+  }
+  const prefix = readOnlyPrefix(u.action);
+  if (prefix) refuse(ctx, `${u.action} is a read-only action (it begins with "${prefix}"), which EventBridge Scheduler does not call`, ['arn']);
+  for (const key of ['sqs_parameters', 'eventbridge_parameters', 'ecs_parameters'] as const) {
+    if (t[key] !== undefined) refuse(ctx, `${key} apply to templated targets; a universal target takes its parameters in input`, [key]);
+  }
+  if (t.input === undefined) return refuse(ctx, `a universal target needs input: the parameters of ${what} as a JSON object`, ['input']);
+  let value: unknown;
+  try {
+    value = JSON.parse(t.input);
+  } catch {
+    return refuse(ctx, `input must be well-formed JSON: the parameters of ${what} as a JSON object`, ['input']);
+  }
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) refuse(ctx, `input must be a JSON object: the parameters of ${what}`, ['input']);
+}
+
 /** AWS `RoleArn` (EVENTBRIDGE.md §3.1): the role an org's deliveries assume (SPEC §13.5). */
 export const ROLE_ARN = /^arn:aws(-[a-z]+)?:iam::\d{12}:role\/[\w+=,.@/-]+$/;
 /** SQS `MessageGroupId`: 1–128 alphanumeric or punctuation characters. */
@@ -147,6 +230,8 @@ function awsTargetSchema(otherServices: OtherAwsServices) {
       if (t.input !== undefined && utf8Length(t.input) > PAYLOAD_MAX_BYTES) {
         ctx.addIssue({ code: 'custom', message: `input must be at most ${PAYLOAD_MAX_BYTES / 1024} KiB`, path: ['input'] });
       }
+      const universal = parseUniversalArn(t.arn);
+      if (universal) return refuseUniversal(t, universal, ctx, otherServices);
       const parsed = parseTargetArn(t.arn);
       if ('problem' in parsed) {
         if (otherServices === 'store' && isOtherServiceArn(t.arn)) return;
@@ -179,10 +264,12 @@ function awsTargetSchema(otherServices: OtherAwsServices) {
 }
 
 /**
- * An ARN of a service outside `AWS_TARGET_SERVICES`: Kinesis, SageMaker, the universal
- * `arn:aws:scheduler:::aws-sdk:…` targets… (only its service part is read). Pure.
+ * An ARN of a service no driver delivers to: Kinesis, SageMaker, a universal target of a service
+ * outside `UNIVERSAL_SERVICES`… (only its service part is read). Pure.
  */
 export function isOtherServiceArn(arn: string): boolean {
+  const universal = parseUniversalArn(arn);
+  if (universal) return universal.sdkService === null;
   const service = /^arn:[^:]*:([^:]+):/.exec(arn)?.[1];
   return service !== undefined && !(AWS_TARGET_SERVICES as readonly string[]).includes(service);
 }
@@ -232,6 +319,17 @@ export const AwsResultSchema = z.union([
     repeated_delivery: RepeatedDelivery,
   }),
   z.strictObject({ error: z.string(), message: z.string(), request_id: z.string().optional(), repeated_delivery: RepeatedDelivery }),
+  /**
+   * A universal target's call (SPEC §14): `service` `aws-sdk:<service>`, the SDK operation called
+   * (`PutItem`) and what it answered (its output without the SDK's metadata, as JSON, at most 1 KiB).
+   */
+  z.strictObject({
+    service: z.string().startsWith('aws-sdk:'),
+    operation: z.string(),
+    request_id: z.string().optional(),
+    response_excerpt: z.string().optional(),
+    repeated_delivery: RepeatedDelivery,
+  }),
 ]);
 export type AwsResult = z.infer<typeof AwsResultSchema>;
 
@@ -260,10 +358,12 @@ export const AWS_ANSWER_WORDS: Record<AwsTargetService, string> = {
 
 /**
  * "SQS queue orders (eu-west-1)", "SNS FIFO topic alerts.fifo (us-east-1)", "Lambda function resize:prod
- * (eu-central-1)"; an ARN of another service (stored through the EventBridge API, SPEC §14) as
+ * (eu-central-1)", "AWS SDK call dynamodb:putItem (in the schedule's region)"; an ARN of another service (stored through the EventBridge API, SPEC §14) as
  * "AWS kinesis target (not delivered)".
  */
 export function awsTargetLabel(arn: string): string {
+  const u = parseUniversalArn(arn);
+  if (u) return `AWS SDK call ${u.service}:${u.action}${u.sdkService ? " (in the schedule's region)" : ' (not delivered)'}`;
   const p = parseTargetArn(arn);
   if ('problem' in p) {
     const service = /^arn:[^:]*:([^:]+):/.exec(arn)?.[1];
@@ -279,7 +379,7 @@ function awsDetail(t: AwsInvocationTarget): string {
   return detailWords(
     t.sqs_parameters && `group ${t.sqs_parameters.message_group_id}`,
     t.eventbridge_parameters && `${t.eventbridge_parameters.source} · ${t.eventbridge_parameters.detail_type}`,
-    t.ecs_parameters ? `task ${t.ecs_parameters.task_definition_arn.split('/').pop()}` : t.input === undefined ? 'default event' : 'custom input',
+    t.ecs_parameters ? `task ${t.ecs_parameters.task_definition_arn.split('/').pop()}` : t.input === undefined ? 'default event' : parseUniversalArn(t.arn) ? 'parameters as input' : 'custom input',
   );
 }
 
@@ -293,8 +393,8 @@ export const AWS_TARGET = defineTargetContract({
   words: {
     title: 'AWS service',
     noun: 'an AWS target',
-    choice: 'Send to SQS, SNS, Lambda, Step Functions, EventBridge or ECS.',
-    intro: 'Each fire calls the AWS service the ARN names, with the worker’s AWS configuration.',
+    choice: 'Send to SQS, SNS, Lambda, Step Functions, EventBridge or ECS, or call an AWS SDK action (universal target).',
+    intro: 'Each fire calls the AWS service the ARN names (a universal target arn:aws:scheduler:::aws-sdk:<service>:<action> calls that action with the input as its parameters), with the org’s AWS credentials.',
     label: (t) => awsTargetLabel(t.arn),
     detail: awsDetail,
     notEditable: (t) =>

@@ -15,9 +15,11 @@
  * `assume_role_failed` (no `role_arn`, or STS refused: AWS's message about the org's own role).
  */
 import { AssumeRoleCommand, STSClient } from '@aws-sdk/client-sts';
+import { sdkRegion } from './region';
 import type { AwsCredentialIdentity } from '@aws-sdk/types';
 import { workerCredentialsAllowed, type OrgAws } from '../../auth';
 import { DomainError } from '../../errors';
+import { parseUniversalArn } from './contract';
 import { classifyAwsError } from './errors';
 
 /** How a delivery authenticates: the worker's own credentials, or an assumed role of the org. */
@@ -51,11 +53,25 @@ export function foreignArn(arns: readonly (string | null | undefined)[], allowed
 }
 
 /**
+ * The ARNs of a delivery whose accounts `allowed_accounts` checks (SPEC §13.5): the target's and the
+ * role's. A universal target (SPEC §14) names no account: its call runs in the account of the
+ * credentials, so only the role is checked; with the worker's own credentials and a list set, its
+ * account cannot be checked at all, and the target ARN itself stands in for "outside" (decision 314).
+ */
+function checkedArns(org: OrgAws, arn: string, roleArn: string | null | undefined): (string | null | undefined)[] {
+  if (!parseUniversalArn(arn)) return [arn, roleArn];
+  return org.credentials === 'role' ? [roleArn] : [arn];
+}
+
+/**
  * How the org's delivery to `arn` (with role `roleArn`, for schedule `scheduleId`) authenticates,
  * or why it may not be made (SPEC §13.5). Pure. `workerOrgs`: `SCHEDULER_AWS_WORKER_CREDENTIALS_ORGS`.
  */
-export function planAwsAuth(org: OrgAws, req: { arn: string; roleArn: string | null | undefined; scheduleId: string; workerOrgs: readonly string[] }): { ok: true; auth: AwsAuth } | ({ ok: false } & AwsRefusal) {
-  const foreign = foreignArn([req.arn, req.roleArn], org.allowedAccounts);
+export function planAwsAuth(
+  org: OrgAws,
+  req: { arn: string; roleArn: string | null | undefined; scheduleId: string; workerOrgs: readonly string[]; /** Other ARNs the request names (an ECS task definition). */ also?: readonly string[] },
+): { ok: true; auth: AwsAuth } | ({ ok: false } & AwsRefusal) {
+  const foreign = foreignArn([...checkedArns(org, req.arn, req.roleArn), ...(req.also ?? [])], org.allowedAccounts);
   if (foreign) {
     return { ok: false, result: { error: 'access_denied', message: `${foreign.slice(0, 200)} names an AWS account outside the org's allowed_accounts` }, retryable: false };
   }
@@ -100,7 +116,9 @@ export async function assumeRole(auth: Extract<AwsAuth, { kind: 'role' }>, now =
     if (assumed.get(key) !== cached) return assumeRole(auth, now);
   }
   const call = (async (): Promise<Assumed> => {
-    sts ??= new STSClient({ requestHandler: { connectionTimeout: 10_000, requestTimeout: 30_000 } });
+    // The worker's region (us-east-1 when its environment names none): STS needs one, whatever the
+    // target ARN's region, and an unset AWS_REGION must not fail every role's delivery.
+    sts ??= new STSClient({ region: sdkRegion, requestHandler: { connectionTimeout: 10_000, requestTimeout: 30_000 } });
     const res = await sts.send(new AssumeRoleCommand({ RoleArn: auth.roleArn, ExternalId: auth.externalId, RoleSessionName: auth.sessionName }));
     const c = res.Credentials;
     if (!c?.AccessKeyId || !c.SecretAccessKey || !c.Expiration) throw Object.assign(new Error('AssumeRole answered no credentials'), { name: 'InvalidResponse' });
@@ -133,15 +151,28 @@ export async function assumeOrRefuse(auth: Extract<AwsAuth, { kind: 'role' }>): 
 /**
  * The save-time rule of SPEC §13.5 for one ARN an org's schedule delivers to (an `aws` target, an
  * SQS dead letter) and the role it names (`roleArn`, already defaulted as its fire will):
- * - with `allowed_accounts`, the ARN and the role must each name one of them;
+ * - with `allowed_accounts`, the ARN, the role and any other ARN the target names (`also`) must each name one of them;
  * - in `role` mode a role is required (in `worker` mode, whether the operator grants it is decided
  *   at each fire: the web process does not decide for the worker).
  * @throws `400 invalid_invocation_target` at `paths.arn` / `paths.role`.
  */
-export function checkAwsArnAtSave(org: OrgAws, arn: string, roleArn: string | null | undefined, paths: { arn: string; role: string }): void {
-  for (const [value, path] of [[arn, paths.arn], [roleArn, paths.role]] as const) {
-    if (value && foreignArn([value], org.allowedAccounts)) {
-      throw new DomainError('invalid_invocation_target', `${path} names AWS account ${arnAccount(value) ?? '(none)'}, which is not among the org's allowed_accounts (${org.allowedAccounts!.join(', ')})`, { path });
+export function checkAwsArnAtSave(
+  org: OrgAws,
+  arn: string,
+  roleArn: string | null | undefined,
+  paths: { arn: string; role: string },
+  /** Other ARNs the target names, each at its own path (an ECS task definition): checked like `arn`. */
+  also: readonly { arn: string; path: string }[] = [],
+): void {
+  const checked = [...checkedArns(org, arn, roleArn), ...also.map((a) => a.arn)];
+  const named: (readonly [string | null | undefined, string])[] = [[arn, paths.arn], [roleArn, paths.role], ...also.map((a) => [a.arn, a.path] as const)];
+  for (const [value, path] of named) {
+    if (value && checked.includes(value) && foreignArn([value], org.allowedAccounts)) {
+      const account = arnAccount(value);
+      const why = account
+        ? `${path} names AWS account ${account}, which is not among the org's allowed_accounts (${org.allowedAccounts!.join(', ')})`
+        : `${path} names no AWS account to check against the org's allowed_accounts (${org.allowedAccounts!.join(', ')}); a universal target needs the org's assumed role (credentials "role")`;
+      throw new DomainError('invalid_invocation_target', why, { path });
     }
   }
   if (org.credentials === 'role' && !roleArn) {

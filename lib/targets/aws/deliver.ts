@@ -15,15 +15,17 @@ import type { DeliveryPool } from '../pool';
 import { awsClient, sdkRegion } from './clients';
 import { assumeOrRefuse, roleKey, type AwsAuth } from './credentials';
 import { classifyAwsError, THROTTLING, type AwsFailure } from './errors';
-import { parseTargetArn, type AwsInvocationTarget, type AwsResult, type AwsTargetService, type ParsedTargetArn } from './contract';
+import { parseTargetArn, parseUniversalArn, type AwsInvocationTarget, type AwsResult, type AwsTargetService, type ParsedTargetArn } from './contract';
+import { callUniversal, operationName } from './universal';
 
 /** What an aws attempt sent: the AWS SDK command's input, as the SDK received it. */
 export interface AwsSentRequest {
   type: 'aws';
-  service: AwsTargetService;
-  /** `SendMessage`, `Publish`, `Invoke`, `StartExecution`, `PutEvents` or `RunTask`. */
+  /** The ARN's service; `aws-sdk:<service>` for a universal target (SPEC §14). */
+  service: AwsTargetService | `aws-sdk:${string}`;
+  /** `SendMessage`, `Publish`, `Invoke`, `StartExecution`, `PutEvents` or `RunTask`; a universal target's SDK operation (`PutItem`). */
   operation: string;
-  /** The region of the target ARN, where the call was sent. */
+  /** The region of the target ARN (a universal target's: the schedule's), where the call was sent. */
   region: string;
   /** The command input (a Lambda `Payload` as its text). */
   params: Record<string, unknown>;
@@ -120,6 +122,9 @@ export async function sendToQueue(opts: {
  *   schedule ARN, `Time` = `scheduled_for`. `result.event_id`; a failed entry is the failure.
  * - `ecs`: `RunTask` of `ecs_parameters` with `startedBy` = the delivery id. `result.task_arns`;
  *   RunTask's `failures` without a started task are the failure.
+ * - a universal target (`arn:aws:scheduler:::aws-sdk:<service>:<apiAction>`, SPEC §14): the
+ *   service's SDK command of that action with `input` as its parameters, in the schedule's region
+ *   (`callUniversal`). `result` `{service: "aws-sdk:<service>", operation, request_id, response_excerpt}`.
  * Failures: `{error: <AWS error code>, message}` (`classifyAwsError`). With an assumed role
  * (`auth.kind === 'role'`, SPEC §13.5) the role is assumed first, inside the attempt's pool slot; a
  * refusal is `{error: "assume_role_failed", message: <AWS's message>}` and nothing else is sent.
@@ -127,11 +132,29 @@ export async function sendToQueue(opts: {
  */
 export async function deliverAws(req: AwsDeliveryRequest): Promise<DeliveryOutcome<AwsResult, AwsSentRequest>> {
   const { target, fire } = req;
+  const deliveryId = occurrenceId(fire);
+  const universal = parseUniversalArn(target.arn);
+  if (universal) {
+    const { sdkService } = universal;
+    if (sdkService === null || target.input === undefined) throw new Error(`not a universal target the product calls: ${target.arn}`);
+    // SPEC §14: a universal ARN names no region; the call goes to the schedule's (the default event's).
+    const region = fire.region ?? (await sdkRegion());
+    const request: AwsSentRequest = { type: 'aws', service: `aws-sdk:${universal.service}`, operation: operationName(universal.action), region, params: {} };
+    return attempt(req, request, deliveryId, () => callUniversal({ ...universal, sdkService }, target.input!, region, req.auth, request));
+  }
   const parsed = parseTargetArn(target.arn);
   if ('problem' in parsed) throw new Error(`not a supported target ARN: ${parsed.problem}`);
-  const deliveryId = occurrenceId(fire);
   const payload = target.input ?? JSON.stringify(defaultEvent({ ...fire, region: fire.region ?? (await sdkRegion()) }));
   const request: AwsSentRequest = { type: 'aws', service: parsed.service, operation: AWS_OPERATIONS[parsed.service], region: parsed.region, params: {} };
+  return attempt(req, request, deliveryId, () => call(parsed, target, fire, deliveryId, payload, request.params, req.auth));
+}
+
+/**
+ * One attempt in a slot of the process's pool: the org's role assumed first (SPEC §13.5; a refusal
+ * is `assume_role_failed` and nothing else is sent), then `send`; what it throws becomes the failed
+ * attempt's `{error: <AWS error code>, message}` (`classifyAwsError`). Never throws.
+ */
+function attempt(req: AwsDeliveryRequest, request: AwsSentRequest, deliveryId: string, send: () => Promise<AwsResult>): Promise<DeliveryOutcome<AwsResult, AwsSentRequest>> {
   return req.pool.run(async () => {
     const started = performance.now();
     let outcome: { ok: true; result: AwsResult } | { ok: false; failure: AwsFailure };
@@ -140,7 +163,7 @@ export async function deliverAws(req: AwsDeliveryRequest): Promise<DeliveryOutco
       outcome = { ok: false, failure: assumed };
     } else {
       try {
-        outcome = { ok: true, result: await call(parsed, target, fire, deliveryId, payload, request.params, req.auth) };
+        outcome = { ok: true, result: await send() };
       } catch (thrown) {
         outcome = { ok: false, failure: classifyAwsError(thrown) };
       }

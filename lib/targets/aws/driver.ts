@@ -13,6 +13,12 @@ import { deliverAws, type AwsSentRequest } from './deliver';
 /** The AWS SDK's own timeouts and retries bound an aws attempt; its lease assumes this much, in ms. */
 const AWS_ATTEMPT_MS = 60_000;
 
+/** ARNs a target names besides its own and its role's, with their paths (SPEC §13.5 checks each): an ECS task definition. */
+function nestedArns(target: AwsInvocationTarget): { arn: string; path: string }[] {
+  const task = target.ecs_parameters?.task_definition_arn;
+  return task ? [{ arn: task, path: 'invocation_target.ecs_parameters.task_definition_arn' }] : [];
+}
+
 export const awsDriver = defineDriver<AwsInvocationTarget, AwsSentRequest, 'aws'>({
   contract: AWS_TARGET,
   mode: 'after-commit',
@@ -26,7 +32,7 @@ export const awsDriver = defineDriver<AwsInvocationTarget, AwsSentRequest, 'aws'
   attemptMs: () => AWS_ATTEMPT_MS,
   /** SPEC §13.5: `role_arn` required in `role` mode; the ARN and the role within `allowed_accounts`. */
   async checkAtSave(tx, _actor, target, { orgId }) {
-    checkAwsArnAtSave(await readOrgAwsIn(tx, orgId), target.arn, target.role_arn, { arn: 'invocation_target.arn', role: 'invocation_target.role_arn' });
+    checkAwsArnAtSave(await readOrgAwsIn(tx, orgId), target.arn, target.role_arn, { arn: 'invocation_target.arn', role: 'invocation_target.role_arn' }, nestedArns(target));
     return { target };
   },
   /** An AWS request carries no credential (the SDK signs it), nor does the target: both are kept as they are. */
@@ -36,7 +42,7 @@ export const awsDriver = defineDriver<AwsInvocationTarget, AwsSentRequest, 'aws'
    * `assume_role_failed` without a `role_arn`) is a failed attempt that sent nothing.
    */
   async deliver({ target, ctx }, env): Promise<DriverOutcome> {
-    const plan = planAwsAuth(env.facts.aws, { arn: target.arn, roleArn: target.role_arn, scheduleId: ctx.scheduleId, workerOrgs: env.awsWorkerCredentialsOrgs });
+    const plan = planAwsAuth(env.facts.aws, { arn: target.arn, roleArn: target.role_arn, scheduleId: ctx.scheduleId, workerOrgs: env.awsWorkerCredentialsOrgs, also: nestedArns(target).map((a) => a.arn) });
     if (!plan.ok) return { status: 'invocation_error', result: plan.result, executionId: null, request: null, retryable: plan.retryable };
     // SPEC §13.4: `input` is templated at each attempt; the default event (no input) never is.
     const input = target.input === undefined ? undefined : substituteContextAttributes(target.input, await ctx.attributes());

@@ -29,6 +29,8 @@ export const RESERVED_HTTP_HEADERS = [
   'webhook-id',
   'webhook-timestamp',
   'webhook-signature',
+  // SPEC §16.1: the attempt's check-in URL, set by the delivery.
+  'scheduler-checkin-url',
   'host',
   'content-length',
   'transfer-encoding',

@@ -121,6 +121,17 @@ export async function deliverHttp(req: HttpDeliveryRequest): Promise<DeliveryOut
   });
 }
 
+/**
+ * Send one built request (SPEC §13.1's rules: the destination checked after DNS resolution against
+ * `allowList`, the connection pinned to the checked addresses, no redirect followed) within
+ * `timeoutMs`, outside any pool: the caller holds its slot. For senders other than the target driver
+ * (SPEC §17 alert channels). Never throws for a failed request; `retryable` as for a webhook attempt.
+ */
+export async function sendHttpRequest(request: HttpSentRequest, opts: { allowList: HttpAllowList; timeoutMs: number; resolve?: HostResolver }): Promise<{ result: HttpResult; retryable: boolean }> {
+  const result = await attempt(request, opts.allowList, opts.resolve, performance.now() + opts.timeoutMs, opts.timeoutMs);
+  return { result, retryable: isRetryable(result) };
+}
+
 function isRetryable(result: HttpResult): boolean {
   if (!('error' in result)) return false;
   if (result.error === 'destination_refused') return false;

@@ -6,6 +6,8 @@ import { DataTable } from '@/app/_components/data-table';
 import { orNotFoundPage, webContext } from '@/app/lib/server';
 import { Breadcrumbs } from '@/components/breadcrumbs';
 import { LocalTime } from '@/components/local-time';
+import { listAlertChannels } from '@/lib/schedules';
+import { AlertChannelsSection } from './alert-channels';
 import { getOrgAwsSettings, listAccessKeys, listApiKeys, listBlobGrants, listOrgInvitations, listOrgMembers, orgAccountId, ROLES } from '@/lib/auth';
 import {
   changeRoleAction,
@@ -61,6 +63,7 @@ export default async function OrgAdminPage({ params }: { params: Promise<{ org: 
   ]);
   const accountId = await orgAccountId(db, org.id);
   const aws = await getOrgAwsSettings(db, { actor, org: org.id, workerOrgs: delivery.awsWorkerCredentialsOrgs });
+  const alertChannels = await listAlertChannels(db, { actor, org: org.id });
   return (
     <div className="page">
       <Breadcrumbs items={[{ label: 'Organizations', href: '/orgs' }, { label: org.name }]} />
@@ -218,6 +221,8 @@ export default async function OrgAdminPage({ params }: { params: Promise<{ org: 
           <ApiKeyFields />
         </ActionForm>
       </section>
+
+      <AlertChannelsSection orgRef={ref} channels={alertChannels} />
 
       <section className="container stack section-gap" aria-labelledby="aws-credentials-title">
         <h2 id="aws-credentials-title" className="container-title">

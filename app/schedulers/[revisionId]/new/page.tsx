@@ -3,7 +3,7 @@ import Link from 'next/link';
 import { schedulerPage } from '@/app/lib/server';
 import { Breadcrumbs } from '@/components/breadcrumbs';
 import { ScheduleForm } from '@/components/schedule-form';
-import { targetOptions } from '@/lib/schedules';
+import { contextPreviewFacts, targetOptions } from '@/lib/schedules';
 import { createScheduleAction } from '../actions';
 
 export const dynamic = 'force-dynamic';
@@ -11,7 +11,7 @@ export const metadata: Metadata = { title: 'New schedule' };
 
 /** The New Schedule form (SPEC §10): `create_schedule` through a server action. */
 export default async function NewSchedulePage({ params }: { params: Promise<{ revisionId: string }> }) {
-  const { db, actor, scheduler } = await schedulerPage((await params).revisionId);
+  const { db, actor, scheduler, engine } = await schedulerPage((await params).revisionId);
   const revisionId = scheduler.revisionId;
   const gridHref = `/schedulers/${revisionId}`;
   return (
@@ -38,6 +38,7 @@ export default async function NewSchedulePage({ params }: { params: Promise<{ re
           options={await targetOptions(db, actor)}
           submit={createScheduleAction.bind(null, revisionId)}
           cancelHref={gridHref}
+          contextFacts={await contextPreviewFacts(db, engine, { revisionId })}
         />
       )}
     </div>

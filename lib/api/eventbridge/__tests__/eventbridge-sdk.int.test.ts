@@ -194,6 +194,30 @@ describe('SPEC §14 schedules', () => {
     expect(after.Target).toEqual({ Arn: workflowArn(), RoleArn: ROLE, RetryPolicy: { MaximumEventAgeInSeconds: 86400, MaximumRetryAttempts: 185 } });
   });
 
+  it('FlexibleTimeWindow {Mode: OFF, MaximumWindowInMinutes}: accepted as the model allows, read back as sent, no window applied; a product edit of the window or a full-replacement update drops it (decision 315)', async () => {
+    const c = client();
+    const revision = await revisionOfGroup('default');
+    await c.send(new CreateScheduleCommand(scheduleInput('off-window', { FlexibleTimeWindow: { Mode: 'OFF', MaximumWindowInMinutes: 15 } })));
+    expect((await c.send(new GetScheduleCommand({ Name: 'off-window' }))).FlexibleTimeWindow).toEqual({ Mode: 'OFF', MaximumWindowInMinutes: 15 });
+    // OFF: the occurrence fires at its nominal instant, 08:00 UTC, whatever the window says.
+    const s = await getSchedule({ db: t.db, actor: operator, revision, scheduleRef: 'off-window' });
+    expect(s.flexible_time_window?.mode ?? 'off').toBe('off');
+    expect(new Date(s.next_fire_at!).toISOString()).toMatch(/T08:00:00\.000Z$/);
+    // The model's bound still applies.
+    expect((await sdkRefusal(c.send(new UpdateScheduleCommand(scheduleInput('off-window', { FlexibleTimeWindow: { Mode: 'OFF', MaximumWindowInMinutes: 1441 } })))))).toMatchObject({
+      name: 'ValidationException',
+      message: "1 validation error detected: Value '1441' at 'flexibleTimeWindow.maximumWindowInMinutes' failed to satisfy constraint: Member must have value less than or equal to 1440",
+    });
+    // Full replacement: an update without the window answers none.
+    await c.send(new UpdateScheduleCommand(scheduleInput('off-window')));
+    expect((await c.send(new GetScheduleCommand({ Name: 'off-window' }))).FlexibleTimeWindow).toEqual({ Mode: 'OFF' });
+    // A product edit of the window replaces the copy: what the product holds is answered.
+    await c.send(new UpdateScheduleCommand(scheduleInput('off-window', { FlexibleTimeWindow: { Mode: 'OFF', MaximumWindowInMinutes: 30 } })));
+    await updateSchedule({ db: t.db, actor: operator, revision, scheduleRef: 'off-window', input: { flexible_time_window: { mode: 'off' } }, limits, now: new Date() });
+    expect((await c.send(new GetScheduleCommand({ Name: 'off-window' }))).FlexibleTimeWindow).toEqual({ Mode: 'OFF' });
+    await c.send(new DeleteScheduleCommand({ Name: 'off-window' }));
+  });
+
   it('names are unique per group, not across groups; a missing group is 404', async () => {
     const c = client();
     await c.send(new CreateScheduleCommand(scheduleInput('same-name')));
@@ -507,6 +531,23 @@ describe('SPEC §14 credentials', () => {
     expect(old.name).toBe('InvalidSignatureException');
     expect(old.status).toBe(403);
     expect(old.message).toMatch(/^Signature expired: \d{8}T\d{6}Z is now earlier than \d{8}T\d{6}Z \(\d{8}T\d{6}Z - 15 min\.\)$/);
+  });
+
+  it('a session token is refused: the SDK with sessionToken, and a raw request with an unsigned X-Amz-Security-Token (SPEC §14 "Signing")', async () => {
+    const list = new ListScheduleGroupsCommand({});
+    const invalid = { name: 'UnrecognizedClientException', status: 403, message: 'The security token included in the request is invalid.' };
+    const withToken = new SchedulerClient({ endpoint: server.url, region: REGION, credentials: { ...BOOT, sessionToken: 'FwoGZXIvYXdzEJr//////////wEaDGarbage' }, maxAttempts: 1 });
+    expect(await sdkRefusal(withToken.send(list))).toEqual(invalid);
+    // A raw request carrying a token (the signature is not even looked at: the token is refused first).
+    const now = new Date().toISOString().replace(/[-:]/g, '').replace(/\.\d{3}/, '');
+    const current = await fetch(`${server.url}/schedule-groups`, {
+      headers: { 'x-amz-security-token': 'anything', 'x-amz-date': now, authorization: `AWS4-HMAC-SHA256 Credential=${BOOT.accessKeyId}/${now.slice(0, 8)}/${REGION}/scheduler/aws4_request, SignedHeaders=host;x-amz-date, Signature=00` },
+    });
+    expect(current.status).toBe(403);
+    expect(current.headers.get('x-amzn-errortype')).toBe('UnrecognizedClientException');
+    expect(await current.json()).toMatchObject({ Message: 'The security token included in the request is invalid.' });
+    // The same client without the token is accepted.
+    expect((await client().send(list)).ScheduleGroups!.length).toBeGreaterThan(0);
   });
 
   it('a read pair reads but is refused writes with AccessDeniedException', async () => {

@@ -107,6 +107,21 @@ describe('SigV4 verification (SPEC §14)', () => {
     expect((await refusal(verifySigV4({ ...declaredOther, body: Buffer.from('{}') }, NOW, secretOf))).code).toBe('InvalidSignatureException');
   });
 
+  it('a session token (X-Amz-Security-Token, any value, signed or not, header or query) is UnrecognizedClientException, even with a valid key and signature', async () => {
+    const invalid = { code: 'UnrecognizedClientException', message: 'The security token included in the request is invalid.' };
+    // Signed as the SDK signs a session's requests: the token is a signed header.
+    expect(await refusal(verifySigV4(await signed({ headers: { 'x-amz-security-token': 'FwoGZXIvYXdzEJr//////////wEaDDummy' } }), NOW, secretOf))).toEqual(invalid);
+    expect(await refusal(verifySigV4(await signed({ headers: { 'x-amz-security-token': '' } }), NOW, secretOf))).toEqual(invalid);
+    // Added after signing (not among the signed headers), and in the query string.
+    const plain = await signed({});
+    const headers = new Headers(plain.headers);
+    headers.set('X-Amz-Security-Token', 'garbage');
+    expect(await refusal(verifySigV4({ ...plain, headers }, NOW, secretOf))).toEqual(invalid);
+    expect(await refusal(verifySigV4(await signed({ query: { 'X-Amz-Security-Token': 'garbage' } }), NOW, secretOf))).toEqual(invalid);
+    // Without one, the same request is accepted.
+    await expect(verifySigV4(plain, NOW, secretOf)).resolves.toMatchObject({ accessKeyId: KEY.accessKeyId });
+  });
+
   it('an unknown (or revoked) access key id: UnrecognizedClientException', async () => {
     expect(await refusal(verifySigV4(await signed({}), NOW, async () => null))).toEqual({ code: 'UnrecognizedClientException', message: 'The security token included in the request is invalid.' });
   });

@@ -278,9 +278,18 @@ export default async function SchedulePage({ params, searchParams }: Props) {
             <Property term="Created by">
               <CreatedBy who={creator} />
             </Property>
-            {pending.length ? (
+            {pending.some((p) => p.waiting) ? (
+              <Property term="Waiting">
+                {pending.filter((p) => p.waiting).map((p) => (
+                  <div key={`${p.scheduled_for}|${p.attempt}`} className="small">
+                    The occurrence <ZonedTime instant={p.scheduled_for} zone={schedule.timezone} /> waits for the run in progress (overlap: buffer_one)
+                  </div>
+                ))}
+              </Property>
+            ) : null}
+            {pending.some((p) => !p.waiting) ? (
               <Property term="Retrying">
-                {pending.map((p) => (
+                {pending.filter((p) => !p.waiting).map((p) => (
                   <div key={`${p.scheduled_for}|${p.attempt}`} className="small">
                     Attempt {p.attempt} of the occurrence <ZonedTime instant={p.scheduled_for} zone={schedule.timezone} /> is due at{' '}
                     <ZonedTime instant={p.due_at} zone={schedule.timezone} />

@@ -3,7 +3,7 @@ import Link from 'next/link';
 import { orNotFound, revisionOf, schedulerPage } from '@/app/lib/server';
 import { Breadcrumbs } from '@/components/breadcrumbs';
 import { ScheduleForm } from '@/components/schedule-form';
-import { getSchedule, targetNotEditable } from '@/lib/schedules';
+import { contextPreviewFacts, getSchedule, targetNotEditable } from '@/lib/schedules';
 import { targetOptions } from '@/lib/schedules';
 import { updateScheduleAction } from '../../../actions';
 
@@ -13,7 +13,7 @@ export const metadata: Metadata = { title: 'Edit schedule' };
 /** The schedule form in edit mode: `update_schedule` with the fields that changed. */
 export default async function EditSchedulePage({ params }: { params: Promise<{ revisionId: string; scheduleId: string }> }) {
   const p = await params;
-  const { db, actor, scheduler } = await schedulerPage(p.revisionId);
+  const { db, actor, scheduler, engine } = await schedulerPage(p.revisionId);
   const revisionId = scheduler.revisionId;
   const schedule = await orNotFound(getSchedule({ db, actor, revision: revisionOf(scheduler), scheduleRef: p.scheduleId }));
   const label = schedule.alias ?? schedule.id;
@@ -48,6 +48,7 @@ export default async function EditSchedulePage({ params }: { params: Promise<{ r
           options={await targetOptions(db, actor)}
           submit={updateScheduleAction.bind(null, revisionId, schedule.id)}
           cancelHref={scheduleHref}
+          contextFacts={await contextPreviewFacts(db, engine, { revisionId, scheduleId: schedule.id })}
         />
       ) : (
         <div className="alert alert-info" role="status">

@@ -1,0 +1,52 @@
+'use server';
+/**
+ * Server actions of the org admin page's alert channels (SPEC §17): add one of each type, Send test,
+ * delete. Each calls one lib/schedules function (which checks `admin` on the org).
+ */
+import { revalidatePath } from 'next/cache';
+import type { FormAnswer } from '@/app/_components/action-form';
+import { webAction } from '@/app/lib/server';
+import { createAlertChannel, deleteAlertChannel, testAlertChannel } from '@/lib/schedules';
+
+const adminPath = (org: string) => `/orgs/${org}/admin`;
+const text = (form: FormData, name: string) => String(form.get(name) ?? '').trim();
+
+/** The channel's `config` from the add form of its type. */
+function configOf(type: string, form: FormData): Record<string, unknown> {
+  if (type !== 'email') return { url: text(form, 'url') };
+  const port = Number(text(form, 'port'));
+  return {
+    host: text(form, 'host'),
+    port: Number.isInteger(port) && text(form, 'port') !== '' ? port : text(form, 'port'),
+    tls: text(form, 'tls'),
+    ...(text(form, 'user') ? { user: text(form, 'user') } : {}),
+    ...(String(form.get('password') ?? '') ? { password: String(form.get('password')) } : {}),
+    from: text(form, 'from'),
+    to: text(form, 'to').split(/[\s,;]+/).filter(Boolean),
+  };
+}
+
+export async function addAlertChannelAction(org: string, type: 'webhook' | 'slack' | 'email', _prev: FormAnswer | null, form: FormData): Promise<FormAnswer> {
+  return webAction(async ({ db, actor, now, httpAllowList }) => {
+    const made = await createAlertChannel(db, { actor, org, now, allowList: httpAllowList, input: { type, name: text(form, 'name'), config: configOf(type, form) } });
+    revalidatePath(adminPath(org));
+    if (made.signing_secret) return { shownOnce: { label: `Channel ${made.channel.name} added. Its signing secret verifies each alert's webhook-signature (Standard Webhooks):`, value: made.signing_secret } };
+    return { message: `Channel ${made.channel.name} added. Send a test to check it.` };
+  });
+}
+
+export async function testAlertChannelAction(org: string, channelId: string, _prev: FormAnswer | null): Promise<FormAnswer> {
+  return webAction(async ({ db, actor, now, delivery, http }) => {
+    const answer = await testAlertChannel(db, { actor, org, channel: channelId, now, delivery: { pool: delivery.pool, allowList: delivery.allowList, resolve: delivery.resolve, publicUrl: http.publicUrl } });
+    revalidatePath(adminPath(org));
+    return { message: `${answer.ok ? 'Delivered' : 'Failed'}: the channel answered ${answer.message}` };
+  });
+}
+
+export async function deleteAlertChannelAction(org: string, channelId: string, _prev: FormAnswer | null): Promise<FormAnswer> {
+  return webAction(async ({ db, actor }) => {
+    await deleteAlertChannel(db, { actor, org, channel: channelId });
+    revalidatePath(adminPath(org));
+    return { message: 'Channel deleted.' };
+  });
+}

@@ -1,0 +1,112 @@
+/**
+ * The worker's minute checks of alerts (SPEC §17), whether or not anything fires:
+ * - `silence`: an enabled, active schedule in a silence rule's scope with no successful occurrence
+ *   for the rule's `silence_seconds`. Its clock starts at the latest of its last success, its own
+ *   creation or last change (an enable included), and the rule's creation or last change, so a
+ *   schedule just enabled or a rule just made does not alert at once. A disabled schedule never does.
+ * - re-alerts: each open incident of a rule with `realert_interval_seconds` alerts every event it
+ *   alerted (but `recovered`) again, one round per interval, while it lasts.
+ * Each raise locks its schedules first (`loadFiringSchedules`), re-reads what it decides on, and
+ * commits its alerts with its incident change: exactly once, whichever worker runs the check.
+ */
+import { inTransaction, loadFiringSchedules, type Db } from '../../db';
+import { newId } from '../../ids';
+import type { AlertEvent } from './contract';
+import { eventsOf, raiseAlerts, type AlertInsert, type IncidentRounds, type SilenceFact } from './raise';
+import type { AlertFacts } from './message';
+
+/** Raise `silence` for the schedules silent at `now`. Returns how many schedules it alerted for. */
+export async function checkSilence(db: Db, now: Date): Promise<number> {
+  const rules = (await db.alertRule.findMany({ where: { enabled: true, events: { contains: 'silence' } }, select: { id: true, revisionId: true, scheduleId: true, events: true, silenceSeconds: true, updatedAt: true } })).filter(
+    (r) => eventsOf(r).includes('silence') && r.silenceSeconds !== null,
+  );
+  let raised = 0;
+  for (const rule of rules) {
+    const seconds = rule.silenceSeconds!;
+    const schedules = await db.schedule.findMany({
+      where: { revisionId: rule.revisionId, ...(rule.scheduleId ? { id: rule.scheduleId } : {}), enabled: true, state: 'active' },
+      select: { id: true, createdAt: true, updatedAt: true },
+    });
+    if (schedules.length === 0) continue;
+    const ids = schedules.map((s) => s.id);
+    const states = new Map((await db.alertScheduleState.findMany({ where: { scheduleId: { in: ids } } })).map((s) => [s.scheduleId, s.lastSuccessAt]));
+    const alerted = new Set(
+      (await db.alertIncident.findMany({ where: { openKey: { in: ids.map((id) => `${rule.id}:${id}`) } }, select: { scheduleId: true, rounds: true } }))
+        .filter((i) => (i.rounds as IncidentRounds).silence)
+        .map((i) => i.scheduleId),
+    );
+    const since = (s: (typeof schedules)[number]) => Math.max(states.get(s.id)?.getTime() ?? 0, s.createdAt.getTime(), s.updatedAt.getTime(), rule.updatedAt.getTime());
+    const silent = schedules.filter((s) => !alerted.has(s.id) && since(s) + seconds * 1000 <= now.getTime());
+    if (silent.length === 0) continue;
+    raised += await inTransaction(db, async (tx) => {
+      const locked = await loadFiringSchedules(tx, silent.map((s) => s.id));
+      // Re-read under the lock: still enabled, still silent, still not alerted.
+      const rows = await tx.schedule.findMany({ where: { id: { in: [...locked.keys()] }, enabled: true, state: 'active' }, select: { id: true, createdAt: true, updatedAt: true } });
+      const lastSuccess = new Map((await tx.alertScheduleState.findMany({ where: { scheduleId: { in: rows.map((r) => r.id) } } })).map((s) => [s.scheduleId, s.lastSuccessAt]));
+      const still = rows.filter((s) => Math.max(lastSuccess.get(s.id)?.getTime() ?? 0, s.createdAt.getTime(), s.updatedAt.getTime(), rule.updatedAt.getTime()) + seconds * 1000 <= now.getTime());
+      const facts: SilenceFact[] = still.map((s) => ({ kind: 'silence', schedule: locked.get(s.id)!, scheduledFor: null, ruleId: rule.id, silenceSeconds: seconds, lastSuccessAt: lastSuccess.get(s.id) ?? null }));
+      return (await raiseAlerts(tx, facts, now)) > 0 ? still.length : 0;
+    });
+  }
+  return raised;
+}
+
+/** Re-alert the open incidents whose interval passed at `now`. Returns how many alerts it raised. */
+export async function realertIncidents(db: Db, now: Date): Promise<number> {
+  const rules = await db.alertRule.findMany({ where: { enabled: true, realertIntervalSeconds: { not: null } }, select: { id: true, realertIntervalSeconds: true, channels: { select: { channelId: true } } } });
+  if (rules.length === 0) return 0;
+  const byId = new Map(rules.map((r) => [r.id, r]));
+  const incidents = await db.alertIncident.findMany({ where: { openKey: { not: null }, ruleId: { in: [...byId.keys()] } }, select: { id: true, scheduleId: true } });
+  let raised = 0;
+  for (const { id, scheduleId } of incidents) {
+    raised += await inTransaction(db, async (tx) => {
+      const locked = await loadFiringSchedules(tx, [scheduleId]);
+      const inc = await tx.alertIncident.findUnique({ where: { id } });
+      if (!inc || inc.openKey === null) return 0;
+      const rule = byId.get(inc.ruleId)!;
+      const schedule = locked.get(scheduleId);
+      // A deleted schedule's incident ends with it; a disabled one's silence does not re-alert (it is not silent: it is off).
+      if (!schedule) {
+        await tx.alertIncident.update({ where: { id }, data: { openKey: null, resolvedAt: now } });
+        return 0;
+      }
+      const rounds = { ...(inc.rounds as IncidentRounds) };
+      const interval = rule.realertIntervalSeconds! * 1000;
+      const alerts: AlertInsert[] = [];
+      for (const event of Object.keys(rounds) as AlertEvent[]) {
+        const r = rounds[event]!;
+        if (event === 'recovered' || new Date(r.at).getTime() + interval > now.getTime()) continue;
+        if (event === 'silence' && !schedule.enabled) continue;
+        const last = await tx.alert.findFirst({ where: { incidentId: id, event }, orderBy: { round: 'desc' }, select: { facts: true } });
+        const facts = { ...((last?.facts ?? {}) as unknown as AlertFacts), consecutive_failures: schedule.consecutiveFailures };
+        rounds[event] = { round: r.round + 1, at: now.toISOString() };
+        for (const { channelId } of rule.channels) {
+          alerts.push({ id: newId(), revisionId: inc.revisionId, scheduleId, incidentId: id, ruleId: rule.id, channelId, event, round: r.round + 1, facts, status: 'pending', dueAt: now, createdAt: now });
+        }
+      }
+      if (alerts.length === 0) return 0;
+      await tx.alertIncident.update({ where: { id }, data: { rounds: rounds as object } });
+      // Exactly once: UNIQUE (incident, event, channel, round).
+      await tx.alert.createMany({ data: alerts.map((a) => ({ ...a, facts: a.facts as object })) });
+      return alerts.length;
+    });
+  }
+  return raised;
+}
+
+/** Most rows one `sweepAlerts` call deletes of each table. */
+const SWEEP_BATCH = 500;
+
+/**
+ * The alert log is swept with the runs (SPEC §9 `run_retention_days`, as the activity log, SPEC §15):
+ * at most 500 sent or failed alerts raised before `cutoff`, oldest first (through `alerts(created_at)`),
+ * and at most 500 incidents resolved before it. A pending alert is never swept (it is at most 24 h
+ * old). Returns how many rows went.
+ */
+export async function sweepAlerts(db: Db, cutoff: Date): Promise<number> {
+  const old = await db.alert.findMany({ where: { createdAt: { lt: cutoff }, status: { not: 'pending' } }, orderBy: { createdAt: 'asc' }, take: SWEEP_BATCH, select: { id: true } });
+  const alerts = old.length ? (await db.alert.deleteMany({ where: { id: { in: old.map((a) => a.id) }, status: { not: 'pending' } } })).count : 0;
+  const ended = await db.alertIncident.findMany({ where: { openKey: null, resolvedAt: { lt: cutoff } }, take: SWEEP_BATCH, select: { id: true } });
+  const incidents = ended.length ? (await db.alertIncident.deleteMany({ where: { id: { in: ended.map((i) => i.id) }, openKey: null } })).count : 0;
+  return alerts + incidents;
+}
