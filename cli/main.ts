@@ -3,6 +3,7 @@
  * from the terminal. Exit codes: 0 ok, 1 error, 2 differences found (`diff`).
  */
 import { Command, CommanderError, InvalidArgumentError } from 'commander';
+import { backfill } from './commands/backfill';
 import { cronExplain, cronNext } from './commands/cron';
 import { deploy } from './commands/deploy';
 import { diff } from './commands/diff';
@@ -35,6 +36,12 @@ function positiveInt(value: string): number {
   return n;
 }
 
+function concurrency(value: string): number {
+  const n = Number(value);
+  if (!/^\d+$/.test(value) || n < 1 || n > 100) throw new InvalidArgumentError('a whole number from 1 to 100');
+  return n;
+}
+
 /** Build the command tree; `setCode` receives each action's exit code. */
 export function buildProgram(io: Io, setCode: (code: number) => void): Command {
   const program = new Command('scheduler')
@@ -58,6 +65,19 @@ export function buildProgram(io: Io, setCode: (code: number) => void): Command {
     .option('--json', 'print JSON instead of a table')
     .action(async (o: ServerOpts & { json?: boolean }) => {
       setCode(await ls({ file: o.file, flags: flagsOf(o), io, json: o.json }));
+    });
+
+  withConnection(program.command('backfill').description("fire a schedule's past occurrences in (from, to] and follow its progress (SPEC §18.1)"))
+    .argument('<schedule>', 'the schedule, id or alias')
+    .requiredOption('--from <iso>', 'occurrences after this instant (exclusive), e.g. 2026-01-01T00:00:00Z')
+    .requiredOption('--to <iso>', 'occurrences up to this instant (inclusive; not after now)')
+    .option('--reprocess <which>', 'missing (default): no run of any kind; failed: those and the failed ones; all')
+    .option('--max-concurrency <n>', 'most occurrences in flight at once (1-100, default 1)', concurrency)
+    .option('--order <order>', 'oldest_first (default) or newest_first')
+    .option('--dry-run', 'print how many would fire and the first 20; write nothing')
+    .option('--no-wait', 'start it and return at once, without following its progress')
+    .action(async (schedule: string, o: ServerOpts & { from: string; to: string; reprocess?: string; maxConcurrency?: number; order?: string; dryRun?: boolean; wait: boolean }) => {
+      setCode(await backfill({ file: o.file, flags: flagsOf(o), io, schedule, from: o.from, to: o.to, reprocess: o.reprocess, maxConcurrency: o.maxConcurrency, order: o.order, dryRun: o.dryRun, wait: o.wait }));
     });
 
   const cron = program.command('cron').description('the time engine from the terminal (no server needed)');

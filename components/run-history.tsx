@@ -235,10 +235,25 @@ function RunRow({ run, timezone, attemptsAllowed, deadLettersHref, deleted }: { 
         <ZonedTime instant={run.created_at} zone={timezone} />
       </td>
       <td data-label={LATENESS} className="num-left">
-        {formatDuration(lateMs)}
+        {/* A backfill fires past occurrences on purpose: how long ago they were is no lateness. */}
+        {run.trigger === 'backfill' ? <span className="muted">—</span> : formatDuration(lateMs)}
       </td>
       <td data-label={TRIGGER}>
-        {scheduled ? <span className="badge badge-info-outline">schedule</span> : <span className="badge badge-muted">manual</span>}
+        {scheduled ? (
+          <span className="badge badge-info-outline">schedule</span>
+        ) : run.trigger === 'backfill' ? (
+          <span className="badge badge-muted">backfill</span>
+        ) : (
+          <span className="badge badge-muted">manual</span>
+        )}
+        {run.backfill_id ? (
+          <div className="small">
+            of backfill{' '}
+            <a className="mono" href={`#backfill-${run.backfill_id}`} title={run.backfill_id} data-testid="run-backfill-link">
+              {shortId(run.backfill_id)}
+            </a>
+          </div>
+        ) : null}
         {run.dead_letter_id ? (
           <div className="small">
             replay of dead letter{' '}

@@ -32,6 +32,8 @@ export interface WorkerEventMap {
     deleted: boolean;
     /** `pause_after_failures` disabled the schedule (SPEC §12.5). */
     paused: boolean;
+    /** The backfill that fired it (SPEC §18.1), absent for the schedule's own and manual fires. */
+    backfillId?: string;
   };
   /** An http or aws attempt was stored in flight and handed to the delivery pool (SPEC §13). */
   'occurrence:delivering': { scheduleId: string; scheduledFor: Date; attempt: number; lateMs: number; deliveries: number };
@@ -53,7 +55,15 @@ export interface WorkerEventMap {
   'outcome:timed-out': { runs: { runId: string; scheduleId: string }[] };
   /** A pending retry of a schedule that is no longer enabled was cancelled, not fired (SPEC §12.2). */
   'retry:cancelled': { scheduleId: string; scheduledFor: Date; attempt: number };
+  /**
+   * Missed occurrences (SPEC §8, §18.2): `skipped` occurrences not fired, beyond the catch-up window or
+   * left out by the schedule's `catch_up` mode or `max_burst`, counted in `skipped_occurrences` (the
+   * `missed` event of SPEC §17).
+   */
   'occurrence:skipped': { scheduleId: string; scheduledFor: Date; skipped: number; reason: 'outside-catchup-window'; completed: boolean; deleted: boolean };
+  /** A backfill tick (SPEC §18.1): occurrences it claimed and fired (or stored in flight), and backfills it completed. */
+  'backfill:tick': { fired: number; completed: string[]; waiting: number; durationMs: number };
+  'backfill:error': { error: Error };
   'occurrence:lost-race': { scheduleId: string; scheduledFor: Date };
   /** SPEC §16.2: due while a run was in progress: recorded `skipped`, or kept waiting until it ends (`buffer`). */
   'occurrence:overlap': { scheduleId: string; scheduledFor: Date; action: 'skip' | 'buffer'; inProgressRunId: string };

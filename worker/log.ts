@@ -49,5 +49,10 @@ export function logEvents(events: WorkerEvents, level: Level, workerId?: string)
   events.on('tick:end', (p) => {
     if (p.claimed > 0) write('debug', 'tick', { now: iso(p.now), claimed: p.claimed, fired: p.fired, durationMs: Math.round(p.durationMs) });
   });
+  events.on('backfill:tick', (p) => {
+    write('debug', 'backfill tick', { fired: p.fired, waiting: p.waiting, durationMs: Math.round(p.durationMs) });
+    for (const id of p.completed) write('info', 'backfill completed', { backfillId: id });
+  });
+  events.on('backfill:error', (p) => write('error', 'backfill fires failed; tried again on the next loop', { error: p.error.message }));
   events.on('occurrence:lost-race', (p) => write('debug', 'occurrence taken by another worker', { ...p, scheduledFor: iso(p.scheduledFor) }));
 }

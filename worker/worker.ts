@@ -114,7 +114,11 @@ export class Worker {
       this.engine,
       this.delivery,
       this.clock,
-      (outcomes) => outcomes.forEach((o) => this.report(o)),
+      (outcomes) => {
+        outcomes.forEach((o) => this.report(o));
+        // SPEC §18.1: a backfill's delivery that ended frees room for its next occurrence: look now.
+        if (outcomes.some((o) => o.kind === 'fired' && o.trigger?.startsWith('backfill:'))) this.wake?.();
+      },
       (error) => this.events.emit('delivery:error', { error }),
     );
   }
@@ -191,6 +195,7 @@ export class Worker {
           completed: out.completed,
           deleted: out.deleted,
           paused: out.paused,
+          ...(out.trigger?.startsWith('backfill:') ? { backfillId: out.trigger.slice('backfill:'.length) } : {}),
         });
         return;
       }
@@ -273,6 +278,9 @@ export class Worker {
         await this.sweepStep(now);
         await this.deliveryStep(now);
         claimed = await this.tick(now);
+        // SPEC §18.1: backfills after the schedules' own occurrences; while one fires, loop at once.
+        const backfilled = await this.backfillStep(this.clock());
+        if (backfilled > 0) claimed = Math.max(claimed, this.opts.batchSize);
         backoffMs = this.opts.pollIntervalMs;
         this.pingHeartbeatUrl(now);
         if (claimed < this.opts.batchSize && !this.sweeping) sleepMs = await this.idleFor(this.clock());
@@ -366,6 +374,31 @@ export class Worker {
     return Math.min(this.opts.pollIntervalMs, untilDue);
   }
 
+
+  /**
+   * SPEC §18.1: one transaction of backfill fires, after the tick (the schedules' own occurrences are
+   * always claimed first, in their own transaction): each running backfill's next occurrences, as many
+   * as its `max_concurrency` leaves room for, at most `batchSize` in all. Returns how many it fired.
+   */
+  async backfillStep(now: Date): Promise<number> {
+    const started = performance.now();
+    let result;
+    try {
+      result = await this.engine.fireBackfills({ db: this.opts.db, now, limit: this.opts.batchSize, limits: this.opts.limits, clock: this.clock });
+    } catch (e) {
+      this.events.emit('backfill:error', { error: toError(e) });
+      return 0;
+    }
+    const { outcomes, completed, waiting } = result;
+    this.deliveries.start(outcomes.flatMap((o) => (o.kind === 'delivering' ? [o.delivery] : [])));
+    let fired = 0;
+    for (const out of outcomes) {
+      if (out.kind === 'fired' || out.kind === 'delivering') fired++;
+      this.report(out);
+    }
+    if (fired > 0 || completed.length > 0) this.events.emit('backfill:tick', { fired, completed, waiting, durationMs: performance.now() - started });
+    return fired;
+  }
 
   /** Ask the loop to stop after the batch in hand (graceful shutdown). */
   stop(reason: string): void {

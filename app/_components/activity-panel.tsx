@@ -24,6 +24,8 @@ const ACTION_WORDS: Record<ActivityAction, string> = {
   dismiss_dead_letter: 'Dismissed a dead letter',
   auto_pause: 'Paused automatically',
   metrics_per_schedule: 'Per-schedule metrics',
+  backfill: 'Started a backfill',
+  cancel_backfill: 'Cancelled a backfill',
 };
 
 function entityOf(by: ActivityActor): AuthEntity | null {
@@ -55,7 +57,9 @@ function What({ entry, scheduleHref, showSchedule }: { entry: ActivityEntry; sch
     entry.fields && entry.fields.length
       ? `: ${entry.fields.join(', ')}`
       : entry.count !== undefined
-        ? ` (${entry.count} schedule${entry.count === 1 ? '' : 's'})`
+        ? entry.backfill_id
+          ? ` (${entry.count} occurrence${entry.count === 1 ? '' : 's'})`
+          : ` (${entry.count} schedule${entry.count === 1 ? '' : 's'})`
         : '';
   return (
     <span>

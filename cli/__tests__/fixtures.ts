@@ -142,6 +142,7 @@ export const FULL_SCHEDULES = {
     dead_letter: { arn: 'arn:aws:sqs:us-east-1:123456789012:sqs-dlq' },
     action_after_completion: 'delete',
     pause_after_failures: 1000,
+    catch_up: { window_seconds: 600, mode: 'all', max_burst: 10 },
     invocation_target_type: 'aws',
     invocation_target: { arn: 'arn:aws:sqs:us-east-1:123456789012:jobs.fifo', role_arn: 'arn:aws:iam::123456789012:role/scheduler', input: 'run the job', sqs_parameters: { message_group_id: 'group-1' } },
   },
@@ -283,6 +284,12 @@ export const FIELD_EDITS: Record<Exclude<ScheduleWritableField, 'alias'>, FieldE
     { alias: 'cron-webhook', set: [[['overlap_policy'], 'skip']] },
     { alias: 'cron-ecs', set: [[['overlap_policy'], 'buffer_one']] },
     { alias: 'cron-webhook', set: [[['overlap_policy'], 'allow_all']], check: [['overlap_policy'], undefined] },
+  ],
+  catch_up: [
+    { alias: 'cron-webhook', set: [[['catch_up'], { window_seconds: 3600, mode: 'latest' }]] },
+    { alias: 'rate-sqs', set: [[['catch_up', 'max_burst'], 3]] },
+    { alias: 'rate-sqs', set: [[['catch_up', 'mode'], 'none']] },
+    { alias: 'rate-sqs', set: [[['catch_up'], undefined]] },
   ],
   invocation_target: [
     { alias: 'once-workflow', set: [[['invocation_target', 'workflow', 'definition'], 'daily-report']] },

@@ -18,6 +18,7 @@ export function DeliveryFields({ kit, values }: { kit: FieldKit; values: Schedul
   const age = Number(retry.maximum_event_age_seconds.trim() || NaN);
   const minutes = window.maximum_window_minutes.trim();
   const expectsCompletion = (values.completion?.expect_within_seconds ?? '').trim() !== '';
+  const catchUp = values.catch_up ?? { mode: 'default', window_seconds: '', max_burst: '' };
   return (
     <section className="container" aria-labelledby={`${kit.uid}-delivery`}>
       <h2 id={`${kit.uid}-delivery`} className="container-title">
@@ -128,6 +129,30 @@ export function DeliveryFields({ kit, values }: { kit: FieldKit; values: Schedul
       ) : (
         <p className="field-hint section-note">Overlap policy: with no completion expected, a run is never in progress, so every occurrence fires. Set a completion time to choose what happens to an occurrence due while a run is in progress.</p>
       )}
+
+      <RadioCards
+        kit={kit}
+        name="catch_up.mode"
+        options={[
+          { value: 'default', title: 'Scheduler default', detail: 'Occurrences up to the scheduler’s catch-up window late (300 s unless configured) fire late, oldest first; older ones are skipped.' },
+          { value: 'all', title: 'All', detail: 'Every missed occurrence inside the window fires, oldest first (at most the number below, the most recent ones).' },
+          { value: 'latest', title: 'Latest only', detail: 'Only the most recent missed occurrence fires; the others are skipped.' },
+          { value: 'none', title: 'None', detail: 'Missed occurrences are skipped; the schedule continues from its next occurrence.' },
+        ]}
+      />
+      {catchUp.mode !== 'default' ? (
+        <div className="field-grid">
+          <NumberField
+            kit={kit}
+            name="catch_up.window_seconds"
+            hint={<>{range('catch_up.window_seconds')} s. An occurrence later than this is skipped whatever the choice above (a tick up to 10 s late is on time, not missed).</>}
+          />
+          {catchUp.mode === 'all' ? (
+            <NumberField kit={kit} name="catch_up.max_burst" optional hint={<>{range('catch_up.max_burst')}. Blank: no cap. The rest are skipped and counted.</>} />
+          ) : null}
+        </div>
+      ) : null}
+      <p className="field-hint section-note">Skipped occurrences are counted on the schedule. A schedule never stops because of a backlog; to fire a past range on purpose, use Backfill… on its page.</p>
     </section>
   );
 }

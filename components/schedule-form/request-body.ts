@@ -57,6 +57,15 @@ function deliveryBody(v: ScheduleFormValues, mode: 'create' | 'edit'): Record<st
     completion: v.completion.expect_within_seconds.trim() === '' ? cleared : { expect_within_seconds: numberOf(v.completion.expect_within_seconds) },
     // SPEC §16.2: the policy matters only with a completion; without one it goes back to the default.
     overlap_policy: v.completion.expect_within_seconds.trim() !== '' && v.overlap_policy !== 'allow_all' ? v.overlap_policy : mode === 'edit' ? 'allow_all' : undefined,
+    // SPEC §18.2: `default` sends none (edit: null clears it); `max_burst` only with `all`, blank for no cap.
+    catch_up:
+      v.catch_up.mode === 'default'
+        ? cleared
+        : {
+            window_seconds: numberOf(v.catch_up.window_seconds),
+            mode: v.catch_up.mode,
+            ...(v.catch_up.mode === 'all' && v.catch_up.max_burst.trim() !== '' ? { max_burst: numberOf(v.catch_up.max_burst) } : {}),
+          },
   };
 }
 
@@ -97,6 +106,7 @@ export function changedBody(body: Record<string, unknown>, dirty: Partial<Record
     'pause_after_failures',
     'completion',
     'overlap_policy',
+    'catch_up',
     'invocation_target',
   ] as const) {
     if (isDirty(k) && k in body) out[k] = body[k];

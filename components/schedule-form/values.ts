@@ -4,6 +4,8 @@
  * `request-body.ts` turns these values into the request body of SPEC §5.1.
  */
 import {
+  CATCH_UP_MAX_BURST,
+  CATCH_UP_WINDOW_SECONDS,
   DEFAULT_TARGET_TYPE,
   EXPECT_WITHIN_SECONDS,
   FLEXIBLE_WINDOW_MINUTES,
@@ -49,6 +51,8 @@ export interface ScheduleFormValues {
   completion: { expect_within_seconds: string };
   /** SPEC §16.2: sent only with a completion (without one nothing is ever in progress). */
   overlap_policy: OverlapPolicy;
+  /** SPEC §18.2. `mode` `default` is the form's own: the scheduler-wide window, `all`, no cap (nothing sent). */
+  catch_up: { mode: 'default' | 'all' | 'latest' | 'none'; window_seconds: string; max_burst: string };
   /** SPEC §6, §13: which of the target's fields below are sent. */
   invocation_target_type: InvocationTargetType;
   /**
@@ -82,6 +86,9 @@ export const LABELS = {
   pause_after_failures: 'Pause after consecutive failed occurrences',
   'completion.expect_within_seconds': 'Expect completion within (seconds)',
   overlap_policy: 'While a run is in progress',
+  'catch_up.mode': 'After the worker was down or behind',
+  'catch_up.window_seconds': 'Catch-up window (seconds)',
+  'catch_up.max_burst': 'At most (missed occurrences fired)',
   invocation_target_type: 'Target type',
   ...TARGET_LABELS,
 } as const;
@@ -100,6 +107,8 @@ export const NUMBER_BOUNDS = {
   'flexible_time_window.maximum_window_minutes': FLEXIBLE_WINDOW_MINUTES,
   pause_after_failures: PAUSE_AFTER_FAILURES,
   'completion.expect_within_seconds': EXPECT_WITHIN_SECONDS,
+  'catch_up.window_seconds': CATCH_UP_WINDOW_SECONDS,
+  'catch_up.max_burst': CATCH_UP_MAX_BURST,
   ...TARGET_NUMBER_BOUNDS,
 } as const satisfies Partial<Record<FieldName, readonly [number, number]>>;
 export type NumberField = keyof typeof NUMBER_BOUNDS;
@@ -155,6 +164,9 @@ export function valuesFromSchedule(s: Schedule): ScheduleFormValues {
     pause_after_failures: s.pause_after_failures !== undefined ? String(s.pause_after_failures) : '',
     completion: { expect_within_seconds: s.completion ? String(s.completion.expect_within_seconds) : '' },
     overlap_policy: s.overlap_policy ?? 'allow_all',
+    catch_up: s.catch_up
+      ? { mode: s.catch_up.mode, window_seconds: String(s.catch_up.window_seconds), max_burst: s.catch_up.max_burst !== undefined ? String(s.catch_up.max_burst) : '' }
+      : { mode: 'default', window_seconds: '3600', max_burst: '' },
     invocation_target_type: s.invocation_target_type,
     invocation_target: targetValuesOf(s),
   };
@@ -181,6 +193,7 @@ export function defaultValues(options: TargetOptions): ScheduleFormValues {
     pause_after_failures: '',
     completion: { expect_within_seconds: '' },
     overlap_policy: 'allow_all',
+    catch_up: { mode: 'default', window_seconds: '3600', max_burst: '' },
     invocation_target_type: DEFAULT_TARGET_TYPE,
     invocation_target: targetStartValues(options),
   };

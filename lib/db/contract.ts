@@ -39,8 +39,18 @@ export const OVERLAP_POLICIES = [
 ] as const;
 export type OverlapPolicy = (typeof OVERLAP_POLICIES)[number];
 
+/** SPEC §18.2 `catch_up.mode`: fire every missed occurrence inside the window (oldest first), only the latest, or none. */
+export const CATCH_UP_MODES = ['all', 'latest', 'none'] as const;
+export type CatchUpMode = (typeof CATCH_UP_MODES)[number];
+
 /** SPEC §16.1 run outcomes: `pending` and `running` are in progress; the other three are terminal. */
 export const RUN_OUTCOMES = ['pending', 'running', 'succeeded', 'failed', 'timed_out'] as const;
 export type RunOutcomeState = (typeof RUN_OUTCOMES)[number];
 /** The outcomes a run can still leave (a check-in or the deadline moves it on). */
 export const OPEN_OUTCOMES = ['pending', 'running'] as const satisfies readonly RunOutcomeState[];
+
+/**
+ * What `runs.trigger` and `pending_attempts.trigger` hold: `schedule`, `manual`, or
+ * `backfill:<backfill id>` (SPEC §18.1; lib/targets/define.ts says why a backfill's names it).
+ */
+export type FireTrigger = 'schedule' | 'manual' | `backfill:${string}`;

@@ -8,7 +8,7 @@
 import type { Limits } from '../config';
 import { insertPendingAttempts, type ClaimedRetry, type FiringSchedule, type PendingAttemptInsert, type Tx } from '../db';
 import { newId } from '../ids';
-import { driverOf, type InTransactionAttempt, type InTransactionDriver, type RunTrigger } from '../targets';
+import { driverOf, type InTransactionAttempt, type InTransactionDriver, type FireTrigger } from '../targets';
 import { SchedulerFactCache } from './context';
 import type { EngineDeps } from './deps';
 import { cancelledOutcome, inFlightAttemptOf, inFlightRow, interruptedOutcome, type InFlightAttempt } from './in-flight';
@@ -18,13 +18,21 @@ import type { RunOutcome, SettledAttempt } from './settle';
 /** One attempt to make in this batch: an occurrence's first attempt, a claimed retry or a recovery. */
 interface Attempt {
   schedule: FiringSchedule;
-  trigger: RunTrigger;
+  trigger: FireTrigger;
   scheduledFor: Date;
   attempt: number;
   /** When the attempt was due (lateness is measured from it). */
   dueAt: Date;
   /** The claimed pending row (a retry or a recovery), or null for an occurrence's first attempt. */
   retry: ClaimedRetry | null;
+}
+
+/** The first attempt of an occurrence claimed elsewhere than `plans` (a backfill's, SPEC §18.1). */
+export interface FirstAttempt {
+  schedule: FiringSchedule;
+  trigger: FireTrigger;
+  scheduledFor: Date;
+  dueAt: Date;
 }
 
 /** An attempt made (or refused) in this transaction, to settle now; `dueAt` for its lateness. */
@@ -44,8 +52,9 @@ export interface Attempted {
  * the claim's transaction `tx`: in-flight rows are stored (before anything completes a schedule: they
  * keep it active), in-transaction drivers deliver. Nothing is recorded here (settle.ts does).
  */
-export async function makeAttempts(tx: Tx, deps: EngineDeps, plans: Plan[], advanced: Set<string>, retries: ClaimedRetry[], now: Date, limits: Limits): Promise<Attempted> {
-  const attempts: Attempt[] = [];
+export async function makeAttempts(tx: Tx, deps: EngineDeps, plans: Plan[], advanced: Set<string>, retries: ClaimedRetry[], now: Date, limits: Limits, firsts: FirstAttempt[] = []): Promise<Attempted> {
+  // A backfill's claimed occurrences (SPEC §18.1): first attempts, with their own trigger.
+  const attempts: Attempt[] = firsts.map((f) => ({ ...f, attempt: 1, retry: null }));
   for (const p of plans) {
     if (p.kind !== 'fire' || !advanced.has(p.row.id)) continue;
     attempts.push({ schedule: p.row, trigger: 'schedule', scheduledFor: p.row.nextScheduledFor, attempt: 1, dueAt: p.row.nextFireAt, retry: null });
@@ -126,7 +135,7 @@ export async function makeAttempts(tx: Tx, deps: EngineDeps, plans: Plan[], adva
 /** One attempt an in-transaction driver makes: of which schedule, which occurrence and attempt. */
 export interface InTransactionItem {
   schedule: FiringSchedule;
-  trigger: RunTrigger;
+  trigger: FireTrigger;
   scheduledFor: Date;
   attempt: number;
 }

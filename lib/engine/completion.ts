@@ -135,7 +135,7 @@ async function checkInRun(tx: Tx, deps: EngineDeps, schedule: FiringSchedule, op
     if (moved) {
       // SPEC §17 messages name the occurrence and attempt: read only when alerts are raised.
       const run = deps.raise ? await tx.run.findUnique({ where: { id: runId }, select: { scheduledFor: true, attempt: true } }) : null;
-      await settleOutcomes(tx, deps, [{ schedule, outcome: checkin.kind, manual: moved.trigger === 'manual', scheduledFor: run?.scheduledFor, attempt: run?.attempt }], now);
+      await settleOutcomes(tx, deps, [{ schedule, outcome: checkin.kind, manual: moved.trigger !== 'schedule', scheduledFor: run?.scheduledFor, attempt: run?.attempt }], now);
       return { outcome: checkin.kind };
     }
   }
@@ -174,7 +174,7 @@ async function checkInFlight(tx: Tx, opts: { runId: string; checkin: CheckinKind
 export interface EndedOutcome {
   schedule: FiringSchedule;
   outcome: 'succeeded' | 'failed' | 'timed_out';
-  /** A manual fire's run: it is no occurrence, so it does not count for `pause_after_failures`. */
+  /** A manual or backfill fire's run: not the schedule's own occurrence, so it does not count for `pause_after_failures`. */
   manual: boolean;
   /** The run's occurrence and attempt (SPEC §17 messages name them), when known. */
   scheduledFor?: Date;
@@ -251,7 +251,7 @@ export async function timeOutRuns(db: Db, deps: EngineDeps, now: Date): Promise<
       if (moved !== 1) continue;
       decided.push({ runId: r.id, scheduleId: r.scheduleId });
       const schedule = schedules.get(r.scheduleId);
-      if (schedule) ended.push({ schedule, outcome: 'timed_out', manual: r.trigger === 'manual', scheduledFor: r.scheduledFor, attempt: r.attempt });
+      if (schedule) ended.push({ schedule, outcome: 'timed_out', manual: r.trigger !== 'schedule', scheduledFor: r.scheduledFor, attempt: r.attempt });
     }
     await settleOutcomes(tx, deps, ended, now);
     return decided;

@@ -4,7 +4,7 @@
  * was given (`EngineDeps.facts`), only when a driver or an identity asks.
  */
 import { randomInt } from 'node:crypto';
-import { occurrenceId, scheduleArn, sdkRegion, type AttemptContext, type ContextAttributes, type FactReader, type RunTrigger, type ScheduleIdentity, type SchedulerFactName, type SchedulerFacts, type SchedulerRef } from '../targets';
+import { occurrenceId, scheduleArn, sdkRegion, type AttemptContext, type ContextAttributes, type FactReader, type FireTrigger, type ScheduleIdentity, type SchedulerFactName, type SchedulerFacts, type SchedulerRef } from '../targets';
 import type { EngineDeps } from './deps';
 
 /** What an attempt's context is built from: its occurrence, attempt and run, and its schedule's naming. */
@@ -19,7 +19,7 @@ export interface ContextInput {
   /** What a facade stored beside the schedule (opaque; read by `EngineDeps.facade`). */
   facadeData: unknown;
   scheduledFor: Date;
-  trigger: RunTrigger;
+  trigger: FireTrigger;
   attempt: number;
   runId: string;
   now: Date;

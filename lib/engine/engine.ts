@@ -5,6 +5,7 @@
  */
 import type { Db, Tx } from '../db';
 import type { DeliveryDeps } from '../targets';
+import { fireBackfills, type BackfillsFired, type FireBackfillsOptions } from './backfill';
 import { recordCheckIn, timeOutRuns, type CheckinAnswer, type CheckinKind } from './completion';
 import { sendDueDeadLetters, type DeadLetterSendReport } from './dead-letter-sends';
 import type { EngineDeps, EngineOverrides } from './deps';
@@ -23,6 +24,8 @@ export interface Engine {
   with(overrides: EngineOverrides): Engine;
   /** Claim and fire what is due at `now`, one transaction (fire.ts). */
   fireDue(opts: FireDueOptions): Promise<FireOutcome[]>;
+  /** Claim and fire the running backfills' next occurrences, one transaction (SPEC §18.1, backfill.ts). */
+  fireBackfills(opts: FireBackfillsOptions): Promise<BackfillsFired>;
   /** Fire one named occurrence in its own transaction (the worker's fallback). */
   fireOccurrence(opts: FireOccurrenceOptions): Promise<FireOutcome>;
   /** Fire one named pending attempt in its own transaction (the worker's fallback). */
@@ -58,6 +61,7 @@ export function createEngine(deps: EngineDeps): Engine {
     with: (o) => createEngine({ ...deps, ...(o.facade ? { facade: o.facade } : {}), ...(o.checkins !== undefined ? { checkins: o.checkins } : {}), ...(o.raise !== undefined ? { raise: o.raise ?? undefined } : {}), facts: { ...deps.facts, ...o.facts } }),
     fireDue: (opts) => fireDue(deps, opts),
     fireOccurrence: (opts) => fireOccurrence(deps, opts),
+    fireBackfills: (opts) => fireBackfills(deps, opts),
     fireRetry: (opts) => fireRetry(deps, opts),
     deliverEach: (db, attempts, delivery, now) => deliverEach(db, deps, attempts, delivery, now),
     recordDelivered: (db, delivered, now) => recordDelivered(db, deps, delivered, now),

@@ -13,7 +13,7 @@ import type { Limits } from '../config';
 import { BUFFERED_DUE_AT, claimOccurrence, claimRetry, inTransaction, insertPendingAttempts, type ClaimedRetry, type ClaimedSchedule, type Db, type Tx } from '../db';
 import { newId } from '../ids';
 import { advance } from './advance';
-import { makeAttempts } from './attempt';
+import { makeAttempts, type FirstAttempt } from './attempt';
 import { claimBatch } from './claim';
 import type { EngineDeps, ScheduleFact } from './deps';
 import { FIRE_TX, type FireOutcome } from './outcomes';
@@ -86,13 +86,14 @@ export async function fireRetry(deps: EngineDeps, opts: { db: Db; pendingId: str
  * Fire claimed occurrences and retries at instant `now`, in the claim's transaction: plan each
  * occurrence, advance them all in one statement, make every attempt through its driver, settle what
  * was made here (SPEC §12.2–§12.5); attempts stored in flight come back as `delivering` outcomes.
+ * `firsts`: a backfill's claimed occurrences (backfill.ts), first attempts that no plan holds.
  */
-async function fireClaimed(tx: Tx, deps: EngineDeps, rows: ClaimedSchedule[], retries: ClaimedRetry[], now: Date, limits: Limits): Promise<FireOutcome[]> {
+export async function fireClaimed(tx: Tx, deps: EngineDeps, rows: ClaimedSchedule[], retries: ClaimedRetry[], now: Date, limits: Limits, firsts: FirstAttempt[] = []): Promise<FireOutcome[]> {
   const plans = await planOccurrences(tx, rows, now, limits);
   const { advanced, completed: completedAtAdvance } = await advance(tx, plans);
   // A schedule that cannot be planned is paused with the reason, never left due for every tick.
   await pauseUnplanned(tx, deps, plans.flatMap((p) => (p.kind === 'error' ? [{ schedule: p.row, error: p.error }] : [])), now);
-  const { made, delivering, cancelled } = await makeAttempts(tx, deps, plans, advanced, retries, now, limits);
+  const { made, delivering, cancelled } = await makeAttempts(tx, deps, plans, advanced, retries, now, limits, firsts);
   // A disabled schedule's claimed retries were deleted by the claim: their failed attempts are cancelled.
   await markCancelled(tx, cancelled);
   await recordOverlaps(tx, plans.filter((p) => p.kind === 'overlap' && advanced.has(p.row.id)), now);
@@ -115,6 +116,7 @@ async function fireClaimed(tx: Tx, deps: EngineDeps, rows: ClaimedSchedule[], re
     scheduleId: a.schedule.id,
     scheduledFor: a.scheduledFor,
     attempt: a.attempt,
+    trigger: a.trigger,
     lateMs: now.getTime() - a.dueAt.getTime(),
     run: a.outcome,
     nextAttemptAt: settled.consequences[i].extras.nextAttemptAt ?? null,

@@ -18,9 +18,9 @@
  * attempt's run is recorded exactly once (the DELETE of its row decides).
  */
 import type { HttpAllowList } from '../config';
-import { inTransaction, loadFiringSchedules, markSendsStarted, renewInFlight, takeInFlight, undeliverableInFlight, type Db, type FiringSchedule, type PendingAttemptInsert } from '../db';
+import { inTransaction, loadFiringSchedules, markSendsStarted, readFiringSchedules, renewInFlight, takeInFlight, undeliverableInFlight, type Db, type FiringSchedule, type PendingAttemptInsert } from '../db';
 import { toError } from '../errors';
-import { createDeliveryPool, DeliveryCancelled, driverOf, type DeliveryDeps, type DeliveryPool, type RunTrigger } from '../targets';
+import { createDeliveryPool, DeliveryCancelled, driverOf, type DeliveryDeps, type DeliveryPool, type FireTrigger } from '../targets';
 import { SchedulerFactCache } from './context';
 import type { EngineDeps } from './deps';
 import { FIRE_TX, type FireOutcome } from './outcomes';
@@ -79,7 +79,7 @@ export interface InFlightAttempt {
   name: string;
   alias: string | null;
   scheduledFor: Date;
-  trigger: RunTrigger;
+  trigger: FireTrigger;
   attempt: number;
   /** Sends of this attempt already started before this delivery: 0, or 1 for a repeat after an interrupted one. */
   deliveries: number;
@@ -105,7 +105,7 @@ export interface DeliveredAttempt {
 /** The in-flight attempt of `schedule`'s fire, claimed at `now`. */
 export function inFlightAttemptOf(
   schedule: FiringSchedule,
-  fire: { pendingId: string; runId: string; scheduledFor: Date; trigger: RunTrigger; attempt: number; deliveries: number; deadLetterId: string | null; dueAt: Date; now: Date },
+  fire: { pendingId: string; runId: string; scheduledFor: Date; trigger: FireTrigger; attempt: number; deliveries: number; deadLetterId: string | null; dueAt: Date; now: Date },
 ): InFlightAttempt {
   return {
     pendingId: fire.pendingId,
@@ -192,7 +192,9 @@ async function deliverOne(a: InFlightAttempt, facts: SchedulerFactCache, deps: D
     if (!parsed.ok) return failed({ error: 'unsupported_target', message: `this ${a.targetType} target cannot be delivered: ${parsed.message}` });
     // The attempt waits for a slot of the pool and of its org and schedule (fair between tenants); its
     // lease is renewed meanwhile by the delivering process, and its schedule's attempts leave in order.
-    const key = { org: scheduler.orgId, schedule: a.scheduleId, attempt: a.pendingId };
+    // A backfill's deliveries share their own per-schedule slots (SPEC §18.1: it never delays the
+    // schedule's own occurrences, which would otherwise queue behind it); max_concurrency bounds them.
+    const key = { org: scheduler.orgId, schedule: a.trigger.startsWith('backfill:') ? `${a.scheduleId}|${a.trigger}` : a.scheduleId, attempt: a.pendingId };
     const pool: DeliveryPool = {
       ...deps.pool,
       run: (send) =>
@@ -261,7 +263,13 @@ export async function recordDelivered(db: Db, engine: EngineDeps, delivered: Del
     // The check-ins each row held (SPEC §16.1) are folded into its run.
     const taken = await takeInFlight(tx, delivered.map((d) => d.attempt.pendingId));
     const mine = delivered.filter((d) => taken.has(d.attempt.pendingId));
-    const schedules = await loadFiringSchedules(tx, mine.map((d) => d.attempt.scheduleId));
+    // Schedules are locked for what a record folds into them (failure counts, pause, buffer_one,
+    // completion). A backfill's record folds nothing into its schedule (settle.ts), so it reads it
+    // without the lock: a busy backfill never makes the schedule's own claim (SKIP LOCKED) pass it by.
+    const own = mine.filter((d) => !d.attempt.trigger.startsWith('backfill:')).map((d) => d.attempt.scheduleId);
+    const locked = await loadFiringSchedules(tx, own);
+    const plain = await readFiringSchedules(tx, mine.map((d) => d.attempt.scheduleId).filter((id) => !locked.has(id)));
+    const schedules = new Map([...plain, ...locked]);
     // Serialization is desired: occurrences of one schedule end in occurrence order (SPEC §12.5).
     const live = mine.filter((d) => schedules.has(d.attempt.scheduleId)).sort((a, b) => a.attempt.scheduledFor.getTime() - b.attempt.scheduledFor.getTime());
     const attempts: SettledAttempt[] = live.map((d) => {
@@ -275,6 +283,7 @@ export async function recordDelivered(db: Db, engine: EngineDeps, delivered: Del
       scheduleId: d.attempt.scheduleId,
       scheduledFor: d.attempt.scheduledFor,
       attempt: d.attempt.attempt,
+      trigger: d.attempt.trigger,
       lateMs: d.attempt.claimedAt.getTime() - d.attempt.dueAt.getTime(),
       run: d.outcome,
       nextAttemptAt: settled.consequences[i].extras.nextAttemptAt ?? null,

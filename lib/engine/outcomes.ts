@@ -2,6 +2,7 @@
  * What a fire reports, one outcome per claimed occurrence or pending attempt (the worker turns each
  * into a typed event, worker/events.ts), and the bounds of the transactions that produce them.
  */
+import type { FireTrigger } from '../targets';
 import type { ExhaustedReason } from './contract';
 import type { InFlightAttempt } from './in-flight';
 import type { AfterAttempt, RunOutcome } from './settle';
@@ -19,6 +20,8 @@ export type FireOutcome =
       scheduleId: string;
       scheduledFor: Date;
       attempt: number;
+      /** The fire's stored trigger (a backfill's names it, SPEC §18.1). */
+      trigger?: FireTrigger;
       /** How late the attempt started: after the offset instant (first attempt) or its due time (retry). */
       lateMs: number;
       run: RunOutcome;

@@ -42,39 +42,111 @@ export type Plan =
  * read: which occurrences inside the window already have a first attempt.
  */
 export async function planOccurrences(tx: Tx, rows: ClaimedSchedule[], now: Date, limits: Limits): Promise<Plan[]> {
-  const windowStart = new Date(now.getTime() - limits.catchupWindowSeconds * 1000);
-  const inWindow = rows.filter((r) => r.nextFireAt >= windowStart);
-  const alreadyFired = await findFiredOccurrences(tx, inWindow.map((r) => ({ scheduleId: r.id, scheduledFor: r.nextScheduledFor })));
+  // SPEC §8, §18.2: first what catching up decides (pure); only the occurrences it fires now are read about.
+  const caught = new Map(rows.map((r) => [r.id, catchUp(r, now, limits)]));
+  const firing = rows.filter((r) => caught.get(r.id)?.kind === 'fire');
+  const alreadyFired = await findFiredOccurrences(tx, firing.map((r) => ({ scheduleId: r.id, scheduledFor: r.nextScheduledFor })));
   // SPEC §16.2: only a schedule that expects completion can have a run in progress; `allow_all` ignores it.
-  const guarded = inWindow.filter((r) => r.completionExpectSeconds !== null && r.overlapPolicy !== 'allow_all' && !alreadyFired.has(r.id));
+  const guarded = firing.filter((r) => r.completionExpectSeconds !== null && r.overlapPolicy !== 'allow_all' && !alreadyFired.has(r.id));
   const inProgress = await findInProgress(tx, guarded.map((r) => r.id));
-  return rows.map((row) => plan(row, windowStart, alreadyFired.has(row.id), inProgress.get(row.id)));
+  return rows.map((row) => plan(row, caught.get(row.id)!, alreadyFired.has(row.id), inProgress.get(row.id)));
 }
 
 /**
- * What to do with one claimed occurrence. Beyond the catch-up window (SPEC §8, counted from the
- * offset instant, §12.4): count every occurrence due before the window and continue from the first
- * one due inside it (which may itself be due now and then fires late on the next tick). A `one_time`
- * schedule missed that way completes with no run.
+ * How late an occurrence may be and still count as on time (a busy worker's tick, not a backlog), in
+ * ms: a later one was missed, and the schedule's catch-up policy decides whether it fires (SPEC §18.2,
+ * docs/decisions.md 296). A catch-up window shorter than this is this long.
  */
-function plan(row: ClaimedSchedule, windowStart: Date, alreadyFired: boolean, inProgress: InProgress | undefined): Plan {
+export const ON_TIME_GRACE_MS = 10_000;
+
+/** SPEC §18.2: the schedule's `catch_up`, or the scheduler-wide window with `all` and no cap. */
+export interface CatchUpPolicy {
+  windowMs: number;
+  mode: 'all' | 'latest' | 'none';
+  maxBurst: number | null;
+}
+
+export function catchUpPolicyOf(row: Pick<ClaimedSchedule, 'catchUpMode' | 'catchUpWindowSeconds' | 'catchUpMaxBurst'>, limits: Pick<Limits, 'catchupWindowSeconds'>): CatchUpPolicy {
+  if (row.catchUpMode === null) return { windowMs: limits.catchupWindowSeconds * 1000, mode: 'all', maxBurst: null };
+  return { windowMs: (row.catchUpWindowSeconds ?? 0) * 1000, mode: row.catchUpMode, maxBurst: row.catchUpMaxBurst };
+}
+
+/** What catching up decides for a claimed occurrence: fire it (on time, or a missed one kept), or skip to `next`. */
+type CaughtUp = { kind: 'fire' } | { kind: 'skip'; next: NextOccurrence | null; skipped: number } | { kind: 'error'; error: Error };
+
+/**
+ * SPEC §8, §18.2 for one claimed occurrence at `now`. On time (at most ON_TIME_GRACE_MS late): fire.
+ * Otherwise the worker was down or behind, and every occurrence due since is looked at, oldest first:
+ * those due before the window (`window_seconds`, counted from each offset instant, §12.4) are skipped;
+ * of the missed ones inside it, `all` keeps every one (at most the `max_burst` most recent), `latest`
+ * only the most recent (none when an on-time one follows it: that one is the latest), `none` none.
+ * Every occurrence not kept is skipped, counted; the schedule continues from the first one kept (it
+ * fires now, or on the next tick), else from the first one not missed: it never stops for a backlog.
+ */
+function catchUp(row: ClaimedSchedule, now: Date, limits: Limits): CaughtUp {
+  const lateMs = now.getTime() - row.nextFireAt.getTime();
+  if (lateMs <= ON_TIME_GRACE_MS) return { kind: 'fire' };
+  try {
+    const policy = catchUpPolicyOf(row, limits);
+    const windowStart = new Date(now.getTime() - Math.max(policy.windowMs, ON_TIME_GRACE_MS));
+    const onTimeFrom = new Date(now.getTime() - ON_TIME_GRACE_MS);
+    const following = (after: Date): NextOccurrence | null => {
+      const scheduledFor = nextOccurrenceInWindow(row, after);
+      return scheduledFor ? { scheduledFor, fireAt: fireAtOf(row.id, row.flexibleWindowMinutes, scheduledFor) } : null;
+    };
+    // Beyond the window: skipped, whatever the mode.
+    let skipped = 0;
+    let cur: NextOccurrence | null = { scheduledFor: row.nextScheduledFor, fireAt: row.nextFireAt };
+    while (cur && cur.fireAt < windowStart && skipped < MAX_SKIP_WALK) {
+      skipped++;
+      cur = following(cur.scheduledFor);
+    }
+    // A flexible offset is under one day: jumping to a day before the window lands before it.
+    if (cur && cur.fireAt < windowStart) cur = following(new Date(windowStart.getTime() - 86_400_000 - 1));
+    while (cur && cur.fireAt < windowStart) cur = following(cur.scheduledFor);
+    const keep = policy.mode === 'all' ? (policy.maxBurst ?? Infinity) : policy.mode === 'latest' ? 1 : 0;
+    if (keep === Infinity) return skipped === 0 ? { kind: 'fire' } : { kind: 'skip', next: cur, skipped };
+    // Missed inside the window: the `keep` most recent are kept (a ring of them), the rest skipped.
+    const kept: NextOccurrence[] = [];
+    let missed = 0;
+    while (cur && cur.fireAt < onTimeFrom && missed < MAX_SKIP_WALK) {
+      missed++;
+      if (keep > 0) {
+        kept.push(cur);
+        if (kept.length > keep) kept.shift();
+      }
+      cur = following(cur.scheduledFor);
+    }
+    if (cur && cur.fireAt < onTimeFrom) {
+      // Past the walk's bound (a window of months of minutely occurrences): keep none of them, jump.
+      kept.length = 0;
+      cur = following(new Date(onTimeFrom.getTime() - 86_400_000 - 1));
+      while (cur && cur.fireAt < onTimeFrom) cur = following(cur.scheduledFor);
+    }
+    // `latest`: an on-time occurrence after the missed ones is the most recent: it alone fires.
+    if (policy.mode === 'latest' && cur && cur.fireAt.getTime() <= now.getTime()) kept.length = 0;
+    skipped += missed - kept.length;
+    if (skipped === 0) return { kind: 'fire' };
+    return { kind: 'skip', next: kept[0] ?? cur, skipped };
+  } catch (e) {
+    return { kind: 'error', error: toError(e) };
+  }
+}
+
+/**
+ * What to do with one claimed occurrence, once catching up decided (`catchUp`): skipped ones are
+ * counted and the schedule continues from `next` (which may itself be due now and then fires late on
+ * the next tick; a `one_time` schedule missed that way completes with no run); otherwise it fires,
+ * unless it already fired or a run is in progress (SPEC §16.2).
+ */
+function plan(row: ClaimedSchedule, caught: CaughtUp, alreadyFired: boolean, inProgress: InProgress | undefined): Plan {
+  if (caught.kind === 'error') return { kind: 'error', row, error: caught.error };
   try {
     const following = (after: Date): NextOccurrence | null => {
       const scheduledFor = nextOccurrenceInWindow(row, after);
       return scheduledFor ? { scheduledFor, fireAt: fireAtOf(row.id, row.flexibleWindowMinutes, scheduledFor) } : null;
     };
-    if (row.nextFireAt < windowStart) {
-      let skipped = 0;
-      let next: NextOccurrence | null = { scheduledFor: row.nextScheduledFor, fireAt: row.nextFireAt };
-      while (next && next.fireAt < windowStart && skipped < MAX_SKIP_WALK) {
-        skipped++;
-        next = following(next.scheduledFor);
-      }
-      // A flexible offset is under one day: jumping to a day before the window lands before it.
-      if (next && next.fireAt < windowStart) next = following(new Date(windowStart.getTime() - 86_400_000 - 1));
-      while (next && next.fireAt < windowStart) next = following(next.scheduledFor);
-      return { kind: 'skip', row, next, skipped, state: next ? 'active' : 'completed' };
-    }
+    if (caught.kind === 'skip') return { kind: 'skip', row, next: caught.next, skipped: caught.skipped, state: caught.next ? 'active' : 'completed' };
     // Strictly after the occurrence: next_fire_at only ever moves forward.
     const next = following(row.nextScheduledFor);
     if (alreadyFired) return { kind: 'already-fired', row, next, state: next ? 'active' : 'completed' };

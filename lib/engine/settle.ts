@@ -21,7 +21,7 @@ import {
   type Tx,
 } from '../db';
 import { newId } from '../ids';
-import { driverOf, type DriverOutcome, type RunTrigger } from '../targets';
+import { driverOf, type DriverOutcome, type FireTrigger } from '../targets';
 import type { ExhaustedReason } from './contract';
 import type { EngineDeps, ScheduleFact } from './deps';
 import { deleteCompleted } from './finish';
@@ -41,7 +41,7 @@ export interface SettledAttempt {
    * after commit keeps the type it was made for, even if the schedule's target changed meanwhile.
    */
   targetType: string;
-  trigger: RunTrigger;
+  trigger: FireTrigger;
   scheduledFor: Date;
   attempt: number;
   /** False when the schedule was disabled while the attempt was in flight: no retry follows it. */
@@ -179,8 +179,9 @@ export async function settleAttempts(
 
   // SPEC §16.2: an attempt that leaves no open outcome ends what was in progress: a `buffer_one`
   // schedule's waiting occurrence becomes due (the schedule rows are this transaction's).
-  await releaseBuffered(tx, attempts.filter((a, i) => a.schedule.overlapPolicy === 'buffer_one' && consequences[i].outcome.outcome !== 'pending' && consequences[i].outcome.outcome !== 'running').map((a) => a.schedule.id), now);
-  const ended = [...new Set(attempts.filter((_, i) => consequences[i].ended !== null).map((a) => a.schedule.id))];
+  await releaseBuffered(tx, attempts.filter((a, i) => a.schedule.overlapPolicy === 'buffer_one' && !a.trigger.startsWith('backfill:') && consequences[i].outcome.outcome !== 'pending' && consequences[i].outcome.outcome !== 'running').map((a) => a.schedule.id), now);
+  // A backfill's fire ends no occurrence of the schedule's own (SPEC §18.1): it never completes it.
+  const ended = [...new Set(attempts.filter((a, i) => consequences[i].ended !== null && a.trigger === 'schedule').map((a) => a.schedule.id))];
   const completedLater = await completeFinished(tx, ended);
   const completed = new Set([...completedAlready, ...completedLater.map((c) => c.id)]);
   // SPEC §12.5: delete as delete_schedule would (runs and pending attempts go with it); dead letters stay.
@@ -201,7 +202,9 @@ function consequenceOf(a: SettledAttempt, now: Date): Consequence {
   const outcome = outcomeAtRecord(a.schedule, a.outcome.status === 'success', a.checkin ?? null, now);
   // SPEC §16.1: an open outcome counts once it ends; a terminal one checked in already counts now.
   const counts = outcome.outcome === 'pending' || outcome.outcome === 'running' ? null : outcome.outcome === 'failed' ? 'failed' : outcome.outcome === 'succeeded' ? 'success' : base.ended;
-  return { ...base, counts: a.trigger === 'manual' ? null : counts, outcome };
+  // Only the schedule's own occurrences count for pause_after_failures: a manual fire is none, and a
+  // backfill's fire of a past occurrence does not pause the schedule it catches up (decision 293).
+  return { ...base, counts: a.trigger !== 'schedule' ? null : counts, outcome };
 }
 
 function deliveryConsequenceOf(a: SettledAttempt, now: Date): Omit<Consequence, 'counts' | 'outcome'> {
@@ -219,7 +222,7 @@ function deliveryConsequenceOf(a: SettledAttempt, now: Date): Omit<Consequence, 
   if (verdict.kind === 'retry') {
     return {
       extras: { nextAttemptAt: verdict.at },
-      pending: { id: newId(), scheduleId: a.schedule.id, scheduledFor: a.scheduledFor, attempt: verdict.attempt, dueAt: verdict.at, createdAt: now },
+      pending: { id: newId(), scheduleId: a.schedule.id, scheduledFor: a.scheduledFor, trigger: a.trigger, attempt: verdict.attempt, dueAt: verdict.at, createdAt: now },
       deadLetter: null,
       ended: null,
     };
@@ -320,7 +323,7 @@ function alertFacts(attempts: SettledAttempt[], consequences: Consequence[], cou
 export async function markCancelled(tx: Tx, cancelled: ClaimedRetry[]): Promise<void> {
   for (const r of cancelled) {
     await tx.run.updateMany({
-      where: { scheduleId: r.schedule.id, scheduledFor: r.scheduledFor, trigger: 'schedule', attempt: r.attempt - 1 },
+      where: { scheduleId: r.schedule.id, scheduledFor: r.scheduledFor, trigger: r.trigger, attempt: r.attempt - 1 },
       data: { exhausted: 'cancelled', nextAttemptAt: null },
     });
   }

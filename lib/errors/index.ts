@@ -15,6 +15,12 @@ export const ERROR_STATUS = {
   execution_not_found: 404,
   /** A dead letter the scheduler does not hold (SPEC §12.3). */
   dead_letter_not_found: 404,
+  /** A backfill the scheduler does not hold (SPEC §18.1). */
+  backfill_not_found: 404,
+  /** A backfill range that selects more than 10,000 occurrences (SPEC §18.1). Nothing was written. */
+  backfill_too_large: 400,
+  /** A backfill range that is empty, reversed or reaches past now (SPEC §18.1). */
+  invalid_backfill_range: 400,
   unknown_command: 400,
   method_not_allowed: 405,
   invalid_request_body: 400,

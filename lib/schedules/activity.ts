@@ -33,6 +33,8 @@ export interface ActivityInput {
   count?: number;
   executionId?: string;
   deadLetterId?: string;
+  /** `backfill`, `cancel_backfill` (SPEC §18.1). */
+  backfillId?: string;
 }
 
 function actorColumns(by: ActivityBy) {
@@ -47,6 +49,7 @@ function rowOf(entry: ActivityInput): Prisma.ActivityEntryCreateManyInput {
     ...(entry.count !== undefined ? { count: entry.count } : {}),
     ...(entry.executionId ? { execution_id: entry.executionId } : {}),
     ...(entry.deadLetterId ? { dead_letter_id: entry.deadLetterId } : {}),
+    ...(entry.backfillId ? { backfill_id: entry.backfillId } : {}),
   };
   return {
     id: newId(),
@@ -95,7 +98,7 @@ function byOf(row: ActivityRow): ActivityActor {
 
 /** An `activity` row → its wire shape (SPEC §15); absent details are omitted. */
 export function toActivityEntry(row: ActivityRow): ActivityEntry {
-  const d = (row.details ?? {}) as { fields?: string[]; count?: number; execution_id?: string; dead_letter_id?: string };
+  const d = (row.details ?? {}) as { fields?: string[]; count?: number; execution_id?: string; dead_letter_id?: string; backfill_id?: string };
   return {
     id: row.id,
     ...(row.scheduleId ? { schedule_id: row.scheduleId } : {}),
@@ -107,6 +110,7 @@ export function toActivityEntry(row: ActivityRow): ActivityEntry {
     ...(d.count !== undefined ? { count: d.count } : {}),
     ...(d.execution_id ? { execution_id: d.execution_id } : {}),
     ...(d.dead_letter_id ? { dead_letter_id: d.dead_letter_id } : {}),
+    ...(d.backfill_id ? { backfill_id: d.backfill_id } : {}),
   };
 }
 

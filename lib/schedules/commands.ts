@@ -6,9 +6,13 @@ import type { CommandContext, CommandTable } from '../workflows';
 import { DomainError, parseOrRefuse } from '../errors';
 import { dismissDeadLetter, listDeadLetters, replayDeadLetter } from './runs/dead-letters';
 import { listActivity } from './activity';
+import { backfillSchedule, cancelBackfill, dryRunBackfill, getBackfill, listBackfills } from './runs/backfills';
 import { createAlertRule, deleteAlertRule, listAlertRules, listAlerts, updateAlertRule } from './alerts/rules';
 import { AlertRuleIdParams, CreateAlertRuleParams, ListAlertRulesParams, ListAlertsParams, UpdateAlertRuleParams } from './alerts/contract';
 import {
+  BackfillIdParams,
+  BackfillScheduleParams,
+  ListBackfillsParams,
   ClientTokenParams,
   DeadLetterIdParams,
   DeleteScheduleParams,
@@ -117,6 +121,34 @@ export const schedulerCommands: CommandTable<typeof SCHEDULER_COMMANDS> = {
   async list_activity(ctx) {
     const p = parseOrRefuse(ListActivityParams, ctx.params);
     return listActivity({ ...base(ctx), scheduleRef: p.schedule_id, startActivityId: p.start_activity_id });
+  },
+  /** SPEC §18.1: a backfill of a past range (or its dry run: the count and the first instants). */
+  async backfill_schedule(ctx) {
+    const p = parseOrRefuse(BackfillScheduleParams, ctx.params);
+    const opts = {
+      ...base(ctx),
+      scheduleRef: p.schedule_id,
+      from: new Date(p.from),
+      to: new Date(p.to),
+      reprocess: p.reprocess,
+      maxConcurrency: p.max_concurrency,
+      order: p.order,
+      now: ctx.now,
+    };
+    if (p.dry_run) return dryRunBackfill(opts);
+    return { backfill: await backfillSchedule(opts) };
+  },
+  async list_backfills(ctx) {
+    const p = parseOrRefuse(ListBackfillsParams, ctx.params);
+    return listBackfills({ ...base(ctx), scheduleRef: p.schedule_id, startBackfillId: p.start_backfill_id });
+  },
+  async get_backfill(ctx) {
+    const p = parseOrRefuse(BackfillIdParams, ctx.params);
+    return { backfill: await getBackfill({ ...base(ctx), backfillRef: p.backfill_id }) };
+  },
+  async cancel_backfill(ctx) {
+    const p = parseOrRefuse(BackfillIdParams, ctx.params);
+    return { backfill: await cancelBackfill({ ...base(ctx), backfillRef: p.backfill_id, now: ctx.now }) };
   },
   /** Admins: the webhook signing secret, shown once (SPEC §13.1). */
   async get_signing_secret(ctx) {

@@ -42,7 +42,8 @@ import {
  */
 export * from '../targets/contract';
 /** A schedule's cadences, states and after-completion actions: the row's vocabulary (lib/db/contract.ts), answered as is. */
-export { AFTER_COMPLETION_ACTIONS, OVERLAP_POLICIES, REPEATS, RUN_OUTCOMES, OPEN_OUTCOMES, SCHEDULE_STATES, type AfterCompletionAction, type OverlapPolicy, type Repeat, type RunOutcomeState, type ScheduleState } from '../db/contract';
+export { AFTER_COMPLETION_ACTIONS, CATCH_UP_MODES, OVERLAP_POLICIES, REPEATS, RUN_OUTCOMES, OPEN_OUTCOMES, SCHEDULE_STATES, type AfterCompletionAction, type CatchUpMode, type OverlapPolicy, type Repeat, type RunOutcomeState, type ScheduleState } from '../db/contract';
+import { CATCH_UP_MODES } from '../db/contract';
 /** The engine's names and back-off rule (SPEC §8.1, §12.2), re-exported for the form. */
 export { EXHAUSTED_REASONS, MAX_RETRY_DELAY_SECONDS, retryDelaySeconds, type ExhaustedReason } from '../engine/contract';
 /** Id-or-alias helpers, re-exported so clients that may import only the contract (the CLI) share them. */
@@ -102,6 +103,22 @@ export const CompletionSchema = z.strictObject({
   expect_within_seconds: z.int().min(EXPECT_WITHIN_SECONDS[0]).max(EXPECT_WITHIN_SECONDS[1]),
 });
 export type Completion = z.infer<typeof CompletionSchema>;
+
+/** Bounds of SPEC §18.2 `catch_up.window_seconds` (0 s to 365 days) and `catch_up.max_burst`, inclusive. */
+export const CATCH_UP_WINDOW_SECONDS = [0, 31_536_000] as const;
+export const CATCH_UP_MAX_BURST = [1, 1000] as const;
+
+/**
+ * SPEC §18.2 `catch_up`: how the schedule catches up after the worker was down or behind. Absent: the
+ * scheduler-wide `scheduler.catchup_window_seconds`, `all`, no cap. `max_burst` (only with `all`
+ * meaningful, accepted with any mode) caps how many missed occurrences fire.
+ */
+export const CatchUpSchema = z.strictObject({
+  window_seconds: z.int().min(CATCH_UP_WINDOW_SECONDS[0]).max(CATCH_UP_WINDOW_SECONDS[1]),
+  mode: z.enum(CATCH_UP_MODES),
+  max_burst: z.int().min(CATCH_UP_MAX_BURST[0]).max(CATCH_UP_MAX_BURST[1]).optional(),
+});
+export type CatchUp = z.infer<typeof CatchUpSchema>;
 
 /** Longest check-in body kept as `outcome_message`, in bytes (SPEC §16.1: the first 1 KiB). */
 export const OUTCOME_MESSAGE_MAX_BYTES = 1024;
@@ -172,6 +189,8 @@ export const ScheduleTimingFieldsSchema = z
     completion: CompletionSchema.nullable().optional(),
     /** SPEC §16.2 (default `allow_all`); it has an effect only with `completion`. */
     overlap_policy: z.enum(OVERLAP_POLICIES).optional(),
+    /** SPEC §18.2; `null` clears it (the scheduler-wide catch-up window, `all`, no cap). */
+    catch_up: CatchUpSchema.nullable().optional(),
   })
   .strict();
 
@@ -332,6 +351,8 @@ export const ScheduleSchema = withTarget({
   completion: CompletionSchema.optional(),
   /** Omitted when `allow_all` (the default, SPEC §16.2). */
   overlap_policy: z.enum(['skip', 'buffer_one']).optional(),
+  /** Omitted when none: the scheduler-wide catch-up window, `all`, no cap (SPEC §18.2). */
+  catch_up: CatchUpSchema.optional(),
   ...ScheduleInfoSchema.shape,
 });
 export type Schedule = z.infer<typeof ScheduleSchema>;
@@ -371,6 +392,8 @@ export const RunSchema = withTarget({
   exhausted: z.enum(EXHAUSTED_REASONS).optional(),
   /** A manual replay of a dead letter: which (SPEC §12.3). */
   dead_letter_id: IdSchema.optional(),
+  /** `trigger: "backfill"`: the backfill that fired it (SPEC §18.1). */
+  backfill_id: IdSchema.optional(),
   result: RunResultSchema,
   /**
    * SPEC §16.1: how the work it started ended, from check-ins (omitted when its schedule expects no
@@ -501,6 +524,10 @@ export const ACTIVITY_ACTIONS = [
   'auto_pause',
   /** The scheduler's `metrics_per_schedule` changed (SPEC §16.3). */
   'metrics_per_schedule',
+  /** A backfill was started (SPEC §18.1). */
+  'backfill',
+  /** A running backfill was cancelled (SPEC §18.1). */
+  'cancel_backfill',
 ] as const;
 export type ActivityAction = (typeof ACTIVITY_ACTIONS)[number];
 /** Who made a change (SPEC §15): a user, an org key, an access key (SPEC §14, with its owner), or the system. */
@@ -529,6 +556,8 @@ export const ActivityEntrySchema = z.strictObject({
   execution_id: IdSchema.optional(),
   /** `replay_dead_letter`, `dismiss_dead_letter`: the dead letter. */
   dead_letter_id: IdSchema.optional(),
+  /** `backfill`, `cancel_backfill`: the backfill (its occurrences in `count`). */
+  backfill_id: IdSchema.optional(),
 });
 export type ActivityEntry = z.infer<typeof ActivityEntrySchema>;
 /** `list_activity` (SPEC §15): the scheduler's entries, or one schedule's (`schedule_id`: id or alias). */
@@ -538,6 +567,70 @@ export const ListActivityParams = z.strictObject({
 });
 /** `list_activity`: 20 a page, newest first; `last_activity_id` null on the last page. */
 export const ActivityListPage = z.strictObject({ activity: z.array(ActivityEntrySchema), last_activity_id: IdSchema.nullable() });
+
+/** SPEC §18.1 backfill bounds: most occurrences one backfill selects, instants a dry run lists, `max_concurrency`. */
+export const BACKFILL_MAX_OCCURRENCES = 10_000;
+export const BACKFILL_DRY_RUN_INSTANTS = 20;
+export const BACKFILL_MAX_CONCURRENCY = [1, 100] as const;
+/** `missing` (default): no run of any trigger; `failed`: those and the ones whose last attempt or outcome failed; `all`. */
+export const BACKFILL_REPROCESS = ['missing', 'failed', 'all'] as const;
+export const BACKFILL_ORDERS = ['oldest_first', 'newest_first'] as const;
+export const BACKFILL_STATES = ['running', 'completed', 'cancelled'] as const;
+export type BackfillState = (typeof BACKFILL_STATES)[number];
+
+/**
+ * `backfill_schedule` (SPEC §18.1): fire the schedule's occurrences with `from < scheduled_for ≤ to`
+ * (ISO instants; `to` at most now) inside its start and end dates.
+ */
+export const BackfillScheduleParams = ScheduleIdParams.extend({
+  from: IsoInstant,
+  to: IsoInstant,
+  reprocess: z.enum(BACKFILL_REPROCESS).optional(),
+  max_concurrency: z.int().min(BACKFILL_MAX_CONCURRENCY[0]).max(BACKFILL_MAX_CONCURRENCY[1]).optional(),
+  order: z.enum(BACKFILL_ORDERS).optional(),
+  dry_run: z.boolean().optional(),
+}).strict();
+/** A backfill as `backfill_schedule`, `get_backfill`, `list_backfills` and `cancel_backfill` answer it (SPEC §18.1). */
+export const BackfillSchema = z.strictObject({
+  id: IdSchema,
+  schedule_id: IdSchema,
+  /** Exclusive lower bound (UTC). */
+  from: InstantSchema,
+  /** Inclusive upper bound (UTC). */
+  to: InstantSchema,
+  reprocess: z.enum(BACKFILL_REPROCESS),
+  max_concurrency: z.int().min(BACKFILL_MAX_CONCURRENCY[0]).max(BACKFILL_MAX_CONCURRENCY[1]),
+  order: z.enum(BACKFILL_ORDERS),
+  state: z.enum(BACKFILL_STATES),
+  /** Occurrences it selected. */
+  total: z.int().min(0),
+  /** Occurrences fired so far (claimed by a worker). */
+  fired: z.int().min(0),
+  /** Fired occurrences that ended: their last attempt succeeded (and its outcome did not fail) … */
+  succeeded: z.int().min(0),
+  /** … or failed (no retry left, or the outcome `failed` / `timed_out`). */
+  failed: z.int().min(0),
+  /** Fired and not ended: delivering, waiting for a retry, or (a schedule with `completion`) in progress. */
+  in_flight: z.int().min(0),
+  created_by: z.strictObject({ type: z.enum(['user', 'org', 'access_key']), id: z.string() }),
+  created_at: InstantSchema,
+  /** When it completed or was cancelled. */
+  finished_at: InstantSchema.optional(),
+});
+export type Backfill = z.infer<typeof BackfillSchema>;
+/** `backfill_schedule` with `dry_run: true`: how many occurrences it would fire and the first 20 of them, in firing order. Nothing written. */
+export const BackfillDryRunSchema = z.strictObject({ dry_run: z.literal(true), total: z.int().min(0), first: z.array(InstantSchema).max(BACKFILL_DRY_RUN_INSTANTS) });
+export type BackfillDryRun = z.infer<typeof BackfillDryRunSchema>;
+export const BackfillAnswer = z.strictObject({ backfill: BackfillSchema });
+export const BackfillScheduleAnswer = z.union([BackfillAnswer, BackfillDryRunSchema]);
+export const BackfillIdParams = z.strictObject({ backfill_id: z.string().min(1).max(200) });
+/** `list_backfills`: the scheduler's backfills, or one schedule's (`schedule_id`: id or alias). */
+export const ListBackfillsParams = z.strictObject({
+  schedule_id: z.string().min(1).max(200).optional(),
+  start_backfill_id: z.string().max(200).nullable().optional(),
+});
+/** `list_backfills`: 20 a page, newest first; `last_backfill_id` null on the last page. */
+export const BackfillListPage = z.strictObject({ backfills: z.array(BackfillSchema), last_backfill_id: IdSchema.nullable() });
 
 /** `{schedule}`: the answer of `create_schedule`, `get_schedule` and `update_schedule`. */
 export const ScheduleAnswer = z.strictObject({ schedule: ScheduleSchema });
@@ -612,6 +705,10 @@ export const SCHEDULER_COMMANDS = {
   replay_dead_letter: { params: DeadLetterIdParams, answer: ReplayAnswer, summary: 'Fire a dead letter\'s occurrence again now, as a manual run linked to it.' },
   dismiss_dead_letter: { params: DeadLetterIdParams, answer: EmptyAnswer, summary: 'Remove a dead letter from the list.' },
   list_activity: { params: ListActivityParams, answer: ActivityListPage, summary: 'Who changed what (SPEC §15): the scheduler\'s activity, or one schedule\'s, 20 a page, newest first.' },
+  backfill_schedule: { params: BackfillScheduleParams, answer: BackfillScheduleAnswer, summary: 'Fire a schedule\'s past occurrences in (from, to] (SPEC §18.1); `dry_run: true` answers the count and the first 20 instants and writes nothing.' },
+  list_backfills: { params: ListBackfillsParams, answer: BackfillListPage, summary: 'Backfills of the scheduler, or of one schedule, 20 a page, newest first, with their progress.' },
+  get_backfill: { params: BackfillIdParams, answer: BackfillAnswer, summary: 'One backfill and its progress: total, fired, succeeded, failed, in flight, state.' },
+  cancel_backfill: { params: BackfillIdParams, answer: BackfillAnswer, summary: 'Stop a running backfill: nothing more of it fires (what is in flight ends as it would).' },
   get_signing_secret: { params: SigningSecretParams, answer: SigningSecretAnswer, summary: 'Admins: the scheduler\'s webhook signing secret, in clear only the first time it is asked for (SPEC §13.1).' },
   rotate_signing_secret: { params: SigningSecretParams, answer: SigningSecretAnswer, summary: 'Admins: a new webhook signing secret, shown in this answer; the previous one signs 24 h more (SPEC §13.1).' },
   list_alert_rules: { params: ListAlertRulesParams, answer: AlertRuleListAnswer, summary: 'The alert rules of the scheduler (SPEC §17); with `schedule_id`, those that apply to that schedule.' },

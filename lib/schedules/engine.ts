@@ -39,6 +39,7 @@ export const schedulerEngine: Engine = createEngine({
 
 /** `schedulerEngine`'s verbs, for callers that name no facade (tests, benches, scripts). */
 export const fireDue: Engine['fireDue'] = (opts) => schedulerEngine.fireDue(opts);
+export const fireBackfills: Engine['fireBackfills'] = (opts) => schedulerEngine.fireBackfills(opts);
 export const fireOccurrence: Engine['fireOccurrence'] = (opts) => schedulerEngine.fireOccurrence(opts);
 export const fireRetry: Engine['fireRetry'] = (opts) => schedulerEngine.fireRetry(opts);
 export const deliverEach: Engine['deliverEach'] = (...args) => schedulerEngine.deliverEach(...args);

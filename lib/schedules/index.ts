@@ -12,11 +12,12 @@ export { setMetricsPerSchedule } from './save/set-metrics-per-schedule';
 export { listDeadLetters, countDeadLetters, listedDeadLettersOfRuns, toDeadLetter, DEAD_LETTERS_PAGE_SIZE } from './runs/dead-letters';
 // Run now, replay and dismiss, each with its activity entry (SPEC §15): every caller records who did it.
 export { runSchedule } from './runs/run-schedule';
+export { backfillSchedule, cancelBackfill, dryRunBackfill, getBackfill, listBackfills, BACKFILLS_PAGE_SIZE, type BackfillScheduleOptions } from './runs/backfills';
 export { checkIn, checkinKindOf, outcomeMessageOf, type CheckInOptions } from './runs/check-in';
 export { replayDeadLetter, dismissDeadLetter } from './runs/dead-letters';
 export { listActivity, recordActivity, recordActivities, recordAutomaticPauses, toActivityEntry, ACTIVITY_PAGE_SIZE, type ActivityBy, type ActivityInput } from './activity';
 // The fire engine as the product composes it (SPEC §8, §12, §13): lib/engine with the domain's facts and activity log.
-export { schedulerEngine, SCHEDULER_FACTS, fireDue, fireOccurrence, fireRetry, deliverEach, recordDelivered, deliverAndRecord, sendDueDeadLetters } from './engine';
+export { schedulerEngine, SCHEDULER_FACTS, fireDue, fireBackfills, fireOccurrence, fireRetry, deliverEach, recordDelivered, deliverAndRecord, sendDueDeadLetters } from './engine';
 export {
   afterFailedAttempt,
   cancelUndeliverable,

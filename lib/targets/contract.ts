@@ -135,7 +135,7 @@ type ResultSchema = AnyTargetContract['results'][number];
 export const TARGET_RESULT_SCHEMAS = TARGET_CONTRACTS.flatMap((c): ResultSchema[] => [...c.results]) as [ResultSchema, ...ResultSchema[]];
 
 export type { CatalogRef, TargetContract, TargetWords } from './define';
-export { PAYLOAD_MAX_BYTES, RUN_STATUSES, RUN_TRIGGERS, type RunStatus, type RunTrigger } from './define';
+export { backfillTrigger, PAYLOAD_MAX_BYTES, RUN_STATUSES, RUN_TRIGGERS, triggerParts, type FireTrigger, type RunStatus, type RunTrigger } from './define';
 export * from './workflow/contract';
 export * from './http/contract';
 export * from './aws/contract';

@@ -3,7 +3,7 @@
  * (aws), and the ids that stay the same across an occurrence's attempts so receivers can de-duplicate.
  */
 import { createHash } from 'node:crypto';
-import type { RunTrigger } from './define';
+import type { FireTrigger } from './define';
 import { arnPartition } from '../config';
 
 /** Namespace of the occurrence ids (a fixed random UUID; changing it changes every id). */
@@ -15,7 +15,7 @@ export interface OccurrenceKey {
   /** The occurrence instant (UTC); for a manual fire, the instant it was asked for. */
   scheduledFor: Date;
   /** `schedule` or `manual`: a manual fire (a replay, a run now) is a new delivery with its own id. */
-  trigger: RunTrigger;
+  trigger: FireTrigger;
 }
 
 /**

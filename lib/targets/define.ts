@@ -6,6 +6,7 @@
  * contract, the form, the history and the dead letters iterate that list and never branch on a
  * type's name (docs/architecture.md "Adding a target type").
  */
+import type { FireTrigger } from '../db/contract';
 import { z } from 'zod';
 
 /**
@@ -22,9 +23,33 @@ import { z } from 'zod';
 export const RUN_STATUSES = ['success', 'limit_exceeded', 'invocation_error', 'skipped'] as const;
 export type RunStatus = (typeof RUN_STATUSES)[number];
 
-/** `schedule` (an occurrence) or `manual` (run now, replay: keyed apart from occurrences). */
-export const RUN_TRIGGERS = ['schedule', 'manual'] as const;
+/**
+ * `schedule` (an occurrence), `manual` (run now, replay: keyed apart from occurrences) or `backfill`
+ * (SPEC §18.1: a backfill's fire of a past occurrence, keyed apart from both), as answers name them.
+ */
+export const RUN_TRIGGERS = ['schedule', 'manual', 'backfill'] as const;
 export type RunTrigger = (typeof RUN_TRIGGERS)[number];
+
+/**
+ * The trigger a fire carries and its run and pending attempt store (`runs.trigger`,
+ * `pending_attempts.trigger`): a backfill's names its backfill, so the UNIQUE (schedule_id,
+ * scheduled_for, trigger, attempt) keys keep each backfill's fires apart from the schedule's own, from
+ * manual ones and from another backfill's of the same occurrence (docs/decisions.md 290), and its
+ * occurrence id (SPEC §13.1 webhook-id) differs from theirs.
+ */
+export type { FireTrigger } from '../db/contract';
+
+/** The stored trigger of backfill `backfillId`'s fires. */
+export function backfillTrigger(backfillId: string): FireTrigger {
+  return `backfill:${backfillId}`;
+}
+
+/** A stored trigger as answers name it: `backfill:<id>` is `backfill` with its `backfillId`; null for a value no fire stores. */
+export function triggerParts(stored: string): { trigger: RunTrigger; backfillId: string | null } | null {
+  if (stored === 'schedule' || stored === 'manual') return { trigger: stored, backfillId: null };
+  if (stored.startsWith('backfill:') && stored.length > 9) return { trigger: 'backfill', backfillId: stored.slice(9) };
+  return null;
+}
 
 /** Codes a target schema's custom issue may carry (`params.code`); the rest are `invalid_request_body`. */
 export type TargetIssueCode = 'invalid_invocation_target' | 'invalid_workflow_reference';

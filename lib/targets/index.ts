@@ -98,7 +98,7 @@ export type {
   TargetDriver,
 } from './driver';
 export { defineDriver, fireContextOf } from './driver';
-export { defineTargetContract, refuse, RUN_STATUSES, RUN_TRIGGERS, type RunStatus, type RunTrigger, type TargetIssueCode } from './define';
+export { backfillTrigger, defineTargetContract, refuse, RUN_STATUSES, RUN_TRIGGERS, triggerParts, type FireTrigger, type RunStatus, type RunTrigger, type TargetIssueCode } from './define';
 export { deliverHttp, buildWebhookRequest, sendHttpRequest, WEBHOOK_USER_AGENT, type HttpDeliveryRequest, type HttpSentRequest } from './http/deliver';
 export { deliverAws, classifyAwsError, AWS_OPERATIONS, type AwsDeliveryRequest, type AwsSentRequest } from './aws/deliver';
 export { defaultEvent, occurrenceId, scheduleArn, type DefaultEvent, type OccurrenceKey } from './default-event';

@@ -4,13 +4,15 @@
  * or twice when a crash interrupted the first send — and then the run must say so
  * (`repeated_delivery` or `delivery_interrupted`). Never three times, never zero.
  */
-import { occurrenceId } from '../targets';
+import { occurrenceId, type FireTrigger } from '../targets';
 
 /** A run as the check reads it: the occurrence it belongs to and its stored result. */
 export interface RunForDeliveries {
   scheduleId: string;
   scheduledFor: Date;
   result: unknown;
+  /** Its stored trigger (`schedule` when absent; a backfill's names it, SPEC §18.1). */
+  trigger?: string;
 }
 
 /**
@@ -23,7 +25,7 @@ export function repeatedDeliveries(runs: RunForDeliveries[], deliveryIds: Iterab
   const problems: string[] = [];
   let repeated = 0;
   for (const r of runs) {
-    const id = occurrenceId({ scheduleId: r.scheduleId, scheduledFor: r.scheduledFor, trigger: 'schedule' });
+    const id = occurrenceId({ scheduleId: r.scheduleId, scheduledFor: r.scheduledFor, trigger: (r.trigger ?? 'schedule') as FireTrigger });
     const n = sends.get(id) ?? 0;
     const result = (r.result ?? {}) as { repeated_delivery?: boolean; error?: string };
     const saysRepeated = result.repeated_delivery === true || result.error === 'delivery_interrupted';

@@ -8,7 +8,25 @@
 import { revalidatePath } from 'next/cache';
 import { redirect } from 'next/navigation';
 import type { ActionResult, SaveMeta, SaveResult } from '@/components/action-result';
-import { createSchedule, deleteSchedule, describeScheduleDeletion, dismissDeadLetter, getSchedule, replayDeadLetter, runSchedule, setAllEnabled, updateSchedule, type RunStatus } from '@/lib/schedules';
+import {
+  backfillSchedule,
+  cancelBackfill,
+  createSchedule,
+  deleteSchedule,
+  describeScheduleDeletion,
+  dismissDeadLetter,
+  dryRunBackfill,
+  getSchedule,
+  replayDeadLetter,
+  runSchedule,
+  setAllEnabled,
+  updateSchedule,
+  type Backfill,
+  type BackfillDryRun,
+  type RunStatus,
+} from '@/lib/schedules';
+import { resolveLocalTime } from '@/lib/cron';
+import { DomainError } from '@/lib/errors';
 import { schedulerAction } from '@/app/lib/server';
 import type { CatalogAnswer } from '@/components/catalog/catalog-answer';
 import { deleteBlob } from '@/lib/workflows';
@@ -64,6 +82,69 @@ export async function runScheduleAction(revisionId: string, scheduleId: string):
     revalidatePath(gridPath(revisionId));
     revalidatePath(schedulePath(revisionId, run.schedule_id));
     return { runId: run.id, status: run.status };
+  });
+}
+
+/** A backfill's range as the Backfill… dialog sends it: local wall times (`YYYY-MM-DDTHH:mm`) in the schedule's zone. */
+export interface BackfillRequest {
+  from: string;
+  to: string;
+  timezone: string;
+  reprocess?: 'missing' | 'failed' | 'all';
+  maxConcurrency?: number;
+  order?: 'oldest_first' | 'newest_first';
+}
+
+/** A local wall time of the dialog in `zone` → its instant (SPEC §7.1's rule for a time a DST change skips or repeats). */
+function instantOf(local: string, zone: string, path: string): Date {
+  try {
+    return resolveLocalTime(local.length === 16 ? `${local}:00` : local, zone);
+  } catch {
+    throw new DomainError('invalid_backfill_range', `${path} must be a date and time such as 2026-01-31T09:00`, { path });
+  }
+}
+
+/** `backfill_schedule` (SPEC §18.1), with `dryRun`: the count and the first instants, nothing written. */
+export async function backfillScheduleAction(revisionId: string, scheduleId: string, req: BackfillRequest, dryRun: boolean): Promise<ActionResult<{ dryRun?: BackfillDryRun; backfill?: Backfill }>> {
+  return schedulerAction(revisionId, async (ctx) => {
+    const opts = {
+      ...ctx,
+      scheduleRef: scheduleId,
+      from: instantOf(req.from, req.timezone, 'from'),
+      to: instantOf(req.to, req.timezone, 'to'),
+      reprocess: req.reprocess,
+      maxConcurrency: req.maxConcurrency,
+      order: req.order,
+    };
+    if (dryRun) return { dryRun: await dryRunBackfill(opts) };
+    const backfill = await backfillSchedule(opts);
+    revalidatePath(schedulePath(revisionId, scheduleId));
+    return { backfill };
+  });
+}
+
+/** `cancel_backfill` (SPEC §18.1). */
+export async function cancelBackfillAction(revisionId: string, scheduleId: string, backfillId: string): Promise<ActionResult<{ backfill: Backfill }>> {
+  return schedulerAction(revisionId, async (ctx) => {
+    const backfill = await cancelBackfill({ ...ctx, backfillRef: backfillId });
+    revalidatePath(schedulePath(revisionId, scheduleId));
+    return { backfill };
+  });
+}
+
+/**
+ * **Resume with catch-up** (SPEC §18.2): enable a disabled schedule (it continues from now) and start a
+ * backfill of the occurrences it missed while paused (`missing`, from when it was paused to now).
+ */
+export async function resumeWithCatchUpAction(revisionId: string, scheduleId: string): Promise<ActionResult<{ backfill: Backfill | null }>> {
+  return schedulerAction(revisionId, async (ctx) => {
+    const before = await getSchedule({ ...ctx, scheduleRef: scheduleId });
+    const pausedAt = before.paused?.at ? new Date(before.paused.at) : null;
+    await updateSchedule({ ...ctx, scheduleRef: scheduleId, input: { enabled: true }, expectedVersion: before.version });
+    const backfill = pausedAt && pausedAt < ctx.now ? await backfillSchedule({ ...ctx, scheduleRef: scheduleId, from: pausedAt, to: ctx.now, reprocess: 'missing', maxConcurrency: 1 }) : null;
+    revalidatePath(gridPath(revisionId));
+    revalidatePath(schedulePath(revisionId, scheduleId));
+    return { backfill };
   });
 }
 

@@ -185,6 +185,26 @@ describe('§3.1 scheduler_blobhub answers match SCHEDULER_COMMANDS', () => {
     await ok(rev, sch('delete_schedule', { schedule_id: once.schedule.id }));
   });
 
+  it('the §18 backfill commands: backfill_schedule (and its dry run), get, list, cancel; catch_up on a schedule', async () => {
+    const rev = ctx.schedulerRevisionId;
+    const { schedule } = await ok(rev, sch('create_schedule', {
+      alias: 'contract-backfill', repeat: 'recurring_cron', cron_expression: '* * * * ? *', timezone: 'UTC', invocation_target: TARGET,
+      catch_up: { window_seconds: 600, mode: 'all', max_burst: 3 },
+    }));
+    expect(schedule.catch_up).toEqual({ window_seconds: 600, mode: 'all', max_burst: 3 });
+    const to = new Date(Math.floor(Date.now() / 60_000) * 60_000 - 60_000);
+    const range = { schedule_id: 'contract-backfill', from: new Date(to.getTime() - 30 * 60_000).toISOString(), to: to.toISOString() };
+    expect(await ok(rev, sch('backfill_schedule', { ...range, dry_run: true }))).toMatchObject({ dry_run: true, total: 30 });
+    const { backfill } = await ok(rev, sch('backfill_schedule', { ...range, max_concurrency: 2, order: 'newest_first', reprocess: 'all' }));
+    expect(backfill).toMatchObject({ state: 'running', total: 30, fired: 0, order: 'newest_first' });
+    await ok(rev, sch('get_backfill', { backfill_id: backfill.id }));
+    expect((await ok(rev, sch('list_backfills', { schedule_id: schedule.id }))).backfills).toHaveLength(1);
+    expect((await ok(rev, sch('cancel_backfill', { backfill_id: backfill.id }))).backfill.state).toBe('cancelled');
+    const tooLarge = await command(rev, sch('backfill_schedule', { ...range, from: new Date(to.getTime() - 10_001 * 60_000).toISOString() }));
+    expect([tooLarge.status, tooLarge.body.error.code]).toEqual([400, 'backfill_too_large']);
+    await ok(rev, sch('delete_schedule', { schedule_id: schedule.id }));
+  });
+
   it('the signing secret commands (admins): shown once, then its hint; a rotation shows the new one', async () => {
     const rev = ctx.schedulerRevisionId;
     const first = await ok(rev, sch('get_signing_secret'));

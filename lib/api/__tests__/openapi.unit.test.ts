@@ -42,7 +42,7 @@ function refsIn(node: unknown, out: string[] = []): string[] {
 const ALL_COMMANDS = Object.entries(ENGINE_COMMANDS).flatMap(([engine, table]) => Object.entries(table).map(([command, contract]) => ({ engine, command, contract })));
 
 describe('§3 the OpenAPI 3.1 document covers every command, request and response', () => {
-  it('lists the twenty scheduler commands (SPEC §3.1, §12.3, §13.1, §15, §16.3, §17) and the fifteen workflow commands', () => {
+  it('lists the twenty-four scheduler commands (SPEC §3.1, §12.3, §13.1, §15, §16.3, §17, §18.1) and the fifteen workflow commands', () => {
     expect(doc.openapi).toBe('3.1.0');
     expect(Object.keys(SCHEDULER_COMMANDS)).toEqual([
       'create_schedule',
@@ -58,6 +58,10 @@ describe('§3 the OpenAPI 3.1 document covers every command, request and respons
       'replay_dead_letter',
       'dismiss_dead_letter',
       'list_activity',
+      'backfill_schedule',
+      'list_backfills',
+      'get_backfill',
+      'cancel_backfill',
       'get_signing_secret',
       'rotate_signing_secret',
       'list_alert_rules',

@@ -13,6 +13,7 @@
  * Both: the range `due_at <= now` is read through the `pending_attempts(due_at)` index, oldest first.
  */
 import type { Tx } from '../client';
+import type { FireTrigger } from '../contract';
 import { dialectOfDb } from '../client';
 import { queryRows } from './run-sql';
 import { FIRING_COLUMNS, toFiringSchedule, type FiringSchedule } from './claim-due';
@@ -26,8 +27,8 @@ import { rawBoolean, rawInstant, rawJson, rawText, rawTextOrNull } from './sched
 export interface ClaimedRetry {
   pendingId: string;
   scheduledFor: Date;
-  /** `schedule`, or `manual` (a run now or replay whose delivery was interrupted). */
-  trigger: 'schedule' | 'manual';
+  /** `schedule`, `manual` (a run now or replay whose delivery was interrupted) or a backfill's (SPEC §18.1). */
+  trigger: FireTrigger;
   attempt: number;
   /** Stored in flight by a claim whose process died: a recovery (SPEC §13). */
   inFlight: boolean;
@@ -104,7 +105,7 @@ async function take(tx: Tx, rows: Record<string, unknown>[]): Promise<ClaimedRet
     .map((r) => ({
       pendingId: rawText('pending_attempts.id', r.pending_id),
       scheduledFor: rawInstant(r.pending_scheduled_for)!,
-      trigger: r.pending_trigger === 'manual' ? ('manual' as const) : ('schedule' as const),
+      trigger: fireTriggerOf(r.pending_trigger),
       attempt: Number(r.pending_attempt),
       inFlight: rawBoolean(r.pending_in_flight),
       deliveries: Number(r.pending_deliveries),
@@ -117,3 +118,10 @@ async function take(tx: Tx, rows: Record<string, unknown>[]): Promise<ClaimedRet
     }));
 }
 
+/** A stored `pending_attempts.trigger` as the fire path carries it (a backfill's names its backfill). */
+function fireTriggerOf(raw: unknown): FireTrigger {
+  const text = rawText('pending_attempts.trigger', raw);
+  if (text === 'manual' || text === 'schedule') return text;
+  if (text.startsWith('backfill:')) return text as FireTrigger;
+  throw new Error(`pending_attempts.trigger holds ${JSON.stringify(text)}, which no fire stores`);
+}

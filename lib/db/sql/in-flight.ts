@@ -49,11 +49,12 @@ export async function renewInFlight(tx: Tx, ids: string[], until: Date): Promise
 /**
  * Still deliverable (SPEC §12.2, §13): the row is in flight and, for a scheduled attempt, its schedule
  * is enabled. Disabling a schedule cancels its attempts not yet sent; a deleted schedule took its rows
- * with it (cascade). A manual fire (run now, replay) is delivered whatever the schedule's state.
+ * with it (cascade). A manual fire (run now, replay) and a backfill's (SPEC §18.1, decision 294) are
+ * delivered whatever the schedule's state.
  */
 const DELIVERABLE = {
-  sqlite: "p.in_flight = 1 AND (p.trigger = 'manual' OR EXISTS (SELECT 1 FROM schedules s WHERE s.id = p.schedule_id AND s.enabled = 1))",
-  postgresql: "p.in_flight AND (p.trigger = 'manual' OR EXISTS (SELECT 1 FROM schedules s WHERE s.id = p.schedule_id AND s.enabled))",
+  sqlite: "p.in_flight = 1 AND (p.trigger <> 'schedule' OR EXISTS (SELECT 1 FROM schedules s WHERE s.id = p.schedule_id AND s.enabled = 1))",
+  postgresql: "p.in_flight AND (p.trigger <> 'schedule' OR EXISTS (SELECT 1 FROM schedules s WHERE s.id = p.schedule_id AND s.enabled))",
 } as const;
 
 /** Param: JSON array of pending ids. */

@@ -38,3 +38,4 @@ export { claimDeadLetterSends, type DeadLetterSend } from './dead-letter-sends';
 export { claimAlertSends, type AlertSend } from './alert-sends';
 export { findInProgress, releaseBuffered, BUFFERED_DUE_AT, type InProgress } from './overlap';
 export { lockScheduleOfRun, endRunOutcome, startRunOutcome, DURATION_MAX_MS } from './check-in';
+export { claimBackfillOccurrences, countBackfillEnded, finishBackfill, lockRunningBackfills, readFiringSchedules, type RunningBackfill } from './backfills';

@@ -6,7 +6,7 @@
  * column. The fire path reads a subset of the columns (`FiringSchedule`, claim-due.ts) through the
  * same decoders.
  */
-import { AFTER_COMPLETION_ACTIONS, CREATOR_TYPES, OVERLAP_POLICIES, REPEATS, SCHEDULE_STATES, type AfterCompletionAction, type CreatorType, type OverlapPolicy, type PauserType, type Repeat, type ScheduleState } from '../contract';
+import { AFTER_COMPLETION_ACTIONS, CATCH_UP_MODES, CREATOR_TYPES, OVERLAP_POLICIES, REPEATS, SCHEDULE_STATES, type AfterCompletionAction, type CatchUpMode, type CreatorType, type OverlapPolicy, type PauserType, type Repeat, type ScheduleState } from '../contract';
 
 /** A `schedules` row, camelCase like the Prisma model (see prisma/schema.prisma for each column). */
 export interface ScheduleRecord {
@@ -55,6 +55,10 @@ export interface ScheduleRecord {
   completionExpectSeconds: number | null;
   /** SPEC §16.2. */
   overlapPolicy: OverlapPolicy;
+  /** SPEC §18.2 `catch_up`: all three null when the schedule sets none. */
+  catchUpWindowSeconds: number | null;
+  catchUpMode: CatchUpMode | null;
+  catchUpMaxBurst: number | null;
   createdAt: Date;
   updatedAt: Date;
 }
@@ -135,6 +139,9 @@ const COLUMNS: { [K in keyof ScheduleRecord]: { column: string; decode: (v: unkn
   version: { column: 'version', decode: (v) => Number(v) },
   completionExpectSeconds: { column: 'completion_expect_seconds', decode: rawIntOrNull },
   overlapPolicy: { column: 'overlap_policy', decode: (v) => oneOf(OVERLAP_POLICIES, 'overlap_policy', v) },
+  catchUpWindowSeconds: { column: 'catch_up_window_seconds', decode: rawIntOrNull },
+  catchUpMode: { column: 'catch_up_mode', decode: (v) => (v === null || v === undefined ? null : oneOf(CATCH_UP_MODES, 'catch_up_mode', v)) },
+  catchUpMaxBurst: { column: 'catch_up_max_burst', decode: rawIntOrNull },
   createdAt: { column: 'created_at', decode: (v) => instant('created_at', v) },
   updatedAt: { column: 'updated_at', decode: (v) => instant('updated_at', v) },
 };
@@ -160,13 +167,13 @@ export function toScheduleRecord(r: Record<string, unknown>): ScheduleRecord {
 }
 
 /** The columns Prisma's model API types as plain text that the record narrows. */
-type EnumKeys = 'repeat' | 'actionAfterCompletion' | 'pausedByType' | 'state' | 'createdByType' | 'overlapPolicy';
+type EnumKeys = 'repeat' | 'actionAfterCompletion' | 'pausedByType' | 'state' | 'createdByType' | 'overlapPolicy' | 'catchUpMode';
 
 /**
  * A row as a reader may hold it (a parsed record, or Prisma's model row whose enum columns are plain
  * text; with or without its revision).
  */
-export type ScheduleRowLike = Omit<ScheduleRecord, 'revisionId' | EnumKeys> & { [K in EnumKeys]: string | (K extends 'pausedByType' ? null : never) } & { revisionId?: string };
+export type ScheduleRowLike = Omit<ScheduleRecord, 'revisionId' | EnumKeys> & { [K in EnumKeys]: string | (K extends 'pausedByType' | 'catchUpMode' ? null : never) } & { revisionId?: string };
 
 /**
  * A row of Prisma's model API (or a record already parsed) as the domain's record: its enum columns
@@ -182,5 +189,6 @@ export function scheduleRecordOf<R extends ScheduleRowLike>(row: R): Omit<R, Enu
     state: COLUMNS.state.decode(row.state),
     createdByType: COLUMNS.createdByType.decode(row.createdByType),
     overlapPolicy: COLUMNS.overlapPolicy.decode(row.overlapPolicy),
+    catchUpMode: COLUMNS.catchUpMode.decode(row.catchUpMode),
   };
 }

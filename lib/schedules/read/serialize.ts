@@ -3,7 +3,7 @@
  * instants are ISO 8601 UTC with `Z`.
  */
 import { rawOneOf, scheduleRecordOf, type ScheduleRecord, type ScheduleRowLike, type RunOutcomeColumns } from '../../db';
-import { driverOf } from '../../targets';
+import { driverOf, triggerParts } from '../../targets';
 import { DEFAULT_TARGET_TYPE, EVENTBRIDGE_DEFAULT_RETRY, EXHAUSTED_REASONS, RUN_OUTCOMES, RUN_STATUSES, RUN_TRIGGERS, storedTargetFields, type Paused, type TargetFields, type Run, type RunResult, type Schedule } from '../contract';
 
 /** A `schedules` row as answers read it: the row codec's record, or Prisma's model row (parsed by the codec); without its revision. */
@@ -34,6 +34,9 @@ export function toSchedule(stored: ScheduleRow): Schedule {
     ...(row.pauseAfterFailures !== null ? { pause_after_failures: row.pauseAfterFailures } : {}),
     ...(row.completionExpectSeconds !== null ? { completion: { expect_within_seconds: row.completionExpectSeconds } } : {}),
     ...(row.overlapPolicy !== 'allow_all' ? { overlap_policy: row.overlapPolicy } : {}),
+    ...(row.catchUpMode !== null
+      ? { catch_up: { window_seconds: row.catchUpWindowSeconds ?? 0, mode: row.catchUpMode, ...(row.catchUpMaxBurst !== null ? { max_burst: row.catchUpMaxBurst } : {}) } }
+      : {}),
     state: row.state,
     ...targetFields(row.invocationTargetType, row.invocationTarget),
     next_fire_at: row.nextFireAt ? row.nextFireAt.toISOString() : null,
@@ -82,13 +85,20 @@ export interface RunRow extends RunOutcomeColumns {
   createdAt: Date;
 }
 
+/** A stored `runs.trigger` → `trigger` (and `backfill_id` for a backfill's, SPEC §18.1). */
+export function triggerOf(stored: string): Pick<Run, 'trigger' | 'backfill_id'> {
+  const parts = triggerParts(stored);
+  if (!parts) return { trigger: rawOneOf(RUN_TRIGGERS, 'runs.trigger', stored) };
+  return parts.backfillId ? { trigger: parts.trigger, backfill_id: parts.backfillId } : { trigger: parts.trigger };
+}
+
 /** A `runs` row → its wire shape (SPEC §8.1, §16.1). */
 export function toRun(row: RunRow): Run {
   return {
     id: row.id,
     schedule_id: row.scheduleId,
     scheduled_for: row.scheduledFor.toISOString(),
-    trigger: rawOneOf(RUN_TRIGGERS, 'runs.trigger', row.trigger),
+    ...triggerOf(row.trigger),
     created_at: row.createdAt.toISOString(),
     ...targetFields(row.invocationTargetType, row.invocationTarget),
     ...(row.description != null ? { description: row.description } : {}),

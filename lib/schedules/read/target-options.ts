@@ -11,8 +11,9 @@
  */
 import { blobRoles, readableBy, visibleOrgIds, type Actor } from '../../auth';
 import { countEnabled, findLastRuns, findPendingRetries, rawOneOf, type Db } from '../../db';
+import { triggerOf } from './serialize';
 import { requireSchedulerRole } from '../access';
-import { RUN_OUTCOMES, RUN_STATUSES, RUN_TRIGGERS, type PendingRetry, type RunOutcomeState, type RunStatus, type RunTrigger, type TargetOptions } from '../contract';
+import { RUN_OUTCOMES, RUN_STATUSES, type PendingRetry, type RunOutcomeState, type RunStatus, type RunTrigger, type TargetOptions } from '../contract';
 
 /** Most sessions and definitions offered in the pickers, so a huge catalog cannot blow up a page. */
 const OPTIONS_MAX = 500;
@@ -91,7 +92,7 @@ export async function lastRunStatuses(opts: {
   await requireSchedulerRole(db, actor, revision.blobId, 'read');
   const out: Record<string, LastRun> = {};
   for (const [scheduleId, run] of await findLastRuns(db, revision.id, scheduleIds, RUN_STATUSES)) {
-    out[scheduleId] = { status: rawOneOf(RUN_STATUSES, 'runs.status', run.status), trigger: rawOneOf(RUN_TRIGGERS, 'runs.trigger', run.trigger), created_at: run.createdAt.toISOString(), outcome: run.outcome === null ? null : rawOneOf(RUN_OUTCOMES, 'runs.outcome', run.outcome) };
+    out[scheduleId] = { status: rawOneOf(RUN_STATUSES, 'runs.status', run.status), trigger: triggerOf(run.trigger).trigger, created_at: run.createdAt.toISOString(), outcome: run.outcome === null ? null : rawOneOf(RUN_OUTCOMES, 'runs.outcome', run.outcome) };
   }
   return out;
 }

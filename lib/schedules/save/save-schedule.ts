@@ -31,6 +31,10 @@ export interface SavedFields extends ScheduleTiming {
   completionExpectSeconds: number | null;
   /** SPEC §16.2. */
   overlapPolicy: 'allow_all' | 'skip' | 'buffer_one';
+  /** SPEC §18.2 `catch_up`, all null when none. */
+  catchUpWindowSeconds: number | null;
+  catchUpMode: 'all' | 'latest' | 'none' | null;
+  catchUpMaxBurst: number | null;
   enabled: boolean;
   invocationTargetType: TargetFields['invocation_target_type'];
   invocationTarget: TargetFields['invocation_target'];
@@ -252,6 +256,9 @@ export async function checkSchedule(db: Tx, request: SaveRequest, opts: CheckSch
     pauseAfterFailures: input.pause_after_failures ?? null,
     completionExpectSeconds: input.completion?.expect_within_seconds ?? null,
     overlapPolicy: input.overlap_policy ?? 'allow_all',
+    catchUpWindowSeconds: input.catch_up?.window_seconds ?? null,
+    catchUpMode: input.catch_up?.mode ?? null,
+    catchUpMaxBurst: input.catch_up?.max_burst ?? null,
     enabled,
     invocationTargetType: type,
     invocationTarget: target as TargetFields['invocation_target'],

@@ -151,6 +151,7 @@ async function checkUpdate(tx: Tx, opts: UpdateScheduleOptions, patch: ScheduleU
     pause_after_failures: current.pause_after_failures,
     completion: current.completion,
     overlap_policy: current.overlap_policy,
+    catch_up: current.catch_up,
     // An invocation_target sent without its type keeps the stored type (only fields sent change).
     invocation_target_type: current.invocation_target_type,
     invocation_target: current.invocation_target,

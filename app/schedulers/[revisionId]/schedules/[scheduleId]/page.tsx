@@ -23,6 +23,7 @@ import { eventBridgeViewOfScheduler, scheduleArn } from '@/lib/api';
 import {
   getSchedule,
   inProgressRun,
+  listBackfills,
   listedDeadLettersOfRuns,
   listRuns,
   pendingRetries,
@@ -33,7 +34,9 @@ import {
   type Schedule,
 } from '@/lib/schedules';
 import { findDeletedExecutions } from '@/lib/workflows';
-import { deleteScheduleAction, describeScheduleDeletionAction, runScheduleAction, setEnabledAction } from '../../actions';
+import { backfillScheduleAction, cancelBackfillAction, deleteScheduleAction, describeScheduleDeletionAction, resumeWithCatchUpAction, runScheduleAction, setEnabledAction } from '../../actions';
+import { BackfillPanel } from '@/components/backfill-panel';
+import { ResumeWithCatchUp } from '@/components/resume-with-catch-up';
 
 export const dynamic = 'force-dynamic';
 export const metadata: Metadata = { title: 'Schedule' };
@@ -136,6 +139,9 @@ export default async function SchedulePage({ params, searchParams }: Props) {
     inProgressRun({ db, actor, revision, scheduleId: schedule.id }),
   ]);
   const pending = pendingBySchedule[schedule.id] ?? [];
+  // SPEC §18.1: the schedule's latest backfills with their progress; the page refreshes every second while one runs.
+  const { backfills } = await listBackfills({ db, actor, revision, scheduleRef: schedule.id, pageSize: 5 });
+  const backfilling = backfills.some((b) => b.state === 'running');
   const status = oneOf(param(sp, 'status'), RUN_STATUSES);
   const runsCursor = param(sp, 'runs') || null;
   // The cursors of the newer pages this one was reached through, for "← Newer" (components/cursor-pager.tsx).
@@ -176,7 +182,7 @@ export default async function SchedulePage({ params, searchParams }: Props) {
   return (
     <Suspense>
       <div className="page">
-        <AutoRefresh intervalMs={5000} />
+        <AutoRefresh intervalMs={backfilling ? 1000 : 5000} />
         <Breadcrumbs items={[{ label: 'Schedulers', href: '/schedulers' }, { label: scheduler.name, href: base }, { label }]} />
         <div className="page-header">
           <div>
@@ -203,6 +209,9 @@ export default async function SchedulePage({ params, searchParams }: Props) {
         </div>
 
         {!schedule.enabled && schedule.paused ? <PausedNotice paused={schedule.paused} who={pauser ?? null} /> : null}
+        {!schedule.enabled && schedule.state === 'active' && scheduler.role !== 'read' ? (
+          <ResumeWithCatchUp scheduleId={schedule.id} pausedAt={schedule.paused?.at ?? null} timezone={schedule.timezone} resume={resumeWithCatchUpAction.bind(null, revisionId)} />
+        ) : null}
         {inProgress ? (
           <p className="alert alert-info" data-testid="in-progress">
             In progress since <ZonedTime instant={inProgress.since} zone={schedule.timezone} /> ({inProgress.outcome === 'running' ? 'started' : 'delivered, no check-in yet'})
@@ -408,6 +417,15 @@ export default async function SchedulePage({ params, searchParams }: Props) {
             />
           ) : null}
         </section>
+
+        <BackfillPanel
+          scheduleId={schedule.id}
+          timezone={schedule.timezone}
+          backfills={backfills}
+          canWrite={scheduler.role !== 'read'}
+          canBackfill={schedule.state === 'active'}
+          actions={{ backfill: backfillScheduleAction.bind(null, revisionId), cancel: cancelBackfillAction.bind(null, revisionId) }}
+        />
 
         <ActivityPanel list={{ db, actor, revision, scheduleRef: schedule.id }} limit={10} scheduleHref={(id) => `${base}/schedules/${id}`} />
       </div>
