@@ -39,11 +39,17 @@ export function shapeNamed(name: string): Shape {
 }
 
 const patterns = new Map<string, RegExp | null>();
-/** The model's (Java) pattern as a whole-string JS RegExp; null if JS cannot compile it (never the case today). */
+/**
+ * The model's (Java) pattern as a whole-string JS RegExp; null if JS cannot compile it (never the case
+ * today). The model's ARN patterns admit one partition segment (`arn:aws(-[a-z]+)?:`), which refuses
+ * `aws-us-gov` and `aws-iso-b`, partitions whose ARNs the product issues (SPEC §14): AWS's own endpoint
+ * in such a partition accepts them, so the partition part takes any number of segments here
+ * (decision 317). The refusal still quotes the model's pattern.
+ */
 function regexOf(pattern: string): RegExp | null {
   if (!patterns.has(pattern)) {
     try {
-      patterns.set(pattern, new RegExp(`^(?:${pattern})$`, 's'));
+      patterns.set(pattern, new RegExp(`^(?:${pattern.replaceAll('arn:aws(-[a-z]+)?:', 'arn:aws(-[a-z]+)*:')})$`, 's'));
     } catch {
       patterns.set(pattern, null);
     }

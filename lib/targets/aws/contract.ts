@@ -158,7 +158,8 @@ function refuseUniversal(t: { input?: string; sqs_parameters?: unknown; eventbri
 }
 
 /** AWS `RoleArn` (EVENTBRIDGE.md §3.1): the role an org's deliveries assume (SPEC §13.5). */
-export const ROLE_ARN = /^arn:aws(-[a-z]+)?:iam::\d{12}:role\/[\w+=,.@/-]+$/;
+// Every partition (`aws`, `aws-cn`, `aws-us-gov`, `aws-iso-b`…: lib/config/regions.ts) the product issues ARNs in.
+export const ROLE_ARN = /^arn:aws(-[a-z]+)*:iam::\d{12}:role\/[\w+=,.@/-]+$/;
 /** SQS `MessageGroupId`: 1–128 alphanumeric or punctuation characters. */
 const MESSAGE_GROUP_ID = /^[A-Za-z0-9!"#$%&'()*+,\-./:;<=>?@[\\\]^_`{|}~]{1,128}$/;
 /** EventBridge `Source`: AWS's characters, and never `aws.` (reserved for AWS services). */
@@ -287,7 +288,7 @@ export type AwsInvocationTarget = z.infer<typeof AwsInvocationTargetSchema>;
 // §12.3 dead letter
 
 /** AWS `DeadLetterConfig.Arn`: a standard SQS queue (EVENTBRIDGE.md §3.1; a FIFO name cannot match). */
-export const SQS_DEAD_LETTER_ARN = /^arn:aws(-[a-z]+)?:sqs:[a-z0-9-]+:\d{12}:[a-zA-Z0-9_-]+$/;
+export const SQS_DEAD_LETTER_ARN = /^arn:aws(-[a-z]+)*:sqs:[a-z0-9-]+:\d{12}:[a-zA-Z0-9_-]+$/;
 
 /** `dead_letter` (SPEC §12.3). */
 export const DeadLetterConfigSchema = z

@@ -469,6 +469,14 @@ describe('SPEC §14 regions', () => {
       `arn:aws-us-gov:scheduler:us-gov-west-1:${account}:schedule/gov-jobs/gov-report`,
     );
     expect((await gov.send(new GetScheduleCommand({ Name: 'gov-report', GroupName: 'gov-jobs' }))).Arn).toBe(`arn:aws-us-gov:scheduler:us-gov-west-1:${account}:schedule/gov-jobs/gov-report`);
+    // The ARNs it issues are taken back: tags by the group's GovCloud ARN, a GovCloud role and dead letter.
+    const govGroup = `arn:aws-us-gov:scheduler:us-gov-west-1:${account}:schedule-group/gov-jobs`;
+    await gov.send(new TagResourceCommand({ ResourceArn: govGroup, Tags: [{ Key: 'team', Value: 'gov' }] }));
+    expect((await gov.send(new ListTagsForResourceCommand({ ResourceArn: govGroup }))).Tags).toEqual([{ Key: 'team', Value: 'gov' }]);
+    const govRole = `arn:aws-us-gov:iam::${account}:role/gov-scheduler`;
+    const govTarget = { Arn: workflowArn(), RoleArn: govRole, DeadLetterConfig: { Arn: `arn:aws-us-gov:sqs:us-gov-west-1:${account}:gov-dlq` } };
+    await gov.send(new CreateScheduleCommand(scheduleInput('gov-role', { GroupName: 'gov-jobs', Target: govTarget })));
+    expect((await gov.send(new GetScheduleCommand({ Name: 'gov-role', GroupName: 'gov-jobs' }))).Target).toMatchObject(govTarget);
     const cn = client(undefined, undefined, { region: 'cn-north-1' });
     expect((await cn.send(new GetScheduleGroupCommand({ Name: 'default' }))).Arn).toBe(`arn:aws-cn:scheduler:cn-north-1:${account}:schedule-group/default`);
     expect((await client(undefined, undefined, { region: 'eu-central-2' }).send(new GetScheduleGroupCommand({ Name: 'default' }))).Arn).toBe(
