@@ -28,14 +28,16 @@ const TAKE_SQL = {
 } as const;
 
 /** Param: JSON array of {schedule_id, scheduled_for, attempt} (the attempt that failed). */
+// The failed attempt a cancelled retry followed: same schedule, occurrence, trigger (the schedule's
+// own, or a backfill's `backfill:<id>`) and the attempt before.
 const MARK_SQL = {
   sqlite: `UPDATE runs SET exhausted = 'cancelled', next_attempt_at = NULL
     FROM json_each(?) AS c
     WHERE runs.schedule_id = c.value ->> 'schedule_id' AND runs.scheduled_for = c.value ->> 'scheduled_for'
-      AND runs.trigger = 'schedule' AND runs.attempt = c.value ->> 'attempt'`,
+      AND runs.trigger = c.value ->> 'trigger' AND runs.attempt = c.value ->> 'attempt'`,
   postgresql: `UPDATE runs AS r SET exhausted = 'cancelled', next_attempt_at = NULL
-    FROM jsonb_to_recordset($1::jsonb) AS c(schedule_id text, scheduled_for timestamp(3), attempt int)
-    WHERE r.schedule_id = c.schedule_id AND r.scheduled_for = c.scheduled_for AND r.trigger = 'schedule' AND r.attempt = c.attempt`,
+    FROM jsonb_to_recordset($1::jsonb) AS c(schedule_id text, scheduled_for timestamp(3), trigger text, attempt int)
+    WHERE r.schedule_id = c.schedule_id AND r.scheduled_for = c.scheduled_for AND r.trigger = c.trigger AND r.attempt = c.attempt`,
 } as const;
 
 /** Why pending attempts are cancelled, named in the run recorded for a cancelled waiting occurrence. */
@@ -73,7 +75,7 @@ export async function cancelPendingAttempts(tx: Tx, scheduleIds: string[], opts:
   const waiting = taken.filter((t) => Number(t.attempt) === 1 && t.trigger === 'schedule');
   const retries = taken.filter((t) => !waiting.includes(t));
   if (retries.length) {
-    const doc = retries.map((t) => ({ schedule_id: t.schedule_id, scheduled_for: sqlInstant(dialect, rawInstant(t.scheduled_for)!), attempt: Number(t.attempt) - 1 }));
+    const doc = retries.map((t) => ({ schedule_id: t.schedule_id, scheduled_for: sqlInstant(dialect, rawInstant(t.scheduled_for)!), trigger: t.trigger, attempt: Number(t.attempt) - 1 }));
     await tx.$executeRawUnsafe(MARK_SQL[dialect], JSON.stringify(doc));
   }
   await insertRuns(

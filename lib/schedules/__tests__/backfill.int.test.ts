@@ -188,6 +188,28 @@ describe('§18.1 backfill_schedule', () => {
     expect(await getBackfill({ ...(await scope()), backfillRef: b.id })).toMatchObject({ state: 'completed', total: 7, fired: 7, succeeded: 7, failed: 0, in_flight: 0 });
   });
 
+  it("disabling the schedule cancels a backfill's pending retry: its failed attempt is marked cancelled and the backfill goes on to its end", async () => {
+    const s = await minutelyWebhook('bf-disable-retry', { retry_policy: { maximum_retry_attempts: 2, maximum_event_age_seconds: 86_400 } });
+    const t0 = new Date(lastMinute().getTime() - 300 * MINUTE);
+    const first = new Date(t0.getTime() + MINUTE);
+    failing.add(awsTime(first));
+    try {
+      const b = await backfillSchedule({ ...(await scope()), scheduleRef: s.id, from: t0, to: new Date(t0.getTime() + 3 * MINUTE), maxConcurrency: 1, now: new Date() });
+      const now = new Date();
+      const r1 = await workerEngine.fireBackfills({ db: w.db, now, limit: 50, limits: LIMITS });
+      await workerEngine.deliverAndRecord(w.db, r1.outcomes.flatMap((o) => (o.kind === 'delivering' ? [o.delivery] : [])), delivery, () => now);
+      // The first occurrence failed and waits for its retry: the backfill's one slot is taken.
+      expect((await getBackfill({ ...(await scope()), backfillRef: b.id })).in_flight).toBe(1);
+      await updateSchedule({ ...(await scope()), scheduleRef: s.id, input: { enabled: false }, limits: LIMITS, now });
+      const failed = await w.db.run.findFirstOrThrow({ where: { scheduleId: s.id, scheduledFor: first, attempt: 1 } });
+      expect(failed).toMatchObject({ trigger: `backfill:${b.id}`, status: 'invocation_error', exhausted: 'cancelled', nextAttemptAt: null });
+      await drainBackfills(now);
+      expect(await getBackfill({ ...(await scope()), backfillRef: b.id })).toMatchObject({ state: 'completed', total: 3, fired: 3, succeeded: 2, failed: 1, in_flight: 0 });
+    } finally {
+      failing.clear();
+    }
+  });
+
   it('cancel stops a running backfill; list_backfills and the activity log show both', async () => {
     const s = await minutelyWebhook('bf-cancel');
     const t0 = new Date(lastMinute().getTime() - 200 * MINUTE);
