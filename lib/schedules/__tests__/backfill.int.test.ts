@@ -188,6 +188,30 @@ describe('§18.1 backfill_schedule', () => {
     expect(await getBackfill({ ...(await scope()), backfillRef: b.id })).toMatchObject({ state: 'completed', total: 7, fired: 7, succeeded: 7, failed: 0, in_flight: 0 });
   });
 
+  it('a second backfill of a range another one has yet to fire selects none of it (missing), an overlapping one only the rest', async () => {
+    const s = await minutelyWebhook('bf-twice');
+    const t0 = new Date(lastMinute().getTime() - 400 * MINUTE);
+    const range = { from: t0, to: new Date(t0.getTime() + 5 * MINUTE) };
+    const first = await backfillSchedule({ ...(await scope()), scheduleRef: s.id, ...range, now: new Date() });
+    expect(first.total).toBe(5);
+    expect((await backfillSchedule({ ...(await scope()), scheduleRef: s.id, ...range, now: new Date() })).total).toBe(0);
+    const overlapping = await backfillSchedule({ ...(await scope()), scheduleRef: s.id, from: new Date(t0.getTime() + 3 * MINUTE), to: new Date(t0.getTime() + 8 * MINUTE), now: new Date() });
+    expect(overlapping.total).toBe(3);
+    await drainBackfills();
+    const runs = await w.db.run.findMany({ where: { scheduleId: s.id }, select: { scheduledFor: true } });
+    expect(runs.map((r) => r.scheduledFor.getTime()).sort()).toEqual([1, 2, 3, 4, 5, 6, 7, 8].map((m) => t0.getTime() + m * MINUTE));
+  });
+
+  it("the schedule's own pending occurrence and those after it are the worker's: a backfill up to now leaves them to it", async () => {
+    // Made 10 minutes ago and never fired since (a worker down): its pending occurrence is 9 minutes old.
+    const made = new Date(lastMinute().getTime() - 10 * MINUTE);
+    const s = await minutelyWebhook('bf-own', {}, made);
+    const pending = new Date(made.getTime() + MINUTE);
+    expect(new Date(s.next_fire_at!).getTime()).toBe(pending.getTime());
+    const dry = await dryRunBackfill({ ...(await scope()), scheduleRef: s.id, from: new Date(made.getTime() - 5 * MINUTE), to: new Date(), now: new Date() });
+    expect(dry.first).toEqual([4, 3, 2, 1, 0].map((m) => new Date(made.getTime() - m * MINUTE).toISOString()));
+  });
+
   it("disabling the schedule cancels a backfill's pending retry: its failed attempt is marked cancelled and the backfill goes on to its end", async () => {
     const s = await minutelyWebhook('bf-disable-retry', { retry_policy: { maximum_retry_attempts: 2, maximum_event_age_seconds: 86_400 } });
     const t0 = new Date(lastMinute().getTime() - 300 * MINUTE);

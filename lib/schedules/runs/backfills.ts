@@ -5,7 +5,7 @@
  * fires recorded (trigger `backfill:<id>`), so it is exact whatever crashed in between.
  */
 import type { Actor } from '../../auth';
-import { inTransaction, type Db, type Tx } from '../../db';
+import { inTransaction, lockSchedule, type Db, type Tx } from '../../db';
 import { occurrencesInRange } from '../../engine';
 import { DomainError } from '../../errors';
 import { isIdShape, newId, normalizeRef } from '../../ids';
@@ -59,7 +59,11 @@ interface Selection {
 async function select(tx: Tx, opts: BackfillScheduleOptions): Promise<Selection> {
   const { from, to, now } = opts;
   await requireSchedulerRole(tx, opts.actor, opts.revision.blobId, 'write');
-  const row = await getScheduleRow(tx, opts.revision.id, opts.scheduleRef);
+  const found = await getScheduleRow(tx, opts.revision.id, opts.scheduleRef);
+  // Locked until the backfill is stored: two backfills of one schedule select one after the other,
+  // so the second sees the first's queued occurrences (below), and the worker's fire cannot move
+  // the schedule's next occurrence in between.
+  const row = (await lockSchedule(tx, found.id)) ?? found;
   if (row.state === 'completed') throw new DomainError('schedule_completed', 'this schedule is completed; it can no longer fire');
   if (from.getTime() >= to.getTime()) throw new DomainError('invalid_backfill_range', '`from` must be before `to` (occurrences with from < scheduled_for ≤ to are fired)', { path: 'from' });
   if (to.getTime() > now.getTime()) throw new DomainError('invalid_backfill_range', `\`to\` must not be after now (${now.toISOString()}): a backfill fires past occurrences only`, { path: 'to' });
@@ -68,10 +72,14 @@ async function select(tx: Tx, opts: BackfillScheduleOptions): Promise<Selection>
     throw new DomainError('backfill_too_large', `the range holds more than ${BACKFILL_MAX_OCCURRENCES.toLocaleString('en-US')} occurrences; backfill a shorter range`, { path: 'to' });
   }
   const reprocess = opts.reprocess ?? 'missing';
-  let instants = all;
-  if (reprocess !== 'all' && all.length > 0) {
+  // The schedule's own occurrences from its pending one on are the worker's to fire (on time, or
+  // by its catch-up policy): a backfill never fires them too. A disabled schedule has none (enabling
+  // continues from now, SPEC §18.2).
+  const own = row.enabled ? (row.nextScheduledFor ?? row.nextFireAt) : null;
+  let instants = own ? all.filter((at) => at.getTime() < own.getTime()) : all;
+  if (reprocess !== 'all' && instants.length > 0) {
     const keep = await selectable(tx, row.id, from, to, reprocess, row.completionExpectSeconds !== null);
-    instants = all.filter((at) => keep(at));
+    instants = instants.filter((at) => keep(at));
   }
   if ((opts.order ?? 'oldest_first') === 'newest_first') instants = [...instants].reverse();
   return { schedule: { id: row.id, name: row.name, alias: row.alias }, instants };
@@ -79,14 +87,16 @@ async function select(tx: Tx, opts: BackfillScheduleOptions): Promise<Selection>
 
 /**
  * Whether an occurrence is selected by `reprocess` (SPEC §18.1): `missing` — no run of any trigger
- * (nor an attempt in flight) at its instant; `failed` — those, and the ones whose last attempt (the
+ * (nor an attempt pending or in flight, nor a place in another running backfill's queue) at its instant; `failed` — those, and the ones whose last attempt (the
  * newest run at the instant, any trigger) failed with nothing left to try, or whose outcome failed.
  */
 async function selectable(tx: Tx, scheduleId: string, from: Date, to: Date, reprocess: 'missing' | 'failed', expectsCompletion: boolean): Promise<(at: Date) => boolean> {
   const range = { scheduleId, scheduledFor: { gt: from, lte: to } };
-  const [runs, pending] = await Promise.all([
+  const [runs, pending, queued] = await Promise.all([
     tx.run.findMany({ where: range, select: { scheduledFor: true, status: true, outcome: true, nextAttemptAt: true, createdAt: true, attempt: true } }),
     tx.pendingAttempt.findMany({ where: range, select: { scheduledFor: true } }),
+    // Occurrences another running backfill of the schedule has yet to fire: they are on their way.
+    tx.backfillOccurrence.findMany({ where: { firedAt: null, scheduledFor: range.scheduledFor, backfill: { scheduleId, state: 'running' } }, select: { scheduledFor: true } }),
   ]);
   const last = new Map<number, (typeof runs)[number]>();
   for (const r of runs) {
@@ -94,7 +104,7 @@ async function selectable(tx: Tx, scheduleId: string, from: Date, to: Date, repr
     const seen = last.get(k);
     if (!seen || r.createdAt > seen.createdAt || (r.createdAt.getTime() === seen.createdAt.getTime() && r.attempt > seen.attempt)) last.set(k, r);
   }
-  const busy = new Set(pending.map((p) => p.scheduledFor.getTime()));
+  const busy = new Set([...pending, ...queued].map((p) => p.scheduledFor.getTime()));
   return (at) => {
     const k = at.getTime();
     const r = last.get(k);
