@@ -133,9 +133,8 @@ async function checkInRun(tx: Tx, deps: EngineDeps, schedule: FiringSchedule, op
     // matches nothing, and nothing below runs for it.
     const moved = await endRunOutcome(tx, runId, { outcome: checkin.kind, exitCode: checkin.exitCode, message, now });
     if (moved) {
-      // SPEC §17 messages name the occurrence and attempt: read only when alerts are raised.
-      const run = deps.raise ? await tx.run.findUnique({ where: { id: runId }, select: { scheduledFor: true, attempt: true } }) : null;
-      await settleOutcomes(tx, deps, [{ schedule, outcome: checkin.kind, manual: moved.trigger !== 'schedule', scheduledFor: run?.scheduledFor, attempt: run?.attempt }], now);
+      // SPEC §17 messages name the occurrence and attempt: the UPDATE returned them.
+      await settleOutcomes(tx, deps, [{ schedule, outcome: checkin.kind, manual: moved.trigger !== 'schedule', scheduledFor: moved.scheduledFor, attempt: moved.attempt }], now);
       return { outcome: checkin.kind };
     }
   }

@@ -50,12 +50,13 @@ it('a terminal check-in stores finished − started in ms (capped), moves the ru
           expect((await lockScheduleOfRun(tx, id))?.id).toBe(scheduleId);
           return endRunOutcome(tx, id, { outcome, exitCode: outcome === 'failed' ? 3 : null, message: null, now });
         });
-        expect(first).toEqual({ trigger: 'schedule' });
         const again = await inTransaction(t.db, (tx) => endRunOutcome(tx, id, { outcome: 'succeeded', exitCode: 0, message: 'late', now: new Date(now.getTime() + 1) }));
         expect(again).toBeNull();
         const run = await t.db.run.findUniqueOrThrow({ where: { id } });
         expect(run).toMatchObject({ outcome, finishedAt: now, startedAt: started ?? created, outcomeDueAt: null, exitCode: outcome === 'failed' ? 3 : null, outcomeMessage: null });
         expect(run.durationMs).toBe(Math.min(MAX, Math.max(0, after)));
+        // The moving call answers the run's trigger, occurrence and attempt (alerts name them, SPEC §17).
+        expect(first).toEqual({ trigger: 'schedule', scheduledFor: run.scheduledFor, attempt: 1 });
       },
     ),
     { numRuns: 40 },
@@ -73,8 +74,9 @@ it('/start moves only a pending run, keeps an existing message unless one is sen
   expect(await t.db.run.findUniqueOrThrow({ where: { id } })).toMatchObject({ outcome: 'succeeded', durationMs: 2_500, outcomeMessage: 'began' });
   // A run without a deadline (its schedule had no completion when it was recorded) gets none at /start.
   const plain = randomUUID();
-  await t.db.$transaction((tx) => insertRuns(tx, [{ id: plain, scheduleId, scheduledFor: nextOccurrence(), trigger: 'manual', status: 'success', result: {}, executionId: null, createdAt: new Date(BASE) }]));
+  const plainAt = nextOccurrence();
+  await t.db.$transaction((tx) => insertRuns(tx, [{ id: plain, scheduleId, scheduledFor: plainAt, trigger: 'manual', status: 'success', result: {}, executionId: null, createdAt: new Date(BASE) }]));
   expect(await inTransaction(t.db, (tx) => startRunOutcome(tx, plain, { dueAt: new Date(BASE + 60_000), message: null, now }))).toBe(true);
   expect(await t.db.run.findUniqueOrThrow({ where: { id: plain } })).toMatchObject({ outcome: 'running', outcomeDueAt: null });
-  expect(await inTransaction(t.db, (tx) => endRunOutcome(tx, plain, { outcome: 'failed', exitCode: 1, message: 'x', now }))).toEqual({ trigger: 'manual' });
+  expect(await inTransaction(t.db, (tx) => endRunOutcome(tx, plain, { outcome: 'failed', exitCode: 1, message: 'x', now }))).toEqual({ trigger: 'manual', scheduledFor: plainAt, attempt: 1 });
 });

@@ -9,7 +9,7 @@ import { dialectOfDb } from '../client';
 import { FIRING_COLUMNS, toFiringSchedule, type FiringSchedule } from './claim-due';
 import { sqlInstant, sqlInstantOrNull } from './instant';
 import { executeSql, queryRows } from './run-sql';
-import { rawBoolean } from './schedule-record';
+import { rawBoolean, rawInstant } from './schedule-record';
 
 /** Param: run id. PostgreSQL locks the schedule row (`FOR UPDATE`) until the caller commits. */
 const LOCK_SCHEDULE_OF_RUN_SQL = {
@@ -42,30 +42,30 @@ const END_RUN_SQL = {
       duration_ms = MIN(${DURATION_MAX_MS}, MAX(0, CAST(ROUND((julianday(?) - julianday(COALESCE(started_at, created_at))) * 86400000.0) AS INTEGER))),
       exit_code = ?, outcome_due_at = NULL, outcome_message = COALESCE(?, outcome_message)
     WHERE id = ? AND (outcome IS NULL OR outcome IN ('pending', 'running'))
-    RETURNING trigger`,
+    RETURNING trigger, scheduled_for, attempt`,
   postgresql: `UPDATE runs SET outcome = $1, started_at = COALESCE(started_at, created_at), finished_at = $2::timestamp(3),
       duration_ms = LEAST(${DURATION_MAX_MS}, GREATEST(0, ROUND(EXTRACT(EPOCH FROM ($2::timestamp(3) - COALESCE(started_at, created_at))) * 1000)))::int,
       exit_code = $3::int, outcome_due_at = NULL, outcome_message = COALESCE($4::text, outcome_message)
     WHERE id = $5 AND (outcome IS NULL OR outcome IN ('pending', 'running'))
-    RETURNING trigger`,
+    RETURNING trigger, scheduled_for, attempt`,
 } as const;
 
 /**
  * End run `runId` with terminal `outcome` at `now` (SPEC §16.1), keeping its message when `message`
  * is null. Exactly once: the UPDATE only leaves an open (or absent) outcome, so of two check-ins, or
- * a check-in and the deadline's `timed_out`, one moves it. Returns the run's trigger when this call
- * moved it, else null (already terminal, or no such run).
+ * a check-in and the deadline's `timed_out`, one moves it. Returns the run's trigger, occurrence and
+ * attempt when this call moved it, else null (already terminal, or no such run).
  */
 export async function endRunOutcome(
   tx: Tx,
   runId: string,
   end: { outcome: 'succeeded' | 'failed'; exitCode: number | null; message: string | null; now: Date },
-): Promise<{ trigger: string } | null> {
+): Promise<{ trigger: string; scheduledFor: Date; attempt: number } | null> {
   const dialect = dialectOfDb(tx);
   const at = sqlInstant(dialect, end.now);
   const params = dialect === 'sqlite' ? [end.outcome, at, at, end.exitCode, end.message, runId] : [end.outcome, at, end.exitCode, end.message, runId];
-  const rows = await queryRows<{ trigger: string }>(tx, END_RUN_SQL, ...params);
-  return rows.length ? { trigger: rows[0].trigger } : null;
+  const rows = await queryRows<{ trigger: string; scheduled_for: unknown; attempt: number | bigint }>(tx, END_RUN_SQL, ...params);
+  return rows.length ? { trigger: rows[0].trigger, scheduledFor: rawInstant(rows[0].scheduled_for)!, attempt: Number(rows[0].attempt) } : null;
 }
 
 /** Params: started instant, deadline (or null), message, run id. */
