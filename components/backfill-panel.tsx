@@ -7,17 +7,21 @@
 import { useRouter } from 'next/navigation';
 import { useId, useState, useTransition } from 'react';
 import { toLocalTime } from '@/lib/cron';
-import type { Backfill, BackfillDryRun } from '@/lib/schedules/contract';
+import type { Backfill, BackfillDryRun, BACKFILL_ORDERS, BACKFILL_REPROCESS } from '@/lib/schedules/contract';
 import type { ActionResult } from './action-result';
 import { formatInZone, shortId } from './format';
 
+/**
+ * A backfill's range as the Backfill… dialog sends it to its action: local wall times
+ * (`YYYY-MM-DDTHH:mm`) in the schedule's zone, and the choices of `backfill_schedule` (SPEC §18.1).
+ */
 export interface BackfillRange {
   from: string;
   to: string;
   timezone: string;
-  reprocess?: 'missing' | 'failed' | 'all';
+  reprocess?: (typeof BACKFILL_REPROCESS)[number];
   maxConcurrency?: number;
-  order?: 'oldest_first' | 'newest_first';
+  order?: (typeof BACKFILL_ORDERS)[number];
 }
 
 export interface BackfillPanelProps {

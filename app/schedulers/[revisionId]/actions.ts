@@ -29,6 +29,7 @@ import { resolveLocalTime } from '@/lib/cron';
 import { DomainError } from '@/lib/errors';
 import { schedulerAction } from '@/app/lib/server';
 import type { CatalogAnswer } from '@/components/catalog/catalog-answer';
+import type { BackfillRange } from '@/components/backfill-panel';
 import { deleteBlob } from '@/lib/workflows';
 
 const gridPath = (revisionId: string) => `/schedulers/${revisionId}`;
@@ -85,15 +86,6 @@ export async function runScheduleAction(revisionId: string, scheduleId: string):
   });
 }
 
-/** A backfill's range as the Backfill… dialog sends it: local wall times (`YYYY-MM-DDTHH:mm`) in the schedule's zone. */
-export interface BackfillRequest {
-  from: string;
-  to: string;
-  timezone: string;
-  reprocess?: 'missing' | 'failed' | 'all';
-  maxConcurrency?: number;
-  order?: 'oldest_first' | 'newest_first';
-}
 
 /** A local wall time of the dialog in `zone` → its instant (SPEC §7.1's rule for a time a DST change skips or repeats). */
 function instantOf(local: string, zone: string, path: string): Date {
@@ -105,7 +97,7 @@ function instantOf(local: string, zone: string, path: string): Date {
 }
 
 /** `backfill_schedule` (SPEC §18.1), with `dryRun`: the count and the first instants, nothing written. */
-export async function backfillScheduleAction(revisionId: string, scheduleId: string, req: BackfillRequest, dryRun: boolean): Promise<ActionResult<{ dryRun?: BackfillDryRun; backfill?: Backfill }>> {
+export async function backfillScheduleAction(revisionId: string, scheduleId: string, req: BackfillRange, dryRun: boolean): Promise<ActionResult<{ dryRun?: BackfillDryRun; backfill?: Backfill }>> {
   return schedulerAction(revisionId, async (ctx) => {
     const opts = {
       ...ctx,
