@@ -96,6 +96,8 @@ export class Worker {
   private readonly engine: Engine;
   private lastRenewAt = 0;
   private lastAlertCheckAt: number | null = null;
+  /** The batch of alert sends in progress beside the loop, if any (`alertStep`). */
+  private alertSends: Promise<void> | null = null;
   private lastHeartbeatUrlAt: number | null = null;
   private lastCancelCheckAt = 0;
 
@@ -276,7 +278,7 @@ export class Worker {
           lastBeat = now.getTime();
         }
         await this.sweepStep(now);
-        await this.deliveryStep(now);
+        await this.deliveryStep(now, { alertsInBackground: true });
         claimed = await this.tick(now);
         // SPEC §18.1: backfills after the schedules' own occurrences; while one fires, loop at once.
         const backfilled = await this.backfillStep(this.clock());
@@ -295,6 +297,7 @@ export class Worker {
     }
     // A graceful stop records every attempt in hand first: none is left for recovery.
     await this.deliveries.drain();
+    await this.alertSends;
     await markWorkerStopped(this.opts.db, this.id, this.clock()).catch(() => undefined);
   }
 
@@ -304,7 +307,7 @@ export class Worker {
    * dead letters whose SQS send is due (SPEC §12.3), and decide `timed_out` for runs past their
    * completion deadline (SPEC §16.1).
    */
-  async deliveryStep(now: Date): Promise<void> {
+  async deliveryStep(now: Date, opts: { alertsInBackground?: boolean } = {}): Promise<void> {
     const timedOut = await this.engine.timeOutRuns(this.opts.db, now);
     if (timedOut.length > 0) this.events.emit('outcome:timed-out', { runs: timedOut });
     if (this.deliveries.size > 0 && now.getTime() - this.lastRenewAt >= LEASE_RENEW_MS) {
@@ -319,14 +322,17 @@ export class Worker {
     }
     const report = await this.engine.sendDueDeadLetters(this.opts.db, this.delivery, now);
     if (report.sent + report.failed > 0) this.events.emit('dead-letters:sent', report);
-    await this.alertStep(now);
+    await this.alertStep(now, opts);
   }
 
   /**
    * SPEC §17, between ticks: every minute of the worker's clock, raise `silence` and re-alert rounds
-   * (whether or not anything fires); every time, send the alerts that are due.
+   * (whether or not anything fires); every time, send the alerts that are due. With
+   * `alertsInBackground` (the loop's way) the sends run beside the loop, one batch at a time, so a
+   * channel that answers slowly (up to its timeout) never holds the next tick back; `run()` waits for
+   * the batch in hand before it returns.
    */
-  async alertStep(now: Date): Promise<void> {
+  async alertStep(now: Date, opts: { alertsInBackground?: boolean } = {}): Promise<void> {
     if (this.lastAlertCheckAt === null || now.getTime() - this.lastAlertCheckAt >= ALERT_CHECK_MS) {
       this.lastAlertCheckAt = now.getTime();
       const silent = await checkSilence(this.opts.db, now);
@@ -336,6 +342,16 @@ export class Worker {
       const swept = await sweepAlerts(this.opts.db, new Date(now.getTime() - this.opts.limits.runRetentionDays * DAY_MS));
       if (swept > 0) this.events.emit('alerts:swept', { deleted: swept });
     }
+    if (!opts.alertsInBackground) return this.sendAlerts(now);
+    this.alertSends ??= this.sendAlerts(now)
+      .catch((e) => this.events.emit('tick:error', { error: toError(e) }))
+      .finally(() => {
+        this.alertSends = null;
+      });
+  }
+
+  /** Send the alerts that are due (SPEC §17) and report them. */
+  private async sendAlerts(now: Date): Promise<void> {
     const { pool, allowList, resolve } = this.delivery;
     const sent = await sendDueAlerts(this.opts.db, { pool, allowList, resolve, publicUrl: this.opts.alerts?.publicUrl ?? 'http://127.0.0.1:3000' }, now);
     if (sent.sent + sent.failed > 0) this.events.emit('alerts:sent', sent);
