@@ -8,16 +8,17 @@
 import { randomUUID } from 'node:crypto';
 import { CreateQueueCommand, GetQueueAttributesCommand, ReceiveMessageCommand, SQSClient } from '@aws-sdk/client-sqs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CheckinRateLimiter, EVENTBRIDGE_FIRE_FACTS, handleCheckin, NOT_FOUND_BODY, CHECKIN_RATE } from '../../lib/api';
+import { NOT_FOUND_BODY, CHECKIN_RATE } from '../../lib/api';
 import { childEnv, serverSecretKey } from '../../lib/config';
-import { checkinKey, checkinToken, checkinUrls, createSchedule, runSchedule, schedulerEngine, toRun } from '../../lib/schedules';
+import { checkinKey, checkinToken, createSchedule, runSchedule, toRun } from '../../lib/schedules';
 import { occurrenceId } from '../../lib/targets';
 import { testDelivery } from '../../lib/testing/fire-and-deliver';
 import { TEST_LIMITS } from '../../lib/testing/limits';
 import { requireMoto } from '../../lib/testing/moto';
 import { closedPort, startReceiver, type Receiver } from '../../lib/testing/receiver';
 import { useSeededScheduler } from '../../lib/testing/seeded-scheduler';
-import { serveFetch, type FetchServer } from '../../lib/testing/serve-fetch';
+import { type FetchServer } from '../../lib/testing/serve-fetch';
+import { serveCheckins, type CheckinEngine } from '../../lib/testing/checkin-endpoint';
 import { Worker } from '../worker';
 
 const w = useSeededScheduler();
@@ -30,21 +31,14 @@ const nextMinute = () => new Date((Math.floor(clock.at.getTime() / 60_000) + 2) 
 
 let receiver: Receiver;
 let web: FetchServer;
-let engine: ReturnType<typeof schedulerEngine.with>;
-let limiter: CheckinRateLimiter;
+let engine: CheckinEngine;
 let worker: Worker;
 
 beforeAll(async () => {
   // The receiver answers after 400 ms: check-ins sent meanwhile reach an attempt still in flight.
   receiver = await startReceiver(() => ({ status: 200, body: 'accepted', delayMs: 400 }));
-  const key = serverSecretKey();
-  limiter = new CheckinRateLimiter();
-  // The check-in endpoint, served over real HTTP: `/api/v1/checkins/<token>[/suffix]`.
-  web = await serveFetch(async (req) => {
-    const segments = new URL(req.url).pathname.split('/').slice(4);
-    return handleCheckin(req, segments, { db: w.db, engine, checkinKey: checkinKey(key) }, limiter, clock.at);
-  });
-  engine = schedulerEngine.with({ ...EVENTBRIDGE_FIRE_FACTS, checkins: checkinUrls(web.url, key) });
+  // The check-in endpoint, served over real HTTP, and the engine naming its URLs.
+  ({ web, engine } = await serveCheckins(w.db, () => clock.at));
   worker = new Worker({ db: w.db, limits: TEST_LIMITS, batchSize: 100, pollIntervalMs: 1000, clock: () => clock.at, delivery: testDelivery(), engine });
 });
 afterAll(async () => {

@@ -7,15 +7,14 @@
  * a real webhook receiver on loopback and the check-in endpoint served over real HTTP.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CheckinRateLimiter, EVENTBRIDGE_FIRE_FACTS, handleCheckin } from '../../lib/api';
-import { serverSecretKey } from '../../lib/config';
-import { checkinKey, checkinUrls, createSchedule, getSchedule, pendingRetries, schedulerEngine, setAllEnabled, updateSchedule } from '../../lib/schedules';
+import { createSchedule, getSchedule, pendingRetries, setAllEnabled, updateSchedule } from '../../lib/schedules';
 import { occurrenceId } from '../../lib/targets';
 import { testDelivery } from '../../lib/testing/fire-and-deliver';
 import { TEST_LIMITS } from '../../lib/testing/limits';
 import { startReceiver, type Receiver } from '../../lib/testing/receiver';
 import { useSeededScheduler } from '../../lib/testing/seeded-scheduler';
-import { serveFetch, type FetchServer } from '../../lib/testing/serve-fetch';
+import { type FetchServer } from '../../lib/testing/serve-fetch';
+import { serveCheckins, type CheckinEngine } from '../../lib/testing/checkin-endpoint';
 import { Worker } from '../worker';
 
 const w = useSeededScheduler();
@@ -28,18 +27,13 @@ const minute = (at: Date, k: number) => plus(at, k * 60_000);
 
 let receiver: Receiver;
 let web: FetchServer;
-let engine: ReturnType<typeof schedulerEngine.with>;
+let engine: CheckinEngine;
 let worker: Worker;
 
 beforeAll(async () => {
   receiver = await startReceiver(() => ({ status: 200, body: 'accepted' }));
-  const key = serverSecretKey();
-  const limiter = new CheckinRateLimiter();
-  web = await serveFetch(async (req) => {
-    const segments = new URL(req.url).pathname.split('/').slice(4);
-    return handleCheckin(req, segments, { db: w.db, engine, checkinKey: checkinKey(key) }, limiter, clock.at);
-  });
-  engine = schedulerEngine.with({ ...EVENTBRIDGE_FIRE_FACTS, checkins: checkinUrls(web.url, key) });
+  // The check-in endpoint, served over real HTTP, and the engine naming its URLs.
+  ({ web, engine } = await serveCheckins(w.db, () => clock.at));
   worker = new Worker({ db: w.db, limits: TEST_LIMITS, batchSize: 100, pollIntervalMs: 1000, clock: () => clock.at, delivery: testDelivery(), engine });
 });
 afterAll(async () => {
