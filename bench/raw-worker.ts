@@ -91,7 +91,7 @@ async function sqlite(file: string): Promise<void> {
         const aliases = [...new Set(rows.map((r) => (JSON.parse(r.invocation_target as string) as { target: { session: string } }).target.session))];
         const sessions = new Map((sessionsOf.all(JSON.stringify(aliases)) as { id: string; revision_id: string; alias: string }[]).map((s) => [s.alias, s]));
         const d = docs(rows, sessions, definition.id, now);
-        advance.all(d.at, JSON.stringify(d.advances));
+        advance.all(JSON.stringify(d.advances));
         executions.run(JSON.stringify(d.executions));
         runs.run(JSON.stringify(d.runs));
       }
@@ -124,7 +124,7 @@ async function postgres(connectionString: string): Promise<void> {
         const aliases = [...new Set(rows.map((r) => (r.invocation_target as { target: { session: string } }).target.session))];
         const found = (await client.query(`SELECT id, revision_id, alias FROM workflow_sessions WHERE alias = ANY($1::text[])`, [aliases])).rows as { id: string; revision_id: string; alias: string }[];
         const d = docs(rows, new Map(found.map((s) => [s.alias, s])), definition.id, now);
-        await client.query(ADVANCE_NEXT_FIRE_SQL.postgresql, [d.at, JSON.stringify(d.advances)]);
+        await client.query(ADVANCE_NEXT_FIRE_SQL.postgresql, [JSON.stringify(d.advances)]);
         await client.query(INSERT_EXECUTIONS_SQL.postgresql, [JSON.stringify(d.executions)]);
         await client.query(INSERT_RUNS_SQL.postgresql, [JSON.stringify(d.runs)]);
       }
