@@ -118,9 +118,13 @@ test('Backfill… from the schedule page: dry-run count and instants, progress t
     expect(b[0].fired).toBeLessThan(100);
 
     // Resume with catch-up (SPEC §18.2): enables the schedule and backfills what it missed while paused.
-    const resume = page.getByRole('button', { name: 'Resume with catch-up' });
+    const resume = page.getByRole('button', { name: 'Resume with catch-up…' });
     await whenHydrated(resume);
     await resume.click();
+    // The dry run first: how many occurrences would be redone; nothing is enabled before Confirm.
+    await expect(page.getByRole('status').filter({ hasText: /^This enables the schedule and backfills \d+ missed occurrences?, from / })).toBeVisible();
+    expect((await getApiSchedule(request, rev, schedule.id)).enabled).toBe(false);
+    await page.getByRole('button', { name: 'Confirm resume' }).click();
     await expect(page.getByRole('status').filter({ hasText: /^Enabled; backfilling \d+ missed occurrences?\.$/ })).toBeVisible();
     await expect.poll(async () => (await getApiSchedule(request, rev, schedule.id)).enabled).toBe(true);
     const after = (await schedulerCommand(request, rev, 'list_backfills', { schedule_id: schedule.id })).backfills as { reprocess: string }[];

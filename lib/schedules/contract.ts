@@ -621,6 +621,12 @@ export type Backfill = z.infer<typeof BackfillSchema>;
 /** `backfill_schedule` with `dry_run: true`: how many occurrences it would fire and the first 20 of them, in firing order. Nothing written. */
 export const BackfillDryRunSchema = z.strictObject({ dry_run: z.literal(true), total: z.int().min(0), first: z.array(InstantSchema).max(BACKFILL_DRY_RUN_INSTANTS) });
 export type BackfillDryRun = z.infer<typeof BackfillDryRunSchema>;
+/** Resume with catch-up's dry run (SPEC §18.2, web app only): the paused interval (`from` excluded, `to` included) and what its backfill would fire. */
+export interface ResumeDryRun extends BackfillDryRun {
+  /** `paused.at`, or null when the schedule records no pause (nothing is backfilled). */
+  from: string | null;
+  to: string;
+}
 export const BackfillAnswer = z.strictObject({ backfill: BackfillSchema });
 export const BackfillScheduleAnswer = z.union([BackfillAnswer, BackfillDryRunSchema]);
 export const BackfillIdParams = z.strictObject({ backfill_id: z.string().min(1).max(200) });

@@ -16,13 +16,16 @@ import {
   describeScheduleDeletion,
   dismissDeadLetter,
   dryRunBackfill,
+  dryRunResumeWithCatchUp,
   getSchedule,
   replayDeadLetter,
+  resumeWithCatchUp,
   runSchedule,
   setAllEnabled,
   updateSchedule,
   type Backfill,
   type BackfillDryRun,
+  type ResumeDryRun,
   type RunStatus,
 } from '@/lib/schedules';
 import { resolveLocalTime } from '@/lib/cron';
@@ -126,14 +129,20 @@ export async function cancelBackfillAction(revisionId: string, scheduleId: strin
 
 /**
  * **Resume with catch-up** (SPEC §18.2): enable a disabled schedule (it continues from now) and start a
- * backfill of the occurrences it missed while paused (`missing`, from when it was paused to now).
+ * backfill of the occurrences it missed while paused (`missing`, from when it was paused to now), all
+ * or nothing (`resumeWithCatchUp`). `dryRun`: what it would backfill, nothing written.
+ * `expectedVersion`: the version the page showed (SPEC §15).
  */
-export async function resumeWithCatchUpAction(revisionId: string, scheduleId: string): Promise<ActionResult<{ backfill: Backfill | null }>> {
+export async function resumeWithCatchUpAction(
+  revisionId: string,
+  scheduleId: string,
+  expectedVersion: number,
+  dryRun: boolean,
+): Promise<ActionResult<{ dryRun?: ResumeDryRun; backfill?: Backfill | null }>> {
   return schedulerAction(revisionId, async (ctx) => {
-    const before = await getSchedule({ ...ctx, scheduleRef: scheduleId });
-    const pausedAt = before.paused?.at ? new Date(before.paused.at) : null;
-    await updateSchedule({ ...ctx, scheduleRef: scheduleId, input: { enabled: true }, expectedVersion: before.version });
-    const backfill = pausedAt && pausedAt < ctx.now ? await backfillSchedule({ ...ctx, scheduleRef: scheduleId, from: pausedAt, to: ctx.now, reprocess: 'missing', maxConcurrency: 1 }) : null;
+    const opts = { ...ctx, scheduleRef: scheduleId, expectedVersion };
+    if (dryRun) return { dryRun: await dryRunResumeWithCatchUp(opts) };
+    const { backfill } = await resumeWithCatchUp(opts);
     revalidatePath(gridPath(revisionId));
     revalidatePath(schedulePath(revisionId, scheduleId));
     return { backfill };

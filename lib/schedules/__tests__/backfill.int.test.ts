@@ -19,7 +19,7 @@ import {
 } from '..';
 import { SEEDED_TARGET, useSeededScheduler } from '../../testing/seeded-scheduler';
 import { startReceiver, type Receiver } from '../../testing/receiver';
-import { testDelivery, workerEngine } from '../../testing/fire-and-deliver';
+import { drainBackfills as drain, testDelivery, workerEngine } from '../../testing/fire-and-deliver';
 import { TEST_LIMITS } from '../../testing/limits';
 
 const w = useSeededScheduler();
@@ -69,13 +69,7 @@ async function minutelyWebhook(alias: string, extra: Record<string, unknown> = {
 
 /** Fire backfills as the worker does, delivering and recording what goes in flight, until none has work left (bounded). */
 async function drainBackfills(now = new Date()): Promise<void> {
-  for (let i = 0; i < 200; i++) {
-    const r = await workerEngine.fireBackfills({ db: w.db, now, limit: 50, limits: LIMITS });
-    const inFlight = r.outcomes.flatMap((o) => (o.kind === 'delivering' ? [o.delivery] : []));
-    if (inFlight.length) await workerEngine.deliverAndRecord(w.db, inFlight, delivery, () => now);
-    if (r.outcomes.length === 0 && r.waiting === 0) return;
-  }
-  throw new Error('backfills did not drain');
+  return drain({ db: w.db, now, limits: LIMITS, delivery });
 }
 
 async function refusal(p: Promise<unknown>): Promise<{ code: string; path?: string }> {

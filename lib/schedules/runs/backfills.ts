@@ -56,7 +56,7 @@ interface Selection {
  * checks, then the selection by `reprocess`, in `order`. Throws `404 schedule_not_found`,
  * `409 schedule_completed`, `400 invalid_backfill_range`, `400 backfill_too_large`.
  */
-async function select(tx: Tx, opts: BackfillScheduleOptions): Promise<Selection> {
+export async function selectBackfill(tx: Tx, opts: BackfillScheduleOptions): Promise<Selection> {
   const { from, to, now } = opts;
   await requireSchedulerRole(tx, opts.actor, opts.revision.blobId, 'write');
   const found = await getScheduleRow(tx, opts.revision.id, opts.scheduleRef);
@@ -126,7 +126,7 @@ function endedOf(r: { status: string; outcome: string | null; nextAttemptAt: Dat
 
 /** `backfill_schedule` with `dry_run: true`: the count and the first 20 instants, in firing order. Writes nothing. */
 export async function dryRunBackfill(opts: BackfillScheduleOptions): Promise<BackfillDryRun> {
-  const { instants } = await inTransaction(opts.db, (tx) => select(tx, opts));
+  const { instants } = await inTransaction(opts.db, (tx) => selectBackfill(tx, opts));
   return { dry_run: true, total: instants.length, first: instants.slice(0, BACKFILL_DRY_RUN_INSTANTS).map((d) => d.toISOString()) };
 }
 
@@ -136,35 +136,42 @@ export async function dryRunBackfill(opts: BackfillScheduleOptions): Promise<Bac
  * `completed`.
  */
 export async function backfillSchedule(opts: BackfillScheduleOptions): Promise<Backfill> {
-  const { db, actor, now } = opts;
+  const id = await inTransaction(opts.db, (tx) => storeBackfill(tx, opts));
+  return getBackfill({ db: opts.db, actor: opts.actor, revision: opts.revision, backfillRef: id });
+}
+
+/**
+ * `backfillSchedule`'s writes in the caller's transaction (Resume with catch-up enables and backfills
+ * in one): select, store the backfill, its occurrences and its activity entry. Answers its id. Same errors.
+ */
+export async function storeBackfill(tx: Tx, opts: BackfillScheduleOptions): Promise<string> {
+  const { actor, now } = opts;
   const id = newId();
-  await inTransaction(db, async (tx) => {
-    const { schedule, instants } = await select(tx, opts);
-    const empty = instants.length === 0;
-    await tx.backfill.create({
-      data: {
-        id,
-        revisionId: opts.revision.id,
-        scheduleId: schedule.id,
-        rangeFrom: opts.from,
-        rangeTo: opts.to,
-        reprocess: opts.reprocess ?? 'missing',
-        maxConcurrency: opts.maxConcurrency ?? 1,
-        fireOrder: opts.order ?? 'oldest_first',
-        total: instants.length,
-        state: empty ? 'completed' : 'running',
-        ...createdBy(actor),
-        createdAt: now,
-        finishedAt: empty ? now : null,
-      },
-    });
-    // Serialization is desired: one transaction client runs one statement at a time.
-    for (let i = 0; i < instants.length; i += INSERT_CHUNK) {
-      await tx.backfillOccurrence.createMany({ data: instants.slice(i, i + INSERT_CHUNK).map((at, k) => ({ backfillId: id, seq: i + k + 1, scheduledFor: at })) });
-    }
-    await recordActivity(tx, { revisionId: opts.revision.id, schedule, action: 'backfill', backfillId: id, count: instants.length, by: actor, at: now });
+  const { schedule, instants } = await selectBackfill(tx, opts);
+  const empty = instants.length === 0;
+  await tx.backfill.create({
+    data: {
+      id,
+      revisionId: opts.revision.id,
+      scheduleId: schedule.id,
+      rangeFrom: opts.from,
+      rangeTo: opts.to,
+      reprocess: opts.reprocess ?? 'missing',
+      maxConcurrency: opts.maxConcurrency ?? 1,
+      fireOrder: opts.order ?? 'oldest_first',
+      total: instants.length,
+      state: empty ? 'completed' : 'running',
+      ...createdBy(actor),
+      createdAt: now,
+      finishedAt: empty ? now : null,
+    },
   });
-  return getBackfill({ db, actor, revision: opts.revision, backfillRef: id });
+  // Serialization is desired: one transaction client runs one statement at a time.
+  for (let i = 0; i < instants.length; i += INSERT_CHUNK) {
+    await tx.backfillOccurrence.createMany({ data: instants.slice(i, i + INSERT_CHUNK).map((at, k) => ({ backfillId: id, seq: i + k + 1, scheduledFor: at })) });
+  }
+  await recordActivity(tx, { revisionId: opts.revision.id, schedule, action: 'backfill', backfillId: id, count: instants.length, by: actor, at: now });
+  return id;
 }
 
 function createdBy(actor: Actor): { createdByType: string; createdById: string } {

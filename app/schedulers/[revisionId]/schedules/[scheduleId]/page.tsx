@@ -210,7 +210,7 @@ export default async function SchedulePage({ params, searchParams }: Props) {
 
         {!schedule.enabled && schedule.paused ? <PausedNotice paused={schedule.paused} who={pauser ?? null} /> : null}
         {!schedule.enabled && schedule.state === 'active' && scheduler.role !== 'read' ? (
-          <ResumeWithCatchUp scheduleId={schedule.id} pausedAt={schedule.paused?.at ?? null} timezone={schedule.timezone} resume={resumeWithCatchUpAction.bind(null, revisionId)} />
+          <ResumeWithCatchUp scheduleId={schedule.id} version={schedule.version} pausedAt={schedule.paused?.at ?? null} timezone={schedule.timezone} resume={resumeWithCatchUpAction.bind(null, revisionId)} />
         ) : null}
         {inProgress ? (
           <p className="alert alert-info" data-testid="in-progress">
