@@ -578,13 +578,16 @@ export const BACKFILL_ORDERS = ['oldest_first', 'newest_first'] as const;
 export const BACKFILL_STATES = ['running', 'completed', 'cancelled'] as const;
 export type BackfillState = (typeof BACKFILL_STATES)[number];
 
+/** A backfill bound as sent; read by the domain (`resolveBackfillBound`): an ISO instant, or a wall time in the schedule's timezone. */
+const BackfillBoundText = z.string().min(1).max(64);
 /**
  * `backfill_schedule` (SPEC §18.1): fire the schedule's occurrences with `from < scheduled_for ≤ to`
- * (ISO instants; `to` at most now) inside its start and end dates.
+ * (`to` at most now) inside its start and end dates.
  */
 export const BackfillScheduleParams = ScheduleIdParams.extend({
-  from: IsoInstant,
-  to: IsoInstant,
+  /** An ISO instant, or a wall time (`YYYY-MM-DDTHH:mm[:ss]`) in the schedule's timezone (SPEC §7.1's rule; decision 352). */
+  from: BackfillBoundText,
+  to: BackfillBoundText,
   reprocess: z.enum(BACKFILL_REPROCESS).optional(),
   max_concurrency: z.int().min(BACKFILL_MAX_CONCURRENCY[0]).max(BACKFILL_MAX_CONCURRENCY[1]).optional(),
   order: z.enum(BACKFILL_ORDERS).optional(),

@@ -28,8 +28,6 @@ import {
   type ResumeDryRun,
   type RunStatus,
 } from '@/lib/schedules';
-import { resolveLocalTime } from '@/lib/cron';
-import { DomainError } from '@/lib/errors';
 import { schedulerAction } from '@/app/lib/server';
 import type { CatalogAnswer } from '@/components/catalog/catalog-answer';
 import type { BackfillRange } from '@/components/backfill-panel';
@@ -90,23 +88,15 @@ export async function runScheduleAction(revisionId: string, scheduleId: string):
 }
 
 
-/** A local wall time of the dialog in `zone` → its instant (SPEC §7.1's rule for a time a DST change skips or repeats). */
-function instantOf(local: string, zone: string, path: string): Date {
-  try {
-    return resolveLocalTime(local.length === 16 ? `${local}:00` : local, zone);
-  } catch {
-    throw new DomainError('invalid_backfill_range', `${path} must be a date and time such as 2026-01-31T09:00`, { path });
-  }
-}
-
 /** `backfill_schedule` (SPEC §18.1), with `dryRun`: the count and the first instants, nothing written. */
 export async function backfillScheduleAction(revisionId: string, scheduleId: string, req: BackfillRange, dryRun: boolean): Promise<ActionResult<{ dryRun?: BackfillDryRun; backfill?: Backfill }>> {
   return schedulerAction(revisionId, async (ctx) => {
     const opts = {
       ...ctx,
       scheduleRef: scheduleId,
-      from: instantOf(req.from, req.timezone, 'from'),
-      to: instantOf(req.to, req.timezone, 'to'),
+      // Wall times in the schedule's zone, read by the domain as the API reads them (decision 352).
+      from: req.from,
+      to: req.to,
       reprocess: req.reprocess,
       maxConcurrency: req.maxConcurrency,
       order: req.order,

@@ -22,6 +22,7 @@ import {
   type BackfillDryRun,
 } from '../contract';
 import { getScheduleRow } from '../read/find-schedule';
+import { resolveBackfillBound, type BackfillBound } from './backfill-bounds';
 
 /** Page size of `list_backfills`. */
 export const BACKFILLS_PAGE_SIZE = 20;
@@ -37,8 +38,10 @@ interface Scope {
 export interface BackfillScheduleOptions extends Scope {
   /** Id or alias. */
   scheduleRef: string;
-  from: Date;
-  to: Date;
+  /** Exclusive; an instant, or text read by `resolveBackfillBound` in the schedule's timezone. */
+  from: BackfillBound;
+  /** Inclusive; as `from`. */
+  to: BackfillBound;
   reprocess?: (typeof BACKFILL_REPROCESS)[number];
   maxConcurrency?: number;
   order?: (typeof BACKFILL_ORDERS)[number];
@@ -48,6 +51,9 @@ export interface BackfillScheduleOptions extends Scope {
 /** What a save's checks selected: the schedule, and the occurrences to fire in firing order. */
 interface Selection {
   schedule: { id: string; name: string; alias: string | null };
+  /** The range's bounds as instants (`resolveBackfillBound`). */
+  from: Date;
+  to: Date;
   instants: Date[];
 }
 
@@ -57,7 +63,7 @@ interface Selection {
  * `409 schedule_completed`, `400 invalid_backfill_range`, `400 backfill_too_large`.
  */
 export async function selectBackfill(tx: Tx, opts: BackfillScheduleOptions): Promise<Selection> {
-  const { from, to, now } = opts;
+  const { now } = opts;
   await requireSchedulerRole(tx, opts.actor, opts.revision.blobId, 'write');
   const found = await getScheduleRow(tx, opts.revision.id, opts.scheduleRef);
   // Locked until the backfill is stored: two backfills of one schedule select one after the other,
@@ -65,6 +71,8 @@ export async function selectBackfill(tx: Tx, opts: BackfillScheduleOptions): Pro
   // the schedule's next occurrence in between.
   const row = (await lockSchedule(tx, found.id)) ?? found;
   if (row.state === 'completed') throw new DomainError('schedule_completed', 'this schedule is completed; it can no longer fire');
+  const from = resolveBackfillBound(opts.from, row.timezone, 'from');
+  const to = resolveBackfillBound(opts.to, row.timezone, 'to');
   if (from.getTime() >= to.getTime()) throw new DomainError('invalid_backfill_range', '`from` must be before `to` (occurrences with from < scheduled_for ≤ to are fired)', { path: 'from' });
   if (to.getTime() > now.getTime()) throw new DomainError('invalid_backfill_range', `\`to\` must not be after now (${now.toISOString()}): a backfill fires past occurrences only`, { path: 'to' });
   const all = occurrencesInRange(row, from, to, BACKFILL_MAX_OCCURRENCES);
@@ -82,7 +90,7 @@ export async function selectBackfill(tx: Tx, opts: BackfillScheduleOptions): Pro
     instants = instants.filter((at) => keep(at));
   }
   if ((opts.order ?? 'oldest_first') === 'newest_first') instants = [...instants].reverse();
-  return { schedule: { id: row.id, name: row.name, alias: row.alias }, instants };
+  return { schedule: { id: row.id, name: row.name, alias: row.alias }, from, to, instants };
 }
 
 /**
@@ -147,15 +155,15 @@ export async function backfillSchedule(opts: BackfillScheduleOptions): Promise<B
 export async function storeBackfill(tx: Tx, opts: BackfillScheduleOptions): Promise<string> {
   const { actor, now } = opts;
   const id = newId();
-  const { schedule, instants } = await selectBackfill(tx, opts);
+  const { schedule, from, to, instants } = await selectBackfill(tx, opts);
   const empty = instants.length === 0;
   await tx.backfill.create({
     data: {
       id,
       revisionId: opts.revision.id,
       scheduleId: schedule.id,
-      rangeFrom: opts.from,
-      rangeTo: opts.to,
+      rangeFrom: from,
+      rangeTo: to,
       reprocess: opts.reprocess ?? 'missing',
       maxConcurrency: opts.maxConcurrency ?? 1,
       fireOrder: opts.order ?? 'oldest_first',
