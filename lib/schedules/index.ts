@@ -41,6 +41,7 @@ export {
   type Engine,
   type EngineOverrides,
   type FireOutcome,
+  type SkipReason,
   type InFlightAttempt,
   type RetryPolicy,
 } from '../engine';
