@@ -134,6 +134,7 @@ export const schedulerCommands: CommandTable<typeof SCHEDULER_COMMANDS> = {
       maxConcurrency: p.max_concurrency,
       order: p.order,
       now: ctx.now,
+      clientToken: p.client_token,
     };
     if (p.dry_run) return dryRunBackfill(opts);
     return { backfill: await backfillSchedule(opts) };

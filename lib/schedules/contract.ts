@@ -592,6 +592,8 @@ export const BackfillScheduleParams = ScheduleIdParams.extend({
   max_concurrency: z.int().min(BACKFILL_MAX_CONCURRENCY[0]).max(BACKFILL_MAX_CONCURRENCY[1]).optional(),
   order: z.enum(BACKFILL_ORDERS).optional(),
   dry_run: z.boolean().optional(),
+  /** Idempotency (decision 353): a retry with the same token and request within 24 h answers the first backfill. */
+  client_token: z.string().min(1).max(CLIENT_TOKEN_MAX).optional(),
 }).strict();
 /** A backfill as `backfill_schedule`, `get_backfill`, `list_backfills` and `cancel_backfill` answer it (SPEC §18.1). */
 export const BackfillSchema = z.strictObject({

@@ -228,6 +228,20 @@ describe('§18.1 backfill_schedule', () => {
     }
   });
 
+  it('client_token: a retry with the same token and request answers the first backfill and makes no second; another request is client_token_reused', async () => {
+    const s = await minutelyWebhook('bf-token');
+    const to = lastMinute();
+    const req = { ...(await scope()), scheduleRef: 'bf-token', from: new Date(to.getTime() - 5 * MINUTE), to, now: new Date() };
+    const first = await backfillSchedule({ ...req, clientToken: 'retry-1' });
+    const again = await backfillSchedule({ ...req, clientToken: 'retry-1', now: new Date() });
+    expect(again.id).toBe(first.id);
+    expect(await w.db.backfill.count({ where: { scheduleId: s.id } })).toBe(1);
+    expect(await refusal(backfillSchedule({ ...req, to: new Date(to.getTime() - MINUTE), clientToken: 'retry-1' }))).toEqual({ code: 'client_token_reused', path: 'client_token' });
+    // Without a token, a repeat is a second backfill (it selects none: the first has them queued, decision 304).
+    expect(await backfillSchedule({ ...req, now: new Date() })).toMatchObject({ total: 0, state: 'completed' });
+    expect(await w.db.backfill.count({ where: { scheduleId: s.id } })).toBe(2);
+  });
+
   it('cancel stops a running backfill; list_backfills and the activity log show both', async () => {
     const s = await minutelyWebhook('bf-cancel');
     const t0 = new Date(lastMinute().getTime() - 200 * MINUTE);

@@ -18,11 +18,14 @@ import {
   BACKFILL_ORDERS,
   BACKFILL_REPROCESS,
   BACKFILL_STATES,
+  SCHEDULE_CLIENT_TOKEN_TTL_MS,
   type Backfill,
   type BackfillDryRun,
 } from '../contract';
 import { getScheduleRow } from '../read/find-schedule';
 import { resolveBackfillBound, type BackfillBound } from './backfill-bounds';
+import { findClientToken, rememberClientToken, requestHash } from '../save/client-tokens';
+import { isUniqueViolation } from '../../workflows';
 
 /** Page size of `list_backfills`. */
 export const BACKFILLS_PAGE_SIZE = 20;
@@ -46,6 +49,12 @@ export interface BackfillScheduleOptions extends Scope {
   maxConcurrency?: number;
   order?: (typeof BACKFILL_ORDERS)[number];
   now: Date;
+  /**
+   * An idempotency token (≤ 64 chars; decision 353): the same caller's retry with the same token and
+   * the same request within 24 h answers the first backfill (as it is now) and makes no second one;
+   * with another request it is `409 client_token_reused`.
+   */
+  clientToken?: string;
 }
 
 /** What a save's checks selected: the schedule, and the occurrences to fire in firing order. */
@@ -144,8 +153,40 @@ export async function dryRunBackfill(opts: BackfillScheduleOptions): Promise<Bac
  * `completed`.
  */
 export async function backfillSchedule(opts: BackfillScheduleOptions): Promise<Backfill> {
-  const id = await inTransaction(opts.db, (tx) => storeBackfill(tx, opts));
-  return getBackfill({ db: opts.db, actor: opts.actor, revision: opts.revision, backfillRef: id });
+  const { db, actor, revision, now } = opts;
+  const bound = (b: BackfillBound) => (b instanceof Date ? b.toISOString() : b);
+  const token = opts.clientToken
+    ? {
+        key: `backfill_schedule:${revision.id}:${actor.type}:${actor.id}:${opts.clientToken}`,
+        requestHash: requestHash({ schedule: opts.scheduleRef, from: bound(opts.from), to: bound(opts.to), reprocess: opts.reprocess, max_concurrency: opts.maxConcurrency, order: opts.order }),
+      }
+    : null;
+  /** The first backfill's id for this token, or null when the token is new (or expired). */
+  const replay = async (tx: Tx | Db): Promise<string | null> => {
+    const seen = token ? await findClientToken(tx as Tx, token.key, now) : null;
+    if (!seen) return null;
+    if (seen.requestHash !== token!.requestHash) {
+      throw new DomainError('client_token_reused', `client_token "${opts.clientToken}" was already used for a backfill with another request; send a new token for a new backfill`, { path: 'client_token' });
+    }
+    return (seen.response as { backfill_id: string }).backfill_id;
+  };
+  let id: string;
+  try {
+    id = await inTransaction(db, async (tx) => {
+      // Exactly once per token: read under the write lock (SQLite's BEGIN IMMEDIATE); on PostgreSQL a
+      // twin that commits first makes rememberClientToken below violate the key and roll this back.
+      const first = await replay(tx);
+      if (first) return first;
+      const made = await storeBackfill(tx, opts);
+      if (token) await rememberClientToken(tx, { ...token, response: { backfill_id: made }, now, ttlMs: SCHEDULE_CLIENT_TOKEN_TTL_MS });
+      return made;
+    });
+  } catch (e) {
+    const twin = isUniqueViolation(e) && token ? await replay(db) : null;
+    if (!twin) throw e;
+    id = twin;
+  }
+  return getBackfill({ db, actor, revision, backfillRef: id });
 }
 
 /**
