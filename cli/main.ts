@@ -69,8 +69,8 @@ export function buildProgram(io: Io, setCode: (code: number) => void): Command {
 
   withConnection(program.command('backfill').description("fire a schedule's past occurrences in (from, to] and follow its progress (SPEC §18.1)"))
     .argument('<schedule>', 'the schedule, id or alias')
-    .requiredOption('--from <iso>', 'occurrences after this instant (exclusive), e.g. 2026-01-01T00:00:00Z')
-    .requiredOption('--to <iso>', 'occurrences up to this instant (inclusive; not after now)')
+    .requiredOption('--from <time>', "occurrences after this (exclusive): an instant (2026-01-01T00:00:00Z) or a wall time in the schedule's timezone (2026-01-01T09:00)")
+    .requiredOption('--to <time>', 'occurrences up to this (inclusive; not after now), as --from')
     .option('--reprocess <which>', 'missing (default): no run of any kind; failed: those and the failed ones; all')
     .option('--max-concurrency <n>', 'most occurrences in flight at once (1-100, default 1)', concurrency)
     .option('--order <order>', 'oldest_first (default) or newest_first')

@@ -4,6 +4,7 @@
  * run's count and first instants before confirming) and the schedule's backfills with their progress
  * (the page refreshes itself while one runs) and Cancel.
  */
+import Link from 'next/link';
 import { useRouter } from 'next/navigation';
 import { useId, useState, useTransition } from 'react';
 import { toLocalTime } from '@/lib/cron';
@@ -29,8 +30,14 @@ export interface BackfillPanelProps {
   timezone: string;
   backfills: Backfill[];
   canWrite: boolean;
-  /** Whether the schedule can fire at all (a completed one cannot be backfilled). */
+  /** Whether the schedule can fire at all (a completed one cannot be backfilled), and this view offers Backfill…. */
   canBackfill: boolean;
+  /** The schedule's backfills page: each backfill links to `<it>/<id>`, its own view. */
+  backfillsHref: string;
+  /** Shown under the list as "Show all backfills" when the list is not all of them (the schedule page's latest few). */
+  moreHref?: string;
+  /** The section's heading. Default "Backfills". */
+  title?: string;
   actions: {
     backfill: (scheduleId: string, req: BackfillRange, dryRun: boolean) => Promise<ActionResult<{ dryRun?: BackfillDryRun; backfill?: Backfill }>>;
     cancel: (scheduleId: string, backfillId: string) => Promise<ActionResult<{ backfill: Backfill }>>;
@@ -48,7 +55,7 @@ function localInput(at: Date, zone: string): string {
 
 const STATE_WORDS: Record<Backfill['state'], string> = { running: 'running', completed: 'completed', cancelled: 'cancelled' };
 
-export function BackfillPanel({ scheduleId, timezone, backfills, canWrite, canBackfill, actions }: BackfillPanelProps) {
+export function BackfillPanel({ scheduleId, timezone, backfills, canWrite, canBackfill, backfillsHref, moreHref, title = 'Backfills', actions }: BackfillPanelProps) {
   const router = useRouter();
   const id = useId();
   const [open, setOpen] = useState(false);
@@ -93,7 +100,7 @@ export function BackfillPanel({ scheduleId, timezone, backfills, canWrite, canBa
     <section className="container" aria-labelledby={`${id}-title`} data-testid="backfills">
       <div className="container-header backfill-header">
         <h2 id={`${id}-title`} className="container-title">
-          Backfills
+          {title}
         </h2>
         {canWrite && canBackfill ? (
           <button type="button" className="btn" aria-expanded={open} aria-controls={`${id}-form`} onClick={() => setOpen((o) => !o)}>
@@ -192,9 +199,9 @@ export function BackfillPanel({ scheduleId, timezone, backfills, canWrite, canBa
             return (
               <li key={b.id} id={`backfill-${b.id}`} data-testid="backfill" data-state={b.state}>
                 <div>
-                  <span className="mono small" title={b.id}>
+                  <Link className="mono small" href={`${backfillsHref}/${b.id}`} title={b.id} data-testid="backfill-link">
                     {shortId(b.id)}
-                  </span>{' '}
+                  </Link>{' '}
                   <span className={`badge ${b.state === 'running' ? 'badge-info' : b.state === 'completed' ? 'badge-ok' : 'badge-muted'}`}>{STATE_WORDS[b.state]}</span>{' '}
                   <span className="small">
                     {formatInZone(b.from, timezone)} → {formatInZone(b.to, timezone)} · {b.reprocess} · at most {b.max_concurrency} in flight
@@ -214,6 +221,13 @@ export function BackfillPanel({ scheduleId, timezone, backfills, canWrite, canBa
           })}
         </ul>
       )}
+      {moreHref ? (
+        <p className="small">
+          <Link href={moreHref} data-testid="backfills-show-all">
+            Show all backfills
+          </Link>
+        </p>
+      ) : null}
     </section>
   );
 }

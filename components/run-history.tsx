@@ -93,6 +93,8 @@ export interface RunHistoryProps {
   timezone: string;
   /** The scheduler's dead-letter page (`/schedulers/{rev}/dead-letters`): exhausted attempts and replays link there. */
   deadLettersHref: string;
+  /** The schedule's backfills page (`…/schedules/{id}/backfills`): a backfill's run links to `<it>/<backfill id>`. */
+  backfillsHref: string;
   /** Attempts an occurrence may make (`maximum_retry_attempts + 1`; 1 with only a dead letter), or null when it is not retried. */
   attemptsAllowed: number | null;
   /** The schedule's pending attempts (read before `runs`), for "retrying". */
@@ -215,7 +217,7 @@ function OccurrenceRow({ group, timezone, deadLettersHref, attemptsAllowed }: { 
 }
 
 /** One run: an attempt of an occurrence, or a manual run. */
-function RunRow({ run, timezone, attemptsAllowed, deadLettersHref, deleted }: { run: Run } & RunHistoryProps) {
+function RunRow({ run, timezone, attemptsAllowed, deadLettersHref, backfillsHref, deleted }: { run: Run } & RunHistoryProps) {
   const lateMs = Date.parse(run.created_at) - Date.parse(run.scheduled_for);
   const shown = displayTarget(run);
   const runs = shownRuns(shown);
@@ -249,9 +251,9 @@ function RunRow({ run, timezone, attemptsAllowed, deadLettersHref, deleted }: { 
         {run.backfill_id ? (
           <div className="small">
             of backfill{' '}
-            <a className="mono" href={`#backfill-${run.backfill_id}`} title={run.backfill_id} data-testid="run-backfill-link">
+            <Link className="mono" href={`${backfillsHref}/${run.backfill_id}`} title={run.backfill_id} data-testid="run-backfill-link">
               {shortId(run.backfill_id)}
-            </a>
+            </Link>
           </div>
         ) : null}
         {run.dead_letter_id ? (

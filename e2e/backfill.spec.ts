@@ -91,7 +91,7 @@ test('Backfill… from the schedule page: dry-run count and instants, progress t
     const backfillId = (await item.getAttribute('id'))!.replace('backfill-', '');
     const link = page.getByTestId('run-backfill-link').first();
     await expect(link).toBeVisible();
-    await expect(link).toHaveAttribute('href', `#backfill-${backfillId}`);
+    await expect(link).toHaveAttribute('href', `/schedulers/${rev}/schedules/${schedule.id}/backfills/${backfillId}`);
 
     // A slower one, cancelled from the page.
     delayMs = 1500;
@@ -118,9 +118,13 @@ test('Backfill… from the schedule page: dry-run count and instants, progress t
     expect(b[0].fired).toBeLessThan(100);
 
     // Resume with catch-up (SPEC §18.2): enables the schedule and backfills what it missed while paused.
-    const resume = page.getByRole('button', { name: 'Resume with catch-up' });
+    const resume = page.getByRole('button', { name: 'Resume with catch-up…' });
     await whenHydrated(resume);
     await resume.click();
+    // The dry run first: how many occurrences would be redone; nothing is enabled before Confirm.
+    await expect(page.getByRole('status').filter({ hasText: /^This enables the schedule and backfills \d+ missed occurrences?, from / })).toBeVisible();
+    expect((await getApiSchedule(request, rev, schedule.id)).enabled).toBe(false);
+    await page.getByRole('button', { name: 'Confirm resume' }).click();
     await expect(page.getByRole('status').filter({ hasText: /^Enabled; backfilling \d+ missed occurrences?\.$/ })).toBeVisible();
     await expect.poll(async () => (await getApiSchedule(request, rev, schedule.id)).enabled).toBe(true);
     const after = (await schedulerCommand(request, rev, 'list_backfills', { schedule_id: schedule.id })).backfills as { reprocess: string }[];
@@ -130,5 +134,59 @@ test('Backfill… from the schedule page: dry-run count and instants, progress t
   } finally {
     await deleteApiSchedules(request, rev, made);
     await new Promise<void>((resolve) => (server.closeAllConnections(), server.close(() => resolve())));
+  }
+});
+
+test('every backfill has a view: the schedule page lists the latest 5 and "Show all backfills"; a history row of an older one opens it; an empty list says so', async ({ page, request }) => {
+  const rev = await revisionOf(request, OPS_SCHEDULER);
+  const alias = `backfill-views-${uniqueSuffix()}`;
+  const made: string[] = [];
+  try {
+    // Disabled, every minute, to a workflow target (recorded in the fire's transaction): six
+    // backfills of one occurrence each, oldest first.
+    const schedule = await createApiSchedule(request, rev, { alias, repeat: 'recurring_cron', cron_expression: '* * * * ? *', enabled: false });
+    made.push(schedule.id);
+    const to = Math.floor(Date.now() / MINUTE) * MINUTE - 10 * MINUTE;
+    const ids: string[] = [];
+    for (let k = 6; k >= 1; k--) {
+      const at = to - k * MINUTE;
+      const r = await schedulerCommand(request, rev, 'backfill_schedule', { schedule_id: schedule.id, from: new Date(at - MINUTE).toISOString(), to: new Date(at).toISOString() });
+      ids.push((r.backfill as { id: string }).id);
+    }
+    const oldest = ids[0];
+    await expect.poll(async () => ((await schedulerCommand(request, rev, 'get_backfill', { backfill_id: oldest })).backfill as { state: string }).state, { timeout: 30_000 }).toBe('completed');
+
+    const schedulePath = `/schedulers/${rev}/schedules/${schedule.id}`;
+    await page.goto(schedulePath);
+    const panel = page.getByTestId('backfills');
+    await expect(panel.getByTestId('backfill')).toHaveCount(5);
+    await expect(panel.locator(`#backfill-${oldest}`)).toHaveCount(0);
+    // The oldest backfill's run in the history links to its own view.
+    const link = page.locator(`[data-testid="run-backfill-link"][title="${oldest}"]`);
+    await expect(link).toHaveAttribute('href', `${schedulePath}/backfills/${oldest}`);
+    await link.click();
+    await expect(page).toHaveURL(`${schedulePath}/backfills/${oldest}`);
+    await expect(page.getByRole('heading', { level: 1 })).toContainText(`Backfill ${oldest.slice(0, 8)}`);
+    await expect(page.getByTestId('backfill')).toHaveAttribute('data-state', 'completed');
+    await expect(page.getByTestId('backfill-progress')).toContainText('1 of 1 done');
+    await expectNoSeriousViolations(page, 'a backfill page');
+
+    // "Show all backfills": every one, newest first, each linking to its view.
+    await page.goto(schedulePath);
+    await page.getByTestId('backfills-show-all').click();
+    await expect(page).toHaveURL(`${schedulePath}/backfills`);
+    await expect(page.getByTestId('backfill')).toHaveCount(6);
+    await expect(page.getByTestId('backfill-link').last()).toHaveAttribute('href', `${schedulePath}/backfills/${oldest}`);
+    await expectNoSeriousViolations(page, 'the backfills page');
+
+    // A schedule with none: the list says so; an unknown backfill is a 404.
+    const empty = await createApiSchedule(request, rev, { alias: `${alias}-none`, repeat: 'recurring_cron', cron_expression: '* * * * ? *', enabled: false });
+    made.push(empty.id);
+    await page.goto(`/schedulers/${rev}/schedules/${empty.id}/backfills`);
+    await expect(page.getByText('No backfills yet.')).toBeVisible();
+    const missing = await page.goto(`/schedulers/${rev}/schedules/${empty.id}/backfills/${oldest}`);
+    expect(missing?.status()).toBe(404);
+  } finally {
+    await deleteApiSchedules(request, rev, made);
   }
 });

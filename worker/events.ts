@@ -3,7 +3,7 @@
  * logged and never breaks the loop.
  */
 import { EventEmitter } from 'node:events';
-import type { AlertSendReport, SweepBatch, SweepPhase } from '../lib/schedules';
+import type { AlertSendReport, SkipReason, SweepBatch, SweepPhase } from '../lib/schedules';
 
 export interface WorkerEventMap {
   'worker:start': { workerId: string };
@@ -60,7 +60,7 @@ export interface WorkerEventMap {
    * left out by the schedule's `catch_up` mode or `max_burst`, counted in `skipped_occurrences` (the
    * `missed` event of SPEC §17).
    */
-  'occurrence:skipped': { scheduleId: string; scheduledFor: Date; skipped: number; reason: 'outside-catchup-window'; completed: boolean; deleted: boolean };
+  'occurrence:skipped': { scheduleId: string; scheduledFor: Date; skipped: number; reason: SkipReason; skippedOutsideWindow: number; completed: boolean; deleted: boolean };
   /** A backfill tick (SPEC §18.1): occurrences it claimed and fired (or stored in flight), and backfills it completed. */
   'backfill:tick': { fired: number; completed: string[]; waiting: number; durationMs: number };
   'backfill:error': { error: Error };

@@ -205,7 +205,7 @@ export class Worker {
         this.events.emit('occurrence:delivering', { scheduleId, scheduledFor, attempt: out.attempt, lateMs: out.lateMs, deliveries: out.delivery.deliveries });
         return;
       case 'skipped':
-        this.events.emit('occurrence:skipped', { scheduleId, scheduledFor, skipped: out.skipped, reason: 'outside-catchup-window', completed: out.completed, deleted: out.deleted });
+        this.events.emit('occurrence:skipped', { scheduleId, scheduledFor, skipped: out.skipped, reason: out.reason, skippedOutsideWindow: out.skippedOutsideWindow, completed: out.completed, deleted: out.deleted });
         return;
       case 'already-fired':
         this.events.emit('occurrence:already-fired', { scheduleId, scheduledFor, completed: out.completed, deleted: out.deleted });

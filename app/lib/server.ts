@@ -109,7 +109,7 @@ export async function orNotFound<T>(read: Promise<T>): Promise<T> {
   try {
     return await read;
   } catch (e) {
-    if (isDomainError(e) && (e.code === 'not_found' || e.code === 'schedule_not_found' || e.code === 'execution_not_found')) notFound();
+    if (isDomainError(e) && (e.code === 'not_found' || e.code === 'schedule_not_found' || e.code === 'execution_not_found' || e.code === 'backfill_not_found')) notFound();
     throw e;
   }
 }

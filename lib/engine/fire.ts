@@ -133,7 +133,7 @@ export async function fireClaimed(tx: Tx, deps: EngineDeps, rows: ClaimedSchedul
       case 'fire':
         return [];
       case 'skip':
-        return [{ kind: 'skipped', scheduleId, scheduledFor, skipped: p.skipped, completed: completed.has(scheduleId), deleted: deleted.has(scheduleId) }];
+        return [{ kind: 'skipped', scheduleId, scheduledFor, skipped: p.skipped, reason: p.reason, skippedOutsideWindow: p.skippedOutsideWindow, completed: completed.has(scheduleId), deleted: deleted.has(scheduleId) }];
       case 'already-fired':
         return [{ kind: 'already-fired', scheduleId, scheduledFor, completed: completed.has(scheduleId), deleted: deleted.has(scheduleId) }];
       case 'overlap':

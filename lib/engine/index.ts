@@ -6,7 +6,7 @@
  */
 export { createEngine, type Engine } from './engine';
 export { NO_FACADE, type EngineActivity, type EngineDeps, type EngineOverrides, type FacadeFacts, type ScheduleFact } from './deps';
-export type { FireOutcome } from './outcomes';
+export type { FireOutcome, SkipReason } from './outcomes';
 export type { FireDueOptions, FireOccurrenceOptions } from './fire';
 export { occurrencesInRange, type BackfillsFired, type FireBackfillsOptions } from './backfill';
 export { listDueOccurrences, listDueRetries, findEarliestNextFire } from './claim';

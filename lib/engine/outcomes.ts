@@ -14,6 +14,13 @@ import type { AfterAttempt, RunOutcome } from './settle';
  */
 export const FIRE_TX = { maxWait: 30_000, timeout: 120_000 } as const;
 
+/**
+ * Why catching up skipped occurrences (SPEC §8, §18.2): beyond the catch-up window, or inside it by
+ * the schedule's `catch_up` — `max_burst` (mode `all`), `latest`, `none`. When both apply, the
+ * mode's reason is given; `skippedOutsideWindow` counts the others.
+ */
+export type SkipReason = 'outside-catchup-window' | 'catchup-max-burst' | 'catchup-latest' | 'catchup-none';
+
 export type FireOutcome =
   | ({
       kind: 'fired';
@@ -35,7 +42,7 @@ export type FireOutcome =
    * after commit and records it (`recordDelivered`); its run does not exist yet.
    */
   | { kind: 'delivering'; scheduleId: string; scheduledFor: Date; attempt: number; lateMs: number; delivery: InFlightAttempt }
-  | { kind: 'skipped'; scheduleId: string; scheduledFor: Date; skipped: number; completed: boolean; deleted: boolean }
+  | { kind: 'skipped'; scheduleId: string; scheduledFor: Date; skipped: number; reason: SkipReason; skippedOutsideWindow: number; completed: boolean; deleted: boolean }
   /** The occurrence already has a scheduled run: next_fire_at was advanced, nothing fired again. */
   | { kind: 'already-fired'; scheduleId: string; scheduledFor: Date; completed: boolean; deleted: boolean }
   /** SPEC §16.2: due while run `inProgressRunId` was in progress: recorded `skipped`, or kept waiting (`buffer`). */

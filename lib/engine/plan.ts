@@ -11,6 +11,7 @@ import { toError } from '../errors';
 import { driverOf } from '../targets';
 import { fireAtOf, nextOccurrenceInWindow } from './occurrences';
 import { retryPolicyOf } from './retry-policy';
+import type { SkipReason } from './outcomes';
 
 /** Most occurrences counted one by one when skipping a long outage; beyond it we jump ahead. */
 const MAX_SKIP_WALK = 100_000;
@@ -28,7 +29,7 @@ export interface NextOccurrence {
 export type Plan =
   | { kind: 'fire'; row: ClaimedSchedule; next: NextOccurrence | null; state: 'active' | 'completed' }
   | { kind: 'already-fired'; row: ClaimedSchedule; next: NextOccurrence | null; state: 'active' | 'completed' }
-  | { kind: 'skip'; row: ClaimedSchedule; next: NextOccurrence | null; skipped: number; state: 'active' | 'completed' }
+  | { kind: 'skip'; row: ClaimedSchedule; next: NextOccurrence | null; skipped: number; reason: SkipReason; skippedOutsideWindow: number; state: 'active' | 'completed' }
   /**
    * SPEC §16.2: due while run `inProgressRunId` is in progress: recorded `skipped` (`skip`, or
    * `buffer_one` with one already waiting), or kept waiting until it ends (`buffer`).
@@ -72,7 +73,9 @@ export function catchUpPolicyOf(row: Pick<ClaimedSchedule, 'catchUpMode' | 'catc
 }
 
 /** What catching up decides for a claimed occurrence: fire it (on time, or a missed one kept), or skip to `next`. */
-type CaughtUp = { kind: 'fire' } | { kind: 'skip'; next: NextOccurrence | null; skipped: number } | { kind: 'error'; error: Error };
+type CaughtUp = { kind: 'fire' } | { kind: 'skip'; next: NextOccurrence | null; skipped: number; reason: SkipReason; skippedOutsideWindow: number } | { kind: 'error'; error: Error };
+
+const MODE_SKIP_REASON = { all: 'catchup-max-burst', latest: 'catchup-latest', none: 'catchup-none' } as const satisfies Record<string, SkipReason>;
 
 /**
  * SPEC §8, §18.2 for one claimed occurrence at `now`. On time (at most ON_TIME_GRACE_MS late): fire.
@@ -105,7 +108,8 @@ function catchUp(row: ClaimedSchedule, now: Date, limits: Limits): CaughtUp {
     if (cur && cur.fireAt < windowStart) cur = following(new Date(windowStart.getTime() - 86_400_000 - 1));
     while (cur && cur.fireAt < windowStart) cur = following(cur.scheduledFor);
     const keep = policy.mode === 'all' ? (policy.maxBurst ?? Infinity) : policy.mode === 'latest' ? 1 : 0;
-    if (keep === Infinity) return skipped === 0 ? { kind: 'fire' } : { kind: 'skip', next: cur, skipped };
+    if (keep === Infinity) return skipped === 0 ? { kind: 'fire' } : { kind: 'skip', next: cur, skipped, reason: 'outside-catchup-window', skippedOutsideWindow: skipped };
+    const outside = skipped;
     // Missed inside the window: the `keep` most recent are kept (a ring of them), the rest skipped.
     const kept: NextOccurrence[] = [];
     let missed = 0;
@@ -125,9 +129,10 @@ function catchUp(row: ClaimedSchedule, now: Date, limits: Limits): CaughtUp {
     }
     // `latest`: an on-time occurrence after the missed ones is the most recent: it alone fires.
     if (policy.mode === 'latest' && cur && cur.fireAt.getTime() <= now.getTime()) kept.length = 0;
-    skipped += missed - kept.length;
+    const byMode = missed - kept.length;
+    skipped += byMode;
     if (skipped === 0) return { kind: 'fire' };
-    return { kind: 'skip', next: kept[0] ?? cur, skipped };
+    return { kind: 'skip', next: kept[0] ?? cur, skipped, reason: byMode > 0 ? MODE_SKIP_REASON[policy.mode] : 'outside-catchup-window', skippedOutsideWindow: outside };
   } catch (e) {
     return { kind: 'error', error: toError(e) };
   }
@@ -146,7 +151,7 @@ function plan(row: ClaimedSchedule, caught: CaughtUp, alreadyFired: boolean, inP
       const scheduledFor = nextOccurrenceInWindow(row, after);
       return scheduledFor ? { scheduledFor, fireAt: fireAtOf(row.id, row.flexibleWindowMinutes, scheduledFor) } : null;
     };
-    if (caught.kind === 'skip') return { kind: 'skip', row, next: caught.next, skipped: caught.skipped, state: caught.next ? 'active' : 'completed' };
+    if (caught.kind === 'skip') return { kind: 'skip', row, next: caught.next, skipped: caught.skipped, reason: caught.reason, skippedOutsideWindow: caught.skippedOutsideWindow, state: caught.next ? 'active' : 'completed' };
     // Strictly after the occurrence: next_fire_at only ever moves forward.
     const next = following(row.nextScheduledFor);
     if (alreadyFired) return { kind: 'already-fired', row, next, state: next ? 'active' : 'completed' };

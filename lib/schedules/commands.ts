@@ -128,12 +128,13 @@ export const schedulerCommands: CommandTable<typeof SCHEDULER_COMMANDS> = {
     const opts = {
       ...base(ctx),
       scheduleRef: p.schedule_id,
-      from: new Date(p.from),
-      to: new Date(p.to),
+      from: p.from,
+      to: p.to,
       reprocess: p.reprocess,
       maxConcurrency: p.max_concurrency,
       order: p.order,
       now: ctx.now,
+      clientToken: p.client_token,
     };
     if (p.dry_run) return dryRunBackfill(opts);
     return { backfill: await backfillSchedule(opts) };

@@ -578,17 +578,22 @@ export const BACKFILL_ORDERS = ['oldest_first', 'newest_first'] as const;
 export const BACKFILL_STATES = ['running', 'completed', 'cancelled'] as const;
 export type BackfillState = (typeof BACKFILL_STATES)[number];
 
+/** A backfill bound as sent; read by the domain (`resolveBackfillBound`): an ISO instant, or a wall time in the schedule's timezone. */
+const BackfillBoundText = z.string().min(1).max(64);
 /**
  * `backfill_schedule` (SPEC §18.1): fire the schedule's occurrences with `from < scheduled_for ≤ to`
- * (ISO instants; `to` at most now) inside its start and end dates.
+ * (`to` at most now) inside its start and end dates.
  */
 export const BackfillScheduleParams = ScheduleIdParams.extend({
-  from: IsoInstant,
-  to: IsoInstant,
+  /** An ISO instant, or a wall time (`YYYY-MM-DDTHH:mm[:ss]`) in the schedule's timezone (SPEC §7.1's rule; decision 352). */
+  from: BackfillBoundText,
+  to: BackfillBoundText,
   reprocess: z.enum(BACKFILL_REPROCESS).optional(),
   max_concurrency: z.int().min(BACKFILL_MAX_CONCURRENCY[0]).max(BACKFILL_MAX_CONCURRENCY[1]).optional(),
   order: z.enum(BACKFILL_ORDERS).optional(),
   dry_run: z.boolean().optional(),
+  /** Idempotency (decision 353): a retry with the same token and request within 24 h answers the first backfill. */
+  client_token: z.string().min(1).max(CLIENT_TOKEN_MAX).optional(),
 }).strict();
 /** A backfill as `backfill_schedule`, `get_backfill`, `list_backfills` and `cancel_backfill` answer it (SPEC §18.1). */
 export const BackfillSchema = z.strictObject({
@@ -621,6 +626,12 @@ export type Backfill = z.infer<typeof BackfillSchema>;
 /** `backfill_schedule` with `dry_run: true`: how many occurrences it would fire and the first 20 of them, in firing order. Nothing written. */
 export const BackfillDryRunSchema = z.strictObject({ dry_run: z.literal(true), total: z.int().min(0), first: z.array(InstantSchema).max(BACKFILL_DRY_RUN_INSTANTS) });
 export type BackfillDryRun = z.infer<typeof BackfillDryRunSchema>;
+/** Resume with catch-up's dry run (SPEC §18.2, web app only): the paused interval (`from` excluded, `to` included) and what its backfill would fire. */
+export interface ResumeDryRun extends BackfillDryRun {
+  /** `paused.at`, or null when the schedule records no pause (nothing is backfilled). */
+  from: string | null;
+  to: string;
+}
 export const BackfillAnswer = z.strictObject({ backfill: BackfillSchema });
 export const BackfillScheduleAnswer = z.union([BackfillAnswer, BackfillDryRunSchema]);
 export const BackfillIdParams = z.strictObject({ backfill_id: z.string().min(1).max(200) });

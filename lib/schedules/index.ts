@@ -13,6 +13,7 @@ export { listDeadLetters, countDeadLetters, listedDeadLettersOfRuns, toDeadLette
 // Run now, replay and dismiss, each with its activity entry (SPEC §15): every caller records who did it.
 export { runSchedule } from './runs/run-schedule';
 export { backfillSchedule, cancelBackfill, dryRunBackfill, getBackfill, listBackfills, BACKFILLS_PAGE_SIZE, type BackfillScheduleOptions } from './runs/backfills';
+export { dryRunResumeWithCatchUp, resumeWithCatchUp, type ResumeWithCatchUpOptions } from './runs/resume-with-catch-up';
 export { checkIn, checkinKindOf, outcomeMessageOf, type CheckInOptions } from './runs/check-in';
 export { replayDeadLetter, dismissDeadLetter } from './runs/dead-letters';
 export { listActivity, recordActivity, recordActivities, recordAutomaticPauses, toActivityEntry, ACTIVITY_PAGE_SIZE, type ActivityBy, type ActivityInput } from './activity';
@@ -40,6 +41,7 @@ export {
   type Engine,
   type EngineOverrides,
   type FireOutcome,
+  type SkipReason,
   type InFlightAttempt,
   type RetryPolicy,
 } from '../engine';

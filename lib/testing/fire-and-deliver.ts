@@ -39,3 +39,16 @@ export async function fireDueAndDeliver(opts: { db: Db; now: Date; limit?: numbe
   const recorded = inFlight.length ? await workerEngine.deliverAndRecord(opts.db, inFlight, opts.delivery ?? testDelivery(), opts.clock ?? (() => opts.now)) : [];
   return [...outcomes.filter((o) => o.kind !== 'delivering'), ...recorded];
 }
+
+/** Fire backfills as the worker does (SPEC §18.1), delivering and recording what goes in flight, until none has work left (at most `rounds` passes, else it throws). */
+export async function drainBackfills(opts: { db: Db; now?: Date; limits: Limits; delivery?: DeliveryDeps; rounds?: number }): Promise<void> {
+  const now = opts.now ?? new Date();
+  const delivery = opts.delivery ?? testDelivery();
+  for (let i = 0; i < (opts.rounds ?? 200); i++) {
+    const r = await workerEngine.fireBackfills({ db: opts.db, now, limit: 50, limits: opts.limits });
+    const inFlight = r.outcomes.flatMap((o) => (o.kind === 'delivering' ? [o.delivery] : []));
+    if (inFlight.length) await workerEngine.deliverAndRecord(opts.db, inFlight, delivery, () => now);
+    if (r.outcomes.length === 0 && r.waiting === 0) return;
+  }
+  throw new Error('backfills did not drain');
+}

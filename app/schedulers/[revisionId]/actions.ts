@@ -16,17 +16,18 @@ import {
   describeScheduleDeletion,
   dismissDeadLetter,
   dryRunBackfill,
+  dryRunResumeWithCatchUp,
   getSchedule,
   replayDeadLetter,
+  resumeWithCatchUp,
   runSchedule,
   setAllEnabled,
   updateSchedule,
   type Backfill,
   type BackfillDryRun,
+  type ResumeDryRun,
   type RunStatus,
 } from '@/lib/schedules';
-import { resolveLocalTime } from '@/lib/cron';
-import { DomainError } from '@/lib/errors';
 import { schedulerAction } from '@/app/lib/server';
 import type { CatalogAnswer } from '@/components/catalog/catalog-answer';
 import type { BackfillRange } from '@/components/backfill-panel';
@@ -87,23 +88,15 @@ export async function runScheduleAction(revisionId: string, scheduleId: string):
 }
 
 
-/** A local wall time of the dialog in `zone` → its instant (SPEC §7.1's rule for a time a DST change skips or repeats). */
-function instantOf(local: string, zone: string, path: string): Date {
-  try {
-    return resolveLocalTime(local.length === 16 ? `${local}:00` : local, zone);
-  } catch {
-    throw new DomainError('invalid_backfill_range', `${path} must be a date and time such as 2026-01-31T09:00`, { path });
-  }
-}
-
 /** `backfill_schedule` (SPEC §18.1), with `dryRun`: the count and the first instants, nothing written. */
 export async function backfillScheduleAction(revisionId: string, scheduleId: string, req: BackfillRange, dryRun: boolean): Promise<ActionResult<{ dryRun?: BackfillDryRun; backfill?: Backfill }>> {
   return schedulerAction(revisionId, async (ctx) => {
     const opts = {
       ...ctx,
       scheduleRef: scheduleId,
-      from: instantOf(req.from, req.timezone, 'from'),
-      to: instantOf(req.to, req.timezone, 'to'),
+      // Wall times in the schedule's zone, read by the domain as the API reads them (decision 352).
+      from: req.from,
+      to: req.to,
       reprocess: req.reprocess,
       maxConcurrency: req.maxConcurrency,
       order: req.order,
@@ -126,14 +119,20 @@ export async function cancelBackfillAction(revisionId: string, scheduleId: strin
 
 /**
  * **Resume with catch-up** (SPEC §18.2): enable a disabled schedule (it continues from now) and start a
- * backfill of the occurrences it missed while paused (`missing`, from when it was paused to now).
+ * backfill of the occurrences it missed while paused (`missing`, from when it was paused to now), all
+ * or nothing (`resumeWithCatchUp`). `dryRun`: what it would backfill, nothing written.
+ * `expectedVersion`: the version the page showed (SPEC §15).
  */
-export async function resumeWithCatchUpAction(revisionId: string, scheduleId: string): Promise<ActionResult<{ backfill: Backfill | null }>> {
+export async function resumeWithCatchUpAction(
+  revisionId: string,
+  scheduleId: string,
+  expectedVersion: number,
+  dryRun: boolean,
+): Promise<ActionResult<{ dryRun?: ResumeDryRun; backfill?: Backfill | null }>> {
   return schedulerAction(revisionId, async (ctx) => {
-    const before = await getSchedule({ ...ctx, scheduleRef: scheduleId });
-    const pausedAt = before.paused?.at ? new Date(before.paused.at) : null;
-    await updateSchedule({ ...ctx, scheduleRef: scheduleId, input: { enabled: true }, expectedVersion: before.version });
-    const backfill = pausedAt && pausedAt < ctx.now ? await backfillSchedule({ ...ctx, scheduleRef: scheduleId, from: pausedAt, to: ctx.now, reprocess: 'missing', maxConcurrency: 1 }) : null;
+    const opts = { ...ctx, scheduleRef: scheduleId, expectedVersion };
+    if (dryRun) return { dryRun: await dryRunResumeWithCatchUp(opts) };
+    const { backfill } = await resumeWithCatchUp(opts);
     revalidatePath(gridPath(revisionId));
     revalidatePath(schedulePath(revisionId, scheduleId));
     return { backfill };

@@ -19,7 +19,7 @@ import {
 } from '..';
 import { SEEDED_TARGET, useSeededScheduler } from '../../testing/seeded-scheduler';
 import { startReceiver, type Receiver } from '../../testing/receiver';
-import { testDelivery, workerEngine } from '../../testing/fire-and-deliver';
+import { drainBackfills as drain, testDelivery, workerEngine } from '../../testing/fire-and-deliver';
 import { TEST_LIMITS } from '../../testing/limits';
 
 const w = useSeededScheduler();
@@ -69,13 +69,7 @@ async function minutelyWebhook(alias: string, extra: Record<string, unknown> = {
 
 /** Fire backfills as the worker does, delivering and recording what goes in flight, until none has work left (bounded). */
 async function drainBackfills(now = new Date()): Promise<void> {
-  for (let i = 0; i < 200; i++) {
-    const r = await workerEngine.fireBackfills({ db: w.db, now, limit: 50, limits: LIMITS });
-    const inFlight = r.outcomes.flatMap((o) => (o.kind === 'delivering' ? [o.delivery] : []));
-    if (inFlight.length) await workerEngine.deliverAndRecord(w.db, inFlight, delivery, () => now);
-    if (r.outcomes.length === 0 && r.waiting === 0) return;
-  }
-  throw new Error('backfills did not drain');
+  return drain({ db: w.db, now, limits: LIMITS, delivery });
 }
 
 async function refusal(p: Promise<unknown>): Promise<{ code: string; path?: string }> {
@@ -234,6 +228,20 @@ describe('§18.1 backfill_schedule', () => {
     }
   });
 
+  it('client_token: a retry with the same token and request answers the first backfill and makes no second; another request is client_token_reused', async () => {
+    const s = await minutelyWebhook('bf-token');
+    const to = lastMinute();
+    const req = { ...(await scope()), scheduleRef: 'bf-token', from: new Date(to.getTime() - 5 * MINUTE), to, now: new Date() };
+    const first = await backfillSchedule({ ...req, clientToken: 'retry-1' });
+    const again = await backfillSchedule({ ...req, clientToken: 'retry-1', now: new Date() });
+    expect(again.id).toBe(first.id);
+    expect(await w.db.backfill.count({ where: { scheduleId: s.id } })).toBe(1);
+    expect(await refusal(backfillSchedule({ ...req, to: new Date(to.getTime() - MINUTE), clientToken: 'retry-1' }))).toEqual({ code: 'client_token_reused', path: 'client_token' });
+    // Without a token, a repeat is a second backfill (it selects none: the first has them queued, decision 304).
+    expect(await backfillSchedule({ ...req, now: new Date() })).toMatchObject({ total: 0, state: 'completed' });
+    expect(await w.db.backfill.count({ where: { scheduleId: s.id } })).toBe(2);
+  });
+
   it('cancel stops a running backfill; list_backfills and the activity log show both', async () => {
     const s = await minutelyWebhook('bf-cancel');
     const t0 = new Date(lastMinute().getTime() - 200 * MINUTE);
@@ -262,13 +270,14 @@ describe('§18.1 backfill_schedule', () => {
 });
 
 describe('§18.2 catch_up after the worker was down for 10 minutes (minutely schedule)', () => {
-  const cases: { alias: string; catchUp: Record<string, unknown> | undefined; fires: number; skipped: number }[] = [
+  // `reason`: what the skip outcome (the worker's `occurrence:skipped` log) says of the skipped ones.
+  const cases: { alias: string; catchUp: Record<string, unknown> | undefined; fires: number; skipped: number; reason?: string }[] = [
     { alias: 'cu-all', catchUp: { window_seconds: 3600, mode: 'all' }, fires: 10, skipped: 0 },
-    { alias: 'cu-latest', catchUp: { window_seconds: 3600, mode: 'latest' }, fires: 1, skipped: 9 },
-    { alias: 'cu-none', catchUp: { window_seconds: 3600, mode: 'none' }, fires: 0, skipped: 10 },
-    { alias: 'cu-burst', catchUp: { window_seconds: 3600, mode: 'all', max_burst: 3 }, fires: 3, skipped: 7 },
+    { alias: 'cu-latest', catchUp: { window_seconds: 3600, mode: 'latest' }, fires: 1, skipped: 9, reason: 'catchup-latest' },
+    { alias: 'cu-none', catchUp: { window_seconds: 3600, mode: 'none' }, fires: 0, skipped: 10, reason: 'catchup-none' },
+    { alias: 'cu-burst', catchUp: { window_seconds: 3600, mode: 'all', max_burst: 3 }, fires: 3, skipped: 7, reason: 'catchup-max-burst' },
     // Absent: the scheduler-wide window (300 s), `all`: the 5 inside it fire.
-    { alias: 'cu-default', catchUp: undefined, fires: 5, skipped: 5 },
+    { alias: 'cu-default', catchUp: undefined, fires: 5, skipped: 5, reason: 'outside-catchup-window' },
   ];
   for (const c of cases) {
     it(`${c.alias}: fires ${c.fires}, counts ${c.skipped} skipped, and goes on`, async () => {
@@ -282,8 +291,13 @@ describe('§18.2 catch_up after the worker was down for 10 minutes (minutely sch
       expect(s.catch_up).toEqual(c.catchUp);
       // The worker fires t on time, then is down until 30 s after t + 10 min: t+1 … t+10 are missed.
       // Each tick records its runs 1 ms after the previous one's, so their order is the order fired.
+      const skips: { reason: string; skipped: number }[] = [];
       const fire = async (now: Date) => {
-        for (let i = 0; i < 50; i++) if ((await workerEngine.fireDue({ db: w.db, now, limit: 50, limits: LIMITS, clock: () => new Date(now.getTime() + i) })).length === 0) return;
+        for (let i = 0; i < 50; i++) {
+          const outcomes = await workerEngine.fireDue({ db: w.db, now, limit: 50, limits: LIMITS, clock: () => new Date(now.getTime() + i) });
+          for (const o of outcomes) if (o.kind === 'skipped' && o.scheduleId === s.id) skips.push({ reason: o.reason, skipped: o.skipped });
+          if (outcomes.length === 0) return;
+        }
       };
       await fire(new Date(t.getTime() + 200));
       const back = new Date(t.getTime() + 10 * MINUTE + 30_000);
@@ -295,6 +309,7 @@ describe('§18.2 catch_up after the worker was down for 10 minutes (minutely sch
       expect(fired).toEqual(Array.from({ length: c.fires }, (_, i) => 10 - c.fires + 1 + i));
       const row = await w.db.schedule.findUniqueOrThrow({ where: { id: s.id } });
       expect(row.skippedOccurrences).toBe(c.skipped);
+      expect(skips).toEqual(c.reason ? [{ reason: c.reason, skipped: c.skipped }] : []);
       // No schedule stops: it continues from its next occurrence after now.
       expect(row).toMatchObject({ state: 'active', enabled: true });
       expect(row.nextFireAt?.toISOString()).toBe(new Date(t.getTime() + 11 * MINUTE).toISOString());

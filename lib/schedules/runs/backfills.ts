@@ -18,10 +18,14 @@ import {
   BACKFILL_ORDERS,
   BACKFILL_REPROCESS,
   BACKFILL_STATES,
+  SCHEDULE_CLIENT_TOKEN_TTL_MS,
   type Backfill,
   type BackfillDryRun,
 } from '../contract';
 import { getScheduleRow } from '../read/find-schedule';
+import { resolveBackfillBound, type BackfillBound } from './backfill-bounds';
+import { findClientToken, rememberClientToken, requestHash } from '../save/client-tokens';
+import { isUniqueViolation } from '../../workflows';
 
 /** Page size of `list_backfills`. */
 export const BACKFILLS_PAGE_SIZE = 20;
@@ -37,17 +41,28 @@ interface Scope {
 export interface BackfillScheduleOptions extends Scope {
   /** Id or alias. */
   scheduleRef: string;
-  from: Date;
-  to: Date;
+  /** Exclusive; an instant, or text read by `resolveBackfillBound` in the schedule's timezone. */
+  from: BackfillBound;
+  /** Inclusive; as `from`. */
+  to: BackfillBound;
   reprocess?: (typeof BACKFILL_REPROCESS)[number];
   maxConcurrency?: number;
   order?: (typeof BACKFILL_ORDERS)[number];
   now: Date;
+  /**
+   * An idempotency token (≤ 64 chars; decision 353): the same caller's retry with the same token and
+   * the same request within 24 h answers the first backfill (as it is now) and makes no second one;
+   * with another request it is `409 client_token_reused`.
+   */
+  clientToken?: string;
 }
 
 /** What a save's checks selected: the schedule, and the occurrences to fire in firing order. */
 interface Selection {
   schedule: { id: string; name: string; alias: string | null };
+  /** The range's bounds as instants (`resolveBackfillBound`). */
+  from: Date;
+  to: Date;
   instants: Date[];
 }
 
@@ -56,8 +71,8 @@ interface Selection {
  * checks, then the selection by `reprocess`, in `order`. Throws `404 schedule_not_found`,
  * `409 schedule_completed`, `400 invalid_backfill_range`, `400 backfill_too_large`.
  */
-async function select(tx: Tx, opts: BackfillScheduleOptions): Promise<Selection> {
-  const { from, to, now } = opts;
+export async function selectBackfill(tx: Tx, opts: BackfillScheduleOptions): Promise<Selection> {
+  const { now } = opts;
   await requireSchedulerRole(tx, opts.actor, opts.revision.blobId, 'write');
   const found = await getScheduleRow(tx, opts.revision.id, opts.scheduleRef);
   // Locked until the backfill is stored: two backfills of one schedule select one after the other,
@@ -65,6 +80,8 @@ async function select(tx: Tx, opts: BackfillScheduleOptions): Promise<Selection>
   // the schedule's next occurrence in between.
   const row = (await lockSchedule(tx, found.id)) ?? found;
   if (row.state === 'completed') throw new DomainError('schedule_completed', 'this schedule is completed; it can no longer fire');
+  const from = resolveBackfillBound(opts.from, row.timezone, 'from');
+  const to = resolveBackfillBound(opts.to, row.timezone, 'to');
   if (from.getTime() >= to.getTime()) throw new DomainError('invalid_backfill_range', '`from` must be before `to` (occurrences with from < scheduled_for ≤ to are fired)', { path: 'from' });
   if (to.getTime() > now.getTime()) throw new DomainError('invalid_backfill_range', `\`to\` must not be after now (${now.toISOString()}): a backfill fires past occurrences only`, { path: 'to' });
   const all = occurrencesInRange(row, from, to, BACKFILL_MAX_OCCURRENCES);
@@ -82,7 +99,7 @@ async function select(tx: Tx, opts: BackfillScheduleOptions): Promise<Selection>
     instants = instants.filter((at) => keep(at));
   }
   if ((opts.order ?? 'oldest_first') === 'newest_first') instants = [...instants].reverse();
-  return { schedule: { id: row.id, name: row.name, alias: row.alias }, instants };
+  return { schedule: { id: row.id, name: row.name, alias: row.alias }, from, to, instants };
 }
 
 /**
@@ -126,7 +143,7 @@ function endedOf(r: { status: string; outcome: string | null; nextAttemptAt: Dat
 
 /** `backfill_schedule` with `dry_run: true`: the count and the first 20 instants, in firing order. Writes nothing. */
 export async function dryRunBackfill(opts: BackfillScheduleOptions): Promise<BackfillDryRun> {
-  const { instants } = await inTransaction(opts.db, (tx) => select(tx, opts));
+  const { instants } = await inTransaction(opts.db, (tx) => selectBackfill(tx, opts));
   return { dry_run: true, total: instants.length, first: instants.slice(0, BACKFILL_DRY_RUN_INSTANTS).map((d) => d.toISOString()) };
 }
 
@@ -136,35 +153,74 @@ export async function dryRunBackfill(opts: BackfillScheduleOptions): Promise<Bac
  * `completed`.
  */
 export async function backfillSchedule(opts: BackfillScheduleOptions): Promise<Backfill> {
-  const { db, actor, now } = opts;
-  const id = newId();
-  await inTransaction(db, async (tx) => {
-    const { schedule, instants } = await select(tx, opts);
-    const empty = instants.length === 0;
-    await tx.backfill.create({
-      data: {
-        id,
-        revisionId: opts.revision.id,
-        scheduleId: schedule.id,
-        rangeFrom: opts.from,
-        rangeTo: opts.to,
-        reprocess: opts.reprocess ?? 'missing',
-        maxConcurrency: opts.maxConcurrency ?? 1,
-        fireOrder: opts.order ?? 'oldest_first',
-        total: instants.length,
-        state: empty ? 'completed' : 'running',
-        ...createdBy(actor),
-        createdAt: now,
-        finishedAt: empty ? now : null,
-      },
-    });
-    // Serialization is desired: one transaction client runs one statement at a time.
-    for (let i = 0; i < instants.length; i += INSERT_CHUNK) {
-      await tx.backfillOccurrence.createMany({ data: instants.slice(i, i + INSERT_CHUNK).map((at, k) => ({ backfillId: id, seq: i + k + 1, scheduledFor: at })) });
+  const { db, actor, revision, now } = opts;
+  const bound = (b: BackfillBound) => (b instanceof Date ? b.toISOString() : b);
+  const token = opts.clientToken
+    ? {
+        key: `backfill_schedule:${revision.id}:${actor.type}:${actor.id}:${opts.clientToken}`,
+        requestHash: requestHash({ schedule: opts.scheduleRef, from: bound(opts.from), to: bound(opts.to), reprocess: opts.reprocess, max_concurrency: opts.maxConcurrency, order: opts.order }),
+      }
+    : null;
+  /** The first backfill's id for this token, or null when the token is new (or expired). */
+  const replay = async (tx: Tx | Db): Promise<string | null> => {
+    const seen = token ? await findClientToken(tx as Tx, token.key, now) : null;
+    if (!seen) return null;
+    if (seen.requestHash !== token!.requestHash) {
+      throw new DomainError('client_token_reused', `client_token "${opts.clientToken}" was already used for a backfill with another request; send a new token for a new backfill`, { path: 'client_token' });
     }
-    await recordActivity(tx, { revisionId: opts.revision.id, schedule, action: 'backfill', backfillId: id, count: instants.length, by: actor, at: now });
+    return (seen.response as { backfill_id: string }).backfill_id;
+  };
+  let id: string;
+  try {
+    id = await inTransaction(db, async (tx) => {
+      // Exactly once per token: read under the write lock (SQLite's BEGIN IMMEDIATE); on PostgreSQL a
+      // twin that commits first makes rememberClientToken below violate the key and roll this back.
+      const first = await replay(tx);
+      if (first) return first;
+      const made = await storeBackfill(tx, opts);
+      if (token) await rememberClientToken(tx, { ...token, response: { backfill_id: made }, now, ttlMs: SCHEDULE_CLIENT_TOKEN_TTL_MS });
+      return made;
+    });
+  } catch (e) {
+    const twin = isUniqueViolation(e) && token ? await replay(db) : null;
+    if (!twin) throw e;
+    id = twin;
+  }
+  return getBackfill({ db, actor, revision, backfillRef: id });
+}
+
+/**
+ * `backfillSchedule`'s writes in the caller's transaction (Resume with catch-up enables and backfills
+ * in one): select, store the backfill, its occurrences and its activity entry. Answers its id. Same errors.
+ */
+export async function storeBackfill(tx: Tx, opts: BackfillScheduleOptions): Promise<string> {
+  const { actor, now } = opts;
+  const id = newId();
+  const { schedule, from, to, instants } = await selectBackfill(tx, opts);
+  const empty = instants.length === 0;
+  await tx.backfill.create({
+    data: {
+      id,
+      revisionId: opts.revision.id,
+      scheduleId: schedule.id,
+      rangeFrom: from,
+      rangeTo: to,
+      reprocess: opts.reprocess ?? 'missing',
+      maxConcurrency: opts.maxConcurrency ?? 1,
+      fireOrder: opts.order ?? 'oldest_first',
+      total: instants.length,
+      state: empty ? 'completed' : 'running',
+      ...createdBy(actor),
+      createdAt: now,
+      finishedAt: empty ? now : null,
+    },
   });
-  return getBackfill({ db, actor, revision: opts.revision, backfillRef: id });
+  // Serialization is desired: one transaction client runs one statement at a time.
+  for (let i = 0; i < instants.length; i += INSERT_CHUNK) {
+    await tx.backfillOccurrence.createMany({ data: instants.slice(i, i + INSERT_CHUNK).map((at, k) => ({ backfillId: id, seq: i + k + 1, scheduledFor: at })) });
+  }
+  await recordActivity(tx, { revisionId: opts.revision.id, schedule, action: 'backfill', backfillId: id, count: instants.length, by: actor, at: now });
+  return id;
 }
 
 function createdBy(actor: Actor): { createdByType: string; createdById: string } {

@@ -53,12 +53,15 @@ export interface SavedFields extends ScheduleTiming {
  * the web app and the CLI pass none (SPEC §5.2).
  * - `firstOccurrence`: the first occurrence of a timing being saved and whether it is missed already,
  *   given the product's rule (`productFirstOccurrence`, which throws the SPEC §5.2 refusals) to fall
- *   back on; a missed one is saved `completed` with it counted in `skipped_occurrences`.
+ *   back on; a missed one is saved `completed` with it counted in `skipped_occurrences`. `at: null`:
+ *   the timing has no occurrence of its own left to fire, and none was missed (Resume with catch-up
+ *   of a one-time schedule whose instant passed while it was disabled: a backfill fires that
+ *   instant, decision 351); the schedule is saved with no `next_fire_at`.
  * - `storedTargets`: targets are taken with each type's stored schema, wider than the save schema
  *   (an `aws` target of any service, whose fires are `unsupported_target`).
  */
 export interface SaveRules {
-  firstOccurrence?(timing: ScheduleTiming, now: Date, limits: Limits, productFirstOccurrence: (timing: ScheduleTiming, now: Date, limits: Limits) => Date): { at: Date; missed: boolean };
+  firstOccurrence?(timing: ScheduleTiming, now: Date, limits: Limits, productFirstOccurrence: (timing: ScheduleTiming, now: Date, limits: Limits) => Date): { at: Date | null; missed: boolean };
   storedTargets?: boolean;
 }
 
@@ -219,7 +222,7 @@ export async function checkSchedule(db: Tx, request: SaveRequest, opts: CheckSch
   } else {
     const first = rules?.firstOccurrence ? rules.firstOccurrence(timing, now, limits, firstOccurrence) : { at: firstOccurrence(timing, now, limits), missed: false };
     missed = first.missed;
-    next = enabled && !missed ? { scheduledFor: first.at, fireAt: fireAtOf(opts.scheduleId, window, first.at) } : null;
+    next = enabled && !missed && first.at ? { scheduledFor: first.at, fireAt: fireAtOf(opts.scheduleId, window, first.at) } : null;
   }
 
   // SPEC §6.3: the driver's in-transaction check, with the saver's standing (only when the target is

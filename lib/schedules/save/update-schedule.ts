@@ -40,21 +40,28 @@ export interface UpdateScheduleOptions extends DestinationOptions, SaveRequest {
 export async function updateSchedule(opts: UpdateScheduleOptions): Promise<Schedule> {
   const patch = parsePatch(opts.input);
   await checkTargetBeforeSave(patch, opts, opts);
-  return inTransaction(opts.db, async (tx) => {
-    const plan = await checkUpdate(tx, opts, patch, false);
-    const updated = await tx.schedule.update({ where: { id: plan.row.id }, data: plan.data });
-    let answer = toSchedule(updated);
-    if (plan.cancelsRetries && (await cancelPendingAttempts(tx, [plan.row.id], plan.cancelsRetries)) > 0) {
-      // A last occurrence whose retry was cancelled leaves nothing to fire (SPEC §5.3).
-      const { completed } = await finishSchedules(tx, [plan.row.id]);
-      if (completed.length) answer = toSchedule(await tx.schedule.findUniqueOrThrow({ where: { id: plan.row.id } }));
-    }
-    const before = toSchedule(plan.row);
-    const action = before.enabled === answer.enabled ? 'update' : answer.enabled ? 'enable' : 'disable';
-    // SPEC §15: in the update's transaction, so the entry exists exactly when the change does.
-    await recordActivity(tx, { revisionId: opts.revision.id, schedule: updated, action, by: opts.actor, at: opts.now, fields: changedFields(before, answer, plan.targetChanged) });
-    return answer;
-  });
+  return inTransaction(opts.db, (tx) => updateScheduleIn(tx, opts, patch));
+}
+
+/**
+ * `updateSchedule`'s writes, in the caller's transaction (a command that enables and does more in one
+ * transaction, e.g. Resume with catch-up). `patch` is parsed (`parsePatch`); a patch that
+ * sends `invocation_target` must have passed `checkTargetBeforeSave` first. Same errors.
+ */
+export async function updateScheduleIn(tx: Tx, opts: UpdateScheduleOptions, patch: ScheduleUpdateInput): Promise<Schedule> {
+  const plan = await checkUpdate(tx, opts, patch, false);
+  const updated = await tx.schedule.update({ where: { id: plan.row.id }, data: plan.data });
+  let answer = toSchedule(updated);
+  if (plan.cancelsRetries && (await cancelPendingAttempts(tx, [plan.row.id], plan.cancelsRetries)) > 0) {
+    // A last occurrence whose retry was cancelled leaves nothing to fire (SPEC §5.3).
+    const { completed } = await finishSchedules(tx, [plan.row.id]);
+    if (completed.length) answer = toSchedule(await tx.schedule.findUniqueOrThrow({ where: { id: plan.row.id } }));
+  }
+  const before = toSchedule(plan.row);
+  const action = before.enabled === answer.enabled ? 'update' : answer.enabled ? 'enable' : 'disable';
+  // SPEC §15: in the update's transaction, so the entry exists exactly when the change does.
+  await recordActivity(tx, { revisionId: opts.revision.id, schedule: updated, action, by: opts.actor, at: opts.now, fields: changedFields(before, answer, plan.targetChanged) });
+  return answer;
 }
 
 /**
@@ -92,7 +99,8 @@ export async function dryRunUpdateSchedule(opts: UpdateScheduleOptions): Promise
   });
 }
 
-function parsePatch(input: unknown): ScheduleUpdateInput {
+/** `update_schedule`'s request body, parsed; the SPEC §5.2 refusal of the first issue. */
+export function parsePatch(input: unknown): ScheduleUpdateInput {
   return parseOrRefuse(ScheduleUpdateInput, input, SCHEDULE_INFO_FIELDS);
 }
 
@@ -112,7 +120,7 @@ interface UpdatePlan {
 }
 
 /** The checks of an update, in order: write access, the schedule, its state, the merged fields, the alias, `checkSchedule`. */
-async function checkUpdate(tx: Tx, opts: UpdateScheduleOptions, patch: ScheduleUpdateInput, allowMissingSession: boolean): Promise<UpdatePlan> {
+export async function checkUpdate(tx: Tx, opts: UpdateScheduleOptions, patch: ScheduleUpdateInput, allowMissingSession: boolean): Promise<UpdatePlan> {
   const { actor, revision, now } = opts;
   await requireSchedulerRole(tx, actor, revision.blobId, 'write');
   const found = await getScheduleRow(tx, revision.id, opts.scheduleRef);

@@ -140,7 +140,8 @@ export default async function SchedulePage({ params, searchParams }: Props) {
   ]);
   const pending = pendingBySchedule[schedule.id] ?? [];
   // SPEC §18.1: the schedule's latest backfills with their progress; the page refreshes every second while one runs.
-  const { backfills } = await listBackfills({ db, actor, revision, scheduleRef: schedule.id, pageSize: 5 });
+  // Older ones are on the backfills page ("Show all backfills"), each with a view of its own.
+  const { backfills, last_backfill_id: moreBackfills } = await listBackfills({ db, actor, revision, scheduleRef: schedule.id, pageSize: 5 });
   const backfilling = backfills.some((b) => b.state === 'running');
   const status = oneOf(param(sp, 'status'), RUN_STATUSES);
   const runsCursor = param(sp, 'runs') || null;
@@ -210,7 +211,7 @@ export default async function SchedulePage({ params, searchParams }: Props) {
 
         {!schedule.enabled && schedule.paused ? <PausedNotice paused={schedule.paused} who={pauser ?? null} /> : null}
         {!schedule.enabled && schedule.state === 'active' && scheduler.role !== 'read' ? (
-          <ResumeWithCatchUp scheduleId={schedule.id} pausedAt={schedule.paused?.at ?? null} timezone={schedule.timezone} resume={resumeWithCatchUpAction.bind(null, revisionId)} />
+          <ResumeWithCatchUp scheduleId={schedule.id} version={schedule.version} pausedAt={schedule.paused?.at ?? null} timezone={schedule.timezone} resume={resumeWithCatchUpAction.bind(null, revisionId)} />
         ) : null}
         {inProgress ? (
           <p className="alert alert-info" data-testid="in-progress">
@@ -399,6 +400,7 @@ export default async function SchedulePage({ params, searchParams }: Props) {
               runs={runs.executions}
               timezone={schedule.timezone}
               deadLettersHref={deadLettersHref}
+              backfillsHref={`${base}/schedules/${schedule.id}/backfills`}
               attemptsAllowed={attemptsAllowed(schedule)}
               pending={pending}
               grouped={!status}
@@ -424,6 +426,8 @@ export default async function SchedulePage({ params, searchParams }: Props) {
           backfills={backfills}
           canWrite={scheduler.role !== 'read'}
           canBackfill={schedule.state === 'active'}
+          backfillsHref={`${base}/schedules/${schedule.id}/backfills`}
+          moreHref={moreBackfills ? `${base}/schedules/${schedule.id}/backfills` : undefined}
           actions={{ backfill: backfillScheduleAction.bind(null, revisionId), cancel: cancelBackfillAction.bind(null, revisionId) }}
         />
 
