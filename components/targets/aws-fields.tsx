@@ -9,6 +9,7 @@ import { ContextAttributeTools } from '../schedule-form/context-attributes';
 import { AWS_TARGET_SERVICES, awsTargetLabel, ECS_ASSIGN_PUBLIC_IP, ECS_LAUNCH_TYPES, ECS_TASK_COUNT, parseTargetArn, parseUniversalArn } from '@/lib/schedules/contract';
 import { NumberField, SelectField, TextAreaField, TextField, type FieldKit } from '../schedule-form/field-kit';
 import { DEFAULT_EVENT_HINT } from './http-fields';
+import { roleHint, universalInputHint } from './form-text';
 import type { TargetFieldsProps } from './types';
 
 const ECS = 'invocation_target.ecs_parameters' as const;
@@ -50,9 +51,10 @@ function EcsFields({ kit }: { kit: FieldKit }) {
  * message group id of SQS and SNS targets (required for FIFO), the detail type and source of an
  * EventBridge bus, and an ECS cluster's RunTask parameters (it takes no input).
  */
-export function AwsFields({ kit, values: target }: TargetFieldsProps) {
+export function AwsFields({ kit, values: target, options }: TargetFieldsProps) {
   const parsed = parseTargetArn((target.arn ?? '').trim());
   const service = 'problem' in parsed ? null : parsed.service;
+  const universal = parseUniversalArn((target.arn ?? '').trim());
   return (
     <>
       <div className="field-grid">
@@ -62,7 +64,7 @@ export function AwsFields({ kit, values: target }: TargetFieldsProps) {
           wide
           placeholder="arn:aws:sqs:eu-west-1:123456789012:orders"
           hint={
-            service || parseUniversalArn((target.arn ?? '').trim()) ? (
+            service || universal ? (
               <>{awsTargetLabel(target.arn.trim())}.</>
             ) : (
               <>
@@ -71,7 +73,14 @@ export function AwsFields({ kit, values: target }: TargetFieldsProps) {
             )
           }
         />
-        <TextField kit={kit} name="invocation_target.role_arn" optional wide placeholder="arn:aws:iam::123456789012:role/scheduler" hint={<>Stored with the target; deliveries use the worker’s own AWS configuration.</>} />
+        <TextField
+          kit={kit}
+          name="invocation_target.role_arn"
+          optional={options.awsCredentials !== 'role'}
+          wide
+          placeholder="arn:aws:iam::123456789012:role/scheduler"
+          hint={<>{roleHint(options.awsCredentials)}</>}
+        />
       </div>
       {service === 'sqs' || service === 'sns' ? (
         <div className="field-grid">
@@ -96,7 +105,14 @@ export function AwsFields({ kit, values: target }: TargetFieldsProps) {
           kit={kit}
           name="invocation_target.input"
           placeholder='{"report": "daily"}'
-          hint={<>Sent as written (the message body, the payload, the execution input; a universal target's action parameters as a JSON object). Lambda, Step Functions and EventBridge targets need JSON. {DEFAULT_EVENT_HINT}</>}
+          optional={!universal}
+          hint={
+            universal ? (
+              <>{universalInputHint(universal)}</>
+            ) : (
+              <>Sent as written (the message body, the payload, the execution input). Lambda, Step Functions and EventBridge targets need JSON. {DEFAULT_EVENT_HINT}</>
+            )
+          }
         />
       )}
       {service === 'ecs' ? null : <ContextAttributeTools kit={kit} name="invocation_target.input" as="text" />}

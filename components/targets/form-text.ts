@@ -20,3 +20,18 @@ export function numberOf(text: string): number | string {
   const s = text.trim();
   return /^[+-]?\d+(\.\d+)?$/.test(s) ? Number(s) : s;
 }
+
+/**
+ * What an AWS target's role ARN is for, by its org's AWS credentials mode (SPEC §13.5): assumed by
+ * every delivery (`role`, every org's default), or only stored (`worker`); not known: both said.
+ */
+export function roleHint(mode: 'role' | 'worker' | undefined): string {
+  if (mode === 'role') return 'Required: every delivery assumes this role (STS AssumeRole with the org’s external id, shown on its admin page).';
+  if (mode === 'worker') return 'Optional, stored with the target: this org delivers with the worker’s own AWS credentials.';
+  return 'The role every delivery assumes when the org’s AWS credentials are “role” (the default); only stored when they are the worker’s.';
+}
+
+/** The input of a universal target `<service>:<action>` (SPEC §14): required, the action's parameters, never the default event. */
+export function universalInputHint(u: { service: string; action: string }): string {
+  return `Required: the parameters of ${u.service}:${u.action} as a JSON object, the AWS SDK command’s input as AWS documents it (never the default event).`;
+}

@@ -75,4 +75,4 @@ export { findAccessKeyCredential, touchAccessKey, upsertKnownAccessKey, type Acc
 export { ensureAccountId, orgAccountId } from './access-keys/account-id';
 export { generateAccessKeyPair } from './access-keys/generate-access-key';
 export { sealSecret, openSecret } from './access-keys/secret-box';
-export { getOrgAwsSettings, updateOrgAwsSettings, rotateOrgExternalId, readOrgAws, readOrgAwsIn, workerCredentialsAllowed, type OrgAws, type OrgAwsOptions } from './aws-settings/org-aws-settings';
+export { getOrgAwsSettings, updateOrgAwsSettings, rotateOrgExternalId, orgAwsCredentialsMode, readOrgAws, readOrgAwsIn, workerCredentialsAllowed, type OrgAws, type OrgAwsOptions } from './aws-settings/org-aws-settings';

@@ -8,7 +8,7 @@
 import type { Limits } from '../config';
 import { insertPendingAttempts, type ClaimedRetry, type FiringSchedule, type PendingAttemptInsert, type Tx } from '../db';
 import { newId } from '../ids';
-import { driverOf, type InTransactionAttempt, type InTransactionDriver, type FireTrigger } from '../targets';
+import { driverOf, recordedTarget, watchAttributes, type InTransactionAttempt, type InTransactionDriver, type FireTrigger } from '../targets';
 import { SchedulerFactCache } from './context';
 import type { EngineDeps } from './deps';
 import { cancelledOutcome, inFlightAttemptOf, inFlightRow, interruptedOutcome, type InFlightAttempt } from './in-flight';
@@ -149,7 +149,7 @@ export interface InTransactionItem {
 export async function deliverInTransaction(tx: Tx, deps: EngineDeps, items: InTransactionItem[], now: Date, limits: Limits): Promise<RunOutcome[]> {
   const outcomes: RunOutcome[] = new Array(items.length);
   const facts = new SchedulerFactCache({ kind: 'tx', tx }, deps, now);
-  const byDriver = new Map<InTransactionDriver, { index: number; attempt: InTransactionAttempt<unknown> }[]>();
+  const byDriver = new Map<InTransactionDriver, { index: number; attempt: InTransactionAttempt<unknown>; watched: ReturnType<typeof watchAttributes> }[]>();
   for (const [i, item] of items.entries()) {
     const { schedule } = item;
     const runId = newId();
@@ -160,15 +160,19 @@ export async function deliverInTransaction(tx: Tx, deps: EngineDeps, items: InTr
       outcomes[i] = { runId, status: 'invocation_error', result: { error: 'unsupported_target', message }, executionId: null, request: null, retryable: false };
       continue;
     }
-    const ctx = facts.context({ scheduleId: schedule.id, revisionId: schedule.revisionId, name: schedule.name, facadeData: schedule.facadeData, scheduledFor: item.scheduledFor, trigger: item.trigger, attempt: item.attempt, runId, now });
+    const watched = watchAttributes(facts.context({ scheduleId: schedule.id, revisionId: schedule.revisionId, name: schedule.name, facadeData: schedule.facadeData, scheduledFor: item.scheduledFor, trigger: item.trigger, attempt: item.attempt, runId, now }));
     const group = byDriver.get(driver) ?? [];
-    group.push({ index: i, attempt: { target: parsed.target, schedule, ctx } });
+    group.push({ index: i, attempt: { target: parsed.target, schedule, ctx: watched.ctx }, watched });
     byDriver.set(driver, group);
   }
   // Serialization is desired: one transaction client runs one statement at a time.
   for (const [driver, group] of byDriver) {
     const answers = await driver.deliver(tx, group.map((g) => g.attempt), { limits });
-    group.forEach((g, k) => (outcomes[g.index] = { ...answers[k], runId: g.attempt.ctx.runId }));
+    for (const [k, g] of group.entries()) {
+      // SPEC §13.4: the run records the payload as sent, substituted (the check-in token masked).
+      const recorded = await recordedTarget(driver, items[g.index].schedule.invocationTarget, g.watched.resolved());
+      outcomes[g.index] = { ...answers[k], runId: g.attempt.ctx.runId, ...(recorded === undefined ? {} : { recordedTarget: recorded }) };
+    }
   }
   return outcomes;
 }

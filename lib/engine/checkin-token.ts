@@ -6,6 +6,7 @@
  * an unknown or forged token costs one HMAC and answers the same 404 as every other unknown token.
  */
 import { createHmac, timingSafeEqual } from 'node:crypto';
+import { MASKED_CHECKIN_TOKEN } from '../targets';
 
 /** Bytes of the run id (a UUID) and of the MAC in a token. */
 const ID_BYTES = 16;
@@ -70,4 +71,18 @@ export function checkinUrls(publicUrl: string, serverKey: Buffer): CheckinUrls {
   const base = publicUrl.replace(/\/+$/, '') + CHECKIN_PATH;
   const key = checkinKey(serverKey);
   return { url: (runId) => base + checkinToken(key, runId) };
+}
+
+/** A check-in URL's path and token inside any text (a token is 43 base64url characters). */
+const CHECKIN_URL_TOKEN = /\/api\/v1\/checkins\/[A-Za-z0-9_-]{43}(?![A-Za-z0-9_-])/g;
+
+/**
+ * `value` (JSON) with every check-in token in its strings masked (`…/api/v1/checkins/••••`): what a
+ * dead letter keeps of a request that carried `<scheduler.checkin-url>` (SPEC §13.4, §16.1; decision
+ * 361). A token is the credential of its attempt's outcome; the record shows where, never which. Pure.
+ */
+export function maskCheckinTokens<T>(value: T): T {
+  const text = JSON.stringify(value);
+  if (text === undefined || !text.includes(CHECKIN_PATH)) return value;
+  return JSON.parse(text.replace(CHECKIN_URL_TOKEN, CHECKIN_PATH + MASKED_CHECKIN_TOKEN)) as T;
 }

@@ -20,7 +20,7 @@
 import type { HttpAllowList } from '../config';
 import { inTransaction, loadFiringSchedules, markSendsStarted, readFiringSchedules, renewInFlight, takeInFlight, undeliverableInFlight, type Db, type FiringSchedule, type PendingAttemptInsert } from '../db';
 import { toError } from '../errors';
-import { createDeliveryPool, DeliveryCancelled, driverOf, type DeliveryDeps, type DeliveryPool, type FireTrigger } from '../targets';
+import { createDeliveryPool, DeliveryCancelled, driverOf, recordedTarget, watchAttributes, type DeliveryDeps, type DeliveryPool, type FireTrigger } from '../targets';
 import { SchedulerFactCache } from './context';
 import type { EngineDeps } from './deps';
 import { FIRE_TX, type FireOutcome } from './outcomes';
@@ -205,11 +205,13 @@ async function deliverOne(a: InFlightAttempt, facts: SchedulerFactCache, deps: D
           return send();
         }, key),
     };
-    const ctx = facts.context({ ...a, now: a.claimedAt });
-    const out = await driver.deliver({ target: parsed.target, ctx }, { ...deps, pool, facts: await facts.factsOf(scheduler, driver.needs) });
+    const watched = watchAttributes(facts.context({ ...a, now: a.claimedAt }));
+    const out = await driver.deliver({ target: parsed.target, ctx: watched.ctx }, { ...deps, pool, facts: await facts.factsOf(scheduler, driver.needs) });
     // SPEC §13 at-least-once: the second send of an interrupted attempt says so on its run.
     const result = a.deliveries >= 1 ? { ...out.result, repeated_delivery: true } : out.result;
-    return { attempt: a, outcome: { ...out, result, runId: a.runId } };
+    // SPEC §13.4: the run records the payload as sent, substituted (the check-in token masked).
+    const recorded = await recordedTarget(driver, a.target, watched.resolved());
+    return { attempt: a, outcome: { ...out, result, runId: a.runId, ...(recorded === undefined ? {} : { recordedTarget: recorded }) } };
   } catch (thrown) {
     if (thrown instanceof DeliveryCancelled) return cancelledOutcome(a);
     return failed({ error: 'internal_error', message: toError(thrown).message.slice(0, 1000) });

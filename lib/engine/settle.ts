@@ -25,6 +25,7 @@ import { driverOf, type DriverOutcome, type FireTrigger } from '../targets';
 import type { ExhaustedReason } from './contract';
 import type { EngineDeps, ScheduleFact } from './deps';
 import { deleteCompleted } from './finish';
+import { maskCheckinTokens } from './checkin-token';
 import { outcomeAtRecord, type OutcomeColumns } from './completion';
 import { afterFailedAttempt, retryPolicyOf } from './retry-policy';
 
@@ -109,6 +110,8 @@ export async function recordRuns(tx: Tx, attempts: Pick<SettledAttempt, 'schedul
       exhausted: extras[i]?.exhausted ?? null,
       deadLetterId: extras[i]?.deadLetterId ?? null,
       createdAt: now,
+      // SPEC §13.4: what the attempt sent, substituted (the check-in token masked), else the stored target.
+      ...(a.outcome.recordedTarget ? { sent: a.outcome.recordedTarget } : {}),
     })),
   );
 }
@@ -262,7 +265,8 @@ function deadLetterBody(a: SettledAttempt): unknown {
   if (a.outcome.request !== null && a.outcome.request !== undefined) {
     // A request goes back only to the driver that made it (lib/targets/driver.ts): its secrets are that driver's to know.
     const sender = driverOf(a.targetType);
-    return sender ? sender.redact.sent(a.outcome.request) : a.outcome.request;
+    // SPEC §13.4: as sent, substituted, but no usable check-in token (decision 361).
+    return maskCheckinTokens(sender ? sender.redact.sent(a.outcome.request) : a.outcome.request);
   }
   const driver = driverOf(s.invocationTargetType);
   const target = driver ? driver.redact.target(s.invocationTarget) : s.invocationTarget;

@@ -784,6 +784,11 @@ export interface TargetOptions {
   sessions: { revisionId: string; id: string; alias: string | null; state: string }[];
   /** Definitions of every revision of those blobs. */
   definitions: { revisionId: string; id: string; alias: string | null; name: string }[];
+  /**
+   * SPEC §13.5: how the scheduler's org delivers to AWS (`role`: each target's `role_arn` is assumed;
+   * `worker`: the worker's own credentials), for the AWS target's hints; absent when not asked for.
+   */
+  awsCredentials?: 'role' | 'worker';
 }
 
 /**

@@ -84,3 +84,16 @@ export function substituteInStrings<T>(value: T, attributes: ContextAttributes):
   };
   return walk(value) as T;
 }
+
+/** What a recorded check-in URL shows in place of its token (decision 361). */
+export const MASKED_CHECKIN_TOKEN = '••••';
+
+/**
+ * `attributes` as a run records them (SPEC §13.4 "the run record keeps the request as sent,
+ * substituted"; decision 361): all as sent, but the check-in URL's token — the credential of the
+ * attempt's outcome (SPEC §16.1) — masked: `<base>/api/v1/checkins/••••`. Pure.
+ */
+export function recordedAttributes(attributes: ContextAttributes): ContextAttributes {
+  const url = attributes.checkinUrl;
+  return { ...attributes, checkinUrl: url === null ? null : url.replace(/[^/]*$/, MASKED_CHECKIN_TOKEN) };
+}

@@ -141,4 +141,4 @@ export * from './http/contract';
 export * from './aws/contract';
 
 // SPEC §13.4: the context attributes and their one substitution (universal: the form's preview uses it).
-export { substituteContextAttributes, substituteInStrings, CONTEXT_ATTRIBUTE_TOKENS, type ContextAttributes } from './context-attributes';
+export { substituteContextAttributes, substituteInStrings, CONTEXT_ATTRIBUTE_TOKENS, MASKED_CHECKIN_TOKEN, type ContextAttributes } from './context-attributes';

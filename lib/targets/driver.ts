@@ -16,7 +16,7 @@ import type { HttpAllowList, Limits } from '../config';
 import type { Db, Tx } from '../db';
 import type { CreatorType } from '../db/contract';
 import type { MissingTargetSession } from '../workflows';
-import type { ContextAttributes } from './context-attributes';
+import { recordedAttributes, type ContextAttributes } from './context-attributes';
 import type { OccurrenceKey } from './default-event';
 import type { RunStatus, TargetContract } from './define';
 import type { HostResolver } from './http/destination';
@@ -116,6 +116,12 @@ export interface DriverOutcome {
    * §12.2 retries every failed attempt whatever this says; logs and the dead letter's reader use it.
    */
   retryable: boolean;
+  /**
+   * SPEC §13.4: the target as the run records it — the stored target with its payload substituted as
+   * this attempt sent it, the check-in URL masked (`recordedTarget`, decision 361) — or absent: the run
+   * then copies the schedule's stored target (nothing was templated).
+   */
+  recordedTarget?: { type: string; target: unknown };
 }
 
 /** Process-wide delivery settings, built once by the process's edge from its configuration. */
@@ -147,6 +153,12 @@ interface DriverBase<T, Sent> {
    * receiver's credentials never reach a dead-letter list or an SQS queue.
    */
   redact: { sent(request: Sent): Sent; target(target: T): T };
+  /**
+   * SPEC §13.4, optional (absent: no payload is templated): `stored` (the target as the row holds it,
+   * sealed secrets and all) with its payload substituted with `attributes` — the one substitution
+   * `deliver` applies to what it sends, so a run records what was sent. Pure.
+   */
+  templated?(stored: unknown, attributes: ContextAttributes): unknown;
   /**
    * Write-only secrets (SPEC §13.5), optional: the target as the row stores it, given the target a save
    * checked and the row's target before it (an update's of the same type, else null): e.g. secrets
@@ -254,4 +266,29 @@ export interface FireContext extends OccurrenceKey {
 export async function fireContextOf(ctx: AttemptContext): Promise<FireContext> {
   const id = await ctx.identity();
   return { scheduleId: ctx.scheduleId, scheduledFor: ctx.scheduledFor, trigger: ctx.trigger, attempt: ctx.attempt, ...id };
+}
+
+/**
+ * What the run of an attempt of `driver` records as its target and type (SPEC §13.4; decision 361): `stored`
+ * templated with the attributes the attempt resolved — the same values, execution id included, as it
+ * sent — with the check-in URL masked (`recordedAttributes`). Undefined when the driver templates
+ * nothing or the attempt never resolved its attributes (it sent no templated payload): the run then
+ * copies the stored target.
+ */
+export async function recordedTarget(
+  driver: Pick<DriverBase<unknown, unknown>, 'templated' | 'contract'>,
+  stored: unknown,
+  resolved: Promise<ContextAttributes> | undefined,
+): Promise<{ type: string; target: unknown } | undefined> {
+  if (!driver.templated || resolved === undefined) return undefined;
+  return { type: driver.contract.type, target: driver.templated(stored, recordedAttributes(await resolved)) };
+}
+
+/**
+ * `ctx` with a record of whether a driver asked for its attributes (`resolved()`: the promise it was
+ * given, or undefined): what `recordedTarget` substitutes with.
+ */
+export function watchAttributes(ctx: AttemptContext): { ctx: AttemptContext; resolved(): Promise<ContextAttributes> | undefined } {
+  let asked: Promise<ContextAttributes> | undefined;
+  return { ctx: { ...ctx, attributes: () => (asked = ctx.attributes()) }, resolved: () => asked };
 }

@@ -97,7 +97,7 @@ export type {
   SchedulerRef,
   TargetDriver,
 } from './driver';
-export { defineDriver, fireContextOf } from './driver';
+export { defineDriver, fireContextOf, recordedTarget, watchAttributes } from './driver';
 export { backfillTrigger, defineTargetContract, refuse, RUN_STATUSES, RUN_TRIGGERS, triggerParts, type FireTrigger, type RunStatus, type RunTrigger, type TargetIssueCode } from './define';
 export { deliverHttp, buildWebhookRequest, sendHttpRequest, WEBHOOK_USER_AGENT, type HttpDeliveryRequest, type HttpSentRequest } from './http/deliver';
 export { deliverAws, classifyAwsError, AWS_OPERATIONS, type AwsDeliveryRequest, type AwsSentRequest } from './aws/deliver';

@@ -75,7 +75,8 @@ export const OPERATIONS: Record<OperationName, Operation> = {
     const { ClientToken, ...params } = w;
     return withClientToken(ctx, 'CreateSchedule', ClientToken, params, () =>
       domain(ctx, { ...subject, groupName: group }, async () => {
-        const target = await getScheduleGroup({ ...inRegion(ctx), name: group });
+        // `write`: the region's `default` is made here, never by a read (decision 360).
+        const target = await getScheduleGroup({ ...inRegion(ctx), name: group, needed: 'write' });
         const mapped = toDomainSchedule(w, ctx, group);
         await domain(ctx, subject, () =>
           createSchedule({

@@ -47,6 +47,12 @@ function modeOf(stored: string | null): AwsCredentialsMode {
 
 const SELECT = { id: true, alias: true, awsCredentials: true, awsExternalId: true, awsAllowedAccounts: true } as const;
 
+/** The org's SPEC §13.5 credentials mode (`role` when never chosen, or when the org is gone). Reads only. */
+export async function orgAwsCredentialsMode(db: Db, orgId: string): Promise<AwsCredentialsMode> {
+  const row = await db.org.findUnique({ where: { id: orgId }, select: { awsCredentials: true } });
+  return modeOf(row?.awsCredentials ?? null);
+}
+
 /**
  * The org's AWS settings inside `tx`, its ExternalId generated and stored on first use (only where
  * still unset: two first uses at once agree on the stored value).

@@ -30,6 +30,11 @@ export interface RunInsert extends RunOutcomeColumns {
   createdAt: Date;
   /** SPEC §16.1: when the worker decides `timed_out` (default null). */
   outcomeDueAt?: Date | null;
+  /**
+   * SPEC §13.4: the target as this attempt sent it (its payload substituted) and its type; absent:
+   * the schedule row's stored target and type are copied.
+   */
+  sent?: { type: string; target: unknown };
 }
 
 /**
@@ -50,14 +55,15 @@ export interface RunOutcomeColumns {
  * Param: JSON array of runs (snake_case keys). The run's `invocation_target`, `invocation_target_type`
  * and `description` are copied from its schedule row in the same statement: SPEC §8.1 records "the
  * target as stored at fire time", and inside the fire transaction the schedule row is the claimed,
- * locked one, so the copy is exactly what was fired (and the batch document stays small).
+ * locked one, so the copy is exactly what was fired (and the batch document stays small). A run whose
+ * attempt templated its payload (SPEC §13.4) brings its own `invocation_target` and type instead.
  */
 export const INSERT_RUNS_SQL = {
   sqlite: `INSERT INTO runs (id, schedule_id, scheduled_for, trigger, attempt, invocation_target_type, invocation_target, description,
       status, result, execution_id, next_attempt_at, exhausted, dead_letter_id, created_at,
       outcome, started_at, finished_at, duration_ms, exit_code, outcome_message, outcome_due_at)
-    SELECT r.value ->> 'id', s.id, r.value ->> 'scheduled_for', r.value ->> 'trigger', r.value ->> 'attempt', s.invocation_target_type,
-      s.invocation_target, s.description, r.value ->> 'status', json(r.value -> 'result'),
+    SELECT r.value ->> 'id', s.id, r.value ->> 'scheduled_for', r.value ->> 'trigger', r.value ->> 'attempt',
+      COALESCE(r.value ->> 'invocation_target_type', s.invocation_target_type), COALESCE(json(r.value -> 'invocation_target'), s.invocation_target), s.description, r.value ->> 'status', json(r.value -> 'result'),
       r.value ->> 'execution_id', r.value ->> 'next_attempt_at', r.value ->> 'exhausted', r.value ->> 'dead_letter_id', r.value ->> 'created_at',
       r.value ->> 'outcome', r.value ->> 'started_at', r.value ->> 'finished_at', r.value ->> 'duration_ms', r.value ->> 'exit_code',
       r.value ->> 'outcome_message', r.value ->> 'outcome_due_at'
@@ -65,12 +71,14 @@ export const INSERT_RUNS_SQL = {
   postgresql: `INSERT INTO runs (id, schedule_id, scheduled_for, trigger, attempt, invocation_target_type, invocation_target, description,
       status, result, execution_id, next_attempt_at, exhausted, dead_letter_id, created_at,
       outcome, started_at, finished_at, duration_ms, exit_code, outcome_message, outcome_due_at)
-    SELECT r.id, s.id, r.scheduled_for, r.trigger, r.attempt, s.invocation_target_type, s.invocation_target, s.description, r.status,
+    SELECT r.id, s.id, r.scheduled_for, r.trigger, r.attempt, COALESCE(r.invocation_target_type, s.invocation_target_type),
+      COALESCE(r.invocation_target, s.invocation_target), s.description, r.status,
       r.result, r.execution_id, r.next_attempt_at, r.exhausted, r.dead_letter_id, r.created_at,
       r.outcome, r.started_at, r.finished_at, r.duration_ms, r.exit_code, r.outcome_message, r.outcome_due_at
     FROM jsonb_to_recordset($1::jsonb) AS r(id text, schedule_id text, scheduled_for timestamp(3), trigger text, attempt int,
       status text, result jsonb, execution_id text, next_attempt_at timestamp(3), exhausted text, dead_letter_id text, created_at timestamp(3),
-      outcome text, started_at timestamp(3), finished_at timestamp(3), duration_ms int, exit_code int, outcome_message text, outcome_due_at timestamp(3))
+      outcome text, started_at timestamp(3), finished_at timestamp(3), duration_ms int, exit_code int, outcome_message text, outcome_due_at timestamp(3),
+      invocation_target_type text, invocation_target jsonb)
     JOIN schedules s ON s.id = r.schedule_id`,
 } as const;
 
@@ -101,6 +109,7 @@ export async function insertRuns(tx: Tx, runs: RunInsert[]): Promise<void> {
     exit_code: r.exitCode ?? null,
     outcome_message: r.outcomeMessage ?? null,
     outcome_due_at: sqlInstantOrNull(dialect, r.outcomeDueAt ?? null),
+    ...(r.sent ? { invocation_target_type: r.sent.type, invocation_target: r.sent.target } : {}),
   }));
   const inserted = await executeSql(tx, INSERT_RUNS_SQL, JSON.stringify(doc));
   // Every fire leaves one run record (SPEC §1): a missing schedule row would silently drop one.

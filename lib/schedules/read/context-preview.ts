@@ -17,7 +17,8 @@ export async function contextPreviewFacts(db: Db, engine: Engine, opts: { revisi
   const facadeData = row?.facadeData ?? null;
   const stored = engine.deps.facade.storedIdentity(facadeData);
   if (stored) return { scheduleArn: stored.scheduleArn, arnPrefix: null, scheduleId: opts.scheduleId ?? null };
-  // The name is left empty: the form appends the alias being typed (else the id).
-  const identity = await engine.identityOf(db, { scheduleId: '', revisionId: opts.revisionId, name: '', facadeData: null });
+  // The name is left empty: the form appends the alias being typed (else the id). The facade data
+  // goes along: a schedule saved on a facade in another region than the worker's is named there.
+  const identity = await engine.identityOf(db, { scheduleId: '', revisionId: opts.revisionId, name: '', facadeData });
   return { scheduleArn: null, arnPrefix: identity.scheduleArn, scheduleId: opts.scheduleId ?? null };
 }

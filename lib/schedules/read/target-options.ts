@@ -9,7 +9,7 @@
  * - `pendingRetries`: the attempts waiting for their turn, for the grid's "retrying" state and the
  *   history's "next attempt at".
  */
-import { blobRoles, readableBy, visibleOrgIds, type Actor } from '../../auth';
+import { blobRoles, orgAwsCredentialsMode, readableBy, visibleOrgIds, type Actor } from '../../auth';
 import { countEnabled, findLastRuns, findPendingRetries, rawOneOf, type Db } from '../../db';
 import { triggerOf } from './serialize';
 import { requireSchedulerRole } from '../access';
@@ -18,8 +18,11 @@ import { RUN_OUTCOMES, RUN_STATUSES, type PendingRetry, type RunOutcomeState, ty
 /** Most sessions and definitions offered in the pickers, so a huge catalog cannot blow up a page. */
 const OPTIONS_MAX = 500;
 
-/** The orgs, workflow blobs, revisions, sessions and definitions `actor` can read (SPEC §2). */
-export async function targetOptions(db: Db, actor: Actor): Promise<TargetOptions> {
+/**
+ * The orgs, workflow blobs, revisions, sessions and definitions `actor` can read (SPEC §2), and, with
+ * `forOrgId` (the scheduler's org), that org's AWS credentials mode (SPEC §13.5, the AWS target's hints).
+ */
+export async function targetOptions(db: Db, actor: Actor, forOrgId?: string): Promise<TargetOptions> {
   const orgIds = await visibleOrgIds(db, actor);
   const [orgs, readable] = await Promise.all([
     db.org.findMany({ where: { id: { in: orgIds } }, select: { id: true, alias: true, name: true }, orderBy: { name: 'asc' } }),
@@ -64,7 +67,7 @@ export async function targetOptions(db: Db, actor: Actor): Promise<TargetOptions
       take: OPTIONS_MAX,
     }),
   ]);
-  return { orgs, blobs, sessions, definitions };
+  return { orgs, blobs, sessions, definitions, ...(forOrgId ? { awsCredentials: await orgAwsCredentialsMode(db, forOrgId) } : {}) };
 }
 
 /** The newest run of a schedule, as the grid's "Last run" column shows it. */

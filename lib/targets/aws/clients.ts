@@ -3,8 +3,8 @@
  * one per service and region, cached for the process. They are configured ONLY by the standard AWS
  * SDK environment of the worker (`AWS_REGION`, `AWS_PROFILE`, `AWS_ACCESS_KEY_ID`…,
  * `AWS_ENDPOINT_URL`, `AWS_ENDPOINT_URL_SQS`…, `AWS_MAX_ATTEMPTS`), so one build reaches real AWS or
- * an emulator; the region is the target ARN's. Our only setting is a request timeout, so a hung
- * endpoint cannot hold a delivery slot for ever. An org that delivers with an assumed role (SPEC
+ * an emulator; the region is the target ARN's. Our only settings are request timeouts, so a hung
+ * endpoint cannot hold a delivery slot for ever, and HTTP/1.1 for every service. An org that delivers with an assumed role (SPEC
  * §13.5) gets clients of its own, per role and external id, whose credentials are that role's
  * (`assumeRole`, cached until 5 minutes before they expire); the worker's own credentials are used
  * only by the clients of `{kind: 'worker'}` (or no `auth`: tools and tests).
@@ -15,6 +15,7 @@ import { LambdaClient } from '@aws-sdk/client-lambda';
 import { SFNClient } from '@aws-sdk/client-sfn';
 import { SNSClient } from '@aws-sdk/client-sns';
 import { SQSClient } from '@aws-sdk/client-sqs';
+import { NodeHttpHandler } from '@smithy/node-http-handler';
 import type { AwsTargetService } from './contract';
 import { assumeRole, roleKey, type AwsAuth } from './credentials';
 
@@ -55,7 +56,9 @@ export function cachedClient<C>(name: string, make: (config: object) => C, regio
   if (!client) {
     client = make({
       region,
-      requestHandler: { connectionTimeout: CONNECTION_TIMEOUT_MS, requestTimeout: REQUEST_TIMEOUT_MS },
+      // HTTP/1.1 for every service (decision 362): Kinesis's client defaults to HTTP/2, which an http://
+      // endpoint (an emulator) cannot speak; PutRecord and every call a schedule makes work over 1.1.
+      requestHandler: new NodeHttpHandler({ connectionTimeout: CONNECTION_TIMEOUT_MS, requestTimeout: REQUEST_TIMEOUT_MS }),
       // Never the worker's credentials for a role's client: the role's, refreshed through the cache.
       ...(role ? { credentials: () => assumeRole(role) } : {}),
     });

@@ -3,7 +3,7 @@
  * delivered after the claim commits (at least once; FIFO queues and topics, Step Functions and ECS
  * de-duplicate by the occurrence id).
  */
-import { substituteContextAttributes } from '../context-attributes';
+import { substituteContextAttributes, type ContextAttributes } from '../context-attributes';
 import { defineDriver, fireContextOf, type DriverOutcome } from '../driver';
 import { AWS_TARGET, AwsInvocationTargetSchema, type AwsInvocationTarget } from './contract';
 import { readOrgAwsIn } from '../../auth';
@@ -17,6 +17,11 @@ const AWS_ATTEMPT_MS = 60_000;
 function nestedArns(target: AwsInvocationTarget): { arn: string; path: string }[] {
   const task = target.ecs_parameters?.task_definition_arn;
   return task ? [{ arn: task, path: 'invocation_target.ecs_parameters.task_definition_arn' }] : [];
+}
+
+/** SPEC §13.4: `input` templated at each attempt; the default event (no input) never is. */
+function withInput<T extends { input?: string }>(target: T, attributes: ContextAttributes): T {
+  return target.input === undefined ? target : { ...target, input: substituteContextAttributes(target.input, attributes) };
 }
 
 export const awsDriver = defineDriver<AwsInvocationTarget, AwsSentRequest, 'aws'>({
@@ -37,6 +42,7 @@ export const awsDriver = defineDriver<AwsInvocationTarget, AwsSentRequest, 'aws'
   },
   /** An AWS request carries no credential (the SDK signs it), nor does the target: both are kept as they are. */
   redact: { sent: (request) => request, target: (target) => target },
+  templated: (stored, attributes) => withInput(stored as { input?: string }, attributes),
   /**
    * SPEC §13.5: the org's credentials decide how (`planAwsAuth`); a refusal (`access_denied`, or
    * `assume_role_failed` without a `role_arn`) is a failed attempt that sent nothing.
@@ -44,9 +50,8 @@ export const awsDriver = defineDriver<AwsInvocationTarget, AwsSentRequest, 'aws'
   async deliver({ target, ctx }, env): Promise<DriverOutcome> {
     const plan = planAwsAuth(env.facts.aws, { arn: target.arn, roleArn: target.role_arn, scheduleId: ctx.scheduleId, workerOrgs: env.awsWorkerCredentialsOrgs, also: nestedArns(target).map((a) => a.arn) });
     if (!plan.ok) return { status: 'invocation_error', result: plan.result, executionId: null, request: null, retryable: plan.retryable };
-    // SPEC §13.4: `input` is templated at each attempt; the default event (no input) never is.
-    const input = target.input === undefined ? undefined : substituteContextAttributes(target.input, await ctx.attributes());
-    const out = await deliverAws({ target: input === undefined ? target : { ...target, input }, fire: await fireContextOf(ctx), pool: env.pool, auth: plan.auth });
+    const sent = target.input === undefined ? target : withInput(target, await ctx.attributes());
+    const out = await deliverAws({ target: sent, fire: await fireContextOf(ctx), pool: env.pool, auth: plan.auth });
     return { status: out.status, result: out.result, executionId: null, request: out.request, retryable: out.retryable };
   },
 });

@@ -59,6 +59,15 @@ export interface HttpDeliveryRequest {
 }
 
 /**
+ * SPEC §13.4: a target's `body` serialized, then templated in that text with `attributes` (when
+ * given): what a webhook sends, and — parsed back — what its run records (the driver's `templated`).
+ */
+export function templatedBody(body: unknown, attributes: ContextAttributes | undefined): string {
+  const text = JSON.stringify(body);
+  return attributes ? substituteContextAttributes(text, attributes) : text;
+}
+
+/**
  * The webhook request of one attempt, built but not sent: `body` (the target's, else the default
  * event of SPEC §13.3, serialized once), `content-type: application/json`, the target's headers,
  * and `webhook-id` (= `occurrenceId`, the same on every attempt of the occurrence),
@@ -72,9 +81,7 @@ export async function buildWebhookRequest(req: HttpDeliveryRequest): Promise<Htt
   // SPEC §13.4: the target's body is templated in its serialized text; the default event never is.
   const body =
     target.body !== undefined
-      ? req.attributes
-        ? substituteContextAttributes(JSON.stringify(target.body), req.attributes)
-        : JSON.stringify(target.body)
+      ? templatedBody(target.body, req.attributes)
       : JSON.stringify(defaultEvent({ ...fire, region: fire.region ?? (await sdkRegion()) }));
   const at = (req.now ?? (() => new Date()))();
   const signature = req.signingSecrets.map((s) => new Webhook(s).sign(id, at, body)).join(' ');

@@ -9,7 +9,7 @@ import { DomainError, toError } from '../../errors';
 import { defineDriver, fireContextOf, type DriverOutcome } from '../driver';
 import { checkDestinationAtSave } from './destination';
 import { HEADER_MASK, HTTP_TARGET, HTTP_TIMEOUT_SECONDS, HttpStoredTargetSchema, type HttpInvocationTarget, type HttpStoredTarget } from './contract';
-import { deliverHttp, WEBHOOK_USER_AGENT, type HttpSentRequest } from './deliver';
+import { deliverHttp, templatedBody, WEBHOOK_USER_AGENT, type HttpSentRequest } from './deliver';
 
 /** The additional data a header's sealed value is bound to: its name, lowercase (names are case-insensitive). */
 const sealContext = (name: string) => `http-header:${name.toLowerCase()}`;
@@ -100,6 +100,11 @@ export const httpDriver = defineDriver<HttpInvocationTarget, HttpSentRequest, 's
   redact: {
     sent: (request) => ({ ...request, headers: maskSentHeaders(request.headers) }),
     target: maskTarget,
+  },
+  /** SPEC §13.4: the body as sent (templated in its serialized text), parsed back; headers stay as stored (sealed). */
+  templated(stored, attributes) {
+    const t = stored as { body?: unknown };
+    return t.body === undefined ? stored : { ...t, body: JSON.parse(templatedBody(t.body, attributes)) };
   },
   seal: sealTarget,
   async checkBeforeSave(sent, deps) {

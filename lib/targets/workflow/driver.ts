@@ -19,7 +19,7 @@ import {
   type WorkflowGateway,
 } from '../../workflows';
 import type { InvocationError } from '../../workflows/contract';
-import { substituteInStrings } from '../context-attributes';
+import { substituteInStrings, type ContextAttributes } from '../context-attributes';
 import { defaultEvent } from '../default-event';
 import type { RunStatus } from '../define';
 import { defineDriver, type DriverOutcome, type InTransactionAttempt } from '../driver';
@@ -149,6 +149,11 @@ function outcome(f: Failure): DriverOutcome {
   return { status: f.status, result: f.result, executionId: null, request: null, retryable: false };
 }
 
+/** SPEC §13.4: the string values inside `input_data` templated (what is sent, and what the run records). */
+function templatedInputData<T>(inputData: T, attributes: ContextAttributes): T {
+  return substituteInStrings(inputData, attributes);
+}
+
 /**
  * The fire's `input_data`: the target's own, or, when the API that saved the schedule asked for it
  * (SPEC §13.3: the EventBridge API, for a Target without Input) and there is none, the default event
@@ -156,7 +161,7 @@ function outcome(f: Failure): DriverOutcome {
  */
 async function inputDataOf(it: InvocationTarget, ctx: Attempt['ctx']): Promise<InvocationTarget['input_data']> {
   // SPEC §13.4: the string values inside the target's own input_data are templated; the default event never is.
-  if (it.input_data.length > 0) return JSON.stringify(it.input_data).includes('<') ? substituteInStrings(it.input_data, await ctx.attributes()) : it.input_data;
+  if (it.input_data.length > 0) return JSON.stringify(it.input_data).includes('<') ? templatedInputData(it.input_data, await ctx.attributes()) : it.input_data;
   if (!ctx.defaultEventAsInput) return it.input_data;
   const event = defaultEvent({ scheduleId: ctx.scheduleId, scheduledFor: ctx.scheduledFor, trigger: ctx.trigger, ...(await ctx.identity()) });
   return [{ alias: 'event', value: { ...event, resources: [...event.resources] } }];
@@ -195,6 +200,10 @@ export const workflowDriver = defineDriver<InvocationTarget, unknown>({
   // A workflow attempt sends nothing outside the database; its target holds no credential.
   redact: { sent: (request) => request, target: (target) => target },
   deliver: (tx, attempts, env) => invokeWorkflows(tx, attempts, env.limits),
+  templated(stored, attributes) {
+    const t = stored as { input_data?: unknown };
+    return t.input_data === undefined ? stored : { ...t, input_data: templatedInputData(t.input_data, attributes) };
+  },
   /**
    * SPEC §6.3: check, with the saver's standing, everything a fire will check. Every failure gets the
    * SAME `400 invalid_invocation_target` and message, so a refusal never tells whether something

@@ -35,7 +35,7 @@ export default async function NewSchedulePage({ params }: { params: Promise<{ re
         <ScheduleForm
           mode="create"
           revisionId={revisionId}
-          options={await targetOptions(db, actor)}
+          options={await targetOptions(db, actor, scheduler.org.id)}
           submit={createScheduleAction.bind(null, revisionId)}
           cancelHref={gridHref}
           contextFacts={await contextPreviewFacts(db, engine, { revisionId })}

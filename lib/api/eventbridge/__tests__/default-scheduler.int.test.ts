@@ -8,7 +8,7 @@
 import { describe, expect, it } from 'vitest';
 import { createSchedulerBlob, createWorkflowBlob, deleteBlob, isDefaultScheduler } from '../../../workflows';
 import { useSeededScheduler } from '../../../testing/seeded-scheduler';
-import { deleteScheduleGroup, listScheduleGroups } from '../groups/schedule-group-verbs';
+import { deleteScheduleGroup, listScheduleGroups, tagScheduleGroup } from '../groups/schedule-group-verbs';
 
 const w = useSeededScheduler();
 const HOME = { region: 'us-east-1', homeRegion: 'us-east-1' };
@@ -49,9 +49,11 @@ describe('the default scheduler is never deleted (SPEC §14)', () => {
     expect(await w.db.blob.count({ where: { id: other.id } })).toBe(0);
   });
 
-  it('a default made on first use without the alias (a workflow blob holds "default") is found by its group; that workflow blob is deleted as before', async () => {
+  it('a default made on first write without the alias (a workflow blob holds "default") is found by its group; that workflow blob is deleted as before', async () => {
     const actor = w.actor();
     const workflow = await createWorkflowBlob(w.db, { actor, org: 'acme-corp', alias: 'default' });
+    // A write makes it (a read answers it unmade, decision 360).
+    await tagScheduleGroup({ db: w.db, actor, orgId: w.ctx.orgId, scope: HOME, name: 'default', tags: [], now: new Date() });
     const { groups } = await listScheduleGroups({ db: w.db, actor, orgId: w.ctx.orgId, scope: HOME, pageSize: 100, now: new Date() });
     const group = groups.find((g) => g.name === 'default')!;
     const blob = await w.db.blob.findUniqueOrThrow({ where: { id: group.blobId } });
@@ -65,13 +67,18 @@ describe('the default scheduler is never deleted (SPEC §14)', () => {
     expect(await isDefaultScheduler(w.db, seeded.blobId)).toBe(false);
   });
 
-  it('each region has its own default, made on first use there and never deleted; the product\'s schedulers stay in the home region', async () => {
+  it('each region has its own default, made by the first write there and never deleted; the product\'s schedulers stay in the home region', async () => {
     const actor = w.actor();
     const org = await orgAdministeredBy(actor.id, 'third-org', 'Third');
     const dflt = await createSchedulerBlob(w.db, { actor, org: 'third-org', alias: 'default' });
     const daily = await createSchedulerBlob(w.db, { actor, org: 'third-org', alias: 'daily-jobs' });
     const eu = { region: 'eu-west-1', homeRegion: 'us-east-1' };
 
+    // A read answers eu-west-1's default before it is made, and makes nothing; the first write makes it.
+    const unmade = await listScheduleGroups({ db: w.db, actor, orgId: org.id, scope: eu, pageSize: 100, now: new Date() });
+    expect(unmade.groups.map((g) => [g.name, g.region, g.blobId])).toEqual([['default', 'eu-west-1', '']]);
+    expect(await w.db.scheduleGroup.count({ where: { orgId: org.id, region: 'eu-west-1' } })).toBe(0);
+    await tagScheduleGroup({ db: w.db, actor, orgId: org.id, scope: eu, name: 'default', tags: [], now: new Date() });
     const inEu = await listScheduleGroups({ db: w.db, actor, orgId: org.id, scope: eu, pageSize: 100, now: new Date() });
     expect(inEu.groups.map((g) => [g.name, g.region])).toEqual([['default', 'eu-west-1']]);
     const euDefault = inEu.groups[0].blobId;

@@ -1,16 +1,17 @@
 /**
  * Schedule groups (SPEC §14): create (a new scheduler blob), get, list, delete (the blob with its
  * schedules), and their tags. Every verb runs `syncScheduleGroups` first, so the org's scheduler blobs
- * are all groups and `default` exists.
+ * are all groups; a write makes the region's `default` when missing, a read answers it unmade
+ * (decision 360: a read never writes).
  */
 import type { Actor } from '../../../auth';
 import { inTransaction, type Db } from '../../../db';
 import { DomainError } from '../../../errors';
 import { aliasProblem } from '../../../ids';
 import { insertSchedulerBlob, isUniqueViolation, refuseDefaultSchedulerDelete } from '../../../workflows';
-import { readableGroupBlobIds, requireGroup, requireOrgWrite } from './group-access';
-import { EVENTBRIDGE_NAME, GROUP_SELECT, GROUPS_PER_ORG, toGroupInfo, type GroupTag, type RegionScope, type ScheduleGroupInfo } from './group-info';
-import { syncScheduleGroups } from './sync-schedule-groups';
+import { readableGroupBlobIds, requireGroup, requireOrgWrite, unmadeDefaultGroup } from './group-access';
+import { DEFAULT_GROUP, EVENTBRIDGE_NAME, GROUP_SELECT, GROUPS_PER_ORG, toGroupInfo, type GroupTag, type RegionScope, type ScheduleGroupInfo } from './group-info';
+import { accountCreatedAt, syncScheduleGroups } from './sync-schedule-groups';
 
 interface GroupOptions {
   db: Db;
@@ -33,7 +34,7 @@ const nameTaken = (name: string, cause?: unknown) => new DomainError('name_taken
 export async function createScheduleGroup(opts: GroupOptions & { name: string; tags: GroupTag[] }): Promise<ScheduleGroupInfo> {
   const { db, actor, orgId, name, now } = opts;
   if (!EVENTBRIDGE_NAME.test(name)) throw new DomainError('invalid_request_body', 'a schedule group name is 1 to 64 characters from 0-9, a-z, A-Z, "-", "_" and "."', { path: 'name' });
-  await syncScheduleGroups(db, orgId, opts.scope, now);
+  await syncScheduleGroups(db, orgId, opts.scope, now, { makeDefaultFor: actor });
   try {
     return await inTransaction(db, async (tx) => {
       await requireOrgWrite(tx, actor, orgId);
@@ -52,10 +53,15 @@ export async function createScheduleGroup(opts: GroupOptions & { name: string; t
   }
 }
 
-/** Group `name`, readable by `actor`. @throws `404 not_found` (missing or unreadable). */
-export async function getScheduleGroup(opts: GroupOptions & { name: string }): Promise<ScheduleGroupInfo> {
-  await syncScheduleGroups(opts.db, opts.orgId, opts.scope, opts.now);
-  return requireGroup(opts.db, opts.actor, opts.orgId, opts.scope.region, opts.name, 'read');
+/**
+ * Group `name`, with `needed` (default `read`) on it. `write` (a schedule is about to be created in
+ * it) makes the region's `default` first when missing; `read` answers it unmade (decision 360).
+ * @throws `404 not_found` (missing or unreadable), `403 forbidden` (readable, less than `needed`).
+ */
+export async function getScheduleGroup(opts: GroupOptions & { name: string; needed?: 'read' | 'write' }): Promise<ScheduleGroupInfo> {
+  const needed = opts.needed ?? 'read';
+  await syncScheduleGroups(opts.db, opts.orgId, opts.scope, opts.now, needed === 'write' ? { makeDefaultFor: opts.actor } : {});
+  return requireGroup(opts.db, opts.actor, opts.orgId, opts.scope.region, opts.name, needed);
 }
 
 /**
@@ -70,22 +76,29 @@ export async function listScheduleGroups(
   const { db, actor, orgId } = opts;
   await syncScheduleGroups(db, orgId, opts.scope, opts.now);
   const readable = await readableGroupBlobIds(db, actor, orgId);
-  const rows = await db.scheduleGroup.findMany({
-    where: {
-      orgId,
-      region: opts.scope.region,
-      ...(readable === 'all' ? {} : { blobId: { in: readable } }),
-      ...(opts.namePrefix ? { name: { startsWith: opts.namePrefix } } : {}),
-    },
-    select: GROUP_SELECT,
-  });
+  const { region } = opts.scope;
+  const rows = (
+    await db.scheduleGroup.findMany({
+      where: {
+        orgId,
+        region,
+        ...(readable === 'all' ? {} : { blobId: { in: readable } }),
+        ...(opts.namePrefix ? { name: { startsWith: opts.namePrefix } } : {}),
+      },
+      select: GROUP_SELECT,
+    })
+  ).map(toGroupInfo);
+  // The region's `default` not made yet is listed as it will be, to whoever reads the org (decision 360).
+  if (readable === 'all' && !rows.some((g) => g.name === DEFAULT_GROUP) && !(await db.scheduleGroup.findUnique({ where: { orgId_region_name: { orgId, region, name: DEFAULT_GROUP } } }))) {
+    rows.push(unmadeDefaultGroup(orgId, region, await accountCreatedAt(db, orgId)));
+  }
   // Sorted and cut here: byte order and a case-sensitive prefix on both dialects (SQLite's LIKE,
   // behind startsWith, ignores ASCII case). A group count is bounded by GROUPS_PER_ORG.
   const sorted = rows
     .filter((r) => (opts.namePrefix ? r.name.startsWith(opts.namePrefix) : true))
     .filter((r) => (opts.afterName ? r.name > opts.afterName : true))
     .sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
-  const page = sorted.slice(0, opts.pageSize).map(toGroupInfo);
+  const page = sorted.slice(0, opts.pageSize);
   return { groups: page, nextName: sorted.length > opts.pageSize ? page[page.length - 1].name : null };
 }
 
@@ -97,7 +110,7 @@ export async function listScheduleGroups(
  */
 export async function deleteScheduleGroup(opts: GroupOptions & { name: string }): Promise<void> {
   const { db, actor, orgId, name } = opts;
-  await syncScheduleGroups(db, orgId, opts.scope, opts.now);
+  await syncScheduleGroups(db, orgId, opts.scope, opts.now, { makeDefaultFor: actor });
   await inTransaction(db, async (tx) => {
     const group = await requireGroup(tx, actor, orgId, opts.scope.region, name, 'write');
     await refuseDefaultSchedulerDelete(tx, group.blobId);
@@ -127,7 +140,7 @@ export async function untagScheduleGroup(opts: GroupOptions & { name: string; ke
 
 async function changeTags(opts: GroupOptions & { name: string }, change: (current: GroupTag[]) => GroupTag[]): Promise<ScheduleGroupInfo> {
   const { db, actor, orgId, name, now } = opts;
-  await syncScheduleGroups(db, orgId, opts.scope, now);
+  await syncScheduleGroups(db, orgId, opts.scope, now, { makeDefaultFor: actor });
   return inTransaction(db, async (tx) => {
     const group = await requireGroup(tx, actor, orgId, opts.scope.region, name, 'write');
     const row = await tx.scheduleGroup.update({ where: { blobId: group.blobId }, data: { tags: change(group.tags), updatedAt: now }, select: GROUP_SELECT });

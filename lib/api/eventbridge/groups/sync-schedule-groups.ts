@@ -1,3 +1,4 @@
+import { orgRole, roleAtLeast, type Actor } from '../../../auth';
 import { inTransaction, type Db, type Tx } from '../../../db';
 import { aliasProblem } from '../../../ids';
 import { isUniqueViolation } from '../../../workflows';
@@ -13,10 +14,17 @@ import { DEFAULT_GROUP, type RegionScope } from './group-info';
  * - `default` of the home region: the org's scheduler blob aliased `default` when there is one, else
  *   a new scheduler blob (alias `default` when free). `default` of any other region: a new scheduler
  *   blob without an alias (the alias names the home region's).
+ * `makeDefaultFor`: a write makes `default` only for an actor holding `write` on the org (a write
+ * it will refuse makes nothing); a read passes none and never makes it: `requireGroup` and
+ * `listScheduleGroups` answer the unmade `default` as AWS's always-existing one (decision 360).
+ * A read places the org's blobs only when it reads the home region (elsewhere placing changes no
+ * answer), so a read of any other region writes nothing at all.
  * Reads only, unless something is missing; safe to run concurrently (the UNIQUE keys
  * `(org_id, region, name)` of groups and `(org_id, alias)` of blobs decide a race).
  */
-export async function syncScheduleGroups(db: Db, orgId: string, scope: RegionScope, now: Date): Promise<void> {
+export async function syncScheduleGroups(db: Db, orgId: string, scope: RegionScope, now: Date, opts: { makeDefaultFor?: Actor } = {}): Promise<void> {
+  const writer = opts.makeDefaultFor;
+  if (!writer && scope.region !== scope.homeRegion) return;
   const [missing, hasDefault] = await Promise.all([
     db.blob.findMany({
       where: { orgId, type: 'scheduler', OR: [{ scheduleGroup: null }, { scheduleGroup: { region: '' } }] },
@@ -25,12 +33,13 @@ export async function syncScheduleGroups(db: Db, orgId: string, scope: RegionSco
     }),
     db.scheduleGroup.findUnique({ where: { orgId_region_name: { orgId, region: scope.region, name: DEFAULT_GROUP } }, select: { blobId: true } }),
   ]);
-  if (missing.length === 0 && hasDefault) return;
+  const makeDefault = !hasDefault && writer !== undefined && roleAtLeast(await orgRole(db, writer, orgId), 'write');
+  if (missing.length === 0 && !makeDefault) return;
   try {
     await inTransaction(db, async (tx) => {
       for (const b of missing) await placeBlob(tx, orgId, scope.homeRegion, b);
       const there = { orgId_region_name: { orgId, region: scope.region, name: DEFAULT_GROUP } };
-      if (!(await tx.scheduleGroup.findUnique({ where: there }))) await createDefaultGroup(tx, orgId, scope, now);
+      if (makeDefault && !(await tx.scheduleGroup.findUnique({ where: there }))) await createDefaultGroup(tx, orgId, scope, now);
     });
   } catch (e) {
     // Another request synced the same org first: its rows stand.
@@ -64,5 +73,13 @@ async function createDefaultGroup(tx: Tx, orgId: string, scope: RegionScope, now
     include: { revisions: true },
   });
   await tx.blob.update({ where: { id: blob.id }, data: { defaultRevisionId: blob.revisions[0].id } });
-  await tx.scheduleGroup.create({ data: { blobId: blob.id, orgId, region: scope.region, name: DEFAULT_GROUP, tags: [], createdAt: now, updatedAt: now } });
+  // Dated as reads answered it before it was made (the org's creation, `unmadeDefaultGroup`): a
+  // client that read `default` sees the same CreationDate once a write made it.
+  const since = await accountCreatedAt(tx, orgId);
+  await tx.scheduleGroup.create({ data: { blobId: blob.id, orgId, region: scope.region, name: DEFAULT_GROUP, tags: [], createdAt: since, updatedAt: since } });
+}
+
+/** When the org (the AWS account) was made: the CreationDate of a region's `default` (decision 360). */
+export async function accountCreatedAt(db: Tx, orgId: string): Promise<Date> {
+  return (await db.org.findUniqueOrThrow({ where: { id: orgId }, select: { createdAt: true } })).createdAt;
 }

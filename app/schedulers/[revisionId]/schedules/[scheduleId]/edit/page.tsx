@@ -45,7 +45,7 @@ export default async function EditSchedulePage({ params }: { params: Promise<{ r
           mode="edit"
           revisionId={revisionId}
           schedule={schedule}
-          options={await targetOptions(db, actor)}
+          options={await targetOptions(db, actor, scheduler.org.id)}
           submit={updateScheduleAction.bind(null, revisionId, schedule.id)}
           cancelHref={scheduleHref}
           contextFacts={await contextPreviewFacts(db, engine, { revisionId, scheduleId: schedule.id })}
