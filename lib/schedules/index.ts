@@ -97,6 +97,8 @@ export {
   createAlertChannel,
   updateAlertChannel,
   deleteAlertChannel,
+  alertChannelUses,
+  type ChannelRuleUse,
   testAlertChannel,
   listAlertRules,
   createAlertRule,

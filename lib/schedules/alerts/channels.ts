@@ -196,11 +196,59 @@ export async function updateAlertChannel(db: Db, opts: ChannelSaveOptions & { ch
   });
 }
 
-/** Delete a channel; the rules naming it stop naming it, its log entries stay. */
+/** A rule naming a channel, as a refusal or a confirmation names it. */
+export interface ChannelRuleUse {
+  rule_id: string;
+  /** `scheduler "nightly": failure, recovered on schedule "export"` (or `on all schedules`). */
+  description: string;
+}
+
+/** The rules naming each of `channelIds` (decision 340), oldest first, keyed by channel id. */
+async function rulesUsingChannels(tx: Db | Tx, channelIds: string[]): Promise<Map<string, ChannelRuleUse[]>> {
+  const links = await tx.alertRuleChannel.findMany({
+    where: { channelId: { in: channelIds } },
+    select: { channelId: true, rule: { select: { id: true, scheduleId: true, events: true, createdAt: true, revision: { select: { blob: { select: { name: true } } } } } } },
+    orderBy: [{ rule: { createdAt: 'asc' } }, { ruleId: 'asc' }],
+  });
+  const scheduleIds = [...new Set(links.flatMap((l) => (l.rule.scheduleId ? [l.rule.scheduleId] : [])))];
+  const schedules = new Map((await tx.schedule.findMany({ where: { id: { in: scheduleIds } }, select: { id: true, alias: true, name: true } })).map((s) => [s.id, s.alias ?? s.name]));
+  const uses = new Map<string, ChannelRuleUse[]>();
+  for (const { channelId, rule } of links) {
+    const on = rule.scheduleId ? `on schedule "${schedules.get(rule.scheduleId) ?? rule.scheduleId}"` : 'on all schedules';
+    const use = { rule_id: rule.id, description: `scheduler "${rule.revision.blob.name}": ${rule.events.split(',').join(', ')} ${on}` };
+    uses.set(channelId, [...(uses.get(channelId) ?? []), use]);
+  }
+  return uses;
+}
+
+/** The rules naming each channel of the org (the admin page's delete confirmation names them). Admins only. */
+export async function alertChannelUses(db: Db, opts: ChannelScope): Promise<Map<string, ChannelRuleUse[]>> {
+  return inTransaction(db, async (tx) => {
+    const org = await requireChannelAdmin(tx, opts.actor, opts.org, false);
+    const ids = (await tx.alertChannel.findMany({ where: { orgId: org.id }, select: { id: true } })).map((c) => c.id);
+    return rulesUsingChannels(tx, ids);
+  });
+}
+
+/**
+ * Delete a channel no rule names; its log entries stay (decision 287). A channel still named by rules
+ * is refused (decision 340): deleting it would leave rules alerting no one, silently.
+ * @throws `409 channel_in_use` naming the rules, `404`/`403` as `listAlertChannels`.
+ */
 export async function deleteAlertChannel(db: Db, opts: ChannelScope & { channel: string }): Promise<void> {
   await inTransaction(db, async (tx) => {
     const org = await requireChannelAdmin(tx, opts.actor, opts.org, true);
     const row = await requireChannel(tx, org.id, opts.channel);
+    // Checked in the transaction of the delete, with the channel's row locked first (an UPDATE): a
+    // rule naming it meanwhile either committed before (and is seen here) or waits for this delete
+    // and then fails its foreign key. No rule is left naming no channel.
+    await tx.alertChannel.update({ where: { id: row.id }, data: { updatedAt: row.updatedAt } });
+    const uses = (await rulesUsingChannels(tx, [row.id])).get(row.id) ?? [];
+    if (uses.length > 0) {
+      const shown = uses.slice(0, 5).map((u) => `${u.description} (rule ${u.rule_id})`);
+      const more = uses.length > 5 ? `, and ${uses.length - 5} more` : '';
+      throw new DomainError('channel_in_use', `the alert channel "${row.name}" is named by ${uses.length} alert rule${uses.length === 1 ? '' : 's'}: ${shown.join('; ')}${more}. Remove it from ${uses.length === 1 ? 'that rule (or delete the rule)' : 'those rules (or delete them)'} first`);
+    }
     await tx.alertChannel.delete({ where: { id: row.id } });
   });
 }

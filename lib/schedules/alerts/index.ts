@@ -1,6 +1,6 @@
 /** Alerts (SPEC §17): channels, rules, incidents, the alert log and their sends. */
 export * from './contract';
-export { listAlertChannels, getAlertChannel, createAlertChannel, updateAlertChannel, deleteAlertChannel, testAlertChannel, toAlertChannel, type ChannelScope, type ChannelSaveOptions } from './channels';
+export { listAlertChannels, getAlertChannel, createAlertChannel, updateAlertChannel, deleteAlertChannel, alertChannelUses, type ChannelRuleUse, testAlertChannel, toAlertChannel, type ChannelScope, type ChannelSaveOptions } from './channels';
 export { listAlertRules, createAlertRule, updateAlertRule, deleteAlertRule, listAlerts, failingAlertChannels, anyAlertChannelFailing, alertChannelChoices, ALERTS_PAGE_SIZE } from './rules';
 export { raiseAlerts, type AlertFact } from './raise';
 export { checkSilence, realertIncidents, sweepAlerts } from './checks';
