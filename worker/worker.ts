@@ -342,8 +342,8 @@ export class Worker {
       const swept = await sweepAlerts(this.opts.db, new Date(now.getTime() - this.opts.limits.runRetentionDays * DAY_MS));
       if (swept > 0) this.events.emit('alerts:swept', { deleted: swept });
     }
-    if (!opts.alertsInBackground) return this.sendAlerts(now);
-    this.alertSends ??= this.sendAlerts(now)
+    if (!opts.alertsInBackground) return this.sendAlerts(now, false);
+    this.alertSends ??= this.sendAlerts(now, true)
       .catch((e) => this.events.emit('tick:error', { error: toError(e) }))
       .finally(() => {
         this.alertSends = null;
@@ -351,9 +351,12 @@ export class Worker {
   }
 
   /** Send the alerts that are due (SPEC §17) and report them. */
-  private async sendAlerts(now: Date): Promise<void> {
+  private async sendAlerts(now: Date, inBackground: boolean): Promise<void> {
     const { pool, allowList, resolve } = this.delivery;
-    const sent = await sendDueAlerts(this.opts.db, { pool, allowList, resolve, publicUrl: this.opts.alerts?.publicUrl ?? 'http://127.0.0.1:3000' }, now);
+    // Beside the loop, each batch reads the worker's clock (its lease counts from its own claim);
+    // batches follow one another until none is due or the worker stops.
+    const at = inBackground ? () => this.clock() : now;
+    const sent = await sendDueAlerts(this.opts.db, { pool, allowList, resolve, publicUrl: this.opts.alerts?.publicUrl ?? 'http://127.0.0.1:3000' }, at, () => this.stopping);
     if (sent.sent + sent.failed > 0) this.events.emit('alerts:sent', sent);
   }
 

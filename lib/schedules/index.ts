@@ -112,6 +112,7 @@ export {
   realertIncidents,
   sweepAlerts,
   sendDueAlerts,
+  ALERT_SENDS_PER_CHANNEL,
   renderAlert,
   alertRetryDelayMs,
   ALERTS_PAGE_SIZE,
