@@ -20,7 +20,7 @@ import {
   WebhookChannelConfig,
   type AlertChannel,
   type AlertChannelType,
-  type AlertChannelUpdateInput,
+  AlertChannelUpdateInput,
   type AlertTestAnswer,
 } from './contract';
 import { deliverToChannel, sealContext, type AlertDeliveryDeps, type StoredChannel } from './deliver';
@@ -44,9 +44,21 @@ async function requireChannelAdmin(tx: Tx, actor: Actor, ref: string, change: bo
 
 type Row = { id: string; name: string; type: string; config: unknown; sealed: unknown; lastStatus: string | null; lastSentAt: Date | null; lastAnswer: unknown; createdAt: Date; updatedAt: Date };
 
+/**
+ * A webhook URL as answers show it: a password in it (`https://user:pass@host/…`) masked
+ * (`https://user:••••@host/…`, decision 342); a URL without one as it is.
+ */
+export function maskUrlPassword(url: string): string {
+  if (!URL.canParse(url)) return url;
+  const u = new URL(url);
+  if (!u.password) return url;
+  return `${u.protocol}//${u.username}:${SECRET_MASK}@${u.host}${u.pathname}${u.search}${u.hash}`;
+}
+
 /** A stored channel as every answer shows it: its config with each secret masked. */
 export function toAlertChannel(r: Row): AlertChannel {
   const config = { ...((r.config ?? {}) as Record<string, unknown>) };
+  if (r.type === 'webhook' && typeof config.url === 'string') config.url = maskUrlPassword(config.url);
   const sealed = (r.sealed ?? {}) as Record<string, unknown>;
   if (r.type === 'slack') config.url = `${String(config.url_origin ?? '')}/${SECRET_MASK}`;
   delete config.url_origin;
@@ -88,13 +100,20 @@ async function storedConfig(
   const beforeSealed = { ...((before?.sealed ?? {}) as Record<string, unknown>) };
   if (type === 'webhook') {
     const c = parseConfig(WebhookChannelConfig, raw);
-    await checkDestination(new URL(c.url), allowList, 'config.url', resolve);
-    return { config: { url: c.url }, sealed: beforeSealed };
+    // The URL as answered (its password masked) keeps the stored URL, as a masked secret does.
+    const stored = String(((before?.config ?? {}) as Record<string, unknown>).url ?? '');
+    const url = before && stored !== c.url && maskUrlPassword(stored) === c.url ? stored : c.url;
+    await checkDestination(new URL(url), allowList, 'config.url', resolve);
+    return { config: { url }, sealed: beforeSealed };
   }
   if (type === 'slack') {
     const c = parseConfig(SlackChannelConfig, raw);
     if (c.url.endsWith(`/${SECRET_MASK}`)) {
       if (!before || typeof beforeSealed.url !== 'string') throw new DomainError('invalid_request_body', 'config.url: send the incoming-webhook URL', { path: 'config.url' });
+      // The mask keeps the stored URL only as it was answered: a new origin with the mask is a new URL
+      // whose secret part is missing, refused rather than ignored (decision 342).
+      const origin = String(((before.config ?? {}) as Record<string, unknown>).url_origin ?? '');
+      if (c.url !== `${origin}/${SECRET_MASK}`) throw new DomainError('invalid_request_body', `config.url: the stored URL is kept only when sent as answered (${origin}/${SECRET_MASK}); to change it send the whole new incoming-webhook URL`, { path: 'config.url' });
       return { config: { ...((before.config ?? {}) as Record<string, unknown>) }, sealed: beforeSealed };
     }
     await checkDestination(new URL(c.url), allowList, 'config.url', resolve);
@@ -170,27 +189,29 @@ async function refuseTakenName(tx: Tx, orgId: string, name: string, except: stri
 
 /** Change a channel's name and/or config (the whole config of its type; masked secrets kept), or rotate a webhook's signing secret. */
 export async function updateAlertChannel(db: Db, opts: ChannelSaveOptions & { channel: string; input: AlertChannelUpdateInput }): Promise<{ channel: AlertChannel; signing_secret?: string }> {
+  // Parsed here too (the API and the web app parse it first): every caller gets the contract's checks.
+  const input = parseOrRefuse(AlertChannelUpdateInput, opts.input);
   const before = await inTransaction(db, async (tx) => {
     const org = await requireChannelAdmin(tx, opts.actor, opts.org, true);
     return requireChannel(tx, org.id, opts.channel);
   });
   const type = before.type as AlertChannelType;
-  const next = opts.input.config !== undefined ? await storedConfig(before.id, type, opts.input.config, before, opts.allowList, opts.resolve) : null;
+  const next = input.config !== undefined ? await storedConfig(before.id, type, input.config, before, opts.allowList, opts.resolve) : null;
   let secret: string | undefined;
-  if (opts.input.rotate_secret) {
+  if (input.rotate_secret) {
     if (type !== 'webhook') throw new DomainError('invalid_request_body', 'rotate_secret: only a webhook channel has a signing secret', { path: 'rotate_secret' });
     secret = generateSigningSecret();
   }
   return inTransaction(db, async (tx) => {
     const org = await requireChannelAdmin(tx, opts.actor, opts.org, true);
     const row = await requireChannel(tx, org.id, before.id);
-    if (opts.input.name !== undefined) await refuseTakenName(tx, org.id, opts.input.name, row.id);
+    if (input.name !== undefined) await refuseTakenName(tx, org.id, input.name, row.id);
     const sealed = { ...((row.sealed ?? {}) as Record<string, unknown>), ...(next?.sealed ?? {}) };
     if (type === 'email' && next && next.sealed.password === undefined) delete sealed.password;
     if (secret) sealed.signing_secret = sealSecret(secret, sealContext(row.id, 'signing_secret'));
     const updated = await tx.alertChannel.update({
       where: { id: row.id },
-      data: { ...(opts.input.name !== undefined ? { name: opts.input.name } : {}), ...(next ? { config: next.config as object } : {}), sealed: sealed as object, updatedAt: opts.now },
+      data: { ...(input.name !== undefined ? { name: input.name } : {}), ...(next ? { config: next.config as object } : {}), sealed: sealed as object, updatedAt: opts.now },
     });
     return { channel: toAlertChannel(updated), ...(secret ? { signing_secret: secret } : {}) };
   });

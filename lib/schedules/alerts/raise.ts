@@ -67,11 +67,11 @@ export function factsOf(f: AlertFact, scheduler: { id: string; name: string } | 
     case 'ended':
       return { ...base, ...(f.status ? { status: f.status } : {}), ...errorOf(f.result), ...(f.outcome ? { outcome: f.outcome } : {}), attempts: f.attempt, consecutive_failures: f.consecutiveFailures, failure_tolerance: rule.failureTolerance };
     case 'dead_letter':
-      return { ...base, status: f.status, ...errorOf(f.result), attempts: f.attempt, consecutive_failures: s.consecutiveFailures, note: `exhausted: ${f.exhausted}` };
+      return { ...base, status: f.status, ...errorOf(f.result), attempts: f.attempt, consecutive_failures: f.consecutiveFailures, note: `exhausted: ${f.exhausted}` };
     case 'missed':
       return { ...base, skipped: f.skipped, reason: f.reason };
     case 'paused':
-      return { ...base, consecutive_failures: s.consecutiveFailures, ...(f.note ? { note: f.note } : {}) };
+      return { ...base, consecutive_failures: f.consecutiveFailures, ...(f.note ? { note: f.note } : {}) };
     case 'silence':
       return { ...base, silence_seconds: f.silenceSeconds, ...(f.lastSuccessAt ? { last_success_at: f.lastSuccessAt.toISOString() } : {}), consecutive_failures: s.consecutiveFailures };
   }

@@ -160,6 +160,32 @@ describe('§17 channels', () => {
     });
   });
 
+  it('a name with the shape of an id is refused; a masked Slack URL keeps the stored one only as answered; a password in a webhook URL is masked (decision 342)', async () => {
+    const idShaped = '8f14e45f-cee4-4b0b-8f8a-8e3b1a2c3d4e';
+    await expect(channel('webhook', idShaped, { url: receiver.url('/hook/id-named') })).rejects.toMatchObject({ code: 'invalid_request_body', path: 'name' });
+    const made = await channel('webhook', 'renamable-hook', { url: receiver.url('/hook/renamable') });
+    await expect(updateAlertChannel(db, { actor: admin, org: 'acme-corp', channel: made.channel.id, now: new Date(), allowList: ALLOW, input: { name: made.channel.id.toUpperCase() } })).rejects.toMatchObject({ code: 'invalid_request_body', path: 'name' });
+
+    const slack = await channel('slack', 'origin-slack', { url: receiver.url('/slack/T1/B1/origin-secret') });
+    const answered = String(slack.channel.config.url);
+    expect(answered).toBe(`${new URL(receiver.url('/')).origin}/••••`);
+    // Another origin with the mask: refused, not silently ignored.
+    await expect(updateAlertChannel(db, { actor: admin, org: 'acme-corp', channel: 'origin-slack', now: new Date(), allowList: ALLOW, input: { config: { url: 'http://localhost:9/••••' } } })).rejects.toMatchObject({ code: 'invalid_request_body', path: 'config.url' });
+    // As answered: kept.
+    await updateAlertChannel(db, { actor: admin, org: 'acme-corp', channel: 'origin-slack', now: new Date(), allowList: ALLOW, input: { config: { url: answered } } });
+    expect(await testAlertChannel(db, { actor: admin, org: 'acme-corp', channel: 'origin-slack', now: new Date(), delivery: deps })).toMatchObject({ ok: true });
+    expect(receiver.requests.at(-1)!.path).toBe('/slack/T1/B1/origin-secret');
+
+    const withPassword = receiver.url('/hook/basic').replace('http://', 'http://ops:hunter2-secret@');
+    const basic = await channel('webhook', 'basic-hook', { url: withPassword });
+    expect(basic.channel.config.url).toBe(withPassword.replace('hunter2-secret', '••••'));
+    expect(JSON.stringify(await listAlertChannels(db, { actor: admin, org: 'acme-corp' }))).not.toContain('hunter2-secret');
+    // The URL sent back as answered keeps the stored one; a new URL replaces it.
+    const kept = await updateAlertChannel(db, { actor: admin, org: 'acme-corp', channel: 'basic-hook', now: new Date(), allowList: ALLOW, input: { name: 'basic-hook-2', config: { url: String(basic.channel.config.url) } } });
+    expect(kept.channel.config.url).toBe(basic.channel.config.url);
+    expect((await db.alertChannel.findUniqueOrThrow({ where: { id: basic.channel.id } })).config).toEqual({ url: withPassword });
+  });
+
   it('only admins manage channels', async () => {
     const writer: Actor = { type: 'user', id: ctx.userId, roleCap: 'read' };
     await expect(createAlertChannel(db, { actor: writer, org: 'acme-corp', now: new Date(), allowList: ALLOW, input: { type: 'webhook', name: 'x', config: { url: receiver.url('/x') } } })).rejects.toMatchObject({ code: 'forbidden' });
@@ -243,6 +269,9 @@ describe('§17 rules and incidents', () => {
     expect(events.find((e) => e.event === 'missed')!.details).toMatchObject({ reason: 'catch_up_window' });
     expect((events.find((e) => e.event === 'missed')!.details.skipped as number) >= 15).toBe(true);
     expect(String(events.find((e) => e.event === 'paused')!.details.note)).toContain('pause_after_failures = 2');
+    // The consecutive failures after the occurrence each reports, its own failure included (as `failure` says).
+    expect(events.find((e) => e.event === 'dead_letter')!.details.consecutive_failures).toBe(1);
+    expect(events.find((e) => e.event === 'paused')!.details.consecutive_failures).toBe(2);
   });
 
   it('a channel answering 500 is retried with back-off, then flagged (scheduler page, health)', async () => {
