@@ -16,13 +16,14 @@ import { TEST_LIMITS } from '../../../testing/limits';
 import { closeSession, createDefinition, createSession, reopenSession } from '../../../workflows';
 import { createDeliveryPool } from '../../../targets';
 import { seed } from '../../../../prisma/seed';
-import { healthReport } from '../../../api';
+import { EVENTBRIDGE_SAVE_RULES, healthReport } from '../../../api';
 import {
   anyAlertChannelFailing,
   checkSilence,
   createAlertChannel,
   createAlertRule,
   createSchedule,
+  deleteAlertRule,
   failingAlertChannels,
   fireOccurrence,
   getAlertChannel,
@@ -272,6 +273,28 @@ describe('§17 rules and incidents', () => {
     // The consecutive failures after the occurrence each reports, its own failure included (as `failure` says).
     expect(events.find((e) => e.event === 'dead_letter')!.details.consecutive_failures).toBe(1);
     expect(events.find((e) => e.event === 'paused')!.details.consecutive_failures).toBe(2);
+  });
+
+  it('missed: an EventBridge at() saved already beyond the catch-up window alerts with the save (SPEC §14, §17)', async () => {
+    const hook = await channel('webhook', 'past-at-hook', { url: receiver.url('/hook/past-at') });
+    const rule = await createAlertRule({ db, actor: admin, revision: scheduler, now: new Date(), input: { events: ['missed'], channels: [hook.channel.id] } });
+    try {
+      await createSession(db, { actor: admin, revisionId: wfRevision, alias: 'past-at-s' });
+      const now = new Date();
+      const past = new Date(Math.floor(now.getTime() / 1000) * 1000 - 2 * 3_600_000);
+      const s = await createSchedule({
+        db, actor: admin, revision: scheduler, limits: TEST_LIMITS, now, rules: EVENTBRIDGE_SAVE_RULES,
+        input: { alias: 'past-at-job', repeat: 'one_time', invocation_time: past.toISOString().slice(0, 19), timezone: 'UTC', invocation_target: { target: { org: 'acme-corp', blob: 'alerted-work', revision: 'default', session: 'past-at-s' }, workflow: { definition: 'work-def' } } },
+      });
+      expect(s).toMatchObject({ state: 'completed', skipped_occurrences: 1 });
+      await sendDueAlerts(db, deps, now);
+      const got = requestsTo('/hook/past-at').map((r) => JSON.parse(r.body) as { event: string; details: Record<string, unknown>; occurrence: { scheduled_for: string } });
+      expect(got.map((g) => g.event)).toEqual(['missed']);
+      expect(got[0].details).toMatchObject({ skipped: 1, reason: 'catch_up_window' });
+      expect(got[0].occurrence.scheduled_for).toBe(past.toISOString());
+    } finally {
+      await deleteAlertRule({ db, actor: admin, revision: scheduler, ruleRef: rule.id });
+    }
   });
 
   it('a channel answering 500 is retried with back-off, then flagged (scheduler page, health)', async () => {
