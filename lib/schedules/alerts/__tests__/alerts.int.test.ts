@@ -228,13 +228,22 @@ describe('§17 rules and incidents', () => {
     await createAlertRule({ db, actor: admin, revision: scheduler, now: new Date(), input: { schedule_id: s.id, events: ['failure'], channels: [hook.channel.id], realert_interval_seconds: 120 } });
     const t0 = await fireNext(s.id);
     await sendDueAlerts(db, deps, t0);
+    // A second failure: the reminders say the count now beside the first alert's facts.
+    await fireNext(s.id);
     const at = (s: number) => new Date(t0.getTime() + s * 1000);
     for (const [sec, expected] of [[60, 1], [119, 1], [120, 2], [180, 2], [240, 3]] as const) {
       await realertIncidents(db, at(sec));
       await sendDueAlerts(db, deps, at(sec));
       expect(requestsTo('/hook/realert').length, `at +${sec} s`).toBe(expected);
     }
-    expect(requestsTo('/hook/realert').map((r) => (JSON.parse(r.body) as { round: number }).round)).toEqual([0, 1, 2]);
+    const bodies = requestsTo('/hook/realert').map((r) => JSON.parse(r.body) as { round: number; occurrence: { scheduled_for: string }; details: Record<string, unknown> });
+    expect(bodies.map((b) => b.round)).toEqual([0, 1, 2]);
+    // Decision 273: each reminder carries the first alert's occurrence and count, and the count now.
+    expect(bodies.map((b) => [b.occurrence.scheduled_for, b.details.consecutive_failures, b.details.consecutive_failures_now])).toEqual([
+      [bodies[0].occurrence.scheduled_for, 1, undefined],
+      [bodies[0].occurrence.scheduled_for, 1, 2],
+      [bodies[0].occurrence.scheduled_for, 1, 2],
+    ]);
   });
 
   it('silence: an enabled schedule silent for silence_seconds alerts once; a disabled one never', async () => {
