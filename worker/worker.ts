@@ -27,6 +27,7 @@ import {
   realertIncidents,
   sendDueAlerts,
   sweepAlerts,
+  endAlertingOfDeletedSchedules,
   type DeliveryDeps,
   type Engine,
   type FireOutcome,
@@ -336,6 +337,8 @@ export class Worker {
     if (this.lastAlertCheckAt === null || now.getTime() - this.lastAlertCheckAt >= ALERT_CHECK_MS) {
       this.lastAlertCheckAt = now.getTime();
       const silent = await checkSilence(this.opts.db, now);
+      // Rules on schedules the fire path deleted (action_after_completion "delete") go with them (decision 344).
+      await endAlertingOfDeletedSchedules(this.opts.db, now);
       const realerts = await realertIncidents(this.opts.db, now);
       if (silent + realerts > 0) this.events.emit('alerts:raised', { silent, realerts });
       // The alert log goes with the runs (SPEC §9 run_retention_days), a bounded batch a minute.

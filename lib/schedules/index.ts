@@ -111,6 +111,7 @@ export {
   checkSilence,
   realertIncidents,
   sweepAlerts,
+  endAlertingOfDeletedSchedules,
   sendDueAlerts,
   ALERT_SENDS_PER_CHANNEL,
   renderAlert,

@@ -24,6 +24,8 @@ import {
   createAlertRule,
   createSchedule,
   deleteAlertRule,
+  deleteSchedule,
+  endAlertingOfDeletedSchedules,
   failingAlertChannels,
   fireOccurrence,
   getAlertChannel,
@@ -304,6 +306,27 @@ describe('§17 rules and incidents', () => {
     } finally {
       await deleteAlertRule({ db, actor: admin, revision: scheduler, ruleRef: rule.id });
     }
+  });
+
+  it('a deleted schedule takes its rules and open incidents with it, in its transaction; one the fire path deleted goes at the minute check (decision 344)', async () => {
+    const hook = await channel('webhook', 'deleted-hook', { url: receiver.url('/hook/deleted') });
+    const s = await failingSchedule('deleted-job');
+    const rule = await createAlertRule({ db, actor: admin, revision: scheduler, now: new Date(), input: { schedule_id: s.id, events: ['failure'], channels: [hook.channel.id] } });
+    await fireNext(s.id);
+    expect(await db.alertIncident.count({ where: { ruleId: rule.id, openKey: { not: null } } })).toBe(1);
+    const now = new Date();
+    await deleteSchedule({ db, actor: admin, revision: scheduler, scheduleRef: s.id, now });
+    expect(await db.alertRule.count({ where: { id: rule.id } })).toBe(0);
+    expect(await db.alertIncident.findMany({ where: { ruleId: rule.id }, select: { openKey: true, resolvedAt: true } })).toEqual([{ openKey: null, resolvedAt: now }]);
+    expect(await db.alert.count({ where: { ruleId: rule.id } })).toBe(1); // the log stays
+
+    // Deleted by the fire path (action_after_completion "delete", a plain row delete there): the minute check.
+    const t = await failingSchedule('completed-job');
+    const other = await createAlertRule({ db, actor: admin, revision: scheduler, now: new Date(), input: { schedule_id: t.id, events: ['failure'], channels: [hook.channel.id] } });
+    await db.schedule.delete({ where: { id: t.id } });
+    expect(await endAlertingOfDeletedSchedules(db, new Date())).toBe(1);
+    expect(await db.alertRule.count({ where: { id: other.id } })).toBe(0);
+    expect(await endAlertingOfDeletedSchedules(db, new Date())).toBe(0);
   });
 
   it('a channel answering 500 is retried with back-off, then flagged (scheduler page, health)', async () => {
