@@ -120,7 +120,7 @@ it('§17 SIGKILL ×10 while 50 schedules fail and alert: one notification per (i
     // A send interrupted by a kill is sent again once its lease ends (at least once), under the same id.
     expect(repeats).toBeLessThanOrEqual(rows.reduce((n, r) => n + r.sends - 1, 0));
     // Only the sends in flight at a kill are repeated: at most ALERT_SENDS_PER_CHANNEL per kill (one channel, one worker at a time).
-    expect(repeats, 'requests repeated after the kills').toBeLessThanOrEqual(KILLS * ALERT_SENDS_PER_CHANNEL);
+    expect.soft(repeats, 'requests repeated after the kills').toBeLessThanOrEqual(KILLS * ALERT_SENDS_PER_CHANNEL);
     // Sends of one incident and channel go out in round order: every request of round n (repeats
     // included) arrives before any of round n + 1.
     const roundsByIncident = new Map<string, number[]>();
