@@ -7,8 +7,13 @@
 import { alertRuleKey, type AlertRule, type ManifestAlertRule, type Schedule } from '../lib/schedules/contract';
 import type { ApiClient } from './client';
 
-/** The manifest form of a deployed rule (schedule alias, channel names); null when its schedule has no alias. */
+/**
+ * The manifest form of a deployed rule (schedule alias, channel names); null when the manifest cannot
+ * express it: its schedule has no alias, or it names no channel (only a rule from before channels in
+ * use were kept from deletion, decision 340). Such a rule is drift: `pull` leaves it out and says so.
+ */
 export function manifestRuleOf(r: AlertRule, schedules: readonly Schedule[]): ManifestAlertRule | null {
+  if (r.channels.length === 0) return null;
   let schedule: string | undefined;
   if (r.schedule_id) {
     const s = schedules.find((x) => x.id === r.schedule_id);
@@ -67,4 +72,10 @@ export async function listRules(client: ApiClient, revisionId: string): Promise<
 /** One line per rule, as diff and deploy print them. */
 export function showRule(rule: ManifestAlertRule): string {
   return `alert rule on ${rule.schedule ?? 'all schedules'}: ${rule.events.join(', ')} → ${rule.channels.join(', ')}`;
+}
+
+/** The drift line of a deployed rule the manifest does not list (`diff`, `pull`). */
+export function showRuleDrift(r: AlertRule): string {
+  if (r.channels.length === 0) return `! drift: alert rule ${r.id} (${r.events.join(', ')}) names no channel, so it alerts no one: give it a channel or delete it on the scheduler's Alerts page`;
+  return `! drift: alert rule ${r.id} (${r.events.join(', ')} → ${r.channels.map((c) => c.name).join(', ')}) is not in the manifest`;
 }

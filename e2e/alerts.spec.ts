@@ -3,7 +3,8 @@
  * Slack-compatible channel on the org admin page and sends a test (the receiver written here gets
  * `{text, blocks}`), adds a rule on a scheduler's Alerts page, a webhook schedule then fails at the
  * worker, and the alert arrives at the receiver and shows in the alert log with the channel's answer.
- * axe on both pages. The receiver listens on E2E_PORT + 22 (this spec's port; the e2e server allows 127.0.0.1).
+ * Then the channels are edited (a webhook's URL; a Slack channel renamed with its write-only URL
+ * kept), and deleting a channel the rule names is refused with the rule named. axe on both pages. The receiver listens on E2E_PORT + 22 (this spec's port; the e2e server allows 127.0.0.1).
  */
 import http from 'node:http';
 import { expect, test } from '@playwright/test';
@@ -114,6 +115,47 @@ test('a Slack channel and a rule made in the browser: Send test, then a failing 
     expect(health.status()).toBe(200);
     expect(await health.json()).toMatchObject({ status: 'ok', alerts: 'failing' });
     await expectNoSeriousViolations(page, 'the scheduler page with a failing alert channel');
+
+    // Edit on the org admin page (the add form of its type, filled in): the broken webhook gets a URL
+    // that answers, and Send test clears its flag.
+    await page.goto('/orgs/acme-corp/admin');
+    const brokenChannel = section.getByTestId(`alert-channel-${broken}`);
+    await brokenChannel.getByText('Edit', { exact: true }).click();
+    const editHook = brokenChannel.getByRole('form', { name: `Edit ${broken}` });
+    await expect(editHook.getByLabel('URL')).toHaveValue(`${receiver.base}/down-hook`);
+    await expectNoSeriousViolations(page, 'the org admin page with a channel edit form open');
+    await editHook.getByLabel('URL').fill(`${receiver.base}/slack-compatible-hook`);
+    await editHook.getByRole('button', { name: 'Save channel' }).click();
+    await expect(editHook.getByText(`Channel ${broken} saved.`)).toBeVisible();
+    await expect(brokenChannel).toContainText(`${receiver.base}/slack-compatible-hook`);
+    await brokenChannel.getByRole('button', { name: 'Send test' }).click();
+    await expect(brokenChannel.getByText('Delivered: the channel answered HTTP 200: ok')).toBeVisible();
+    await expect(brokenChannel).toContainText('delivered');
+
+    // The Slack channel renamed, its write-only URL left empty: the stored URL is kept.
+    const slackChannel = section.getByTestId(`alert-channel-${channelName}`);
+    await slackChannel.getByText('Edit', { exact: true }).click();
+    const editSlack = slackChannel.getByRole('form', { name: `Edit ${channelName}` });
+    await expect(editSlack.getByLabel('Incoming-webhook URL')).toHaveValue('');
+    await expect(editSlack).toContainText('leave empty to keep it');
+    const renamed = `${channelName}-renamed`;
+    await editSlack.getByLabel('Name').fill(renamed);
+    await editSlack.getByRole('button', { name: 'Save channel' }).click();
+    const renamedChannel = section.getByTestId(`alert-channel-${renamed}`);
+    await expect(renamedChannel).toContainText(`${receiver.base}/••••`);
+    const before = receiver.received.length;
+    await renamedChannel.getByRole('button', { name: 'Send test' }).click();
+    await expect(renamedChannel.getByText('Delivered: the channel answered HTTP 200: ok')).toBeVisible();
+    expect(receiver.received.slice(before).map((r) => r.path)).toContain('/slack/T00/B00/secret-part');
+
+    // Delete of a channel a rule names: the confirmation names the rule, and the delete is refused.
+    await renamedChannel.getByRole('button', { name: 'Delete' }).click();
+    const confirm = page.getByRole('dialog', { name: `The alert channel ${renamed} is still in use` });
+    await expect(confirm).toContainText(`scheduler "${schedulerAlias}": failure, recovered on all schedules`);
+    await expectNoSeriousViolations(page, 'the delete confirmation of a channel in use');
+    await confirm.getByRole('button', { name: 'Delete' }).click();
+    await expect(renamedChannel.getByRole('alert')).toContainText(`the alert channel "${renamed}" is named by 1 alert rule`);
+    await expect(renamedChannel).toBeVisible();
   } finally {
     await receiver.close();
   }

@@ -27,6 +27,7 @@ import {
   realertIncidents,
   sendDueAlerts,
   sweepAlerts,
+  endAlertingOfDeletedSchedules,
   type DeliveryDeps,
   type Engine,
   type FireOutcome,
@@ -336,14 +337,16 @@ export class Worker {
     if (this.lastAlertCheckAt === null || now.getTime() - this.lastAlertCheckAt >= ALERT_CHECK_MS) {
       this.lastAlertCheckAt = now.getTime();
       const silent = await checkSilence(this.opts.db, now);
+      // Rules on schedules the fire path deleted (action_after_completion "delete") go with them (decision 344).
+      await endAlertingOfDeletedSchedules(this.opts.db, now);
       const realerts = await realertIncidents(this.opts.db, now);
       if (silent + realerts > 0) this.events.emit('alerts:raised', { silent, realerts });
       // The alert log goes with the runs (SPEC §9 run_retention_days), a bounded batch a minute.
       const swept = await sweepAlerts(this.opts.db, new Date(now.getTime() - this.opts.limits.runRetentionDays * DAY_MS));
       if (swept > 0) this.events.emit('alerts:swept', { deleted: swept });
     }
-    if (!opts.alertsInBackground) return this.sendAlerts(now);
-    this.alertSends ??= this.sendAlerts(now)
+    if (!opts.alertsInBackground) return this.sendAlerts(now, false);
+    this.alertSends ??= this.sendAlerts(now, true)
       .catch((e) => this.events.emit('tick:error', { error: toError(e) }))
       .finally(() => {
         this.alertSends = null;
@@ -351,9 +354,12 @@ export class Worker {
   }
 
   /** Send the alerts that are due (SPEC §17) and report them. */
-  private async sendAlerts(now: Date): Promise<void> {
+  private async sendAlerts(now: Date, inBackground: boolean): Promise<void> {
     const { pool, allowList, resolve } = this.delivery;
-    const sent = await sendDueAlerts(this.opts.db, { pool, allowList, resolve, publicUrl: this.opts.alerts?.publicUrl ?? 'http://127.0.0.1:3000' }, now);
+    // Beside the loop, each batch reads the worker's clock (its lease counts from its own claim);
+    // batches follow one another until none is due or the worker stops.
+    const at = inBackground ? () => this.clock() : now;
+    const sent = await sendDueAlerts(this.opts.db, { pool, allowList, resolve, publicUrl: this.opts.alerts?.publicUrl ?? 'http://127.0.0.1:3000' }, at, () => this.stopping);
     if (sent.sent + sent.failed > 0) this.events.emit('alerts:sent', sent);
   }
 

@@ -11,6 +11,9 @@ import path from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { parse as parseYaml } from 'yaml';
 import { seed } from '../../prisma/seed';
+import { errorResponse } from '../../lib/api';
+import { actorFromApiKey } from '../../lib/auth';
+import { deleteAlertChannel } from '../../lib/schedules';
 import type { AlertRule } from '../../lib/schedules/contract';
 import { TEST_LIMITS } from '../../lib/testing/limits';
 import { serveProductApi } from '../../lib/testing/product-api';
@@ -127,4 +130,42 @@ it('a rule naming a channel the org does not have stops deploy before anything i
   expect(await rules()).toHaveLength(before);
   const listed = await client.listAllSchedules(revisionId);
   expect(listed.map((s) => s.alias)).not.toContain('weekly-report');
+});
+
+it('a channel rules name is not deleted (409 channel_in_use naming them); a rule left naming no channel is pulled as drift and diff accepts the file', async () => {
+  const file = path.join(dir, 'orphan.yaml');
+  writeFileSync(file, MANIFEST);
+  const org = await t.db.org.findFirstOrThrow({ where: { alias: 'acme-corp' } });
+  const hook = await t.db.alertChannel.create({ data: { orgId: org.id, name: 'old-hook', type: 'slack', config: { url_origin: 'https://hooks.example.com' }, sealed: {}, createdAt: new Date(), updatedAt: new Date() } });
+  const { rule } = await client.command<{ rule: AlertRule }>(revisionId, 'scheduler_blobhub', 'create_alert_rule', { events: ['dead_letter'], channels: ['old-hook'] });
+
+  // Decision 340: the API refuses, naming the rule; the channel and the rule stay as they were.
+  // (The route's own answer: `errorResponse` of what the domain threw, as every API route answers.)
+  const actor = (await actorFromApiKey(t.db, KEY))!;
+  const refused = errorResponse(await deleteAlertChannel(t.db, { actor, org: 'acme-corp', channel: 'old-hook' }).then(() => null, (e: unknown) => e));
+  expect(refused.status).toBe(409);
+  const body = (await refused.json()) as { error: { code: string; message: string } };
+  expect(body.error.code).toBe('channel_in_use');
+  expect(body.error.message).toContain(`the alert channel "old-hook" is named by 1 alert rule: scheduler "cli-alerts": dead_letter on all schedules (rule ${rule.id})`);
+  expect(await t.db.alertChannel.count({ where: { id: hook.id } })).toBe(1);
+  expect((await rules()).find((r) => r.id === rule.id)?.channels.map((c) => c.name)).toEqual(['old-hook']);
+
+  // A rule naming no channel (left by a channel deleted before the refusal existed): pull leaves it out
+  // and says so; diff accepts the pulled file, reporting the rule as drift.
+  await t.db.alertRuleChannel.deleteMany({ where: { ruleId: rule.id } });
+  const pulled = await run(pull, file);
+  expect(pulled.code, pulled.err).toBe(EXIT.ok);
+  expect(pulled.out).toContain(`! drift: alert rule ${rule.id} (dead_letter) names no channel, so it alerts no one`);
+  const doc = parseYaml(readFileSync(file, 'utf8')) as { alerts: { channels: string[] }[] };
+  expect(doc.alerts.every((r) => r.channels.length > 0)).toBe(true);
+  expect(doc.alerts).toHaveLength((await rules()).length - 1);
+  const checked = await run(diff, file);
+  expect(checked.err).toBe('');
+  expect(checked.code, checked.out).toBe(EXIT.ok);
+  expect(checked.out).toContain(`! drift: alert rule ${rule.id} (dead_letter) names no channel`);
+
+  // Once no rule names it, the channel is deleted.
+  await client.command(revisionId, 'scheduler_blobhub', 'delete_alert_rule', { rule_id: rule.id });
+  await deleteAlertChannel(t.db, { actor, org: 'acme-corp', channel: 'old-hook' });
+  expect(await t.db.alertChannel.count({ where: { id: hook.id } })).toBe(0);
 });

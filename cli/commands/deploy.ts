@@ -20,7 +20,7 @@ import { formatProblem } from '../manifest';
 import { entryPos, hasChanges, planDeploy } from '../plan';
 import { showDrift, showProblems } from '../render';
 import { changedFields } from '../diff';
-import { ruleParams, showRule } from '../alert-rules';
+import { ruleParams, showRule, showRuleDrift } from '../alert-rules';
 
 export interface DeployOptions {
   file: string;
@@ -88,7 +88,7 @@ export async function deploy(opts: DeployOptions): Promise<number> {
       written++;
       io.out(`+ created ${showRule(rule)}`);
     }
-    for (const r of plan.alerts?.drift ?? []) io.out(`! drift: alert rule ${r.id} (${r.events.join(', ')} → ${r.channels.map((c) => c.name).join(', ')}) is not in the manifest; left alone`);
+    for (const r of plan.alerts?.drift ?? []) io.out(`${showRuleDrift(r)}; left alone`);
     const sessions = plan.sessionsToCreate.length;
     io.out(
       `Deployed to ${scheduler.label}: ${created} created, ${updated} updated, ${plan.unchangedCount} unchanged` +

@@ -8,7 +8,7 @@ import { connect, resolveScheduler, type ConnectionFlags } from '../connection';
 import { EXIT, loadManifest, reportError, type Io } from '../io';
 import { hasChanges, planDeploy } from '../plan';
 import { showPlan, showProblems } from '../render';
-import { showRule } from '../alert-rules';
+import { showRuleDrift, showRule } from '../alert-rules';
 
 export interface DiffOptions {
   file: string;
@@ -31,7 +31,7 @@ export async function diff(opts: DiffOptions): Promise<number> {
       io.out(`Scheduler ${scheduler.label}, manifest ${manifest.file}:`);
       for (const line of showPlan(plan, manifest.entries)) io.out(line);
       for (const { rule } of plan.alerts?.create ?? []) io.out(`+ ${showRule(rule)}`);
-      for (const r of plan.alerts?.drift ?? []) io.out(`! drift: alert rule ${r.id} (${r.events.join(', ')} → ${r.channels.map((c) => c.name).join(', ')}) is not in the manifest`);
+      for (const r of plan.alerts?.drift ?? []) io.out(showRuleDrift(r));
     } else {
       io.out(`No differences: ${plan.unchangedCount} schedule${plan.unchangedCount === 1 ? '' : 's'} in ${scheduler.label} match the manifest.`);
     }

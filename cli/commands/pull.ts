@@ -11,7 +11,7 @@ import { EXIT, reportError, schedulerOfFile, type Io } from '../io';
 import { parseManifestSource } from '../manifest';
 import { applyPull, renderLike } from '../pull-doc';
 import { pinnedKey, resolvePinnedSessions } from '../pinned-sessions';
-import { listRules, manifestRuleOf } from '../alert-rules';
+import { listRules, manifestRuleOf, showRuleDrift } from '../alert-rules';
 
 export interface PullOptions {
   file: string;
@@ -45,7 +45,10 @@ export async function pull(opts: PullOptions): Promise<number> {
     const sessions = await resolvePinnedSessions(client, pinnedRefs(doc));
     const result = applyPull(doc, deployed, (revision, ref, storedId) => sessions.get(pinnedKey(revision, ref)) === storedId, opts.flags.revision ? undefined : named);
     // SPEC §17: the alert rules, as a whole list (rules have no key of their own), when any is deployed or listed.
-    const rules = (await listRules(client, scheduler.revisionId)).flatMap((r) => manifestRuleOf(r, deployed) ?? []);
+    const deployedRules = await listRules(client, scheduler.revisionId);
+    const rules = deployedRules.flatMap((r) => manifestRuleOf(r, deployed) ?? []);
+    // A rule naming no channel cannot be written (a manifest rule names at least one): said, not dropped silently.
+    for (const r of deployedRules) if (r.channels.length === 0) io.out(showRuleDrift(r));
     const listed = (doc.toJS() as { alerts?: unknown } | null)?.alerts;
     const rulesChanged = JSON.stringify(listed ?? []) !== JSON.stringify(rules) && (rules.length > 0 || listed !== undefined);
     if (rulesChanged) {

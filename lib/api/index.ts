@@ -10,7 +10,7 @@ export { listBlobsResponse, describeBlobResponse, createBlobResponse } from './d
 export { buildOpenApiDocument } from './openapi';
 export { loginResponse, logoutResponse, acceptInvitationResponse, sessionTokenOf } from './web-login';
 export { readBodyText, readBodyBytes, parseJsonBody, readJsonBody, MAX_JSON_DEPTH } from './body';
-export { handleEventBridgeRequest, scheduleArn, groupArn, eventBridgeViewOfScheduler, EVENTBRIDGE_FIRE_FACTS, type EventBridgeView } from './eventbridge';
+export { handleEventBridgeRequest, scheduleArn, groupArn, eventBridgeViewOfScheduler, EVENTBRIDGE_FIRE_FACTS, EVENTBRIDGE_SAVE_RULES, type EventBridgeView } from './eventbridge';
 export { handleCheckin, CheckinRateLimiter, CHECKIN_RATE, CHECKIN_BODY_LIMIT_BYTES, NOT_FOUND_BODY } from './checkins';
 export { listAccessKeysResponse, createAccessKeyResponse, revokeAccessKeyResponse, accessKeyJson } from './access-keys';
 export { getAwsSettingsResponse, updateAwsSettingsResponse, rotateExternalIdResponse } from './aws-settings';

@@ -305,7 +305,7 @@ function alertChannelPaths(pathParam: (name: string, description: string) => Jso
         requestBody: { required: true, content: json(ref('AlertChannelUpdate')) },
         responses: ok('`{channel, signing_secret?}`', 'AlertChannelAnswer'),
       },
-      delete: { operationId: 'delete_alert_channel', summary: 'Delete a channel; rules stop naming it, the alert log keeps its entries.', parameters: [org, channel], responses: { '200': { description: '`{}`' }, ...errors } },
+      delete: { operationId: 'delete_alert_channel', summary: 'Delete a channel no rule names (`409 channel_in_use` names the rules that do); the alert log keeps its entries.', parameters: [org, channel], responses: { '200': { description: '`{}`' }, ...errors } },
     },
     '/api/v1/orgs/{org}/alert-channels/{channel}/test': {
       post: { operationId: 'test_alert_channel', summary: 'Send test: a sample alert now; answers what the channel answered.', parameters: [org, channel], responses: ok('`{ok, status?, message}`', 'AlertTestAnswer') },

@@ -213,7 +213,10 @@ export async function settleOutcomes(tx: Tx, deps: EngineDeps, ended: EndedOutco
     running.set(e.schedule.id, n);
     return { kind: 'ended', schedule: e.schedule, scheduledFor: e.scheduledFor ?? null, ok: e.outcome === 'succeeded', attempt: e.attempt ?? 1, consecutiveFailures: n, status: null, result: null, outcome: e.outcome };
   });
-  for (const id of paused) facts.push({ kind: 'paused', schedule: state.get(id)!.schedule, scheduledFor: null, note: counts.find((c) => c.scheduleId === id)?.pauseNote ?? null });
+  for (const id of paused) {
+    const c = counts.find((x) => x.scheduleId === id)!;
+    facts.push({ kind: 'paused', schedule: state.get(id)!.schedule, scheduledFor: null, note: c.pauseNote, consecutiveFailures: c.consecutiveFailures });
+  }
   await deps.raise?.(tx, facts, now);
 }
 

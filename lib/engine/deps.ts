@@ -45,9 +45,10 @@ export interface EngineActivity {
  */
 export type ScheduleFact = { schedule: FiringSchedule; scheduledFor: Date | null } & (
   | { kind: 'ended'; ok: boolean; attempt: number; consecutiveFailures: number; status: string | null; result: Record<string, unknown> | null; outcome: string | null }
-  | { kind: 'dead_letter'; attempt: number; status: string; result: Record<string, unknown>; exhausted: string }
+  | { kind: 'dead_letter'; attempt: number; status: string; result: Record<string, unknown>; exhausted: string; consecutiveFailures: number }
   | { kind: 'missed'; skipped: number; reason: 'catch_up_window' | 'overlap' }
-  | { kind: 'paused'; note: string | null }
+  /** `consecutiveFailures`: the count that paused it (the schedule's row still holds the count before). */
+  | { kind: 'paused'; note: string | null; consecutiveFailures: number }
 );
 
 export interface EngineDeps {

@@ -136,7 +136,7 @@ export async function pauseUnplanned(tx: Tx, deps: EngineDeps, unplanned: { sche
   await cancelPendingAttempts(tx, counts.map((c) => c.scheduleId), { now, reason: 'the worker paused the schedule' });
   await deps.recordActivity(tx, unplanned.map(({ schedule }) => ({ action: 'auto_pause', schedule, at: now })));
   // SPEC §17 `paused`, raised in the transaction that pauses.
-  await deps.raise?.(tx, unplanned.map(({ schedule }, i) => ({ kind: 'paused', schedule, scheduledFor: null, note: counts[i].pauseNote })), now);
+  await deps.raise?.(tx, unplanned.map(({ schedule }, i) => ({ kind: 'paused', schedule, scheduledFor: null, note: counts[i].pauseNote, consecutiveFailures: counts[i].consecutiveFailures })), now);
 }
 
 /** An error's `code` (DomainError, CronWorkBudgetExceeded…) or its name. */
@@ -314,11 +314,12 @@ function alertFacts(attempts: SettledAttempt[], consequences: Consequence[], cou
       running.set(s.id, n);
       facts.push({ kind: 'ended', schedule: s, scheduledFor: a.scheduledFor, ok: c.counts === 'success', attempt: a.attempt, consecutiveFailures: n, status: a.outcome.status, result: a.outcome.result, outcome: c.outcome.outcome });
     }
-    if (c.deadLetter) facts.push({ kind: 'dead_letter', schedule: s, scheduledFor: a.scheduledFor, attempt: a.attempt, status: a.outcome.status, result: a.outcome.result, exhausted: c.deadLetter.exhausted });
+    // The count after this occurrence (its own failure included), as its `ended` fact says.
+    if (c.deadLetter) facts.push({ kind: 'dead_letter', schedule: s, scheduledFor: a.scheduledFor, attempt: a.attempt, status: a.outcome.status, result: a.outcome.result, exhausted: c.deadLetter.exhausted, consecutiveFailures: running.get(s.id) ?? s.consecutiveFailures });
   });
   for (const p of counts) {
     const a = attempts.find((x) => x.schedule.id === p.scheduleId);
-    if (p.pauseNote !== null && a) facts.push({ kind: 'paused', schedule: a.schedule, scheduledFor: null, note: p.pauseNote });
+    if (p.pauseNote !== null && a) facts.push({ kind: 'paused', schedule: a.schedule, scheduledFor: null, note: p.pauseNote, consecutiveFailures: p.consecutiveFailures });
   }
   return facts;
 }

@@ -45,6 +45,8 @@ export const ERROR_STATUS = {
   already_member: 409,
   /** Demoting or removing an org's only admin (account screens). */
   last_admin: 409,
+  /** Deleting an alert channel that rules still name (SPEC §17, decision 340): the message names the rules. Nothing was deleted. */
+  channel_in_use: 409,
   limit_exceeded: 429,
   /** `expected_version` is not the schedule's `version`: someone changed it since (SPEC §15). Nothing was written. */
   version_conflict: 409,

@@ -20,7 +20,7 @@ import {
   WebhookChannelConfig,
   type AlertChannel,
   type AlertChannelType,
-  type AlertChannelUpdateInput,
+  AlertChannelUpdateInput,
   type AlertTestAnswer,
 } from './contract';
 import { deliverToChannel, sealContext, type AlertDeliveryDeps, type StoredChannel } from './deliver';
@@ -44,9 +44,21 @@ async function requireChannelAdmin(tx: Tx, actor: Actor, ref: string, change: bo
 
 type Row = { id: string; name: string; type: string; config: unknown; sealed: unknown; lastStatus: string | null; lastSentAt: Date | null; lastAnswer: unknown; createdAt: Date; updatedAt: Date };
 
+/**
+ * A webhook URL as answers show it: a password in it (`https://user:pass@host/…`) masked
+ * (`https://user:••••@host/…`, decision 342); a URL without one as it is.
+ */
+export function maskUrlPassword(url: string): string {
+  if (!URL.canParse(url)) return url;
+  const u = new URL(url);
+  if (!u.password) return url;
+  return `${u.protocol}//${u.username}:${SECRET_MASK}@${u.host}${u.pathname}${u.search}${u.hash}`;
+}
+
 /** A stored channel as every answer shows it: its config with each secret masked. */
 export function toAlertChannel(r: Row): AlertChannel {
   const config = { ...((r.config ?? {}) as Record<string, unknown>) };
+  if (r.type === 'webhook' && typeof config.url === 'string') config.url = maskUrlPassword(config.url);
   const sealed = (r.sealed ?? {}) as Record<string, unknown>;
   if (r.type === 'slack') config.url = `${String(config.url_origin ?? '')}/${SECRET_MASK}`;
   delete config.url_origin;
@@ -88,13 +100,20 @@ async function storedConfig(
   const beforeSealed = { ...((before?.sealed ?? {}) as Record<string, unknown>) };
   if (type === 'webhook') {
     const c = parseConfig(WebhookChannelConfig, raw);
-    await checkDestination(new URL(c.url), allowList, 'config.url', resolve);
-    return { config: { url: c.url }, sealed: beforeSealed };
+    // The URL as answered (its password masked) keeps the stored URL, as a masked secret does.
+    const stored = String(((before?.config ?? {}) as Record<string, unknown>).url ?? '');
+    const url = before && stored !== c.url && maskUrlPassword(stored) === c.url ? stored : c.url;
+    await checkDestination(new URL(url), allowList, 'config.url', resolve);
+    return { config: { url }, sealed: beforeSealed };
   }
   if (type === 'slack') {
     const c = parseConfig(SlackChannelConfig, raw);
     if (c.url.endsWith(`/${SECRET_MASK}`)) {
       if (!before || typeof beforeSealed.url !== 'string') throw new DomainError('invalid_request_body', 'config.url: send the incoming-webhook URL', { path: 'config.url' });
+      // The mask keeps the stored URL only as it was answered: a new origin with the mask is a new URL
+      // whose secret part is missing, refused rather than ignored (decision 342).
+      const origin = String(((before.config ?? {}) as Record<string, unknown>).url_origin ?? '');
+      if (c.url !== `${origin}/${SECRET_MASK}`) throw new DomainError('invalid_request_body', `config.url: the stored URL is kept only when sent as answered (${origin}/${SECRET_MASK}); to change it send the whole new incoming-webhook URL`, { path: 'config.url' });
       return { config: { ...((before.config ?? {}) as Record<string, unknown>) }, sealed: beforeSealed };
     }
     await checkDestination(new URL(c.url), allowList, 'config.url', resolve);
@@ -170,37 +189,87 @@ async function refuseTakenName(tx: Tx, orgId: string, name: string, except: stri
 
 /** Change a channel's name and/or config (the whole config of its type; masked secrets kept), or rotate a webhook's signing secret. */
 export async function updateAlertChannel(db: Db, opts: ChannelSaveOptions & { channel: string; input: AlertChannelUpdateInput }): Promise<{ channel: AlertChannel; signing_secret?: string }> {
+  // Parsed here too (the API and the web app parse it first): every caller gets the contract's checks.
+  const input = parseOrRefuse(AlertChannelUpdateInput, opts.input);
   const before = await inTransaction(db, async (tx) => {
     const org = await requireChannelAdmin(tx, opts.actor, opts.org, true);
     return requireChannel(tx, org.id, opts.channel);
   });
   const type = before.type as AlertChannelType;
-  const next = opts.input.config !== undefined ? await storedConfig(before.id, type, opts.input.config, before, opts.allowList, opts.resolve) : null;
+  const next = input.config !== undefined ? await storedConfig(before.id, type, input.config, before, opts.allowList, opts.resolve) : null;
   let secret: string | undefined;
-  if (opts.input.rotate_secret) {
+  if (input.rotate_secret) {
     if (type !== 'webhook') throw new DomainError('invalid_request_body', 'rotate_secret: only a webhook channel has a signing secret', { path: 'rotate_secret' });
     secret = generateSigningSecret();
   }
   return inTransaction(db, async (tx) => {
     const org = await requireChannelAdmin(tx, opts.actor, opts.org, true);
     const row = await requireChannel(tx, org.id, before.id);
-    if (opts.input.name !== undefined) await refuseTakenName(tx, org.id, opts.input.name, row.id);
+    if (input.name !== undefined) await refuseTakenName(tx, org.id, input.name, row.id);
     const sealed = { ...((row.sealed ?? {}) as Record<string, unknown>), ...(next?.sealed ?? {}) };
     if (type === 'email' && next && next.sealed.password === undefined) delete sealed.password;
     if (secret) sealed.signing_secret = sealSecret(secret, sealContext(row.id, 'signing_secret'));
     const updated = await tx.alertChannel.update({
       where: { id: row.id },
-      data: { ...(opts.input.name !== undefined ? { name: opts.input.name } : {}), ...(next ? { config: next.config as object } : {}), sealed: sealed as object, updatedAt: opts.now },
+      data: { ...(input.name !== undefined ? { name: input.name } : {}), ...(next ? { config: next.config as object } : {}), sealed: sealed as object, updatedAt: opts.now },
     });
     return { channel: toAlertChannel(updated), ...(secret ? { signing_secret: secret } : {}) };
   });
 }
 
-/** Delete a channel; the rules naming it stop naming it, its log entries stay. */
+/** A rule naming a channel, as a refusal or a confirmation names it. */
+export interface ChannelRuleUse {
+  rule_id: string;
+  /** `scheduler "nightly": failure, recovered on schedule "export"` (or `on all schedules`). */
+  description: string;
+}
+
+/** The rules naming each of `channelIds` (decision 340), oldest first, keyed by channel id. */
+async function rulesUsingChannels(tx: Db | Tx, channelIds: string[]): Promise<Map<string, ChannelRuleUse[]>> {
+  const links = await tx.alertRuleChannel.findMany({
+    where: { channelId: { in: channelIds } },
+    select: { channelId: true, rule: { select: { id: true, scheduleId: true, events: true, createdAt: true, revision: { select: { blob: { select: { name: true } } } } } } },
+    orderBy: [{ rule: { createdAt: 'asc' } }, { ruleId: 'asc' }],
+  });
+  const scheduleIds = [...new Set(links.flatMap((l) => (l.rule.scheduleId ? [l.rule.scheduleId] : [])))];
+  const schedules = new Map((await tx.schedule.findMany({ where: { id: { in: scheduleIds } }, select: { id: true, alias: true, name: true } })).map((s) => [s.id, s.alias ?? s.name]));
+  const uses = new Map<string, ChannelRuleUse[]>();
+  for (const { channelId, rule } of links) {
+    const on = rule.scheduleId ? `on schedule "${schedules.get(rule.scheduleId) ?? rule.scheduleId}"` : 'on all schedules';
+    const use = { rule_id: rule.id, description: `scheduler "${rule.revision.blob.name}": ${rule.events.split(',').join(', ')} ${on}` };
+    uses.set(channelId, [...(uses.get(channelId) ?? []), use]);
+  }
+  return uses;
+}
+
+/** The rules naming each channel of the org (the admin page's delete confirmation names them). Admins only. */
+export async function alertChannelUses(db: Db, opts: ChannelScope): Promise<Map<string, ChannelRuleUse[]>> {
+  return inTransaction(db, async (tx) => {
+    const org = await requireChannelAdmin(tx, opts.actor, opts.org, false);
+    const ids = (await tx.alertChannel.findMany({ where: { orgId: org.id }, select: { id: true } })).map((c) => c.id);
+    return rulesUsingChannels(tx, ids);
+  });
+}
+
+/**
+ * Delete a channel no rule names; its log entries stay (decision 287). A channel still named by rules
+ * is refused (decision 340): deleting it would leave rules alerting no one, silently.
+ * @throws `409 channel_in_use` naming the rules, `404`/`403` as `listAlertChannels`.
+ */
 export async function deleteAlertChannel(db: Db, opts: ChannelScope & { channel: string }): Promise<void> {
   await inTransaction(db, async (tx) => {
     const org = await requireChannelAdmin(tx, opts.actor, opts.org, true);
     const row = await requireChannel(tx, org.id, opts.channel);
+    // Checked in the transaction of the delete, with the channel's row locked first (an UPDATE): a
+    // rule naming it meanwhile either committed before (and is seen here) or waits for this delete
+    // and then fails its foreign key. No rule is left naming no channel.
+    await tx.alertChannel.update({ where: { id: row.id }, data: { updatedAt: row.updatedAt } });
+    const uses = (await rulesUsingChannels(tx, [row.id])).get(row.id) ?? [];
+    if (uses.length > 0) {
+      const shown = uses.slice(0, 5).map((u) => `${u.description} (rule ${u.rule_id})`);
+      const more = uses.length > 5 ? `, and ${uses.length - 5} more` : '';
+      throw new DomainError('channel_in_use', `the alert channel "${row.name}" is named by ${uses.length} alert rule${uses.length === 1 ? '' : 's'}: ${shown.join('; ')}${more}. Remove it from ${uses.length === 1 ? 'that rule (or delete the rule)' : 'those rules (or delete them)'} first`);
+    }
     await tx.alertChannel.delete({ where: { id: row.id } });
   });
 }

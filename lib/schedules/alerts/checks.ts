@@ -78,7 +78,9 @@ export async function realertIncidents(db: Db, now: Date): Promise<number> {
         if (event === 'recovered' || new Date(r.at).getTime() + interval > now.getTime()) continue;
         if (event === 'silence' && !schedule.enabled) continue;
         const last = await tx.alert.findFirst({ where: { incidentId: id, event }, orderBy: { round: 'desc' }, select: { facts: true } });
-        const facts = { ...((last?.facts ?? {}) as unknown as AlertFacts), consecutive_failures: schedule.consecutiveFailures };
+        // The first alert's facts as they were (its occurrence, error and count then), and the count now
+        // beside them, named as such: a reminder never mixes one occurrence's facts with another's count.
+        const facts: AlertFacts = { ...((last?.facts ?? {}) as unknown as AlertFacts), consecutive_failures_now: schedule.consecutiveFailures };
         rounds[event] = { round: r.round + 1, at: now.toISOString() };
         for (const { channelId } of rule.channels) {
           alerts.push({ id: newId(), revisionId: inc.revisionId, scheduleId, incidentId: id, ruleId: rule.id, channelId, event, round: r.round + 1, facts, status: 'pending', dueAt: now, createdAt: now });

@@ -3,6 +3,7 @@
  * by the product API, the web app and the CLI manifest. Universal: no I/O, no clock.
  */
 import { z } from 'zod';
+import { isIdShape } from '../../ids';
 import { IdSchema, InstantSchema } from '../../workflows/contract';
 
 /** Channel types (SPEC §17). */
@@ -19,7 +20,13 @@ export const SMTP_TLS_MODES = ['none', 'starttls', 'tls'] as const;
 /** A write-only value as every answer shows it (as webhook header values, SPEC §13.5); sent back, it keeps the stored value. */
 export const SECRET_MASK = '••••';
 
-const Name = z.string().trim().min(1, 'must not be blank').max(64);
+/** A channel's name: a rule names a channel by id or by name, so a name never has an id's shape (decision 342). */
+const Name = z
+  .string()
+  .trim()
+  .min(1, 'must not be blank')
+  .max(64)
+  .refine((v) => !isIdShape(v), 'must not have the shape of an id (a rule names channels by id or by name)');
 const HttpUrl = z
   .string()
   .max(2048)
@@ -77,7 +84,16 @@ export const AlertChannelListAnswer = z.strictObject({ channels: z.array(AlertCh
 export const AlertTestAnswer = z.strictObject({ ok: z.boolean(), status: z.number().int().optional(), message: z.string() });
 export type AlertTestAnswer = z.infer<typeof AlertTestAnswer>;
 
-const Events = z.array(z.enum(ALERT_EVENTS)).min(1).refine((e) => new Set(e).size === e.length, 'lists an event twice');
+const Events = z.array(z.enum(ALERT_EVENTS)).min(1, 'choose at least one event').refine((e) => new Set(e).size === e.length, 'lists an event twice');
+
+/** A whole number in [min, max], its refusals said as the rule form's words (not zod's). */
+function wholeNumber(min: number, max: number, unit: string) {
+  return z
+    .number({ error: `must be a whole number from ${min} to ${max}${unit}` })
+    .int(`must be a whole number from ${min} to ${max}${unit}`)
+    .min(min, `must be at least ${min}${unit}`)
+    .max(max, `must be at most ${max}${unit}`);
+}
 
 /** The writable fields of a rule (SPEC §17). */
 const RuleFields = {
@@ -85,10 +101,10 @@ const RuleFields = {
   schedule_id: z.string().trim().min(1).max(200).nullable().optional(),
   events: Events,
   /** Channels of the scheduler's org, each by id or name. */
-  channels: z.array(z.string().trim().min(1).max(64)).min(1).max(20),
-  failure_tolerance: z.number().int().min(1).max(1000).optional(),
-  silence_seconds: z.number().int().min(60).max(31_536_000).optional(),
-  realert_interval_seconds: z.number().int().min(60).max(604_800).nullable().optional(),
+  channels: z.array(z.string().trim().min(1).max(64)).min(1, 'choose at least one channel').max(20, 'at most 20 channels'),
+  failure_tolerance: wholeNumber(1, 1000, '').optional(),
+  silence_seconds: wholeNumber(60, 31_536_000, ' seconds').optional(),
+  realert_interval_seconds: wholeNumber(60, 604_800, ' seconds').nullable().optional(),
   enabled: z.boolean().optional(),
 };
 
@@ -168,7 +184,7 @@ export const ManifestAlertRule = z
     channels: RuleFields.channels,
     failure_tolerance: RuleFields.failure_tolerance,
     silence_seconds: RuleFields.silence_seconds,
-    realert_interval_seconds: z.number().int().min(60).max(604_800).optional(),
+    realert_interval_seconds: wholeNumber(60, 604_800, ' seconds').optional(),
     enabled: RuleFields.enabled,
   })
   .superRefine(silenceNeedsSeconds);

@@ -26,6 +26,8 @@ export interface AlertFacts {
   silence_seconds?: number;
   /** The last successful occurrence's record (ISO UTC), for `silence`. */
   last_success_at?: string;
+  /** A re-alert round's count at its raising; the other facts are the first alert's (decision 273). */
+  consecutive_failures_now?: number;
 }
 
 const HEADLINES: Record<AlertEvent, string> = {
@@ -63,13 +65,16 @@ export function alertLines(event: AlertEvent, f: AlertFacts): [string, string][]
     ['Scheduler', f.scheduler.name],
     ['Event', event],
   ];
-  if (f.scheduled_for) lines.push(['Occurrence', zonedAndUtc(f.scheduled_for, f.schedule.timezone)]);
+  // A reminder (its facts the first alert's, decision 273) says which lines are the first alert's.
+  const reminder = f.consecutive_failures_now !== undefined;
+  if (f.scheduled_for) lines.push([reminder ? 'First alerted occurrence' : 'Occurrence', zonedAndUtc(f.scheduled_for, f.schedule.timezone)]);
   const error = [f.error, f.message].filter(Boolean).join(': ');
   if (error) lines.push(['Error', error]);
   else if (f.status && f.status !== 'success') lines.push(['Status', f.status]);
   if (f.outcome) lines.push(['Outcome', f.outcome]);
   if (f.attempts !== undefined) lines.push(['Attempts', String(f.attempts)]);
-  if (f.consecutive_failures !== undefined) lines.push(['Consecutive failures', String(f.consecutive_failures) + (f.failure_tolerance && f.failure_tolerance > 1 ? ` (tolerance ${f.failure_tolerance})` : '')]);
+  if (f.consecutive_failures !== undefined) lines.push([reminder ? 'Consecutive failures then' : 'Consecutive failures', String(f.consecutive_failures) + (f.failure_tolerance && f.failure_tolerance > 1 ? ` (tolerance ${f.failure_tolerance})` : '')]);
+  if (reminder) lines.push(['Consecutive failures now', String(f.consecutive_failures_now)]);
   if (f.skipped !== undefined) lines.push(['Missed occurrences', `${f.skipped}${f.reason === 'overlap' ? ' (overlap policy: a run was in progress)' : ' (later than the catch-up window)'}`]);
   if (f.silence_seconds !== undefined) lines.push(['Silent for', `no successful occurrence for ${f.silence_seconds} s or more` + (f.last_success_at ? `; the last at ${zonedAndUtc(f.last_success_at, f.schedule.timezone)}` : '; none yet')]);
   if (f.note) lines.push(['Note', f.note]);

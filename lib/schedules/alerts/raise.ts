@@ -11,7 +11,7 @@
  * `loadFiringSchedules`), so two transactions never raise for one schedule at once.
  */
 import type { ScheduleFact } from '../../engine';
-import type { FiringSchedule, Tx } from '../../db';
+import { loadFiringSchedules, type FiringSchedule, type Tx } from '../../db';
 import { newId } from '../../ids';
 import type { AlertEvent } from './contract';
 import type { AlertFacts } from './message';
@@ -67,14 +67,24 @@ export function factsOf(f: AlertFact, scheduler: { id: string; name: string } | 
     case 'ended':
       return { ...base, ...(f.status ? { status: f.status } : {}), ...errorOf(f.result), ...(f.outcome ? { outcome: f.outcome } : {}), attempts: f.attempt, consecutive_failures: f.consecutiveFailures, failure_tolerance: rule.failureTolerance };
     case 'dead_letter':
-      return { ...base, status: f.status, ...errorOf(f.result), attempts: f.attempt, consecutive_failures: s.consecutiveFailures, note: `exhausted: ${f.exhausted}` };
+      return { ...base, status: f.status, ...errorOf(f.result), attempts: f.attempt, consecutive_failures: f.consecutiveFailures, note: `exhausted: ${f.exhausted}` };
     case 'missed':
       return { ...base, skipped: f.skipped, reason: f.reason };
     case 'paused':
-      return { ...base, consecutive_failures: s.consecutiveFailures, ...(f.note ? { note: f.note } : {}) };
+      return { ...base, consecutive_failures: f.consecutiveFailures, ...(f.note ? { note: f.note } : {}) };
     case 'silence':
       return { ...base, silence_seconds: f.silenceSeconds, ...(f.lastSuccessAt ? { last_success_at: f.lastSuccessAt.toISOString() } : {}), consecutive_failures: s.consecutiveFailures };
   }
+}
+
+/**
+ * SPEC §17 `missed` for an occurrence a save found already beyond the catch-up window (an EventBridge
+ * `at()` in the past, SPEC §14: the schedule is saved completed with it skipped), in the save's
+ * transaction at `now`, as the fire path raises the skips it records.
+ */
+export async function raiseMissedAtSave(tx: Tx, scheduleId: string, scheduledFor: Date, now: Date): Promise<void> {
+  const schedule = (await loadFiringSchedules(tx, [scheduleId])).get(scheduleId);
+  if (schedule) await raiseAlerts(tx, [{ kind: 'missed', schedule, scheduledFor, skipped: 1, reason: 'catch_up_window' }], now);
 }
 
 /**

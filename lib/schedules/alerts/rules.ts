@@ -155,6 +155,31 @@ export async function deleteAlertRule(opts: RuleScope & { ruleRef: string }): Pr
   });
 }
 
+/**
+ * The alerting of deleted schedules `scheduleIds` ends with them (decision 344), in the caller's
+ * transaction (the delete's): their open incidents (of any rule) end at `now`, and the rules on them
+ * are deleted. Their alert log stays (decision 287).
+ */
+export async function endAlertingOfSchedules(tx: Tx, scheduleIds: string[], now: Date): Promise<void> {
+  if (scheduleIds.length === 0) return;
+  await tx.alertIncident.updateMany({ where: { scheduleId: { in: scheduleIds }, openKey: { not: null } }, data: { openKey: null, resolvedAt: now } });
+  await tx.alertRule.deleteMany({ where: { scheduleId: { in: scheduleIds } } });
+}
+
+/**
+ * The minute check's catch-all (decision 344): rules on schedules that no longer exist — deleted by
+ * `action_after_completion: "delete"` in the fire path, which knows no rule — go as `delete_schedule`
+ * makes them go. Answers how many schedules it ended the alerting of.
+ */
+export async function endAlertingOfDeletedSchedules(db: Db, now: Date): Promise<number> {
+  const on = [...new Set((await db.alertRule.findMany({ where: { scheduleId: { not: null } }, select: { scheduleId: true } })).map((r) => r.scheduleId!))];
+  if (on.length === 0) return 0;
+  const alive = new Set((await db.schedule.findMany({ where: { id: { in: on } }, select: { id: true } })).map((s) => s.id));
+  const gone = on.filter((id) => !alive.has(id));
+  if (gone.length > 0) await inTransaction(db, (tx) => endAlertingOfSchedules(tx, gone, now));
+  return gone.length;
+}
+
 /** Page size of `list_alerts`. */
 export const ALERTS_PAGE_SIZE = 20;
 

@@ -13,6 +13,14 @@ import { renderAlert, type AlertFacts } from './message';
 
 /** Alerts claimed per call. */
 const SEND_BATCH = 100;
+/**
+ * Sends of one channel in flight at once in a worker (decision 341): a batch claims at most this many
+ * alerts of each channel, and a worker sends one batch at a time. A worker killed mid-batch leaves at
+ * most this many requests per channel unanswered, to be sent again under the same id.
+ */
+export const ALERT_SENDS_PER_CHANNEL = 4;
+/** Batches one `sendDueAlerts` call sends at most (a guard: the loop ends by itself). */
+const MAX_BATCHES_PER_CALL = 50;
 /** A send in hand holds its alert this long, in ms (every send times out well before). */
 export const ALERT_SEND_LEASE_MS = 120_000;
 /** How long a failing alert is tried (SPEC §17: "retried with back-off for up to 24 h"). */
@@ -31,19 +39,35 @@ export interface AlertSendReport {
 }
 
 /**
- * Send up to 100 alerts due at `now` and record each answer. Never throws for a failed send; throws
- * only when the database does.
+ * Send the alerts due at `now` and record each answer, batch after batch until none is left to claim
+ * (or `shouldStop` says so). A batch claims at most 100 alerts, at most ALERT_SENDS_PER_CHANNEL of a
+ * channel and, of one incident and channel, only the earliest still pending (decision 341): so a worker
+ * has at most ALERT_SENDS_PER_CHANNEL requests in flight per channel, and one incident's notifications
+ * reach a channel in the order they were raised (round 1 never before round 0). `at` is the instant, or
+ * a clock read again for each batch (the worker's: each batch's lease counts from its own claim).
+ * Never throws for a failed send; throws only when the database does.
  */
-export async function sendDueAlerts(db: Db, deps: AlertDeliveryDeps, now: Date): Promise<AlertSendReport> {
+export async function sendDueAlerts(db: Db, deps: AlertDeliveryDeps, at: Date | (() => Date), shouldStop: () => boolean = () => false): Promise<AlertSendReport> {
   const report: AlertSendReport = { sent: 0, failed: 0, failures: [] };
+  // Each batch moves every alert it claimed out of reach at `now` (sent, failed, or due again after a
+  // back-off or its lease), so the loop ends; the cap is a guard.
+  for (let batch = 0; batch < MAX_BATCHES_PER_CALL && !shouldStop(); batch++) {
+    if ((await sendBatch(db, deps, typeof at === 'function' ? at() : at, report)) === 0) break;
+  }
+  return report;
+}
+
+/** Claim one batch, send it, record each answer as it comes. Answers how many were claimed. */
+async function sendBatch(db: Db, deps: AlertDeliveryDeps, now: Date, report: AlertSendReport): Promise<number> {
   // A plain index probe first: the claim's write transaction only when a send is due.
   const any = await db.alert.findFirst({ where: { status: 'pending', dueAt: { lte: now } }, select: { id: true } });
-  if (!any) return report;
-  const due = await inTransaction(db, (tx) => claimAlertSends(tx, now, SEND_BATCH, new Date(now.getTime() + ALERT_SEND_LEASE_MS)));
-  if (due.length === 0) return report;
+  if (!any) return 0;
+  const due = await inTransaction(db, (tx) => claimAlertSends(tx, now, SEND_BATCH, new Date(now.getTime() + ALERT_SEND_LEASE_MS), ALERT_SENDS_PER_CHANNEL));
+  if (due.length === 0) return 0;
   const channels = new Map((await db.alertChannel.findMany({ where: { id: { in: [...new Set(due.map((d) => d.channelId))] } } })).map((c) => [c.id, c]));
-  // Each answer is recorded as soon as it comes (not after the whole batch): a worker killed
-  // mid-batch repeats only the sends still unanswered, each under the same id.
+  // Exactly once through crashes (SPEC §17, decision 274): each answer is recorded as soon as it comes
+  // (not after the whole batch), so a worker killed mid-batch repeats only the sends still unanswered —
+  // at most ALERT_SENDS_PER_CHANNEL per channel — each under the same id (webhook-id, Message-ID).
   await Promise.all(
     due.map(async (a) => {
       const answer = await sendOne(a, channels.get(a.channelId), deps, now);
@@ -51,7 +75,7 @@ export async function sendDueAlerts(db: Db, deps: AlertDeliveryDeps, now: Date):
       if (channels.has(a.channelId)) await recordChannelAnswer(db, a.channelId, answer, now);
     }),
   );
-  return report;
+  return due.length;
 }
 
 async function sendOne(a: AlertSend, channel: StoredChannel | undefined, deps: AlertDeliveryDeps, now: Date): Promise<ChannelAnswer> {

@@ -1,3 +1,4 @@
+import { raiseMissedAtSave } from '../alerts/raise';
 import type { Actor } from '../../auth';
 import { inTransaction, type Db, type Tx } from '../../db';
 import { DomainError } from '../../errors';
@@ -74,7 +75,7 @@ export async function createSchedule(opts: CreateScheduleOptions): Promise<Sched
       // twin that commits first makes rememberClientToken below violate the key and roll this back.
       const first = await replay(tx);
       if (first) return first;
-      const { fields, name, alias } = await checkCreate(tx, opts, input, id, false);
+      const { fields, name, alias, missedAt } = await checkCreate(tx, opts, input, id, false);
       const row = await tx.schedule.create({
         data: {
           id,
@@ -93,6 +94,8 @@ export async function createSchedule(opts: CreateScheduleOptions): Promise<Sched
       const schedule = toSchedule(row);
       // SPEC §15: the entry and the token commit with the schedule, or none of them does.
       await recordActivity(tx, { revisionId: revision.id, schedule: row, action: 'create', by: actor, at: now });
+      // SPEC §17 `missed`: an occurrence saved already beyond the catch-up window, raised with the save.
+      if (missedAt) await raiseMissedAtSave(tx, row.id, missedAt, now);
       if (token) await rememberClientToken(tx, { ...token, response: schedule, now, ttlMs: SCHEDULE_CLIENT_TOKEN_TTL_MS });
       return schedule;
     });

@@ -2,6 +2,7 @@ import type { Actor } from '../../auth';
 import { inTransaction, lockSchedule, type Db } from '../../db';
 import { recordActivity } from '../activity';
 import { requireSchedulerRole } from '../access';
+import { endAlertingOfSchedules } from '../alerts/rules';
 import { getScheduleRow } from '../read/find-schedule';
 import { requireVersion } from './update-schedule';
 
@@ -20,6 +21,8 @@ export async function deleteSchedule(opts: { db: Db; actor: Actor; revision: { i
     const row = (await lockSchedule(tx, found.id)) ?? found;
     requireVersion(row, opts.expectedVersion);
     await tx.schedule.delete({ where: { id: row.id } });
+    // Its rules and open incidents go with it (decision 344); its alert log stays.
+    await endAlertingOfSchedules(tx, [row.id], opts.now);
     await recordActivity(tx, { revisionId: revision.id, schedule: row, action: 'delete', by: actor, at: opts.now });
   });
 }

@@ -82,6 +82,8 @@ export interface CheckedSchedule {
   fields: SavedFields;
   /** Set only with `allowMissingSession`: the target session alias the save needs created first. */
   missingSession?: MissingTargetSession;
+  /** The one occurrence a facade's rules of time saved already missed (counted in `skippedOccurrences`): a `missed` alert (SPEC §17). */
+  missedAt?: Date;
 }
 
 /**
@@ -217,11 +219,13 @@ export async function checkSchedule(db: Tx, request: SaveRequest, opts: CheckSch
   const keep = stored !== null && sameTiming(stored, { ...timing, flexibleWindowMinutes: window, enabled, nextFireAt: null, nextScheduledFor: null });
   let next: { fireAt: Date; scheduledFor: Date } | null = null;
   let missed = false;
+  let missedAt: Date | undefined;
   if (keep) {
     next = stored.nextFireAt ? { fireAt: stored.nextFireAt, scheduledFor: stored.nextScheduledFor ?? stored.nextFireAt } : null;
   } else {
     const first = rules?.firstOccurrence ? rules.firstOccurrence(timing, now, limits, firstOccurrence) : { at: firstOccurrence(timing, now, limits), missed: false };
     missed = first.missed;
+    if (missed && first.at) missedAt = first.at;
     next = enabled && !missed && first.at ? { scheduledFor: first.at, fireAt: fireAtOf(opts.scheduleId, window, first.at) } : null;
   }
 
@@ -269,7 +273,7 @@ export async function checkSchedule(db: Tx, request: SaveRequest, opts: CheckSch
     nextScheduledFor: next && next.scheduledFor.getTime() !== next.fireAt.getTime() ? next.scheduledFor : null,
     ...(missed ? { state: 'completed' as const, skippedOccurrences: 1 } : {}),
   };
-  return checked.missingSession ? { fields, missingSession: checked.missingSession } : { fields };
+  return { fields, ...(checked.missingSession ? { missingSession: checked.missingSession } : {}), ...(missedAt ? { missedAt } : {}) };
 }
 
 /**

@@ -1,3 +1,4 @@
+import { raiseMissedAtSave } from '../alerts/raise';
 import { cancelPendingAttempts, inTransaction, lockSchedule, type CancelPendingOptions, type Db, type Prisma, type Tx } from '../../db';
 import { DomainError, parseOrRefuse } from '../../errors';
 import { requireSchedulerRole } from '../access';
@@ -51,6 +52,8 @@ export async function updateSchedule(opts: UpdateScheduleOptions): Promise<Sched
 export async function updateScheduleIn(tx: Tx, opts: UpdateScheduleOptions, patch: ScheduleUpdateInput): Promise<Schedule> {
   const plan = await checkUpdate(tx, opts, patch, false);
   const updated = await tx.schedule.update({ where: { id: plan.row.id }, data: plan.data });
+  // SPEC §17 `missed`: an occurrence saved already beyond the catch-up window, raised with the save.
+  if (plan.checked.missedAt) await raiseMissedAtSave(tx, plan.row.id, plan.checked.missedAt, opts.now);
   let answer = toSchedule(updated);
   if (plan.cancelsRetries && (await cancelPendingAttempts(tx, [plan.row.id], plan.cancelsRetries)) > 0) {
     // A last occurrence whose retry was cancelled leaves nothing to fire (SPEC §5.3).

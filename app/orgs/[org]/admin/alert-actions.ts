@@ -1,26 +1,33 @@
 'use server';
 /**
- * Server actions of the org admin page's alert channels (SPEC §17): add one of each type, Send test,
- * delete. Each calls one lib/schedules function (which checks `admin` on the org).
+ * Server actions of the org admin page's alert channels (SPEC §17): add one of each type, edit one,
+ * Send test, delete. Each calls one lib/schedules function (which checks `admin` on the org).
  */
 import { revalidatePath } from 'next/cache';
 import type { FormAnswer } from '@/app/_components/action-form';
 import { webAction } from '@/app/lib/server';
-import { createAlertChannel, deleteAlertChannel, testAlertChannel } from '@/lib/schedules';
+import { parseOrRefuse } from '@/lib/errors';
+import { AlertChannelUpdateInput, createAlertChannel, deleteAlertChannel, SECRET_MASK, testAlertChannel, updateAlertChannel } from '@/lib/schedules';
 
 const adminPath = (org: string) => `/orgs/${org}/admin`;
 const text = (form: FormData, name: string) => String(form.get(name) ?? '').trim();
 
-/** The channel's `config` from the add form of its type. */
-function configOf(type: string, form: FormData): Record<string, unknown> {
+/**
+ * The channel's `config` from the form of its type (add and edit share it). On an edit, a secret field
+ * left empty keeps the stored secret: a Slack URL sends back its masked form (`origin/••••`, a hidden
+ * field), an SMTP password the mask (decision 277).
+ */
+function configOf(type: string, form: FormData, editing = false): Record<string, unknown> {
+  if (type === 'slack') return { url: text(form, 'url') || (editing ? text(form, 'masked_url') : '') };
   if (type !== 'email') return { url: text(form, 'url') };
   const port = Number(text(form, 'port'));
+  const password = String(form.get('password') ?? '');
   return {
     host: text(form, 'host'),
     port: Number.isInteger(port) && text(form, 'port') !== '' ? port : text(form, 'port'),
     tls: text(form, 'tls'),
     ...(text(form, 'user') ? { user: text(form, 'user') } : {}),
-    ...(String(form.get('password') ?? '') ? { password: String(form.get('password')) } : {}),
+    ...(password ? { password } : editing ? { password: SECRET_MASK } : {}),
     from: text(form, 'from'),
     to: text(form, 'to').split(/[\s,;]+/).filter(Boolean),
   };
@@ -48,5 +55,16 @@ export async function deleteAlertChannelAction(org: string, channelId: string, _
     await deleteAlertChannel(db, { actor, org, channel: channelId });
     revalidatePath(adminPath(org));
     return { message: 'Channel deleted.' };
+  });
+}
+
+/** Edit a channel from the form its type adds with (the API's PATCH: the same schema, the same checks); a checked `rotate` makes a new webhook signing secret, shown once. */
+export async function editAlertChannelAction(org: string, channelId: string, type: 'webhook' | 'slack' | 'email', _prev: FormAnswer | null, form: FormData): Promise<FormAnswer> {
+  return webAction(async ({ db, actor, now, httpAllowList }) => {
+    const input = parseOrRefuse(AlertChannelUpdateInput, { name: text(form, 'name'), config: configOf(type, form, true), ...(form.get('rotate') === 'on' ? { rotate_secret: true } : {}) });
+    const saved = await updateAlertChannel(db, { actor, org, channel: channelId, now, allowList: httpAllowList, input });
+    revalidatePath(adminPath(org));
+    if (saved.signing_secret) return { shownOnce: { label: `Channel ${saved.channel.name} saved with a new signing secret; the old one no longer verifies:`, value: saved.signing_secret } };
+    return { message: `Channel ${saved.channel.name} saved. Send a test to check it.` };
   });
 }

@@ -6,7 +6,7 @@ import { DataTable } from '@/app/_components/data-table';
 import { orNotFoundPage, webContext } from '@/app/lib/server';
 import { Breadcrumbs } from '@/components/breadcrumbs';
 import { LocalTime } from '@/components/local-time';
-import { listAlertChannels } from '@/lib/schedules';
+import { alertChannelUses, listAlertChannels } from '@/lib/schedules';
 import { AlertChannelsSection } from './alert-channels';
 import { getOrgAwsSettings, listAccessKeys, listApiKeys, listBlobGrants, listOrgInvitations, listOrgMembers, orgAccountId, ROLES } from '@/lib/auth';
 import {
@@ -64,6 +64,7 @@ export default async function OrgAdminPage({ params }: { params: Promise<{ org: 
   const accountId = await orgAccountId(db, org.id);
   const aws = await getOrgAwsSettings(db, { actor, org: org.id, workerOrgs: delivery.awsWorkerCredentialsOrgs });
   const alertChannels = await listAlertChannels(db, { actor, org: org.id });
+  const alertChannelUsesByChannel = await alertChannelUses(db, { actor, org: org.id });
   return (
     <div className="page">
       <Breadcrumbs items={[{ label: 'Organizations', href: '/orgs' }, { label: org.name }]} />
@@ -222,7 +223,7 @@ export default async function OrgAdminPage({ params }: { params: Promise<{ org: 
         </ActionForm>
       </section>
 
-      <AlertChannelsSection orgRef={ref} channels={alertChannels} />
+      <AlertChannelsSection orgRef={ref} channels={alertChannels} uses={alertChannelUsesByChannel} />
 
       <section className="container stack section-gap" aria-labelledby="aws-credentials-title">
         <h2 id="aws-credentials-title" className="container-title">

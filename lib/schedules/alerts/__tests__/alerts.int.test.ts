@@ -16,13 +16,16 @@ import { TEST_LIMITS } from '../../../testing/limits';
 import { closeSession, createDefinition, createSession, reopenSession } from '../../../workflows';
 import { createDeliveryPool } from '../../../targets';
 import { seed } from '../../../../prisma/seed';
-import { healthReport } from '../../../api';
+import { EVENTBRIDGE_SAVE_RULES, healthReport } from '../../../api';
 import {
   anyAlertChannelFailing,
   checkSilence,
   createAlertChannel,
   createAlertRule,
   createSchedule,
+  deleteAlertRule,
+  deleteSchedule,
+  endAlertingOfDeletedSchedules,
   failingAlertChannels,
   fireOccurrence,
   getAlertChannel,
@@ -160,6 +163,32 @@ describe('§17 channels', () => {
     });
   });
 
+  it('a name with the shape of an id is refused; a masked Slack URL keeps the stored one only as answered; a password in a webhook URL is masked (decision 342)', async () => {
+    const idShaped = '8f14e45f-cee4-4b0b-8f8a-8e3b1a2c3d4e';
+    await expect(channel('webhook', idShaped, { url: receiver.url('/hook/id-named') })).rejects.toMatchObject({ code: 'invalid_request_body', path: 'name' });
+    const made = await channel('webhook', 'renamable-hook', { url: receiver.url('/hook/renamable') });
+    await expect(updateAlertChannel(db, { actor: admin, org: 'acme-corp', channel: made.channel.id, now: new Date(), allowList: ALLOW, input: { name: made.channel.id.toUpperCase() } })).rejects.toMatchObject({ code: 'invalid_request_body', path: 'name' });
+
+    const slack = await channel('slack', 'origin-slack', { url: receiver.url('/slack/T1/B1/origin-secret') });
+    const answered = String(slack.channel.config.url);
+    expect(answered).toBe(`${new URL(receiver.url('/')).origin}/••••`);
+    // Another origin with the mask: refused, not silently ignored.
+    await expect(updateAlertChannel(db, { actor: admin, org: 'acme-corp', channel: 'origin-slack', now: new Date(), allowList: ALLOW, input: { config: { url: 'http://localhost:9/••••' } } })).rejects.toMatchObject({ code: 'invalid_request_body', path: 'config.url' });
+    // As answered: kept.
+    await updateAlertChannel(db, { actor: admin, org: 'acme-corp', channel: 'origin-slack', now: new Date(), allowList: ALLOW, input: { config: { url: answered } } });
+    expect(await testAlertChannel(db, { actor: admin, org: 'acme-corp', channel: 'origin-slack', now: new Date(), delivery: deps })).toMatchObject({ ok: true });
+    expect(receiver.requests.at(-1)!.path).toBe('/slack/T1/B1/origin-secret');
+
+    const withPassword = receiver.url('/hook/basic').replace('http://', 'http://ops:hunter2-secret@');
+    const basic = await channel('webhook', 'basic-hook', { url: withPassword });
+    expect(basic.channel.config.url).toBe(withPassword.replace('hunter2-secret', '••••'));
+    expect(JSON.stringify(await listAlertChannels(db, { actor: admin, org: 'acme-corp' }))).not.toContain('hunter2-secret');
+    // The URL sent back as answered keeps the stored one; a new URL replaces it.
+    const kept = await updateAlertChannel(db, { actor: admin, org: 'acme-corp', channel: 'basic-hook', now: new Date(), allowList: ALLOW, input: { name: 'basic-hook-2', config: { url: String(basic.channel.config.url) } } });
+    expect(kept.channel.config.url).toBe(basic.channel.config.url);
+    expect((await db.alertChannel.findUniqueOrThrow({ where: { id: basic.channel.id } })).config).toEqual({ url: withPassword });
+  });
+
   it('only admins manage channels', async () => {
     const writer: Actor = { type: 'user', id: ctx.userId, roleCap: 'read' };
     await expect(createAlertChannel(db, { actor: writer, org: 'acme-corp', now: new Date(), allowList: ALLOW, input: { type: 'webhook', name: 'x', config: { url: receiver.url('/x') } } })).rejects.toMatchObject({ code: 'forbidden' });
@@ -201,13 +230,22 @@ describe('§17 rules and incidents', () => {
     await createAlertRule({ db, actor: admin, revision: scheduler, now: new Date(), input: { schedule_id: s.id, events: ['failure'], channels: [hook.channel.id], realert_interval_seconds: 120 } });
     const t0 = await fireNext(s.id);
     await sendDueAlerts(db, deps, t0);
+    // A second failure: the reminders say the count now beside the first alert's facts.
+    await fireNext(s.id);
     const at = (s: number) => new Date(t0.getTime() + s * 1000);
     for (const [sec, expected] of [[60, 1], [119, 1], [120, 2], [180, 2], [240, 3]] as const) {
       await realertIncidents(db, at(sec));
       await sendDueAlerts(db, deps, at(sec));
       expect(requestsTo('/hook/realert').length, `at +${sec} s`).toBe(expected);
     }
-    expect(requestsTo('/hook/realert').map((r) => (JSON.parse(r.body) as { round: number }).round)).toEqual([0, 1, 2]);
+    const bodies = requestsTo('/hook/realert').map((r) => JSON.parse(r.body) as { round: number; occurrence: { scheduled_for: string }; details: Record<string, unknown> });
+    expect(bodies.map((b) => b.round)).toEqual([0, 1, 2]);
+    // Decision 273: each reminder carries the first alert's occurrence and count, and the count now.
+    expect(bodies.map((b) => [b.occurrence.scheduled_for, b.details.consecutive_failures, b.details.consecutive_failures_now])).toEqual([
+      [bodies[0].occurrence.scheduled_for, 1, undefined],
+      [bodies[0].occurrence.scheduled_for, 1, 2],
+      [bodies[0].occurrence.scheduled_for, 1, 2],
+    ]);
   });
 
   it('silence: an enabled schedule silent for silence_seconds alerts once; a disabled one never', async () => {
@@ -243,6 +281,52 @@ describe('§17 rules and incidents', () => {
     expect(events.find((e) => e.event === 'missed')!.details).toMatchObject({ reason: 'catch_up_window' });
     expect((events.find((e) => e.event === 'missed')!.details.skipped as number) >= 15).toBe(true);
     expect(String(events.find((e) => e.event === 'paused')!.details.note)).toContain('pause_after_failures = 2');
+    // The consecutive failures after the occurrence each reports, its own failure included (as `failure` says).
+    expect(events.find((e) => e.event === 'dead_letter')!.details.consecutive_failures).toBe(1);
+    expect(events.find((e) => e.event === 'paused')!.details.consecutive_failures).toBe(2);
+  });
+
+  it('missed: an EventBridge at() saved already beyond the catch-up window alerts with the save (SPEC §14, §17)', async () => {
+    const hook = await channel('webhook', 'past-at-hook', { url: receiver.url('/hook/past-at') });
+    const rule = await createAlertRule({ db, actor: admin, revision: scheduler, now: new Date(), input: { events: ['missed'], channels: [hook.channel.id] } });
+    try {
+      await createSession(db, { actor: admin, revisionId: wfRevision, alias: 'past-at-s' });
+      const now = new Date();
+      const past = new Date(Math.floor(now.getTime() / 1000) * 1000 - 2 * 3_600_000);
+      const s = await createSchedule({
+        db, actor: admin, revision: scheduler, limits: TEST_LIMITS, now, rules: EVENTBRIDGE_SAVE_RULES,
+        input: { alias: 'past-at-job', repeat: 'one_time', invocation_time: past.toISOString().slice(0, 19), timezone: 'UTC', invocation_target: { target: { org: 'acme-corp', blob: 'alerted-work', revision: 'default', session: 'past-at-s' }, workflow: { definition: 'work-def' } } },
+      });
+      expect(s).toMatchObject({ state: 'completed', skipped_occurrences: 1 });
+      await sendDueAlerts(db, deps, now);
+      const got = requestsTo('/hook/past-at').map((r) => JSON.parse(r.body) as { event: string; details: Record<string, unknown>; occurrence: { scheduled_for: string } });
+      expect(got.map((g) => g.event)).toEqual(['missed']);
+      expect(got[0].details).toMatchObject({ skipped: 1, reason: 'catch_up_window' });
+      expect(got[0].occurrence.scheduled_for).toBe(past.toISOString());
+    } finally {
+      await deleteAlertRule({ db, actor: admin, revision: scheduler, ruleRef: rule.id });
+    }
+  });
+
+  it('a deleted schedule takes its rules and open incidents with it, in its transaction; one the fire path deleted goes at the minute check (decision 344)', async () => {
+    const hook = await channel('webhook', 'deleted-hook', { url: receiver.url('/hook/deleted') });
+    const s = await failingSchedule('deleted-job');
+    const rule = await createAlertRule({ db, actor: admin, revision: scheduler, now: new Date(), input: { schedule_id: s.id, events: ['failure'], channels: [hook.channel.id] } });
+    await fireNext(s.id);
+    expect(await db.alertIncident.count({ where: { ruleId: rule.id, openKey: { not: null } } })).toBe(1);
+    const now = new Date();
+    await deleteSchedule({ db, actor: admin, revision: scheduler, scheduleRef: s.id, now });
+    expect(await db.alertRule.count({ where: { id: rule.id } })).toBe(0);
+    expect(await db.alertIncident.findMany({ where: { ruleId: rule.id }, select: { openKey: true, resolvedAt: true } })).toEqual([{ openKey: null, resolvedAt: now }]);
+    expect(await db.alert.count({ where: { ruleId: rule.id } })).toBe(1); // the log stays
+
+    // Deleted by the fire path (action_after_completion "delete", a plain row delete there): the minute check.
+    const t = await failingSchedule('completed-job');
+    const other = await createAlertRule({ db, actor: admin, revision: scheduler, now: new Date(), input: { schedule_id: t.id, events: ['failure'], channels: [hook.channel.id] } });
+    await db.schedule.delete({ where: { id: t.id } });
+    expect(await endAlertingOfDeletedSchedules(db, new Date())).toBe(1);
+    expect(await db.alertRule.count({ where: { id: other.id } })).toBe(0);
+    expect(await endAlertingOfDeletedSchedules(db, new Date())).toBe(0);
   });
 
   it('a channel answering 500 is retried with back-off, then flagged (scheduler page, health)', async () => {

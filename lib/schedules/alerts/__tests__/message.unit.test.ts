@@ -42,4 +42,12 @@ describe('§17 alert messages', () => {
     expect(JSON.stringify(m.slack.blocks)).toContain('*Consecutive failures*\\n4 (tolerance 3)');
     expect(m.json).toMatchObject({ type: 'scheduler.alert', id: 'a1', incident_id: 'i1', event: 'failure', round: 2, schedule: { url: LINK }, details: { attempts: 3, consecutive_failures: 4, error: 'http_error' } });
   });
+
+  it('a reminder names the first alert\'s occurrence and count as such, and the count now on its own line (decision 273)', () => {
+    const m = renderAlert({ id: 'a2', event: 'failure', round: 1, facts: { ...FACTS, consecutive_failures_now: 9 }, publicUrl: 'https://scheduler.example.com', at: new Date('2026-03-08T09:31:00Z') });
+    expect(m.text).toContain('First alerted occurrence: 2026-03-08 03:30:00 America/New_York (2026-03-08 07:30:00 UTC)');
+    expect(m.text).toContain('Consecutive failures then: 4 (tolerance 3)');
+    expect(m.text).toContain('Consecutive failures now: 9');
+    expect(m.text).not.toMatch(/^Occurrence:/m);
+  });
 });
