@@ -19,6 +19,7 @@ import { closedPort, startReceiver, type Receiver } from '../../lib/testing/rece
 import { useSeededScheduler } from '../../lib/testing/seeded-scheduler';
 import { type FetchServer } from '../../lib/testing/serve-fetch';
 import { serveCheckins, type CheckinEngine } from '../../lib/testing/checkin-endpoint';
+import { tickWorkerAt } from '../../lib/testing/tick-worker';
 import { Worker } from '../worker';
 
 const w = useSeededScheduler();
@@ -47,12 +48,7 @@ afterAll(async () => {
 });
 
 /** Tick at `at` until nothing more is claimed; `wait` for the deliveries' records, then the between-ticks step. */
-async function tickAt(at: Date, wait = true) {
-  clock.at = at;
-  for (let i = 0; i < 20 && (await worker.tick(at)) > 0; i++);
-  if (wait) await worker.deliveries.drain();
-  await worker.deliveryStep(at);
-}
+const tickAt = (at: Date, wait = true) => tickWorkerAt(worker, clock, at, wait);
 
 let n = 0;
 /** A one-time webhook schedule due at `at`, to the receiver. */

@@ -15,6 +15,7 @@ import { startReceiver, type Receiver } from '../../lib/testing/receiver';
 import { useSeededScheduler } from '../../lib/testing/seeded-scheduler';
 import { type FetchServer } from '../../lib/testing/serve-fetch';
 import { serveCheckins, type CheckinEngine } from '../../lib/testing/checkin-endpoint';
+import { tickWorkerAt } from '../../lib/testing/tick-worker';
 import { Worker } from '../worker';
 
 const w = useSeededScheduler();
@@ -41,12 +42,7 @@ afterAll(async () => {
   await web?.close();
 });
 
-async function tickAt(at: Date) {
-  clock.at = at;
-  for (let i = 0; i < 20 && (await worker.tick(at)) > 0; i++);
-  await worker.deliveries.drain();
-  await worker.deliveryStep(at);
-}
+const tickAt = (at: Date) => tickWorkerAt(worker, clock, at);
 
 let n = 0;
 /** A minutely buffer_one webhook schedule expecting completion within 10 minutes, first due at `at`. */

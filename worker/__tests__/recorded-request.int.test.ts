@@ -14,6 +14,7 @@ import { startReceiver, type Receiver } from '../../lib/testing/receiver';
 import { SEEDED_TARGET, useSeededScheduler } from '../../lib/testing/seeded-scheduler';
 import { type FetchServer } from '../../lib/testing/serve-fetch';
 import { serveCheckins } from '../../lib/testing/checkin-endpoint';
+import { tickWorkerAt } from '../../lib/testing/tick-worker';
 import { Worker } from '../worker';
 
 const w = useSeededScheduler();
@@ -50,12 +51,7 @@ afterAll(async () => {
   await web?.close();
 });
 
-async function tickAt(at: Date) {
-  clock.at = at;
-  for (let i = 0; i < 20 && (await worker.tick(at)) > 0; i++);
-  await worker.deliveries.drain();
-  await worker.deliveryStep(at);
-}
+const tickAt = (at: Date) => tickWorkerAt(worker, clock, at);
 
 /** A one-time webhook schedule due at `at`, to `path` of the receiver, its body every token, retried `retries` times. */
 async function webhook(alias: string, at: Date, path: string, retries: number) {
