@@ -76,6 +76,13 @@ describe('§18.1 backfill bounds: one reading for the API, the CLI and the form'
     expect(await refusal(apiDryRun('bounds-utc', '2020-02-28T00:00:00Z', '2020-02-30T00:00:00Z'))).toMatchObject({ code: 'invalid_backfill_range', path: 'to' });
     expect(await refusal(dryRunBackfill({ ...(await scope()), scheduleRef: 'bounds-utc', from: '2020-02-30T10:00', to: '2020-03-02T00:00', now: new Date() }))).toMatchObject({ code: 'invalid_backfill_range', path: 'from' });
     expect(await refusal(apiDryRun('bounds-utc', 'yesterday', '2020-03-02T00:00'))).toMatchObject({ code: 'invalid_backfill_range', path: 'from' });
+    // An offset past ±23:59 is no instant (it was a 500).
+    for (const bad of ['2020-02-28T00:00:00+25:00', '2020-02-28T00:00:00-00:60', '2020-02-28T00:00:00+99:00']) {
+      const r = await refusal(apiDryRun('bounds-utc', bad, '2020-03-02T00:00'));
+      expect(r).toMatchObject({ code: 'invalid_backfill_range', path: 'from' });
+      expect(r.message).toContain('offset');
+    }
+    expect((await apiDryRun('bounds-utc', '2020-02-29T23:00:00+23:00', '2020-03-01T00:00')).total).toBe(24);
     // A real leap day is fine: 2020-02-29 00:00 → 2020-03-01 00:00 holds 24 hourly occurrences.
     expect((await apiDryRun('bounds-utc', '2020-02-29T00:00', '2020-03-01T00:00')).total).toBe(24);
   });

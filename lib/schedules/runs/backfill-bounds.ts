@@ -53,7 +53,10 @@ export function resolveBackfillBound(bound: BackfillBound, timezone: string, pat
     } catch {
       throw refuse(path, text, timezone, 'is not a real calendar date and time');
     }
-    return new Date(text);
+    // The offset too: ±HH:MM within ±23:59 (ISO 8601), else Date reads it as no date at all.
+    const at = new Date(text);
+    if (Number.isNaN(at.getTime())) throw refuse(path, text, timezone, 'has an offset outside -23:59…+23:59');
+    return at;
   }
   const local = WALL.exec(text);
   if (!local) throw refuse(path, text, timezone, 'is not a date and time');
