@@ -104,7 +104,8 @@ export async function recordRuns(tx: Tx, attempts: Pick<SettledAttempt, 'schedul
       trigger: a.trigger,
       attempt: a.attempt,
       status: a.outcome.status,
-      result: a.outcome.result,
+      // SPEC §16.1: an answer that echoes the attempt's check-in URL (a response excerpt) keeps no usable token (decision 361).
+      result: maskCheckinTokens(a.outcome.result),
       executionId: a.outcome.executionId,
       nextAttemptAt: extras[i]?.nextAttemptAt ?? null,
       exhausted: extras[i]?.exhausted ?? null,
@@ -159,6 +160,8 @@ export async function settleAttempts(
   completedAlready: Set<string>,
   claimed: FiringSchedule[] = [],
 ): Promise<{ consequences: Consequence[]; completed: Set<string>; deleted: Set<string>; after: (scheduleId: string) => AfterAttempt }> {
+  // SPEC §16.1: a result echoing the check-in URL is kept, dead-lettered and alerted without its token (decision 361).
+  attempts = attempts.map((a) => ({ ...a, outcome: { ...a.outcome, result: maskCheckinTokens(a.outcome.result) } }));
   const schedules = new Map<string, FiringSchedule>([...claimed, ...attempts.map((a) => a.schedule)].map((s) => [s.id, s]));
   const consequences = attempts.map((a) => consequenceOf(a, now));
   await recordRuns(tx, attempts, consequences.map((c) => c.extras), now);

@@ -40,6 +40,8 @@ const failOnce = new Set<string>();
 beforeAll(async () => {
   receiver = await startReceiver((req) => {
     if (failOnce.delete(req.path)) return { status: 500, body: 'down' };
+    // A receiver that echoes its request (the body and the check-in header) in its answer.
+    if (req.path.startsWith('/recorded/echo')) return { status: req.path.endsWith('/fail') ? 500 : 200, body: `${req.body} ${req.headers['scheduler-checkin-url']}` };
     return { status: 200, body: 'ok' };
   });
   const served = await serveCheckins(w.db, () => clock.at);
@@ -139,5 +141,27 @@ describe('§13.4 the run records the request as sent, substituted; never a usabl
     expect(recorded.attempt).toBe('attempt 1');
     expect(recorded.execution).toMatch(/^[a-z0-9]{16}$/);
     expect(JSON.stringify(run)).not.toContain(given.checkin.split('/').pop()!);
+  });
+
+  it('an answer that echoes the check-in URL is recorded, dead-lettered and alerted without the token', async () => {
+    for (const [alias, path, at] of [['recorded-echo', '/recorded/echo', '10:16'], ['recorded-echo-fail', '/recorded/echo/fail', '10:17']] as const) {
+      const due = new Date(`2031-05-01T${at}:00.000Z`);
+      const s = await webhook(alias, due, path, 0);
+      await tickAt(due);
+      const sent = receiver.requests.filter((r) => r.path === path);
+      expect(sent).toHaveLength(1);
+      const token = (JSON.parse(sent[0].body) as typeof TOKENS).checkin.split('/').pop()!;
+      expect(sent[0].headers['scheduler-checkin-url']).toContain(token);
+      const [run] = await runsOf(s.id);
+      const excerpt = (run.result as { response_excerpt?: string }).response_excerpt ?? '';
+      // The excerpt is kept (masked), so the test sees what the receiver answered.
+      expect(excerpt).toContain(`${web.url}/api/v1/checkins/••••`);
+      expect(JSON.stringify(run)).not.toContain(token);
+      expect(JSON.stringify(toRun(run))).not.toContain(token);
+      if (path.endsWith('/fail')) {
+        const dead = await w.db.deadLetter.findFirstOrThrow({ where: { scheduleId: s.id } });
+        expect(JSON.stringify(dead)).not.toContain(token);
+      }
+    }
   });
 });
