@@ -55,6 +55,28 @@ export function maskUrlPassword(url: string): string {
   return `${u.protocol}//${u.username}:${SECRET_MASK}@${u.host}${u.pathname}${u.search}${u.hash}`;
 }
 
+/**
+ * The webhook URL to store for `sent` (decision 342): a URL whose password is the mask, as answers
+ * show it, keeps the stored password (the path, query or fragment may change) when it names the
+ * stored URL's origin and user; a masked password for another origin or user has no password to keep
+ * and is refused (`400 invalid_request_body`, path `config.url`) rather than stored as the mask itself.
+ */
+function webhookUrlOf(sent: string, stored: string | null): string {
+  if (!URL.canParse(sent)) return sent;
+  const u = new URL(sent);
+  if (decodeURIComponent(u.password) !== SECRET_MASK) return sent;
+  const s = stored !== null && URL.canParse(stored) ? new URL(stored) : null;
+  if (!s || !s.password || s.origin !== u.origin || s.username !== u.username) {
+    throw new DomainError(
+      'invalid_request_body',
+      `config.url: a masked password (${SECRET_MASK}) keeps the stored one only for the same user and origin${s?.password ? ` (${s.protocol}//${s.username}:${SECRET_MASK}@${s.host})` : ''}; to change either, send the whole URL with its password`,
+      { path: 'config.url' },
+    );
+  }
+  u.password = s.password;
+  return u.toString();
+}
+
 /** A stored channel as every answer shows it: its config with each secret masked. */
 export function toAlertChannel(r: Row): AlertChannel {
   const config = { ...((r.config ?? {}) as Record<string, unknown>) };
@@ -100,9 +122,7 @@ async function storedConfig(
   const beforeSealed = { ...((before?.sealed ?? {}) as Record<string, unknown>) };
   if (type === 'webhook') {
     const c = parseConfig(WebhookChannelConfig, raw);
-    // The URL as answered (its password masked) keeps the stored URL, as a masked secret does.
-    const stored = String(((before?.config ?? {}) as Record<string, unknown>).url ?? '');
-    const url = before && stored !== c.url && maskUrlPassword(stored) === c.url ? stored : c.url;
+    const url = webhookUrlOf(c.url, before ? String(((before.config ?? {}) as Record<string, unknown>).url ?? '') : null);
     await checkDestination(new URL(url), allowList, 'config.url', resolve);
     return { config: { url }, sealed: beforeSealed };
   }

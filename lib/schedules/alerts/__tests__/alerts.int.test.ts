@@ -187,6 +187,17 @@ describe('§17 channels', () => {
     const kept = await updateAlertChannel(db, { actor: admin, org: 'acme-corp', channel: 'basic-hook', now: new Date(), allowList: ALLOW, input: { name: 'basic-hook-2', config: { url: String(basic.channel.config.url) } } });
     expect(kept.channel.config.url).toBe(basic.channel.config.url);
     expect((await db.alertChannel.findUniqueOrThrow({ where: { id: basic.channel.id } })).config).toEqual({ url: withPassword });
+    // Another path with the masked password: the stored password is kept, not replaced by the mask.
+    const moved = String(basic.channel.config.url).replace('/hook/basic', '/hook/basic-moved');
+    await updateAlertChannel(db, { actor: admin, org: 'acme-corp', channel: 'basic-hook-2', now: new Date(), allowList: ALLOW, input: { config: { url: moved } } });
+    expect((await db.alertChannel.findUniqueOrThrow({ where: { id: basic.channel.id } })).config).toEqual({ url: withPassword.replace('/hook/basic', '/hook/basic-moved') });
+    expect(await testAlertChannel(db, { actor: admin, org: 'acme-corp', channel: 'basic-hook-2', now: new Date(), delivery: deps })).toMatchObject({ ok: true });
+    expect(receiver.requests.at(-1)!.headers.authorization).toBe(`Basic ${Buffer.from('ops:hunter2-secret').toString('base64')}`);
+    // The mask for another user or origin has no password to keep: refused, nothing changed.
+    for (const url of [moved.replace('ops:', 'dev:'), moved.replace('127.0.0.1', 'localhost')]) {
+      await expect(updateAlertChannel(db, { actor: admin, org: 'acme-corp', channel: 'basic-hook-2', now: new Date(), allowList: ALLOW, input: { config: { url } } })).rejects.toMatchObject({ code: 'invalid_request_body', path: 'config.url' });
+    }
+    expect((await db.alertChannel.findUniqueOrThrow({ where: { id: basic.channel.id } })).config).toEqual({ url: withPassword.replace('/hook/basic', '/hook/basic-moved') });
   });
 
   it('only admins manage channels', async () => {
