@@ -118,6 +118,8 @@ describe('§13.4 the run records the request as sent, substituted; never a usabl
     const dead = await w.db.deadLetter.findFirstOrThrow({ where: { scheduleId: s.id } });
     const kept = dead.lastRequest as { body: string; headers: Record<string, string> };
     expect(JSON.parse(kept.body)).toEqual({ ...(JSON.parse(sent[0].body) as typeof TOKENS), checkin: `${web.url}/api/v1/checkins/••••` });
+    // Its target, as list_dead_letters answers it, is the one sent too, not the template.
+    expect((dead.invocationTarget as { body: typeof TOKENS }).body).toEqual({ ...(JSON.parse(sent[0].body) as typeof TOKENS), checkin: `${web.url}/api/v1/checkins/••••` });
     expect(JSON.stringify(dead)).not.toContain(token);
   });
 
