@@ -134,4 +134,15 @@ describe('a read never writes (SPEC §14, §2)', () => {
     expect((await r.send(new ListSchedulesCommand({ GroupName: 'default' }))).Schedules).toBeDefined();
     expect(await rowCounts()).toEqual(before);
   });
+
+  it('a schedule created in another group does not make the region\'s `default`', async () => {
+    const groups = (await client(writer, HOME).send(new ListScheduleGroupsCommand({}))).ScheduleGroups!.map((g) => g.Name!);
+    const named = groups.find((g) => g !== 'default')!;
+    expect(named).toBeDefined();
+    const defaults = () => t.db.scheduleGroup.count({ where: { orgId, region: HOME, name: 'default' } });
+    expect(await defaults()).toBe(0);
+    await client(writer, HOME).send(new CreateScheduleCommand({ Name: 'in-named-group', GroupName: named, ScheduleExpression: 'rate(1 hour)', FlexibleTimeWindow: { Mode: 'OFF' }, Target: { Arn: 'arn:aws:sqs:us-east-1:123456789012:jobs', RoleArn: ROLE } }));
+    expect((await client(writer, HOME).send(new GetScheduleCommand({ Name: 'in-named-group', GroupName: named }))).GroupName).toBe(named);
+    expect(await defaults()).toBe(0);
+  });
 });

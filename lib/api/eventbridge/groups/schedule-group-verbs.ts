@@ -54,13 +54,14 @@ export async function createScheduleGroup(opts: GroupOptions & { name: string; t
 }
 
 /**
- * Group `name`, with `needed` (default `read`) on it. `write` (a schedule is about to be created in
- * it) makes the region's `default` first when missing; `read` answers it unmade (decision 360).
+ * Group `name`, with `needed` (default `read`) on it. `write` on `default` (a schedule is about to be
+ * created in it) makes the region's `default` first when missing; `read`, or a write to another group,
+ * answers it unmade (decision 360).
  * @throws `404 not_found` (missing or unreadable), `403 forbidden` (readable, less than `needed`).
  */
 export async function getScheduleGroup(opts: GroupOptions & { name: string; needed?: 'read' | 'write' }): Promise<ScheduleGroupInfo> {
   const needed = opts.needed ?? 'read';
-  await syncScheduleGroups(opts.db, opts.orgId, opts.scope, opts.now, needed === 'write' ? { makeDefaultFor: opts.actor } : {});
+  await syncScheduleGroups(opts.db, opts.orgId, opts.scope, opts.now, needed === 'write' && opts.name === DEFAULT_GROUP ? { makeDefaultFor: opts.actor } : {});
   return requireGroup(opts.db, opts.actor, opts.orgId, opts.scope.region, opts.name, needed);
 }
 
