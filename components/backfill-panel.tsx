@@ -6,7 +6,7 @@
  */
 import Link from 'next/link';
 import { useRouter } from 'next/navigation';
-import { useId, useState, useTransition } from 'react';
+import { useEffect, useId, useRef, useState, useTransition } from 'react';
 import { toLocalTime } from '@/lib/cron';
 import type { Backfill, BackfillDryRun, BACKFILL_ORDERS, BACKFILL_REPROCESS } from '@/lib/schedules/contract';
 import type { ActionResult } from './action-result';
@@ -64,6 +64,11 @@ export function BackfillPanel({ scheduleId, timezone, backfills, canWrite, canBa
     return { from: localInput(new Date(now.getTime() - 86_400_000), timezone), to: localInput(now, timezone), timezone, reprocess: 'missing', maxConcurrency: 1, order: 'oldest_first' };
   });
   const [preview, setPreview] = useState<BackfillDryRun | null>(null);
+  // Preview is disabled while the dry run runs (focus falls to the page): Start takes it.
+  const startRef = useRef<HTMLButtonElement>(null);
+  useEffect(() => {
+    if (preview && preview.total > 0) startRef.current?.focus();
+  }, [preview]);
   const [error, setError] = useState<string | null>(null);
   const [notice, setNotice] = useState<string | null>(null);
   const [pending, startTransition] = useTransition();
@@ -180,7 +185,7 @@ export function BackfillPanel({ scheduleId, timezone, backfills, canWrite, canBa
                 Preview
               </button>
             ) : (
-              <button type="submit" className="btn btn-primary" disabled={pending || preview.total === 0}>
+              <button ref={startRef} type="submit" className="btn btn-primary" disabled={pending || preview.total === 0}>
                 Start backfill of {preview.total.toLocaleString('en-US')}
               </button>
             )}

@@ -6,7 +6,7 @@
  * resumes. A catch-up too large to backfill is refused before anything changes, with what to do.
  */
 import { useRouter } from 'next/navigation';
-import { useState, useTransition } from 'react';
+import { useEffect, useRef, useState, useTransition } from 'react';
 import type { Backfill, ResumeDryRun } from '@/lib/schedules/contract';
 import type { ActionResult } from './action-result';
 import { formatInZone } from './format';
@@ -26,6 +26,11 @@ export function ResumeWithCatchUp({ scheduleId, version, pausedAt, timezone, res
   const [preview, setPreview] = useState<ResumeDryRun | null>(null);
   const [error, setError] = useState<string | null>(null);
   const [message, setMessage] = useState<string | null>(null);
+  // The first button is disabled while the dry run runs (focus falls to the page): Confirm takes it.
+  const confirmRef = useRef<HTMLButtonElement>(null);
+  useEffect(() => {
+    if (preview) confirmRef.current?.focus();
+  }, [preview]);
   const ask = (dryRun: boolean) =>
     startTransition(async () => {
       setError(null);
@@ -56,7 +61,7 @@ export function ResumeWithCatchUp({ scheduleId, version, pausedAt, timezone, res
               ? 'Nothing was missed while paused: this enables the schedule only.'
               : `This enables the schedule and backfills ${preview.total} missed occurrence${preview.total === 1 ? '' : 's'}${preview.first.length ? `, from ${formatInZone(preview.first[0], timezone)}` : ''}.`}
           </p>
-          <button type="button" className="btn btn-primary" disabled={pending} onClick={() => ask(false)}>
+          <button ref={confirmRef} type="button" className="btn btn-primary" disabled={pending} onClick={() => ask(false)}>
             Confirm resume
           </button>{' '}
           <button type="button" className="btn" disabled={pending} onClick={() => setPreview(null)}>
