@@ -47,6 +47,8 @@ export const ERROR_STATUS = {
   last_admin: 409,
   /** Deleting an alert channel that rules still name (SPEC §17, decision 340): the message names the rules. Nothing was deleted. */
   channel_in_use: 409,
+  /** Creating (or updating into) an alert rule identical to another of the same scope: same schedule or scheduler-wide, events, channels, failure_tolerance and silence_seconds (SPEC §17, decision 345). Nothing was written. */
+  duplicate_alert_rule: 409,
   limit_exceeded: 429,
   /** `expected_version` is not the schedule's `version`: someone changed it since (SPEC §15). Nothing was written. */
   version_conflict: 409,

@@ -723,8 +723,8 @@ export const SCHEDULER_COMMANDS = {
   get_signing_secret: { params: SigningSecretParams, answer: SigningSecretAnswer, summary: 'Admins: the scheduler\'s webhook signing secret, in clear only the first time it is asked for (SPEC §13.1).' },
   rotate_signing_secret: { params: SigningSecretParams, answer: SigningSecretAnswer, summary: 'Admins: a new webhook signing secret, shown in this answer; the previous one signs 24 h more (SPEC §13.1).' },
   list_alert_rules: { params: ListAlertRulesParams, answer: AlertRuleListAnswer, summary: 'The alert rules of the scheduler (SPEC §17); with `schedule_id`, those that apply to that schedule.' },
-  create_alert_rule: { params: CreateAlertRuleParams, answer: AlertRuleAnswer, summary: 'An alert rule on the scheduler, or on one schedule (`schedule_id`): events and channels (SPEC §17).' },
-  update_alert_rule: { params: UpdateAlertRuleParams, answer: AlertRuleAnswer, summary: 'Change the fields sent of an alert rule.' },
+  create_alert_rule: { params: CreateAlertRuleParams, answer: AlertRuleAnswer, summary: 'An alert rule on the scheduler, or on one schedule (`schedule_id`): events and channels (SPEC §17). `409 duplicate_alert_rule` when an identical rule exists.' },
+  update_alert_rule: { params: UpdateAlertRuleParams, answer: AlertRuleAnswer, summary: 'Change the fields sent of an alert rule (`409 duplicate_alert_rule` when that makes it identical to another).' },
   delete_alert_rule: { params: AlertRuleIdParams, answer: EmptyAnswer, summary: 'Delete an alert rule; its log entries stay.' },
   list_alerts: { params: ListAlertsParams, answer: AlertListPage, summary: 'The alert log (SPEC §17): every notification of the scheduler with its channel\'s answer, 20 a page, newest first.' },
 } as const satisfies Record<string, CommandContract>;

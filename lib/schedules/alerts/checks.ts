@@ -5,7 +5,8 @@
  *   creation or last change (an enable included), and the rule's creation or last change, so a
  *   schedule just enabled or a rule just made does not alert at once. A disabled schedule never does.
  * - re-alerts: each open incident of a rule with `realert_interval_seconds` alerts every event it
- *   alerted (but `recovered`) again, one round per interval, while it lasts.
+ *   alerted (but `recovered`) again, one round per interval, while it lasts; a channel several of a
+ *   schedule's incidents name gets one alert per event and round (decision 345).
  * Each raise locks its schedules first (`loadFiringSchedules`), re-reads what it decides on, and
  * commits its alerts with its incident change: exactly once, whichever worker runs the check.
  */
@@ -51,45 +52,68 @@ export async function checkSilence(db: Db, now: Date): Promise<number> {
   return raised;
 }
 
-/** Re-alert the open incidents whose interval passed at `now`. Returns how many alerts it raised. */
+/**
+ * Re-alert the open incidents whose interval passed at `now`. Returns how many alerts it raised.
+ * One transaction per schedule, its incidents in their rules' order (oldest first, as `raiseAlerts`):
+ * a channel several of them name gets one alert per event at `now` (decision 345); the other
+ * incidents still count the round, so they do not send it a minute later.
+ */
 export async function realertIncidents(db: Db, now: Date): Promise<number> {
-  const rules = await db.alertRule.findMany({ where: { enabled: true, realertIntervalSeconds: { not: null } }, select: { id: true, realertIntervalSeconds: true, channels: { select: { channelId: true } } } });
+  const rules = await db.alertRule.findMany({
+    where: { enabled: true, realertIntervalSeconds: { not: null } },
+    select: { id: true, realertIntervalSeconds: true, channels: { select: { channelId: true } } },
+    orderBy: [{ createdAt: 'asc' }, { id: 'asc' }],
+  });
   if (rules.length === 0) return 0;
   const byId = new Map(rules.map((r) => [r.id, r]));
+  const order = new Map(rules.map((r, i) => [r.id, i]));
   const incidents = await db.alertIncident.findMany({ where: { openKey: { not: null }, ruleId: { in: [...byId.keys()] } }, select: { id: true, scheduleId: true } });
+  const bySchedule = new Map<string, string[]>();
+  for (const { id, scheduleId } of incidents) bySchedule.set(scheduleId, [...(bySchedule.get(scheduleId) ?? []), id]);
   let raised = 0;
-  for (const { id, scheduleId } of incidents) {
+  for (const [scheduleId, ids] of bySchedule) {
     raised += await inTransaction(db, async (tx) => {
       const locked = await loadFiringSchedules(tx, [scheduleId]);
-      const inc = await tx.alertIncident.findUnique({ where: { id } });
-      if (!inc || inc.openKey === null) return 0;
-      const rule = byId.get(inc.ruleId)!;
+      const open = (await tx.alertIncident.findMany({ where: { id: { in: ids }, openKey: { not: null } } })).sort((a, b) => order.get(a.ruleId)! - order.get(b.ruleId)!);
+      if (open.length === 0) return 0;
       const schedule = locked.get(scheduleId);
       // A deleted schedule's incident ends with it; a disabled one's silence does not re-alert (it is not silent: it is off).
       if (!schedule) {
-        await tx.alertIncident.update({ where: { id }, data: { openKey: null, resolvedAt: now } });
+        await tx.alertIncident.updateMany({ where: { id: { in: open.map((i) => i.id) } }, data: { openKey: null, resolvedAt: now } });
         return 0;
       }
-      const rounds = { ...(inc.rounds as IncidentRounds) };
-      const interval = rule.realertIntervalSeconds! * 1000;
+      // Decision 345: the `event:channel` pairs alerted for this schedule at `now`, across its incidents.
+      const alerted = new Set<string>();
       const alerts: AlertInsert[] = [];
-      for (const event of Object.keys(rounds) as AlertEvent[]) {
-        const r = rounds[event]!;
-        if (event === 'recovered' || new Date(r.at).getTime() + interval > now.getTime()) continue;
-        if (event === 'silence' && !schedule.enabled) continue;
-        const last = await tx.alert.findFirst({ where: { incidentId: id, event }, orderBy: { round: 'desc' }, select: { facts: true } });
-        // The first alert's facts as they were (its occurrence, error and count then), and the count now
-        // beside them, named as such: a reminder never mixes one occurrence's facts with another's count.
-        const facts: AlertFacts = { ...((last?.facts ?? {}) as unknown as AlertFacts), consecutive_failures_now: schedule.consecutiveFailures };
-        rounds[event] = { round: r.round + 1, at: now.toISOString() };
-        for (const { channelId } of rule.channels) {
-          alerts.push({ id: newId(), revisionId: inc.revisionId, scheduleId, incidentId: id, ruleId: rule.id, channelId, event, round: r.round + 1, facts, status: 'pending', dueAt: now, createdAt: now });
+      for (const inc of open) {
+        const rule = byId.get(inc.ruleId)!;
+        const rounds = { ...(inc.rounds as IncidentRounds) };
+        const interval = rule.realertIntervalSeconds! * 1000;
+        let due = false;
+        for (const event of Object.keys(rounds) as AlertEvent[]) {
+          const r = rounds[event]!;
+          if (event === 'recovered' || new Date(r.at).getTime() + interval > now.getTime()) continue;
+          if (event === 'silence' && !schedule.enabled) continue;
+          due = true;
+          rounds[event] = { round: r.round + 1, at: now.toISOString() };
+          const channels = rule.channels.map((c) => c.channelId).filter((c) => !alerted.has(`${event}:${c}`));
+          if (channels.length === 0) continue;
+          // The first alert's facts as they were (its occurrence, error and count then), and the count now
+          // beside them, named as such: a reminder never mixes one occurrence's facts with another's count.
+          // An incident whose first alert an older rule's incident carried (decision 345) takes that one's.
+          const last =
+            (await tx.alert.findFirst({ where: { incidentId: inc.id, event }, orderBy: { round: 'desc' }, select: { facts: true } })) ??
+            (await tx.alert.findFirst({ where: { incidentId: { in: open.map((i) => i.id) }, event }, orderBy: [{ createdAt: 'desc' }, { round: 'desc' }], select: { facts: true } }));
+          const facts: AlertFacts = { ...((last?.facts ?? {}) as unknown as AlertFacts), consecutive_failures_now: schedule.consecutiveFailures };
+          for (const channelId of channels) {
+            alerted.add(`${event}:${channelId}`);
+            alerts.push({ id: newId(), revisionId: inc.revisionId, scheduleId, incidentId: inc.id, ruleId: rule.id, channelId, event, round: r.round + 1, facts, status: 'pending', dueAt: now, createdAt: now });
+          }
         }
+        if (due) await tx.alertIncident.update({ where: { id: inc.id }, data: { rounds: rounds as object } });
       }
-      if (alerts.length === 0) return 0;
-      await tx.alertIncident.update({ where: { id }, data: { rounds: rounds as object } });
       // Exactly once: UNIQUE (incident, event, channel, round).
-      await tx.alert.createMany({ data: alerts.map((a) => ({ ...a, facts: a.facts as object })) });
+      if (alerts.length > 0) await tx.alert.createMany({ data: alerts.map((a) => ({ ...a, facts: a.facts as object })) });
       return alerts.length;
     });
   }

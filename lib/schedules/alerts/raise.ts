@@ -7,7 +7,9 @@
  * Incidents are per rule and schedule: the first alerted event opens one, the schedule's next
  * successful occurrence resolves it (with `recovered` when the rule asks for it and the incident
  * alerted `failure` or `silence`). Within an incident each event alerts once per channel; re-alert
- * rounds (silence.ts) add the rest. Callers hold the schedules' rows locked (the fire path's claim,
+ * rounds (checks.ts) add the rest. Rules that overlap (several covering one schedule and naming one
+ * channel) send that channel one alert per fact and event, carried by the oldest rule's incident
+ * (decision 345). Callers hold the schedules' rows locked (the fire path's claim,
  * `loadFiringSchedules`), so two transactions never raise for one schedule at once.
  */
 import type { ScheduleFact } from '../../engine';
@@ -91,8 +93,9 @@ export async function raiseMissedAtSave(tx: Tx, scheduleId: string, scheduledFor
  * Raise the alerts `facts` call for, in `tx` at instant `now` (facts in the order they happened);
  * returns how many alert rows it inserted.
  * One read of the matching enabled rules (none: nothing else is read or written), then per fact and
- * rule: open or resolve the incident, and insert one pending alert per channel for each event the
- * incident has not alerted yet.
+ * rule (oldest first): open or resolve the incident, and insert one pending alert per channel for
+ * each event the incident has not alerted yet — a channel an older rule already alerted for this fact
+ * and event is skipped (decision 345).
  */
 export async function raiseAlerts(tx: Tx, facts: AlertFact[], now: Date): Promise<number> {
   if (facts.length === 0) return 0;
@@ -101,7 +104,8 @@ export async function raiseAlerts(tx: Tx, facts: AlertFact[], now: Date): Promis
   const rules: RuleRow[] = await tx.alertRule.findMany({
     where: { enabled: true, revisionId: { in: revisionIds }, OR: [{ scheduleId: null }, { scheduleId: { in: scheduleIds } }] },
     select: { id: true, revisionId: true, scheduleId: true, events: true, failureTolerance: true, silenceSeconds: true, channels: { select: { channelId: true } } },
-    orderBy: { createdAt: 'asc' },
+    // Oldest rule first: when several rules name one channel, the oldest rule's incident carries the alert.
+    orderBy: [{ createdAt: 'asc' }, { id: 'asc' }],
   });
   if (rules.length === 0) return 0;
   const rulesOf = (s: FiringSchedule) => rules.filter((r) => r.revisionId === s.revisionId && (r.scheduleId === null || r.scheduleId === s.id));
@@ -132,16 +136,23 @@ export async function raiseAlerts(tx: Tx, facts: AlertFact[], now: Date): Promis
     }
     return inc;
   };
+  // SPEC §17 "once per incident and channel" (decision 345): per fact, the `event:channel` pairs already
+  // alerted in this call. A later rule naming the same channel records the event on its own incident
+  // (its recovery and re-alert rounds follow it) but raises no second alert for that channel.
+  let alertedForFact = new Set<string>();
   const alert = (inc: Incident, rule: RuleRow, f: AlertFact, event: AlertEvent) => {
     inc.rounds[event] = { round: 0, at: now.toISOString() };
     changed.add(inc);
     const facts = factsOf(f, schedulers.get(f.schedule.revisionId), rule);
     for (const { channelId } of rule.channels) {
+      if (alertedForFact.has(`${event}:${channelId}`)) continue;
+      alertedForFact.add(`${event}:${channelId}`);
       alerts.push({ id: newId(), revisionId: f.schedule.revisionId, scheduleId: f.schedule.id, incidentId: inc.id, ruleId: rule.id, channelId, event, round: 0, facts, status: 'pending', dueAt: now, createdAt: now });
     }
   };
 
   for (const f of facts) {
+    alertedForFact = new Set();
     for (const rule of rulesOf(f.schedule)) {
       if (f.kind === 'silence' && f.ruleId !== rule.id) continue;
       const events = eventsOf(rule);

@@ -9,7 +9,7 @@ import { DomainError } from '../../errors';
 import { isIdShape, newId, normalizeRef } from '../../ids';
 import { requireSchedulerRole } from '../access';
 import { getScheduleRow } from '../read/find-schedule';
-import type { AlertChannelType, AlertEntry, AlertEvent, AlertRule, CreateAlertRuleParams, UpdateAlertRuleParams } from './contract';
+import { alertRuleKey, type AlertChannelType, type AlertEntry, type AlertEvent, type AlertRule, type CreateAlertRuleParams, type UpdateAlertRuleParams } from './contract';
 import { alertTitle, type AlertFacts } from './message';
 
 export interface RuleScope {
@@ -74,13 +74,38 @@ async function requireChannels(tx: Tx, blobId: string, refs: string[]): Promise<
   return [...new Set(ids as string[])];
 }
 
-/** Create a rule. @throws `400` (path named), `404 schedule_not_found` for a schedule not in the scheduler. */
+/** A rule's fields as `alertRuleKey` compares them (ids for the schedule and channels). */
+type RuleShape = { scheduleId: string | null; events: string[]; channelIds: string[]; failureTolerance: number; silenceSeconds: number | null; realertIntervalSeconds: number | null; enabled: boolean };
+const shapeKey = (r: RuleShape) =>
+  alertRuleKey({ schedule: r.scheduleId, events: [...new Set(r.events)], channels: [...new Set(r.channelIds)], failure_tolerance: r.failureTolerance, silence_seconds: r.silenceSeconds, realert_interval_seconds: r.realertIntervalSeconds, enabled: r.enabled });
+
+/**
+ * Refuse a rule identical to another of the scheduler's (but `exceptId`) — same scope (schedule or
+ * scheduler-wide), events, channels, failure_tolerance, silence_seconds, realert_interval_seconds and
+ * enabled, the CLI's identity (`alertRuleKey`): it would only open a second incident per schedule.
+ * @throws `409 duplicate_alert_rule` naming the existing rule (decision 345).
+ */
+async function refuseDuplicateRule(tx: Tx, revisionId: string, shape: RuleShape, exceptId?: string): Promise<void> {
+  const rows = await tx.alertRule.findMany({
+    where: { revisionId, scheduleId: shape.scheduleId, ...(exceptId ? { id: { not: exceptId } } : {}) },
+    select: { id: true, scheduleId: true, events: true, failureTolerance: true, silenceSeconds: true, realertIntervalSeconds: true, enabled: true, channels: { select: { channelId: true } } },
+  });
+  const key = shapeKey(shape);
+  const same = rows.find((r) => shapeKey({ ...r, events: r.events.split(',').filter(Boolean), channelIds: r.channels.map((c) => c.channelId) }) === key);
+  if (same) throw new DomainError('duplicate_alert_rule', `alert rule ${same.id} already does this (same schedule, events, channels and settings): change or delete that rule instead`);
+}
+
+/**
+ * Create a rule. @throws `400` (path named), `404 schedule_not_found` for a schedule not in the
+ * scheduler, `409 duplicate_alert_rule` for a rule identical to one it has (decision 345).
+ */
 export async function createAlertRule(opts: RuleScope & { input: CreateAlertRuleParams; now: Date }): Promise<AlertRule> {
   const { input, revision, now } = opts;
   return inTransaction(opts.db, async (tx) => {
     await requireSchedulerRole(tx, opts.actor, revision.blobId, 'write');
     const scheduleId = input.schedule_id ? (await getScheduleRow(tx, revision.id, input.schedule_id)).id : null;
     const channels = await requireChannels(tx, revision.blobId, input.channels);
+    await refuseDuplicateRule(tx, revision.id, { scheduleId, events: input.events, channelIds: channels, failureTolerance: input.failure_tolerance ?? 1, silenceSeconds: input.silence_seconds ?? null, realertIntervalSeconds: input.realert_interval_seconds ?? null, enabled: input.enabled ?? true });
     if (input.dry_run) {
       // Every check passed; nothing is written (the CLI's deploy asks before it writes anything).
       const names = await tx.alertChannel.findMany({ where: { id: { in: channels } }, select: { id: true, name: true, type: true } });
@@ -113,7 +138,10 @@ async function requireRule(tx: Tx, revisionId: string, ref: string) {
   return row;
 }
 
-/** Change the fields sent. A rule with `silence` keeps needing `silence_seconds`. */
+/**
+ * Change the fields sent. A rule with `silence` keeps needing `silence_seconds`.
+ * @throws `409 duplicate_alert_rule` when the change makes it identical to another rule (decision 345).
+ */
 export async function updateAlertRule(opts: RuleScope & { input: UpdateAlertRuleParams; now: Date }): Promise<AlertRule> {
   const { input, revision, now } = opts;
   return inTransaction(opts.db, async (tx) => {
@@ -123,8 +151,22 @@ export async function updateAlertRule(opts: RuleScope & { input: UpdateAlertRule
     const silence = input.silence_seconds !== undefined ? input.silence_seconds : row.silenceSeconds;
     if (events.includes('silence') && silence === null) throw new DomainError('invalid_request_body', 'the silence event needs silence_seconds', { path: 'silence_seconds' });
     const scheduleId = input.schedule_id === undefined ? undefined : input.schedule_id === null ? null : (await getScheduleRow(tx, revision.id, input.schedule_id)).id;
+    const channels = input.channels ? await requireChannels(tx, revision.blobId, input.channels) : row.channels.map((c) => c.channel.id);
+    await refuseDuplicateRule(
+      tx,
+      revision.id,
+      {
+        scheduleId: scheduleId === undefined ? row.scheduleId : scheduleId,
+        events,
+        channelIds: channels,
+        failureTolerance: input.failure_tolerance ?? row.failureTolerance,
+        silenceSeconds: silence,
+        realertIntervalSeconds: input.realert_interval_seconds !== undefined ? input.realert_interval_seconds : row.realertIntervalSeconds,
+        enabled: input.enabled ?? row.enabled,
+      },
+      row.id,
+    );
     if (input.channels) {
-      const channels = await requireChannels(tx, revision.blobId, input.channels);
       await tx.alertRuleChannel.deleteMany({ where: { ruleId: row.id } });
       await tx.alertRuleChannel.createMany({ data: channels.map((channelId) => ({ ruleId: row.id, channelId })) });
     }

@@ -25,6 +25,7 @@ import {
   createSchedule,
   deleteAlertRule,
   deleteSchedule,
+  updateAlertRule,
   endAlertingOfDeletedSchedules,
   failingAlertChannels,
   fireOccurrence,
@@ -338,6 +339,66 @@ describe('§17 rules and incidents', () => {
     expect(await endAlertingOfDeletedSchedules(db, new Date())).toBe(1);
     expect(await db.alertRule.count({ where: { id: other.id } })).toBe(0);
     expect(await endAlertingOfDeletedSchedules(db, new Date())).toBe(0);
+  });
+
+  it('overlapping rules naming one channel send it one alert per event and round; an identical rule is refused (409 duplicate_alert_rule, decision 345)', async () => {
+    const hook = await channel('webhook', 'ck-hook', { url: receiver.url('/hook/ck') });
+    const s = await failingSchedule('ck-job1');
+    const rules: string[] = [];
+    try {
+      const input = { events: ['failure', 'recovered'] as ('failure' | 'recovered')[], channels: ['ck-hook'], realert_interval_seconds: 60 };
+      rules.push((await createAlertRule({ db, actor: admin, revision: scheduler, now: new Date(), input: { ...input, schedule_id: 'ck-job1' } })).id);
+      const wide = await createAlertRule({ db, actor: admin, revision: scheduler, now: new Date(), input });
+      rules.push(wide.id);
+      // The same rule again (channel by id, events in another order): refused, nothing written.
+      const count = await db.alertRule.count();
+      await expect(createAlertRule({ db, actor: admin, revision: scheduler, now: new Date(), input: { ...input, events: ['recovered', 'failure'], channels: [hook.channel.id] } })).rejects.toMatchObject({ code: 'duplicate_alert_rule', status: 409 });
+      await expect(createAlertRule({ db, actor: admin, revision: scheduler, now: new Date(), input: { ...input, dry_run: true } })).rejects.toMatchObject({ code: 'duplicate_alert_rule' });
+      expect(await db.alertRule.count()).toBe(count);
+      // Nor does an update make a rule identical to another; a rule differing in a setting is another rule.
+      const other = await createAlertRule({ db, actor: admin, revision: scheduler, now: new Date(), input: { ...input, realert_interval_seconds: 120 } });
+      rules.push(other.id);
+      await expect(updateAlertRule({ db, actor: admin, revision: scheduler, now: new Date(), input: { rule_id: other.id, realert_interval_seconds: 60 } })).rejects.toMatchObject({ code: 'duplicate_alert_rule' });
+      expect((await db.alertRule.findUniqueOrThrow({ where: { id: other.id } })).realertIntervalSeconds).toBe(120);
+      await deleteAlertRule({ db, actor: admin, revision: scheduler, ruleRef: other.id });
+      rules.pop();
+      // An identical pair made before the refusal existed (as QA had it): the third rule, copied row for row.
+      const copy = await db.alertRule.create({
+        data: { id: '0193a7f0-0000-7000-8000-00000000c0de', revisionId: scheduler.id, scheduleId: null, events: 'failure,recovered', failureTolerance: 1, realertIntervalSeconds: 60, enabled: true, createdAt: new Date(), updatedAt: new Date(), channels: { create: [{ channelId: hook.channel.id }] } },
+      });
+      rules.push(copy.id);
+
+      const t0 = await fireNext(s.id);
+      await sendDueAlerts(db, deps, t0);
+      const events = () => requestsTo('/hook/ck').map((r) => JSON.parse(r.body) as { event: string; round: number; schedule: { name: string } });
+      expect(events().map((e) => [e.event, e.round, e.schedule.name])).toEqual([['failure', 0, 'ck-job1']]);
+      // Every rule still has its incident (each recovers), but one carries the alert: the oldest rule's.
+      const incidents = await db.alertIncident.findMany({ where: { scheduleId: s.id, openKey: { not: null } }, select: { ruleId: true } });
+      expect(incidents.map((i) => i.ruleId).sort()).toEqual([...rules].sort());
+      expect((await db.alert.findMany({ where: { scheduleId: s.id }, select: { ruleId: true } })).map((a) => a.ruleId)).toEqual([rules[0]]);
+      // Re-alert rounds: one per round for the channel, across the three incidents; none a minute later from another.
+      const at = (sec: number) => new Date(t0.getTime() + sec * 1000);
+      for (const [sec, expected] of [[30, 1], [60, 2], [90, 2], [120, 3], [150, 3]] as const) {
+        await realertIncidents(db, at(sec));
+        await sendDueAlerts(db, deps, at(sec));
+        expect(events().length, `at +${sec} s`).toBe(expected);
+        expect(await db.alert.count({ where: { scheduleId: s.id } }), `alert rows at +${sec} s`).toBe(expected);
+      }
+      // Each reminder names the schedule and the first alert's occurrence.
+      const bodies = requestsTo('/hook/ck').map((r) => JSON.parse(r.body) as { event: string; round: number; schedule: { id: string }; occurrence: { scheduled_for: string } });
+      expect(bodies.map((b) => [b.event, b.round, b.schedule.id, b.occurrence.scheduled_for])).toEqual([0, 1, 2].map((round) => ['failure', round, s.id, bodies[0].occurrence.scheduled_for]));
+      // The success: one `recovered`.
+      await reopenSession(db, { actor: admin, revisionId: wfRevision, session: 'ck-job1-s' });
+      const row = await db.schedule.findUniqueOrThrow({ where: { id: s.id } });
+      const now = new Date(Math.max(row.nextFireAt!.getTime(), at(150).getTime()) + 200);
+      expect((await fireOccurrence({ db, scheduleId: s.id, scheduledFor: row.nextFireAt!, now, limits: TEST_LIMITS })).kind).toBe('fired');
+      await sendDueAlerts(db, deps, now);
+      expect(events().map((e) => e.event)).toEqual(['failure', 'failure', 'failure', 'recovered']);
+      expect(await db.alert.count({ where: { scheduleId: s.id } })).toBe(4);
+      expect(await db.alertIncident.count({ where: { scheduleId: s.id, openKey: { not: null } } })).toBe(0);
+    } finally {
+      for (const id of rules) await deleteAlertRule({ db, actor: admin, revision: scheduler, ruleRef: id });
+    }
   });
 
   it('a channel answering 500 is retried with back-off, then flagged (scheduler page, health)', async () => {
