@@ -235,6 +235,9 @@ describe('§18.1 backfill_schedule', () => {
     const first = await backfillSchedule({ ...req, clientToken: 'retry-1' });
     const again = await backfillSchedule({ ...req, clientToken: 'retry-1', now: new Date() });
     expect(again.id).toBe(first.id);
+    // The same request written otherwise: the schedule by id, the bounds as text with an offset, the defaults spelled out.
+    const spelled = await backfillSchedule({ ...req, scheduleRef: s.id, from: req.from.toISOString().replace('Z', '+00:00'), to: to.toISOString(), reprocess: 'missing', maxConcurrency: 1, order: 'oldest_first', clientToken: 'retry-1', now: new Date() });
+    expect(spelled.id).toBe(first.id);
     expect(await w.db.backfill.count({ where: { scheduleId: s.id } })).toBe(1);
     expect(await refusal(backfillSchedule({ ...req, to: new Date(to.getTime() - MINUTE), clientToken: 'retry-1' }))).toEqual({ code: 'client_token_reused', path: 'client_token' });
     // Without a token, a repeat is a second backfill (it selects none: the first has them queued, decision 304).

@@ -154,18 +154,22 @@ export async function dryRunBackfill(opts: BackfillScheduleOptions): Promise<Bac
  */
 export async function backfillSchedule(opts: BackfillScheduleOptions): Promise<Backfill> {
   const { db, actor, revision, now } = opts;
-  const bound = (b: BackfillBound) => (b instanceof Date ? b.toISOString() : b);
-  const token = opts.clientToken
-    ? {
-        key: `backfill_schedule:${revision.id}:${actor.type}:${actor.id}:${opts.clientToken}`,
-        requestHash: requestHash({ schedule: opts.scheduleRef, from: bound(opts.from), to: bound(opts.to), reprocess: opts.reprocess, max_concurrency: opts.maxConcurrency, order: opts.order }),
-      }
-    : null;
+  const key = `backfill_schedule:${revision.id}:${actor.type}:${actor.id}:${opts.clientToken}`;
+  /**
+   * The request as the backfill reads it: the schedule's id, the bounds as instants, the defaults
+   * filled in — a retry naming the schedule by alias or id, or the same instants in another form, is
+   * the same request.
+   */
+  const hashOf = async (tx: Tx | Db): Promise<string> => {
+    const row = await getScheduleRow(tx as Tx, revision.id, opts.scheduleRef);
+    const at = (b: BackfillBound, path: 'from' | 'to') => resolveBackfillBound(b, row.timezone, path).toISOString();
+    return requestHash({ schedule: row.id, from: at(opts.from, 'from'), to: at(opts.to, 'to'), reprocess: opts.reprocess ?? 'missing', max_concurrency: opts.maxConcurrency ?? 1, order: opts.order ?? 'oldest_first' });
+  };
   /** The first backfill's id for this token, or null when the token is new (or expired). */
   const replay = async (tx: Tx | Db): Promise<string | null> => {
-    const seen = token ? await findClientToken(tx as Tx, token.key, now) : null;
+    const seen = opts.clientToken ? await findClientToken(tx as Tx, key, now) : null;
     if (!seen) return null;
-    if (seen.requestHash !== token!.requestHash) {
+    if (seen.requestHash !== (await hashOf(tx))) {
       throw new DomainError('client_token_reused', `client_token "${opts.clientToken}" was already used for a backfill with another request; send a new token for a new backfill`, { path: 'client_token' });
     }
     return (seen.response as { backfill_id: string }).backfill_id;
@@ -178,11 +182,11 @@ export async function backfillSchedule(opts: BackfillScheduleOptions): Promise<B
       const first = await replay(tx);
       if (first) return first;
       const made = await storeBackfill(tx, opts);
-      if (token) await rememberClientToken(tx, { ...token, response: { backfill_id: made }, now, ttlMs: SCHEDULE_CLIENT_TOKEN_TTL_MS });
+      if (opts.clientToken) await rememberClientToken(tx, { key, requestHash: await hashOf(tx), response: { backfill_id: made }, now, ttlMs: SCHEDULE_CLIENT_TOKEN_TTL_MS });
       return made;
     });
   } catch (e) {
-    const twin = isUniqueViolation(e) && token ? await replay(db) : null;
+    const twin = isUniqueViolation(e) && opts.clientToken ? await replay(db) : null;
     if (!twin) throw e;
     id = twin;
   }
