@@ -66,11 +66,12 @@ export function AlertChannelsSection({ orgRef, channels, uses }: { orgRef: strin
                 {c.last_status === undefined ? (
                   <span className="muted">never</span>
                 ) : (
-                  <>
+                  // One element: on a phone the cell is a labelled line (a flex row), whose parts must not sit side by side.
+                  <div>
                     <span className={c.last_status === 'ok' ? 'badge badge-ok' : 'badge badge-error'}>{c.last_status === 'ok' ? 'delivered' : 'failing'}</span>{' '}
                     {c.last_sent_at ? <LocalTime instant={c.last_sent_at} /> : null}
                     {c.last_answer ? <div className="small muted">{c.last_answer.message}</div> : null}
-                  </>
+                  </div>
                 )}
               </td>
               <td>
