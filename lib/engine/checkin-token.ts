@@ -77,12 +77,24 @@ export function checkinUrls(publicUrl: string, serverKey: Buffer): CheckinUrls {
 const CHECKIN_URL_TOKEN = /\/api\/v1\/checkins\/[A-Za-z0-9_-]{43}(?![A-Za-z0-9_-])/g;
 
 /**
- * `value` (JSON) with every check-in token in its strings masked (`…/api/v1/checkins/••••`): what a
- * dead letter keeps of a request that carried `<scheduler.checkin-url>` (SPEC §13.4, §16.1; decision
- * 361). A token is the credential of its attempt's outcome; the record shows where, never which. Pure.
+ * `value` (JSON) with every check-in token in its strings masked: each check-in URL's token
+ * (`…/api/v1/checkins/••••`), and every occurrence of the `tokens` given (an attempt's own token,
+ * `attemptToken`) however it is written around — alone, in a URL-encoded or slash-escaped URL — since
+ * a token's base64url characters survive those encodings unchanged. What runs, dead letters and
+ * check-in messages keep of a request or an answer that carried one (SPEC §13.4, §16.1; decision 361):
+ * a token is the credential of its attempt's outcome; the record shows where, never which. Pure.
  */
-export function maskCheckinTokens<T>(value: T): T {
+export function maskCheckinTokens<T>(value: T, tokens: readonly string[] = []): T {
   const text = JSON.stringify(value);
-  if (text === undefined || !text.includes(CHECKIN_PATH)) return value;
-  return JSON.parse(text.replace(CHECKIN_URL_TOKEN, CHECKIN_PATH + MASKED_CHECKIN_TOKEN)) as T;
+  if (text === undefined) return value;
+  let masked = text.includes(CHECKIN_PATH) ? text.replace(CHECKIN_URL_TOKEN, CHECKIN_PATH + MASKED_CHECKIN_TOKEN) : text;
+  for (const token of tokens) if (masked.includes(token)) masked = masked.replaceAll(token, MASKED_CHECKIN_TOKEN);
+  return masked === text ? value : (JSON.parse(masked) as T);
+}
+
+/** The check-in token of run `runId`'s attempt (what `maskCheckinTokens` must find), or none when the engine mints no check-in URLs. */
+export function attemptToken(checkins: CheckinUrls | null, runId: string): string[] {
+  if (!checkins) return [];
+  const url = checkins.url(runId);
+  return [url.slice(url.lastIndexOf('/') + 1)];
 }

@@ -25,6 +25,7 @@ import {
 import { OPEN_OUTCOMES, type RunOutcomeState } from '../db/contract';
 import type { EngineDeps, ScheduleFact } from './deps';
 import { FIRE_TX } from './outcomes';
+import { attemptToken, maskCheckinTokens } from './checkin-token';
 
 /** What a check-in says (SPEC §16.1): `/start`; no suffix or exit code 0; `/fail` or a non-zero exit code. */
 export type CheckinKind = { kind: 'start' } | { kind: 'succeeded'; exitCode: number | null } | { kind: 'failed'; exitCode: number | null };
@@ -97,7 +98,9 @@ export type CheckinAnswer = { outcome: RunOutcomeState | 'pending' } | null;
  * when no run or in-flight attempt has that id (expired, swept, never made: the caller answers 404).
  * The first terminal check-in wins; a later one (or one after `timed_out`) changes nothing.
  */
-export async function recordCheckIn(db: Db, deps: EngineDeps, opts: { runId: string; checkin: CheckinKind; message: string | null; now: Date }): Promise<CheckinAnswer> {
+export async function recordCheckIn(db: Db, deps: EngineDeps, given: { runId: string; checkin: CheckinKind; message: string | null; now: Date }): Promise<CheckinAnswer> {
+  // Decision 361: a message quoting the attempt's own check-in URL or token keeps no usable token.
+  const opts = { ...given, message: maskCheckinTokens(given.message, attemptToken(deps.checkins, given.runId)) };
   const once = () =>
     inTransaction(db, async (tx): Promise<CheckinAnswer | typeof RECORDED_MEANWHILE> => {
       // Lock order schedule → run, as the deadline's sweep takes them (no deadlock between the two).

@@ -25,7 +25,7 @@ import { driverOf, type DriverOutcome, type FireTrigger } from '../targets';
 import type { ExhaustedReason } from './contract';
 import type { EngineDeps, ScheduleFact } from './deps';
 import { deleteCompleted } from './finish';
-import { maskCheckinTokens } from './checkin-token';
+import { attemptToken, maskCheckinTokens } from './checkin-token';
 import { outcomeAtRecord, type OutcomeColumns } from './completion';
 import { afterFailedAttempt, retryPolicyOf } from './retry-policy';
 
@@ -161,7 +161,7 @@ export async function settleAttempts(
   claimed: FiringSchedule[] = [],
 ): Promise<{ consequences: Consequence[]; completed: Set<string>; deleted: Set<string>; after: (scheduleId: string) => AfterAttempt }> {
   // SPEC §16.1: a result echoing the check-in URL is kept, dead-lettered and alerted without its token (decision 361).
-  attempts = attempts.map((a) => ({ ...a, outcome: { ...a.outcome, result: maskCheckinTokens(a.outcome.result) } }));
+  attempts = attempts.map((a) => ({ ...a, outcome: { ...a.outcome, result: maskCheckinTokens(a.outcome.result, attemptToken(deps.checkins, a.outcome.runId)) } }));
   const schedules = new Map<string, FiringSchedule>([...claimed, ...attempts.map((a) => a.schedule)].map((s) => [s.id, s]));
   const consequences = attempts.map((a) => consequenceOf(a, now));
   await recordRuns(tx, attempts, consequences.map((c) => c.extras), now);

@@ -213,6 +213,18 @@ describe('§16.1 the check-in endpoint', () => {
     // 1024 bytes of two-byte characters: 512 of them.
     expect((await runOf(s.id)).outcome_message).toBe('é'.repeat(512));
   });
+
+  it('a message quoting the attempt\'s own check-in URL or token keeps no usable token (decision 361)', async () => {
+    const at = nextMinute();
+    const s = await webhook(at);
+    await tickAt(at);
+    const url = checkinUrlOf(s.id, at);
+    const token = url.split('/').pop()!;
+    expect((await post(`${url}/fail`, `rerun with ${url}/0 or token ${token}`)).status).toBe(200);
+    const run = await runOf(s.id);
+    expect(run.outcome).toBe('failed');
+    expect(run.outcome_message).toBe(`rerun with ${url.replace(token, '••••')}/0 or token ••••`);
+  });
 });
 
 describe('§13.4 context attributes', () => {

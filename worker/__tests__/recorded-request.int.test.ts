@@ -41,7 +41,12 @@ beforeAll(async () => {
   receiver = await startReceiver((req) => {
     if (failOnce.delete(req.path)) return { status: 500, body: 'down' };
     // A receiver that echoes its request (the body and the check-in header) in its answer.
-    if (req.path.startsWith('/recorded/echo')) return { status: req.path.endsWith('/fail') ? 500 : 200, body: `${req.body} ${req.headers['scheduler-checkin-url']}` };
+    if (req.path.startsWith('/recorded/echo')) {
+      const url = req.headers['scheduler-checkin-url'];
+      // The URL as sent, URL-encoded, with escaped slashes (PHP's JSON), and the token alone.
+      const echo = [req.body, url, encodeURIComponent(url), url.replaceAll('/', '\\/'), `token=${url.split('/').pop()}`].join(' ');
+      return { status: req.path.endsWith('/fail') ? 500 : 200, body: echo };
+    }
     return { status: 200, body: 'ok' };
   });
   const served = await serveCheckins(w.db, () => clock.at);
@@ -156,8 +161,10 @@ describe('§13.4 the run records the request as sent, substituted; never a usabl
       expect(sent[0].headers['scheduler-checkin-url']).toContain(token);
       const [run] = await runsOf(s.id);
       const excerpt = (run.result as { response_excerpt?: string }).response_excerpt ?? '';
-      // The excerpt is kept (masked), so the test sees what the receiver answered.
+      // The excerpt is kept (masked), so the test sees what the receiver answered: every form of the token masked.
       expect(excerpt).toContain(`${web.url}/api/v1/checkins/••••`);
+      expect(excerpt).toContain(encodeURIComponent(`${web.url}/api/v1/checkins/`) + '••••');
+      expect(excerpt).toContain('token=••••');
       expect(JSON.stringify(run)).not.toContain(token);
       expect(JSON.stringify(toRun(run))).not.toContain(token);
       if (path.endsWith('/fail')) {
