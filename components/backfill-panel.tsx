@@ -64,14 +64,17 @@ export function BackfillPanel({ scheduleId, timezone, backfills, canWrite, canBa
     return { from: localInput(new Date(now.getTime() - 86_400_000), timezone), to: localInput(now, timezone), timezone, reprocess: 'missing', maxConcurrency: 1, order: 'oldest_first' };
   });
   const [preview, setPreview] = useState<BackfillDryRun | null>(null);
-  // Preview is disabled while the dry run runs (focus falls to the page): Start takes it.
-  const startRef = useRef<HTMLButtonElement>(null);
-  useEffect(() => {
-    if (preview && preview.total > 0) startRef.current?.focus();
-  }, [preview]);
   const [error, setError] = useState<string | null>(null);
   const [notice, setNotice] = useState<string | null>(null);
   const [pending, startTransition] = useTransition();
+  // Preview is disabled while the dry run runs (focus falls to the page): once it is answered and
+  // the buttons are enabled again, Start takes it — or the preview itself when there is nothing to start.
+  const startRef = useRef<HTMLButtonElement>(null);
+  const previewRef = useRef<HTMLDivElement>(null);
+  useEffect(() => {
+    if (!preview || pending) return;
+    (preview.total > 0 ? startRef.current : previewRef.current)?.focus();
+  }, [preview, pending]);
 
   const change = (patch: Partial<BackfillRange>) => {
     setRange((r) => ({ ...r, ...patch }));
@@ -165,7 +168,7 @@ export function BackfillPanel({ scheduleId, timezone, backfills, canWrite, canBa
             </p>
           ) : null}
           {preview ? (
-            <div className="backfill-preview" data-testid="backfill-preview" role="status">
+            <div ref={previewRef} tabIndex={-1} className="backfill-preview" data-testid="backfill-preview" role="status">
               <p>
                 <strong data-testid="backfill-count">{preview.total.toLocaleString('en-US')}</strong> occurrence{preview.total === 1 ? '' : 's'} will fire
                 {preview.total > preview.first.length ? `; the first ${preview.first.length}:` : preview.total ? ':' : '.'}

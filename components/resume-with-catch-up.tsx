@@ -26,11 +26,12 @@ export function ResumeWithCatchUp({ scheduleId, version, pausedAt, timezone, res
   const [preview, setPreview] = useState<ResumeDryRun | null>(null);
   const [error, setError] = useState<string | null>(null);
   const [message, setMessage] = useState<string | null>(null);
-  // The first button is disabled while the dry run runs (focus falls to the page): Confirm takes it.
+  // The first button is disabled while the dry run runs (focus falls to the page): once it is
+  // answered and the buttons are enabled again, Confirm takes it.
   const confirmRef = useRef<HTMLButtonElement>(null);
   useEffect(() => {
-    if (preview) confirmRef.current?.focus();
-  }, [preview]);
+    if (preview && !pending) confirmRef.current?.focus();
+  }, [preview, pending]);
   const ask = (dryRun: boolean) =>
     startTransition(async () => {
       setError(null);

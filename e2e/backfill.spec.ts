@@ -59,9 +59,12 @@ test('Backfill… from the schedule page: dry-run count and instants, progress t
     await panel.getByLabel('From (after)').fill(toLocalTime(from, ZONE).slice(0, 16));
     await panel.getByLabel('To (up to)').fill(toLocalTime(to, ZONE).slice(0, 16));
     await panel.getByLabel('At most in flight').fill('2');
-    await panel.getByRole('button', { name: 'Preview' }).click();
+    // From the keyboard: Enter on Preview, then focus is on Start (Preview is disabled meanwhile).
+    await panel.getByRole('button', { name: 'Preview' }).focus();
+    await page.keyboard.press('Enter');
     const preview = panel.getByTestId('backfill-preview');
     await expect(preview.getByTestId('backfill-count')).toHaveText('20');
+    await expect(panel.getByRole('button', { name: 'Start backfill of 20' })).toBeFocused();
     await expect(preview.getByRole('listitem')).toHaveCount(20);
     // Instants in the schedule's zone: the first is one minute after From.
     await expect(preview.getByRole('listitem').first()).toContainText(toLocalTime(new Date(from.getTime() + MINUTE), ZONE).slice(11, 16));
@@ -124,10 +127,12 @@ test('Backfill… from the schedule page: dry-run count and instants, progress t
     await page.waitForTimeout(Math.max(0, firstMissed + 1000 - Date.now()));
     const resume = page.getByRole('button', { name: 'Resume with catch-up…' });
     await whenHydrated(resume);
-    await resume.click();
+    await resume.focus();
+    await page.keyboard.press('Enter');
     // The dry run first: how many occurrences would be redone; nothing is enabled before Confirm.
     await expect(page.getByRole('status').filter({ hasText: /^This enables the schedule and backfills \d+ missed occurrences?, from / })).toBeVisible();
     expect((await getApiSchedule(request, rev, schedule.id)).enabled).toBe(false);
+    await expect(page.getByRole('button', { name: 'Confirm resume' })).toBeFocused();
     await page.getByRole('button', { name: 'Confirm resume' }).click();
     await expect(page.getByRole('status').filter({ hasText: /^Enabled; backfilling \d+ missed occurrences?\.$/ })).toBeVisible();
     await expect.poll(async () => (await getApiSchedule(request, rev, schedule.id)).enabled).toBe(true);
