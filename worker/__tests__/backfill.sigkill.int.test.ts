@@ -113,9 +113,11 @@ it('§18.1 500 backfill occurrences, max_concurrency 5, SIGKILL ×5: 500 runs, n
     for (const until = Date.now() + 90_000; Date.now() < until && state !== 'completed'; await sleep(100)) {
       state = (await db.backfill.findUniqueOrThrow({ where: { id: backfill.id } })).state;
     }
-    // One more own occurrence after the backfill completed, then stop.
-    const lastOwn = Math.floor(clock().getTime() / MINUTE) * MINUTE;
-    for (const until = Date.now() + 10_000; Date.now() < until; await sleep(100)) {
+    // Four more own occurrences after the backfill completed, then stop: however soon the backfill
+    // ended, the last worker's own up time holds at least two occurrences measured for lateness below
+    // (one minute of this clock is 6 s real; the earlier workers live 1–2.5 s real each).
+    const lastOwn = Math.floor(clock().getTime() / MINUTE) * MINUTE + 4 * MINUTE;
+    for (const until = Date.now() + 45_000; Date.now() < until; await sleep(100)) {
       if ((await db.run.count({ where: { scheduleId, trigger: 'schedule', scheduledFor: new Date(lastOwn) } })) > 0) break;
     }
     last.kill('SIGTERM');
