@@ -12,7 +12,7 @@ import { driverOf, NO_ALLOWED_HOSTS, type DeliveryDeps } from '../targets';
 import { deliverInTransaction } from './attempt';
 import type { EngineDeps } from './deps';
 import { createDeliveryDeps, deliverAndRecord, inFlightAttemptOf, inFlightRow, type InFlightAttempt } from './in-flight';
-import { recordRuns } from './settle';
+import { recordRuns, withMaskedResult } from './settle';
 
 /** A manual fire begun in a transaction: its run id, and the attempt to deliver after commit (after-commit targets). */
 export interface StartedManualFire {
@@ -46,7 +46,8 @@ export async function startManualFire(
   }
   if (driverOf(schedule.invocationTargetType)?.mode !== 'after-commit') {
     const attempt = { schedule, trigger: 'manual' as const, scheduledFor, attempt: 1 };
-    const [outcome] = await deliverInTransaction(tx, deps, [attempt], now, opts.limits);
+    const [delivered] = await deliverInTransaction(tx, deps, [attempt], now, opts.limits);
+    const outcome = withMaskedResult(deps, delivered);
     await recordRuns(tx, [{ ...attempt, outcome }], [{ deadLetterId }], now);
     return { runId: outcome.runId, status: outcome.status, inFlight: null };
   }

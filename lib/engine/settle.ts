@@ -89,6 +89,15 @@ export interface AfterAttempt {
 }
 
 /**
+ * `outcome` with its result as a run, dead letter or alert may keep it: every check-in token in it
+ * masked — the attempt's own in any form (`attemptToken`), any check-in URL's (SPEC §16.1, decision
+ * 361). What `recordRuns` is given for a delivered attempt.
+ */
+export function withMaskedResult<O extends { runId: string; result: DriverOutcome['result'] }>(deps: Pick<EngineDeps, 'checkins'>, outcome: O): O {
+  return { ...outcome, result: maskCheckinTokens(outcome.result, attemptToken(deps.checkins, outcome.runId)) };
+}
+
+/**
  * Insert one run per attempt, with its retry fields, at instant `now` (the runs' `created_at`).
  * Exactly once (SPEC §8): UNIQUE (schedule_id, scheduled_for, trigger, attempt) refuses a second run for
  * the same attempt; the caller's transaction then rolls back the executions created for it.
@@ -104,8 +113,8 @@ export async function recordRuns(tx: Tx, attempts: Pick<SettledAttempt, 'schedul
       trigger: a.trigger,
       attempt: a.attempt,
       status: a.outcome.status,
-      // SPEC §16.1: an answer that echoes the attempt's check-in URL (a response excerpt) keeps no usable token (decision 361).
-      result: maskCheckinTokens(a.outcome.result),
+      // Masked by the caller (`withMaskedResult`): no usable check-in token (decision 361).
+      result: a.outcome.result,
       executionId: a.outcome.executionId,
       nextAttemptAt: extras[i]?.nextAttemptAt ?? null,
       exhausted: extras[i]?.exhausted ?? null,
@@ -161,7 +170,7 @@ export async function settleAttempts(
   claimed: FiringSchedule[] = [],
 ): Promise<{ consequences: Consequence[]; completed: Set<string>; deleted: Set<string>; after: (scheduleId: string) => AfterAttempt }> {
   // SPEC §16.1: a result echoing the check-in URL is kept, dead-lettered and alerted without its token (decision 361).
-  attempts = attempts.map((a) => ({ ...a, outcome: { ...a.outcome, result: maskCheckinTokens(a.outcome.result, attemptToken(deps.checkins, a.outcome.runId)) } }));
+  attempts = attempts.map((a) => ({ ...a, outcome: withMaskedResult(deps, a.outcome) }));
   const schedules = new Map<string, FiringSchedule>([...claimed, ...attempts.map((a) => a.schedule)].map((s) => [s.id, s]));
   const consequences = attempts.map((a) => consequenceOf(a, now));
   await recordRuns(tx, attempts, consequences.map((c) => c.extras), now);
