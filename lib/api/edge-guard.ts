@@ -119,8 +119,11 @@ function refusal(code: ErrorCode, message: string): Refusal {
  */
 export const EVENTBRIDGE_PATH = /^\/(schedules|schedule-groups|tags)(\/|$)/;
 
-/** Paths whose bodies are API requests (JSON or form posts of our own routes), limited to 1 MiB. */
-function isApiPath(path: string): boolean {
+/**
+ * Paths of API requests (JSON or form posts of our own routes): their bodies are limited to 1 MiB,
+ * and scripts/web-server.ts writes their access lines at `info`.
+ */
+export function isApiPath(path: string): boolean {
   return path.startsWith('/api/') || path === '/api' || path.startsWith('/auth/') || EVENTBRIDGE_PATH.test(path);
 }
 
