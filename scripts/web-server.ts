@@ -11,7 +11,8 @@
  * the request context (lib/log `withRequestContext`), so every log line written for the request carries
  * `requestId`. Every API request (`/api/…`, `/auth/…`, `/metrics`, the EventBridge-compatible paths) gets one
  * access line at `info` when its answer ends: method, path WITHOUT the query string (it may hold
- * tokens), status, durationMs, requestId — never a header or a body. Pages and Next.js's static files
+ * tokens) and with a check-in or invitation token masked, status, durationMs, requestId — never a
+ * header or a body. Pages and Next.js's static files
  * get the same line at `debug`.
  *
  * Usage: `node --import tsx scripts/web-server.ts [--dev]` (PORT, HOSTNAME from the environment).
@@ -20,7 +21,7 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import type { TLSSocket } from 'node:tls';
 import path from 'node:path';
 import next from 'next';
-import { guardRequest, isApiPath, proxyMatcher } from '../lib/api/edge-guard';
+import { guardRequest, isApiPath, loggablePath, proxyMatcher } from '../lib/api/edge-guard';
 import { loadConfig } from '../lib/config';
 import { configureLog, log, logger, requestIdOf, withRequestContext } from '../lib/log';
 
@@ -55,16 +56,10 @@ function drain(req: IncomingMessage): void {
   req.resume();
 }
 
-/** The path of a request target, without its query string or fragment (never logged: it may hold tokens). */
-function pathOf(url: string): string {
-  const end = url.search(/[?#]/);
-  return end === -1 ? url : url.slice(0, end);
-}
-
 /** One access line when the answer to `req` ends (or the connection closes first): no headers, no body, no query string. */
 function logAccess(req: IncomingMessage, res: ServerResponse, requestId: string): void {
   const started = performance.now();
-  const p = pathOf(req.url ?? '/');
+  const p = loggablePath(req.url ?? '/');
   let done = false;
   const write = () => {
     if (done) return;

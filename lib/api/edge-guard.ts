@@ -165,3 +165,17 @@ export function guardRequest(req: EdgeRequest, isTrusted: (address: string) => b
   }
   return { forwarding };
 }
+
+/** Path segments that are credentials: a check-in token (SPEC §16.1) and an invitation token. */
+const TOKEN_IN_PATH = /^(\/api\/v1\/checkins\/|\/invite\/)[^/]+/;
+
+/**
+ * The path of a request target as an access log line may show it: without the query string or
+ * fragment (they may hold tokens), and with a token that IS a path segment masked as `••••` (the mask
+ * of a recorded check-in URL, decision 361): `/api/v1/checkins/<token>/fail` → `/api/v1/checkins/••••/fail`.
+ */
+export function loggablePath(url: string): string {
+  const end = url.search(/[?#]/);
+  const p = end === -1 ? url : url.slice(0, end);
+  return p.replace(TOKEN_IN_PATH, '$1••••');
+}
