@@ -64,9 +64,10 @@ function logAccess(req: IncomingMessage, res: ServerResponse, requestId: string)
   const write = () => {
     if (done) return;
     done = true;
-    const fields = { method: req.method ?? 'GET', path: p, status: res.statusCode, durationMs: Math.round(performance.now() - started), requestId, ...(res.writableFinished ? {} : { aborted: true }) };
-    // API requests (lib/api/edge-guard.ts isApiPath: /api, /auth, the EventBridge paths) and /metrics at info; pages and static files at debug.
-    log(isApiPath(p) || p === '/metrics' ? 'info' : 'debug', 'request', fields);
+    const fields = { method: req.method ?? 'GET', path: p, status: res.statusCode, durationMs: Math.round(performance.now() - started), ...(res.writableFinished ? {} : { aborted: true }) };
+    // API requests (lib/api/edge-guard.ts isApiPath: /api, /auth, the EventBridge paths) and /metrics at
+    // info; pages and static files at debug. In the request's context: the line carries its requestId.
+    withRequestContext({ requestId }, () => log(isApiPath(p) || p === '/metrics' ? 'info' : 'debug', 'request', fields));
   };
   res.once('finish', write);
   res.once('close', write);
