@@ -75,19 +75,23 @@ export async function healthReport(now: Date, client: Runtime['db'] | (() => Run
 
 const UNREACHABLE = 'the database is unreachable';
 
-/** The database opened and the workers' liveness read from it, or `ok: false` when it is unreachable (logged). */
-type DatabaseProbe = { ok: true; db: Runtime['db']; liveness: WorkerLiveness } | { ok: false };
+/**
+ * The database opened and the workers' liveness read from it, or `ok: false` when that failed (logged);
+ * `db` is then the client when it opened (the read failed: unreachable, or not migrated).
+ */
+type DatabaseProbe = { ok: true; db: Runtime['db']; liveness: WorkerLiveness } | { ok: false; db?: Runtime['db'] };
 
 async function probeDatabase(now: Date, client: Runtime['db'] | (() => Runtime['db'])): Promise<DatabaseProbe> {
+  let db: Runtime['db'] | undefined;
   try {
     // Opening the client is part of the check: a SQLite file whose folder cannot be written (no WAL
     // files) fails here, and the next call opens it again (lib/db keeps no client that failed to open).
-    const db = typeof client === 'function' ? client() : client;
+    db = typeof client === 'function' ? client() : client;
     // Reading the heartbeats is the reachability check: it answers only from a reachable, migrated database.
     return { ok: true, db, liveness: await workerLiveness(db, now) };
   } catch (e) {
     logger.error('health: database unreachable', { error: toError(e).message });
-    return { ok: false };
+    return { ok: false, db };
   }
 }
 
@@ -134,7 +138,8 @@ export type ReadinessCheckName = 'database' | 'migrations' | 'worker';
  * - `migrations`: every migration committed for the dialect (prisma/migrations, or
  *   prisma/postgresql/migrations) applied, none pending or failed (lib/db migrationStatus);
  * - `worker`: a worker heartbeat fresh, as `/api/health` counts it (within 3 × the worker's interval).
- * With the database unreachable, the other two cannot be read and fail too.
+ * With the database unreachable, the other two cannot be read and fail too; a database that answers
+ * without the product's tables (never migrated) fails `migrations` (every migration pending) and `worker`.
  */
 export interface ReadinessReport {
   status: 'ready' | 'not_ready';
@@ -154,7 +159,12 @@ export async function readinessReport(
 ): Promise<ReadinessReport> {
   const probe = await probeDatabase(now, client);
   let checks: ReadinessReport['checks'];
-  if (!probe.ok) {
+  // The heartbeats could not be read, but the database may answer without the product's tables (a new
+  // database before its first migration): then it is the migrations that fail, not the database.
+  const unmigrated = !probe.ok && probe.db ? await migrationsCheck(probe.db, opts.migrationsDir, false) : null;
+  if (!probe.ok && unmigrated && unmigrated.status === 'failing' && unmigrated.reason !== UNREADABLE_MIGRATIONS) {
+    checks = { database: { status: 'ok' }, migrations: unmigrated, worker: { status: 'failing', reason: 'not checked: the database is not migrated' } };
+  } else if (!probe.ok) {
     const unread = { status: 'failing', reason: 'not checked: the database is unreachable' } as const;
     checks = { database: { status: 'failing', reason: UNREACHABLE }, migrations: unread, worker: unread };
   } else {
@@ -170,7 +180,10 @@ export async function readinessReport(
   return { status: 'not_ready', checks, failing, reason: failing.map((k) => `${k}: ${checks[k].reason}`).join('; ') };
 }
 
-async function migrationsCheck(db: Runtime['db'], dir: string | undefined): Promise<ReadinessCheck> {
+const UNREADABLE_MIGRATIONS = 'the applied migrations could not be read; see the log';
+
+/** The `migrations` check; a failure to read them is logged unless `logFailure` is false. */
+async function migrationsCheck(db: Runtime['db'], dir: string | undefined, logFailure = true): Promise<ReadinessCheck> {
   try {
     const { pending, failed } = await migrationStatus(db, dir);
     const reasons: string[] = [];
@@ -178,8 +191,8 @@ async function migrationsCheck(db: Runtime['db'], dir: string | undefined): Prom
     if (pending.length > 0) reasons.push(`${pending.length} pending (${pending.join(', ')}): run the migrations (npm run db:migrate)`);
     return reasons.length === 0 ? { status: 'ok' } : { status: 'failing', reason: reasons.join('; ') };
   } catch (e) {
-    logger.error('health: reading the applied migrations failed', { error: toError(e).message });
-    return { status: 'failing', reason: 'the applied migrations could not be read; see the log' };
+    if (logFailure) logger.error('health: reading the applied migrations failed', { error: toError(e).message });
+    return { status: 'failing', reason: UNREADABLE_MIGRATIONS };
   }
 }
 

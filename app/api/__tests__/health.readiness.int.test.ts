@@ -9,6 +9,7 @@
  *   database has): 503 naming `migrations` and the migration;
  * - a failed migration (SQLite: a `_prisma_migrations` row never finished) or a changed one
  *   (PostgreSQL: `_migrations` checksum differs): 503 naming `migrations`;
+ * - a database that answers but was never migrated: 503 naming migrations (every one pending) and worker;
  * - an unreachable database: 503 naming all three; liveness still 200 and reads no database.
  */
 import { cpSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
@@ -18,7 +19,10 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { probeResponse, readinessReport } from '../../../lib/api';
 import { POSTGRES_MIGRATIONS_DIR, SQLITE_MIGRATIONS_DIR } from '../../../lib/db/migrate';
 import { recordHeartbeat } from '../../../lib/schedules';
-import { createTestDb, testDialect, type TestDb } from '../../../lib/testing/test-db';
+import { loadConfig } from '../../../lib/config';
+import { createDb } from '../../../lib/db';
+import { createTestDb, dropTestDatabase, testDialect, type TestDb } from '../../../lib/testing/test-db';
+import pg from 'pg';
 
 type Route = { GET: () => Response | Promise<Response> };
 
@@ -138,6 +142,33 @@ describe(`readiness (${testDialect()})`, () => {
       expect(report.checks.migrations.reason).toBe(`1 failed or changed after it was applied (${failed}): see docs/ops.md "Changing the schema"`);
     } finally {
       if (t.dialect === 'sqlite') await t.db.$executeRawUnsafe(`DELETE FROM _prisma_migrations WHERE id = 'half-done-row'`);
+    }
+  });
+
+  it('a database that answers but was never migrated: 503 naming migrations (all pending) and worker, not the database', async () => {
+    let url = `file:${path.join(dir, 'empty.db')}`;
+    const admin = loadConfig().testPostgresUrl;
+    const name = `scheduler_test_empty_${Date.now()}`;
+    if (t.dialect === 'postgresql') {
+      const c = new pg.Client({ connectionString: admin });
+      await c.connect();
+      await c.query(`CREATE DATABASE "${name}"`);
+      await c.end();
+      const u = new URL(admin);
+      u.pathname = `/${name}`;
+      url = u.toString();
+    }
+    const empty = createDb(url);
+    try {
+      const total = readdirSync(committedDir()).filter((n) => /^\d{4}_/.test(n)).length;
+      const report = await readinessReport(new Date(), empty);
+      expect(report.failing).toEqual(['migrations', 'worker']);
+      expect(report.checks.database).toEqual({ status: 'ok' });
+      expect(report.checks.migrations.reason).toMatch(new RegExp(`^${total} pending \\(0001_init, .*${lastMigration}\\): run the migrations \\(npm run db:migrate\\)$`));
+      expect(report.checks.worker).toEqual({ status: 'failing', reason: 'not checked: the database is not migrated' });
+    } finally {
+      await empty.$disconnect();
+      if (t.dialect === 'postgresql') await dropTestDatabase(admin, name);
     }
   });
 
