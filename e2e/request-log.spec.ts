@@ -3,7 +3,7 @@
  * build) and, for the main server, `npm start`'s real worker (docs/ops.md "Health probes", "Logs"):
  * - `/api/health/live` and `/api/health/ready` answer JSON without a session; with the worker running
  *   the main server is ready;
- * - a web server on its own port (E2E_PORT + 5) whose database cannot be opened: live still 200,
+ * - a web server on its own port (E2E_PORT + 5) whose database is unreachable: live still 200,
  *   ready 503 naming the database; every answer carries `X-Request-Id` (the client's sane one echoed,
  *   a new UUID otherwise); stdout has one access line per API request with the same id, the path
  *   without its query string (a check-in token in the path masked), and nothing of the query or the
@@ -13,8 +13,7 @@
  */
 import { expect, request as newRequest, test } from '@playwright/test';
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import os from 'node:os';
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { E2E_PORT, SERVER_LOG } from './api';
@@ -67,13 +66,12 @@ test.describe('a web server alone, its database unreachable', () => {
   let child: ChildProcess;
   let stdout = '';
   let stderr = '';
-  const dir = mkdtempSync(path.join(os.tmpdir(), 'scheduler-request-log-'));
 
   test.beforeAll(async () => {
     child = spawn(process.execPath, ['--import', 'tsx', 'scripts/web-server.ts'], {
       cwd: ROOT,
-      // A SQLite file in a folder that does not exist: the database cannot be opened.
-      env: { ...process.env, PORT: String(PORT), HOSTNAME: '127.0.0.1', DATABASE_URL: `file:${path.join(dir, 'missing', 'scheduler.db')}`, LOG_LEVEL: 'info' },
+      // A PostgreSQL server that is not there (nothing listens on loopback port 1): unreachable.
+      env: { ...process.env, PORT: String(PORT), HOSTNAME: '127.0.0.1', DATABASE_URL: 'postgresql://scheduler:scheduler@127.0.0.1:1/scheduler', LOG_LEVEL: 'info' },
       stdio: ['ignore', 'pipe', 'pipe'],
       detached: true,
     });
@@ -87,7 +85,6 @@ test.describe('a web server alone, its database unreachable', () => {
       process.kill(-child.pid!, 'SIGTERM');
       await exited;
     }
-    rmSync(dir, { recursive: true, force: true });
   });
 
   test('X-Request-Id echoed or generated; one access line per API request with that id and no query string; the error line carries it', async () => {
