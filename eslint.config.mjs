@@ -12,7 +12,7 @@ const CODE = ['**/*.ts', '**/*.tsx', '**/*.mjs'];
 const TESTS = ['**/__tests__/**'];
 
 /** Every project folder the table speaks of (the element an import lands in). */
-const LIB = ['cron', 'config', 'errors', 'ids', 'db', 'auth', 'workflows', 'targets', 'engine', 'schedules', 'api', 'testing'].map((f) => `lib/${f}`);
+const LIB = ['cron', 'config', 'errors', 'ids', 'log', 'db', 'auth', 'workflows', 'targets', 'engine', 'schedules', 'api', 'testing'].map((f) => `lib/${f}`);
 const TOP = ['app', 'components', 'worker', 'cli', 'prisma', 'e2e', 'bench', 'scripts'];
 const FOLDERS = [...LIB, ...TOP];
 
@@ -31,6 +31,8 @@ const LAYERS = {
   'lib/config': [],
   'lib/errors': [],
   'lib/ids': [],
+  // The structured log (one line format for web and worker): node built-ins only.
+  'lib/log': [],
   'lib/db': ['lib/config', 'lib/errors'],
   'lib/auth': ['lib/db', 'lib/errors', 'lib/config', 'lib/ids'],
   'lib/workflows': ['lib/auth', 'lib/db', 'lib/errors', 'lib/ids', 'lib/config'],
@@ -41,13 +43,13 @@ const LAYERS = {
   'lib/engine': ['lib/cron', 'lib/targets', 'lib/db', 'lib/errors', 'lib/config', 'lib/ids'],
   'lib/schedules': ['lib/cron', 'lib/engine', 'lib/targets', 'lib/workflows', 'lib/auth', 'lib/db', 'lib/errors', 'lib/config', 'lib/ids'],
   // lib/api/eventbridge/ is part of lib/api. lib/db only through the doors below (DOORS).
-  'lib/api': ['lib/schedules', 'lib/workflows', 'lib/auth', 'lib/errors', 'lib/config', 'lib/ids', 'lib/cron'],
+  'lib/api': ['lib/schedules', 'lib/workflows', 'lib/auth', 'lib/errors', 'lib/config', 'lib/ids', 'lib/cron', 'lib/log'],
   'lib/testing': [...ANY_LIB, 'lib/db/migrate.ts', 'prisma'],
-  app: ['lib/api', 'lib/schedules', 'lib/workflows', 'lib/auth', 'lib/errors', 'lib/cron', 'components'],
+  app: ['lib/api', 'lib/schedules', 'lib/workflows', 'lib/auth', 'lib/errors', 'lib/cron', 'lib/log', 'components'],
   // The pure folders (cron, errors, ids) run in the browser too.
   components: ['lib/cron', 'lib/errors', 'lib/ids', ...CONTRACTS],
   // lib/db to connect and close only (NO_DB_QUERIES below keeps it to those names).
-  worker: ['lib/schedules', 'lib/engine', 'lib/config', 'lib/errors', 'lib/db'],
+  worker: ['lib/schedules', 'lib/engine', 'lib/config', 'lib/errors', 'lib/db', 'lib/log'],
   cli: [...CONTRACTS, 'lib/cron', 'lib/errors', 'lib/ids'],
   prisma: ANY_LIB,
   // The contracts' schemas and the time engine serve as oracles; everything else is a public surface.
@@ -60,6 +62,8 @@ const LAYERS = {
 const DOORS = {
   // The web process's edge: the one module of lib/api that connects (runtime()).
   'lib/api/runtime.ts': ['lib/db'],
+  // Readiness reads which migrations the database has applied (lib/db's migrationStatus; no write).
+  'lib/api/health.ts': ['lib/db'],
   // The EventBridge facade's own table (schedule groups, SPEC §14): its verbs query and write it.
   'lib/api/eventbridge/groups/**': ['lib/db'],
   // The worker's edge layers the facades it serves on the fire engine (their facts, passed in).

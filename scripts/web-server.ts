@@ -6,20 +6,32 @@
  * HSTS on answers to https requests. `npm start`, `npm run web` and `npm run dev` run this file
  * (scripts/start.ts); `next start` alone would believe any client's `X-Forwarded-*` headers.
  *
+ * Each request gets an id (a sane incoming `X-Request-Id`, else a new UUID: lib/log `requestIdOf`),
+ * answered as `X-Request-Id`, passed on to Next.js in the request's `X-Request-Id` header and kept as
+ * the request context (lib/log `withRequestContext`), so every log line written for the request carries
+ * `requestId`. Every API request (`/api/…`, `/auth/…`, `/metrics`, the EventBridge-compatible paths) gets one
+ * access line at `info` when its answer ends: method, path WITHOUT the query string (it may hold
+ * tokens) and with a check-in or invitation token masked, status, durationMs, requestId — never a
+ * header or a body. Pages and Next.js's static files
+ * get the same line at `debug`.
+ *
  * Usage: `node --import tsx scripts/web-server.ts [--dev]` (PORT, HOSTNAME from the environment).
  */
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { TLSSocket } from 'node:tls';
 import path from 'node:path';
 import next from 'next';
-import { guardRequest, proxyMatcher } from '../lib/api/edge-guard';
+import { guardRequest, isApiPath, loggablePath, proxyMatcher } from '../lib/api/edge-guard';
 import { loadConfig } from '../lib/config';
+import { configureLog, log, logger, requestIdOf, withRequestContext } from '../lib/log';
 
 /** HSTS for answers to https requests: one year, subdomains included (docs/decisions.md). */
 const HSTS = 'max-age=31536000; includeSubDomains';
 
 const dev = process.argv.includes('--dev');
 const config = loadConfig();
+// Every line of this process, the Next.js code it runs included: service `web`, at LOG_LEVEL and above.
+configureLog({ service: 'web', level: config.logLevel });
 const root = path.resolve(import.meta.dirname, '..');
 const isTrusted = proxyMatcher(config.http.trustedProxies);
 
@@ -44,6 +56,23 @@ function drain(req: IncomingMessage): void {
   req.resume();
 }
 
+/** One access line when the answer to `req` ends (or the connection closes first): no headers, no body, no query string. */
+function logAccess(req: IncomingMessage, res: ServerResponse, requestId: string): void {
+  const started = performance.now();
+  const p = loggablePath(req.url ?? '/');
+  let done = false;
+  const write = () => {
+    if (done) return;
+    done = true;
+    const fields = { method: req.method ?? 'GET', path: p, status: res.statusCode, durationMs: Math.round(performance.now() - started), ...(res.writableFinished ? {} : { aborted: true }) };
+    // API requests (lib/api/edge-guard.ts isApiPath: /api, /auth, the EventBridge paths) and /metrics at
+    // info; pages and static files at debug. In the request's context: the line carries its requestId.
+    withRequestContext({ requestId }, () => log(isApiPath(p) || p === '/metrics' ? 'info' : 'debug', 'request', fields));
+  };
+  res.once('finish', write);
+  res.once('close', write);
+}
+
 async function onRequest(req: IncomingMessage, res: ServerResponse): Promise<void> {
   const encrypted = Boolean((req.socket as TLSSocket).encrypted);
   const { forwarding, refusal } = guardRequest(
@@ -63,18 +92,26 @@ async function onRequest(req: IncomingMessage, res: ServerResponse): Promise<voi
 
 await app.prepare();
 const server = createServer((req, res) => {
-  onRequest(req, res).catch((e: unknown) => {
-    console.error(JSON.stringify({ level: 'error', msg: 'web server: unhandled request error', error: e instanceof Error ? e.message : String(e) }));
-    if (!res.headersSent) answer(res, 500, { error: { code: 'internal_error', message: 'internal error' } });
-    else res.destroy();
-  });
+  const requestId = requestIdOf(req.headers['x-request-id']);
+  // Next.js and the route handlers see the id the client is answered with (never an unchecked one).
+  req.headers['x-request-id'] = requestId;
+  res.setHeader('x-request-id', requestId);
+  logAccess(req, res, requestId);
+  // Everything done for this request (Next.js, route handlers, server actions) runs in its context.
+  withRequestContext({ requestId }, () =>
+    onRequest(req, res).catch((e: unknown) => {
+      logger.error('web server: unhandled request error', { error: e instanceof Error ? e.message : String(e) });
+      if (!res.headersSent) answer(res, 500, { error: { code: 'internal_error', message: 'internal error' } });
+      else res.destroy();
+    }),
+  );
 });
 if (dev) {
   const upgrade = app.getUpgradeHandler();
   server.on('upgrade', (req, socket, head) => void upgrade(req, socket, head));
 }
 server.listen(config.port, config.hostname, () => {
-  console.log(`web: listening on http://${config.hostname}:${config.port}${config.http.trustedProxies.length ? ` (trusted proxies: ${config.http.trustedProxies.join(', ')})` : ''}`);
+  logger.info(`web: listening on http://${config.hostname}:${config.port}`, { trustedProxies: config.http.trustedProxies.length ? config.http.trustedProxies : undefined });
 });
 for (const s of ['SIGINT', 'SIGTERM'] as const) {
   process.on(s, () => {

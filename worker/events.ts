@@ -4,6 +4,7 @@
  */
 import { EventEmitter } from 'node:events';
 import type { AlertSendReport, SkipReason, SweepBatch, SweepPhase } from '../lib/schedules';
+import { logger } from '../lib/log';
 
 export interface WorkerEventMap {
   'worker:start': { workerId: string };
@@ -86,7 +87,7 @@ export class WorkerEvents {
       try {
         listener(payload);
       } catch (e) {
-        console.error(JSON.stringify({ level: 'error', msg: 'worker event listener failed', event, error: String(e) }));
+        logger.error('worker event listener failed', { event, error: String(e) });
       }
     };
     this.emitter.on(event, wrapped);

@@ -1,17 +1,13 @@
 /**
- * Structured JSON logs of the worker: one line per event, subscribed to the typed event map.
- * `level` is the least severe level written (`debug` < `info` < `warn` < `error`).
+ * Structured JSON logs of the worker: one line per event, subscribed to the typed event map, written
+ * through lib/log (the line format and the level, LOG_LEVEL, are the web process's too). Each line
+ * carries `workerId` when given.
  */
+import { log, type LogFields, type LogLevel } from '../lib/log';
 import type { WorkerEvents } from './events';
 
-const SEVERITY = { debug: 0, info: 1, warn: 2, error: 3 } as const;
-type Level = keyof typeof SEVERITY;
-
-export function logEvents(events: WorkerEvents, level: Level, workerId?: string): void {
-  const write = (lvl: Level, msg: string, fields: Record<string, unknown>) => {
-    if (SEVERITY[lvl] < SEVERITY[level]) return;
-    console.log(JSON.stringify({ time: new Date().toISOString(), level: lvl, msg, ...(workerId ? { workerId } : {}), ...fields }));
-  };
+export function logEvents(events: WorkerEvents, workerId?: string): void {
+  const write = (lvl: LogLevel, msg: string, fields: LogFields) => log(lvl, msg, { ...(workerId ? { workerId } : {}), ...fields });
   const iso = (d: Date) => d.toISOString();
   events.on('worker:start', (p) => write('info', 'worker started', p));
   events.on('worker:stop', (p) => write('info', 'worker stopping', p));

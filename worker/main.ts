@@ -6,10 +6,13 @@ import { loadConfig, serverSecretKey, workerClock } from '../lib/config';
 import { EVENTBRIDGE_FIRE_FACTS } from '../lib/api/eventbridge/fire-facts';
 import { closeDb, getDb } from '../lib/db';
 import { checkinUrls, createDeliveryDeps, schedulerEngine } from '../lib/schedules';
+import { configureLog, logger } from '../lib/log';
 import { logEvents } from './log';
 import { Worker } from './worker';
 
 const config = loadConfig();
+// Every line of this process: service `worker`, at LOG_LEVEL and above (lib/log).
+configureLog({ service: 'worker', level: config.logLevel });
 const worker = new Worker({
   db: getDb(config),
   limits: config.limits,
@@ -23,7 +26,7 @@ const worker = new Worker({
   // SPEC §16.1: each attempt's check-in URL, under SCHEDULER_PUBLIC_URL, signed with the server key.
   engine: schedulerEngine.with({ ...EVENTBRIDGE_FIRE_FACTS, checkins: checkinUrls(config.http.publicUrl, serverSecretKey(config)) }),
 });
-logEvents(worker.events, config.logLevel, worker.id);
+logEvents(worker.events, worker.id);
 for (const signal of ['SIGTERM', 'SIGINT'] as const) process.on(signal, () => worker.stop(signal));
 
 worker
@@ -31,6 +34,6 @@ worker
   .then(() => closeDb())
   .then(() => process.exit(0))
   .catch((e) => {
-    console.error(JSON.stringify({ level: 'error', msg: 'worker crashed', error: String(e) }));
+    logger.error('worker crashed', { error: String(e) });
     process.exit(1);
   });

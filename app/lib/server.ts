@@ -13,6 +13,7 @@ import { findInvitation, findWebSession, REQUEST_PATH_HEADER, safeNextPath, SESS
 import { runtime, storageRefusal, type Runtime } from '@/lib/api';
 import { isDomainError, toError } from '@/lib/errors';
 import { getSchedulerByRevision, overdueReason, workerLiveness, type OverdueReason, type SchedulerSummary, type WorkerLiveness } from '@/lib/schedules';
+import { logger } from '@/lib/log';
 
 export interface WebContext extends Runtime {
   actor: Actor;
@@ -165,6 +166,6 @@ function actionError(e: unknown): ActionResult<never> {
   const storage = storageRefusal(e);
   if (storage) return { ok: false, error: { code: storage.code, message: storage.message } };
   const err = toError(e);
-  console.error(JSON.stringify({ level: 'error', msg: 'unhandled server action error', error: err.message, stack: err.stack }));
+  logger.error('unhandled server action error', { error: err.message, stack: err.stack });
   return { ok: false, error: { code: 'internal_error', message: 'The server could not complete the request; see the server log.' } };
 }

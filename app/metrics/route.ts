@@ -1,4 +1,5 @@
 import { metricsAllowed, metricsText } from '@/lib/api';
+import { logger } from '@/lib/log';
 
 export const dynamic = 'force-dynamic';
 
@@ -18,7 +19,7 @@ export async function GET(req: Request): Promise<Response> {
     const { body, contentType } = await metricsText(new Date());
     return new Response(body, { status: 200, headers: { 'content-type': contentType, 'cache-control': 'no-store' } });
   } catch (e) {
-    console.error(JSON.stringify({ level: 'error', msg: 'metrics: scrape failed', error: e instanceof Error ? e.message : String(e) }));
+    logger.error('metrics: scrape failed', { error: e instanceof Error ? e.message : String(e) });
     return new Response('# metrics unavailable: the database could not be read\n', { status: 503, headers: { 'content-type': 'text/plain' } });
   }
 }

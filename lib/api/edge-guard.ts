@@ -119,8 +119,11 @@ function refusal(code: ErrorCode, message: string): Refusal {
  */
 export const EVENTBRIDGE_PATH = /^\/(schedules|schedule-groups|tags)(\/|$)/;
 
-/** Paths whose bodies are API requests (JSON or form posts of our own routes), limited to 1 MiB. */
-function isApiPath(path: string): boolean {
+/**
+ * Paths of API requests (JSON or form posts of our own routes): their bodies are limited to 1 MiB,
+ * and scripts/web-server.ts writes their access lines at `info`.
+ */
+export function isApiPath(path: string): boolean {
   return path.startsWith('/api/') || path === '/api' || path.startsWith('/auth/') || EVENTBRIDGE_PATH.test(path);
 }
 
@@ -161,4 +164,18 @@ export function guardRequest(req: EdgeRequest, isTrusted: (address: string) => b
     return { forwarding, refusal: refusal('request_too_large', `the request body may be at most ${API_BODY_LIMIT_BYTES} bytes`) };
   }
   return { forwarding };
+}
+
+/** Path segments that are credentials: a check-in token (SPEC §16.1) and an invitation token. */
+const TOKEN_IN_PATH = /^(\/api\/v1\/checkins\/|\/invite\/)[^/]+/;
+
+/**
+ * The path of a request target as an access log line may show it: without the query string or
+ * fragment (they may hold tokens), and with a token that IS a path segment masked as `••••` (the mask
+ * of a recorded check-in URL, decision 361): `/api/v1/checkins/<token>/fail` → `/api/v1/checkins/••••/fail`.
+ */
+export function loggablePath(url: string): string {
+  const end = url.search(/[?#]/);
+  const p = end === -1 ? url : url.slice(0, end);
+  return p.replace(TOKEN_IN_PATH, '$1••••');
 }

@@ -1,4 +1,6 @@
+import { migrationStatus } from '../db';
 import { storageFaultOf, toError } from '../errors';
+import { logger } from '../log';
 import { anyAlertChannelFailing, DEAD_AFTER_INTERVALS, workerLiveness, writeStorageProbe, type WorkerLiveness } from '../schedules';
 import { runtime, type Runtime } from './runtime';
 import { clearStorageFault, currentStorageFault, noteStorageFault } from './storage-health';
@@ -39,17 +41,8 @@ const PROBE_ID = 'web';
  * committed write, so the report clears by itself once space returns.
  */
 export async function healthReport(now: Date, client: Runtime['db'] | (() => Runtime['db']) = () => runtime().db): Promise<HealthReport> {
-  let liveness: WorkerLiveness;
-  let db: Runtime['db'];
-  try {
-    // Opening the client is part of the check: a SQLite file whose folder cannot be written (no WAL
-    // files) fails here, and the next call opens it again (lib/db keeps no client that failed to open).
-    db = typeof client === 'function' ? client() : client;
-    // Reading the heartbeats is the reachability check: it answers only from a reachable, migrated database.
-    liveness = await workerLiveness(db, now);
-  } catch (e) {
-    const err = toError(e);
-    console.error(JSON.stringify({ level: 'error', msg: 'health: database unreachable', error: err.message }));
+  const probe = await probeDatabase(now, client);
+  if (!probe.ok) {
     return {
       status: 'degraded',
       database: 'unreachable',
@@ -58,31 +51,149 @@ export async function healthReport(now: Date, client: Runtime['db'] | (() => Run
       worker_last_seen_at: null,
       worker_heartbeat_age_seconds: null,
       alerts: 'ok',
-      reason: 'the database is unreachable',
+      reason: UNREACHABLE,
     };
   }
+  const { db, liveness } = probe;
   const storage = await probeStorage(db, now);
-  const age = liveness.lastSeenAgeSeconds === null ? null : Math.round(liveness.lastSeenAgeSeconds);
   const reasons: string[] = [];
   if (storage !== 'ok') reasons.push(storage === 'full' ? 'the database storage is full: writes are refused' : 'the database is read-only: writes are refused');
-  if (liveness.alive === 0) {
-    reasons.push(
-      liveness.lastSeenAt
-        ? `no worker is alive: one was last seen ${age} s ago (a worker counts as gone after ${DEAD_AFTER_INTERVALS} × its heartbeat interval without a heartbeat); schedules do not fire`
-        : 'no worker has ever reported a heartbeat; schedules do not fire until one runs (npm run worker)',
-    );
-  }
+  const workers = noWorkerReason(liveness);
+  if (workers) reasons.push(workers);
   const report: HealthReport = {
     status: reasons.length === 0 ? 'ok' : 'degraded',
     database: 'reachable',
     storage,
     workers_alive: liveness.alive,
     worker_last_seen_at: liveness.lastSeenAt?.toISOString() ?? null,
-    worker_heartbeat_age_seconds: age,
+    worker_heartbeat_age_seconds: ageSeconds(liveness),
     alerts: (await anyAlertChannelFailing(db).catch(() => false)) ? 'failing' : 'ok',
   };
   if (reasons.length > 0) report.reason = reasons.join('; ');
   return report;
+}
+
+const UNREACHABLE = 'the database is unreachable';
+
+/**
+ * The database opened and the workers' liveness read from it, or `ok: false` when that failed (logged);
+ * `db` is then the client when it opened (the read failed: unreachable, or not migrated).
+ */
+type DatabaseProbe = { ok: true; db: Runtime['db']; liveness: WorkerLiveness } | { ok: false; db?: Runtime['db'] };
+
+async function probeDatabase(now: Date, client: Runtime['db'] | (() => Runtime['db'])): Promise<DatabaseProbe> {
+  let db: Runtime['db'] | undefined;
+  try {
+    // Opening the client is part of the check: a SQLite file whose folder cannot be written (no WAL
+    // files) fails here, and the next call opens it again (lib/db keeps no client that failed to open).
+    db = typeof client === 'function' ? client() : client;
+    // Reading the heartbeats is the reachability check: it answers only from a reachable, migrated database.
+    return { ok: true, db, liveness: await workerLiveness(db, now) };
+  } catch (e) {
+    logger.error('health: database unreachable', { error: toError(e).message });
+    return { ok: false, db };
+  }
+}
+
+/** Whole seconds since a worker was last seen, or null when none ever reported. */
+function ageSeconds(liveness: WorkerLiveness): number | null {
+  return liveness.lastSeenAgeSeconds === null ? null : Math.round(liveness.lastSeenAgeSeconds);
+}
+
+/** Why no worker counts as alive (in words), or null when one does. */
+function noWorkerReason(liveness: WorkerLiveness): string | null {
+  if (liveness.alive > 0) return null;
+  return liveness.lastSeenAt
+    ? `no worker is alive: one was last seen ${ageSeconds(liveness)} s ago (a worker counts as gone after ${DEAD_AFTER_INTERVALS} × its heartbeat interval without a heartbeat); schedules do not fire`
+    : 'no worker has ever reported a heartbeat; schedules do not fire until one runs (npm run worker)';
+}
+
+/**
+ * `GET /api/health/live` (JSON, always 200): the web process answers. Reads no database, so a slow or
+ * unreachable database never gets a healthy process restarted by its supervisor.
+ */
+export interface LivenessReport {
+  status: 'ok';
+  /** Whole seconds since the process started. */
+  uptime_seconds: number;
+}
+
+/** The liveness answer (no I/O). */
+export function livenessReport(): LivenessReport {
+  return { status: 'ok', uptime_seconds: Math.floor(process.uptime()) };
+}
+
+/** One readiness check: `ok`, or `failing` with the `reason` in words. */
+export interface ReadinessCheck {
+  status: 'ok' | 'failing';
+  reason?: string;
+}
+
+export type ReadinessCheckName = 'database' | 'migrations' | 'worker';
+
+/**
+ * `GET /api/health/ready` (JSON): 200 `ready` when every check is `ok`, else 503 `not_ready` with
+ * `failing` naming each failing check (in check order) and `reason` joining their reasons (`; `).
+ * - `database`: reachable (the heartbeats table answers a read);
+ * - `migrations`: every migration committed for the dialect (prisma/migrations, or
+ *   prisma/postgresql/migrations) applied, none pending or failed (lib/db migrationStatus);
+ * - `worker`: a worker heartbeat fresh, as `/api/health` counts it (within 3 × the worker's interval).
+ * With the database unreachable, the other two cannot be read and fail too; a database that answers
+ * without the product's tables (never migrated) fails `migrations` (every migration pending) and `worker`.
+ */
+export interface ReadinessReport {
+  status: 'ready' | 'not_ready';
+  checks: Record<ReadinessCheckName, ReadinessCheck>;
+  failing?: ReadinessCheckName[];
+  reason?: string;
+}
+
+/**
+ * The readiness report at `now` (UTC). `client` as for `healthReport`; `migrationsDir` overrides the
+ * dialect's migrations folder (tests). Reads only; never throws (a failure of a check is that check failing).
+ */
+export async function readinessReport(
+  now: Date,
+  client: Runtime['db'] | (() => Runtime['db']) = () => runtime().db,
+  opts: { migrationsDir?: string } = {},
+): Promise<ReadinessReport> {
+  const probe = await probeDatabase(now, client);
+  let checks: ReadinessReport['checks'];
+  // The heartbeats could not be read, but the database may answer without the product's tables (a new
+  // database before its first migration): then it is the migrations that fail, not the database.
+  const unmigrated = !probe.ok && probe.db ? await migrationsCheck(probe.db, opts.migrationsDir, false) : null;
+  if (!probe.ok && unmigrated && unmigrated.status === 'failing' && unmigrated.reason !== UNREADABLE_MIGRATIONS) {
+    checks = { database: { status: 'ok' }, migrations: unmigrated, worker: { status: 'failing', reason: 'not checked: the database is not migrated' } };
+  } else if (!probe.ok) {
+    const unread = { status: 'failing', reason: 'not checked: the database is unreachable' } as const;
+    checks = { database: { status: 'failing', reason: UNREACHABLE }, migrations: unread, worker: unread };
+  } else {
+    const workers = noWorkerReason(probe.liveness);
+    checks = {
+      database: { status: 'ok' },
+      migrations: await migrationsCheck(probe.db, opts.migrationsDir),
+      worker: workers ? { status: 'failing', reason: workers } : { status: 'ok' },
+    };
+  }
+  const failing = (Object.keys(checks) as ReadinessCheckName[]).filter((k) => checks[k].status === 'failing');
+  if (failing.length === 0) return { status: 'ready', checks };
+  return { status: 'not_ready', checks, failing, reason: failing.map((k) => `${k}: ${checks[k].reason}`).join('; ') };
+}
+
+const UNREADABLE_MIGRATIONS = 'the applied migrations could not be read; see the log';
+
+/** The `migrations` check; a failure to read them is logged unless `logFailure` is false. */
+async function migrationsCheck(db: Runtime['db'], dir: string | undefined, logFailure = true): Promise<ReadinessCheck> {
+  try {
+    const { pending, failed } = await migrationStatus(db, dir);
+    const reasons: string[] = [];
+    if (failed.length > 0) reasons.push(`${failed.length} failed or changed after it was applied (${failed.join(', ')}): see docs/ops.md "Changing the schema"`);
+    if (pending.length > 0) reasons.push(`${pending.length} pending (${pending.join(', ')}): run the migrations (npm run db:migrate)`);
+    return reasons.length === 0 ? { status: 'ok' } : { status: 'failing', reason: reasons.join('; ') };
+  } catch (e) {
+    if (logFailure) logger.error('health: reading the applied migrations failed', { error: toError(e).message });
+    return { status: 'failing', reason: UNREADABLE_MIGRATIONS };
+  }
 }
 
 async function probeStorage(db: Runtime['db'], now: Date): Promise<HealthReport['storage']> {
@@ -96,5 +207,21 @@ async function probeStorage(db: Runtime['db'], now: Date): Promise<HealthReport[
     const code = storageFaultOf(e) ?? currentStorageFault()?.code ?? 'storage_full';
     noteStorageFault(code, now);
     return code === 'storage_full' ? 'full' : 'read_only';
+  }
+}
+
+/**
+ * A health route's answer (`/api/health`, `/api/health/ready`): `report()` as JSON, 200 when
+ * `healthy` says so, else 503; never cached. Anything thrown is logged (`health: <what> failed`) and
+ * answered 503 with `failed`, so a probe always reads JSON.
+ */
+export async function probeResponse<T>(what: string, report: () => Promise<T>, healthy: (r: T) => boolean, failed: { status: string; reason: string }): Promise<Response> {
+  const headers = { 'cache-control': 'no-store' };
+  try {
+    const r = await report();
+    return Response.json(r, { status: healthy(r) ? 200 : 503, headers });
+  } catch (e) {
+    logger.error(`health: ${what} failed`, { error: toError(e).message });
+    return Response.json(failed, { status: 503, headers });
   }
 }

@@ -6,6 +6,7 @@ import { actorFromApiKey, type Actor } from '../auth';
 import { DomainError, toError, toErrorBody } from '../errors';
 import { runtime } from './runtime';
 import { storageRefusal } from './storage-health';
+import { logger } from '../log';
 
 /** JSON response with no caching. */
 export function json(body: unknown, status = 200): Response {
@@ -25,7 +26,7 @@ export function errorResponse(thrown: unknown): Response {
   const storage = storageRefusal(thrown);
   if (storage) return json(toErrorBody(storage), storage.status);
   const err = toError(thrown);
-  console.error(JSON.stringify({ level: 'error', msg: 'unhandled API error', error: err.message, stack: err.stack }));
+  logger.error('unhandled API error', { error: err.message, stack: err.stack });
   return json({ error: { code: 'internal_error', message: 'internal error' } }, 500);
 }
 

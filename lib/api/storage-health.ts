@@ -6,6 +6,7 @@
  * each fault they answer with 503.
  */
 import { storageFaultError, toError, type DomainError, type StorageFaultCode } from '../errors';
+import { logger } from '../log';
 
 let lastFault: { code: StorageFaultCode; at: Date } | null = null;
 
@@ -33,6 +34,6 @@ export function storageRefusal(thrown: unknown): (DomainError & { code: StorageF
   const storage = storageFaultError(thrown);
   if (!storage) return null;
   noteStorageFault(storage.code);
-  console.error(JSON.stringify({ level: 'error', msg: 'write refused by storage', code: storage.code, error: toError(thrown).message }));
+  logger.error('write refused by storage', { code: storage.code, error: toError(thrown).message });
   return storage;
 }

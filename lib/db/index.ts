@@ -7,3 +7,4 @@ export type { Blob, Definition, Execution, Org, Revision, WorkflowSession } from
 /** Row type of the dead-letter list (SPEC §12.3). */
 export type { DeadLetter as DeadLetterRow } from './generated/sqlite/client';
 export * from './sql';
+export { migrationStatus, type MigrationStatus } from './migration-status';

@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { loadConfig } from '../../config';
-import { guardRequest, proxyMatcher, type EdgeRequest } from '../edge-guard';
+import { guardRequest, loggablePath, proxyMatcher, type EdgeRequest } from '../edge-guard';
 
 const none = proxyMatcher([]);
 const loopbackProxy = proxyMatcher(loadConfig({ SCHEDULER_TRUSTED_PROXIES: 'loopback, 10.1.0.0/16' }).http.trustedProxies);
@@ -58,5 +58,20 @@ describe('server actions and bodies', () => {
     expect(api).toEqual({ status: 413, body: { error: { code: 'request_too_large', message: 'the request body may be at most 1048576 bytes' } } });
     // API posts are not server actions: no Origin rule, a chunked body is capped while read (body.ts).
     expect(guardRequest(req({ method: 'POST', url: '/api/v1/x', headers: { origin: 'http://evil.example' } }), none).refusal).toBeUndefined();
+  });
+});
+
+describe('loggablePath (the access line)', () => {
+  it('drops the query string and fragment, keeps the path', () => {
+    expect(loggablePath('/api/health/live?token=abc&x=1')).toBe('/api/health/live');
+    expect(loggablePath('/api/v1/orgs/acme-corp/blobs/ops#frag')).toBe('/api/v1/orgs/acme-corp/blobs/ops');
+    expect(loggablePath('/metrics')).toBe('/metrics');
+    expect(loggablePath('/schedules/nightly?groupName=default')).toBe('/schedules/nightly');
+  });
+  it('masks a token that is a path segment: a check-in token, an invitation token', () => {
+    expect(loggablePath('/api/v1/checkins/eyJ0b2tlbiI6MX0.sig/fail?x=1')).toBe('/api/v1/checkins/••••/fail');
+    expect(loggablePath('/api/v1/checkins/tok-123')).toBe('/api/v1/checkins/••••');
+    expect(loggablePath('/invite/inv_abcdef')).toBe('/invite/••••');
+    expect(loggablePath('/api/v1/checkins')).toBe('/api/v1/checkins');
   });
 });

@@ -5,6 +5,7 @@
 import { isDomainError, toError } from '../../errors';
 import { AwsError } from './errors';
 import type { EventBridgeContext } from './wire';
+import { logger } from '../../log';
 
 /** What the message of a refusal may name: the operation, the schedule or group, the expression… */
 export interface RefusalSubject {
@@ -26,7 +27,7 @@ export function toAwsError(thrown: unknown, ctx: Pick<EventBridgeContext, 'accou
   if (thrown instanceof AwsError) return thrown;
   if (!isDomainError(thrown)) {
     const err = toError(thrown);
-    console.error(JSON.stringify({ level: 'error', msg: 'unhandled EventBridge API error', operation: subject.operation, error: err.message, stack: err.stack }));
+    logger.error('unhandled EventBridge API error', { operation: subject.operation, error: err.message, stack: err.stack });
     return new AwsError('InternalServerException', 'Unexpected error during processing of request.');
   }
   const e = thrown;

@@ -14,6 +14,7 @@ import { runtime, type Runtime } from '../runtime';
 import { verifySigV4 } from './sigv4';
 import { validateInput } from './validate';
 import type { EventBridgeContext } from './wire';
+import { logger } from '../../log';
 
 /** Largest request body read (the biggest model input, a Target with 200 tags and parameters, is far smaller). */
 const MAX_BODY_BYTES = 1024 * 1024;
@@ -56,7 +57,7 @@ export async function handleEventBridgeRequest(req: Request, opts: HandleOptions
         return c?.secretAccessKey ?? null;
       } catch (e) {
         const err = toError(e);
-        console.error(JSON.stringify({ level: 'error', msg: 'access key secret could not be opened', accessKeyId, error: err.message }));
+        logger.error('access key secret could not be opened', { accessKeyId, error: err.message });
         return null;
       }
     });
@@ -72,7 +73,7 @@ export async function handleEventBridgeRequest(req: Request, opts: HandleOptions
   } catch (e) {
     if (e instanceof AwsError) return awsErrorResponse(e, requestId);
     const err = toError(e);
-    console.error(JSON.stringify({ level: 'error', msg: 'unhandled EventBridge API error', error: err.message, stack: err.stack }));
+    logger.error('unhandled EventBridge API error', { error: err.message, stack: err.stack });
     return awsErrorResponse(new AwsError('InternalServerException', 'Unexpected error during processing of request.'), requestId);
   }
 }

@@ -1,0 +1,93 @@
+/**
+ * The log line format (docs/ops.md "Logs"): `{time, level, msg, service, requestId?, ...context}` on
+ * one line, the configured level filtering, the request context across awaits, and which incoming
+ * `X-Request-Id` values are kept.
+ */
+import { afterEach, describe, expect, it } from 'vitest';
+import { configureLog, currentRequestId, formatLogLine, log, logger, requestIdOf, withRequestContext } from '..';
+
+const lines: string[] = [];
+const capture = (level: 'debug' | 'info' | 'warn' | 'error', service: 'web' | 'worker' = 'web') => {
+  lines.length = 0;
+  configureLog({ service, level, write: (l) => lines.push(l) });
+};
+afterEach(() => configureLog({ service: 'web', level: 'info', write: (l) => void process.stdout.write(`${l}\n`) }));
+
+describe('formatLogLine', () => {
+  it('writes the fixed fields first, in UTC, then the context in its order', () => {
+    const text = formatLogLine({ time: new Date('2030-05-01T12:00:00.123+02:00'), level: 'warn', msg: 'occurrence fired', service: 'worker', fields: { scheduleId: 's1', lateMs: 12 } });
+    expect(text).toBe('{"time":"2030-05-01T10:00:00.123Z","level":"warn","msg":"occurrence fired","service":"worker","scheduleId":"s1","lateMs":12}');
+    expect(text).not.toContain('\n');
+  });
+
+  it('adds requestId after service; an Error is its message; undefined fields are left out; a field named like a fixed one is ctx_<name>', () => {
+    const text = formatLogLine({
+      time: new Date(Date.UTC(2030, 0, 2, 3, 4, 5, 6)),
+      level: 'error',
+      msg: 'boom',
+      service: 'web',
+      requestId: 'req-1',
+      fields: { error: new Error('disk full'), skipped: undefined, level: 'spoofed', msg: 'x\ny' },
+    });
+    expect(JSON.parse(text)).toEqual({ time: '2030-01-02T03:04:05.006Z', level: 'error', msg: 'boom', service: 'web', requestId: 'req-1', error: 'disk full', ctx_level: 'spoofed', ctx_msg: 'x\ny' });
+    expect(Object.keys(JSON.parse(text)).slice(0, 5)).toEqual(['time', 'level', 'msg', 'service', 'requestId']);
+    // A newline in a value is escaped: one event stays one line.
+    expect(text.split('\n')).toHaveLength(1);
+  });
+});
+
+describe('log', () => {
+  it('writes at and above the configured level only, with the configured service', () => {
+    capture('warn', 'worker');
+    logger.debug('d');
+    logger.info('i');
+    logger.warn('w', { n: 1 });
+    log('error', 'e');
+    expect(lines.map((l) => JSON.parse(l) as Record<string, unknown>).map((l) => [l.level, l.msg, l.service])).toEqual([
+      ['warn', 'w', 'worker'],
+      ['error', 'e', 'worker'],
+    ]);
+    expect(JSON.parse(lines[0]).n).toBe(1);
+    expect(Date.parse(JSON.parse(lines[0]).time)).toBeGreaterThan(Date.now() - 60_000);
+  });
+
+  it('carries the request id of the context it runs in, across awaits and timers; none outside', async () => {
+    capture('debug');
+    logger.info('outside');
+    await withRequestContext({ requestId: 'abc.DEF_1-2' }, async () => {
+      await new Promise((r) => setTimeout(r, 5));
+      logger.error('unhandled API error', { error: 'x' });
+      expect(currentRequestId()).toBe('abc.DEF_1-2');
+    });
+    await Promise.all([
+      withRequestContext({ requestId: 'a' }, async () => {
+        await new Promise((r) => setTimeout(r, 10));
+        logger.info('first');
+      }),
+      withRequestContext({ requestId: 'b' }, async () => logger.info('second')),
+    ]);
+    const parsed = lines.map((l) => JSON.parse(l) as Record<string, unknown>);
+    expect(parsed.map((l) => [l.msg, l.requestId])).toEqual([
+      ['outside', undefined],
+      ['unhandled API error', 'abc.DEF_1-2'],
+      ['second', 'b'],
+      ['first', 'a'],
+    ]);
+    expect(currentRequestId()).toBeUndefined();
+  });
+});
+
+describe('requestIdOf', () => {
+  const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
+  it('keeps a sane incoming id (1–128 of A-Za-z0-9._-)', () => {
+    expect(requestIdOf('abc.DEF_1-2')).toBe('abc.DEF_1-2');
+    expect(requestIdOf('x')).toBe('x');
+    expect(requestIdOf('a'.repeat(128))).toBe('a'.repeat(128));
+  });
+  it('replaces a missing, empty, too long, repeated or unsafe one with a new UUID', () => {
+    for (const bad of [undefined, '', 'a'.repeat(129), 'has space', 'line\nbreak', '{"json":1}', 'ünïcode', ['a', 'b'], []]) {
+      expect(requestIdOf(bad), JSON.stringify(bad)).toMatch(UUID);
+    }
+    expect(requestIdOf(undefined)).not.toBe(requestIdOf(undefined));
+  });
+});
