@@ -3,17 +3,20 @@
  * asks here; none re-implements a check. Refusal looks like absence: callers turn a `null` role into
  * the same not-found answer as a missing row.
  */
-import type { Tx } from '../db';
+import { blobReachable, type Tx } from '../db';
 import type { Actor } from './actor';
 import { maxRole, minRole, ROLES, type Role, isRole } from './roles';
-import { blobsWith } from './scope';
+import { blobsWith, rolesGranting } from './scope';
 
 /**
  * True when `actor` holds at least `need` on blob `blobId`; false when it does not, or when the blob
- * does not exist (SPEC §2: the two look alike). One scoped query (`blobsWith`, scope.ts).
+ * does not exist (SPEC §2: the two look alike). One statement: `blobsWith`'s rule written as SQL
+ * (lib/db/sql/blob-access.ts, run on the driver: docs/decisions.md 385).
  */
 export async function hasBlobAccess(db: Tx, actor: Actor, blobId: string, need: Role): Promise<boolean> {
-  return (await db.blob.count({ where: { AND: [{ id: blobId }, blobsWith(actor, need)] } })) > 0;
+  const roles = rolesGranting(actor, need);
+  if (roles.length === 0) return false;
+  return blobReachable(db, blobId, actor, roles);
 }
 
 /**

@@ -1,4 +1,4 @@
-import { scheduleRecordOf, type ScheduleRecord, type Tx } from '../../db';
+import { findScheduleByKey, type ScheduleRecord, type Tx } from '../../db';
 import { DomainError } from '../../errors';
 import { isIdShape, normalizeRef } from '../../ids';
 
@@ -8,8 +8,9 @@ import { isIdShape, normalizeRef } from '../../ids';
  */
 export async function findSchedule(db: Tx, revisionId: string, ref: string, allowAlias: boolean): Promise<ScheduleRecord | null> {
   const key = normalizeRef(ref);
-  const row = isIdShape(key) ? await db.schedule.findFirst({ where: { id: key, revisionId } }) : allowAlias ? await db.schedule.findFirst({ where: { alias: key, revisionId } }) : null;
-  return row ? scheduleRecordOf(row) : null;
+  // One statement on the driver (docs/decisions.md 385).
+  if (isIdShape(key)) return findScheduleByKey(db, revisionId, key, 'id');
+  return allowAlias ? findScheduleByKey(db, revisionId, key, 'alias') : null;
 }
 
 /** Like findSchedule; throws `404 schedule_not_found` when there is none. */
