@@ -9,7 +9,7 @@ import { inTransaction, type Db } from '../../db';
 import { newId } from '../../ids';
 import { getReadableRevision } from '../../workflows';
 import { createTestDb, type TestDb } from '../../testing/test-db';
-import { blobRole, blobRoles, blobsWith, hasBlobAccess, orgRole, orgsVisibleTo, readableBy, ROLES, roleAtLeast, writableBy, type Actor } from '..';
+import { blobRole, blobRoles, blobsWith, blobsWithAccess, hasBlobAccess, orgRole, orgsVisibleTo, readableBy, ROLES, roleAtLeast, writableBy, type Actor } from '..';
 
 let t: TestDb;
 let db: Db;
@@ -84,7 +84,7 @@ describe('§2 blob scopes', () => {
     }
   });
 
-  it('the SQL scope of the API hot reads (hasBlobAccess in a transaction, getReadableRevision) selects what the Prisma scope selects', async () => {
+  it('the SQL scope of the API hot reads (hasBlobAccess and blobsWithAccess in a transaction, getReadableRevision) selects what the Prisma scope selects', async () => {
     // One revision per blob; the revision read and the transaction's access check are lib/db/sql/blob-access.ts on the driver.
     const revisions: Record<string, string> = {};
     for (const [name, id] of Object.entries(blob)) revisions[name] = (await db.revision.create({ data: { id: newId(), blobId: id, state: 'draft' } })).id;
@@ -97,6 +97,10 @@ describe('§2 blob scopes', () => {
         expect(viaSql, `${name} reads ${alias}`).toEqual(viaPrisma ? { id: revisionId, blobId: blob[alias], orgId: expect.any(String), state: 'draft', blobType: 'workflow' } : 'not_found');
       }
       await inTransaction(db, async (tx) => {
+        for (const need of ROLES) {
+          const expected = (await tx.blob.findMany({ where: { AND: [{ id: { in: Object.values(blob) } }, blobsWith(actor, need)] }, select: { id: true } })).map((r) => r.id);
+          expect([...(await blobsWithAccess(tx, actor, [...Object.values(blob), newId()], need))].sort(), `${name} ${need} (many blobs)`).toEqual(expected.sort());
+        }
         for (const [alias, id] of Object.entries(blob)) {
           for (const need of ROLES) {
             const viaPrisma = (await tx.blob.count({ where: { AND: [{ id }, blobsWith(actor, need)] } })) > 0;

@@ -78,6 +78,13 @@ export async function findScopedRevision(db: Tx, revisionId: string, actor: Scop
   };
 }
 
+/** Which of `blobIds` exist and are reachable by `actor` with one of `roles` (one statement). */
+export async function reachableBlobs(db: Tx, blobIds: readonly string[], actor: ScopeActor, roles: readonly string[]): Promise<Set<string>> {
+  if (blobIds.length === 0) return new Set();
+  const { sql, params } = bind((p) => `SELECT b.id FROM blobs b WHERE b.id IN (${blobIds.map((id) => p(id)).join(', ')}) AND ${reachable('b', actor, roles, p)}`);
+  return new Set((await readRows(db, sql, ...params)).map((r) => rawText('blobs.id', r.id)));
+}
+
 /** True when blob `blobId` exists and is reachable by `actor` with one of `roles`. */
 export async function blobReachable(db: Tx, blobId: string, actor: ScopeActor, roles: readonly string[]): Promise<boolean> {
   const { sql, params } = bind((p) => `SELECT 1 AS ok FROM blobs b WHERE b.id = ${p(blobId)} AND ${reachable('b', actor, roles, p)}`);

@@ -1,4 +1,4 @@
-import { findScheduleByKey, type ScheduleRecord, type Tx } from '../../db';
+import { findScheduleByKey, findScheduleHoldingToken, type ScheduleRecord, type Tx } from '../../db';
 import { DomainError } from '../../errors';
 import { isIdShape, normalizeRef } from '../../ids';
 
@@ -27,10 +27,7 @@ export async function getScheduleRow(db: Tx, revisionId: string, ref: string, al
  * alias or its name, or null when it is free.
  */
 export async function findTokenHolder(db: Tx, revisionId: string, token: string, exceptId?: string) {
-  return db.schedule.findFirst({
-    where: { revisionId, OR: [{ alias: token }, { name: token }], ...(exceptId ? { NOT: { id: exceptId } } : {}) },
-    select: { id: true, alias: true, name: true },
-  });
+  return findScheduleHoldingToken(db, revisionId, token, exceptId);
 }
 
 /** `409 alias_taken` for `alias`, saying whether another schedule holds it as alias or as name. */
