@@ -9,7 +9,7 @@
 import type { Tx } from '../client';
 import type { Dialect } from '../dialect';
 import { readRows } from './run-sql';
-import { rawText } from './schedule-record';
+import { rawText, toScheduleRecord, type ScheduleRecord } from './schedule-record';
 
 /** The actor of a scope: `created_by`'s shape (SPEC §5.1). */
 export interface ScopeActor {
@@ -89,4 +89,27 @@ export async function reachableBlobs(db: Tx, blobIds: readonly string[], actor: 
 export async function blobReachable(db: Tx, blobId: string, actor: ScopeActor, roles: readonly string[]): Promise<boolean> {
   const { sql, params } = bind((p) => `SELECT 1 AS ok FROM blobs b WHERE b.id = ${p(blobId)} AND ${reachable('b', actor, roles, p)}`);
   return (await readRows(db, sql, ...params)).length > 0;
+}
+
+/**
+ * `get_schedule`'s read in one statement: the schedule of revision `revisionId` whose id (or, `by:
+ * 'alias'`, alias) is `key`, when scheduler blob `blobId` is reachable by `actor` with one of `roles`;
+ * null when the schedule is missing OR the blob unreachable (the caller tells the two apart on that
+ * rare path, with the refusals it always had).
+ */
+export async function findScheduleIfReachable(
+  db: Tx,
+  revisionId: string,
+  key: string,
+  by: 'id' | 'alias',
+  blobId: string,
+  actor: ScopeActor,
+  roles: readonly string[],
+): Promise<ScheduleRecord | null> {
+  const { sql, params } = bind(
+    (p) =>
+      `SELECT s.* FROM schedules s WHERE s.${by === 'id' ? 'id' : 'alias'} = ${p(key)} AND s.revision_id = ${p(revisionId)} AND EXISTS (SELECT 1 FROM blobs b WHERE b.id = ${p(blobId)} AND ${reachable('b', actor, roles, p)})`,
+  );
+  const [row] = await readRows(db, sql, ...params);
+  return row ? toScheduleRecord(row) : null;
 }

@@ -40,6 +40,6 @@ export { findInProgress, releaseBuffered, BUFFERED_DUE_AT, type InProgress } fro
 export { lockScheduleOfRun, endRunOutcome, startRunOutcome, DURATION_MAX_MS } from './check-in';
 export { claimBackfillOccurrences, countBackfillEnded, finishBackfill, lockRunningBackfills, readFiringSchedules, type RunningBackfill } from './backfills';
 export { findApiKeyByPrefix, type ApiKeyRecord } from './api-key';
-export { blobReachable, findScopedRevision, reachableBlobs, type ScopeActor, type ScopedRevisionRecord } from './blob-access';
+export { blobReachable, findScheduleIfReachable, findScopedRevision, reachableBlobs, type ScopeActor, type ScopedRevisionRecord } from './blob-access';
 export { findScheduleByKey } from './find-schedule';
 export { countSchedules, findScheduleHoldingToken, orgOfBlob } from './save-checks';
