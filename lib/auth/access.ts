@@ -3,27 +3,31 @@
  * asks here; none re-implements a check. Refusal looks like absence: callers turn a `null` role into
  * the same not-found answer as a missing row.
  */
-import type { Tx } from '../db';
+import { blobReachable, reachableBlobs, type Tx } from '../db';
 import type { Actor } from './actor';
 import { maxRole, minRole, ROLES, type Role, isRole } from './roles';
-import { blobsWith } from './scope';
+import { blobsWith, rolesGranting } from './scope';
 
 /**
  * True when `actor` holds at least `need` on blob `blobId`; false when it does not, or when the blob
- * does not exist (SPEC §2: the two look alike). One scoped query (`blobsWith`, scope.ts).
+ * does not exist (SPEC §2: the two look alike). One statement: `blobsWith`'s rule written as SQL
+ * (lib/db/sql/blob-access.ts, run on the driver: docs/decisions.md 385).
  */
 export async function hasBlobAccess(db: Tx, actor: Actor, blobId: string, need: Role): Promise<boolean> {
-  return (await db.blob.count({ where: { AND: [{ id: blobId }, blobsWith(actor, need)] } })) > 0;
+  const roles = rolesGranting(actor, need);
+  if (roles.length === 0) return false;
+  return blobReachable(db, blobId, actor, roles);
 }
 
 /**
  * Which of `blobIds` `actor` holds at least `need` on: `hasBlobAccess` for many blobs in ONE scoped
- * query (the same `blobsWith` rule), for the fire path's set-based resolution.
+ * statement (the same rule as SQL, lib/db/sql/blob-access.ts), for the fire path's set-based
+ * resolution and a create's target check.
  */
 export async function blobsWithAccess(db: Tx, actor: Actor, blobIds: string[], need: Role): Promise<Set<string>> {
-  if (blobIds.length === 0) return new Set();
-  const rows = await db.blob.findMany({ where: { AND: [{ id: { in: blobIds } }, blobsWith(actor, need)] }, select: { id: true } });
-  return new Set(rows.map((r) => r.id));
+  const roles = rolesGranting(actor, need);
+  if (blobIds.length === 0 || roles.length === 0) return new Set();
+  return reachableBlobs(db, blobIds, actor, roles);
 }
 
 /**

@@ -7,7 +7,7 @@
 export { type Actor, type AuthEntity, actorFromEntity, actorKey } from './actor';
 export { describeAuthEntities, type AuthEntityInfo } from './describe-auth-entities';
 export { blobRole, blobRoles, blobsWithAccess, hasBlobAccess, orgRole, visibleOrgIds } from './access';
-export { blobsWith, readableBy, writableBy, orgsVisibleTo } from './scope';
+export { blobsWith, readableBy, writableBy, orgsVisibleTo, rolesGranting } from './scope';
 export { ROLES, type Role, roleAtLeast, maxRole, minRole, isRole } from './roles';
 export { generateApiKey, hashSecret, actorFromApiKey, upsertKnownApiKey } from './keys';
 

@@ -3,7 +3,7 @@
  * `sk_<prefix>_<secret>`; `prefix` (12 hex chars) finds the row, the hash of the whole key verifies it.
  */
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
-import { inTransaction, type Db, type Tx } from '../db';
+import { findApiKeyByPrefix, inTransaction, type Db, type Tx } from '../db';
 import { storageFaultOf } from '../errors';
 import type { Actor } from './actor';
 
@@ -33,7 +33,8 @@ export function keyPrefix(key: string): string | null {
  */
 export async function actorFromApiKey(db: Db, key: string, now: Date = new Date()): Promise<Actor | null> {
   const hash = hashSecret(key);
-  const row = await db.apiKey.findUnique({ where: { prefix: keyPrefix(key) ?? hash.slice(0, 12) } });
+  // One statement on the driver (docs/decisions.md 385): the first read of every API request.
+  const row = await findApiKeyByPrefix(db, keyPrefix(key) ?? hash.slice(0, 12));
   if (!row || row.revokedAt) return null;
   const a = Buffer.from(row.secretHash, 'hex');
   const b = Buffer.from(hash, 'hex');

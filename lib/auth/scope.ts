@@ -28,10 +28,21 @@ import { ROLES, roleAtLeast, type Role } from './roles';
 /** A filter no blob passes (Prisma's `in: []` is false on both dialects). */
 const NO_BLOB: Prisma.BlobWhereInput = { id: { in: [] } };
 
+/**
+ * The roles (of an org membership or a blob grant) that give `actor` at least `need`: none when its
+ * key's role caps it below `need`. Shared by `blobsWith` and the SQL scope of the API's hot reads
+ * (lib/db/sql/blob-access.ts, `hasBlobAccess`, `getReadableRevision`).
+ */
+export function rolesGranting(actor: Actor, need: Role): Role[] {
+  if (actor.roleCap && !roleAtLeast(actor.roleCap, need)) return [];
+  return ROLES.filter((r) => roleAtLeast(r, need));
+}
+
 /** The blobs on which `actor` holds at least `need` (org role or a grant, capped by its key's role). */
 export function blobsWith(actor: Actor, need: Role): Prisma.BlobWhereInput {
-  if (actor.roleCap && !roleAtLeast(actor.roleCap, need)) return NO_BLOB;
-  const roles = { in: ROLES.filter((r) => roleAtLeast(r, need)) };
+  const granting = rolesGranting(actor, need);
+  if (granting.length === 0) return NO_BLOB;
+  const roles = { in: granting };
   const granted: Prisma.BlobWhereInput = { grants: { some: { granteeType: actor.type, granteeId: actor.id, role: roles } } };
   // An org acts with `admin` on its own org's blobs (at least any `need`); a user with its membership role.
   const ofOrg: Prisma.BlobWhereInput =

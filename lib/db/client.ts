@@ -36,6 +36,8 @@ const globalForDb = globalThis as unknown as { __schedulerDb?: PrismaClient };
 interface ClientFacts {
   dialect: Dialect;
   sqlite: SqliteAdapterFactory | null;
+  /** PostgreSQL: the adapter factory, whose `pool` `directReader` reads on. */
+  postgres?: PostgresAdapterFactory | null;
 }
 const clients = new WeakMap<object, ClientFacts>();
 
@@ -135,6 +137,41 @@ export function sqliteConnection(tx: Tx): { all: (sql: string, ...params: unknow
   };
 }
 
+/**
+ * A read of lib/db/sql directly on the driver, for a client made by `createDb` used OUTSIDE a
+ * transaction (the product API's hot reads: the API key, the revision, the schedule; docs/decisions.md
+ * 385), or null (any other client, a transaction client, or before the client's first connection):
+ * the caller then runs the statement through Prisma's raw queries. What it skips is Prisma's per-query
+ * work (the WASM query compiler, the query interpreter, the adapter's value mapping: docs/performance.md),
+ * not any isolation: it reads where Prisma's own query outside a transaction would read.
+ * - SQLite: on the client's one better-sqlite3 connection, the statement prepared once per connection
+ *   (as `sqliteConnection`). Like Prisma's own reads outside a transaction, it does not wait for the
+ *   process's transaction queue (a read never takes the write lock). Integers come back as BigInt (the
+ *   connection's `defaultSafeIntegers`), booleans as 0/1, instants and JSON as text.
+ * - PostgreSQL: `pool.query` on the client's own pool (autocommit, any idle connection), with the
+ *   UTC `timestamp` parser of `postgresConnection`.
+ */
+export function directReader(db: Tx): ((sql: { sqlite: string; postgresql: string }, params: unknown[]) => Promise<Record<string, unknown>[]>) | null {
+  const facts = clients.get(db);
+  if (!facts) return null;
+  if (facts.dialect === 'sqlite') {
+    const adapterConnection = facts.sqlite?.connection;
+    if (!adapterConnection?.client.open) return null;
+    const connection = adapterConnection.client;
+    let cache = statements.get(connection);
+    if (!cache) statements.set(connection, (cache = new Map()));
+    const prepared = cache;
+    return async (sql, params) => {
+      let st = prepared.get(sql.sqlite);
+      if (!st) prepared.set(sql.sqlite, (st = connection.prepare(sql.sqlite)));
+      return st.all(...params) as Record<string, unknown>[];
+    };
+  }
+  const pool = facts.postgres?.pool;
+  if (!pool || pool.ending || pool.ended) return null;
+  return async (sql, params) => (await pool.query({ text: sql.postgresql, values: params, types: pgTypes })).rows as Record<string, unknown>[];
+}
+
 /** Stored instants are UTC `timestamp(3)`: read them as UTC (node-postgres would read local time). */
 const UTC_TIMESTAMP_OID = 1114;
 const pgTypes = {
@@ -205,7 +242,7 @@ function createPostgresDb(databaseUrl: string, poolSize: number): Db {
   );
   // Same model API as the SQLite client (one data model, see scripts/generate.ts); typed as `Db`.
   const db = new PostgresPrismaClient({ adapter }) as unknown as Db;
-  clients.set(db, { dialect: 'postgresql', sqlite: null });
+  clients.set(db, { dialect: 'postgresql', sqlite: null, postgres: adapter });
   return db;
 }
 

@@ -46,6 +46,12 @@ class TransactionPool extends pg.Pool {
 export class PostgresAdapterFactory implements SqlDriverAdapterFactory {
   readonly provider = 'postgres';
   readonly adapterName = 'scheduler-pg';
+  /**
+   * The pool of the last `connect()` (null before the first): lib/db/client.ts runs the API's hot
+   * reads on it directly (`poolReader`), in autocommit like Prisma's own queries outside a transaction.
+   * Ended (`pool.ended`) after `$disconnect()` until Prisma connects again.
+   */
+  pool: pg.Pool | null = null;
 
   constructor(
     private readonly config: pg.PoolConfig,
@@ -53,7 +59,9 @@ export class PostgresAdapterFactory implements SqlDriverAdapterFactory {
   ) {}
 
   async connect(): Promise<SqlDriverAdapter> {
-    const adapter = await new PrismaPg(new TransactionPool(this.config), { disposeExternalPool: true }).connect();
+    const pool = new TransactionPool(this.config);
+    this.pool = pool;
+    const adapter = await new PrismaPg(pool, { disposeExternalPool: true }).connect();
     return new PostgresAdapter(adapter, this.onTransaction);
   }
 }

@@ -347,6 +347,11 @@ export async function checkInvocationTarget(
   | { ok: true; target: null; missingSession: MissingTargetSession; workflow: ResolvedWorkflow }
   | ResolveFailure
 > {
+  // The plain success in a constant number of statements (the fire path's set-based resolution, which
+  // never answers a different success than the steps below): a create's hot path (docs/decisions.md 386).
+  // Anything it does not decide (null) goes through the steps below, which name every failure exactly.
+  const [plain] = await gateway.resolveForFires(db, [{ actor, target: ref.target, workflow: ref.workflow }]);
+  if (plain) return { ok: true, target: plain.target, workflow: plain.workflow };
   const target = await gateway.resolveTarget(db, actor, ref.target, 'write');
   if (!target.ok) {
     const lookedUp = target.sessionLookedUpIn;

@@ -5,10 +5,11 @@
  * show it), and a few of them are pinned by hand.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Db } from '../../db';
+import { inTransaction, type Db } from '../../db';
 import { newId } from '../../ids';
+import { getReadableRevision } from '../../workflows';
 import { createTestDb, type TestDb } from '../../testing/test-db';
-import { blobRole, blobRoles, blobsWith, hasBlobAccess, orgRole, orgsVisibleTo, readableBy, ROLES, roleAtLeast, writableBy, type Actor } from '..';
+import { blobRole, blobRoles, blobsWith, blobsWithAccess, hasBlobAccess, orgRole, orgsVisibleTo, readableBy, ROLES, roleAtLeast, writableBy, type Actor } from '..';
 
 let t: TestDb;
 let db: Db;
@@ -81,6 +82,38 @@ describe('§2 blob scopes', () => {
         expect(await scoped(actor, need), `${name} ${need}`).toEqual(expected.sort());
       }
     }
+  });
+
+  it('the SQL scope of the API hot reads (hasBlobAccess and blobsWithAccess in a transaction, getReadableRevision) selects what the Prisma scope selects', async () => {
+    // One revision per blob; the revision read and the transaction's access check are lib/db/sql/blob-access.ts on the driver.
+    const revisions: Record<string, string> = {};
+    for (const [name, id] of Object.entries(blob)) revisions[name] = (await db.revision.create({ data: { id: newId(), blobId: id, state: 'draft' } })).id;
+    let readable = 0;
+    for (const [name, actor] of Object.entries(actors)) {
+      for (const [alias, revisionId] of Object.entries(revisions)) {
+        const viaPrisma = await db.revision.findFirst({ where: { id: revisionId, blob: readableBy(actor) }, select: { id: true } });
+        const viaSql = await getReadableRevision(db, { actor, revisionId: revisionId.toUpperCase() }).catch((e: { code?: string }) => e.code);
+        if (viaPrisma) readable++;
+        expect(viaSql, `${name} reads ${alias}`).toEqual(viaPrisma ? { id: revisionId, blobId: blob[alias], orgId: expect.any(String), state: 'draft', blobType: 'workflow' } : 'not_found');
+      }
+      await inTransaction(db, async (tx) => {
+        for (const need of ROLES) {
+          const expected = (await tx.blob.findMany({ where: { AND: [{ id: { in: Object.values(blob) } }, blobsWith(actor, need)] }, select: { id: true } })).map((r) => r.id);
+          expect([...(await blobsWithAccess(tx, actor, [...Object.values(blob), newId()], need))].sort(), `${name} ${need} (many blobs)`).toEqual(expected.sort());
+        }
+        for (const [alias, id] of Object.entries(blob)) {
+          for (const need of ROLES) {
+            const viaPrisma = (await tx.blob.count({ where: { AND: [{ id }, blobsWith(actor, need)] } })) > 0;
+            expect(await hasBlobAccess(tx, actor, id, need), `${name} ${need} ${alias} in a transaction`).toBe(viaPrisma);
+          }
+        }
+      });
+    }
+    expect(readable).toBeGreaterThan(10); // the matrix has both answers
+    const org = await db.blob.findUniqueOrThrow({ where: { id: blob['acme-ops'] }, select: { orgId: true } });
+    expect(await getReadableRevision(db, { actor: actors.reader, revisionId: revisions['acme-ops'] })).toEqual({ id: revisions['acme-ops'], blobId: blob['acme-ops'], orgId: org.orgId, state: 'draft', blobType: 'workflow' });
+    await expect(getReadableRevision(db, { actor: actors.reader, revisionId: 'not-an-id' })).rejects.toMatchObject({ code: 'not_found' });
+    await expect(getReadableRevision(db, { actor: actors.reader, revisionId: newId() })).rejects.toMatchObject({ code: 'not_found' });
   });
 
   it('a member reads its org, a grant adds one blob, the higher of the two counts', async () => {

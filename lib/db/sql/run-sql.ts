@@ -2,9 +2,11 @@
  * Running a statement of this folder (its SQLite and PostgreSQL texts side by side) inside the
  * caller's transaction: directly on the transaction's driver connection (`sqliteConnection`,
  * `postgresConnection`, lib/db/client.ts: no per-byte cost for the JSON batch documents), or, where
- * that is not known, through Prisma's raw queries. Parameters are strings, numbers or null (what both paths bind alike).
+ * that is not known, through Prisma's raw queries. `readRows`: also a client made by `createDb` outside a
+ * transaction reads on its own driver connection or pool (`directReader`). Parameters are strings, numbers or null
+ * (what both paths bind alike).
  */
-import { dialectOfDb, postgresConnection, sqliteConnection, type Tx } from '../client';
+import { dialectOfDb, directReader, postgresConnection, sqliteConnection, type Tx } from '../client';
 
 type Texts = { readonly sqlite: string; readonly postgresql: string };
 type Param = string | number | null;
@@ -20,6 +22,18 @@ export async function queryRows<T = Record<string, unknown>>(tx: Tx, sql: Texts,
     if (direct) return (await direct.query(sql.postgresql, params)).rows as T[];
   }
   return tx.$queryRawUnsafe<T[]>(sql[dialect], ...params);
+}
+
+/**
+ * The rows of a read, on `db`'s own driver connection where it can (`queryRows` inside a transaction of
+ * `inTransaction`, `directReader` for a client of `createDb` outside one), else through Prisma's raw
+ * queries. Raw values as either path returns them (SQLite: BigInt or number integers, 0/1 booleans,
+ * text or Date instants): decode them with schedule-record.ts's `raw*` decoders.
+ */
+export async function readRows<T = Record<string, unknown>>(db: Tx, sql: Texts, ...params: Param[]): Promise<T[]> {
+  const reader = directReader(db);
+  if (reader) return (await reader(sql, params)) as T[];
+  return queryRows<T>(db, sql, ...params);
 }
 
 /** How many rows a statement changed. */

@@ -1,4 +1,4 @@
-import { scheduleRecordOf, type ScheduleRecord, type Tx } from '../../db';
+import { findScheduleByKey, findScheduleHoldingToken, type ScheduleRecord, type Tx } from '../../db';
 import { DomainError } from '../../errors';
 import { isIdShape, normalizeRef } from '../../ids';
 
@@ -8,8 +8,9 @@ import { isIdShape, normalizeRef } from '../../ids';
  */
 export async function findSchedule(db: Tx, revisionId: string, ref: string, allowAlias: boolean): Promise<ScheduleRecord | null> {
   const key = normalizeRef(ref);
-  const row = isIdShape(key) ? await db.schedule.findFirst({ where: { id: key, revisionId } }) : allowAlias ? await db.schedule.findFirst({ where: { alias: key, revisionId } }) : null;
-  return row ? scheduleRecordOf(row) : null;
+  // One statement on the driver (docs/decisions.md 385).
+  if (isIdShape(key)) return findScheduleByKey(db, revisionId, key, 'id');
+  return allowAlias ? findScheduleByKey(db, revisionId, key, 'alias') : null;
 }
 
 /** Like findSchedule; throws `404 schedule_not_found` when there is none. */
@@ -26,10 +27,7 @@ export async function getScheduleRow(db: Tx, revisionId: string, ref: string, al
  * alias or its name, or null when it is free.
  */
 export async function findTokenHolder(db: Tx, revisionId: string, token: string, exceptId?: string) {
-  return db.schedule.findFirst({
-    where: { revisionId, OR: [{ alias: token }, { name: token }], ...(exceptId ? { NOT: { id: exceptId } } : {}) },
-    select: { id: true, alias: true, name: true },
-  });
+  return findScheduleHoldingToken(db, revisionId, token, exceptId);
 }
 
 /** `409 alias_taken` for `alias`, saying whether another schedule holds it as alias or as name. */

@@ -1,5 +1,6 @@
-import type { Actor } from '../../auth';
-import type { Db } from '../../db';
+import { rolesGranting, type Actor } from '../../auth';
+import { findScheduleIfReachable, type Db } from '../../db';
+import { isIdShape, normalizeRef } from '../../ids';
 import { requireSchedulerRole } from '../access';
 import type { Schedule, ScheduleState } from '../contract';
 import { getScheduleRow } from './find-schedule';
@@ -44,6 +45,13 @@ export async function listSchedules(opts: ListSchedulesOptions): Promise<{ sched
 
 /** `get_schedule` (SPEC §3.1): by id or alias. Throws `404 schedule_not_found`. */
 export async function getSchedule(opts: { db: Db; actor: Actor; revision: { id: string; blobId: string }; scheduleRef: string }): Promise<Schedule> {
-  await requireSchedulerRole(opts.db, opts.actor, opts.revision.blobId, 'read');
-  return toSchedule(await getScheduleRow(opts.db, opts.revision.id, opts.scheduleRef));
+  const { db, actor, revision } = opts;
+  // The answer in one statement (the access check inside it, docs/decisions.md 385)...
+  const roles = rolesGranting(actor, 'read');
+  const key = normalizeRef(opts.scheduleRef);
+  const found = roles.length > 0 ? await findScheduleIfReachable(db, revision.id, key, isIdShape(key) ? 'id' : 'alias', revision.blobId, actor, roles) : null;
+  if (found) return toSchedule(found);
+  // ...and a refusal as always, in its order: no read access → 404 not_found, else 404 schedule_not_found.
+  await requireSchedulerRole(db, actor, revision.blobId, 'read');
+  return toSchedule(await getScheduleRow(db, revision.id, opts.scheduleRef));
 }

@@ -1,6 +1,6 @@
 import { raiseMissedAtSave } from '../alerts/raise';
 import type { Actor } from '../../auth';
-import { inTransaction, type Db, type Tx } from '../../db';
+import { countSchedules, inTransaction, type Db, type Tx } from '../../db';
 import { DomainError } from '../../errors';
 import { aliasProblem, newId } from '../../ids';
 import { isUniqueViolation } from '../../workflows';
@@ -160,7 +160,7 @@ function parse(opts: CreateScheduleOptions): ParsedInput {
 async function checkCreate(tx: Tx, opts: CreateScheduleOptions, input: ParsedInput, scheduleId: string, allowMissingSession: boolean): Promise<CheckedCreate> {
   const { actor, revision, limits } = opts;
   await requireSchedulerRole(tx, actor, revision.blobId, 'write');
-  const count = await tx.schedule.count({ where: { revisionId: revision.id } });
+  const count = await countSchedules(tx, revision.id);
   if (count >= limits.schedulesPerRevision) {
     throw new DomainError('schedule_limit_reached', `this scheduler already holds ${count} schedules, the most allowed (scheduler.schedules_per_revision = ${limits.schedulesPerRevision})`);
   }

@@ -6,7 +6,7 @@
 import { minIntervalSeconds, parseRateExpression, resolveLocalTime } from '../../cron';
 import { readOrgAwsIn, type Actor } from '../../auth';
 import type { HttpAllowList, Limits } from '../../config';
-import type { Tx } from '../../db';
+import { orgOfBlob, type Tx } from '../../db';
 import { fireAtOf, nextOccurrenceInWindow, rateAnchorFor, type ScheduleTiming } from '../../engine';
 import { DomainError, parseOrRefuse } from '../../errors';
 import { checkAwsArnAtSave, deadLetterRole, DEFAULT_TARGET_TYPE, driverOf, NO_ALLOWED_HOSTS, targetTypeOf, type HostResolver } from '../../targets';
@@ -233,7 +233,7 @@ export async function checkSchedule(db: Tx, request: SaveRequest, opts: CheckSch
   // sent: an update that keeps its stored target does not check it again).
   const type = input.invocation_target_type ?? DEFAULT_TARGET_TYPE;
   const driver = driverOf(type);
-  const orgId = opts.checkTarget || (opts.checkDeadLetter && input.dead_letter) ? (await db.blob.findUniqueOrThrow({ where: { id: opts.blobId }, select: { orgId: true } })).orgId : '';
+  const orgId = opts.checkTarget || (opts.checkDeadLetter && input.dead_letter) ? await orgOfBlob(db, opts.blobId) : '';
   const checked: { target: unknown; missingSession?: MissingTargetSession } =
     opts.checkTarget && driver?.checkAtSave
       ? await driver.checkAtSave(db, request.actor, input.invocation_target, { allowMissingSession: opts.allowMissingSession ?? false, orgId })

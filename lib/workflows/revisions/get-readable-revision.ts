@@ -1,5 +1,5 @@
-import type { Db } from '../../db';
-import { type Actor, readableBy } from '../../auth';
+import { findScopedRevision, type Db } from '../../db';
+import { type Actor, rolesGranting } from '../../auth';
 import { DomainError } from '../../errors';
 import { isIdShape, normalizeRef } from '../../ids';
 import type { BlobType } from '../contract';
@@ -22,18 +22,15 @@ export interface ReadableRevision {
 
 /**
  * Revision `revisionId` of any blob `actor` can read, for `POST /api/v1/revisions/{revision_id}/data`
- * (SPEC §3). Scoped in the query (`readableBy`): an unreadable revision is not found.
+ * (SPEC §3). Scoped in the query (`readableBy`'s rule): an unreadable revision is not found.
  * @throws `404 not_found` ("revision not found") for a missing, malformed or unreadable id alike (SPEC §2).
  */
 export async function getReadableRevision(db: Db, opts: GetReadableRevisionOptions): Promise<ReadableRevision> {
   const id = normalizeRef(opts.revisionId);
-  const revision = isIdShape(id)
-    ? await db.revision.findFirst({
-        where: { id, blob: readableBy(opts.actor) },
-        select: { id: true, blobId: true, state: true, blob: { select: { orgId: true, type: true } } },
-      })
-    : null;
+  // One statement on the driver, scoped by `readableBy`'s rule in SQL (docs/decisions.md 385).
+  const roles = rolesGranting(opts.actor, 'read');
+  const revision = isIdShape(id) && roles.length > 0 ? await findScopedRevision(db, id, opts.actor, roles) : null;
   // Non-disclosure (SPEC §2): an unreadable revision answers exactly as a missing one.
   if (!revision) throw new DomainError('not_found', 'revision not found');
-  return { id: revision.id, blobId: revision.blobId, orgId: revision.blob.orgId, state: revision.state, blobType: revision.blob.type as BlobType };
+  return { id: revision.id, blobId: revision.blobId, orgId: revision.orgId, state: revision.state, blobType: revision.blobType as BlobType };
 }
