@@ -32,6 +32,8 @@ export interface RetentionScalingRound {
   heldMs: Record<SweepPhase, number>;
   deleted: Record<SweepPhase, number>;
   statements: number;
+  /** CPU this process spent in the sweep's statements (µs, user + system): on SQLite the statements run in this process, so this is the sweep's own work whatever else the machine runs; on PostgreSQL only the client's. */
+  cpuUs: number;
 }
 
 export interface RetentionScalingResult {
@@ -71,9 +73,12 @@ export async function runRetentionScaling(opts: RetentionScalingOptions): Promis
       await settle(db, opts.dialect);
       const sweep = new RetentionSweep({ db, runRetentionDays: limits.runRetentionDays, executionRetentionDays: limits.executionRetentionDays });
       sweep.start(now);
-      const round: RetentionScalingRound = { heldMs: { runs: 0, activity: 0, executions: 0, vacuum: 0 }, deleted: { runs: 0, activity: 0, executions: 0, vacuum: 0 }, statements: 0 };
+      const round: RetentionScalingRound = { heldMs: { runs: 0, activity: 0, executions: 0, vacuum: 0 }, deleted: { runs: 0, activity: 0, executions: 0, vacuum: 0 }, statements: 0, cpuUs: 0 };
       for (;;) {
+        const cpu = process.cpuUsage();
         const b = await sweep.step();
+        const used = process.cpuUsage(cpu);
+        if (b.phase === 'runs' || b.phase === 'executions') round.cpuUs += used.user + used.system;
         round.heldMs[b.phase] += b.durationMs;
         round.deleted[b.phase] += b.deleted;
         round.statements += 1;
