@@ -17,11 +17,19 @@
  * swept per phase, the sweep's wall time, each phase's statements (count, limit range, hold time p50 /
  * p95 / max), the file size before and after, and the other writer's commit latency during the sweep.
  * Figures, never a pass/fail on time; the closing `goal` line says whether the 50 ms bound held.
+ *
+ * First, per dialect, the cost of one expired row as the history grows (lib/testing/retention-scaling.ts):
+ * the same 2,000 expired pairs swept from 1,000 kept pairs and from 1,000,000 (`--quick`: 100,000;
+ * `--large N`), `--rounds` rounds (3) on one database each, medians; printed: the build time, µs per
+ * deleted row (runs + executions statements' hold time ÷ rows; on SQLite also this process's CPU in
+ * those steps, checkpoints after them included, which the machine's other load does not inflate), the
+ * ratio large ÷ small and a `goal` line (≤ 2×, on the hold time). `--scaling` runs only this part.
  */
 import { loadavg } from 'node:os';
 import type { Dialect } from '../lib/db';
 import type { SweepPhase } from '../lib/schedules';
 import { runRetentionScenario, type RetentionScenarioResult } from '../lib/testing/retention-scenario';
+import { runRetentionScaling, type RetentionScalingResult } from '../lib/testing/retention-scaling';
 import { Worker } from '../worker/worker';
 
 const arg = (name: string) => {
@@ -33,6 +41,12 @@ const PAIRS = Number(arg('pairs') ?? (QUICK ? 100_000 : 1_000_000));
 const SCHEDULES = Number(arg('schedules') ?? 1_000);
 const SKIP_PG = process.env.BENCH_SKIP_POSTGRES === '1';
 const BOUND_MS = 50;
+const SCALING_ONLY = process.argv.includes('--scaling');
+const SMALL = 1_000;
+const LARGE = Number(arg('large') ?? (QUICK ? 100_000 : 1_000_000));
+const EXPIRED = 2_000;
+const ROUNDS = Number(arg('rounds') ?? 3);
+const RATIO_GOAL = 2;
 
 const pct = (xs: number[], p: number) => {
   if (xs.length === 0) return 0;
@@ -70,9 +84,47 @@ function print(r: RetentionScenarioResult): number {
   return Math.max(...all);
 }
 
+const median = (xs: number[]) => pct(xs, 50);
+
+/** µs per deleted row of each round: runs + executions statements' hold time ÷ the rows they deleted. */
+function perRow(r: RetentionScalingResult): number[] {
+  return r.rounds.map((x) => (1000 * (x.heldMs.runs + x.heldMs.executions)) / Math.max(1, x.deleted.runs + x.deleted.executions));
+}
+
+/** The same expired pairs swept out of a small and a large history; returns the ratio of the medians. */
+async function scaling(dialect: Dialect): Promise<number> {
+  console.log(`\n## ${dialect}: ${n(EXPIRED)} expired pairs swept from ${n(SMALL)} vs ${n(LARGE)} kept pairs (${SCHEDULES} schedules, ${ROUNDS} rounds, medians)${QUICK ? ' (--quick: the full run uses 1,000,000)' : ''}`);
+  console.log(`| kept pairs | build | rows deleted / round | statements | runs µs/row | executions µs/row | runs + executions µs/row (rounds) | ${dialect === 'sqlite' ? 'CPU µs/row incl. checkpoints (rounds)' : '—'} | vacuum pages, ms |`);
+  console.log('|---:|---:|---:|---:|---:|---:|---:|---:|---:|');
+  const medians: number[] = [];
+  const cpuMedians: number[] = [];
+  for (const kept of [SMALL, LARGE]) {
+    const r = await runRetentionScaling({ dialect, keptPairs: kept, expiredPairs: EXPIRED, schedules: SCHEDULES, rounds: ROUNDS });
+    const rows = r.rounds.map((x) => x.deleted.runs + x.deleted.executions);
+    const per = perRow(r);
+    const cpu = r.rounds.map((x) => x.cpuUs / Math.max(1, x.deleted.runs + x.deleted.executions));
+    medians.push(median(per));
+    cpuMedians.push(median(cpu));
+    const phase = (p: 'runs' | 'executions') => median(r.rounds.map((x) => (1000 * x.heldMs[p]) / Math.max(1, x.deleted[p]))).toFixed(0);
+    console.log(`| ${n(kept)} | ${(r.buildMs / 1000).toFixed(1)} s | ${n(median(rows))} | ${median(r.rounds.map((x) => x.statements))} | ${phase('runs')} | ${phase('executions')} | ${median(per).toFixed(0)} (${per.map((x) => x.toFixed(0)).join(', ')}) | ${dialect === 'sqlite' ? `${median(cpu).toFixed(0)} (${cpu.map((x) => x.toFixed(0)).join(', ')})` : '—'} | ${median(r.rounds.map((x) => x.deleted.vacuum))}, ${median(r.rounds.map((x) => x.heldMs.vacuum)).toFixed(1)} ms |`);
+    if (r.keptLeft !== 2 * kept) console.log(`  KEPT ROWS LOST: ${n(r.keptLeft)} of ${n(2 * kept)} left`);
+  }
+  const ratio = medians[1] / medians[0];
+  console.log(`per-row cost ${n(LARGE)} ÷ ${n(SMALL)}: ${ratio.toFixed(2)}× (held time; on a loaded machine it includes time the process waited for a core)${dialect === 'sqlite' ? `; CPU ${(cpuMedians[1] / cpuMedians[0]).toFixed(2)}×` : ''}`);
+  return ratio;
+}
+
 async function main() {
   const dialects: Dialect[] = SKIP_PG ? ['sqlite'] : ['sqlite', 'postgresql'];
   console.log(`load average at start: ${loadavg().map((x) => x.toFixed(1)).join(' ')} (2 vCPUs)`);
+  const ratios: Partial<Record<Dialect, number>> = {};
+  for (const dialect of dialects) ratios[dialect] = await scaling(dialect);
+  const goals = dialects.map((d) => `goal ${d} retention per-row cost at ${n(LARGE)} ÷ ${n(SMALL)} kept pairs ≤ ${RATIO_GOAL}×: ${ratios[d]!.toFixed(2)}× (target ≤ ${RATIO_GOAL}×): ${ratios[d]! <= RATIO_GOAL ? 'met' : 'missed'}`);
+  if (SCALING_ONLY) {
+    console.log(`\nload average at end: ${loadavg().map((x) => x.toFixed(1)).join(' ')}`);
+    for (const g of goals) console.log(g);
+    return;
+  }
   const maxima: Partial<Record<Dialect, number>> = {};
   for (const dialect of dialects) {
     const r = await runRetentionScenario({
@@ -84,6 +136,7 @@ async function main() {
   console.log(`\nload average at end: ${loadavg().map((x) => x.toFixed(1)).join(' ')}`);
   const sqliteMax = maxima.sqlite!;
   if (maxima.postgresql !== undefined) console.log(`postgresql sweep statement max: ${ms(maxima.postgresql)} (no database-wide lock; row locks only)`);
+  for (const g of goals) console.log(g);
   console.log(`goal sqlite sweep batch lock ≤ ${BOUND_MS} ms: ${sqliteMax.toFixed(1)} ms (target ≤ ${BOUND_MS} ms): ${sqliteMax <= BOUND_MS ? 'met' : 'missed'}`);
 }
 

@@ -23,7 +23,7 @@ import { spawnHistoryWriter, type HistoryWriterReport } from './history-writer';
 import { insertSchedules } from './insert-schedules';
 import { TEST_LIMITS } from './limits';
 import { seedHistory } from './seed-history';
-import { createTestDb } from './test-db';
+import { createTestDb, type TestDb } from './test-db';
 
 /** What the scenario needs of worker/worker.ts `Worker`. */
 export interface SweepingWorker {
@@ -80,19 +80,29 @@ export interface RetentionScenarioResult {
 }
 
 const DAY = 86_400_000;
-const TARGET = {
+/** The invocation target of the history's schedules (also lib/testing/retention-scaling.ts). */
+export const HISTORY_TARGET = {
   target: { org: 'acme-corp', blob: 'procedures', revision: 'default', session: 'nightly-batch' },
   workflow: { definition: 'triage' },
   input_data: [{ alias: 'ticket_window', value: { hours: 24 } }],
 };
+const TARGET = HISTORY_TARGET;
 
 /** Run the scenario; the database is dropped at the end. See the file comment. */
 export async function runRetentionScenario(opts: RetentionScenarioOptions): Promise<RetentionScenarioResult> {
-  const t = await createTestDb(opts.dialect);
+  return withSweptDb(opts.dialect, (t) => scenario(t.db, t.url, opts));
+}
+
+/**
+ * `fn` on a fresh test database of `dialect` whose `runs` and `executions` it sweeps; the database is
+ * dropped after, also on PostgreSQL where the swept tables keep an autovacuum worker busy.
+ */
+export async function withSweptDb<T>(dialect: Dialect, fn: (t: TestDb) => Promise<T>): Promise<T> {
+  const t = await createTestDb(dialect);
   try {
-    return await scenario(t.db, t.url, opts);
+    return await fn(t);
   } finally {
-    if (opts.dialect === 'postgresql') {
+    if (dialect === 'postgresql') {
       // The swept tables now keep an autovacuum worker busy for a while, and DROP DATABASE cannot end
       // it (test-db.ts): this ALTER cancels it (autovacuum yields to a conflicting lock) and stops it
       // coming back, so the database can be dropped.

@@ -12,9 +12,14 @@
  * `limit` by the time the previous batch took. Idempotent: several workers sweeping at once delete
  * each row once; a sweep with nothing left to do is one index probe.
  *
- * Cost (docs/performance.md "Retention"): a deleted run is one entry in each of the five b-trees of
- * `runs`; the table and `runs(created_at)` are deleted in order, the three others (`id`, the UNIQUE
- * key and `(schedule_id, created_at, id)`) at random places, about one page write each per row.
+ * Cost (docs/performance.md "Retention"): a deleted run is one entry in the table and in each index
+ * of `runs`; the table, `runs(created_at)` and `runs(finished_at)` are deleted in order, the others
+ * (`id`, the UNIQUE key and `(schedule_id, status, created_at, id)`) at random places, about one page
+ * write each per row. The batch is named by its rows' physical address (SQLite `rowid`, PostgreSQL
+ * `ctid`) as the `created_at` walk finds them, never by `id` (docs/decisions.md 380): an `id IN (…)`
+ * list is first sorted by the random UUID and each row then looked up through the `id` index, so
+ * every row of a batch costs one more lookup in that index and the table is visited in random order;
+ * by address the rows are deleted in the order the index walk returned them, table pages in sequence.
  */
 import type { Tx } from '../client';
 import { dialectOfDb } from '../client';
@@ -26,11 +31,15 @@ export type ExpiringTable = 'runs' | 'activity';
 /** Params: cutoff, limit. Both tables have an index on `created_at`. */
 export function deleteExpiredSql(table: ExpiringTable) {
   return {
-    // SQLite's DELETE … LIMIT needs a compile option; the sub-select bounds it portably.
-    sqlite: `DELETE FROM ${table} WHERE id IN (SELECT id FROM ${table} WHERE created_at < ? ORDER BY created_at LIMIT ?)`,
-    // SKIP LOCKED: rows another sweeper is deleting right now are left to it, not waited for.
-    postgresql: `DELETE FROM ${table} WHERE id IN (
-      SELECT id FROM ${table} WHERE created_at < $1::timestamp(3) ORDER BY created_at LIMIT $2 FOR UPDATE SKIP LOCKED)`,
+    // SQLite's DELETE … LIMIT needs a compile option; the sub-select bounds it portably. By rowid: the
+    // IN list is kept in rowid order, the table's own order (rows are appended as they are created).
+    sqlite: `DELETE FROM ${table} WHERE rowid IN (SELECT rowid FROM ${table} WHERE created_at < ? ORDER BY created_at LIMIT ?)`,
+    // SKIP LOCKED: rows another sweeper is deleting right now are left to it, not waited for. By
+    // ctid (a TID scan): FOR UPDATE locks each row before this DELETE, in the same statement, so no
+    // other transaction can move one (an UPDATE gives a row a new ctid) in between; a row updated
+    // after this statement's snapshot is not seen at its new ctid and is left to the next batch.
+    postgresql: `DELETE FROM ${table} WHERE ctid = ANY(ARRAY(
+      SELECT ctid FROM ${table} WHERE created_at < $1::timestamp(3) ORDER BY created_at LIMIT $2 FOR UPDATE SKIP LOCKED))`,
   } as const;
 }
 
