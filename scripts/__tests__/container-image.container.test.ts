@@ -12,10 +12,11 @@
  */
 import { spawn, spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { createWriteStream, existsSync } from 'node:fs';
+import { createWriteStream, existsSync, readFileSync } from 'node:fs';
 import { homedir, tmpdir } from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
+import { parse as parseYaml } from 'yaml';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { loadConfig } from '../../lib/config';
 import { freePort, Phases, sleep, waitReady } from '../../lib/testing/service-run';
@@ -25,6 +26,10 @@ const ROOT = path.resolve(import.meta.dirname, '../..');
 const IMAGE = 'localhost/scheduler:test';
 const API_KEY = 'container-test-bootstrap-key-0123456789';
 const RUN = randomBytes(4).toString('hex');
+
+/** compose.yaml's services: each profile's services, and the image command each runs (what this test runs). */
+const compose = parseYaml(readFileSync(path.join(ROOT, 'compose.yaml'), 'utf8'), { merge: true }) as { services: Record<string, { profiles: string[]; command?: string[] }> };
+const roleOf = (service: string) => compose.services[service].command![0];
 
 const canRun = podmanUsable();
 if (!canRun.ok) console.warn(`container test SKIPPED: ${canRun.why}`);
@@ -144,8 +149,16 @@ describe.skipIf(!canRun.ok)('the container image (Dockerfile)', () => {
       // This machine's better-sqlite3 build as its prebuilt binary, rather than compiling it again.
       const prebuilds = spawnSync('bash', ['scripts/container/prebuilds.sh', path.join(tmpdir(), 'scheduler-prebuilds')], { cwd: ROOT, encoding: 'utf8' }).stdout.trim();
       if (prebuilds) cache.push('-v', `${prebuilds}:/root/.npm/_prebuilds`);
+      const imageId = async () => {
+        const r = await podman(['image', 'inspect', '--format', '{{.Id}}', IMAGE]);
+        return r.code === 0 ? r.out.trim() : '';
+      };
+      const before = await imageId();
       const r = await podman(['build', '--network', 'host', '--build-arg', `BASE=${base}`, ...cache, '-t', IMAGE, '.'], log);
       if (r.code !== 0) throw new Error(`the image build failed (exit ${r.code}): see ${log}`);
+      // The previous build of this tag, now untagged, is ~1 GB of its own: removed (kept while in use).
+      const after = await imageId();
+      if (before && before !== after) await podman(['rmi', before]);
     });
   }, 1_800_000);
 
@@ -154,6 +167,13 @@ describe.skipIf(!canRun.ok)('the container image (Dockerfile)', () => {
     for (const v of volumes) await podman(['volume', 'rm', '-f', v]);
     console.log(`container test timings:\n${phases.table()}`);
   }, 120_000);
+
+  test("compose.yaml's profiles run the image commands exercised here", () => {
+    const profile = (p: string) => Object.keys(compose.services).filter((n) => compose.services[n].profiles.includes(p));
+    expect(profile('sqlite')).toEqual(['all']);
+    expect(profile('postgres').sort()).toEqual(['migrate', 'postgres', 'web', 'worker']);
+    expect(['all', 'migrate', 'web', 'worker'].map(roleOf)).toEqual(['all', 'migrate', 'web', 'worker']);
+  });
 
   test('all on SQLite: ready, a schedule made through the API fires into the catalog, and a new container on the same volume finds it and its history', async () => {
     const port = await freePort(0);
@@ -165,7 +185,7 @@ describe.skipIf(!canRun.ok)('the container image (Dockerfile)', () => {
     const first = `scheduler-test-all-${RUN}-1`;
 
     await phase('sqlite: first start to ready', async () => {
-      await start(first, 'all', env, ['-v', `${volume}:/data`]);
+      await start(first, roleOf('all'), env, ['-v', `${volume}:/data`]);
       await waitReady(base, () => containerGone(first));
     });
     const [schedulerRev, proceduresRev] = await Promise.all([revisionOf(base, 'ops-scheduler'), revisionOf(base, 'procedures')]);
@@ -191,7 +211,7 @@ describe.skipIf(!canRun.ok)('the container image (Dockerfile)', () => {
 
     const second = `scheduler-test-all-${RUN}-2`;
     await phase('sqlite: second start (same volume) to ready', async () => {
-      await start(second, 'all', env, ['-v', `${volume}:/data`]);
+      await start(second, roleOf('all'), env, ['-v', `${volume}:/data`]);
       await waitReady(base, () => containerGone(second));
     });
     const schedule = (await command(base, schedulerRev, { engine: 'scheduler_blobhub', command: 'get_schedule', schedule_id: scheduleId })).schedule;
@@ -225,7 +245,7 @@ describe.skipIf(!canRun.ok)('the container image (Dockerfile)', () => {
       await phase('postgres: migrate', async () => {
         const migrate = `scheduler-test-migrate-${RUN}`;
         containers.push(migrate);
-        const r = await podman(['run', '--name', migrate, '--network', 'host', ...Object.entries(env).flatMap(([k, v]) => ['-e', `${k}=${v}`]), IMAGE, 'migrate']);
+        const r = await podman(['run', '--name', migrate, '--network', 'host', ...Object.entries(env).flatMap(([k, v]) => ['-e', `${k}=${v}`]), IMAGE, roleOf('migrate')]);
         expect(r.code, r.out).toBe(0);
         expect(r.out).toContain('migrate: postgresql schema is current');
       });
@@ -233,8 +253,8 @@ describe.skipIf(!canRun.ok)('the container image (Dockerfile)', () => {
       const web = `scheduler-test-web-${RUN}`;
       await phase('postgres: two workers and the web app to ready', async () => {
         // A small batch, so that both workers take part in a burst of due occurrences.
-        for (const w of workers) await start(w, 'worker', { ...env, WORKER_BATCH_SIZE: '2' });
-        await start(web, 'web', { ...env, HOSTNAME: '127.0.0.1', PORT: String(port) });
+        for (const w of workers) await start(w, roleOf('worker'), { ...env, WORKER_BATCH_SIZE: '2' });
+        await start(web, roleOf('web'), { ...env, HOSTNAME: '127.0.0.1', PORT: String(port) });
         await waitReady(base, () => containerGone(web), (h) => Number(h.workers_alive) >= 2);
       });
 
