@@ -8,18 +8,19 @@
 # BASE: any Debian bookworm image with Node 20 under /usr/local (the tests build on a local one).
 ARG BASE=node:20-bookworm-slim
 
-# --- deps: node_modules from the lockfile. better-sqlite3 compiles from source where its prebuilt
-# binary cannot be downloaded, so the compilers are installed when the base lacks them.
+# --- deps: node_modules from the lockfile. better-sqlite3's install takes its prebuilt binary; where
+# that cannot be downloaded it compiles from source, so the compilers are installed then (this stage
+# only) and the native modules built again.
 FROM ${BASE} AS deps
 WORKDIR /app
-RUN if ! command -v g++ >/dev/null || ! command -v make >/dev/null || ! command -v python3 >/dev/null; then \
-      apt-get update && apt-get install -y --no-install-recommends python3 make g++ && rm -rf /var/lib/apt/lists/*; \
-    fi
 ENV npm_config_nodedir=/usr/local NEXT_TELEMETRY_DISABLED=1
 COPY package.json package-lock.json ./
 # The root postinstall (the Prisma clients) runs in the build stage, with the sources.
 RUN npm ci --prefer-offline --no-audit --no-fund --ignore-scripts \
- && npm rebuild better-sqlite3 esbuild @prisma/engines prisma @prisma/client
+ && if ! npm rebuild better-sqlite3 esbuild @prisma/engines prisma @prisma/client; then \
+      apt-get update && apt-get install -y --no-install-recommends python3 make g++ && rm -rf /var/lib/apt/lists/* \
+      && npm rebuild better-sqlite3 esbuild @prisma/engines prisma @prisma/client; \
+    fi
 
 # --- build: both Prisma clients, then the Next.js production build (compile only: the tree's types
 # are checked by `npm test`, docs/decisions.md 379).

@@ -154,7 +154,8 @@ describe.skipIf(!canRun.ok)('the container image (Dockerfile)', () => {
         return r.code === 0 ? r.out.trim() : '';
       };
       const before = await imageId();
-      const r = await podman(['build', '--network', 'host', '--build-arg', `BASE=${base}`, ...cache, '-t', IMAGE, '.'], log);
+      // Docker's image format: the OCI one has no HEALTHCHECK.
+      const r = await podman(['build', '--format', 'docker', '--network', 'host', '--build-arg', `BASE=${base}`, ...cache, '-t', IMAGE, '.'], log);
       if (r.code !== 0) throw new Error(`the image build failed (exit ${r.code}): see ${log}`);
       // The previous build of this tag, now untagged, is ~1 GB of its own: removed (kept while in use).
       const after = await imageId();
@@ -167,6 +168,13 @@ describe.skipIf(!canRun.ok)('the container image (Dockerfile)', () => {
     for (const v of volumes) await podman(['volume', 'rm', '-f', v]);
     console.log(`container test timings:\n${phases.table()}`);
   }, 120_000);
+
+  test('the image runs as scheduler, keeps /data as a volume and checks its health', async () => {
+    const config = JSON.parse(await podmanOk(['image', 'inspect', '--format', '{{json .Config}}', IMAGE])) as Record<string, any>;
+    expect(config).toMatchObject({ User: 'scheduler', Volumes: { '/data': {} }, Entrypoint: ['/app/deploy/entrypoint.sh'], Cmd: ['all'] });
+    const health = JSON.parse(await podmanOk(['image', 'inspect', '--format', '{{json .HealthCheck}}', IMAGE])) as { Test: string[] } | null;
+    expect(health?.Test).toEqual(['CMD', '/app/deploy/entrypoint.sh', 'healthcheck']);
+  });
 
   test("compose.yaml's profiles run the image commands exercised here", () => {
     const profile = (p: string) => Object.keys(compose.services).filter((n) => compose.services[n].profiles.includes(p));

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Tests and CI only: a local stand-in for node:20-bookworm-slim, built without a registry — Debian
-# bookworm (debootstrap minbase, with CA certificates and the compilers better-sqlite3's build needs)
+# bookworm (debootstrap minbase and CA certificates; no compilers, as in the official slim image)
 # plus this machine's Node 20 (binary, headers, npm), laid out as the official image does under
 # /usr/local. Skipped when the image exists. Usage: base-image.sh [image name]
 # (default localhost/scheduler-base:bookworm-node20). Prints the image name on its last line.
@@ -12,7 +12,7 @@ began=$SECONDS
 work="$(mktemp -d "${TMPDIR:-/tmp}/scheduler-base.XXXXXX")"
 trap 'rm -rf "$work"' EXIT
 rootfs="$work/rootfs"
-debootstrap --variant=minbase --include=ca-certificates,python3,make,g++ bookworm "$rootfs" http://deb.debian.org/debian >"$work/debootstrap.log" 2>&1 \
+debootstrap --variant=minbase --include=ca-certificates bookworm "$rootfs" http://deb.debian.org/debian >"$work/debootstrap.log" 2>&1 \
   || { tail -20 "$work/debootstrap.log" >&2; exit 1; }
 node="$(readlink -f "$(command -v node)")"
 prefix="$(dirname "$(dirname "$node")")"   # /usr for Debian's or NodeSource's package, /usr/local for the official layout
