@@ -1,7 +1,8 @@
 import { defineConfig } from 'vitest/config';
 import path from 'node:path';
 
-// Two projects: `unit` (pure logic, no I/O) and `integration` (real SQLite / PostgreSQL, real HTTP).
+// Three projects: `unit` (pure logic, no I/O), `integration` (real SQLite / PostgreSQL, real HTTP) and
+// `container` (the image built and run with podman, the systemd units: run once, after the others).
 export default defineConfig({
   // tsconfig keeps JSX for Next.js ("preserve"); tests that load a component module (a target type's
   // UI registry entry holds pure parts and presentational components side by side) compile it here.
@@ -24,6 +25,10 @@ export default defineConfig({
           hookTimeout: 180_000,
           fileParallelism: false,
         },
+      },
+      {
+        extends: true,
+        test: { name: 'container', include: ['**/__tests__/**/*.container.test.ts'], exclude: ['node_modules/**'], environment: 'node', testTimeout: 900_000, hookTimeout: 1_800_000, fileParallelism: false },
       },
     ],
   },

@@ -2,6 +2,8 @@
  * `npm start`: apply migrations, seed, build if the sources changed, then run the web app and the
  * worker together (production mode). `--dev` runs `next dev` instead; `--web-only` runs no worker.
  * `--wait-for-build` waits for a build another process is making instead of building.
+ * `--prebuilt` never builds: the web app was built before (the container image, Dockerfile); no build
+ * is an error.
  * A worker that exits is started again with back-off (1 s, doubling while it keeps failing, at most
  * 60 s) while the web app keeps serving, and `npm start` says so; if the web app exits, the worker is
  * stopped and `npm start` exits with its code. Ctrl-C (SIGINT) and SIGTERM stop both
@@ -24,6 +26,8 @@ const dev = args.has('--dev');
 const webOnly = args.has('--web-only');
 // Another process builds (e.g. a second server in the test suite): wait for its build instead.
 const waitForBuild = args.has('--wait-for-build');
+// The image's `all` command (deploy/entrypoint.sh): the build is part of the image, never redone at start.
+const prebuilt = args.has('--prebuilt');
 // SPEC §13.5: the demo's seeded org delivers with the worker's own AWS credentials unless the
 // operator says otherwise (set the variable, empty for none: docs/ops.md).
 process.env.SCHEDULER_AWS_WORKER_CREDENTIALS_ORGS ??= 'acme-corp';
@@ -117,6 +121,12 @@ if (!dev) {
       await new Promise((r) => setTimeout(r, 2000));
     }
     console.log(`start:       the build is there (${seconds(began)})`);
+  } else if (prebuilt) {
+    if (!existsSync(path.join(root, '.next', 'BUILD_ID'))) {
+      console.error('start: --prebuilt but there is no build (.next/BUILD_ID): run `next build` first');
+      process.exit(1);
+    }
+    step('the web app was built beforehand (--prebuilt): no build');
   } else if (!existsSync(path.join(root, '.next', 'BUILD_ID')) || !existsSync(stamp) || readFileSync(stamp, 'utf8') !== hash) {
     began = step('building the web app (first start, or the sources changed): this takes a few minutes (about 2 to 5 on two cores)…');
     await runWithProgress(bin('next'), ['build'], 'building the web app');

@@ -2,7 +2,8 @@
 # `npm test`: every test CI runs — typecheck, lint (ESLint with the folder table's import boundaries,
 # eslint.config.mjs), unit, integration on real SQLite AND on a real local
 # PostgreSQL (scripts/postgres-local.sh installs/starts it; TEST_DATABASE=postgresql switches
-# lib/testing/test-db.ts), end-to-end (Playwright, real web app + worker). Prints the plain
+# lib/testing/test-db.ts), end-to-end (Playwright, real web app + worker), then the container image and
+# the systemd units (vitest project `container`). Prints the plain
 # "N passed, N failed" closing line. SKIP_POSTGRES=1 leaves the PostgreSQL steps out (counted as failed).
 # moto's server (the AWS emulator of the aws-target tests) is started here and stopped at the end.
 set -uo pipefail
@@ -69,6 +70,10 @@ else
   step integration-postgresql env TEST_DATABASE=postgresql npx vitest run --project integration
 fi
 step e2e npx playwright test
+# The image (podman) and the systemd units, once (not per dialect: it runs SQLite and PostgreSQL
+# itself); after the e2e suite, whose web app build the units' commands serve. Skipped, saying so,
+# where podman or systemd-analyze is missing.
+step container npx vitest run --project container
 
 echo
 [ -n "$moto_problem" ] && echo "=== $moto_problem"
