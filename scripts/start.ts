@@ -14,12 +14,12 @@
  * the credentials generated at first start are kept (scripts/credentials-file.ts).
  */
 import { spawn, spawnSync } from 'node:child_process';
-import { createHash } from 'node:crypto';
-import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { loadConfig } from '../lib/config';
 import { credentialsFilePath } from './credentials-file';
 import { Supervisor } from './supervisor';
+import { buildIsCurrent, sourceHash, stampBuild } from './web-build';
 
 const args = new Set(process.argv.slice(2));
 const dev = args.has('--dev');
@@ -74,26 +74,6 @@ async function runWithProgress(cmd: string, argv: string[], what: string, everyM
   }
 }
 
-/** A fingerprint of everything `next build` reads, so an unchanged tree is not rebuilt. */
-function sourceHash(): string {
-  const h = createHash('sha256');
-  const walk = (dir: string) => {
-    if (!existsSync(dir)) return;
-    for (const e of readdirSync(dir, { withFileTypes: true }).sort((a, b) => a.name.localeCompare(b.name))) {
-      const p = path.join(dir, e.name);
-      if (e.isDirectory()) {
-        if (!['__tests__', 'generated'].includes(e.name)) walk(p);
-      } else h.update(`${p}:${statSync(p).size}:${statSync(p).mtimeMs}\n`);
-    }
-  };
-  for (const d of ['app', 'components', 'lib']) walk(path.join(root, d));
-  for (const f of ['next.config.ts', 'middleware.ts', 'package-lock.json', 'tsconfig.json']) {
-    const p = path.join(root, f);
-    if (existsSync(p)) h.update(readFileSync(p));
-  }
-  return h.digest('hex');
-}
-
 // The data folder holds the database, its credentials file and the server key: owner only.
 mkdirSync(path.join(root, 'data'), { recursive: true, mode: 0o700 });
 // Both dialects' clients are generated at install; regenerate if either is missing.
@@ -107,9 +87,8 @@ run(bin('tsx'), ['prisma/seed.ts']);
 console.log(`start:       done in ${seconds(began)}`);
 
 if (!dev) {
-  const stamp = path.join(root, '.next', 'source-hash');
-  const hash = sourceHash();
-  const built = () => existsSync(path.join(root, '.next', 'BUILD_ID')) && existsSync(stamp) && readFileSync(stamp, 'utf8') === hash;
+  const hash = sourceHash(root);
+  const built = () => buildIsCurrent(root, hash);
   if (waitForBuild) {
     began = step('waiting for the web app build another process is making…');
     const deadline = Date.now() + 15 * 60_000;
@@ -127,10 +106,10 @@ if (!dev) {
       process.exit(1);
     }
     step('the web app was built beforehand (--prebuilt): no build');
-  } else if (!existsSync(path.join(root, '.next', 'BUILD_ID')) || !existsSync(stamp) || readFileSync(stamp, 'utf8') !== hash) {
+  } else if (!built()) {
     began = step('building the web app (first start, or the sources changed): this takes a few minutes (about 2 to 5 on two cores)…');
     await runWithProgress(bin('next'), ['build'], 'building the web app');
-    writeFileSync(stamp, hash);
+    stampBuild(root, hash);
     console.log(`start:       built in ${seconds(began)}`);
   } else {
     step('the web app is built and up to date: no build needed');
