@@ -5,7 +5,8 @@
  *   1. claim due schedules through the next_fire_at index, oldest first, LIMIT batch
  *      (PostgreSQL: FOR UPDATE SKIP LOCKED; SQLite: BEGIN IMMEDIATE), reading their target;
  *   2. read the targets' sessions in one statement (the least a set-based resolution reads);
- *   3. advance every claimed row in one UPDATE with the product's ownership WHERE;
+ *   3. advance every claimed row in one UPDATE with the product's ownership WHERE (its common form,
+ *      MOVE_NEXT_FIRE_SQL: the occurrence columns only);
  *   4. insert one execution per fire and 5. one run per fire, each one multi-row statement;
  * then COMMIT. Same schema, same indexes, and for 3–5 the product's own statements (lib/db/sql).
  *
@@ -14,7 +15,7 @@
 import Database from 'better-sqlite3';
 import { randomUUID } from 'node:crypto';
 import pg from 'pg';
-import { ADVANCE_NEXT_FIRE_SQL, INSERT_EXECUTIONS_SQL, INSERT_RUNS_SQL, sqlInstant, type Dialect } from '../lib/db';
+import { INSERT_EXECUTIONS_SQL, MOVE_NEXT_FIRE_SQL, INSERT_RUNS_SQL, sqlInstant, type Dialect } from '../lib/db';
 
 const url = process.env.DATABASE_URL ?? '';
 const batch = Number(process.env.BATCH ?? 500);
@@ -79,7 +80,7 @@ async function sqlite(file: string): Promise<void> {
   const sessionsOf = db.prepare(`SELECT id, revision_id, alias FROM workflow_sessions WHERE alias IN (SELECT value FROM json_each(?))`);
   const definition = db.prepare(`SELECT id FROM definitions WHERE alias = 'triage'`).get() as { id: string };
   // The product's own write statements (lib/db/sql): the ceiling differs in how it gets there, not in what it writes.
-  const advance = db.prepare(ADVANCE_NEXT_FIRE_SQL.sqlite);
+  const advance = db.prepare(MOVE_NEXT_FIRE_SQL.sqlite);
   const executions = db.prepare(INSERT_EXECUTIONS_SQL.sqlite);
   const runs = db.prepare(INSERT_RUNS_SQL.sqlite);
   const fireBatch = (): number => {
@@ -124,7 +125,7 @@ async function postgres(connectionString: string): Promise<void> {
         const aliases = [...new Set(rows.map((r) => (r.invocation_target as { target: { session: string } }).target.session))];
         const found = (await client.query(`SELECT id, revision_id, alias FROM workflow_sessions WHERE alias = ANY($1::text[])`, [aliases])).rows as { id: string; revision_id: string; alias: string }[];
         const d = docs(rows, new Map(found.map((s) => [s.alias, s])), definition.id, now);
-        await client.query(ADVANCE_NEXT_FIRE_SQL.postgresql, [JSON.stringify(d.advances)]);
+        await client.query(MOVE_NEXT_FIRE_SQL.postgresql, [JSON.stringify(d.advances)]);
         await client.query(INSERT_EXECUTIONS_SQL.postgresql, [JSON.stringify(d.executions)]);
         await client.query(INSERT_RUNS_SQL.postgresql, [JSON.stringify(d.runs)]);
       }

@@ -97,7 +97,8 @@ export async function fireClaimed(tx: Tx, deps: EngineDeps, rows: ClaimedSchedul
   // A disabled schedule's claimed retries were deleted by the claim: their failed attempts are cancelled.
   await markCancelled(tx, cancelled);
   await recordOverlaps(tx, plans.filter((p) => p.kind === 'overlap' && advanced.has(p.row.id)), now);
-  const settled = await settleAttempts(tx, deps, made, now, completedAtAdvance, rows);
+  const continuing = new Set(plans.flatMap((p) => (p.kind !== 'error' && p.next && advanced.has(p.row.id) ? [p.row.id] : [])));
+  const settled = await settleAttempts(tx, deps, made, now, completedAtAdvance, rows, continuing);
   const { completed, deleted } = settled;
   // SPEC §17 `missed`: occurrences skipped beyond the catch-up window or by the overlap policy, raised in this transaction.
   await deps.raise?.(

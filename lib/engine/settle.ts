@@ -160,6 +160,8 @@ function errorCodeOf(e: Error): string {
  * instant `now`: next attempts, dead letters, replayed dead letters' status, failure counts and
  * automatic pauses, then completion (besides `completedAlready`) and delete-after-completion.
  * `claimed`: other schedules of the batch (for the activity entry of one deleted after completion).
+ * `continuing`: schedules this transaction advanced onto a next occurrence (next_fire_at set, the row
+ * held by the claim): they cannot complete, so they are not looked at for completion.
  */
 export async function settleAttempts(
   tx: Tx,
@@ -168,6 +170,7 @@ export async function settleAttempts(
   now: Date,
   completedAlready: Set<string>,
   claimed: FiringSchedule[] = [],
+  continuing: ReadonlySet<string> = new Set(),
 ): Promise<{ consequences: Consequence[]; completed: Set<string>; deleted: Set<string>; after: (scheduleId: string) => AfterAttempt }> {
   // SPEC §16.1: a result echoing the check-in URL is kept, dead-lettered and alerted without its token (decision 361).
   attempts = attempts.map((a) => ({ ...a, outcome: withMaskedResult(deps, a.outcome) }));
@@ -196,7 +199,10 @@ export async function settleAttempts(
   // schedule's waiting occurrence becomes due (the schedule rows are this transaction's).
   await releaseBuffered(tx, attempts.filter((a, i) => a.schedule.overlapPolicy === 'buffer_one' && !a.trigger.startsWith('backfill:') && consequences[i].outcome.outcome !== 'pending' && consequences[i].outcome.outcome !== 'running').map((a) => a.schedule.id), now);
   // A backfill's fire ends no occurrence of the schedule's own (SPEC §18.1): it never completes it.
-  const ended = [...new Set(attempts.filter((a, i) => consequences[i].ended !== null && a.trigger === 'schedule').map((a) => a.schedule.id))];
+  // One that has a next occurrence (`continuing`) cannot complete: no statement for it (completeFinished
+  // requires next_fire_at IS NULL; in this transaction only an automatic pause clears it, and that also
+  // disables the row, which completeFinished requires enabled).
+  const ended = [...new Set(attempts.filter((a, i) => consequences[i].ended !== null && a.trigger === 'schedule' && !continuing.has(a.schedule.id)).map((a) => a.schedule.id))];
   const completedLater = await completeFinished(tx, ended);
   const completed = new Set([...completedAlready, ...completedLater.map((c) => c.id)]);
   // SPEC §12.5: delete as delete_schedule would (runs and pending attempts go with it); dead letters stay.

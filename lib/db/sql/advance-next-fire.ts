@@ -35,9 +35,26 @@ export interface Advance {
   skipped: number;
 }
 
+/** The batch document and the ownership check both advance statements share, per dialect. */
+const FROM_WHERE = {
+  sqlite: `FROM json_each(?) AS a
+    WHERE schedules.id = a.value ->> 'id'
+      -- Exactly once: only while the row still holds the occurrence this worker claimed.
+      AND schedules.next_fire_at = a.value ->> 'seen'
+      AND schedules.state = 'active' AND schedules.enabled = 1
+    RETURNING schedules.id`,
+  postgresql: `FROM jsonb_to_recordset($1::jsonb) AS a(id text, seen timestamp(3), next_fire_at timestamp(3), next_scheduled_for timestamp(3), state text, skipped int)
+    WHERE s.id = a.id
+      -- Exactly once: only while the row still holds the occurrence this worker claimed.
+      AND s.next_fire_at = a.seen
+      AND s.state = 'active' AND s.enabled
+    RETURNING s.id`,
+} as const;
+
 /**
  * Params: JSON array of {id, seen, next_fire_at, next_scheduled_for, state, skipped}. A fire is not a
- * change: `updated_at` and `version` stay (SPEC §15, docs/decisions.md 260).
+ * change: `updated_at` and `version` stay (SPEC §15, docs/decisions.md 260). For an advance that
+ * changes `state` or `skipped_occurrences` (a completion, a skip); `MOVE_NEXT_FIRE_SQL` for the rest.
  */
 export const ADVANCE_NEXT_FIRE_SQL = {
   sqlite: `UPDATE schedules SET
@@ -45,23 +62,31 @@ export const ADVANCE_NEXT_FIRE_SQL = {
       next_scheduled_for = a.value ->> 'next_scheduled_for',
       state = a.value ->> 'state',
       skipped_occurrences = skipped_occurrences + (a.value ->> 'skipped')
-    FROM json_each(?) AS a
-    WHERE schedules.id = a.value ->> 'id'
-      -- Exactly once: only while the row still holds the occurrence this worker claimed.
-      AND schedules.next_fire_at = a.value ->> 'seen'
-      AND schedules.state = 'active' AND schedules.enabled = 1
-    RETURNING schedules.id`,
+    ${FROM_WHERE.sqlite}`,
   postgresql: `UPDATE schedules AS s SET
       next_fire_at = a.next_fire_at,
       next_scheduled_for = a.next_scheduled_for,
       state = a.state,
       skipped_occurrences = s.skipped_occurrences + a.skipped
-    FROM jsonb_to_recordset($1::jsonb) AS a(id text, seen timestamp(3), next_fire_at timestamp(3), next_scheduled_for timestamp(3), state text, skipped int)
-    WHERE s.id = a.id
-      -- Exactly once: only while the row still holds the occurrence this worker claimed.
-      AND s.next_fire_at = a.seen
-      AND s.state = 'active' AND s.enabled
-    RETURNING s.id`,
+    ${FROM_WHERE.postgresql}`,
+} as const;
+
+/**
+ * The common advance, same params and same WHERE as `ADVANCE_NEXT_FIRE_SQL`: the row stays `active`
+ * (the WHERE requires it already is) and skips nothing, so only the two occurrence columns are
+ * written. A column in the SET list is written even when unchanged: on SQLite `state` would rewrite
+ * the row's `schedules(revision_id, state, enabled)` index entry and run the `metric_schedules_update`
+ * trigger's WHEN for every fire (about half of a batch's COMMIT time).
+ */
+export const MOVE_NEXT_FIRE_SQL = {
+  sqlite: `UPDATE schedules SET
+      next_fire_at = a.value ->> 'next_fire_at',
+      next_scheduled_for = a.value ->> 'next_scheduled_for'
+    ${FROM_WHERE.sqlite}`,
+  postgresql: `UPDATE schedules AS s SET
+      next_fire_at = a.next_fire_at,
+      next_scheduled_for = a.next_scheduled_for
+    ${FROM_WHERE.postgresql}`,
 } as const;
 
 /**
@@ -80,6 +105,13 @@ export async function advanceNextFire(tx: Tx, advances: Advance[]): Promise<Set<
     state: a.state,
     skipped: a.skipped,
   }));
-  const rows = await queryRows<{ id: string }>(tx, ADVANCE_NEXT_FIRE_SQL, JSON.stringify(doc));
+  // Rows that stay active and skip nothing write only next_fire_at / next_scheduled_for (MOVE_NEXT_FIRE_SQL).
+  const moves = doc.filter((d) => d.state === 'active' && d.skipped === 0);
+  const changes = doc.filter((d) => d.state !== 'active' || d.skipped !== 0);
+  // Exactly once: the caller fires only the ids these statements return (each row moved by one of them).
+  const rows = [
+    ...(moves.length ? await queryRows<{ id: string }>(tx, MOVE_NEXT_FIRE_SQL, JSON.stringify(moves)) : []),
+    ...(changes.length ? await queryRows<{ id: string }>(tx, ADVANCE_NEXT_FIRE_SQL, JSON.stringify(changes)) : []),
+  ];
   return new Set(rows.map((r) => r.id));
 }

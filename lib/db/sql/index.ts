@@ -15,7 +15,7 @@ export {
   type FailureCount,
   type PendingAttemptInsert,
 } from './record-outcomes';
-export { advanceNextFire, ADVANCE_NEXT_FIRE_SQL, type Advance } from './advance-next-fire';
+export { advanceNextFire, ADVANCE_NEXT_FIRE_SQL, MOVE_NEXT_FIRE_SQL, type Advance } from './advance-next-fire';
 export { findFiredOccurrences } from './find-fired-occurrences';
 export { insertRuns, INSERT_RUNS_SQL, type RunInsert, type RunOutcomeColumns } from './insert-runs';
 export { findFireTargets, countRecentExecutionsBySession, type FireTargetKey, type FireTargetRow } from './resolve-fire-targets';
@@ -36,6 +36,7 @@ export { findSchedulesNamingBlob, type ScheduleNamingBlob } from './schedules-na
 export { takeInFlight, renewInFlight, loadFiringSchedules, markSendsStarted, undeliverableInFlight } from './in-flight';
 export { claimDeadLetterSends, type DeadLetterSend } from './dead-letter-sends';
 export { claimAlertSends, type AlertSend } from './alert-sends';
+export { anyEnabledAlertRule } from './alert-rules';
 export { findInProgress, releaseBuffered, BUFFERED_DUE_AT, type InProgress } from './overlap';
 export { lockScheduleOfRun, endRunOutcome, startRunOutcome, DURATION_MAX_MS } from './check-in';
 export { claimBackfillOccurrences, countBackfillEnded, finishBackfill, lockRunningBackfills, readFiringSchedules, type RunningBackfill } from './backfills';

@@ -13,7 +13,7 @@
  * `loadFiringSchedules`), so two transactions never raise for one schedule at once.
  */
 import type { ScheduleFact } from '../../engine';
-import { loadFiringSchedules, type FiringSchedule, type Tx } from '../../db';
+import { anyEnabledAlertRule, loadFiringSchedules, type FiringSchedule, type Tx } from '../../db';
 import { newId } from '../../ids';
 import type { AlertEvent } from './contract';
 import type { AlertFacts } from './message';
@@ -92,7 +92,8 @@ export async function raiseMissedAtSave(tx: Tx, scheduleId: string, scheduledFor
 /**
  * Raise the alerts `facts` call for, in `tx` at instant `now` (facts in the order they happened);
  * returns how many alert rows it inserted.
- * One read of the matching enabled rules (none: nothing else is read or written), then per fact and
+ * One indexed probe for an enabled rule of these schedulers (none: nothing else is read or written),
+ * then one read of the matching enabled rules (none: nothing else either), then per fact and
  * rule (oldest first): open or resolve the incident, and insert one pending alert per channel for
  * each event the incident has not alerted yet — a channel an older rule already alerted for this fact
  * and event is skipped (decision 345).
@@ -101,6 +102,8 @@ export async function raiseAlerts(tx: Tx, facts: AlertFact[], now: Date): Promis
   if (facts.length === 0) return 0;
   const scheduleIds = [...new Set(facts.map((f) => f.schedule.id))];
   const revisionIds = [...new Set(facts.map((f) => f.schedule.revisionId))];
+  // The common case, no rule in these schedulers: one indexed probe on the driver connection, not the rules' read.
+  if (!(await anyEnabledAlertRule(tx, revisionIds))) return 0;
   const rules: RuleRow[] = await tx.alertRule.findMany({
     where: { enabled: true, revisionId: { in: revisionIds }, OR: [{ scheduleId: null }, { scheduleId: { in: scheduleIds } }] },
     select: { id: true, revisionId: true, scheduleId: true, events: true, failureTolerance: true, silenceSeconds: true, channels: { select: { channelId: true } } },
