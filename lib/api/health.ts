@@ -81,6 +81,20 @@ const UNREACHABLE = 'the database is unreachable';
  */
 type DatabaseProbe = { ok: true; db: Runtime['db']; liveness: WorkerLiveness } | { ok: false; db?: Runtime['db'] };
 
+/** How long the database probe of `/api/health` and `/api/health/ready` waits for its answer (ms). */
+export const PROBE_TIMEOUT_MS = 5_000;
+
+class ProbeTimeout extends Error {}
+
+/** `work`, or a rejection when it has not settled within PROBE_TIMEOUT_MS (the work itself is left to finish). */
+function withinProbeTimeout<T>(work: Promise<T>): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new ProbeTimeout(`the database gave no answer within ${PROBE_TIMEOUT_MS / 1000} s`)), PROBE_TIMEOUT_MS);
+  });
+  return Promise.race([work, timeout]).finally(() => clearTimeout(timer));
+}
+
 async function probeDatabase(now: Date, client: Runtime['db'] | (() => Runtime['db'])): Promise<DatabaseProbe> {
   let db: Runtime['db'] | undefined;
   try {
@@ -88,10 +102,13 @@ async function probeDatabase(now: Date, client: Runtime['db'] | (() => Runtime['
     // files) fails here, and the next call opens it again (lib/db keeps no client that failed to open).
     db = typeof client === 'function' ? client() : client;
     // Reading the heartbeats is the reachability check: it answers only from a reachable, migrated database.
-    return { ok: true, db, liveness: await workerLiveness(db, now) };
+    // Bounded: a database that accepts connections but never answers makes the probe fail in
+    // PROBE_TIMEOUT_MS instead of holding the probe's request (and the orchestrator's) open.
+    return { ok: true, db, liveness: await withinProbeTimeout(workerLiveness(db, now)) };
   } catch (e) {
     logger.error('health: database unreachable', { error: toError(e).message });
-    return { ok: false, db };
+    // A database that does not answer is not asked again (for its migrations) in the same probe.
+    return e instanceof ProbeTimeout ? { ok: false } : { ok: false, db };
   }
 }
 
@@ -105,7 +122,7 @@ function noWorkerReason(liveness: WorkerLiveness): string | null {
   if (liveness.alive > 0) return null;
   return liveness.lastSeenAt
     ? `no worker is alive: one was last seen ${ageSeconds(liveness)} s ago (a worker counts as gone after ${DEAD_AFTER_INTERVALS} × its heartbeat interval without a heartbeat); schedules do not fire`
-    : 'no worker has ever reported a heartbeat; schedules do not fire until one runs (npm run worker)';
+    : 'no worker has ever reported a heartbeat; schedules do not fire until one runs (npm run worker; in a container: worker)';
 }
 
 /**
@@ -188,7 +205,7 @@ async function migrationsCheck(db: Runtime['db'], dir: string | undefined, logFa
     const { pending, failed } = await migrationStatus(db, dir);
     const reasons: string[] = [];
     if (failed.length > 0) reasons.push(`${failed.length} failed or changed after it was applied (${failed.join(', ')}): see docs/ops.md "Changing the schema"`);
-    if (pending.length > 0) reasons.push(`${pending.length} pending (${pending.join(', ')}): run the migrations (npm run db:migrate)`);
+    if (pending.length > 0) reasons.push(`${pending.length} pending (${pending.join(', ')}): run the migrations (npm run db:migrate; in a container: migrate)`);
     return reasons.length === 0 ? { status: 'ok' } : { status: 'failing', reason: reasons.join('; ') };
   } catch (e) {
     if (logFailure) logger.error('health: reading the applied migrations failed', { error: toError(e).message });

@@ -16,7 +16,8 @@ import { cpSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } fr
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { probeResponse, readinessReport } from '../../../lib/api';
+import { PROBE_TIMEOUT_MS, probeResponse, readinessReport } from '../../../lib/api';
+import { createServer, type AddressInfo, type Socket } from 'node:net';
 import { POSTGRES_MIGRATIONS_DIR, SQLITE_MIGRATIONS_DIR } from '../../../lib/db/migrate';
 import { recordHeartbeat } from '../../../lib/schedules';
 import { loadConfig } from '../../../lib/config';
@@ -76,7 +77,7 @@ describe(`readiness (${testDialect()})`, () => {
     const r = await answer(ready);
     expect(r.status).toBe(503);
     expect(r.body).toMatchObject({ status: 'not_ready', failing: ['worker'], checks: { database: { status: 'ok' }, migrations: { status: 'ok' }, worker: { status: 'failing' } } });
-    expect(r.body.reason).toBe('worker: no worker has ever reported a heartbeat; schedules do not fire until one runs (npm run worker)');
+    expect(r.body.reason).toBe('worker: no worker has ever reported a heartbeat; schedules do not fire until one runs (npm run worker; in a container: worker)');
   });
 
   it('a heartbeat gone stale (older than 3 × its interval): 503 naming the worker check', async () => {
@@ -97,7 +98,7 @@ describe(`readiness (${testDialect()})`, () => {
       const r = await answer(ready);
       expect(r.status).toBe(503);
       expect(r.body).toMatchObject({ status: 'not_ready', failing: ['migrations'], checks: { database: { status: 'ok' }, worker: { status: 'ok' } } });
-      expect((r.body.checks as Record<string, { reason: string }>).migrations.reason).toBe(`1 pending (${lastMigration}): run the migrations (npm run db:migrate)`);
+      expect((r.body.checks as Record<string, { reason: string }>).migrations.reason).toBe(`1 pending (${lastMigration}): run the migrations (npm run db:migrate; in a container: migrate)`);
     } finally {
       const cols = Object.keys(rows[0]);
       const marks = cols.map((_, i) => (t.dialect === 'postgresql' ? `$${i + 1}` : '?')).join(', ');
@@ -116,8 +117,8 @@ describe(`readiness (${testDialect()})`, () => {
     mkdirSync(path.join(copy, '9998_notes_only'));
     const report = await readinessReport(new Date(), t.db, { migrationsDir: copy });
     expect(report).toMatchObject({ status: 'not_ready', failing: ['migrations'] });
-    expect(report.checks.migrations).toEqual({ status: 'failing', reason: '1 pending (9999_future_column): run the migrations (npm run db:migrate)' });
-    expect(report.reason).toBe('migrations: 1 pending (9999_future_column): run the migrations (npm run db:migrate)');
+    expect(report.checks.migrations).toEqual({ status: 'failing', reason: '1 pending (9999_future_column): run the migrations (npm run db:migrate; in a container: migrate)' });
+    expect(report.reason).toBe('migrations: 1 pending (9999_future_column): run the migrations (npm run db:migrate; in a container: migrate)');
     // The committed folder itself: ready.
     expect((await readinessReport(new Date(), t.db)).status).toBe('ready');
   });
@@ -164,7 +165,7 @@ describe(`readiness (${testDialect()})`, () => {
       const report = await readinessReport(new Date(), empty);
       expect(report.failing).toEqual(['migrations', 'worker']);
       expect(report.checks.database).toEqual({ status: 'ok' });
-      expect(report.checks.migrations.reason).toMatch(new RegExp(`^${total} pending \\(0001_init, .*${lastMigration}\\): run the migrations \\(npm run db:migrate\\)$`));
+      expect(report.checks.migrations.reason).toMatch(new RegExp(`^${total} pending \\(0001_init, .*${lastMigration}\\): run the migrations \\(npm run db:migrate; in a container: migrate\\)$`));
       expect(report.checks.worker).toEqual({ status: 'failing', reason: 'not checked: the database is not migrated' });
     } finally {
       await empty.$disconnect();
@@ -191,4 +192,27 @@ describe(`readiness (${testDialect()})`, () => {
     expect(l.body).toEqual({ status: 'ok', uptime_seconds: expect.any(Number) });
     expect(l.cache).toBe('no-store');
   });
+
+  it('a database that accepts connections but never answers: not ready within the probe timeout, not hanging', async () => {
+    // A real TCP listener that takes the connection and says nothing (a hung server, a black-holing proxy).
+    const held: Socket[] = [];
+    const silent = createServer((sock) => void held.push(sock));
+    await new Promise<void>((r) => silent.listen(0, '127.0.0.1', r));
+    const { port } = silent.address() as AddressInfo;
+    const db = createDb(`postgresql://scheduler:secret@127.0.0.1:${port}/scheduler`);
+    try {
+      const began = Date.now();
+      const report = await readinessReport(new Date(), db);
+      const took = Date.now() - began;
+      expect(report.status).toBe('not_ready');
+      expect(report.failing).toEqual(['database', 'migrations', 'worker']);
+      expect(report.checks.database).toEqual({ status: 'failing', reason: 'the database is unreachable' });
+      expect(took).toBeGreaterThanOrEqual(PROBE_TIMEOUT_MS - 50);
+      expect(took).toBeLessThan(PROBE_TIMEOUT_MS + 3_000);
+    } finally {
+      for (const s of held) s.destroy();
+      silent.close();
+      await db.$disconnect().catch(() => undefined);
+    }
+  }, 20_000);
 });
