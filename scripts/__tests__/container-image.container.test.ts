@@ -265,6 +265,12 @@ describe.skipIf(!canRun.ok)('the container image (Dockerfile)', () => {
         await start(web, roleOf('web'), { ...env, HOSTNAME: '127.0.0.1', PORT: String(port) });
         await waitReady(base, () => containerGone(web), (h) => Number(h.workers_alive) >= 2);
       });
+      // The HEALTHCHECK's command: the web container checks its web app (pointed at a closed port, it
+      // fails); a worker container has no web app among its processes and passes.
+      const healthcheck = async (c: string, extra: string[] = []) => (await podman(['exec', ...extra, c, '/app/deploy/entrypoint.sh', 'healthcheck'])).code;
+      expect(await healthcheck(web)).toBe(0);
+      expect(await healthcheck(web, ['-e', 'PORT=1'])).toBe(1);
+      expect(await healthcheck(workers[0], ['-e', 'PORT=1'])).toBe(0);
 
       const [schedulerRev, proceduresRev] = await Promise.all([revisionOf(base, 'ops-scheduler'), revisionOf(base, 'procedures')]);
       const due = dueIn(10);
