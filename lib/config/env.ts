@@ -86,10 +86,31 @@ const AllowedHosts = z
     return list;
   });
 
+/**
+ * Why DATABASE_URL is refused, or undefined when it is one this service speaks: `file:<path>` or a
+ * plain path (SQLite), `postgres://…` / `postgresql://…` (PostgreSQL). A value wrapped in quotes (an
+ * env file that keeps them) or with any other `scheme://` would otherwise be taken for a SQLite path.
+ * The reason names the scheme only, never the value: it may hold a password (decision 399).
+ */
+function databaseUrlProblem(url: string): string | undefined {
+  if (/^\s*["'`]/.test(url)) return 'is wrapped in quotes: give the value without them (systemd EnvironmentFile= and docker --env-file keep them)';
+  if (/^(file:|postgres(ql)?:\/\/)/.test(url) || !url.includes('://')) return undefined;
+  const scheme = url.slice(0, url.indexOf('://'));
+  const named = /^[A-Za-z][A-Za-z0-9+.-]*$/.test(scheme) ? `the scheme "${scheme}"` : 'this scheme';
+  return `${named} is not supported: use file:<path> (SQLite) or postgresql://… (PostgreSQL)`;
+}
+
 const EnvSchema = z.object({
   PORT: intFrom(3000, 1),
   HOSTNAME: z.string().optional().transform((v) => v || '127.0.0.1'),
-  DATABASE_URL: z.string().optional().transform((v) => v || 'file:./data/scheduler.db'),
+  DATABASE_URL: z
+    .string()
+    .optional()
+    .transform((v) => v || 'file:./data/scheduler.db')
+    .superRefine((v, ctx) => {
+      const problem = databaseUrlProblem(v);
+      if (problem) ctx.addIssue({ code: 'custom', message: problem });
+    }),
   DATABASE_POOL_SIZE: intFrom(10, 1),
   SCHEDULER_BOOTSTRAP_API_KEY: z.string().optional().transform((v) => v || undefined),
   SCHEDULER_DEMO_PASSWORD: z.string().optional().transform((v) => v || undefined),
