@@ -23,14 +23,18 @@ import type { TLSSocket } from 'node:tls';
 import path from 'node:path';
 import next from 'next';
 import { guardRequest, isApiPath, loggablePath, proxyMatcher } from '../lib/api/edge-guard';
-import { loadConfig } from '../lib/config';
+import { loadConfigOrExit } from '../lib/config';
 import { configureLog, log, logger, requestIdOf, withRequestContext } from '../lib/log';
 
 /** HSTS for answers to https requests: one year, subdomains included (docs/decisions.md). */
 const HSTS = 'max-age=31536000; includeSubDomains';
 
 const dev = process.argv.includes('--dev');
-const config = loadConfig();
+// A configuration error: one JSON line, exit 1 (decision 399).
+const config = loadConfigOrExit((problems) => {
+  configureLog({ service: 'web' });
+  logger.error('invalid configuration', { problems });
+});
 // Every line of this process, the Next.js code it runs included: service `web`, at LOG_LEVEL and above.
 configureLog({ service: 'web', level: config.logLevel });
 const root = path.resolve(import.meta.dirname, '..');
