@@ -5,12 +5,13 @@
  */
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
-import { loadConfig } from '../lib/config';
+import { loadConfigOrExit } from '../lib/config';
 import { looseModeNote, PRIVATE_DIR_MODE } from '../lib/db';
 import { migrateDatabase } from '../lib/db/migrate';
 
 const root = path.resolve(import.meta.dirname, '..');
-const config = loadConfig();
+// A configuration error: one plain line, exit 1 (decision 399).
+const config = loadConfigOrExit((problems) => console.error(`migrate: invalid configuration: ${problems.join('; ')}`));
 if (config.dialect === 'sqlite') mkdirSync(path.join(root, 'data'), { recursive: true, mode: PRIVATE_DIR_MODE });
 migrateDatabase(config.databaseUrl)
   .then(({ applied, total, notes }) => {

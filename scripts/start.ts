@@ -16,7 +16,7 @@
 import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync } from 'node:fs';
 import path from 'node:path';
-import { loadConfig } from '../lib/config';
+import { loadConfigOrExit } from '../lib/config';
 import { credentialsFilePath } from './credentials-file';
 import { Supervisor } from './supervisor';
 import { buildIsCurrent, sourceHash, stampBuild } from './web-build';
@@ -31,7 +31,8 @@ const prebuilt = args.has('--prebuilt');
 // SPEC §13.5: the demo's seeded org delivers with the worker's own AWS credentials unless the
 // operator says otherwise (set the variable, empty for none: docs/ops.md).
 process.env.SCHEDULER_AWS_WORKER_CREDENTIALS_ORGS ??= 'acme-corp';
-const config = loadConfig();
+// A configuration error: one plain line, exit 1 (decision 399).
+const config = loadConfigOrExit((problems) => console.error(`start: invalid configuration: ${problems.join('; ')}`));
 const root = path.resolve(import.meta.dirname, '..');
 // A self-hosted product sends nothing home: Next.js telemetry is off unless the operator turns it on.
 process.env.NEXT_TELEMETRY_DISABLED ??= '1';

@@ -8,10 +8,10 @@
  */
 import { statfsSync, statSync } from 'node:fs';
 import path from 'node:path';
-import { loadConfig } from '../lib/config';
+import { loadConfigOrExit } from '../lib/config';
 import { prepareSqliteFile } from '../lib/db/migrate';
 
-const config = loadConfig();
+const config = loadConfigOrExit((problems) => console.error(`db:vacuum: invalid configuration: ${problems.join('; ')}`));
 if (config.dialect !== 'sqlite') {
   console.log('db:vacuum: DATABASE_URL is PostgreSQL; nothing to do (autovacuum reuses swept space)');
   process.exit(0);

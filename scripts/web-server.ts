@@ -18,18 +18,23 @@
  * Usage: `node --import tsx scripts/web-server.ts [--dev]` (PORT, HOSTNAME from the environment).
  */
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import { createServer as createTcpServer, type Server as TcpServer } from 'node:net';
 import type { TLSSocket } from 'node:tls';
 import path from 'node:path';
 import next from 'next';
 import { guardRequest, isApiPath, loggablePath, proxyMatcher } from '../lib/api/edge-guard';
-import { loadConfig } from '../lib/config';
+import { loadConfigOrExit } from '../lib/config';
 import { configureLog, log, logger, requestIdOf, withRequestContext } from '../lib/log';
 
 /** HSTS for answers to https requests: one year, subdomains included (docs/decisions.md). */
 const HSTS = 'max-age=31536000; includeSubDomains';
 
 const dev = process.argv.includes('--dev');
-const config = loadConfig();
+// A configuration error: one JSON line, exit 1 (decision 399).
+const config = loadConfigOrExit((problems) => {
+  configureLog({ service: 'web' });
+  logger.error('invalid configuration', { problems });
+});
 // Every line of this process, the Next.js code it runs included: service `web`, at LOG_LEVEL and above.
 configureLog({ service: 'web', level: config.logLevel });
 const root = path.resolve(import.meta.dirname, '..');
@@ -90,6 +95,32 @@ async function onRequest(req: IncomingMessage, res: ServerResponse): Promise<voi
   await handle(req, res);
 }
 
+/**
+ * The port cannot be bound (EADDRINUSE, EACCES, EADDRNOTAVAIL…): one JSON error line, exit 1, so
+ * systemd `Restart=on-failure`, docker `--restart on-failure` and `npm start` see a failure (Next.js's
+ * own uncaughtException handler would only print the error, and the process would end with 0).
+ */
+function cannotListen(e: NodeJS.ErrnoException): never {
+  logger.error(`web server: cannot listen on ${config.hostname}:${config.port}`, { code: e.code ?? 'unknown', error: e.message });
+  process.exit(1);
+}
+
+/** Bind `srv` on the configured host and port; resolves once it listens, exits 1 if it cannot. */
+function listenOrExit(srv: TcpServer): Promise<void> {
+  return new Promise((resolve) => {
+    srv.once('error', cannotListen);
+    srv.listen(config.port, config.hostname, () => {
+      srv.off('error', cannotListen);
+      resolve();
+    });
+  });
+}
+
+// Try the port before Next.js prepares (seconds): a taken or forbidden port fails in milliseconds.
+const probe = createTcpServer();
+await listenOrExit(probe);
+await new Promise((resolve) => probe.close(resolve));
+
 await app.prepare();
 const server = createServer((req, res) => {
   const requestId = requestIdOf(req.headers['x-request-id']);
@@ -110,7 +141,7 @@ if (dev) {
   const upgrade = app.getUpgradeHandler();
   server.on('upgrade', (req, socket, head) => void upgrade(req, socket, head));
 }
-server.listen(config.port, config.hostname, () => {
+void listenOrExit(server).then(() => {
   logger.info(`web: listening on http://${config.hostname}:${config.port}`, { trustedProxies: config.http.trustedProxies.length ? config.http.trustedProxies : undefined });
 });
 for (const s of ['SIGINT', 'SIGTERM'] as const) {

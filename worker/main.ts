@@ -2,7 +2,7 @@
  * `npm run worker`: one worker process. Any number may run against one database. SIGTERM/SIGINT
  * finish the batch in hand, then exit 0.
  */
-import { loadConfig, serverSecretKey, workerClock } from '../lib/config';
+import { loadConfigOrExit, serverSecretKey, workerClock } from '../lib/config';
 import { EVENTBRIDGE_FIRE_FACTS } from '../lib/api/eventbridge/fire-facts';
 import { closeDb, getDb } from '../lib/db';
 import { checkinUrls, createDeliveryDeps, schedulerEngine } from '../lib/schedules';
@@ -10,7 +10,11 @@ import { configureLog, logger } from '../lib/log';
 import { logEvents } from './log';
 import { Worker } from './worker';
 
-const config = loadConfig();
+// A configuration error: one JSON line, exit 1 (decision 399).
+const config = loadConfigOrExit((problems) => {
+  configureLog({ service: 'worker' });
+  logger.error('invalid configuration', { problems });
+});
 // Every line of this process: service `worker`, at LOG_LEVEL and above (lib/log).
 configureLog({ service: 'worker', level: config.logLevel });
 const worker = new Worker({

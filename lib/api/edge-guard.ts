@@ -166,16 +166,27 @@ export function guardRequest(req: EdgeRequest, isTrusted: (address: string) => b
   return { forwarding };
 }
 
-/** Path segments that are credentials: a check-in token (SPEC §16.1) and an invitation token. */
-const TOKEN_IN_PATH = /^(\/api\/v1\/checkins\/|\/invite\/)[^/]+/;
+/** A path segment named so (any case) is followed by a credential: a check-in token (SPEC §16.1), an invitation token. */
+const TOKEN_FOLLOWS = new Set(['checkins', 'invite']);
 
 /**
  * The path of a request target as an access log line may show it: without the query string or
  * fragment (they may hold tokens), and with a token that IS a path segment masked as `••••` (the mask
  * of a recorded check-in URL, decision 361): `/api/v1/checkins/<token>/fail` → `/api/v1/checkins/••••/fail`.
+ * The path is shown as the router reads it, so no spelling gets a token past the mask: percent-decoded
+ * (`checkins%2F<t>`, `%63heckins`; left raw if it does not decode), runs of `/` (and `\`) as one `/`
+ * (`//invite/<t>`, `checkins//<t>`), and the segment after ANY `checkins` or `invite` segment, in any
+ * case, masked (decision 398).
  */
 export function loggablePath(url: string): string {
   const end = url.search(/[?#]/);
-  const p = end === -1 ? url : url.slice(0, end);
-  return p.replace(TOKEN_IN_PATH, '$1••••');
+  const raw = end === -1 ? url : url.slice(0, end);
+  let decoded = raw;
+  try {
+    decoded = decodeURIComponent(raw);
+  } catch {
+    // A malformed escape (a lone `%`): split and mask the raw path.
+  }
+  const segments = decoded.replace(/[/\\]+/g, '/').split('/');
+  return segments.map((s, i) => (i > 0 && s !== '' && TOKEN_FOLLOWS.has(segments[i - 1].toLowerCase()) ? '••••' : s)).join('/');
 }

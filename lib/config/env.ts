@@ -86,10 +86,31 @@ const AllowedHosts = z
     return list;
   });
 
+/**
+ * Why DATABASE_URL is refused, or undefined when it is one this service speaks: `file:<path>` or a
+ * plain path (SQLite), `postgres://…` / `postgresql://…` (PostgreSQL). A value wrapped in quotes (an
+ * env file that keeps them) or with any other `scheme://` would otherwise be taken for a SQLite path.
+ * The reason names the scheme only, never the value: it may hold a password (decision 399).
+ */
+function databaseUrlProblem(url: string): string | undefined {
+  if (/^\s*["'`]/.test(url)) return 'is wrapped in quotes: give the value without them (systemd EnvironmentFile= and docker --env-file keep them)';
+  if (/^(file:|postgres(ql)?:\/\/)/.test(url) || !url.includes('://')) return undefined;
+  const scheme = url.slice(0, url.indexOf('://'));
+  const named = /^[A-Za-z][A-Za-z0-9+.-]*$/.test(scheme) ? `the scheme "${scheme}"` : 'this scheme';
+  return `${named} is not supported: use file:<path> (SQLite) or postgresql://… (PostgreSQL)`;
+}
+
 const EnvSchema = z.object({
   PORT: intFrom(3000, 1),
   HOSTNAME: z.string().optional().transform((v) => v || '127.0.0.1'),
-  DATABASE_URL: z.string().optional().transform((v) => v || 'file:./data/scheduler.db'),
+  DATABASE_URL: z
+    .string()
+    .optional()
+    .transform((v) => v || 'file:./data/scheduler.db')
+    .superRefine((v, ctx) => {
+      const problem = databaseUrlProblem(v);
+      if (problem) ctx.addIssue({ code: 'custom', message: problem });
+    }),
   DATABASE_POOL_SIZE: intFrom(10, 1),
   SCHEDULER_BOOTSTRAP_API_KEY: z.string().optional().transform((v) => v || undefined),
   SCHEDULER_DEMO_PASSWORD: z.string().optional().transform((v) => v || undefined),
@@ -311,6 +332,29 @@ export interface AppConfig {
 
 let cached: AppConfig | undefined;
 
+/** What `loadConfig` throws: `problems` is one `<VARIABLE>: <why>` a bad variable, never a secret value. */
+export class ConfigError extends Error {
+  constructor(readonly problems: string[]) {
+    super(`Invalid configuration:\n  ${problems.join('\n  ')}`);
+    this.name = 'ConfigError';
+  }
+}
+
+/**
+ * `loadConfig()` for an entry point: on a configuration error, hands `report` the problems (one line
+ * each, e.g. `PORT: …`) and ends the process with exit code 1 — one clear line for the operator, no
+ * stack trace (decision 399). Any other error is thrown as is.
+ */
+export function loadConfigOrExit(report: (problems: string[]) => void): AppConfig {
+  try {
+    return loadConfig();
+  } catch (e) {
+    if (!(e instanceof ConfigError)) throw e;
+    report(e.problems);
+    process.exit(1);
+  }
+}
+
 /**
  * Parse the environment once. Throws an Error naming every bad variable.
  * Variables: PORT, HOSTNAME, DATABASE_URL, DATABASE_POOL_SIZE, SCHEDULER_BOOTSTRAP_API_KEY, SCHEDULER_DEMO_PASSWORD,
@@ -330,12 +374,11 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   if (cached && env === process.env) return cached;
   const parsed = EnvSchema.safeParse(env);
   if (!parsed.success) {
-    const lines = parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`);
-    throw new Error(`Invalid configuration:\n  ${lines.join('\n  ')}`);
+    throw new ConfigError(parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`));
   }
   const e = parsed.data;
   if ((e.SCHEDULER_BOOTSTRAP_ACCESS_KEY_ID === undefined) !== (e.SCHEDULER_BOOTSTRAP_SECRET_ACCESS_KEY === undefined)) {
-    throw new Error('Invalid configuration:\n  SCHEDULER_BOOTSTRAP_ACCESS_KEY_ID and SCHEDULER_BOOTSTRAP_SECRET_ACCESS_KEY are set together or not at all');
+    throw new ConfigError(['SCHEDULER_BOOTSTRAP_ACCESS_KEY_ID and SCHEDULER_BOOTSTRAP_SECRET_ACCESS_KEY are set together or not at all']);
   }
   const config: AppConfig = {
     port: e.PORT,

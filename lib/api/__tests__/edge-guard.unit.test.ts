@@ -74,4 +74,20 @@ describe('loggablePath (the access line)', () => {
     expect(loggablePath('/invite/inv_abcdef')).toBe('/invite/••••');
     expect(loggablePath('/api/v1/checkins')).toBe('/api/v1/checkins');
   });
+  it('masks the token however the path is spelled: doubled slashes, a different case, percent-encoding', () => {
+    expect(loggablePath('/api/v1/checkins//TOKSECRET123/fail')).toBe('/api/v1/checkins/••••/fail');
+    expect(loggablePath('/api/v1//checkins/TOKSECRET123')).toBe('/api/v1/checkins/••••');
+    expect(loggablePath('//api/v1/checkins/TOKSECRET123')).toBe('/api/v1/checkins/••••');
+    expect(loggablePath('//invite/INVSECRET')).toBe('/invite/••••');
+    expect(loggablePath('/invite///INVSECRET/')).toBe('/invite/••••/');
+    expect(loggablePath('/API/V1/CheckIns/TOKSECRET123')).toBe('/API/V1/CheckIns/••••');
+    expect(loggablePath('/api/v1/checkins%2FTOKSECRET123')).toBe('/api/v1/checkins/••••');
+    expect(loggablePath('/api/v1/%63heckins/TOKSECRET123')).toBe('/api/v1/checkins/••••');
+    expect(loggablePath('/api/v1/checkins%2f%2fTOKSECRET123%2Ffail')).toBe('/api/v1/checkins/••••/fail');
+    // Not decodable (a lone %): still split and masked on the raw path.
+    expect(loggablePath('/api/v1/checkins/TOK%zz')).toBe('/api/v1/checkins/••••');
+    for (const p of ['/api/v1/checkins//TOKSECRET123', '//invite/INVSECRET', '/api/v1/checkins%2FTOKSECRET123']) {
+      expect(loggablePath(p)).not.toMatch(/SECRET/);
+    }
+  });
 });

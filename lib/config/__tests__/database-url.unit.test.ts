@@ -1,0 +1,41 @@
+/**
+ * DATABASE_URL: SQLite as `file:<path>` or a plain path (the default `file:./data/scheduler.db`),
+ * PostgreSQL as `postgres://` / `postgresql://`. Anything else with a `scheme://`, or a value still
+ * wrapped in quotes, is a configuration error that never echoes the URL's credentials (decision 399).
+ */
+import { expect, it } from 'vitest';
+import { loadConfig } from '../env';
+
+it('keeps every accepted form: the default, file: paths, a plain path, postgres:// and postgresql://', () => {
+  expect(loadConfig({})).toMatchObject({ databaseUrl: 'file:./data/scheduler.db', dialect: 'sqlite' });
+  expect(loadConfig({ DATABASE_URL: '' })).toMatchObject({ databaseUrl: 'file:./data/scheduler.db', dialect: 'sqlite' });
+  expect(loadConfig({ DATABASE_URL: 'file:./data/other.db' })).toMatchObject({ dialect: 'sqlite' });
+  expect(loadConfig({ DATABASE_URL: 'file:/var/lib/scheduler/scheduler.db' })).toMatchObject({ dialect: 'sqlite' });
+  expect(loadConfig({ DATABASE_URL: 'file:///var/lib/scheduler/scheduler.db' })).toMatchObject({ dialect: 'sqlite' });
+  expect(loadConfig({ DATABASE_URL: './data/plain.db' })).toMatchObject({ databaseUrl: './data/plain.db', dialect: 'sqlite' });
+  expect(loadConfig({ DATABASE_URL: '/tmp/x.db' })).toMatchObject({ dialect: 'sqlite' });
+  expect(loadConfig({ DATABASE_URL: 'postgresql://u:pw@h:5432/db' })).toMatchObject({ dialect: 'postgresql' });
+  expect(loadConfig({ DATABASE_URL: 'postgres://u:pw@h:5432/db?sslmode=require' })).toMatchObject({ dialect: 'postgresql' });
+});
+
+it('refuses a quoted DATABASE_URL and an unknown scheme, naming the scheme but never the password', () => {
+  const refusal = (url: string) => {
+    try {
+      loadConfig({ DATABASE_URL: url });
+    } catch (e) {
+      return (e as Error).message;
+    }
+    throw new Error(`accepted ${url}`);
+  };
+  for (const q of ['"postgresql://u:pw@h:5432/db"', "'postgresql://u:pw@h:5432/db'", '"./data/x.db"']) {
+    const m = refusal(q);
+    expect(m).toContain('DATABASE_URL: is wrapped in quotes');
+    expect(m).not.toContain('pw');
+  }
+  const my = refusal('mysql://u:pw@h/db');
+  expect(my).toContain('DATABASE_URL: the scheme "mysql" is not supported: use file:<path> (SQLite) or postgresql://… (PostgreSQL)');
+  expect(my).not.toContain('pw');
+  expect(refusal('POSTGRESQL://u:pw@h/db')).toContain('the scheme "POSTGRESQL" is not supported');
+  expect(refusal('sqlite://./x.db')).toContain('the scheme "sqlite" is not supported');
+  expect(refusal(' postgresql://u:pw@h/db')).not.toContain('pw');
+});
