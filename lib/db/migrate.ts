@@ -198,15 +198,53 @@ export async function readPostgresMigrations(dir = POSTGRES_MIGRATIONS_DIR): Pro
   return out;
 }
 
-async function migratePostgres(databaseUrl: string, dir: string): Promise<MigrateResult> {
-  const migrations = await readPostgresMigrations(dir);
-  const client = new pg.Client({ connectionString: databaseUrl, options: '-c TimeZone=UTC' });
-  await client.connect();
-  const applied: string[] = [];
+/** How long a migration connection waits for PostgreSQL to answer its connect (ms); the advisory lock wait after it is unbounded. */
+export const POSTGRES_CONNECT_TIMEOUT_MS = 10_000;
+
+/**
+ * A node-postgres connection for the migration runner and the seed (UTC session). Throws, within
+ * `POSTGRES_CONNECT_TIMEOUT_MS`, an error naming the server's host:port (never the password) when
+ * the server does not answer: a port that accepts and never speaks would otherwise hang forever.
+ */
+async function connectMigrationClient(databaseUrl: string): Promise<pg.Client> {
+  const client = new pg.Client({ connectionString: databaseUrl, options: '-c TimeZone=UTC', connectionTimeoutMillis: POSTGRES_CONNECT_TIMEOUT_MS });
+  try {
+    await client.connect();
+  } catch (e) {
+    const url = new URL(databaseUrl);
+    throw new Error(`cannot connect to PostgreSQL at ${url.hostname}:${url.port || '5432'}: ${(e as Error).message}`, { cause: e });
+  }
+  return client;
+}
+
+/**
+ * Run `fn` while holding the migration runner's PostgreSQL advisory lock on a connection of its own
+ * (docs/decisions.md 396: the seed, which several `migrate` runs started together each run, takes
+ * it so that their upserts of the same rows never race). SQLite: runs `fn` as it is (the seed's
+ * transaction is `BEGIN IMMEDIATE`, which serializes writers already).
+ */
+export async function withMigrationLock<T>(databaseUrl: string, fn: () => Promise<T>): Promise<T> {
+  return dialectOf(databaseUrl) === 'postgresql' ? withPostgresLock(databaseUrl, () => fn()) : fn();
+}
+
+async function withPostgresLock<T>(databaseUrl: string, fn: (client: pg.Client) => Promise<T>): Promise<T> {
+  const client = await connectMigrationClient(databaseUrl);
   try {
     // Serializes concurrent runners (web + N workers starting together). Session-level: released by
     // the unlock below, or by the server when this connection drops (a crashed runner never wedges it).
+    // It waits as long as the holder runs: a second migrate waits for the first.
     await client.query('SELECT pg_advisory_lock($1)', [MIGRATION_LOCK_KEY.toString()]);
+    return await fn(client);
+  } finally {
+    await client.query('SELECT pg_advisory_unlock($1)', [MIGRATION_LOCK_KEY.toString()]).catch(() => undefined);
+    await client.end();
+  }
+}
+
+async function migratePostgres(databaseUrl: string, dir: string): Promise<MigrateResult> {
+  const migrations = await readPostgresMigrations(dir);
+  return withPostgresLock(databaseUrl, async (client) => {
+    const applied: string[] = [];
     await client.query(`CREATE TABLE IF NOT EXISTS "_migrations" (
       "name" TEXT PRIMARY KEY,
       "checksum" TEXT NOT NULL,
@@ -236,8 +274,5 @@ async function migratePostgres(databaseUrl: string, dir: string): Promise<Migrat
       applied.push(m.name);
     }
     return { applied, total: migrations.length, notes: [] };
-  } finally {
-    await client.query('SELECT pg_advisory_unlock($1)', [MIGRATION_LOCK_KEY.toString()]).catch(() => undefined);
-    await client.end();
-  }
+  });
 }
