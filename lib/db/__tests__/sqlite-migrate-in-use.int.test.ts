@@ -54,6 +54,28 @@ describe.skipIf(testDialect() !== 'sqlite')('SQLite migrate while another proces
     expect(result.notes).toEqual([]);
   }, 60_000);
 
+  it('schema current, file not yet in incremental auto-vacuum mode: no VACUUM while in use, the note instead', async () => {
+    const other = path.join(dir, 'legacy.sqlite');
+    await migrateDatabase(`file:${other}`);
+    const d = new Database(other);
+    d.pragma('auto_vacuum = NONE');
+    d.exec('VACUUM');
+    d.close();
+    holder = await holdOpen(other);
+    const result = await migrateDatabase(`file:${other}`);
+    expect(result.applied).toEqual([]);
+    expect(result.notes).toHaveLength(1);
+    expect(result.notes[0]).toContain('is not in incremental auto-vacuum mode');
+    expect(result.notes[0]).toContain('npm run db:vacuum');
+    const r = new Database(other, { readonly: true });
+    expect(Number(r.pragma('auto_vacuum', { simple: true }))).toBe(0);
+    r.close();
+    holder.kill();
+    holder = undefined;
+    // Nothing else has it open: the conversion runs as before (decision 118).
+    expect((await migrateDatabase(`file:${other}`)).notes[0]).toMatch(/converted to incremental auto-vacuum/);
+  }, 60_000);
+
   it('a migration pending: exit 1 with the plain error, no Prisma WASM noise', async () => {
     // The newest migration made pending again (its row gone; its tables stay, so it is not re-run below).
     const d = new Database(file);
