@@ -10,7 +10,7 @@
  */
 import { generateApiKey, upsertKnownApiKey, upsertKnownAccessKey, DEMO_USER_EMAIL, generatePassword, passwordHashForEmail, verifyPassword } from '../lib/auth';
 import { loadConfig } from '../lib/config';
-import { closeDb, getDb, inTransaction, type Db, type Tx } from '../lib/db';
+import { closeDb, getDb, inTransaction, withMigrationLock, type Db, type Tx } from '../lib/db';
 import { writeCredentialsFile } from '../scripts/credentials-file';
 
 const BOOTSTRAP_KEY_NAME = 'bootstrap';
@@ -123,7 +123,8 @@ export async function seed(
 }
 
 if (process.argv[1]?.endsWith('seed.ts')) {
-  seed()
+  // Several `migrate` runs started together each seed: one at a time (docs/decisions.md 396).
+  withMigrationLock(loadConfig().databaseUrl, () => seed())
     .then(({ printedKey, printedPassword }) => {
       console.log('seed: org acme-corp, scheduler ops-scheduler, workflow blob procedures are in place');
       if (printedKey) {

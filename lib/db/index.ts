@@ -8,3 +8,4 @@ export type { Blob, Definition, Execution, Org, Revision, WorkflowSession } from
 export type { DeadLetter as DeadLetterRow } from './generated/sqlite/client';
 export * from './sql';
 export { migrationStatus, type MigrationStatus } from './migration-status';
+export { withMigrationLock } from './migrate';

@@ -23,7 +23,9 @@ import { promisify } from 'node:util';
 import Database from 'better-sqlite3';
 import pg from 'pg';
 import { childEnv } from '../config';
+import { createDb } from './client';
 import { dialectOf } from './dialect';
+import { migrationStatus, type MigrationStatus } from './migration-status';
 import { ensurePrivateFile } from './private-file';
 
 /** The repository root (this file lives in `lib/db/`). */
@@ -72,6 +74,21 @@ export function prepareSqliteFile(databaseUrl: string, opts: { maxBytes?: number
   }
 }
 
+function notIncrementalNote(file: string, mb: string): string {
+  return `${file} (${mb} MB) is not in incremental auto-vacuum mode, so swept rows leave free pages the file keeps; stop the web app and workers, then run \`npm run db:vacuum\` once (docs/ops.md "Retention")`;
+}
+
+/** The note for an existing file not in incremental auto-vacuum mode (empty when it is), read without any write lock. */
+function sqliteModeNote(file: string): string[] {
+  const db = new Database(file, { readonly: true, timeout: 1_000 });
+  try {
+    if (Number(db.pragma('auto_vacuum', { simple: true })) === AUTO_VACUUM_INCREMENTAL) return [];
+  } finally {
+    db.close();
+  }
+  return [notIncrementalNote(file, (statSync(file).size / 1e6).toFixed(0))];
+}
+
 function convertToIncremental(db: Database.Database, file: string, opts: { maxBytes?: number; force?: boolean }): string[] {
   if (Number(db.pragma('auto_vacuum', { simple: true })) === AUTO_VACUUM_INCREMENTAL) return [];
   if (Number(db.pragma('page_count', { simple: true })) === 0) {
@@ -82,9 +99,7 @@ function convertToIncremental(db: Database.Database, file: string, opts: { maxBy
   }
   const bytes = statSync(file).size;
   const mb = (bytes / 1e6).toFixed(0);
-  if (!opts.force && bytes > (opts.maxBytes ?? SQLITE_CONVERT_MAX_BYTES)) {
-    return [`${file} (${mb} MB) is not in incremental auto-vacuum mode, so swept rows leave free pages the file keeps; stop the web app and workers, then run \`npm run db:vacuum\` once (docs/ops.md "Retention")`];
-  }
+  if (!opts.force && bytes > (opts.maxBytes ?? SQLITE_CONVERT_MAX_BYTES)) return [notIncrementalNote(file, mb)];
   const started = performance.now();
   db.pragma('auto_vacuum = INCREMENTAL');
   // VACUUM rebuilds the file in the new mode; it cannot run inside a transaction, and waits for
@@ -103,7 +118,55 @@ export async function migrateDatabase(databaseUrl: string, postgresDir = POSTGRE
   return dialectOf(databaseUrl) === 'postgresql' ? migratePostgres(databaseUrl, postgresDir) : migrateSqlite(databaseUrl);
 }
 
+/** What the SQLite runner says when another process has the file open and a migration is pending. */
+export const SQLITE_IN_USE_ERROR = 'the SQLite database is in use by running processes (web, worker): stop them, then migrate';
+
+/**
+ * True when another connection has the SQLite `file` open (docs/decisions.md 395). `prisma migrate
+ * deploy` takes the file in exclusive locking mode and fails with Prisma's unreadable WASM error
+ * whenever any other process has it open, even idle in WAL mode; this asks for the same lock on a
+ * connection of its own (waiting `waitMs` at most) and gives it back at once.
+ */
+export function sqliteFileInUse(file: string, waitMs = 1_000): boolean {
+  const db = new Database(file, { timeout: waitMs });
+  try {
+    db.pragma('locking_mode = EXCLUSIVE');
+    db.exec('BEGIN EXCLUSIVE');
+    db.exec('ROLLBACK');
+    return false;
+  } catch (e) {
+    if ((e as { code?: string }).code?.startsWith('SQLITE_BUSY') || (e as { code?: string }).code?.startsWith('SQLITE_LOCKED')) return true;
+    throw e;
+  } finally {
+    // Closing the connection releases the exclusive lock it may hold.
+    db.close();
+  }
+}
+
+/** The migration status of an existing SQLite file (lib/db/migration-status.ts), read on a client of its own. */
+async function sqliteStatus(databaseUrl: string): Promise<MigrationStatus> {
+  const db = createDb(databaseUrl);
+  try {
+    return await migrationStatus(db);
+  } finally {
+    await db.$disconnect();
+  }
+}
+
 async function migrateSqlite(databaseUrl: string): Promise<MigrateResult> {
+  const file = databaseUrl.replace(/^file:/, '');
+  if (existsSync(file) && statSync(file).size > 0) {
+    const status = await sqliteStatus(databaseUrl);
+    if (status.pending.length === 0 && status.failed.length === 0) {
+      // Schema current: no `prisma migrate deploy` (it would need the file to itself). The
+      // auto-vacuum conversion (a VACUUM, which also wants the file alone) runs only when nothing
+      // else has the file open; otherwise the note says how to do it later.
+      if (!sqliteFileInUse(file)) return { applied: [], total: status.total, notes: prepareSqliteFile(databaseUrl) };
+      return { applied: [], total: status.total, notes: sqliteModeNote(file) };
+    }
+    // Pending migrations need the file alone: say so plainly rather than Prisma's connector error.
+    if (sqliteFileInUse(file)) throw new Error(SQLITE_IN_USE_ERROR);
+  }
   // Before the first migration: a new file's first table must already find the auto-vacuum mode set.
   const notes = prepareSqliteFile(databaseUrl);
   const prisma = path.join(ROOT, 'node_modules', '.bin', 'prisma');
@@ -135,15 +198,53 @@ export async function readPostgresMigrations(dir = POSTGRES_MIGRATIONS_DIR): Pro
   return out;
 }
 
-async function migratePostgres(databaseUrl: string, dir: string): Promise<MigrateResult> {
-  const migrations = await readPostgresMigrations(dir);
-  const client = new pg.Client({ connectionString: databaseUrl, options: '-c TimeZone=UTC' });
-  await client.connect();
-  const applied: string[] = [];
+/** How long a migration connection waits for PostgreSQL to answer its connect (ms); the advisory lock wait after it is unbounded. */
+export const POSTGRES_CONNECT_TIMEOUT_MS = 10_000;
+
+/**
+ * A node-postgres connection for the migration runner and the seed (UTC session). Throws, within
+ * `POSTGRES_CONNECT_TIMEOUT_MS`, an error naming the server's host:port (never the password) when
+ * the server does not answer: a port that accepts and never speaks would otherwise hang forever.
+ */
+async function connectMigrationClient(databaseUrl: string): Promise<pg.Client> {
+  const client = new pg.Client({ connectionString: databaseUrl, options: '-c TimeZone=UTC', connectionTimeoutMillis: POSTGRES_CONNECT_TIMEOUT_MS });
+  try {
+    await client.connect();
+  } catch (e) {
+    const url = new URL(databaseUrl);
+    throw new Error(`cannot connect to PostgreSQL at ${url.hostname}:${url.port || '5432'}: ${(e as Error).message}`, { cause: e });
+  }
+  return client;
+}
+
+/**
+ * Run `fn` while holding the migration runner's PostgreSQL advisory lock on a connection of its own
+ * (docs/decisions.md 396: the seed, which several `migrate` runs started together each run, takes
+ * it so that their upserts of the same rows never race). SQLite: runs `fn` as it is (the seed's
+ * transaction is `BEGIN IMMEDIATE`, which serializes writers already).
+ */
+export async function withMigrationLock<T>(databaseUrl: string, fn: () => Promise<T>): Promise<T> {
+  return dialectOf(databaseUrl) === 'postgresql' ? withPostgresLock(databaseUrl, () => fn()) : fn();
+}
+
+async function withPostgresLock<T>(databaseUrl: string, fn: (client: pg.Client) => Promise<T>): Promise<T> {
+  const client = await connectMigrationClient(databaseUrl);
   try {
     // Serializes concurrent runners (web + N workers starting together). Session-level: released by
     // the unlock below, or by the server when this connection drops (a crashed runner never wedges it).
+    // It waits as long as the holder runs: a second migrate waits for the first.
     await client.query('SELECT pg_advisory_lock($1)', [MIGRATION_LOCK_KEY.toString()]);
+    return await fn(client);
+  } finally {
+    await client.query('SELECT pg_advisory_unlock($1)', [MIGRATION_LOCK_KEY.toString()]).catch(() => undefined);
+    await client.end();
+  }
+}
+
+async function migratePostgres(databaseUrl: string, dir: string): Promise<MigrateResult> {
+  const migrations = await readPostgresMigrations(dir);
+  return withPostgresLock(databaseUrl, async (client) => {
+    const applied: string[] = [];
     await client.query(`CREATE TABLE IF NOT EXISTS "_migrations" (
       "name" TEXT PRIMARY KEY,
       "checksum" TEXT NOT NULL,
@@ -173,8 +274,5 @@ async function migratePostgres(databaseUrl: string, dir: string): Promise<Migrat
       applied.push(m.name);
     }
     return { applied, total: migrations.length, notes: [] };
-  } finally {
-    await client.query('SELECT pg_advisory_unlock($1)', [MIGRATION_LOCK_KEY.toString()]).catch(() => undefined);
-    await client.end();
-  }
+  });
 }
