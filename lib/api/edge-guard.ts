@@ -175,8 +175,8 @@ const TOKEN_FOLLOWS = new Set(['checkins', 'invite']);
  * of a recorded check-in URL, decision 361): `/api/v1/checkins/<token>/fail` → `/api/v1/checkins/••••/fail`.
  * The path is shown as the router reads it, so no spelling gets a token past the mask: percent-decoded
  * (`checkins%2F<t>`, `%63heckins`; left raw if it does not decode), runs of `/` (and `\`) as one `/`
- * (`//invite/<t>`, `checkins//<t>`), and the segment after ANY `checkins` or `invite` segment, in any
- * case, masked (decision 398).
+ * (`//invite/<t>`, `checkins//<t>`), and every segment after the first `checkins` or `invite` segment
+ * (any case, `;` parameters aside) masked but for a check-in's last word (decision 398).
  */
 export function loggablePath(url: string): string {
   const end = url.search(/[?#]/);
@@ -188,5 +188,16 @@ export function loggablePath(url: string): string {
     // A malformed escape (a lone `%`): split and mask the raw path.
   }
   const segments = decoded.replace(/[/\\]+/g, '/').split('/');
-  return segments.map((s, i) => (i > 0 && s !== '' && TOKEN_FOLLOWS.has(segments[i - 1].toLowerCase()) ? '••••' : s)).join('/');
+  // Everything after a `checkins` / `invite` segment (its name read without `;` parameters) is masked
+  // — a token may be spelled over several segments (`<x>/../<token>`) — but for a check-in's own last
+  // word (`start`, `fail`, an exit code), which is no secret and says what the request was.
+  const at = segments.findIndex((seg) => TOKEN_FOLLOWS.has(seg.split(';')[0].toLowerCase()));
+  if (at === -1) return segments.join('/');
+  const last = segments.length - 1;
+  return segments
+    .map((seg, i) => (i <= at || seg === '' || (i === last && i > at + 1 && CHECKIN_WORD.test(seg)) ? seg : '••••'))
+    .join('/');
 }
+
+/** The last word of a check-in path after its token (lib/api/checkins.ts): kept in the access line. */
+const CHECKIN_WORD = /^(start|fail|\d{1,3})$/;

@@ -6,16 +6,18 @@ import { isIP } from 'node:net';
 import { z } from 'zod';
 import { DEFAULT_HOME_REGION, isAwsRegion } from './regions';
 
-const intFrom = (fallback: number, min = 0) =>
+const intFrom = (fallback: number, min = 0, max = Number.MAX_SAFE_INTEGER) =>
   z
     .string()
     .trim()
     .optional()
     .transform((v, ctx) => {
       if (v === undefined || v === '') return fallback;
-      const n = Number(v);
-      if (!Number.isInteger(n) || n < min) {
-        ctx.addIssue({ code: 'custom', message: `must be an integer ≥ ${min}, got "${v}"` });
+      // Decimal digits only: `0x1680` or `1e3` are refused, not read as another number.
+      const n = /^-?\d+$/.test(v) ? Number(v) : NaN;
+      if (!Number.isInteger(n) || n < min || n > max) {
+        const range = max === Number.MAX_SAFE_INTEGER ? `≥ ${min}` : `from ${min} to ${max}`;
+        ctx.addIssue({ code: 'custom', message: `must be an integer ${range}, got "${v}"` });
         return z.NEVER;
       }
       return n;
@@ -101,7 +103,7 @@ function databaseUrlProblem(url: string): string | undefined {
 }
 
 const EnvSchema = z.object({
-  PORT: intFrom(3000, 1),
+  PORT: intFrom(3000, 1, 65535),
   HOSTNAME: z.string().optional().transform((v) => v || '127.0.0.1'),
   DATABASE_URL: z
     .string()

@@ -86,7 +86,14 @@ describe('loggablePath (the access line)', () => {
     expect(loggablePath('/api/v1/checkins%2f%2fTOKSECRET123%2Ffail')).toBe('/api/v1/checkins/••••/fail');
     // Not decodable (a lone %): still split and masked on the raw path.
     expect(loggablePath('/api/v1/checkins/TOK%zz')).toBe('/api/v1/checkins/••••');
-    for (const p of ['/api/v1/checkins//TOKSECRET123', '//invite/INVSECRET', '/api/v1/checkins%2FTOKSECRET123']) {
+    // `;` parameters on the segment, and a token spelled after `..` (the router may resolve it).
+    expect(loggablePath('/api/v1/checkins;x/TOKSECRET123')).toBe('/api/v1/checkins;x/••••');
+    expect(loggablePath('/invite;x/INVSECRET')).toBe('/invite;x/••••');
+    expect(loggablePath('/api/v1/checkins/x%2F..%2FTOKSECRET123')).toBe('/api/v1/checkins/••••/••••/••••');
+    expect(loggablePath('/api/v1/checkins/TOKSECRET123/start')).toBe('/api/v1/checkins/••••/start');
+    expect(loggablePath('/api/v1/checkins/TOKSECRET123/255')).toBe('/api/v1/checkins/••••/255');
+    expect(loggablePath('/api/v1/checkins/fail')).toBe('/api/v1/checkins/••••');
+    for (const p of ['/api/v1/checkins//TOKSECRET123', '//invite/INVSECRET', '/api/v1/checkins%2FTOKSECRET123', '/api/v1/checkins;x/TOKSECRET123', '/api/v1/checkins/x%2F..%2FTOKSECRET123', '/api/v1/checkins/a/b/TOKSECRET123/fail']) {
       expect(loggablePath(p)).not.toMatch(/SECRET/);
     }
   });
