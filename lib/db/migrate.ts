@@ -14,11 +14,8 @@
  *   same moment apply each migration exactly once (the second waits, then finds nothing to do).
  */
 import { execFile } from 'node:child_process';
-import { createHash } from 'node:crypto';
 import { existsSync, statSync } from 'node:fs';
-import { readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import Database from 'better-sqlite3';
 import pg from 'pg';
@@ -26,12 +23,11 @@ import { childEnv } from '../config';
 import { createDb } from './client';
 import { dialectOf } from './dialect';
 import { migrationStatus, type MigrationStatus } from './migration-status';
+import { POSTGRES_MIGRATIONS_DIR, readPostgresMigrations, ROOT } from './migrations-folder';
 import { ensurePrivateFile } from './private-file';
 
-/** The repository root (this file lives in `lib/db/`). */
-const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
-export const POSTGRES_MIGRATIONS_DIR = path.join(ROOT, 'prisma', 'postgresql', 'migrations');
-export const SQLITE_MIGRATIONS_DIR = path.join(ROOT, 'prisma', 'migrations');
+// The committed migrations' folders and their reader live in migrations-folder.ts (readiness reads them too).
+export { POSTGRES_MIGRATIONS_DIR, readPostgresMigrations, SQLITE_MIGRATIONS_DIR } from './migrations-folder';
 
 /** Key of the advisory lock the PostgreSQL runner holds (any constant; "schedmig" in ASCII). */
 const MIGRATION_LOCK_KEY = 0x7363_6865_646d_6967n;
@@ -183,19 +179,6 @@ async function migrateSqlite(databaseUrl: string): Promise<MigrateResult> {
     const err = e as { stdout?: string; stderr?: string; message: string };
     throw new Error(`prisma migrate deploy failed:\n${err.stdout ?? ''}${err.stderr ?? err.message}`);
   }
-}
-
-/** The committed PostgreSQL migrations, oldest first: `{name, sql, checksum}`. */
-export async function readPostgresMigrations(dir = POSTGRES_MIGRATIONS_DIR): Promise<{ name: string; sql: string; checksum: string }[]> {
-  const names = (await readdir(dir, { withFileTypes: true })).filter((d) => d.isDirectory()).map((d) => d.name).sort();
-  const out = [];
-  for (const name of names) {
-    const file = path.join(dir, name, 'migration.sql');
-    if (!existsSync(file)) continue;
-    const sql = await readFile(file, 'utf8');
-    out.push({ name, sql, checksum: createHash('sha256').update(sql).digest('hex') });
-  }
-  return out;
 }
 
 /** How long a migration connection waits for PostgreSQL to answer its connect (ms); the advisory lock wait after it is unbounded. */

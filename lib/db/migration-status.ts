@@ -10,7 +10,7 @@
  *   refuses to go on).
  */
 import { dialectOfDb, type Db } from './client';
-import { POSTGRES_MIGRATIONS_DIR, readPostgresMigrations, SQLITE_MIGRATIONS_DIR } from './migrate';
+import { POSTGRES_MIGRATIONS_DIR, readPostgresMigrations, SQLITE_MIGRATIONS_DIR } from './migrations-folder';
 
 export interface MigrationStatus {
   /** How many migrations the dialect's folder holds. */
