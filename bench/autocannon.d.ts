@@ -38,6 +38,12 @@ declare module 'autocannon' {
     '2xx': number;
     duration: number;
   }
-  function autocannon(opts: Options): Promise<Result>;
+  /** A running load: a promise of its result that also emits each answer and can be stopped early. */
+  export interface Instance extends Promise<Result> {
+    /** Each answer: the connection's client object (one per connection), the status, the body's bytes, its latency (ms). */
+    on(event: 'response', listener: (client: object, statusCode: number, resBytes: number, responseTime: number) => void): Instance;
+    stop(): void;
+  }
+  function autocannon(opts: Options): Instance;
   export default autocannon;
 }

@@ -3,20 +3,24 @@
  * through lib/log (the line format and the level, LOG_LEVEL, are the web process's too). Each line
  * carries `workerId` when given.
  */
-import { log, type LogFields, type LogLevel } from '../lib/log';
+import { log, logEnabled, type LogFields, type LogLevel } from '../lib/log';
 import type { WorkerEvents } from './events';
 
 export function logEvents(events: WorkerEvents, workerId?: string): void {
-  const write = (lvl: LogLevel, msg: string, fields: LogFields) => log(lvl, msg, { ...(workerId ? { workerId } : {}), ...fields });
+  // `fields` may be a function: a line below the configured level then costs no object (one per fire).
+  const write = (lvl: LogLevel, msg: string, fields: LogFields | (() => LogFields)) => {
+    if (!logEnabled(lvl)) return;
+    log(lvl, msg, { ...(workerId ? { workerId } : {}), ...(typeof fields === 'function' ? fields() : fields) });
+  };
   const iso = (d: Date) => d.toISOString();
   events.on('worker:start', (p) => write('info', 'worker started', p));
   events.on('worker:stop', (p) => write('info', 'worker stopping', p));
   events.on('worker:pruned', (p) => write('info', 'dead workers pruned', p));
   events.on('tick:error', (p) => write('error', 'tick failed', { error: p.error.message }));
   events.on('occurrence:fired', (p) =>
-    write(p.status === 'success' ? 'info' : 'warn', 'occurrence fired', { ...p, scheduledFor: iso(p.scheduledFor) }),
+    write(p.status === 'success' ? 'info' : 'warn', 'occurrence fired', () => ({ ...p, scheduledFor: iso(p.scheduledFor) })),
   );
-  events.on('occurrence:delivering', (p) => write('debug', 'delivering', { ...p, scheduledFor: iso(p.scheduledFor) }));
+  events.on('occurrence:delivering', (p) => write('debug', 'delivering', () => ({ ...p, scheduledFor: iso(p.scheduledFor) })));
   events.on('deliveries:cancelled', (p) => write('info', 'waiting deliveries of deleted or disabled schedules cancelled; not sent', p));
   events.on('delivery:error', (p) => write('error', 'recording deliveries failed; their attempts will be recovered', { error: p.error.message }));
   events.on('dead-letters:sent', (p) => {
@@ -50,5 +54,5 @@ export function logEvents(events: WorkerEvents, workerId?: string): void {
     for (const id of p.completed) write('info', 'backfill completed', { backfillId: id });
   });
   events.on('backfill:error', (p) => write('error', 'backfill fires failed; tried again on the next loop', { error: p.error.message }));
-  events.on('occurrence:lost-race', (p) => write('debug', 'occurrence taken by another worker', { ...p, scheduledFor: iso(p.scheduledFor) }));
+  events.on('occurrence:lost-race', (p) => write('debug', 'occurrence taken by another worker', () => ({ ...p, scheduledFor: iso(p.scheduledFor) })));
 }

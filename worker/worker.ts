@@ -76,6 +76,13 @@ const ALERT_CHECK_MS = 60_000;
 const HEARTBEAT_URL_TIMEOUT_MS = 10_000;
 /** Pause before looking again when due occurrences exist but other workers hold them, in ms. */
 const BUSY_RETRY_MS = 50;
+/**
+ * While the loop drains a backlog (every tick full, no sleep between them), the housekeeping between
+ * ticks (`deliveryStep`: completion deadlines, dead-letter sends, alert sends, leases) runs at most this
+ * often, in ms of the worker's clock; a loop that sleeps between ticks runs it every time. 1 s is the
+ * default poll interval, so nothing it decides waits longer than it would on an idle worker.
+ */
+const HOUSEKEEPING_WHILE_BUSY_MS = 1_000;
 
 export class Worker {
   readonly id = `${hostname()}:${process.pid}:${randomUUID().slice(0, 8)}`;
@@ -96,6 +103,9 @@ export class Worker {
   private readonly delivery: DeliveryDeps;
   private readonly engine: Engine;
   private lastRenewAt = 0;
+  /** When the loop last ran `deliveryStep` (worker's clock, ms), and whether the last tick was full. */
+  private lastHousekeepingAt: number | null = null;
+  private lastTickFull = false;
   private lastAlertCheckAt: number | null = null;
   /** The batch of alert sends in progress beside the loop, if any (`alertStep`). */
   private alertSends: Promise<void> | null = null;
@@ -279,8 +289,13 @@ export class Worker {
           lastBeat = now.getTime();
         }
         await this.sweepStep(now);
-        await this.deliveryStep(now, { alertsInBackground: true });
+        // A loop draining a backlog keeps its housekeeping to once a second (HOUSEKEEPING_WHILE_BUSY_MS).
+        if (!this.lastTickFull || this.lastHousekeepingAt === null || now.getTime() - this.lastHousekeepingAt >= HOUSEKEEPING_WHILE_BUSY_MS) {
+          this.lastHousekeepingAt = now.getTime();
+          await this.deliveryStep(now, { alertsInBackground: true });
+        }
         claimed = await this.tick(now);
+        this.lastTickFull = claimed >= this.opts.batchSize;
         // SPEC §18.1: backfills after the schedules' own occurrences; while one fires, loop at once.
         const backfilled = await this.backfillStep(this.clock());
         if (backfilled > 0) claimed = Math.max(claimed, this.opts.batchSize);

@@ -84,17 +84,28 @@ const CHECKIN_URL_TOKEN = /\/api\/v1\/checkins\/[A-Za-z0-9_-]{43}(?![A-Za-z0-9_-
  * check-in messages keep of a request or an answer that carried one (SPEC §13.4, §16.1; decision 361):
  * a token is the credential of its attempt's outcome; the record shows where, never which. Pure.
  */
-export function maskCheckinTokens<T>(value: T, tokens: readonly string[] = []): T {
+export function maskCheckinTokens<T>(value: T, tokens: readonly string[] | (() => readonly string[]) = []): T {
   const text = JSON.stringify(value);
   if (text === undefined) return value;
   let masked = text.includes(CHECKIN_PATH) ? text.replace(CHECKIN_URL_TOKEN, CHECKIN_PATH + MASKED_CHECKIN_TOKEN) : text;
-  for (const token of tokens) if (masked.includes(token)) masked = masked.replaceAll(token, MASKED_CHECKIN_TOKEN);
+  // `tokens` as a function is called only when the text could hold one (43 base64url characters in a
+  // row): a fire's result of ids holds none, and minting a token costs an HMAC.
+  const given = typeof tokens === 'function' ? (TOKEN_RUN.test(masked) ? tokens() : []) : tokens;
+  for (const token of given) if (masked.includes(token)) masked = masked.replaceAll(token, MASKED_CHECKIN_TOKEN);
   return masked === text ? value : (JSON.parse(masked) as T);
 }
 
-/** The check-in token of run `runId`'s attempt (what `maskCheckinTokens` must find), or none when the engine mints no check-in URLs. */
-export function attemptToken(checkins: CheckinUrls | null, runId: string): string[] {
-  if (!checkins) return [];
-  const url = checkins.url(runId);
-  return [url.slice(url.lastIndexOf('/') + 1)];
+/** 43 base64url characters in a row: the least text a token (`checkinToken`) can be found in. */
+const TOKEN_RUN = /[A-Za-z0-9_-]{43}/;
+
+/**
+ * The check-in token of run `runId`'s attempt (what `maskCheckinTokens` must find), or none when the
+ * engine mints no check-in URLs; as a function, so `maskCheckinTokens` mints it only when needed.
+ */
+export function attemptToken(checkins: CheckinUrls | null, runId: string): () => string[] {
+  return () => {
+    if (!checkins) return [];
+    const url = checkins.url(runId);
+    return [url.slice(url.lastIndexOf('/') + 1)];
+  };
 }

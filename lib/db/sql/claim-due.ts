@@ -125,5 +125,6 @@ export async function claimOccurrence(tx: Tx, scheduleId: string, scheduledFor: 
 }
 
 function toClaimed(r: Record<string, unknown>): ClaimedSchedule {
-  return { ...toFiringSchedule(r), nextFireAt: rawInstant(r.next_fire_at)!, nextScheduledFor: rawInstant(r.next_scheduled_for ?? r.next_fire_at)! };
+  // The decoded record is this row's own new object: completed in place, not copied.
+  return Object.assign(toFiringSchedule(r), { nextFireAt: rawInstant(r.next_fire_at)!, nextScheduledFor: rawInstant(r.next_scheduled_for ?? r.next_fire_at)! });
 }

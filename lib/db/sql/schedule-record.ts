@@ -154,9 +154,18 @@ export function scheduleColumns(keys: readonly (keyof ScheduleRecord)[]): string
 /** The fields `keys` of a raw row that selected their columns (`scheduleColumns(keys)`). */
 export function pickScheduleRecord<K extends keyof ScheduleRecord>(r: Record<string, unknown>, keys: readonly K[]): Pick<ScheduleRecord, K> {
   const out: Partial<Record<K, unknown>> = {};
-  for (const k of keys) out[k] = COLUMNS[k].decode(r[COLUMNS[k].column]);
+  for (const { key, column, decode } of fieldsOf(keys)) out[key] = decode(r[column]);
   // Every key of `keys` was decoded by its own column's decoder just above.
   return out as Pick<ScheduleRecord, K>;
+}
+
+type Field<K extends keyof ScheduleRecord> = { key: K; column: string; decode: (v: unknown) => unknown };
+/** Each key list's fields, looked up once (the fire path decodes a claimed batch through the same list). */
+const fieldLists = new WeakMap<readonly (keyof ScheduleRecord)[], Field<keyof ScheduleRecord>[]>();
+function fieldsOf<K extends keyof ScheduleRecord>(keys: readonly K[]): Field<K>[] {
+  let fields = fieldLists.get(keys);
+  if (!fields) fieldLists.set(keys, (fields = keys.map((key) => ({ key, column: COLUMNS[key].column, decode: COLUMNS[key].decode as (v: unknown) => unknown }))));
+  return fields as Field<K>[];
 }
 
 const ALL_KEYS = Object.keys(COLUMNS) as (keyof ScheduleRecord)[];

@@ -4,7 +4,7 @@
  * spelling is the attempt's token, so the per-token rate limit cannot be multiplied by respelling it.
  */
 import { describe, expect, it } from 'vitest';
-import { checkinKey, checkinToken, runIdOfCheckinToken } from '../checkin-token';
+import { attemptToken, checkinKey, checkinToken, checkinUrls, maskCheckinTokens, runIdOfCheckinToken } from '../checkin-token';
 
 const ALPHABET = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_';
 const key = checkinKey(Buffer.alloc(32, 3));
@@ -24,5 +24,27 @@ describe('§16.1 check-in tokens', () => {
       .filter((t) => t !== token && Buffer.from(t, 'base64url').equals(bytes));
     expect(respelled).toHaveLength(3);
     for (const t of respelled) expect(runIdOfCheckinToken(key, t), t).toBeNull();
+  });
+
+  it('masking mints the attempt\'s token only when the text could hold one, and masks it wherever it is', () => {
+    const urls = checkinUrls('https://scheduler.example', Buffer.alloc(32, 3));
+    const token = checkinToken(key, RUN);
+    let minted = 0;
+    const lazy = () => {
+      minted++;
+      return attemptToken(urls, RUN)();
+    };
+    // A fire's result of ids: no run of 43 token characters, so no HMAC.
+    const ids = { execution_id: RUN, revision_id: 'rev_01', session_id: '6a7b8c9d-0e1f-4c3b-9e5f-0b7c4f8e1d2a' };
+    expect(maskCheckinTokens(ids, lazy)).toBe(ids);
+    expect(minted).toBe(0);
+    // The token alone, URL-encoded in a URL: found and masked (the function was called once).
+    const echoed = { body: `seen ${token} and https%3A%2F%2Fx%2Fcb%2F${token}` };
+    expect(maskCheckinTokens(echoed, lazy)).toEqual({ body: 'seen •••• and https%3A%2F%2Fx%2Fcb%2F••••' });
+    expect(minted).toBe(1);
+    // A long run of token characters that is not the token: looked for, nothing masked.
+    const other = { body: 'A'.repeat(60) };
+    expect(maskCheckinTokens(other, lazy)).toBe(other);
+    expect(minted).toBe(2);
   });
 });
