@@ -90,13 +90,26 @@ export function maskCheckinTokens<T>(value: T, tokens: readonly string[] | (() =
   let masked = text.includes(CHECKIN_PATH) ? text.replace(CHECKIN_URL_TOKEN, CHECKIN_PATH + MASKED_CHECKIN_TOKEN) : text;
   // `tokens` as a function is called only when the text could hold one (43 base64url characters in a
   // row): a fire's result of ids holds none, and minting a token costs an HMAC.
-  const given = typeof tokens === 'function' ? (TOKEN_RUN.test(masked) ? tokens() : []) : tokens;
+  const given = typeof tokens === 'function' ? (hasTokenRun(masked) ? tokens() : []) : tokens;
   for (const token of given) if (masked.includes(token)) masked = masked.replaceAll(token, MASKED_CHECKIN_TOKEN);
   return masked === text ? value : (JSON.parse(masked) as T);
 }
 
-/** 43 base64url characters in a row: the least text a token (`checkinToken`) can be found in. */
-const TOKEN_RUN = /[A-Za-z0-9_-]{43}/;
+/**
+ * Whether `text` has 43 base64url characters in a row: the least text a token (`checkinToken`) can be
+ * found in. One pass over the text (a regular expression backtracks up to 42 characters at each start).
+ */
+function hasTokenRun(text: string): boolean {
+  let run = 0;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    // A–Z, a–z, 0–9, '-', '_'
+    const token = (c >= 65 && c <= 90) || (c >= 97 && c <= 122) || (c >= 48 && c <= 57) || c === 45 || c === 95;
+    run = token ? run + 1 : 0;
+    if (run === 43) return true;
+  }
+  return false;
+}
 
 /**
  * The check-in token of run `runId`'s attempt (what `maskCheckinTokens` must find), or none when the
