@@ -14,7 +14,7 @@ import { sqlInstant } from './instant';
 import { rawBoolean, rawJson } from './schedule-record';
 
 /** Param: JSON array of pending ids. Only rows still in flight. */
-const TAKE_IN_FLIGHT_SQL = {
+export const TAKE_IN_FLIGHT_SQL = {
   sqlite: 'DELETE FROM pending_attempts WHERE id IN (SELECT value FROM json_each(?)) AND in_flight = 1 RETURNING id, checkin',
   postgresql: 'DELETE FROM pending_attempts WHERE id IN (SELECT jsonb_array_elements_text($1::jsonb)) AND in_flight RETURNING id, checkin',
 } as const;
@@ -58,7 +58,7 @@ const DELIVERABLE = {
 } as const;
 
 /** Param: JSON array of pending ids. */
-const MARK_SENDS_SQL = {
+export const MARK_SENDS_SQL = {
   sqlite: `UPDATE pending_attempts AS p SET deliveries = deliveries + 1 WHERE p.id IN (SELECT value FROM json_each(?)) AND ${DELIVERABLE.sqlite} RETURNING id`,
   postgresql: `UPDATE pending_attempts AS p SET deliveries = p.deliveries + 1 WHERE p.id IN (SELECT jsonb_array_elements_text($1::jsonb)) AND ${DELIVERABLE.postgresql} RETURNING p.id`,
 } as const;
@@ -95,7 +95,7 @@ export async function undeliverableInFlight(db: Tx, ids: string[]): Promise<Set<
 }
 
 /** Param: JSON array of schedule ids. PostgreSQL locks them (`FOR UPDATE`) until the caller commits. */
-const LOAD_FIRING_SQL = {
+export const LOAD_FIRING_SQL = {
   sqlite: `SELECT ${FIRING_COLUMNS}, enabled FROM schedules WHERE id IN (SELECT value FROM json_each(?))`,
   postgresql: `SELECT ${FIRING_COLUMNS}, enabled FROM schedules WHERE id IN (SELECT jsonb_array_elements_text($1::jsonb)) ORDER BY id FOR UPDATE`,
 } as const;
