@@ -23,23 +23,12 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import http from 'node:http';
 import pg from 'pg';
 import { Webhook } from 'standardwebhooks';
-import { CLAIM_DUE_SQL, INSERT_PENDING_SQL, INSERT_RUNS_SQL, LOAD_FIRING_SQL, MARK_SENDS_SQL, MOVE_NEXT_FIRE_SQL, sqlInstant, TAKE_IN_FLIGHT_SQL, type Dialect } from '../lib/db';
+import { CLAIM_DUE_SQL, INSERT_PENDING_SQL, INSERT_RUNS_SQL, LOAD_FIRING_SQL, MARK_SENDS_SQL, MOVE_NEXT_FIRE_SQL, TAKE_IN_FLIGHT_SQL } from '../lib/db';
 import { occurrenceId } from '../lib/targets';
+import { batch, dialect, instant, parse, pollMs, stopping, url } from './raw-process';
 
-const url = process.env.DATABASE_URL ?? '';
-const batch = Number(process.env.BATCH ?? 500);
-const pollMs = Number(process.env.POLL_MS ?? 50);
 const poolSize = Number(process.env.SCHEDULER_DELIVERY_CONCURRENCY ?? 64);
 const RECORD_CHUNK = 500;
-let stopping = false;
-process.on('SIGTERM', () => {
-  stopping = true;
-});
-
-const dialect: Dialect = url.startsWith('file:') ? 'sqlite' : 'postgresql';
-const instant = (d: Date) => sqlInstant(dialect, d);
-/** A stored instant read back: SQLite's TEXT form, or PostgreSQL's timestamp text (UTC, no zone). */
-const parse = (stored: string) => new Date(dialect === 'sqlite' ? stored : `${stored.replace(' ', 'T')}Z`);
 const secret = `whsec_${randomBytes(24).toString('base64')}`;
 
 /** The three kinds of statement work, per dialect: each runs one transaction. */
@@ -303,7 +292,7 @@ async function main(): Promise<void> {
   };
 
   console.log('ready');
-  while (!stopping) {
+  while (!stopping()) {
     // Like the product's worker, claim more only while fewer than a batch wait for a slot.
     if (queue.length >= batch) {
       await new Promise((r) => setTimeout(r, 5));
