@@ -15,20 +15,9 @@
 import Database from 'better-sqlite3';
 import { randomUUID } from 'node:crypto';
 import pg from 'pg';
-import { INSERT_EXECUTIONS_SQL, MOVE_NEXT_FIRE_SQL, INSERT_RUNS_SQL, sqlInstant, type Dialect } from '../lib/db';
+import { INSERT_EXECUTIONS_SQL, MOVE_NEXT_FIRE_SQL, INSERT_RUNS_SQL } from '../lib/db';
+import { batch, dialect, instant, parse, pollMs, stopping, url } from './raw-process';
 
-const url = process.env.DATABASE_URL ?? '';
-const batch = Number(process.env.BATCH ?? 500);
-const pollMs = Number(process.env.POLL_MS ?? 50);
-let stopping = false;
-process.on('SIGTERM', () => {
-  stopping = true;
-});
-
-const dialect: Dialect = url.startsWith('file:') ? 'sqlite' : 'postgresql';
-const instant = (d: Date) => sqlInstant(dialect, d);
-/** A stored instant read back: SQLite's TEXT form, or PostgreSQL's timestamp text (UTC, no zone). */
-const parse = (stored: string) => new Date(dialect === 'sqlite' ? stored : `${stored.replace(' ', 'T')}Z`);
 /** The next occurrence the ceiling writes: one year on (no cron step: that is the product's cost, not the ceiling's). */
 const nextOf = (seen: string) => instant(new Date(parse(seen).getTime() + 365 * 86_400_000));
 
@@ -104,7 +93,7 @@ async function sqlite(file: string): Promise<void> {
     }
   };
   console.log('ready');
-  while (!stopping) {
+  while (!stopping()) {
     if (fireBatch() === 0) await new Promise((r) => setTimeout(r, pollMs));
   }
   db.close();
@@ -137,7 +126,7 @@ async function postgres(connectionString: string): Promise<void> {
     }
   };
   console.log('ready');
-  while (!stopping) {
+  while (!stopping()) {
     if ((await fireBatch()) === 0) await new Promise((r) => setTimeout(r, pollMs));
   }
   await client.end();

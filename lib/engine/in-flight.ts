@@ -157,26 +157,41 @@ export function deliverEach(db: Db, engine: EngineDeps, attempts: InFlightAttemp
   return attempts.map((a) => deliverOne(a, facts, deps, mark));
 }
 
+/** One send marker per client: every delivery of the process shares its group commit. */
+const markers = new WeakMap<Db, (pendingId: string) => Promise<boolean>>();
+
 /**
- * Count sends before they leave (SPEC §13, at most one repeated delivery): ids asked for within 2 ms
- * share one UPDATE; each caller waits for its batch to commit and learns whether its attempt may be
- * sent (false: its schedule was deleted or disabled meanwhile, or the row is no longer in flight). A
- * failed mark fails its deliveries (nothing is sent without its count).
+ * Count sends before they leave (SPEC §13, at most one repeated delivery), in group commits: the ids
+ * asked for while a mark commits (and those asked in the same turn of the event loop) share the next
+ * transaction, one UPDATE on the driver connection (`markSendsStarted`). Each caller waits for its
+ * group's COMMIT and learns whether its attempt may be sent (false: its schedule was deleted or
+ * disabled meanwhile, or the row is no longer in flight). A failed mark fails its group's deliveries
+ * (nothing is sent without its count).
  */
 function sendMarker(db: Db): (pendingId: string) => Promise<boolean> {
-  let batch: { ids: string[]; done: Promise<Set<string>> } | null = null;
-  return async (pendingId) => {
-    if (!batch) {
-      const b: { ids: string[]; done: Promise<Set<string>> } = { ids: [], done: Promise.resolve(new Set()) };
-      b.done = new Promise((resolve) => setTimeout(resolve, 2)).then(async () => {
-        batch = null;
-        return inTransaction(db, (tx) => markSendsStarted(tx, b.ids));
-      });
-      batch = b;
+  const known = markers.get(db);
+  if (known) return known;
+  let next: { ids: string[]; done: Promise<Set<string>> } | null = null;
+  let committing: Promise<unknown> = Promise.resolve();
+  const mark = async (pendingId: string): Promise<boolean> => {
+    if (!next) {
+      const group: { ids: string[]; done: Promise<Set<string>> } = { ids: [], done: Promise.resolve(new Set()) };
+      group.done = committing
+        .then(() => new Promise((resolve) => setImmediate(resolve)))
+        .then(() => {
+          // From here on, new asks form the next group (they wait for this one's commit).
+          next = null;
+          return inTransaction(db, (tx) => markSendsStarted(tx, group.ids));
+        });
+      committing = group.done.catch(() => undefined);
+      next = group;
     }
-    batch.ids.push(pendingId);
-    return (await batch.done).has(pendingId);
+    next.ids.push(pendingId);
+    // Exactly-once rule: the send leaves only after the COMMIT that counted it.
+    return (await next.done).has(pendingId);
   };
+  markers.set(db, mark);
+  return mark;
 }
 
 async function deliverOne(a: InFlightAttempt, facts: SchedulerFactCache, deps: DeliveryDeps, mark: (pendingId: string) => Promise<boolean>): Promise<DeliveredAttempt> {

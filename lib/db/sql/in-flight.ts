@@ -11,10 +11,11 @@ import type { Tx } from '../client';
 import { dialectOfDb } from '../client';
 import { FIRING_COLUMNS, toFiringSchedule, type FiringSchedule } from './claim-due';
 import { sqlInstant } from './instant';
+import { executeSql, queryRows, readRows } from './run-sql';
 import { rawBoolean, rawJson } from './schedule-record';
 
 /** Param: JSON array of pending ids. Only rows still in flight. */
-const TAKE_IN_FLIGHT_SQL = {
+export const TAKE_IN_FLIGHT_SQL = {
   sqlite: 'DELETE FROM pending_attempts WHERE id IN (SELECT value FROM json_each(?)) AND in_flight = 1 RETURNING id, checkin',
   postgresql: 'DELETE FROM pending_attempts WHERE id IN (SELECT jsonb_array_elements_text($1::jsonb)) AND in_flight RETURNING id, checkin',
 } as const;
@@ -29,7 +30,9 @@ const TAKE_IN_FLIGHT_SQL = {
  */
 export async function takeInFlight(tx: Tx, ids: string[]): Promise<Map<string, unknown>> {
   if (ids.length === 0) return new Map();
-  const rows = await tx.$queryRawUnsafe<{ id: string; checkin: unknown }[]>(TAKE_IN_FLIGHT_SQL[dialectOfDb(tx)], JSON.stringify(ids));
+  // On the transaction's driver connection (run-sql.ts): part of the caller's transaction, so the
+  // DELETE and the runs it lets the caller record commit together or not at all.
+  const rows = await queryRows<{ id: string; checkin: unknown }>(tx, TAKE_IN_FLIGHT_SQL, JSON.stringify(ids));
   return new Map(rows.map((r) => [r.id, rawJson(r.checkin)]));
 }
 
@@ -42,8 +45,7 @@ const RENEW_SQL = {
 /** Move the lease of the in-flight rows `ids` to `until` (UTC); one statement. Returns rows renewed. */
 export async function renewInFlight(tx: Tx, ids: string[], until: Date): Promise<number> {
   if (ids.length === 0) return 0;
-  const dialect = dialectOfDb(tx);
-  return tx.$executeRawUnsafe(RENEW_SQL[dialect], sqlInstant(dialect, until), JSON.stringify(ids));
+  return executeSql(tx, RENEW_SQL, sqlInstant(dialectOfDb(tx), until), JSON.stringify(ids));
 }
 
 /**
@@ -58,7 +60,7 @@ const DELIVERABLE = {
 } as const;
 
 /** Param: JSON array of pending ids. */
-const MARK_SENDS_SQL = {
+export const MARK_SENDS_SQL = {
   sqlite: `UPDATE pending_attempts AS p SET deliveries = deliveries + 1 WHERE p.id IN (SELECT value FROM json_each(?)) AND ${DELIVERABLE.sqlite} RETURNING id`,
   postgresql: `UPDATE pending_attempts AS p SET deliveries = p.deliveries + 1 WHERE p.id IN (SELECT jsonb_array_elements_text($1::jsonb)) AND ${DELIVERABLE.postgresql} RETURNING p.id`,
 } as const;
@@ -72,7 +74,8 @@ const MARK_SENDS_SQL = {
  */
 export async function markSendsStarted(tx: Tx, ids: string[]): Promise<Set<string>> {
   if (ids.length === 0) return new Set();
-  const rows = await tx.$queryRawUnsafe<{ id: string }[]>(MARK_SENDS_SQL[dialectOfDb(tx)], JSON.stringify(ids));
+  // Committed before any of these requests leaves (the caller's transaction, on its driver connection).
+  const rows = await queryRows<{ id: string }>(tx, MARK_SENDS_SQL, JSON.stringify(ids));
   return new Set(rows.map((r) => r.id));
 }
 
@@ -89,13 +92,13 @@ const DELIVERABLE_SQL = {
  */
 export async function undeliverableInFlight(db: Tx, ids: string[]): Promise<Set<string>> {
   if (ids.length === 0) return new Set();
-  const rows = await db.$queryRawUnsafe<{ id: string }[]>(DELIVERABLE_SQL[dialectOfDb(db)], JSON.stringify(ids));
+  const rows = await readRows<{ id: string }>(db, DELIVERABLE_SQL, JSON.stringify(ids));
   const still = new Set(rows.map((r) => r.id));
   return new Set(ids.filter((id) => !still.has(id)));
 }
 
 /** Param: JSON array of schedule ids. PostgreSQL locks them (`FOR UPDATE`) until the caller commits. */
-const LOAD_FIRING_SQL = {
+export const LOAD_FIRING_SQL = {
   sqlite: `SELECT ${FIRING_COLUMNS}, enabled FROM schedules WHERE id IN (SELECT value FROM json_each(?))`,
   postgresql: `SELECT ${FIRING_COLUMNS}, enabled FROM schedules WHERE id IN (SELECT jsonb_array_elements_text($1::jsonb)) ORDER BY id FOR UPDATE`,
 } as const;
@@ -109,7 +112,8 @@ const LOAD_FIRING_SQL = {
 export async function loadFiringSchedules(tx: Tx, ids: string[]): Promise<Map<string, FiringSchedule & { enabled: boolean }>> {
   const out = new Map<string, FiringSchedule & { enabled: boolean }>();
   if (ids.length === 0) return out;
-  const rows = await tx.$queryRawUnsafe<Record<string, unknown>[]>(LOAD_FIRING_SQL[dialectOfDb(tx)], JSON.stringify([...new Set(ids)]));
+  // PostgreSQL: the FOR UPDATE lock is the caller's transaction's (same driver connection) until it commits.
+  const rows = await queryRows(tx, LOAD_FIRING_SQL, JSON.stringify([...new Set(ids)]));
   for (const r of rows) {
     const s = toFiringSchedule(r);
     out.set(s.id, { ...s, enabled: rawBoolean(r.enabled) });

@@ -2,7 +2,7 @@
  * Race-sensitive and bulk SQL, one statement per module, SQLite and PostgreSQL text side by side
  * (STYLE §1.1). Every function runs inside the caller's transaction client.
  */
-export { claimDue, claimOccurrence, type ClaimedSchedule, type FiringSchedule } from './claim-due';
+export { claimDue, claimOccurrence, CLAIM_DUE_SQL, type ClaimedSchedule, type FiringSchedule } from './claim-due';
 export { claimRetries, claimRetry, type ClaimedRetry } from './claim-retries';
 export { cancelPendingAttempts, cancelledWaitingMessage, type CancelPendingOptions } from './cancel-pending-attempts';
 export { lockSchedule } from './lock-schedule';
@@ -10,6 +10,7 @@ export {
   completeFinished,
   insertDeadLetters,
   insertPendingAttempts,
+  INSERT_PENDING_SQL,
   updateFailureCounts,
   type DeadLetterInsert,
   type FailureCount,
@@ -33,7 +34,7 @@ export { countLoginFailure } from './count-login-failure';
 export { lockBlob } from './lock-blob';
 export { findPendingRetries, type PendingRetryRecord } from './pending-retries';
 export { findSchedulesNamingBlob, type ScheduleNamingBlob } from './schedules-naming-blob';
-export { takeInFlight, renewInFlight, loadFiringSchedules, markSendsStarted, undeliverableInFlight } from './in-flight';
+export { takeInFlight, renewInFlight, loadFiringSchedules, markSendsStarted, undeliverableInFlight, TAKE_IN_FLIGHT_SQL, MARK_SENDS_SQL, LOAD_FIRING_SQL } from './in-flight';
 export { claimDeadLetterSends, type DeadLetterSend } from './dead-letter-sends';
 export { claimAlertSends, type AlertSend } from './alert-sends';
 export { anyEnabledAlertRule } from './alert-rules';

@@ -31,7 +31,7 @@ export interface PendingAttemptInsert {
   checkin?: unknown;
 }
 
-const INSERT_PENDING_SQL = {
+export const INSERT_PENDING_SQL = {
   sqlite: `INSERT INTO pending_attempts (id, schedule_id, scheduled_for, trigger, attempt, due_at, in_flight, deliveries, dead_letter_id, run_id, checkin, created_at)
     SELECT p.value ->> 'id', p.value ->> 'schedule_id', p.value ->> 'scheduled_for', p.value ->> 'trigger', p.value ->> 'attempt', p.value ->> 'due_at',
       p.value ->> 'in_flight', p.value ->> 'deliveries', p.value ->> 'dead_letter_id', p.value ->> 'run_id',
