@@ -170,8 +170,10 @@ export async function deliverInTransaction(tx: Tx, deps: EngineDeps, items: InTr
     const answers = await driver.deliver(tx, group.map((g) => g.attempt), { limits });
     for (const [k, g] of group.entries()) {
       // SPEC §13.4: the run records the payload as sent, substituted (the check-in token masked).
-      const recorded = await recordedTarget(driver, items[g.index].schedule.invocationTarget, g.watched.resolved());
-      outcomes[g.index] = { ...answers[k], runId: g.attempt.ctx.runId, ...(recorded === undefined ? {} : { recordedTarget: recorded }) };
+      // An attempt that resolved no attributes records the stored target: nothing to wait for.
+      const resolved = g.watched.resolved();
+      const recorded = resolved === undefined ? undefined : await recordedTarget(driver, items[g.index].schedule.invocationTarget, resolved);
+      outcomes[g.index] = recorded === undefined ? { ...answers[k], runId: g.attempt.ctx.runId } : { ...answers[k], runId: g.attempt.ctx.runId, recordedTarget: recorded };
     }
   }
   return outcomes;
