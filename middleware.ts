@@ -84,6 +84,12 @@ export function middleware(req: NextRequest): NextResponse {
   return res;
 }
 
+/**
+ * Not Next.js's static files, and not `/api/…`: an API request needs nothing here but the constant
+ * deny-all policy, which next.config.ts `headers()` sets on it (running this function in the edge
+ * sandbox, with the request body copied for it, was ~6 % of a create's CPU: docs/performance.md).
+ * `/api` itself, `/metrics` and the EventBridge paths still come here for the same policy.
+ */
 export const config = {
-  matcher: [{ source: '/((?!_next/static|_next/image).*)' }],
+  matcher: [{ source: '/((?!_next/static|_next/image|api/).*)' }],
 };

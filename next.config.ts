@@ -1,8 +1,9 @@
 import type { NextConfig } from 'next';
 
 /**
- * Security headers on every answer (docs/decisions.md 28). The Content-Security-Policy is not here:
- * middleware.ts sets it per request, with a fresh script nonce for each page.
+ * Security headers on every answer (docs/decisions.md 28). The Content-Security-Policy of pages is not
+ * here: middleware.ts sets it per request, with a fresh script nonce for each page. `/api/…` answers
+ * get the API's deny-all policy here (middleware.ts does not run for them; decision 406).
  */
 const SECURITY_HEADERS = [
   { key: 'X-Frame-Options', value: 'DENY' },
@@ -11,6 +12,9 @@ const SECURITY_HEADERS = [
   { key: 'Permissions-Policy', value: 'camera=(), microphone=(), geolocation=(), payment=()' },
   { key: 'Cross-Origin-Opener-Policy', value: 'same-origin' },
 ];
+
+/** JSON and text answers render nothing: they may load, frame or post nothing (middleware.ts `API_POLICY`, the same text). */
+const API_POLICY = "default-src 'none'; frame-ancestors 'none'; base-uri 'none'; form-action 'none'";
 
 export default function config(): NextConfig {
   return {
@@ -29,7 +33,10 @@ export default function config(): NextConfig {
     // Next.js's own limit stays above it so that it never answers that case with a 500.
     experimental: { serverActions: { bodySizeLimit: '2mb' } },
     async headers() {
-      return [{ source: '/:path*', headers: SECURITY_HEADERS }];
+      return [
+        { source: '/:path*', headers: SECURITY_HEADERS },
+        { source: '/api/:path+', headers: [{ key: 'Content-Security-Policy', value: API_POLICY }] },
+      ];
     },
   };
 }

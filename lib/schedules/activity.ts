@@ -5,7 +5,7 @@
  * retention sweep deletes them with the runs (retention-sweep.ts).
  */
 import type { Actor } from '../auth';
-import type { Db, Prisma, Tx } from '../db';
+import { insertActivity, type ActivityRowInsert, type Db, type Prisma, type Tx } from '../db';
 import { DomainError } from '../errors';
 import { isIdShape, newId, normalizeRef } from '../ids';
 import { requireSchedulerRole } from './access';
@@ -43,7 +43,7 @@ function actorColumns(by: ActivityBy) {
   return { actorType: by.type, actorId: by.id, ownerType: null, ownerId: null };
 }
 
-function rowOf(entry: ActivityInput): Prisma.ActivityEntryCreateManyInput {
+function rowOf(entry: ActivityInput): ActivityRowInsert {
   const details = {
     ...(entry.fields ? { fields: entry.fields } : {}),
     ...(entry.count !== undefined ? { count: entry.count } : {}),
@@ -58,9 +58,14 @@ function rowOf(entry: ActivityInput): Prisma.ActivityEntryCreateManyInput {
     scheduleLabel: entry.schedule ? (entry.schedule.name ?? entry.schedule.alias ?? entry.schedule.id) : null,
     action: entry.action,
     ...actorColumns(entry.by),
-    ...(Object.keys(details).length ? { details } : {}),
+    details: Object.keys(details).length ? details : null,
     createdAt: entry.at,
   };
+}
+
+/** `rowOf`'s entry for Prisma's model API: no details is an absent field (SQL NULL). */
+function modelRowOf({ details, ...row }: ActivityRowInsert): Prisma.ActivityEntryCreateManyInput {
+  return { ...row, ...(details ? { details } : {}) };
 }
 
 /**
@@ -68,12 +73,13 @@ function rowOf(entry: ActivityInput): Prisma.ActivityEntryCreateManyInput {
  * or rolled-back change then leaves no entry, and a committed one always has its entry.
  */
 export async function recordActivity(tx: Tx, entry: ActivityInput): Promise<void> {
-  await tx.activityEntry.create({ data: rowOf(entry) });
+  // A typed statement on the transaction's driver connection, not a model query (docs/decisions.md 405).
+  await insertActivity(tx, rowOf(entry));
 }
 
 /** Record several changes in one statement (the worker's automatic pauses of one batch). Same rule as `recordActivity`. */
 export async function recordActivities(tx: Tx, entries: ActivityInput[]): Promise<void> {
-  if (entries.length) await tx.activityEntry.createMany({ data: entries.map(rowOf) });
+  if (entries.length) await tx.activityEntry.createMany({ data: entries.map((e) => modelRowOf(rowOf(e))) });
 }
 
 /**

@@ -63,9 +63,15 @@ export function requireAliasGrammar(alias: string, path = 'alias'): void {
   if (problem) throw new DomainError('invalid_alias', problem, { path });
 }
 
-/** True for Prisma's unique-constraint violation (P2002), the last guard of an alias race. */
+/**
+ * True for a unique-constraint violation, the last guard of an alias race: Prisma's (P2002, a model
+ * query), or the driver's own from a typed statement of lib/db/sql run on the transaction's connection
+ * (better-sqlite3's `SQLITE_CONSTRAINT_UNIQUE` / `SQLITE_CONSTRAINT_PRIMARYKEY`, PostgreSQL's SQLSTATE
+ * `23505`; docs/decisions.md 405).
+ */
 export function isUniqueViolation(e: unknown): boolean {
-  return typeof e === 'object' && e !== null && (e as { code?: unknown }).code === 'P2002';
+  const code = typeof e === 'object' && e !== null ? (e as { code?: unknown }).code : undefined;
+  return code === 'P2002' || code === 'SQLITE_CONSTRAINT_UNIQUE' || code === 'SQLITE_CONSTRAINT_PRIMARYKEY' || code === '23505';
 }
 
 /** Run a write whose unique key is an alias; a concurrent taker surfaces as `409 alias_taken`. */

@@ -45,3 +45,4 @@ export { findApiKeyByPrefix, type ApiKeyRecord } from './api-key';
 export { blobReachable, findScheduleIfReachable, findScopedRevision, reachableBlobs, type ScopeActor, type ScopedRevisionRecord } from './blob-access';
 export { findScheduleByKey } from './find-schedule';
 export { countSchedules, findScheduleHoldingToken, orgOfBlob } from './save-checks';
+export { insertActivity, insertSchedule, type ActivityRowInsert } from './insert-schedule';

@@ -170,6 +170,9 @@ function fieldsOf<K extends keyof ScheduleRecord>(keys: readonly K[]): Field<K>[
 
 const ALL_KEYS = Object.keys(COLUMNS) as (keyof ScheduleRecord)[];
 
+/** Every field of `ScheduleRecord`, one per column of `schedules` (the codec's order). */
+export const SCHEDULE_RECORD_KEYS: readonly (keyof ScheduleRecord)[] = ALL_KEYS;
+
 /** A raw SQL row of every column (`SELECT *`) as the domain's record. Throws when a column holds what it cannot. */
 export function toScheduleRecord(r: Record<string, unknown>): ScheduleRecord {
   return pickScheduleRecord(r, ALL_KEYS);

@@ -1,13 +1,13 @@
 import { raiseMissedAtSave } from '../alerts/raise';
 import type { Actor } from '../../auth';
-import { countSchedules, inTransaction, type Db, type Tx } from '../../db';
+import { countSchedules, inTransaction, insertSchedule, type Db, type ScheduleRecord, type Tx } from '../../db';
 import { DomainError } from '../../errors';
 import { aliasProblem, newId } from '../../ids';
 import { isUniqueViolation } from '../../workflows';
 import { requireSchedulerRole } from '../access';
 import type { Schedule, ScheduleCreateInput, ScheduleDryRunAnswer } from '../contract';
 import { checkSchedule, checkTargetBeforeSave, parseScheduleInput, type CheckedSchedule, type DestinationOptions, type SaveRequest } from './save-schedule';
-import { toSchedule, type ScheduleRow } from '../read/serialize';
+import { toSchedule } from '../read/serialize';
 import { aliasTaken, findTokenHolder } from '../read/find-schedule';
 import { recordActivity } from '../activity';
 import { findClientToken, rememberClientToken, requestHash } from './client-tokens';
@@ -75,27 +75,14 @@ export async function createSchedule(opts: CreateScheduleOptions): Promise<Sched
       // twin that commits first makes rememberClientToken below violate the key and roll this back.
       const first = await replay(tx);
       if (first) return first;
-      const { fields, name, alias, missedAt } = await checkCreate(tx, opts, input, id, false);
-      const row = await tx.schedule.create({
-        data: {
-          id,
-          revisionId: revision.id,
-          ...fields,
-          alias,
-          name,
-          ...pausedAtCreate(fields.enabled, input, actor, now),
-          ...(opts.facadeData ? { facadeData: opts.facadeData } : {}),
-          createdByType: actor.type,
-          createdById: actor.id,
-          createdAt: now,
-          updatedAt: now,
-        },
-      });
+      const checked = await checkCreate(tx, opts, input, id, false);
+      // One typed INSERT … RETURNING on the transaction's connection, every column given (docs/decisions.md 405).
+      const row = await insertSchedule(tx, newScheduleRecord(opts, input, id, checked));
       const schedule = toSchedule(row);
       // SPEC §15: the entry and the token commit with the schedule, or none of them does.
       await recordActivity(tx, { revisionId: revision.id, schedule: row, action: 'create', by: actor, at: now });
       // SPEC §17 `missed`: an occurrence saved already beyond the catch-up window, raised with the save.
-      if (missedAt) await raiseMissedAtSave(tx, row.id, missedAt, now);
+      if (checked.missedAt) await raiseMissedAtSave(tx, row.id, checked.missedAt, now);
       if (token) await rememberClientToken(tx, { ...token, response: schedule, now, ttlMs: SCHEDULE_CLIENT_TOKEN_TTL_MS });
       return schedule;
     });
@@ -118,34 +105,47 @@ export async function createSchedule(opts: CreateScheduleOptions): Promise<Sched
  * yet in a draft revision the saver can write is named in `missing_session` instead of refused.
  */
 export async function dryRunCreateSchedule(opts: CreateScheduleOptions): Promise<ScheduleDryRunAnswer> {
-  const { db, actor, now } = opts;
+  const { db } = opts;
   const input = parse(opts);
   await checkTargetBeforeSave(input, opts, opts);
   return inTransaction(db, async (tx) => {
     const id = newId();
-    const { fields, missingSession, name, alias } = await checkCreate(tx, opts, input, id, true);
-    const row: ScheduleRow = {
-      id,
-      ...fields,
-      alias,
-      name,
-      ...pausedAtCreate(fields.enabled, input, actor, now),
-      consecutiveFailures: 0,
-      state: fields.state ?? 'active',
-      facadeData: opts.facadeData ?? null,
-      createdByType: actor.type,
-      createdById: actor.id,
-      skippedOccurrences: fields.skippedOccurrences ?? 0,
-      version: 1,
-      createdAt: now,
-      updatedAt: now,
-    };
+    const checked = await checkCreate(tx, opts, input, id, true);
+    const { missingSession } = checked;
+    const row = newScheduleRecord(opts, input, id, checked);
     return {
       dry_run: true,
       schedule: toSchedule(row),
       ...(missingSession ? { missing_session: { revision_id: missingSession.revisionId, alias: missingSession.alias } } : {}),
     };
   });
+}
+
+/**
+ * The row a create stores (and its dry run answers): the checked fields, the name and alias, the
+ * creator, and every default of the `schedules` model (prisma/schema.prisma: `consecutiveFailures` 0,
+ * `state` active, `skippedOccurrences` 0, `version` 1, `createdAt` = `updatedAt` = `now`, no facade data).
+ */
+function newScheduleRecord(opts: CreateScheduleOptions, input: ParsedInput, id: string, checked: CheckedCreate): ScheduleRecord {
+  const { actor, revision, now } = opts;
+  const { fields, name, alias } = checked;
+  return {
+    id,
+    revisionId: revision.id,
+    ...fields,
+    alias,
+    name,
+    ...pausedAtCreate(fields.enabled, input, actor, now),
+    consecutiveFailures: 0,
+    state: fields.state ?? 'active',
+    facadeData: opts.facadeData ?? null,
+    createdByType: actor.type,
+    createdById: actor.id,
+    skippedOccurrences: fields.skippedOccurrences ?? 0,
+    version: 1,
+    createdAt: now,
+    updatedAt: now,
+  };
 }
 
 /** The EventBridge API stores an `aws` target of any service (SPEC §14); the product's saves refuse other services. */
