@@ -42,10 +42,21 @@ void [KEYED_TARGET_FIELDS, KEYED_WORKFLOW_FIELDS];
 
 /** Attempts with the same creator, target and workflow reference share one resolution. */
 function resolutionKey(schedule: Schedule, it: InvocationTarget): string {
-  // Every field of the two strict references (contract.ts), by position: an array of strings
-  // serializes in well under a microsecond, the nested objects took ~4 µs a fire.
   const { target: t, workflow: w } = it;
+  // Every field of the two strict references (contract.ts), by position: an array of strings
+  // serializes in well under a microsecond, the nested objects took ~4 µs a fire. A stored target
+  // of another shape (malformed data) is keyed whole, so it never shares another's resolution.
+  if (!onlyFields(t, TARGET_FIELDS) || !onlyFields(w, WORKFLOW_FIELDS)) return JSON.stringify(['whole', schedule.createdByType, schedule.createdById, t, w]);
   return JSON.stringify([schedule.createdByType, schedule.createdById, t.org ?? null, t.blob, t.revision, t.session, w.org ?? null, w.blob ?? null, w.revision ?? null, w.definition]);
+}
+
+const TARGET_FIELDS = new Set(['org', 'blob', 'revision', 'session']);
+const WORKFLOW_FIELDS = new Set(['org', 'blob', 'revision', 'definition']);
+/** Whether `v` is an object whose own fields are all among `fields`. */
+function onlyFields(v: unknown, fields: ReadonlySet<string>): boolean {
+  if (v === null || typeof v !== 'object' || Array.isArray(v)) return false;
+  for (const k in v) if (!fields.has(k)) return false;
+  return true;
 }
 
 /**
