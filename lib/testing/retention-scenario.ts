@@ -150,15 +150,17 @@ async function scenario(db: Db, url: string, opts: RetentionScenarioOptions): Pr
     await insertRuns(tx, [{ id: keptRun, scheduleId: keeperSchedule, scheduledFor: new Date(now - DAY), trigger: 'manual', status: 'success', result: { execution_id: linkedOld }, executionId: linkedOld, createdAt: new Date(now - DAY) }]);
   });
 
-  // Live schedules, due one after the other from 2 s on (minutely after their first fire).
-  const liveStart = Date.now() + 2_000;
-  const liveIds = await insertSchedules(db, Array.from({ length: opts.liveSchedules }, (_, i) => ({
-    revisionId: ctx.schedulerRevisionId, createdBy: by, invocationTarget: TARGET, nextFireAt: new Date(liveStart + i * opts.liveEveryMs),
-  })));
   const [writerSchedule] = await insertSchedules(db, [{ revisionId: ctx.schedulerRevisionId, createdBy: by, invocationTarget: TARGET, nextFireAt: null }]);
 
   const before = { runs: await db.run.count(), executions: await db.execution.count(), bytes: await databaseBytes(db, url, true) };
   const writer = await spawnHistoryWriter(url, { scheduleId: writerSchedule, workflowRevisionId: ctx.proceduresRevisionId, sessionId: writerSession.id, definitionId: definition.id, orgId: ctx.orgId });
+  // Live schedules, due one after the other from the worker's start (minutely after their first
+  // fire): the first is due at its first tick, after the sweep's first batch, however fast the sweep
+  // (a start a fixed 2 s ahead, taken before the setup above, could fall after a quick sweep's end).
+  const liveStart = Date.now();
+  const liveIds = await insertSchedules(db, Array.from({ length: opts.liveSchedules }, (_, i) => ({
+    revisionId: ctx.schedulerRevisionId, createdBy: by, invocationTarget: TARGET, nextFireAt: new Date(liveStart + i * opts.liveEveryMs),
+  })));
   let report: HistoryWriterReport | null = null;
   const batches: (SweepBatch & { at: number })[] = [];
   let totals: Record<SweepPhase, number> | null = null;
