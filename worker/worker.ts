@@ -103,9 +103,8 @@ export class Worker {
   private readonly delivery: DeliveryDeps;
   private readonly engine: Engine;
   private lastRenewAt = 0;
-  /** When the loop last ran `deliveryStep` (worker's clock, ms), and whether the last tick was full. */
-  private lastHousekeepingAt: number | null = null;
-  private lastTickFull = false;
+  /** When the loop last ran `deliveryStep` (worker's clock, ms; never: −∞). */
+  private lastHousekeepingAt = -Infinity;
   private lastAlertCheckAt: number | null = null;
   /** The batch of alert sends in progress beside the loop, if any (`alertStep`). */
   private alertSends: Promise<void> | null = null;
@@ -290,12 +289,11 @@ export class Worker {
         }
         await this.sweepStep(now);
         // A loop draining a backlog keeps its housekeeping to once a second (HOUSEKEEPING_WHILE_BUSY_MS).
-        if (!this.lastTickFull || this.lastHousekeepingAt === null || now.getTime() - this.lastHousekeepingAt >= HOUSEKEEPING_WHILE_BUSY_MS) {
+        if (this.lastClaimed < this.opts.batchSize || now.getTime() - this.lastHousekeepingAt >= HOUSEKEEPING_WHILE_BUSY_MS) {
           this.lastHousekeepingAt = now.getTime();
           await this.deliveryStep(now, { alertsInBackground: true });
         }
         claimed = await this.tick(now);
-        this.lastTickFull = claimed >= this.opts.batchSize;
         // SPEC §18.1: backfills after the schedules' own occurrences; while one fires, loop at once.
         const backfilled = await this.backfillStep(this.clock());
         if (backfilled > 0) claimed = Math.max(claimed, this.opts.batchSize);

@@ -78,19 +78,19 @@ const CHECKIN_URL_TOKEN = /\/api\/v1\/checkins\/[A-Za-z0-9_-]{43}(?![A-Za-z0-9_-
 
 /**
  * `value` (JSON) with every check-in token in its strings masked: each check-in URL's token
- * (`…/api/v1/checkins/••••`), and every occurrence of the `tokens` given (an attempt's own token,
- * `attemptToken`) however it is written around — alone, in a URL-encoded or slash-escaped URL — since
+ * (`…/api/v1/checkins/••••`), and every occurrence of the tokens `tokens` answers (an attempt's own
+ * token, `attemptToken`; asked only when the text could hold one) however it is written around — alone, in a URL-encoded or slash-escaped URL — since
  * a token's base64url characters survive those encodings unchanged. What runs, dead letters and
  * check-in messages keep of a request or an answer that carried one (SPEC §13.4, §16.1; decision 361):
  * a token is the credential of its attempt's outcome; the record shows where, never which. Pure.
  */
-export function maskCheckinTokens<T>(value: T, tokens: readonly string[] | (() => readonly string[]) = []): T {
+export function maskCheckinTokens<T>(value: T, tokens?: () => readonly string[]): T {
   const text = JSON.stringify(value);
   if (text === undefined) return value;
   let masked = text.includes(CHECKIN_PATH) ? text.replace(CHECKIN_URL_TOKEN, CHECKIN_PATH + MASKED_CHECKIN_TOKEN) : text;
-  // `tokens` as a function is called only when the text could hold one (43 base64url characters in a
-  // row): a fire's result of ids holds none, and minting a token costs an HMAC.
-  const given = typeof tokens === 'function' ? (hasTokenRun(masked) ? tokens() : []) : tokens;
+  // `tokens` is called only when the text could hold one (43 base64url characters in a row): a
+  // fire's result of ids holds none, and minting a token costs an HMAC.
+  const given = tokens && hasTokenRun(masked) ? tokens() : [];
   for (const token of given) if (masked.includes(token)) masked = masked.replaceAll(token, MASKED_CHECKIN_TOKEN);
   return masked === text ? value : (JSON.parse(masked) as T);
 }

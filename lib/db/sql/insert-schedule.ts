@@ -3,7 +3,7 @@
  * (docs/decisions.md 405): the new `schedules` row, every column written (the row is fully built
  * before the insert, defaults included), and one `activity` entry. Prisma stays the data model and the
  * migration tool; these statements write exactly what its model API wrote for the same values (pinned
- * by lib/db/__tests__/insert-schedule.int.test.ts on both dialects): instants in the adapters' stored
+ * by lib/schedules/__tests__/create.typed-insert.int.test.ts on both dialects): instants in the adapters' stored
  * form (`sqlInstant`), booleans as 0/1 on SQLite, JSON as its `JSON.stringify` text (SQLite) or
  * `jsonb` (PostgreSQL).
  *

@@ -34,12 +34,6 @@ type Resolution =
   | { ok: true; target: ResolvedTarget; workflow: ResolvedWorkflow; checked?: CheckedExecution }
   | ({ ok: false } & Failure);
 
-/** Compiles only while the two references have exactly the fields `resolutionKey` names. */
-type SameKeys<A, B> = [A] extends [B] ? ([B] extends [A] ? true : never) : never;
-const KEYED_TARGET_FIELDS: SameKeys<keyof InvocationTarget['target'], 'org' | 'blob' | 'revision' | 'session'> = true;
-const KEYED_WORKFLOW_FIELDS: SameKeys<keyof InvocationTarget['workflow'], 'org' | 'blob' | 'revision' | 'definition'> = true;
-void [KEYED_TARGET_FIELDS, KEYED_WORKFLOW_FIELDS];
-
 /** Attempts with the same creator, target and workflow reference share one resolution. */
 function resolutionKey(schedule: Schedule, it: InvocationTarget): string {
   const { target: t, workflow: w } = it;
