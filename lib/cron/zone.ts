@@ -42,8 +42,9 @@ const OFFSET_NAME = /^(?:UTC|GMT|UT)[+-]/i;
  * string are refused, even where Intl would accept them.
  */
 export function isValidTimezone(zone: string): boolean {
-  if (typeof zone !== 'string' || !IANA_NAME.test(zone) || OFFSET_NAME.test(zone)) return false;
+  // A zone with cached rules passed this check when they were made (`zoneRules`): every fire asks again.
   if (rulesByZone.has(zone)) return true;
+  if (typeof zone !== 'string' || !IANA_NAME.test(zone) || OFFSET_NAME.test(zone)) return false;
   try {
     new Intl.DateTimeFormat('en-US', { timeZone: zone });
     return true;

@@ -118,7 +118,12 @@ const statements = new WeakMap<Database.Database, Map<string, Database.Statement
  * better-sqlite3 being synchronous). Null for any client but the one `inTransaction` handed to its
  * callback. Errors are better-sqlite3's (they roll the caller's transaction back like Prisma's).
  */
-export function sqliteConnection(tx: Tx): { all: (sql: string, ...params: unknown[]) => Record<string, unknown>[]; run: (sql: string, ...params: unknown[]) => number } | null {
+export function sqliteConnection(tx: Tx): {
+  all: (sql: string, ...params: unknown[]) => Record<string, unknown>[];
+  /** `all`'s rows as arrays of values in column order (better-sqlite3's raw mode). */
+  values: (sql: string, ...params: unknown[]) => unknown[][];
+  run: (sql: string, ...params: unknown[]) => number;
+} | null {
   // Only the transaction client `inTransaction` is running: never the base client, outside a transaction.
   const open = transactions.getStore();
   if (!open || open.tx !== tx) return null;
@@ -126,13 +131,16 @@ export function sqliteConnection(tx: Tx): { all: (sql: string, ...params: unknow
   if (!connection) return null;
   let cache = statements.get(connection);
   if (!cache) statements.set(connection, (cache = new Map()));
-  const prepared = (sql: string) => {
-    let st = cache.get(sql);
-    if (!st) cache.set(sql, (st = connection.prepare(sql)));
+  const prepared = (sql: string, raw = false) => {
+    // A raw-mode statement is its own prepared statement (raw() switches the statement's mode).
+    const key = raw ? `\u0000raw\u0000${sql}` : sql;
+    let st = cache.get(key);
+    if (!st) cache.set(key, (st = raw ? connection.prepare(sql).raw(true) : connection.prepare(sql)));
     return st;
   };
   return {
     all: (sql, ...params) => prepared(sql).all(...params) as Record<string, unknown>[],
+    values: (sql, ...params) => prepared(sql, true).all(...params) as unknown[][],
     run: (sql, ...params) => prepared(sql).run(...params).changes,
   };
 }
@@ -189,7 +197,11 @@ const pgTypes = {
  * transaction's, so the statement is part of it; the caller awaits each statement before the next
  * (one statement at a time on a connection).
  */
-export function postgresConnection(tx: Tx): { query: (sql: string, params: unknown[]) => Promise<{ rows: Record<string, unknown>[]; rowCount: number }> } | null {
+export function postgresConnection(tx: Tx): {
+  query: (sql: string, params: unknown[]) => Promise<{ rows: Record<string, unknown>[]; rowCount: number }>;
+  /** `query`'s rows as arrays of values in column order (node-postgres `rowMode: 'array'`). */
+  queryValues: (sql: string, params: unknown[]) => Promise<unknown[][]>;
+} | null {
   const open = transactions.getStore();
   if (!open || open.tx !== tx || !open.conn) return null;
   const conn = open.conn;
@@ -198,6 +210,7 @@ export function postgresConnection(tx: Tx): { query: (sql: string, params: unkno
       const r = await conn.query({ text: sql, values: params, types: pgTypes });
       return { rows: r.rows as Record<string, unknown>[], rowCount: r.rowCount ?? 0 };
     },
+    queryValues: async (sql, params) => (await conn.query({ text: sql, values: params, types: pgTypes, rowMode: 'array' })).rows as unknown[][],
   };
 }
 

@@ -173,7 +173,10 @@ export async function deliverInTransaction(tx: Tx, deps: EngineDeps, items: InTr
       // An attempt that resolved no attributes records the stored target: nothing to wait for.
       const resolved = g.watched.resolved();
       const recorded = resolved === undefined ? undefined : await recordedTarget(driver, items[g.index].schedule.invocationTarget, resolved);
-      outcomes[g.index] = recorded === undefined ? { ...answers[k], runId: g.attempt.ctx.runId } : { ...answers[k], runId: g.attempt.ctx.runId, recordedTarget: recorded };
+      const a = answers[k];
+      const outcome: RunOutcome = { status: a.status, result: a.result, executionId: a.executionId, request: a.request, retryable: a.retryable, runId: g.attempt.ctx.runId };
+      if (recorded !== undefined) outcome.recordedTarget = recorded;
+      outcomes[g.index] = outcome;
     }
   }
   return outcomes;

@@ -95,7 +95,6 @@ export class SchedulerFactCache {
     let attributes: Promise<ContextAttributes> | undefined;
     const stored = this.deps.facade.storedIdentity(input.facadeData);
     const resolveIdentity = () => (identity ??= this.identity(input, stored));
-    const checkinUrl = this.deps.checkins?.url(input.runId) ?? null;
     return {
       scheduleId: input.scheduleId,
       scheduledFor: input.scheduledFor,
@@ -105,7 +104,7 @@ export class SchedulerFactCache {
       now: input.now,
       identity: resolveIdentity,
       defaultEventAsInput: stored !== null,
-      checkinUrl,
+      // The check-in URL (an HMAC of the run id) is minted only when a driver asks for the attributes.
       attributes: () =>
         (attributes ??= resolveIdentity().then((id) => ({
           scheduleArn: id.scheduleArn,
@@ -114,7 +113,7 @@ export class SchedulerFactCache {
           attempt: input.attempt,
           scheduleId: input.scheduleId,
           occurrenceId: occurrenceId(input),
-          checkinUrl,
+          checkinUrl: this.deps.checkins?.url(input.runId) ?? null,
         }))),
     };
   }

@@ -112,18 +112,23 @@ export async function fireClaimed(tx: Tx, deps: EngineDeps, rows: ClaimedSchedul
     now,
   );
 
-  const fired: FireOutcome[] = made.map((a, i) => ({
-    kind: 'fired',
-    scheduleId: a.schedule.id,
-    scheduledFor: a.scheduledFor,
-    attempt: a.attempt,
-    trigger: a.trigger,
-    lateMs: now.getTime() - a.dueAt.getTime(),
-    run: a.outcome,
-    nextAttemptAt: settled.consequences[i].extras.nextAttemptAt ?? null,
-    exhausted: settled.consequences[i].extras.exhausted ?? null,
-    ...settled.after(a.schedule.id),
-  }));
+  const fired: FireOutcome[] = made.map((a, i) => {
+    const after = settled.after(a.schedule.id);
+    return {
+      kind: 'fired',
+      scheduleId: a.schedule.id,
+      scheduledFor: a.scheduledFor,
+      attempt: a.attempt,
+      trigger: a.trigger,
+      lateMs: now.getTime() - a.dueAt.getTime(),
+      run: a.outcome,
+      nextAttemptAt: settled.consequences[i].extras.nextAttemptAt ?? null,
+      exhausted: settled.consequences[i].extras.exhausted ?? null,
+      completed: after.completed,
+      deleted: after.deleted,
+      paused: after.paused,
+    };
+  });
   const inFlight: FireOutcome[] = delivering.map((d) => ({ kind: 'delivering', scheduleId: d.scheduleId, scheduledFor: d.scheduledFor, attempt: d.attempt, lateMs: now.getTime() - d.dueAt.getTime(), delivery: d }));
   const others: FireOutcome[] = plans.flatMap((p): FireOutcome[] => {
     const scheduleId = p.row.id;

@@ -95,7 +95,9 @@ export interface AfterAttempt {
  * 361). What `recordRuns` is given for a delivered attempt.
  */
 export function withMaskedResult<O extends { runId: string; result: DriverOutcome['result'] }>(deps: Pick<EngineDeps, 'checkins'>, outcome: O): O {
-  return { ...outcome, result: maskCheckinTokens(outcome.result, attemptToken(deps.checkins, outcome.runId)) };
+  const result = maskCheckinTokens(outcome.result, attemptToken(deps.checkins, outcome.runId));
+  // Nothing masked (a fire's result of ids, the common case): the outcome itself, not a copy.
+  return result === outcome.result ? outcome : { ...outcome, result };
 }
 
 /**
@@ -186,7 +188,10 @@ export async function settleAttempts(
   continuing: ReadonlySet<string> = new Set(),
 ): Promise<{ consequences: Consequence[]; completed: Set<string>; deleted: Set<string>; after: (scheduleId: string) => AfterAttempt }> {
   // SPEC §16.1: a result echoing the check-in URL is kept, dead-lettered and alerted without its token (decision 361).
-  attempts = attempts.map((a) => ({ ...a, outcome: withMaskedResult(deps, a.outcome) }));
+  attempts = attempts.map((a) => {
+    const outcome = withMaskedResult(deps, a.outcome);
+    return outcome === a.outcome ? a : { ...a, outcome };
+  });
   const schedules = new Map<string, FiringSchedule>([...claimed, ...attempts.map((a) => a.schedule)].map((s) => [s.id, s]));
   const consequences = attempts.map((a) => consequenceOf(a, now));
   await recordRuns(tx, attempts, consequences.map((c) => c.extras), now);
@@ -238,7 +243,7 @@ function consequenceOf(a: SettledAttempt, now: Date): Consequence {
   const counts = outcome.outcome === 'pending' || outcome.outcome === 'running' ? null : outcome.outcome === 'failed' ? 'failed' : outcome.outcome === 'succeeded' ? 'success' : base.ended;
   // Only the schedule's own occurrences count for pause_after_failures: a manual fire is none, and a
   // backfill's fire of a past occurrence does not pause the schedule it catches up (decision 293).
-  return { ...base, counts: a.trigger !== 'schedule' ? null : counts, outcome };
+  return { extras: base.extras, pending: base.pending, deadLetter: base.deadLetter, ended: base.ended, counts: a.trigger !== 'schedule' ? null : counts, outcome };
 }
 
 function deliveryConsequenceOf(a: SettledAttempt, now: Date): Omit<Consequence, 'counts' | 'outcome'> {

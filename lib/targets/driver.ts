@@ -56,8 +56,6 @@ export interface AttemptContext extends OccurrenceKey {
    * targets without a payload always get it; this decides for the others.
    */
   defaultEventAsInput: boolean;
-  /** SPEC §16.1: this attempt's check-in URL (the `scheduler-checkin-url` header of a webhook), or null when none is configured. */
-  checkinUrl: string | null;
   /**
    * SPEC §13.4: the values of this attempt's context attributes, resolved once on first ask (the
    * identity may read the database). Drivers pass them to `substituteContextAttributes`.

@@ -17,9 +17,9 @@
  */
 import type { Tx } from '../client';
 import { dialectOfDb } from '../client';
-import { queryRows } from './run-sql';
+import { queryValues } from './run-sql';
 import { sqlInstant } from './instant';
-import { pickScheduleRecord, rawInstant, scheduleColumns, type ScheduleRecord } from './schedule-record';
+import { pickScheduleRecord, pickScheduleRecordOf, scheduleColumns, type ScheduleRecord } from './schedule-record';
 
 /** The fields of a `schedules` row that firing reads (timing, target, delivery and pause policies). */
 const FIRING_KEYS = [
@@ -68,7 +68,9 @@ export type ClaimedSchedule = FiringSchedule & {
 
 /** Only what firing reads (every column read costs per row; state and enabled are in the WHERE). */
 export const FIRING_COLUMNS = scheduleColumns(FIRING_KEYS);
-const COLUMNS = `${FIRING_COLUMNS}, next_fire_at, next_scheduled_for`;
+/** A claimed row: what firing reads and its occurrence, in this order (the claims read rows as arrays). */
+const CLAIMED_KEYS = [...FIRING_KEYS, 'nextFireAt', 'nextScheduledFor'] as const;
+const COLUMNS = scheduleColumns(CLAIMED_KEYS);
 
 /** A raw row of FIRING_COLUMNS → FiringSchedule, through the row codec. */
 export function toFiringSchedule(r: Record<string, unknown>): FiringSchedule {
@@ -110,7 +112,7 @@ export const CLAIM_OCCURRENCE_SQL = {
  */
 export async function claimDue(tx: Tx, now: Date, limit: number): Promise<ClaimedSchedule[]> {
   const dialect = dialectOfDb(tx);
-  const rows = await queryRows(tx, CLAIM_DUE_SQL, sqlInstant(dialect, now), limit);
+  const rows = await queryValues(tx, CLAIM_DUE_SQL, sqlInstant(dialect, now), limit);
   return rows.map(toClaimed);
 }
 
@@ -120,11 +122,14 @@ export async function claimDue(tx: Tx, now: Date, limit: number): Promise<Claime
  */
 export async function claimOccurrence(tx: Tx, scheduleId: string, scheduledFor: Date): Promise<ClaimedSchedule | null> {
   const dialect = dialectOfDb(tx);
-  const rows = await tx.$queryRawUnsafe<Record<string, unknown>[]>(CLAIM_OCCURRENCE_SQL[dialect], scheduleId, sqlInstant(dialect, scheduledFor));
+  const rows = await queryValues(tx, CLAIM_OCCURRENCE_SQL, scheduleId, sqlInstant(dialect, scheduledFor));
   return rows.length ? toClaimed(rows[0]) : null;
 }
 
-function toClaimed(r: Record<string, unknown>): ClaimedSchedule {
-  // The decoded record is this row's own new object: completed in place, not copied.
-  return Object.assign(toFiringSchedule(r), { nextFireAt: rawInstant(r.next_fire_at)!, nextScheduledFor: rawInstant(r.next_scheduled_for ?? r.next_fire_at)! });
+/** A claimed row (the values of COLUMNS, in order) through the row codec. */
+function toClaimed(values: readonly unknown[]): ClaimedSchedule {
+  const row = pickScheduleRecordOf(values, CLAIMED_KEYS);
+  // The claim's WHERE holds next_fire_at; a row stored before next_scheduled_for existed is due at its next_fire_at.
+  row.nextScheduledFor ??= row.nextFireAt;
+  return row as ClaimedSchedule;
 }

@@ -8,7 +8,7 @@
 import type { Tx } from '../client';
 import { dialectOfDb } from '../client';
 import { executeSql } from './run-sql';
-import { sqlInstant, sqlInstantOrNull } from './instant';
+import { sqlInstant } from './instant';
 
 export interface RunInsert extends RunOutcomeColumns {
   id: string;
@@ -89,28 +89,37 @@ export const INSERT_RUNS_SQL = {
 export async function insertRuns(tx: Tx, runs: RunInsert[]): Promise<void> {
   if (runs.length === 0) return;
   const dialect = dialectOfDb(tx);
-  const doc = runs.map((r) => ({
-    id: r.id,
-    schedule_id: r.scheduleId,
-    scheduled_for: sqlInstant(dialect, r.scheduledFor),
-    trigger: r.trigger,
-    attempt: r.attempt ?? 1,
-    status: r.status,
-    result: r.result,
-    execution_id: r.executionId,
-    next_attempt_at: sqlInstantOrNull(dialect, r.nextAttemptAt ?? null),
-    exhausted: r.exhausted ?? null,
-    dead_letter_id: r.deadLetterId ?? null,
-    created_at: sqlInstant(dialect, r.createdAt),
-    outcome: r.outcome ?? null,
-    started_at: sqlInstantOrNull(dialect, r.startedAt ?? null),
-    finished_at: sqlInstantOrNull(dialect, r.finishedAt ?? null),
-    duration_ms: r.durationMs ?? null,
-    exit_code: r.exitCode ?? null,
-    outcome_message: r.outcomeMessage ?? null,
-    outcome_due_at: sqlInstantOrNull(dialect, r.outcomeDueAt ?? null),
-    ...(r.sent ? { invocation_target_type: r.sent.type, invocation_target: r.sent.target } : {}),
-  }));
+  const doc = runs.map((r) => {
+    // The columns every run sets, then only those of the rest that this run sets: an absent key reads
+    // as NULL in both statements (`->>`, jsonb_to_recordset), and most runs set none of the retry and
+    // outcome columns (a smaller document to write and to parse).
+    const d: Record<string, unknown> = {
+      id: r.id,
+      schedule_id: r.scheduleId,
+      scheduled_for: sqlInstant(dialect, r.scheduledFor),
+      trigger: r.trigger,
+      attempt: r.attempt ?? 1,
+      status: r.status,
+      result: r.result,
+      execution_id: r.executionId,
+      created_at: sqlInstant(dialect, r.createdAt),
+    };
+    if (r.nextAttemptAt) d.next_attempt_at = sqlInstant(dialect, r.nextAttemptAt);
+    if (r.exhausted != null) d.exhausted = r.exhausted;
+    if (r.deadLetterId != null) d.dead_letter_id = r.deadLetterId;
+    if (r.outcome != null) d.outcome = r.outcome;
+    if (r.startedAt) d.started_at = sqlInstant(dialect, r.startedAt);
+    if (r.finishedAt) d.finished_at = sqlInstant(dialect, r.finishedAt);
+    if (r.durationMs != null) d.duration_ms = r.durationMs;
+    if (r.exitCode != null) d.exit_code = r.exitCode;
+    if (r.outcomeMessage != null) d.outcome_message = r.outcomeMessage;
+    if (r.outcomeDueAt) d.outcome_due_at = sqlInstant(dialect, r.outcomeDueAt);
+    if (r.sent) {
+      d.invocation_target_type = r.sent.type;
+      d.invocation_target = r.sent.target;
+    }
+    return d;
+  });
   const inserted = await executeSql(tx, INSERT_RUNS_SQL, JSON.stringify(doc));
   // Every fire leaves one run record (SPEC §1): a missing schedule row would silently drop one.
   if (inserted !== runs.length) throw new Error(`insertRuns: ${runs.length - inserted} of ${runs.length} runs name no schedule row`);

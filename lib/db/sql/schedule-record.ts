@@ -153,19 +153,35 @@ export function scheduleColumns(keys: readonly (keyof ScheduleRecord)[]): string
 
 /** The fields `keys` of a raw row that selected their columns (`scheduleColumns(keys)`). */
 export function pickScheduleRecord<K extends keyof ScheduleRecord>(r: Record<string, unknown>, keys: readonly K[]): Pick<ScheduleRecord, K> {
-  const out: Partial<Record<K, unknown>> = {};
-  for (const { key, column, decode } of fieldsOf(keys)) out[key] = decode(r[column]);
-  // Every key of `keys` was decoded by its own column's decoder just above.
-  return out as Pick<ScheduleRecord, K>;
+  return decoderOf(keys, 'named')(r) as Pick<ScheduleRecord, K>;
 }
 
-type Field<K extends keyof ScheduleRecord> = { key: K; column: string; decode: (v: unknown) => unknown };
-/** Each key list's fields, looked up once (the fire path decodes a claimed batch through the same list). */
-const fieldLists = new WeakMap<readonly (keyof ScheduleRecord)[], Field<keyof ScheduleRecord>[]>();
-function fieldsOf<K extends keyof ScheduleRecord>(keys: readonly K[]): Field<K>[] {
-  let fields = fieldLists.get(keys);
-  if (!fields) fieldLists.set(keys, (fields = keys.map((key) => ({ key, column: COLUMNS[key].column, decode: COLUMNS[key].decode as (v: unknown) => unknown }))));
-  return fields as Field<K>[];
+/**
+ * The fields `keys` of a row read as an array of values (a driver's array row mode: no object per
+ * row), whose SELECT begins with `scheduleColumns(keys)`: value i is the column of `keys[i]`.
+ */
+export function pickScheduleRecordOf<K extends keyof ScheduleRecord>(values: readonly unknown[], keys: readonly K[]): Pick<ScheduleRecord, K> {
+  return decoderOf(keys, 'positional')(values) as Pick<ScheduleRecord, K>;
+}
+
+type Decoder = (r: Readonly<Record<string, unknown>> | readonly unknown[]) => unknown;
+/** Each key list's decoders, built once (the fire path decodes every claimed row through the same list). */
+const decoders = { named: new WeakMap<readonly (keyof ScheduleRecord)[], Decoder>(), positional: new WeakMap<readonly (keyof ScheduleRecord)[], Decoder>() };
+/**
+ * The decoder of `keys`: ONE object literal per row, its fields in `keys`' order, each column read by
+ * its name (`named`) or its position (`positional`). Built from COLUMNS (keys and column names are
+ * this file's constants, never input), so a decoded row always has the same shape and every read is
+ * a constant load; a generic loop of keyed stores cost ~4 µs a claimed row of 32 columns
+ * (docs/performance.md).
+ */
+function decoderOf(keys: readonly (keyof ScheduleRecord)[], by: 'named' | 'positional'): Decoder {
+  let decode = decoders[by].get(keys);
+  if (!decode) {
+    const fields = keys.map((key, i) => `${key}: d[${i}](r[${by === 'named' ? JSON.stringify(COLUMNS[key].column) : i}])`);
+    const build = new Function('d', `return (r) => ({ ${fields.join(', ')} });`) as (d: ((v: unknown) => unknown)[]) => Decoder;
+    decoders[by].set(keys, (decode = build(keys.map((key) => COLUMNS[key].decode as (v: unknown) => unknown))));
+  }
+  return decode;
 }
 
 const ALL_KEYS = Object.keys(COLUMNS) as (keyof ScheduleRecord)[];
