@@ -250,7 +250,9 @@ async function main(): Promise<void> {
     const creates = best(r.figures.get('create_schedule')!);
     console.log(`goal get_schedule vs trivial route (${d}, best req/s of 1/16/64): ${fmt(ratio, 2)}× (target ≥ 0.5×): ${ratio >= 0.5 ? 'met' : 'missed'}`);
     console.log(`goal get_schedule p99 at 64, steady (${d}): ${fmt(p99)} ms (target ≤ 250 ms): ${p99 <= 250 ? 'met' : 'missed'}`);
-    console.log(`goal create_schedule (${d}, best req/s of 1/16/64): ${fmt(creates)}/s (target ≥ 200/s): ${creates >= 200 ? 'met' : 'missed'}`);
+    // The create goal is set for SQLite (the embedded default); PostgreSQL's figure is printed beside it, without a goal.
+    if (d === 'sqlite') console.log(`goal create_schedule (${d}, best req/s of 1/16/64): ${fmt(creates)}/s (target ≥ 200/s): ${creates >= 200 ? 'met' : 'missed'}`);
+    else console.log(`create_schedule (${d}, best req/s of 1/16/64): ${fmt(creates)}/s (no goal: the 200/s target names SQLite)`);
   }
   if (PROFILE) console.log(`\nCPU profiles of the web process (one per dialect): ${PROFILE_DIR}/*.cpuprofile`);
 }

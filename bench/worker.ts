@@ -4,6 +4,7 @@
  *
  *   npm run bench:worker                 (npx tsx bench/worker.ts; about 25 min here)
  *   npm run bench:worker -- --quick      (fewer fires, one round, the goal scenarios only; under 10 min)
+ *   BENCH_WORKER_PROFILE_DIR=/tmp/p …    (each product worker under `node --cpu-prof`, a profile per process there)
  *   BENCH_SKIP_POSTGRES=1 …              (SQLite only; PostgreSQL needs the server of TEST_POSTGRES_URL,
  *                                         see `bash scripts/postgres-local.sh`)
  *
@@ -48,6 +49,8 @@ import { Worker } from '../worker/worker';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const QUICK = process.argv.includes('--quick');
+/** BENCH_WORKER_PROFILE_DIR: each product worker runs under `node --cpu-prof`, its profile written there at exit. */
+const PROFILE_DIR = process.env.BENCH_WORKER_PROFILE_DIR;
 const SKIP_PG = process.env.BENCH_SKIP_POSTGRES === '1';
 const ONE_TARGET_N = QUICK ? 10_000 : 20_000;
 const MANY_TARGETS = 50;
@@ -115,7 +118,7 @@ type Runner = 'product' | 'raw';
 function startWorkers(runner: Runner, url: string, count: number, env: Record<string, string>): ChildProcess[] {
   const script = runner === 'product' ? 'worker/main.ts' : 'bench/raw-worker.ts';
   return Array.from({ length: count }, () =>
-    spawn(process.execPath, ['--import', 'tsx', script], {
+    spawn(process.execPath, [...(runner === 'product' && PROFILE_DIR ? ['--cpu-prof', `--cpu-prof-dir=${PROFILE_DIR}`] : []), '--import', 'tsx', script], {
       cwd: ROOT,
       env: { ...process.env, DATABASE_URL: url, LOG_LEVEL: 'warn', ...env },
       stdio: ['ignore', 'pipe', 'inherit'],
@@ -244,7 +247,7 @@ async function lateness(dialect: Dialect, workerCount: number, seconds: number, 
   try {
     await waitReady('product', t.db, workers);
     const n = seconds * rate;
-    const start = Date.now() + 10_000;
+    const start = Date.now() + 20_000;
     // One-time occurrences, so each fires once: minutely ones would all come due again together at
     // the next minute boundary, which is the throughput scenario, not this one.
     await insertSchedules(
@@ -254,7 +257,7 @@ async function lateness(dialect: Dialect, workerCount: number, seconds: number, 
         return { ...fixture(i, at), repeat: 'one_time' as const, invocationTime: at.toISOString().slice(0, 19) };
       }),
     );
-    if (Date.now() >= start) throw new Error('bench: inserting the lateness fixture took longer than its 10 s head start');
+    if (Date.now() >= start) throw new Error('bench: inserting the lateness fixture took longer than its 20 s head start');
     const until = start + seconds * 1000 + 120_000;
     // Lateness is timed to COMMIT: a run's created_at is the batch's instant, read before its writes.
     // A batch commits its runs at once, all with one created_at; this process polls the count of runs
