@@ -7,7 +7,7 @@
  * a backfill never takes a schedule's row lock or moves its `next_fire_at`, so it never delays them.
  */
 import type { Limits } from '../config';
-import { claimBackfillOccurrences, countBackfillEnded, finishBackfill, inTransaction, lockRunningBackfills, readFiringSchedules, type Db } from '../db';
+import { anyRunningBackfill, claimBackfillOccurrences, countBackfillEnded, finishBackfill, inTransaction, lockRunningBackfills, readFiringSchedules, type Db } from '../db';
 import { backfillTrigger } from '../targets';
 import type { FirstAttempt } from './attempt';
 import type { EngineDeps } from './deps';
@@ -41,6 +41,9 @@ export interface BackfillsFired {
  */
 export async function fireBackfills(deps: EngineDeps, opts: FireBackfillsOptions): Promise<BackfillsFired> {
   const { db, now, limit, limits } = opts;
+  // Most loops have no backfill running: one indexed read instead of a write transaction (~1 ms of a
+  // PostgreSQL worker's CPU a loop). A backfill started after it is fired from the next loop on.
+  if (!(await anyRunningBackfill(db))) return { outcomes: [], completed: [], waiting: 0 };
   return inTransaction(db, async (tx) => {
     // The backfill rows are locked first: see lib/db/sql/backfills.ts for what that guards.
     const running = await lockRunningBackfills(tx, limit);

@@ -17,7 +17,7 @@
  */
 import type { Tx } from '../client';
 import { dialectOfDb } from '../client';
-import { executeSql, queryRows } from './run-sql';
+import { executeSql, queryRows, readRows } from './run-sql';
 import { sqlInstant } from './instant';
 import { FIRING_COLUMNS, toFiringSchedule, type FiringSchedule } from './claim-due';
 import { rawBoolean, rawInstant, rawText } from './schedule-record';
@@ -41,6 +41,20 @@ const LOCK_RUNNING_SQL = {
   // SKIP LOCKED: a backfill another worker holds is its to claim from now.
   postgresql: `SELECT ${BACKFILL_COLUMNS} FROM backfills WHERE state = 'running' ORDER BY created_at, id LIMIT $1 FOR UPDATE SKIP LOCKED`,
 } as const;
+
+const ANY_RUNNING_SQL = {
+  sqlite: `SELECT 1 AS found FROM backfills WHERE state = 'running' LIMIT 1`,
+  postgresql: `SELECT 1 AS found FROM backfills WHERE state = 'running' LIMIT 1`,
+} as const;
+
+/**
+ * Whether any backfill is running, read outside a transaction through the backfills(state) index
+ * (the client's own driver connection where it can, `readRows`): what the worker asks before it
+ * opens a backfill transaction every loop. A backfill that starts after this read is seen next loop.
+ */
+export async function anyRunningBackfill(db: Tx): Promise<boolean> {
+  return (await readRows(db, ANY_RUNNING_SQL)).length > 0;
+}
 
 /**
  * Lock up to `limit` running backfills for the caller's transaction (see above): the transaction's

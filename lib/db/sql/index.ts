@@ -40,7 +40,7 @@ export { claimAlertSends, type AlertSend } from './alert-sends';
 export { anyEnabledAlertRule } from './alert-rules';
 export { findInProgress, releaseBuffered, BUFFERED_DUE_AT, type InProgress } from './overlap';
 export { lockScheduleOfRun, endRunOutcome, startRunOutcome, DURATION_MAX_MS } from './check-in';
-export { claimBackfillOccurrences, countBackfillEnded, finishBackfill, lockRunningBackfills, readFiringSchedules, type RunningBackfill } from './backfills';
+export { anyRunningBackfill, claimBackfillOccurrences, countBackfillEnded, finishBackfill, lockRunningBackfills, readFiringSchedules, type RunningBackfill } from './backfills';
 export { findApiKeyByPrefix, type ApiKeyRecord } from './api-key';
 export { blobReachable, findScheduleIfReachable, findScopedRevision, reachableBlobs, type ScopeActor, type ScopedRevisionRecord } from './blob-access';
 export { findScheduleByKey } from './find-schedule';
