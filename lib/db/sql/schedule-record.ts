@@ -63,8 +63,12 @@ export interface ScheduleRecord {
   updatedAt: Date;
 }
 
-/** A raw instant column (Date, or text on SQLite) as a Date; null stays null. */
-export const rawInstant = (v: unknown): Date | null => (v === null || v === undefined ? null : new Date(v as string | Date));
+/**
+ * A raw instant column (Date, or text on SQLite) as a Date; null stays null. An INTEGER in a SQLite
+ * instant column (data written by something else: the product writes text) is epoch ms, as Prisma's
+ * adapter reads it; the driver hands it over as a BigInt.
+ */
+export const rawInstant = (v: unknown): Date | null => (v === null || v === undefined ? null : new Date(typeof v === 'bigint' ? Number(v) : (v as string | number | Date)));
 
 /** A raw boolean column (boolean on PostgreSQL, 0/1 on SQLite). */
 export const rawBoolean = (v: unknown): boolean => v === true || v === 1 || v === 1n;
