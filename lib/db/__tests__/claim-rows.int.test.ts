@@ -8,6 +8,7 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { seed } from '../../../prisma/seed';
+import { everyColumnSchedule } from '../../testing/every-column-schedule';
 import { createTestDb, testDialect, type TestDb } from '../../testing/test-db';
 import { inTransaction } from '../client';
 import { anyRunningBackfill, claimDue, claimOccurrence, scheduleRecordOf, type ClaimedSchedule } from '..';
@@ -37,41 +38,7 @@ function expected(row: Parameters<typeof scheduleRecordOf>[0], claimed: ClaimedS
 
 describe('the claims read rows as arrays', () => {
   it('decode every firing column as Prisma reads it, on the driver and through Prisma, one occurrence or the due range', async () => {
-    const full = await t.db.schedule.create({
-      data: {
-        id: randomUUID(),
-        revisionId,
-        alias: 'every-column',
-        name: 'every-column',
-        description: 'Sweep — ünïcode ✓',
-        repeat: 'recurring_rate',
-        rateExpression: 'rate(5 minutes)',
-        rateAnchor: at('2030-01-15T10:00:15.123Z'),
-        timezone: 'Asia/Kolkata',
-        startDate: at('2030-01-01T00:00:00.000Z'),
-        endDate: at('2031-01-01T00:00:00.999Z'),
-        flexibleWindowMinutes: 15,
-        retryMaximumAttempts: 3,
-        retryMaximumEventAgeSeconds: 3600,
-        deadLetterArn: 'arn:aws:sqs:us-east-1:123456789012:dlq',
-        actionAfterCompletion: 'delete',
-        pauseAfterFailures: 4,
-        consecutiveFailures: 2,
-        invocationTargetType: 'http',
-        invocationTarget: { url: 'https://example.com/hook', headers: { 'x-a': '1' }, nested: [1, 2.5, null, true, 'x'] },
-        facadeData: { group: 'default', flags: [true, false] },
-        nextFireAt: at('2030-01-15T10:05:15.123Z'),
-        nextScheduledFor: at('2030-01-15T10:05:00.000Z'),
-        createdByType: 'org',
-        createdById: orgId,
-        completionExpectSeconds: 120,
-        overlapPolicy: 'skip',
-        catchUpWindowSeconds: 600,
-        catchUpMode: 'latest',
-        catchUpMaxBurst: 5,
-        updatedAt: NOW,
-      },
-    });
+    const full = await t.db.schedule.create({ data: everyColumnSchedule(revisionId, orgId, { enabled: true, pausedByType: null, pausedById: null, pausedAt: null, pauseNote: null, pausedBulk: false }) });
     // next_scheduled_for NULL: the occurrence is next_fire_at itself.
     const bare = await t.db.schedule.create({
       data: { id: randomUUID(), revisionId, name: 'bare', repeat: 'one_time', invocationTime: '2030-01-15T10:00:00', timezone: 'UTC', invocationTarget: ['a', 1], createdByType: 'org', createdById: orgId, nextFireAt: at('2030-01-15T10:00:00.000Z'), updatedAt: NOW },
