@@ -76,6 +76,9 @@ const DOORS = {
   // The seed writes the credentials it generates where `npm start` (scripts/start.ts) reads them: one
   // file-format module (node:fs only) for both.
   'prisma/seed.ts': ['scripts/credentials-file.ts'],
+  // A worker process starts with the worker's node flags (worker/launch.ts: constants, no imports).
+  'scripts/start.ts': ['worker/launch.ts'],
+  'lib/testing/worker-process.ts': ['worker/launch.ts'],
   // Playwright's config reads the e2e port.
   'playwright.config.ts': ['e2e'],
   // Global setup seeds its fixtures through the domain, as the seed script does.

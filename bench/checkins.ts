@@ -30,6 +30,7 @@ import { insertSchedules } from '../lib/testing/insert-schedules';
 import { createTestDb } from '../lib/testing/test-db';
 import { seed } from '../prisma/seed';
 import { stopWeb, waitForWeb } from './web-app';
+import { workerArgv } from '../worker/launch';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const QUICK = process.argv.includes('--quick');
@@ -149,7 +150,7 @@ async function fireRate(completion: boolean): Promise<number> {
     const fixture = (description: string) => ({ revisionId: ctx.schedulerRevisionId, createdBy: { type: 'org' as const, id: ctx.orgId }, cronExpression: '0 0 1 1 ? *', invocationTarget: TARGET, nextFireAt: far, description });
     await insertSchedules(t.db, [...Array.from({ length: FIRES }, () => fixture('due')), ...Array.from({ length: 20 }, () => fixture('warm'))]);
     if (completion) await t.db.schedule.updateMany({ where: { description: { in: ['due', 'warm'] } }, data: { completionExpectSeconds: 3600 } });
-    worker = spawn(process.execPath, ['--import', 'tsx', 'worker/main.ts'], {
+    worker = spawn(process.execPath, workerArgv(), {
       cwd: ROOT,
       stdio: ['ignore', 'ignore', 'inherit'],
       env: { ...process.env, DATABASE_URL: t.url, LOG_LEVEL: 'warn', WORKER_POLL_INTERVAL_MS: '50', WORKFLOW_EXECUTIONS_PER_SESSION_PER_MINUTE: String(FIRES * 10) },

@@ -24,6 +24,7 @@ import { insertSchedules, type ScheduleFixture } from '../lib/testing/insert-sch
 import { startReceiver } from '../lib/testing/receiver';
 import { createTestDb } from '../lib/testing/test-db';
 import { seed } from '../prisma/seed';
+import { workerArgv } from '../worker/launch';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const QUICK = process.argv.includes('--quick');
@@ -48,7 +49,7 @@ async function main() {
   let worker: ChildProcess | null = null;
   try {
     const ctx = await seed(t.db, undefined);
-    worker = spawn(process.execPath, ['--import', 'tsx', 'worker/main.ts'], {
+    worker = spawn(process.execPath, workerArgv(), {
       cwd: ROOT,
       env: { ...process.env, DATABASE_URL: t.url, LOG_LEVEL: 'warn', WORKFLOW_EXECUTIONS_PER_SESSION_PER_MINUTE: NO_LIMIT, SCHEDULER_HTTP_ALLOWED_HOSTS: '127.0.0.1' },
       stdio: ['ignore', 'ignore', 'inherit'],

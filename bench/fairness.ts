@@ -32,6 +32,7 @@ import { startReceiver, type Receiver } from '../lib/testing/receiver';
 import { createTenant, type Tenant } from '../lib/testing/tenant';
 import { createTestDb } from '../lib/testing/test-db';
 import { seed } from '../prisma/seed';
+import { workerArgv } from '../worker/launch';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const QUICK = process.argv.includes('--quick');
@@ -63,7 +64,7 @@ function webhooks(db: Db, t: { orgId: string; revision: Pick<Tenant['revision'],
 }
 
 function startWorker(url: string, env: Record<string, string> = {}): ChildProcess {
-  return spawn(process.execPath, ['--import', 'tsx', 'worker/main.ts'], {
+  return spawn(process.execPath, workerArgv(), {
     cwd: ROOT,
     env: { ...process.env, DATABASE_URL: url, LOG_LEVEL: 'warn', SCHEDULER_HTTP_ALLOWED_HOSTS: '127.0.0.1', ...env },
     stdio: ['ignore', 'ignore', 'inherit'],

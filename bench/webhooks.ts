@@ -37,6 +37,7 @@ import { insertSchedules, type ScheduleFixture } from '../lib/testing/insert-sch
 import { startReceiver, type Receiver } from '../lib/testing/receiver';
 import { createTestDb } from '../lib/testing/test-db';
 import { seed } from '../prisma/seed';
+import { WORKER_NODE_ARGS } from '../worker/launch';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const QUICK = process.argv.includes('--quick');
@@ -71,11 +72,12 @@ const countRuns = async (db: Db) => Number((await db.$queryRawUnsafe<{ n: number
 
 function startWorker(runner: Runner, url: string): ChildProcess {
   const script = runner === 'product' ? 'worker/main.ts' : 'bench/raw-webhooks.ts';
+  // Both with the worker's node flags (worker/launch.ts).
   const env: Record<string, string> =
     runner === 'product'
       ? { WORKER_POLL_INTERVAL_MS: '50', SCHEDULER_HTTP_ALLOWED_HOSTS: '127.0.0.1', SCHEDULER_DELIVERY_ORG_CONCURRENCY: String(POOL) }
       : { POLL_MS: '50', SCHEDULER_DELIVERY_CONCURRENCY: String(POOL) };
-  return spawn(process.execPath, ['--import', 'tsx', ...(process.env.BENCH_NODE_ARGS?.split(' ').filter(Boolean) ?? []), script], {
+  return spawn(process.execPath, [...WORKER_NODE_ARGS, ...(process.env.BENCH_NODE_ARGS?.split(' ').filter(Boolean) ?? []), script], {
     cwd: ROOT,
     env: { ...process.env, DATABASE_URL: url, LOG_LEVEL: 'warn', ...env },
     stdio: ['ignore', 'pipe', 'inherit'],

@@ -45,7 +45,8 @@ case "$cmd" in
   web)
     exec node --import tsx scripts/web-server.ts "$@" ;;
   worker)
-    exec node --import tsx worker/main.ts "$@" ;;
+    # The worker's node flags: worker/launch.ts (WORKER_NODE_ARGS).
+    exec node --max-semi-space-size=64 --import tsx worker/main.ts "$@" ;;
   migrate)
     run_forwarding node --import tsx scripts/migrate.ts || exit $?
     exec node --import tsx prisma/seed.ts ;;

@@ -20,6 +20,7 @@ import { loadConfigOrExit } from '../lib/config';
 import { credentialsFilePath } from './credentials-file';
 import { Supervisor } from './supervisor';
 import { buildIsCurrent, sourceHash, stampBuild } from './web-build';
+import { workerArgv } from '../worker/launch';
 
 const args = new Set(process.argv.slice(2));
 const dev = args.has('--dev');
@@ -133,7 +134,7 @@ supervisor.start({
   argv: ['--import', 'tsx', 'scripts/web-server.ts', ...(dev ? ['--dev'] : [])],
   env: { ...process.env, NODE_ENV: dev ? 'development' : 'production' },
 });
-if (!webOnly) supervisor.start({ name: 'worker', command: process.execPath, argv: ['--import', 'tsx', 'worker/main.ts'], restart: true });
+if (!webOnly) supervisor.start({ name: 'worker', command: process.execPath, argv: workerArgv(), restart: true });
 console.log(`start: web on ${baseUrl}${webOnly ? '' : ' with the worker (restarted with back-off if it exits)'}`);
 // Ctrl-C and SIGTERM stop both, and cancel a pending worker restart.
 for (const s of ['SIGINT', 'SIGTERM'] as const) process.on(s, () => void supervisor.stop(0));

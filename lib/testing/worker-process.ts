@@ -13,18 +13,19 @@ import path from 'node:path';
 import { afterAll, beforeAll } from 'vitest';
 import { childEnv } from '../config';
 import type { Db } from '../db';
+import { workerArgv } from '../../worker/launch';
 import { createTestDb } from './test-db';
 
 const ROOT = path.resolve(__dirname, '../..');
 
 /**
- * A worker process on database `url` with `env` added; `node --import tsx` is one process, so signals
+ * A worker process on database `url` with `env` added, started as the product starts one (worker/launch.ts);
+ * `node --import tsx` is one process, so signals
  * reach the worker itself. `preload`: modules (repo-relative) loaded before worker/main.ts, e.g. one
  * that registers a test's target driver in the worker's registry.
  */
 export function spawnWorker(url: string, env: Record<string, string>, preload: string[] = []): ChildProcess {
-  const imports = preload.flatMap((m) => ['--import', `./${m}`]);
-  return spawn(process.execPath, ['--import', 'tsx', ...imports, 'worker/main.ts'], { cwd: ROOT, env: childEnv({ DATABASE_URL: url, ...env }), stdio: ['ignore', 'ignore', 'inherit'] });
+  return spawn(process.execPath, workerArgv(preload), { cwd: ROOT, env: childEnv({ DATABASE_URL: url, ...env }), stdio: ['ignore', 'ignore', 'inherit'] });
 }
 
 export const sleep = (ms: number) => new Promise((r) => setTimeout(r, Math.max(0, ms)));

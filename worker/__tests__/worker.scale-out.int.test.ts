@@ -11,6 +11,7 @@ import type { Db, Dialect } from '../../lib/db';
 import { insertSchedules } from '../../lib/testing/insert-schedules';
 import { createTestDb } from '../../lib/testing/test-db';
 import { seed } from '../../prisma/seed';
+import { workerArgv } from '../launch';
 
 const ROOT = path.resolve(__dirname, '../..');
 const TARGET = {
@@ -37,7 +38,7 @@ it(`§8 ${WORKERS} workers over the same ${SCHEDULES} due occurrences record exa
   const ctx = await seed(db, undefined);
   const fired = new Map<number, number>();
   const workers = Array.from({ length: WORKERS }, (_, n) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', 'worker/main.ts'], {
+    const child = spawn(process.execPath, workerArgv(), {
       cwd: ROOT,
       env: childEnv({ DATABASE_URL: url, WORKER_POLL_INTERVAL_MS: '100', WORKER_BATCH_SIZE: '50', LOG_LEVEL: 'info', WORKFLOW_EXECUTIONS_PER_SESSION_PER_MINUTE: '100000' }),
       stdio: ['ignore', 'pipe', 'inherit'],
