@@ -19,10 +19,11 @@
  *    and run writes in one transaction per batch, on the driver directly). Timed until the runs are
  *    COMMITTED: this process counts them every 20 ms on its own connection; fires/s = N / (first count
  *    that sees all N − the instant the statement committed). Fixtures:
- *    - "1 target": N schedules in one session. The per-session limit is raised to 2N (the warm-up fires count too), so every
+ *    - "1 target": N schedules in one session. The per-session limit is raised to 2N plus the warm-up fires, so every
  *      fire creates an execution, as the ceiling's do (at the default 600, the rest would be refusals).
  *    - "50 targets": 5,000 schedules over 50 sessions (100 each), the per-session limit at its
  *      default (600 per minute: on, counted, not reached).
+ *    Before the timed backlog, untimed warm-up fires (warmUpPerWorker), in sessions of their own.
  *    Each pair product/raw runs back to back; the ratio is per pair, the figures are medians of the rounds.
  * 2. Lateness at 1,000 due/s: one-time occurrences one per millisecond over a window, over the 50
  *    sessions, default worker settings (batch 500, poll 1 s). Lateness = the run's COMMIT (the first
@@ -45,6 +46,7 @@ import { fireDue } from '../lib/schedules';
 import { insertSchedules, type ScheduleFixture } from '../lib/testing/insert-schedules';
 import { createTestDb, type TestDb } from '../lib/testing/test-db';
 import { seed } from '../prisma/seed';
+import { WORKER_NODE_ARGS, workerArgv } from '../worker/launch';
 import { Worker } from '../worker/worker';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
@@ -64,8 +66,16 @@ const TICK_DUE = 100;
 // Scenarios 3–4 fire in-process and every occurrence creates an execution (no limit in the way).
 const LIMITS: Limits = { ...loadConfig().limits, executionsPerSessionPerMinute: 1_000_000_000 };
 const FAR = new Date('2099-01-01T00:00:00Z');
-/** Untimed fires per worker before the timed backlog (statements compiled, JIT warm). */
-const WARM_UP_PER_WORKER = 200;
+/**
+ * Untimed fires per worker before the timed backlog: statements compiled and the JIT warm, as in a
+ * worker that has been running. Several full batches each: the workers claim the warm-up rows a batch
+ * at a time, whichever polls first, so a warm-up of one batch per worker left some workers cold (their
+ * first timed batches ran ~2× the client time of later ones, docs/performance.md). Product and ceiling
+ * get the same warm-up.
+ */
+const warmUpPerWorker = (batch: number) => Math.max(3_000, 3 * batch);
+/** Sessions of the warm-up's own: at most 4 × 6,000 / 50 = 480 fires each, under the default limit of 600 a minute. */
+const WARM_UP_SESSIONS = 50;
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
@@ -74,8 +84,11 @@ const fmt = (n: number, digits = 0) => n.toLocaleString('en-US', { maximumFracti
 
 interface Env {
   t: TestDb;
-  /** A schedule of session `sessions[i % sessions.length]`. */
-  fixture: (i: number, nextFireAt: Date | null) => ScheduleFixture;
+  /**
+   * A schedule of session `sessions[i % sessions.length]`; `warmUp`: of one of WARM_UP_SESSIONS
+   * sessions of the warm-up's own, so its executions never count in a timed session's window.
+   */
+  fixture: (i: number, nextFireAt: Date | null, warmUp?: boolean) => ScheduleFixture;
 }
 
 /** A fresh database with the seed's catalog, `targets` open sessions in its workflow revision, the demo schedules disabled. */
@@ -84,15 +97,16 @@ async function freshDb(dialect: Dialect, targets: number): Promise<Env> {
   const ctx = await seed(t.db, undefined);
   await t.db.schedule.updateMany({ data: { enabled: false, nextFireAt: null } });
   const sessions = ['nightly-batch', ...Array.from({ length: targets - 1 }, (_, i) => `bench-session-${i + 1}`)];
-  for (const alias of sessions.slice(1)) await t.db.workflowSession.create({ data: { revisionId: ctx.proceduresRevisionId, alias, state: 'open' } });
+  const warmUpSessions = Array.from({ length: WARM_UP_SESSIONS }, (_, i) => `bench-warm-up-${i + 1}`);
+  for (const alias of [...sessions.slice(1), ...warmUpSessions]) await t.db.workflowSession.create({ data: { revisionId: ctx.proceduresRevisionId, alias, state: 'open' } });
   return {
     t,
-    fixture: (i, nextFireAt) => ({
+    fixture: (i, nextFireAt, warmUp = false) => ({
       revisionId: ctx.schedulerRevisionId,
       createdBy: { type: 'org', id: ctx.orgId },
       cronExpression: '0 0 1 1 ? *',
       invocationTarget: {
-        target: { org: 'acme-corp', blob: 'procedures', revision: 'default', session: sessions[i % sessions.length] },
+        target: { org: 'acme-corp', blob: 'procedures', revision: 'default', session: warmUp ? warmUpSessions[i % WARM_UP_SESSIONS] : sessions[i % sessions.length] },
         workflow: { definition: 'triage' },
         input_data: [{ alias: 'ticket_window', value: { hours: 24 } }],
       },
@@ -115,10 +129,11 @@ function shuffled<T>(xs: T[], seed = 42): T[] {
 
 type Runner = 'product' | 'raw';
 
+/** The product's workers start as the product starts them (worker/launch.ts); the ceiling's with the same node flags. */
 function startWorkers(runner: Runner, url: string, count: number, env: Record<string, string>): ChildProcess[] {
-  const script = runner === 'product' ? 'worker/main.ts' : 'bench/raw-worker.ts';
+  const argv = runner === 'product' ? workerArgv() : [...WORKER_NODE_ARGS, 'bench/raw-worker.ts'];
   return Array.from({ length: count }, () =>
-    spawn(process.execPath, [...(runner === 'product' && PROFILE_DIR ? ['--cpu-prof', `--cpu-prof-dir=${PROFILE_DIR}`] : []), '--import', 'tsx', script], {
+    spawn(process.execPath, [...(runner === 'product' && PROFILE_DIR ? ['--cpu-prof', `--cpu-prof-dir=${PROFILE_DIR}`] : []), ...argv], {
       cwd: ROOT,
       env: { ...process.env, DATABASE_URL: url, LOG_LEVEL: 'warn', ...env },
       stdio: ['ignore', 'pipe', 'inherit'],
@@ -169,23 +184,23 @@ interface Fixture {
   name: '1 target' | '50 targets';
   targets: number;
   n: number;
-  /** The per-session limit the workers run with (undefined: the default). */
+  /** The per-session limit of the timed fires (undefined: the default); the warm-up fires are added to it. */
   limit?: number;
 }
 
 /** Scenario 1, one side of a pair: `fixture` drained by `config.workers` workers of `runner`, timed until committed. */
 async function throughput(runner: Runner, c: Config, f: Fixture): Promise<number> {
   const { t, fixture } = await freshDb(c.dialect, f.targets);
+  // Warm-up fires first, untimed (warmUpPerWorker): a running worker has compiled its statements and code.
+  const warm = warmUpPerWorker(c.batch) * c.workers;
   const env: Record<string, string> = runner === 'product'
-    ? { WORKER_BATCH_SIZE: String(c.batch), WORKER_POLL_INTERVAL_MS: '50', ...(f.limit ? { WORKFLOW_EXECUTIONS_PER_SESSION_PER_MINUTE: String(f.limit) } : {}) }
+    ? { WORKER_BATCH_SIZE: String(c.batch), WORKER_POLL_INTERVAL_MS: '50', ...(f.limit ? { WORKFLOW_EXECUTIONS_PER_SESSION_PER_MINUTE: String(f.limit + warm) } : {}) }
     : { BATCH: String(c.batch), POLL_MS: '50' };
   try {
     // Due-to-be rows and never-due rows, shuffled: the due rows are spread through the table.
-    // A few warm-up fires per worker first, untimed: a running worker has compiled its statements.
-    const warm = WARM_UP_PER_WORKER * c.workers;
     const rows = shuffled([
       ...Array.from({ length: f.n }, (_, i) => ({ ...fixture(i, FAR), description: 'due' })),
-      ...Array.from({ length: warm }, (_, i) => ({ ...fixture(i, FAR), description: 'warm' })),
+      ...Array.from({ length: warm }, (_, i) => ({ ...fixture(i, FAR, true), description: 'warm' })),
       ...Array.from({ length: f.n }, (_, i) => fixture(i, new Date(FAR.getTime() + 86_400_000))),
     ]);
     await insertSchedules(t.db, rows);
