@@ -10,7 +10,20 @@
  * caller delivers them after commit and records them (in-flight.ts).
  */
 import type { Limits } from '../config';
-import { BUFFERED_DUE_AT, claimOccurrence, claimRetry, inTransaction, insertPendingAttempts, type ClaimedRetry, type ClaimedSchedule, type Db, type Tx } from '../db';
+import {
+  BUFFERED_DUE_AT,
+  cancelPendingAttempts,
+  claimOccurrence,
+  claimRetry,
+  inTransaction,
+  insertPendingAttempts,
+  pauseUndecodable,
+  UndecodableScheduleError,
+  type ClaimedRetry,
+  type ClaimedSchedule,
+  type Db,
+  type Tx,
+} from '../db';
 import { newId } from '../ids';
 import { advance } from './advance';
 import { makeAttempts, type FirstAttempt } from './attempt';
@@ -59,15 +72,29 @@ export interface FireOccurrenceOptions {
  * Fire the one occurrence due at `scheduledFor` (next_fire_at) of `scheduleId` (or skip it beyond the
  * catch-up window), in its own transaction; `lost-race` when the schedule no longer waits for it. The
  * same path as `fireDue`, for one named occurrence (the worker's fallback when a batch fails, and tests).
+ * A schedule row the engine cannot read (UndecodableScheduleError) is paused by the system with the
+ * reason, in a transaction of its own, and comes back as an `error` outcome (docs/decisions.md 416).
  */
 export async function fireOccurrence(deps: EngineDeps, opts: FireOccurrenceOptions): Promise<FireOutcome> {
   const { db, scheduleId, scheduledFor, now, limits } = opts;
-  const [outcome] = await inTransaction(db, async (tx) => {
-    const row = await claimOccurrence(tx, scheduleId, scheduledFor);
-    if (!row) return [{ kind: 'lost-race', scheduleId, scheduledFor } as const];
-    return fireClaimed(tx, deps, [row], [], now, limits);
-  }, FIRE_TX);
-  return outcome;
+  try {
+    const [outcome] = await inTransaction(db, async (tx) => {
+      const row = await claimOccurrence(tx, scheduleId, scheduledFor);
+      if (!row) return [{ kind: 'lost-race', scheduleId, scheduledFor } as const];
+      return fireClaimed(tx, deps, [row], [], now, limits);
+    }, FIRE_TX);
+    return outcome;
+  } catch (e) {
+    if (!(e instanceof UndecodableScheduleError) || e.scheduleId !== scheduleId) throw e;
+    // Left due, the row would fail every batch that claims it (each falling back to one transaction per
+    // occurrence). Paused only while still due at `scheduledFor`; nothing was fired or recorded for it.
+    await inTransaction(db, async (tx) => {
+      const note = `paused: the worker cannot read this schedule (${e.cause.message})`;
+      // SPEC §12.2: disabling a schedule cancels its pending retries.
+      if (await pauseUndecodable(tx, scheduleId, scheduledFor, note, now)) await cancelPendingAttempts(tx, [scheduleId], { now, reason: 'the worker paused the schedule' });
+    }, FIRE_TX);
+    return { kind: 'error', scheduleId, scheduledFor, error: e };
+  }
 }
 
 /**

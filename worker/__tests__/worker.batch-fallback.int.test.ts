@@ -2,7 +2,8 @@
  * The worker's fallback when a batch fails as a whole (SPEC §8, §12.2), on the dialect of
  * TEST_DATABASE: one occurrence whose run cannot be written (a database trigger refuses it) fails
  * every batch it is in; the fallback fires the batch's other occurrences AND its due retries one by
- * one, so the failing occurrence holds up neither.
+ * one, so the failing occurrence holds up neither. A schedule row the engine cannot read fails the
+ * batch's claim itself: the fallback pauses it with the reason, and the next batch fires whole.
  */
 import { describe, expect, it } from 'vitest';
 import { dialectOfDb } from '../../lib/db';
@@ -59,5 +60,40 @@ describe('a batch that fails as a whole', () => {
     // The failing occurrence stays due, reported, and nothing else is left pending.
     expect((await w.db.schedule.findUniqueOrThrow({ where: { id: poisoned.id } })).nextFireAt?.toISOString()).toBe('2031-07-01T09:01:00.000Z');
     expect(await w.db.pendingAttempt.count({ where: { scheduleId: retried.id } })).toBe(0);
+  });
+
+  it('a schedule row that cannot be read is paused by the fallback with the reason; the next batch fires whole', async () => {
+    const rev = await w.scheduler();
+    const make = (alias: string, time: string) =>
+      createSchedule({
+        db: w.db, actor: w.actor(), revision: rev, limits: TEST_LIMITS, now: new Date('2031-08-01T00:00:00Z'),
+        input: { alias, repeat: 'one_time', invocation_time: time, timezone: 'UTC', invocation_target: SEEDED_TARGET },
+      });
+    const unreadable = await make('unreadable', '2031-08-01T09:00:00');
+    const first = await make('first-fire', '2031-08-01T09:00:00');
+    const later = await make('later-fire', '2031-08-01T09:05:00');
+    // A value no save writes: the row codec refuses it (rawOneOf), on both dialects.
+    await w.db.schedule.update({ where: { id: unreadable.id }, data: { repeat: 'fortnightly' } });
+    const clock = { at: new Date('2031-08-01T09:00:00.500Z') };
+    const worker = new Worker({ db: w.db, limits: TEST_LIMITS, batchSize: 100, pollIntervalMs: 1000, clock: () => clock.at });
+    const errors: string[] = [];
+    worker.events.on('tick:error', (e) => errors.push(e.error.message));
+
+    await worker.tick(clock.at);
+    // The batch's claim failed on the row; the fallback fired the other occurrence and paused the row.
+    expect(errors).toHaveLength(1);
+    expect(errors[0]).toContain(`schedule ${unreadable.id} cannot be read`);
+    expect(errors[0]).toContain('fortnightly');
+    expect((await w.db.run.findMany({ where: { scheduleId: first.id } })).map((r) => r.status)).toEqual(['success']);
+    expect(await w.db.run.count({ where: { scheduleId: unreadable.id } })).toBe(0);
+    const paused = await w.db.schedule.findUniqueOrThrow({ where: { id: unreadable.id } });
+    expect(paused).toMatchObject({ enabled: false, nextFireAt: null, pausedByType: 'system', pausedById: null, version: unreadable.version + 1 });
+    expect(paused.pauseNote).toMatch(/^paused: the worker cannot read this schedule \(schedules\.repeat holds "fortnightly", none of /);
+
+    // Nothing left to fail: the next due occurrence fires in one batch, with no fallback.
+    clock.at = new Date('2031-08-01T09:05:00.500Z');
+    expect(await worker.tick(clock.at)).toBe(1);
+    expect(errors).toHaveLength(1);
+    expect((await w.db.run.findMany({ where: { scheduleId: later.id } })).map((r) => r.status)).toEqual(['success']);
   });
 });

@@ -126,9 +126,30 @@ export async function claimOccurrence(tx: Tx, scheduleId: string, scheduledFor: 
   return rows.length ? toClaimed(rows[0]) : null;
 }
 
-/** A claimed row (the values of COLUMNS, in order) through the row codec. */
+/**
+ * A claimed `schedules` row the row codec cannot read (a column holding what no save writes: text
+ * that is not JSON, an unknown enum value…). `scheduleId` names the row; `cause` is the codec's error.
+ * The fire engine pauses such a schedule rather than let it fail every batch it is claimed in.
+ */
+export class UndecodableScheduleError extends Error {
+  constructor(
+    readonly scheduleId: string,
+    readonly cause: Error,
+  ) {
+    super(`schedule ${scheduleId} cannot be read: ${cause.message}`);
+    this.name = 'UndecodableScheduleError';
+  }
+}
+
+/** A claimed row (the values of COLUMNS, in order) through the row codec; UndecodableScheduleError when it cannot be read. */
 function toClaimed(values: readonly unknown[]): ClaimedSchedule {
-  const row = pickScheduleRecordOf(values, CLAIMED_KEYS);
+  let row;
+  try {
+    row = pickScheduleRecordOf(values, CLAIMED_KEYS);
+  } catch (e) {
+    // CLAIMED_KEYS[0] is `id`: the one column a row cannot lack.
+    throw new UndecodableScheduleError(String(values[0]), e instanceof Error ? e : new Error(String(e)));
+  }
   // The claim's WHERE holds next_fire_at; a row stored before next_scheduled_for existed is due at its next_fire_at.
   row.nextScheduledFor ??= row.nextFireAt;
   return row as ClaimedSchedule;

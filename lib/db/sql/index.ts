@@ -2,7 +2,7 @@
  * Race-sensitive and bulk SQL, one statement per module, SQLite and PostgreSQL text side by side
  * (STYLE §1.1). Every function runs inside the caller's transaction client.
  */
-export { claimDue, claimOccurrence, CLAIM_DUE_SQL, type ClaimedSchedule, type FiringSchedule } from './claim-due';
+export { claimDue, claimOccurrence, CLAIM_DUE_SQL, UndecodableScheduleError, type ClaimedSchedule, type FiringSchedule } from './claim-due';
 export { claimRetries, claimRetry, type ClaimedRetry } from './claim-retries';
 export { cancelPendingAttempts, cancelledWaitingMessage, type CancelPendingOptions } from './cancel-pending-attempts';
 export { lockSchedule } from './lock-schedule';
@@ -12,6 +12,7 @@ export {
   insertPendingAttempts,
   INSERT_PENDING_SQL,
   updateFailureCounts,
+  pauseUndecodable,
   type DeadLetterInsert,
   type FailureCount,
   type PendingAttemptInsert,

@@ -190,6 +190,32 @@ export async function updateFailureCounts(tx: Tx, counts: FailureCount[], now: D
   await executeSql(tx, UPDATE_FAILURE_COUNTS_SQL, ...params);
 }
 
+/** Params: at, pause note, at, id, scheduled for (the next_fire_at the caller claimed). */
+const PAUSE_UNDECODABLE_SQL = {
+  sqlite: `UPDATE schedules SET enabled = 0, next_fire_at = NULL, next_scheduled_for = NULL, paused_by_type = 'system', paused_by_id = NULL,
+      paused_at = ?, pause_note = ?, paused_bulk = 0, updated_at = ?, version = version + 1
+    WHERE id = ? AND next_fire_at = ? AND enabled = 1
+    RETURNING id`,
+  postgresql: `UPDATE schedules SET enabled = false, next_fire_at = NULL, next_scheduled_for = NULL, paused_by_type = 'system', paused_by_id = NULL,
+      paused_at = $1::timestamp(3), pause_note = $2, paused_bulk = false, updated_at = $3::timestamp(3), version = version + 1
+    WHERE id = $4 AND next_fire_at = $5::timestamp(3) AND enabled
+    RETURNING id`,
+} as const;
+
+/**
+ * Pause schedule `scheduleId` as the system with `pauseNote` (≤ 256 characters kept), as a pause
+ * after failures does (SPEC §12.5: enabled off, no next occurrence, `paused.by` the system), but only
+ * while its next_fire_at is still `scheduledFor` (the occurrence the caller failed to read): a row
+ * saved, fired or disabled since is left alone. Returns whether it paused the row. For a row the
+ * fire engine cannot read (UndecodableScheduleError), so it stops failing every batch it is in.
+ */
+export async function pauseUndecodable(tx: Tx, scheduleId: string, scheduledFor: Date, pauseNote: string, now: Date): Promise<boolean> {
+  const dialect = dialectOfDb(tx);
+  const at = sqlInstant(dialect, now);
+  const rows = await queryRows<{ id: string }>(tx, PAUSE_UNDECODABLE_SQL, at, pauseNote.slice(0, 256), at, scheduleId, sqlInstant(dialect, scheduledFor));
+  return rows.length === 1;
+}
+
 /** Params: JSON array of ids. Completing is not a change: `updated_at` and `version` stay (docs/decisions.md 260). */
 const COMPLETE_FINISHED_SQL = {
   sqlite: `UPDATE schedules SET state = 'completed'
