@@ -1,6 +1,7 @@
 /**
- * How a worker process is started: `node ${WORKER_NODE_ARGS.join(' ')} worker/main.ts`. Everything
- * that starts one in TypeScript uses `workerArgv` (scripts/start.ts, bench/worker.ts, the crash tests);
+ * How a worker process is started: `node ${WORKER_NODE_ARGS.join(' ')} worker/main.ts`. The product's
+ * TypeScript launcher (scripts/start.ts), the benches and the crash tests use `workerArgv` (e2e's
+ * generic process helper starts worker/main.ts without the flag: it tests behaviour, not speed);
  * package.json's `worker` script, deploy/entrypoint.sh and deploy/systemd/scheduler-worker.service
  * spell the same flags, and worker/__tests__/launch.test.ts holds them to it.
  *

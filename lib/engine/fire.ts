@@ -27,7 +27,7 @@ import {
 import { newId } from '../ids';
 import { advance } from './advance';
 import { makeAttempts, type FirstAttempt } from './attempt';
-import { claimBatch } from './claim';
+import { claimBatch, type Claimed } from './claim';
 import type { EngineDeps, ScheduleFact } from './deps';
 import { FIRE_TX, type FireOutcome } from './outcomes';
 import { planOccurrences, type Plan } from './plan';
@@ -52,11 +52,44 @@ export interface FireDueOptions {
 export async function fireDue(deps: EngineDeps, opts: FireDueOptions): Promise<FireOutcome[]> {
   const { db, now, limit, limits } = opts;
   return inTransaction(db, async (tx) => {
-    // The claims are the transaction's first statements: see claim.ts for what they lock.
-    const { rows, retries } = await claimBatch(tx, now, limit);
-    if (rows.length === 0 && retries.length === 0) return [];
-    return fireClaimed(tx, deps, rows, retries, opts.clock?.() ?? now, limits);
+    const unreadable: FireOutcome[] = [];
+    let claimed: Claimed;
+    for (;;) {
+      try {
+        // The claims are the transaction's first statements: see claim.ts for what they lock.
+        claimed = await claimBatch(tx, now, limit);
+        break;
+      } catch (e) {
+        // A due row the codec cannot read is held by this claim (PostgreSQL's row lock, SQLite's write
+        // lock): it is paused here and the claim read again, so the batch's other rows fire in this
+        // same transaction (decision 416). No SQL failed, so the transaction is intact.
+        if (!(e instanceof UndecodableScheduleError) || !e.scheduledFor || unreadable.length >= limit) throw e;
+        if (!(await pauseUnreadable(tx, e, e.scheduledFor, now))) throw e;
+        unreadable.push(unreadableOutcome(e, e.scheduledFor));
+      }
+    }
+    const { rows, retries } = claimed;
+    if (rows.length === 0 && retries.length === 0) return unreadable;
+    const outcomes = await fireClaimed(tx, deps, rows, retries, opts.clock?.() ?? now, limits);
+    return unreadable.length ? [...unreadable, ...outcomes] : outcomes;
   }, FIRE_TX);
+}
+
+/**
+ * Pause the schedule `e` names as the system, with the codec's reason, while its next_fire_at is
+ * still `scheduledFor`, and cancel its pending retries (SPEC §12.2: disabling cancels them); in `tx`.
+ * True when it paused the row. No activity entry and no `paused` alert: both need the row's fields.
+ */
+async function pauseUnreadable(tx: Tx, e: UndecodableScheduleError, scheduledFor: Date, now: Date): Promise<boolean> {
+  const note = `paused: the worker cannot read this schedule (${e.cause.message})`;
+  if (!(await pauseUndecodable(tx, e.scheduleId, scheduledFor, note, now))) return false;
+  await cancelPendingAttempts(tx, [e.scheduleId], { now, reason: 'the worker paused the schedule' });
+  return true;
+}
+
+/** The `error` outcome of an occurrence whose schedule was paused as unreadable: its message says so. */
+function unreadableOutcome(e: UndecodableScheduleError, scheduledFor: Date): FireOutcome {
+  return { kind: 'error', scheduleId: e.scheduleId, scheduledFor, error: new Error(`${e.message}; the worker paused the schedule`, { cause: e }) };
 }
 
 export interface FireOccurrenceOptions {
@@ -73,7 +106,8 @@ export interface FireOccurrenceOptions {
  * catch-up window), in its own transaction; `lost-race` when the schedule no longer waits for it. The
  * same path as `fireDue`, for one named occurrence (the worker's fallback when a batch fails, and tests).
  * A schedule row the engine cannot read (UndecodableScheduleError) is paused by the system with the
- * reason, in a transaction of its own, and comes back as an `error` outcome (docs/decisions.md 416).
+ * reason, in a transaction of its own, and comes back as an `error` outcome (docs/decisions.md 416);
+ * `fireDue` does the same inside its batch.
  */
 export async function fireOccurrence(deps: EngineDeps, opts: FireOccurrenceOptions): Promise<FireOutcome> {
   const { db, scheduleId, scheduledFor, now, limits } = opts;
@@ -86,14 +120,10 @@ export async function fireOccurrence(deps: EngineDeps, opts: FireOccurrenceOptio
     return outcome;
   } catch (e) {
     if (!(e instanceof UndecodableScheduleError) || e.scheduleId !== scheduleId) throw e;
-    // Left due, the row would fail every batch that claims it (each falling back to one transaction per
-    // occurrence). Paused only while still due at `scheduledFor`; nothing was fired or recorded for it.
-    await inTransaction(db, async (tx) => {
-      const note = `paused: the worker cannot read this schedule (${e.cause.message})`;
-      // SPEC §12.2: disabling a schedule cancels its pending retries.
-      if (await pauseUndecodable(tx, scheduleId, scheduledFor, note, now)) await cancelPendingAttempts(tx, [scheduleId], { now, reason: 'the worker paused the schedule' });
-    }, FIRE_TX);
-    return { kind: 'error', scheduleId, scheduledFor, error: e };
+    // Left due, the row would fail every batch that claims it. Paused only while still due at
+    // `scheduledFor`; nothing was fired or recorded for it.
+    const paused = await inTransaction(db, (tx) => pauseUnreadable(tx, e, scheduledFor, now), FIRE_TX);
+    return paused ? unreadableOutcome(e, scheduledFor) : { kind: 'error', scheduleId, scheduledFor, error: e };
   }
 }
 

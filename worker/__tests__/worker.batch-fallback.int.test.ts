@@ -2,12 +2,13 @@
  * The worker's fallback when a batch fails as a whole (SPEC §8, §12.2), on the dialect of
  * TEST_DATABASE: one occurrence whose run cannot be written (a database trigger refuses it) fails
  * every batch it is in; the fallback fires the batch's other occurrences AND its due retries one by
- * one, so the failing occurrence holds up neither. A schedule row the engine cannot read fails the
- * batch's claim itself: the fallback pauses it with the reason, and the next batch fires whole.
+ * one, so the failing occurrence holds up neither. A schedule row the engine cannot read is paused
+ * with the reason inside the batch that claims it (the batch's other occurrences fire with it), and
+ * so is one in the fallback's own transaction.
  */
 import { describe, expect, it } from 'vitest';
 import { dialectOfDb } from '../../lib/db';
-import { createSchedule } from '../../lib/schedules';
+import { createSchedule, schedulerEngine } from '../../lib/schedules';
 import { TEST_LIMITS } from '../../lib/testing/limits';
 import { SEEDED_TARGET, useSeededScheduler } from '../../lib/testing/seeded-scheduler';
 import { Worker } from '../worker';
@@ -62,7 +63,7 @@ describe('a batch that fails as a whole', () => {
     expect(await w.db.pendingAttempt.count({ where: { scheduleId: retried.id } })).toBe(0);
   });
 
-  it('a schedule row that cannot be read is paused by the fallback with the reason; the next batch fires whole', async () => {
+  it('a schedule row that cannot be read is paused with the reason inside the batch, whose other occurrences fire', async () => {
     const rev = await w.scheduler();
     const make = (alias: string, time: string) =>
       createSchedule({
@@ -70,30 +71,57 @@ describe('a batch that fails as a whole', () => {
         input: { alias, repeat: 'one_time', invocation_time: time, timezone: 'UTC', invocation_target: SEEDED_TARGET },
       });
     const unreadable = await make('unreadable', '2031-08-01T09:00:00');
+    // Hand-disabled with its next_fire_at left set (no save leaves a disabled row due), and unreadable.
+    const disabled = await make('hand-disabled', '2031-08-01T09:00:00');
     const first = await make('first-fire', '2031-08-01T09:00:00');
     const later = await make('later-fire', '2031-08-01T09:05:00');
     // A value no save writes: the row codec refuses it (rawOneOf), on both dialects.
     await w.db.schedule.update({ where: { id: unreadable.id }, data: { repeat: 'fortnightly' } });
+    await w.db.schedule.update({ where: { id: disabled.id }, data: { repeat: 'fortnightly', enabled: false } });
     const clock = { at: new Date('2031-08-01T09:00:00.500Z') };
     const worker = new Worker({ db: w.db, limits: TEST_LIMITS, batchSize: 100, pollIntervalMs: 1000, clock: () => clock.at });
-    const errors: string[] = [];
-    worker.events.on('tick:error', (e) => errors.push(e.error.message));
+    const tickErrors: string[] = [];
+    const occurrenceErrors = new Map<string, string>();
+    worker.events.on('tick:error', (e) => tickErrors.push(e.error.message));
+    worker.events.on('occurrence:error', (e) => occurrenceErrors.set(e.scheduleId, e.error.message));
 
     await worker.tick(clock.at);
-    // The batch's claim failed on the row; the fallback fired the other occurrence and paused the row.
-    expect(errors).toHaveLength(1);
-    expect(errors[0]).toContain(`schedule ${unreadable.id} cannot be read`);
-    expect(errors[0]).toContain('fortnightly');
+    // One batch: both unreadable rows paused, the other occurrence fired; no fallback.
+    expect(tickErrors).toEqual([]);
+    expect([...occurrenceErrors.keys()].sort()).toEqual([unreadable.id, disabled.id].sort());
+    expect(occurrenceErrors.get(unreadable.id)).toBe(
+      `schedule ${unreadable.id} cannot be read: schedules.repeat holds "fortnightly", none of one_time, recurring_cron, recurring_rate; the worker paused the schedule`,
+    );
     expect((await w.db.run.findMany({ where: { scheduleId: first.id } })).map((r) => r.status)).toEqual(['success']);
-    expect(await w.db.run.count({ where: { scheduleId: unreadable.id } })).toBe(0);
-    const paused = await w.db.schedule.findUniqueOrThrow({ where: { id: unreadable.id } });
-    expect(paused).toMatchObject({ enabled: false, nextFireAt: null, pausedByType: 'system', pausedById: null, version: unreadable.version + 1 });
-    expect(paused.pauseNote).toMatch(/^paused: the worker cannot read this schedule \(schedules\.repeat holds "fortnightly", none of /);
+    expect(await w.db.run.count({ where: { scheduleId: { in: [unreadable.id, disabled.id] } } })).toBe(0);
+    for (const s of [unreadable, disabled]) {
+      const paused = await w.db.schedule.findUniqueOrThrow({ where: { id: s.id } });
+      expect(paused).toMatchObject({ enabled: false, nextFireAt: null, nextScheduledFor: null, pausedByType: 'system', pausedById: null, version: s.version + 1 });
+      expect(paused.pauseNote).toBe('paused: the worker cannot read this schedule (schedules.repeat holds "fortnightly", none of one_time, recurring_cron, recurring_rate)');
+    }
 
-    // Nothing left to fail: the next due occurrence fires in one batch, with no fallback.
+    // Nothing left to fail: the next due occurrence fires in one batch.
     clock.at = new Date('2031-08-01T09:05:00.500Z');
     expect(await worker.tick(clock.at)).toBe(1);
-    expect(errors).toHaveLength(1);
+    expect(tickErrors).toEqual([]);
     expect((await w.db.run.findMany({ where: { scheduleId: later.id } })).map((r) => r.status)).toEqual(['success']);
+  });
+
+  it('the fallback pauses an unreadable row it claims in its own transaction', async () => {
+    const rev = await w.scheduler();
+    const created = await createSchedule({
+      db: w.db, actor: w.actor(), revision: rev, limits: TEST_LIMITS, now: new Date('2031-09-01T00:00:00Z'),
+      input: { alias: 'unreadable-alone', repeat: 'one_time', invocation_time: '2031-09-01T09:00:00', timezone: 'UTC', invocation_target: SEEDED_TARGET },
+    });
+    await w.db.schedule.update({ where: { id: created.id }, data: { overlapPolicy: 'sometimes' } });
+    const at = new Date('2031-09-01T09:00:00Z');
+    const out = await schedulerEngine.fireOccurrence({ db: w.db, scheduleId: created.id, scheduledFor: at, now: at, limits: TEST_LIMITS });
+    expect(out).toMatchObject({ kind: 'error', scheduleId: created.id, scheduledFor: at });
+    expect(out.kind === 'error' && out.error.message).toBe(
+      `schedule ${created.id} cannot be read: schedules.overlap_policy holds "sometimes", none of allow_all, skip, buffer_one; the worker paused the schedule`,
+    );
+    expect(await w.db.schedule.findUniqueOrThrow({ where: { id: created.id } })).toMatchObject({ enabled: false, nextFireAt: null, pausedByType: 'system' });
+    // Already paused: a second try finds the occurrence gone (lost race), nothing written twice.
+    expect(await schedulerEngine.fireOccurrence({ db: w.db, scheduleId: created.id, scheduledFor: at, now: at, limits: TEST_LIMITS })).toMatchObject({ kind: 'lost-race' });
   });
 });

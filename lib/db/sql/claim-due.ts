@@ -19,7 +19,7 @@ import type { Tx } from '../client';
 import { dialectOfDb } from '../client';
 import { queryValues } from './run-sql';
 import { sqlInstant } from './instant';
-import { pickScheduleRecord, pickScheduleRecordOf, scheduleColumns, type ScheduleRecord } from './schedule-record';
+import { pickScheduleRecord, pickScheduleRecordOf, rawInstant, scheduleColumns, type ScheduleRecord } from './schedule-record';
 
 /** The fields of a `schedules` row that firing reads (timing, target, delivery and pause policies). */
 const FIRING_KEYS = [
@@ -128,18 +128,22 @@ export async function claimOccurrence(tx: Tx, scheduleId: string, scheduledFor: 
 
 /**
  * A claimed `schedules` row the row codec cannot read (a column holding what no save writes: text
- * that is not JSON, an unknown enum value…). `scheduleId` names the row; `cause` is the codec's error.
- * The fire engine pauses such a schedule rather than let it fail every batch it is claimed in.
+ * that is not JSON, an unknown enum value…). `scheduleId` names the row, `scheduledFor` its
+ * next_fire_at as claimed (null when that cannot be read either); `cause` is the codec's error. The
+ * fire engine pauses such a schedule rather than let it fail every batch it is claimed in.
  */
 export class UndecodableScheduleError extends Error {
   constructor(
     readonly scheduleId: string,
+    readonly scheduledFor: Date | null,
     readonly cause: Error,
   ) {
     super(`schedule ${scheduleId} cannot be read: ${cause.message}`);
     this.name = 'UndecodableScheduleError';
   }
 }
+
+const NEXT_FIRE_AT_AT = CLAIMED_KEYS.indexOf('nextFireAt');
 
 /** A claimed row (the values of COLUMNS, in order) through the row codec; UndecodableScheduleError when it cannot be read. */
 function toClaimed(values: readonly unknown[]): ClaimedSchedule {
@@ -148,7 +152,8 @@ function toClaimed(values: readonly unknown[]): ClaimedSchedule {
     row = pickScheduleRecordOf(values, CLAIMED_KEYS);
   } catch (e) {
     // CLAIMED_KEYS[0] is `id`: the one column a row cannot lack.
-    throw new UndecodableScheduleError(String(values[0]), e instanceof Error ? e : new Error(String(e)));
+    const at = rawInstant(values[NEXT_FIRE_AT_AT]);
+    throw new UndecodableScheduleError(String(values[0]), at && !Number.isNaN(at.getTime()) ? at : null, e instanceof Error ? e : new Error(String(e)));
   }
   // The claim's WHERE holds next_fire_at; a row stored before next_scheduled_for existed is due at its next_fire_at.
   row.nextScheduledFor ??= row.nextFireAt;

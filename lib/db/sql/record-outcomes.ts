@@ -194,11 +194,11 @@ export async function updateFailureCounts(tx: Tx, counts: FailureCount[], now: D
 const PAUSE_UNDECODABLE_SQL = {
   sqlite: `UPDATE schedules SET enabled = 0, next_fire_at = NULL, next_scheduled_for = NULL, paused_by_type = 'system', paused_by_id = NULL,
       paused_at = ?, pause_note = ?, paused_bulk = 0, updated_at = ?, version = version + 1
-    WHERE id = ? AND next_fire_at = ? AND enabled = 1
+    WHERE id = ? AND next_fire_at = ?
     RETURNING id`,
   postgresql: `UPDATE schedules SET enabled = false, next_fire_at = NULL, next_scheduled_for = NULL, paused_by_type = 'system', paused_by_id = NULL,
       paused_at = $1::timestamp(3), pause_note = $2, paused_bulk = false, updated_at = $3::timestamp(3), version = version + 1
-    WHERE id = $4 AND next_fire_at = $5::timestamp(3) AND enabled
+    WHERE id = $4 AND next_fire_at = $5::timestamp(3)
     RETURNING id`,
 } as const;
 
@@ -206,8 +206,9 @@ const PAUSE_UNDECODABLE_SQL = {
  * Pause schedule `scheduleId` as the system with `pauseNote` (≤ 256 characters kept), as a pause
  * after failures does (SPEC §12.5: enabled off, no next occurrence, `paused.by` the system), but only
  * while its next_fire_at is still `scheduledFor` (the occurrence the caller failed to read): a row
- * saved, fired or disabled since is left alone. Returns whether it paused the row. For a row the
- * fire engine cannot read (UndecodableScheduleError), so it stops failing every batch it is in.
+ * saved or fired since is left alone. A row hand-disabled with its next_fire_at left set is paused
+ * too (it would otherwise stay claimable). Returns whether it paused the row. For a row the fire
+ * engine cannot read (UndecodableScheduleError), so it stops failing every batch it is in.
  */
 export async function pauseUndecodable(tx: Tx, scheduleId: string, scheduledFor: Date, pauseNote: string, now: Date): Promise<boolean> {
   const dialect = dialectOfDb(tx);
