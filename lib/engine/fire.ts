@@ -64,7 +64,8 @@ export async function fireDue(deps: EngineDeps, opts: FireDueOptions): Promise<F
         // lock): it is paused here and the claim read again, so the batch's other rows fire in this
         // same transaction (decision 416). No SQL failed, so the transaction is intact.
         if (!(e instanceof UndecodableScheduleError) || !e.scheduledFor || unreadable.length >= limit) throw e;
-        if (!(await pauseUnreadable(tx, e, e.scheduledFor, now))) throw e;
+        // A retry's schedule row is held by the retry claim whatever its next_fire_at.
+        if (!(await pauseUnreadable(tx, e, e.retry ? null : e.scheduledFor, now))) throw e;
         unreadable.push(unreadableOutcome(e, e.scheduledFor));
       }
     }
@@ -77,10 +78,11 @@ export async function fireDue(deps: EngineDeps, opts: FireDueOptions): Promise<F
 
 /**
  * Pause the schedule `e` names as the system, with the codec's reason, while its next_fire_at is
- * still `scheduledFor`, and cancel its pending retries (SPEC §12.2: disabling cancels them); in `tx`.
+ * still `scheduledFor` (null: whatever it is), and cancel its pending retries (SPEC §12.2: disabling
+ * cancels them); in `tx`.
  * True when it paused the row. No activity entry and no `paused` alert: both need the row's fields.
  */
-async function pauseUnreadable(tx: Tx, e: UndecodableScheduleError, scheduledFor: Date, now: Date): Promise<boolean> {
+async function pauseUnreadable(tx: Tx, e: UndecodableScheduleError, scheduledFor: Date | null, now: Date): Promise<boolean> {
   const note = `paused: the worker cannot read this schedule (${e.cause.message})`;
   if (!(await pauseUndecodable(tx, e.scheduleId, scheduledFor, note, now))) return false;
   await cancelPendingAttempts(tx, [e.scheduleId], { now, reason: 'the worker paused the schedule' });
@@ -133,10 +135,18 @@ export async function fireOccurrence(deps: EngineDeps, opts: FireOccurrenceOptio
  * The worker's fallback when a batch fails, so a failing occurrence never holds up due retries.
  */
 export async function fireRetry(deps: EngineDeps, opts: { db: Db; pendingId: string; now: Date; limits: Limits }): Promise<FireOutcome[]> {
-  return inTransaction(opts.db, async (tx) => {
-    const retries = await claimRetry(tx, opts.pendingId, opts.now);
-    return retries.length ? fireClaimed(tx, deps, [], retries, opts.now, opts.limits) : [];
-  }, FIRE_TX);
+  try {
+    return await inTransaction(opts.db, async (tx) => {
+      const retries = await claimRetry(tx, opts.pendingId, opts.now);
+      return retries.length ? fireClaimed(tx, deps, [], retries, opts.now, opts.limits) : [];
+    }, FIRE_TX);
+  } catch (e) {
+    // An unreadable schedule: paused (its pending attempts cancelled with it), as in a batch (decision 416).
+    if (!(e instanceof UndecodableScheduleError) || !e.scheduledFor) throw e;
+    const scheduledFor = e.scheduledFor;
+    const paused = await inTransaction(opts.db, (tx) => pauseUnreadable(tx, e, null, opts.now), FIRE_TX);
+    return [paused ? unreadableOutcome(e, scheduledFor) : { kind: 'error', scheduleId: e.scheduleId, scheduledFor, error: e }];
+  }
 }
 
 /**

@@ -29,23 +29,25 @@ async function poison(scheduleId: string): Promise<void> {
   }
 }
 
+/** A one-time schedule of the seeded scheduler, due at `time` (UTC wall time), saved the day before. */
+async function oneTime(alias: string, time: string, extra: Record<string, unknown> = {}) {
+  return createSchedule({
+    db: w.db, actor: w.actor(), revision: await w.scheduler(), limits: TEST_LIMITS, now: new Date(Date.parse(`${time}Z`) - 86_400_000),
+    input: { alias, repeat: 'one_time', invocation_time: time, timezone: 'UTC', invocation_target: SEEDED_TARGET, ...extra },
+  });
+}
+
 describe('a batch that fails as a whole', () => {
   it('a failing occurrence holds up neither the other occurrences nor a due retry: each fires in its own transaction', async () => {
-    const rev = await w.scheduler();
-    const make = (alias: string, time: string, extra: Record<string, unknown> = {}) =>
-      createSchedule({
-        db: w.db, actor: w.actor(), revision: rev, limits: TEST_LIMITS, now: new Date('2031-07-01T00:00:00Z'),
-        input: { alias, repeat: 'one_time', invocation_time: time, timezone: 'UTC', invocation_target: SEEDED_TARGET, ...extra },
-      });
-    const retried = await make('retried', '2031-07-01T09:00:00', { retry_policy: { maximum_retry_attempts: 2, maximum_event_age_seconds: 3600 } });
+    const retried = await oneTime('retried', '2031-07-01T09:00:00', { retry_policy: { maximum_retry_attempts: 2, maximum_event_age_seconds: 3600 } });
     const clock = { at: new Date('2031-07-01T09:00:00Z') };
     const worker = new Worker({ db: w.db, limits: TEST_LIMITS, batchSize: 100, pollIntervalMs: 1000, clock: () => clock.at });
     // Attempt 1 fails (closed session); attempt 2 is due at 09:01:00.
     await setSession('closed');
     await worker.tick(new Date('2031-07-01T09:00:00Z'));
     await setSession('open');
-    const poisoned = await make('poisoned', '2031-07-01T09:01:00');
-    const healthy = await make('healthy', '2031-07-01T09:01:00');
+    const poisoned = await oneTime('poisoned', '2031-07-01T09:01:00');
+    const healthy = await oneTime('healthy', '2031-07-01T09:01:00');
     await poison(poisoned.id);
     const errors: string[] = [];
     worker.events.on('tick:error', (e) => errors.push(e.error.message));
@@ -64,17 +66,11 @@ describe('a batch that fails as a whole', () => {
   });
 
   it('a schedule row that cannot be read is paused with the reason inside the batch, whose other occurrences fire', async () => {
-    const rev = await w.scheduler();
-    const make = (alias: string, time: string) =>
-      createSchedule({
-        db: w.db, actor: w.actor(), revision: rev, limits: TEST_LIMITS, now: new Date('2031-08-01T00:00:00Z'),
-        input: { alias, repeat: 'one_time', invocation_time: time, timezone: 'UTC', invocation_target: SEEDED_TARGET },
-      });
-    const unreadable = await make('unreadable', '2031-08-01T09:00:00');
+    const unreadable = await oneTime('unreadable', '2031-08-01T09:00:00');
     // Hand-disabled with its next_fire_at left set (no save leaves a disabled row due), and unreadable.
-    const disabled = await make('hand-disabled', '2031-08-01T09:00:00');
-    const first = await make('first-fire', '2031-08-01T09:00:00');
-    const later = await make('later-fire', '2031-08-01T09:05:00');
+    const disabled = await oneTime('hand-disabled', '2031-08-01T09:00:00');
+    const first = await oneTime('first-fire', '2031-08-01T09:00:00');
+    const later = await oneTime('later-fire', '2031-08-01T09:05:00');
     // A value no save writes: the row codec refuses it (rawOneOf), on both dialects.
     await w.db.schedule.update({ where: { id: unreadable.id }, data: { repeat: 'fortnightly' } });
     await w.db.schedule.update({ where: { id: disabled.id }, data: { repeat: 'fortnightly', enabled: false } });
@@ -107,12 +103,37 @@ describe('a batch that fails as a whole', () => {
     expect((await w.db.run.findMany({ where: { scheduleId: later.id } })).map((r) => r.status)).toEqual(['success']);
   });
 
+  it('a due retry of a schedule that cannot be read: the schedule is paused, its retry cancelled, the batch fires', async () => {
+    const retried = await oneTime('retried-unreadable', '2031-10-01T09:00:00', { retry_policy: { maximum_retry_attempts: 2, maximum_event_age_seconds: 3600 } });
+    const clock = { at: new Date('2031-10-01T09:00:00Z') };
+    const worker = new Worker({ db: w.db, limits: TEST_LIMITS, batchSize: 100, pollIntervalMs: 1000, clock: () => clock.at });
+    // Attempt 1 fails (closed session); attempt 2 is due at 09:01:00.
+    await setSession('closed');
+    await worker.tick(clock.at);
+    await setSession('open');
+    expect(await w.db.pendingAttempt.count({ where: { scheduleId: retried.id } })).toBe(1);
+    const version = (await w.db.schedule.findUniqueOrThrow({ where: { id: retried.id } })).version;
+    await w.db.schedule.update({ where: { id: retried.id }, data: { createdByType: 'alien' } });
+    const healthy = await oneTime('healthy-beside', '2031-10-01T09:01:00');
+    const tickErrors: string[] = [];
+    const occurrenceErrors: string[] = [];
+    worker.events.on('tick:error', (e) => tickErrors.push(e.error.message));
+    worker.events.on('occurrence:error', (e) => occurrenceErrors.push(e.error.message));
+
+    clock.at = new Date('2031-10-01T09:01:00.500Z');
+    await worker.tick(clock.at);
+    expect(tickErrors).toEqual([]);
+    expect(occurrenceErrors).toEqual([`schedule ${retried.id} cannot be read: schedules.created_by_type holds "alien", none of user, org; the worker paused the schedule`]);
+    expect(await w.db.pendingAttempt.count({ where: { scheduleId: retried.id } })).toBe(0);
+    const runs = await w.db.run.findMany({ where: { scheduleId: retried.id }, orderBy: { attempt: 'asc' } });
+    // As any pause does (SPEC §12.2), the retry is cancelled: no second attempt is made.
+    expect(runs.map((r) => [r.attempt, r.status])).toEqual([[1, 'invocation_error']]);
+    expect(await w.db.schedule.findUniqueOrThrow({ where: { id: retried.id } })).toMatchObject({ enabled: false, pausedByType: 'system', version: version + 1 });
+    expect((await w.db.run.findMany({ where: { scheduleId: healthy.id } })).map((r) => r.status)).toEqual(['success']);
+  });
+
   it('the fallback pauses an unreadable row it claims in its own transaction', async () => {
-    const rev = await w.scheduler();
-    const created = await createSchedule({
-      db: w.db, actor: w.actor(), revision: rev, limits: TEST_LIMITS, now: new Date('2031-09-01T00:00:00Z'),
-      input: { alias: 'unreadable-alone', repeat: 'one_time', invocation_time: '2031-09-01T09:00:00', timezone: 'UTC', invocation_target: SEEDED_TARGET },
-    });
+    const created = await oneTime('unreadable-alone', '2031-09-01T09:00:00');
     await w.db.schedule.update({ where: { id: created.id }, data: { overlapPolicy: 'sometimes' } });
     const at = new Date('2031-09-01T09:00:00Z');
     const out = await schedulerEngine.fireOccurrence({ db: w.db, scheduleId: created.id, scheduledFor: at, now: at, limits: TEST_LIMITS });

@@ -128,15 +128,18 @@ export async function claimOccurrence(tx: Tx, scheduleId: string, scheduledFor: 
 
 /**
  * A claimed `schedules` row the row codec cannot read (a column holding what no save writes: text
- * that is not JSON, an unknown enum value…). `scheduleId` names the row, `scheduledFor` its
- * next_fire_at as claimed (null when that cannot be read either); `cause` is the codec's error. The
- * fire engine pauses such a schedule rather than let it fail every batch it is claimed in.
+ * that is not JSON, an unknown enum value…). `scheduleId` names the row; `scheduledFor` the
+ * occurrence claimed (its next_fire_at, or a due retry's `scheduled_for` when `retry`), null when that
+ * cannot be read either; `cause` is the codec's error. The fire engine pauses such a schedule rather
+ * than let it fail every batch it is claimed in.
  */
 export class UndecodableScheduleError extends Error {
   constructor(
     readonly scheduleId: string,
     readonly scheduledFor: Date | null,
     readonly cause: Error,
+    /** Claimed through a due pending attempt (claim-retries.ts), not as the schedule's next occurrence. */
+    readonly retry = false,
   ) {
     super(`schedule ${scheduleId} cannot be read: ${cause.message}`);
     this.name = 'UndecodableScheduleError';

@@ -16,7 +16,7 @@ import type { Tx } from '../client';
 import type { FireTrigger } from '../contract';
 import { dialectOfDb } from '../client';
 import { queryRows } from './run-sql';
-import { FIRING_COLUMNS, toFiringSchedule, type FiringSchedule } from './claim-due';
+import { FIRING_COLUMNS, toFiringSchedule, UndecodableScheduleError, type FiringSchedule } from './claim-due';
 import { sqlInstant } from './instant';
 import { rawBoolean, rawInstant, rawJson, rawText, rawTextOrNull } from './schedule-record';
 
@@ -96,13 +96,24 @@ export async function claimRetry(tx: Tx, pendingId: string, now: Date): Promise<
 
 async function take(tx: Tx, rows: Record<string, unknown>[]): Promise<ClaimedRetry[]> {
   if (rows.length === 0) return [];
+  // Every schedule row is read before the DELETE: an unreadable one throws with its pending attempt
+  // still stored (the fire engine pauses the schedule, which cancels it; decision 416).
+  const schedules = rows.map((r) => {
+    try {
+      return toFiringSchedule(r);
+    } catch (e) {
+      const at = rawInstant(r.pending_scheduled_for);
+      throw new UndecodableScheduleError(String(r.id), at && !Number.isNaN(at.getTime()) ? at : null, e instanceof Error ? e : new Error(String(e)), true);
+    }
+  });
   // Exactly once (SPEC §12.2): only the rows this DELETE removed are fired; it must stay in the
   // transaction that inserts the attempts' runs.
   const taken = await queryRows<{ id: string }>(tx, TAKE_PENDING_SQL, JSON.stringify(rows.map((r) => r.pending_id)));
   const ours = new Set(taken.map((t) => t.id));
   return rows
-    .filter((r) => ours.has(rawText('pending_attempts.id', r.pending_id)))
-    .map((r) => ({
+    .map((r, i) => ({ r, schedule: schedules[i] }))
+    .filter(({ r }) => ours.has(rawText('pending_attempts.id', r.pending_id)))
+    .map(({ r, schedule }) => ({
       pendingId: rawText('pending_attempts.id', r.pending_id),
       scheduledFor: rawInstant(r.pending_scheduled_for)!,
       trigger: fireTriggerOf(r.pending_trigger),
@@ -114,7 +125,7 @@ async function take(tx: Tx, rows: Record<string, unknown>[]): Promise<ClaimedRet
       checkin: rawJson(r.pending_checkin),
       dueAt: rawInstant(r.pending_due_at)!,
       enabled: rawBoolean(r.enabled),
-      schedule: toFiringSchedule(r),
+      schedule,
     }));
 }
 

@@ -190,16 +190,21 @@ export async function updateFailureCounts(tx: Tx, counts: FailureCount[], now: D
   await executeSql(tx, UPDATE_FAILURE_COUNTS_SQL, ...params);
 }
 
+const PAUSE_SET = {
+  sqlite: `UPDATE schedules SET enabled = 0, next_fire_at = NULL, next_scheduled_for = NULL, paused_by_type = 'system', paused_by_id = NULL,
+      paused_at = ?, pause_note = ?, paused_bulk = 0, updated_at = ?, version = version + 1`,
+  postgresql: `UPDATE schedules SET enabled = false, next_fire_at = NULL, next_scheduled_for = NULL, paused_by_type = 'system', paused_by_id = NULL,
+      paused_at = $1::timestamp(3), pause_note = $2, paused_bulk = false, updated_at = $3::timestamp(3), version = version + 1`,
+} as const;
 /** Params: at, pause note, at, id, scheduled for (the next_fire_at the caller claimed). */
 const PAUSE_UNDECODABLE_SQL = {
-  sqlite: `UPDATE schedules SET enabled = 0, next_fire_at = NULL, next_scheduled_for = NULL, paused_by_type = 'system', paused_by_id = NULL,
-      paused_at = ?, pause_note = ?, paused_bulk = 0, updated_at = ?, version = version + 1
-    WHERE id = ? AND next_fire_at = ?
-    RETURNING id`,
-  postgresql: `UPDATE schedules SET enabled = false, next_fire_at = NULL, next_scheduled_for = NULL, paused_by_type = 'system', paused_by_id = NULL,
-      paused_at = $1::timestamp(3), pause_note = $2, paused_bulk = false, updated_at = $3::timestamp(3), version = version + 1
-    WHERE id = $4 AND next_fire_at = $5::timestamp(3)
-    RETURNING id`,
+  sqlite: `${PAUSE_SET.sqlite} WHERE id = ? AND next_fire_at = ? RETURNING id`,
+  postgresql: `${PAUSE_SET.postgresql} WHERE id = $4 AND next_fire_at = $5::timestamp(3) RETURNING id`,
+} as const;
+/** Params: at, pause note, at, id (a row the caller's claim holds through a due retry). */
+const PAUSE_UNDECODABLE_HELD_SQL = {
+  sqlite: `${PAUSE_SET.sqlite} WHERE id = ? RETURNING id`,
+  postgresql: `${PAUSE_SET.postgresql} WHERE id = $4 RETURNING id`,
 } as const;
 
 /**
@@ -207,13 +212,17 @@ const PAUSE_UNDECODABLE_SQL = {
  * after failures does (SPEC §12.5: enabled off, no next occurrence, `paused.by` the system), but only
  * while its next_fire_at is still `scheduledFor` (the occurrence the caller failed to read): a row
  * saved or fired since is left alone. A row hand-disabled with its next_fire_at left set is paused
- * too (it would otherwise stay claimable). Returns whether it paused the row. For a row the fire
- * engine cannot read (UndecodableScheduleError), so it stops failing every batch it is in.
+ * too (it would otherwise stay claimable). `scheduledFor` null: whatever its next_fire_at (a row
+ * claimed through a due retry, held by the caller's claim). Returns whether it paused the row. For a
+ * row the fire engine cannot read (UndecodableScheduleError), so it stops failing every batch it is in.
  */
-export async function pauseUndecodable(tx: Tx, scheduleId: string, scheduledFor: Date, pauseNote: string, now: Date): Promise<boolean> {
+export async function pauseUndecodable(tx: Tx, scheduleId: string, scheduledFor: Date | null, pauseNote: string, now: Date): Promise<boolean> {
   const dialect = dialectOfDb(tx);
   const at = sqlInstant(dialect, now);
-  const rows = await queryRows<{ id: string }>(tx, PAUSE_UNDECODABLE_SQL, at, pauseNote.slice(0, 256), at, scheduleId, sqlInstant(dialect, scheduledFor));
+  const note = pauseNote.slice(0, 256);
+  const rows = scheduledFor
+    ? await queryRows<{ id: string }>(tx, PAUSE_UNDECODABLE_SQL, at, note, at, scheduleId, sqlInstant(dialect, scheduledFor))
+    : await queryRows<{ id: string }>(tx, PAUSE_UNDECODABLE_HELD_SQL, at, note, at, scheduleId);
   return rows.length === 1;
 }
 
