@@ -5,11 +5,11 @@
  * (the page refreshes itself while one runs) and Cancel.
  */
 import Link from 'next/link';
-import { useRouter } from 'next/navigation';
 import { useEffect, useId, useRef, useState, useTransition } from 'react';
 import { toLocalTime } from '@/lib/cron';
 import type { Backfill, BackfillDryRun, BACKFILL_ORDERS, BACKFILL_REPROCESS } from '@/lib/schedules/contract';
 import type { ActionResult } from './action-result';
+import { withAnswered } from './backfills-shown';
 import { formatInZone, shortId } from './format';
 
 /**
@@ -56,7 +56,6 @@ function localInput(at: Date, zone: string): string {
 const STATE_WORDS: Record<Backfill['state'], string> = { running: 'running', completed: 'completed', cancelled: 'cancelled' };
 
 export function BackfillPanel({ scheduleId, timezone, backfills, canWrite, canBackfill, backfillsHref, moreHref, title = 'Backfills', actions }: BackfillPanelProps) {
-  const router = useRouter();
   const id = useId();
   const [open, setOpen] = useState(false);
   const [range, setRange] = useState<BackfillRange>(() => {
@@ -67,6 +66,11 @@ export function BackfillPanel({ scheduleId, timezone, backfills, canWrite, canBa
   const [error, setError] = useState<string | null>(null);
   const [notice, setNotice] = useState<string | null>(null);
   const [pending, startTransition] = useTransition();
+  const [answered, setAnswered] = useState<Record<string, Backfill>>({});
+  const answer = (b: Backfill | undefined) => {
+    if (b) setAnswered((a) => ({ ...a, [b.id]: b }));
+  };
+  const shown = withAnswered(backfills, answered);
   // Preview is disabled while the dry run runs (focus falls to the page): once it is answered and
   // the buttons are enabled again, Start takes it — or the preview itself when there is nothing to start.
   const startRef = useRef<HTMLButtonElement>(null);
@@ -95,13 +99,14 @@ export function BackfillPanel({ scheduleId, timezone, backfills, canWrite, canBa
       setOpen(false);
       setPreview(null);
       setNotice(`Backfill ${shortId(r.backfill?.id ?? '')} started: ${r.backfill?.total ?? 0} occurrence${r.backfill?.total === 1 ? '' : 's'}.`);
-      router.refresh();
+      // No router.refresh(): the action revalidated this page, and its answer carries the page.
+      answer(r.backfill);
     });
   const cancel = (backfillId: string) =>
     startTransition(async () => {
       const r = await actions.cancel(scheduleId, backfillId);
       setNotice(r.ok ? `Backfill ${shortId(backfillId)} cancelled.` : r.error.message);
-      router.refresh();
+      if (r.ok) answer(r.backfill);
     });
 
   return (
@@ -198,11 +203,11 @@ export function BackfillPanel({ scheduleId, timezone, backfills, canWrite, canBa
           </div>
         </form>
       ) : null}
-      {backfills.length === 0 ? (
+      {shown.length === 0 ? (
         <p className="muted small empty-inline">No backfills yet.</p>
       ) : (
         <ul className="backfill-list">
-          {backfills.map((b) => {
+          {shown.map((b) => {
             const ended = b.succeeded + b.failed;
             return (
               <li key={b.id} id={`backfill-${b.id}`} data-testid="backfill" data-state={b.state}>
