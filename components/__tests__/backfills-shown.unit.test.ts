@@ -42,6 +42,12 @@ describe('withAnswered', () => {
     expect(withAnswered([old], { [a.id]: a, [b.id]: b }).map((x) => x.id)).toEqual([b.id, a.id, old.id]);
   });
 
+  it('leaves off a started backfill that has left the page (the page lists newer ones)', () => {
+    const started = backfill('running', 1);
+    const page = [backfill('running', 6), backfill('completed', 5)];
+    expect(withAnswered(page, { [started.id]: started })).toEqual(page);
+  });
+
   it('shows a cancel the page still lists as running, and otherwise the page row (its progress is newer)', () => {
     const listed = backfill('running', 3, { fired: 7 });
     const cancelled = { ...listed, state: 'cancelled' as const, fired: 5 };
