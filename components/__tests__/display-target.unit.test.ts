@@ -1,7 +1,7 @@
 /** SPEC §13: each target type and each delivery result in its own words (grid, history, schedule page). */
 import { describe, expect, it } from 'vitest';
 import { awsTargetLabel } from '@/lib/schedules/contract';
-import { deliveryResultWords, displayTarget } from '../targets';
+import { deliveryResultWords, displayTarget, shownRuns, shownText, TargetLabel } from '../targets';
 
 describe('targets in their own words', () => {
   it('a webhook: method and URL, and what each fire sends', () => {
@@ -33,6 +33,14 @@ describe('targets in their own words', () => {
     expect(awsTargetLabel('arn:aws:states:eu-west-1:123456789012:stateMachine:nightly')).toBe('Step Functions state machine nightly (eu-west-1)');
     expect(awsTargetLabel('arn:aws:events:eu-west-1:123456789012:event-bus/default')).toBe('EventBridge event bus default (eu-west-1)');
     expect(awsTargetLabel('arn:aws:kinesis:eu-west-1:123456789012:stream/s')).toBe('AWS kinesis target (not delivered)');
+  });
+
+  it('a type no driver has (a row written outside the product) is shown by its name, not a crash of the whole grid', () => {
+    const shown = displayTarget({ invocation_target_type: 'carrier-pigeon', invocation_target: { coop: 'roof' } } as never);
+    expect(shown).toEqual({ kind: 'carrier-pigeon' });
+    expect(shownText(shown)).toBe('unknown target type carrier-pigeon');
+    expect(TargetLabel({ shown })).toBe('unknown target type carrier-pigeon');
+    expect(shownRuns(shown)).toBeNull();
   });
 
   it('a workflow target keeps its parts', () => {

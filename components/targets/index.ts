@@ -77,19 +77,25 @@ export function targetBody(type: string, values: TargetFormValues, problems: Tex
 /** A schedule's (or a run's, a dead letter's) target as its cells show it (`kind`: its type). */
 export type ShownTarget = ReturnType<Ui['view']['shown']>;
 
-/** The target of a schedule or a run as its cells show it: a workflow target's parts; a webhook's or an AWS target's headline and what each fire sends. */
+/**
+ * The target of a schedule or a run as its cells show it: a workflow target's parts; a webhook's or an
+ * AWS target's headline and what each fire sends. A type no driver has (a row written outside the
+ * product) is shown by its name alone (`{ kind }`), so one such row does not fail the whole grid.
+ */
 export function displayTarget(t: TargetFields): ShownTarget {
-  return uiOf(t.invocation_target_type)!.view.shown(t.invocation_target as never) as ShownTarget;
+  const ui = uiOf(t.invocation_target_type);
+  return (ui ? ui.view.shown(t.invocation_target as never) : { kind: t.invocation_target_type }) as ShownTarget;
 }
 
-/** A shown target's cell (grid, history): two lines that break only between parts. */
+/** A shown target's cell (grid, history): two lines that break only between parts; a type no driver has, its name. */
 export function TargetLabel({ shown }: { shown: ShownTarget }) {
-  return uiOf(shown.kind)?.view.Cell({ shown: shown as never }) ?? null;
+  const ui = uiOf(shown.kind);
+  return ui ? ui.view.Cell({ shown: shown as never }) : `unknown target type ${shown.kind}`;
 }
 
 /** A shown target's text: the grid column's value. */
 export function shownText(shown: ShownTarget): string {
-  return uiOf(shown.kind)?.view.text(shown as never) ?? shown.kind;
+  return uiOf(shown.kind)?.view.text(shown as never) ?? `unknown target type ${shown.kind}`;
 }
 
 /** What a fire of a shown target runs (the "Workflow" column), or null when it runs no workflow. */
