@@ -9,7 +9,7 @@ import { useEffect, useId, useRef, useState, useTransition } from 'react';
 import { toLocalTime } from '@/lib/cron';
 import type { Backfill, BackfillDryRun, BACKFILL_ORDERS, BACKFILL_REPROCESS } from '@/lib/schedules/contract';
 import type { ActionResult } from './action-result';
-import { withAnswered } from './backfills-shown';
+import { withAnswered, type Answered } from './backfills-shown';
 import { formatInZone, shortId } from './format';
 
 /**
@@ -38,6 +38,10 @@ export interface BackfillPanelProps {
   moreHref?: string;
   /** The section's heading. Default "Backfills". */
   title?: string;
+  /** Whether `backfills` is the newest page of the list (a backfill started here belongs on it). Default true. */
+  newest?: boolean;
+  /** The most rows the page lists (its page size), when it lists the latest few. */
+  limit?: number;
   actions: {
     backfill: (scheduleId: string, req: BackfillRange, dryRun: boolean) => Promise<ActionResult<{ dryRun?: BackfillDryRun; backfill?: Backfill }>>;
     cancel: (scheduleId: string, backfillId: string) => Promise<ActionResult<{ backfill: Backfill }>>;
@@ -55,7 +59,7 @@ function localInput(at: Date, zone: string): string {
 
 const STATE_WORDS: Record<Backfill['state'], string> = { running: 'running', completed: 'completed', cancelled: 'cancelled' };
 
-export function BackfillPanel({ scheduleId, timezone, backfills, canWrite, canBackfill, backfillsHref, moreHref, title = 'Backfills', actions }: BackfillPanelProps) {
+export function BackfillPanel({ scheduleId, timezone, backfills, canWrite, canBackfill, backfillsHref, moreHref, title = 'Backfills', newest = true, limit, actions }: BackfillPanelProps) {
   const id = useId();
   const [open, setOpen] = useState(false);
   const [range, setRange] = useState<BackfillRange>(() => {
@@ -66,11 +70,11 @@ export function BackfillPanel({ scheduleId, timezone, backfills, canWrite, canBa
   const [error, setError] = useState<string | null>(null);
   const [notice, setNotice] = useState<string | null>(null);
   const [pending, startTransition] = useTransition();
-  const [answered, setAnswered] = useState<Record<string, Backfill>>({});
-  const answer = (b: Backfill | undefined) => {
-    if (b) setAnswered((a) => ({ ...a, [b.id]: b }));
+  const [answered, setAnswered] = useState<Answered>({ started: {}, cancelled: {} });
+  const answer = (kind: keyof Answered, b: Backfill | undefined) => {
+    if (b) setAnswered((a) => ({ ...a, [kind]: { ...a[kind], [b.id]: b } }));
   };
-  const shown = withAnswered(backfills, answered);
+  const shown = withAnswered(backfills, answered, { newest, limit });
   // Preview is disabled while the dry run runs (focus falls to the page): once it is answered and
   // the buttons are enabled again, Start takes it — or the preview itself when there is nothing to start.
   const startRef = useRef<HTMLButtonElement>(null);
@@ -100,13 +104,13 @@ export function BackfillPanel({ scheduleId, timezone, backfills, canWrite, canBa
       setPreview(null);
       setNotice(`Backfill ${shortId(r.backfill?.id ?? '')} started: ${r.backfill?.total ?? 0} occurrence${r.backfill?.total === 1 ? '' : 's'}.`);
       // No router.refresh(): the action revalidated this page, and its answer carries the page.
-      answer(r.backfill);
+      answer('started', r.backfill);
     });
   const cancel = (backfillId: string) =>
     startTransition(async () => {
       const r = await actions.cancel(scheduleId, backfillId);
       setNotice(r.ok ? `Backfill ${shortId(backfillId)} cancelled.` : r.error.message);
-      if (r.ok) answer(r.backfill);
+      if (r.ok) answer('cancelled', r.backfill);
     });
 
   return (

@@ -1,7 +1,7 @@
 /** SPEC §13: each target type and each delivery result in its own words (grid, history, schedule page). */
 import { describe, expect, it } from 'vitest';
 import { awsTargetLabel } from '@/lib/schedules/contract';
-import { deliveryResultWords, displayTarget, shownRuns, shownText, TargetLabel } from '../targets';
+import { deliveryResultWords, displayTarget, shownRuns, shownText, TargetDetails, TargetLabel } from '../targets';
 
 describe('targets in their own words', () => {
   it('a webhook: method and URL, and what each fire sends', () => {
@@ -41,6 +41,7 @@ describe('targets in their own words', () => {
     expect(shownText(shown)).toBe('unknown target type carrier-pigeon');
     expect(TargetLabel({ shown })).toBe('unknown target type carrier-pigeon');
     expect(shownRuns(shown)).toBeNull();
+    expect(TargetDetails({ target: { invocation_target_type: 'carrier-pigeon', invocation_target: {} } as never })).toBe('unknown target type carrier-pigeon');
   });
 
   it('a workflow target keeps its parts', () => {

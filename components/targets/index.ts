@@ -103,9 +103,10 @@ export function shownRuns(shown: ShownTarget): Runs | null {
   return uiOf(shown.kind)?.view.runs(shown as never) ?? null;
 }
 
-/** The schedule page's Target section of a stored target. */
+/** The schedule page's Target section of a stored target; a type no driver has, its name. */
 export function TargetDetails({ target }: { target: TargetFields }) {
-  return uiOf(target.invocation_target_type)?.view.Details({ target: target.invocation_target as never }) ?? null;
+  const ui = uiOf(target.invocation_target_type);
+  return ui ? ui.view.Details({ target: target.invocation_target as never }) : `unknown target type ${target.invocation_target_type}`;
 }
 
 /**

@@ -78,8 +78,18 @@ export function catalogRefOf(t: { invocation_target_type?: string; invocation_ta
   return c?.catalogRef ? c.catalogRef(t.invocation_target) : null;
 }
 
-/** Why the web form cannot edit a stored target (its contract's `words.notEditable`), or null. */
+/**
+ * Why the web form cannot edit a stored target (its contract's `words.notEditable`), or null. A type
+ * no contract declares (a row written outside the product) cannot be edited either: the form has no
+ * fields for it.
+ */
 export function targetNotEditable(t: TargetFields): { title: string; text: string } | null {
+  if (!BY_TYPE.has(t.invocation_target_type)) {
+    return {
+      title: 'Unknown target type: not editable here.',
+      text: `This schedule's target type "${t.invocation_target_type}" is not one this scheduler delivers to, so the form cannot show or change it. It can be read and deleted.`,
+    };
+  }
   return contractOfTarget(t).words.notEditable?.(t.invocation_target) ?? null;
 }
 

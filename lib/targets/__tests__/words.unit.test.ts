@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { AWS_TARGET } from '../aws/contract';
+import { targetNotEditable } from '../contract';
 import { detailWords } from '../define';
 import { HTTP_TARGET } from '../http/contract';
 
@@ -25,5 +26,15 @@ describe('target detail words (SPEC §10)', () => {
         ecs_parameters: { task_definition_arn: 'arn:aws:ecs:us-east-1:123456789012:task-definition/nightly:3' },
       } as Parameters<typeof AWS_TARGET.words.detail>[0]),
     ).toBe('task nightly:3');
+  });
+});
+
+describe('targetNotEditable', () => {
+  it('a webhook is editable; a type no contract declares (a row written outside the product) is not, and says so', () => {
+    expect(targetNotEditable({ invocation_target_type: 'http', invocation_target: { url: 'https://example.com/h' } } as never)).toBeNull();
+    expect(targetNotEditable({ invocation_target_type: 'carrier-pigeon', invocation_target: {} } as never)).toEqual({
+      title: 'Unknown target type: not editable here.',
+      text: 'This schedule\'s target type "carrier-pigeon" is not one this scheduler delivers to, so the form cannot show or change it. It can be read and deleted.',
+    });
   });
 });

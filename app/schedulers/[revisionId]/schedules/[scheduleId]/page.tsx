@@ -39,6 +39,8 @@ import { BackfillPanel } from '@/components/backfill-panel';
 import { ResumeWithCatchUp } from '@/components/resume-with-catch-up';
 
 export const dynamic = 'force-dynamic';
+/** The schedule page lists its latest backfills (SPEC §18.1); the backfills page lists them all. */
+const LATEST_BACKFILLS = 5;
 export const metadata: Metadata = { title: 'Schedule' };
 
 interface Props {
@@ -141,7 +143,7 @@ export default async function SchedulePage({ params, searchParams }: Props) {
   const pending = pendingBySchedule[schedule.id] ?? [];
   // SPEC §18.1: the schedule's latest backfills with their progress; the page refreshes every second while one runs.
   // Older ones are on the backfills page ("Show all backfills"), each with a view of its own.
-  const { backfills, last_backfill_id: moreBackfills } = await listBackfills({ db, actor, revision, scheduleRef: schedule.id, pageSize: 5 });
+  const { backfills, last_backfill_id: moreBackfills } = await listBackfills({ db, actor, revision, scheduleRef: schedule.id, pageSize: LATEST_BACKFILLS });
   const backfilling = backfills.some((b) => b.state === 'running');
   const status = oneOf(param(sp, 'status'), RUN_STATUSES);
   const runsCursor = param(sp, 'runs') || null;
@@ -424,6 +426,7 @@ export default async function SchedulePage({ params, searchParams }: Props) {
           scheduleId={schedule.id}
           timezone={schedule.timezone}
           backfills={backfills}
+          limit={LATEST_BACKFILLS}
           canWrite={scheduler.role !== 'read'}
           canBackfill={schedule.state === 'active'}
           backfillsHref={`${base}/schedules/${schedule.id}/backfills`}

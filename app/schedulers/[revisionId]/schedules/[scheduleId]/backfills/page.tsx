@@ -47,6 +47,9 @@ export default async function ScheduleBackfillsPage({ params, searchParams }: Pr
           <Link href={scheduleHref}>← Back to the schedule</Link> (Backfill… starts a new one there)
         </p>
         <BackfillPanel
+          // Another page of the list is another panel: what this one's actions answered stays with it.
+          key={cursor ?? 'newest'}
+          newest={cursor === null}
           scheduleId={schedule.id}
           timezone={schedule.timezone}
           backfills={page.backfills}
