@@ -38,8 +38,6 @@ export interface BackfillPanelProps {
   moreHref?: string;
   /** The section's heading. Default "Backfills". */
   title?: string;
-  /** Whether `backfills` is the newest page of the list (a backfill started here belongs on it). Default true. */
-  newest?: boolean;
   /** The most rows the page lists (its page size), when it lists the latest few. */
   limit?: number;
   actions: {
@@ -59,7 +57,7 @@ function localInput(at: Date, zone: string): string {
 
 const STATE_WORDS: Record<Backfill['state'], string> = { running: 'running', completed: 'completed', cancelled: 'cancelled' };
 
-export function BackfillPanel({ scheduleId, timezone, backfills, canWrite, canBackfill, backfillsHref, moreHref, title = 'Backfills', newest = true, limit, actions }: BackfillPanelProps) {
+export function BackfillPanel({ scheduleId, timezone, backfills, canWrite, canBackfill, backfillsHref, moreHref, title = 'Backfills', limit, actions }: BackfillPanelProps) {
   const id = useId();
   const [open, setOpen] = useState(false);
   const [range, setRange] = useState<BackfillRange>(() => {
@@ -74,7 +72,7 @@ export function BackfillPanel({ scheduleId, timezone, backfills, canWrite, canBa
   const answer = (kind: keyof Answered, b: Backfill | undefined) => {
     if (b) setAnswered((a) => ({ ...a, [kind]: { ...a[kind], [b.id]: b } }));
   };
-  const shown = withAnswered(backfills, answered, { newest, limit });
+  const shown = withAnswered(backfills, answered, limit);
   // Preview is disabled while the dry run runs (focus falls to the page): once it is answered and
   // the buttons are enabled again, Start takes it — or the preview itself when there is nothing to start.
   const startRef = useRef<HTMLButtonElement>(null);

@@ -30,53 +30,48 @@ function backfill(state: Backfill['state'], createdS: number, extra: Partial<Bac
 }
 
 const NONE = { started: {}, cancelled: {} };
-const NEWEST = { newest: true };
 
 describe('withAnswered', () => {
   it('is the page list itself when the panel answered nothing', () => {
     const page = [backfill('running', 2), backfill('completed', 1)];
-    expect(withAnswered(page, NONE, NEWEST)).toEqual(page);
+    expect(withAnswered(page, NONE)).toEqual(page);
   });
 
   it('puts started backfills the page does not list yet first, newest first', () => {
     const old = backfill('completed', 1);
     const a = backfill('running', 5);
     const b = backfill('running', 9);
-    expect(withAnswered([old], { started: { [a.id]: a, [b.id]: b }, cancelled: {} }, NEWEST).map((x) => x.id)).toEqual([b.id, a.id, old.id]);
+    expect(withAnswered([old], { started: { [a.id]: a, [b.id]: b }, cancelled: {} }).map((x) => x.id)).toEqual([b.id, a.id, old.id]);
   });
 
   it('keeps to the page size: a started one pushes the oldest off, as the page will', () => {
     const page = [5, 4, 3, 2, 1].map((s) => backfill('completed', s));
     const started = backfill('running', 9);
-    const shown = withAnswered(page, { started: { [started.id]: started }, cancelled: {} }, { newest: true, limit: 5 });
+    const shown = withAnswered(page, { started: { [started.id]: started }, cancelled: {} }, 5);
     expect(shown.map((x) => x.id)).toEqual([started.id, ...page.slice(0, 4).map((x) => x.id)]);
     // A page shorter than its size grows by the started one.
-    expect(withAnswered(page.slice(0, 3), { started: { [started.id]: started }, cancelled: {} }, { newest: true, limit: 5 })).toHaveLength(4);
+    expect(withAnswered(page.slice(0, 3), { started: { [started.id]: started }, cancelled: {} }, 5)).toHaveLength(4);
   });
 
   it('leaves off a started backfill that has left the page (the page lists newer ones)', () => {
     const started = backfill('running', 1);
     const page = [backfill('running', 6), backfill('completed', 5)];
-    expect(withAnswered(page, { started: { [started.id]: started }, cancelled: {} }, NEWEST)).toEqual(page);
+    expect(withAnswered(page, { started: { [started.id]: started }, cancelled: {} })).toEqual(page);
   });
 
-  it('an older page of the list never shows what was started or cancelled on the newest one', () => {
-    const older = [backfill('completed', 2), backfill('completed', 1)];
-    const started = backfill('running', 9);
+  it('a cancel answers for a listed row only', () => {
+    const listed = [backfill('completed', 2), backfill('completed', 1)];
     const cancelledElsewhere = { ...backfill('running', 8), state: 'cancelled' as const };
-    const answered = { started: { [started.id]: started }, cancelled: { [cancelledElsewhere.id]: cancelledElsewhere } };
-    expect(withAnswered(older, answered, { newest: false })).toEqual(older);
-    // Even on the newest page, a cancel answers for a listed row only.
-    expect(withAnswered(older, { started: {}, cancelled: answered.cancelled }, NEWEST)).toEqual(older);
+    expect(withAnswered(listed, { started: {}, cancelled: { [cancelledElsewhere.id]: cancelledElsewhere } })).toEqual(listed);
   });
 
   it('shows a cancel the page still lists as running, and otherwise the page row (its progress is newer)', () => {
     const listed = backfill('running', 3, { fired: 7 });
     const cancelled = { ...listed, state: 'cancelled' as const, fired: 5 };
-    expect(withAnswered([listed], { started: {}, cancelled: { [listed.id]: cancelled } }, NEWEST)).toEqual([cancelled]);
+    expect(withAnswered([listed], { started: {}, cancelled: { [listed.id]: cancelled } })).toEqual([cancelled]);
     const started = { ...listed, fired: 0 };
-    expect(withAnswered([listed], { started: { [listed.id]: started }, cancelled: {} }, NEWEST)).toEqual([listed]);
+    expect(withAnswered([listed], { started: { [listed.id]: started }, cancelled: {} })).toEqual([listed]);
     const done = { ...listed, state: 'completed' as const, fired: 60 };
-    expect(withAnswered([done], { started: {}, cancelled: { [listed.id]: cancelled } }, NEWEST)).toEqual([done]);
+    expect(withAnswered([done], { started: {}, cancelled: { [listed.id]: cancelled } })).toEqual([done]);
   });
 });

@@ -87,15 +87,20 @@ export function displayTarget(t: TargetFields): ShownTarget {
   return (ui ? ui.view.shown(t.invocation_target as never) : { kind: t.invocation_target_type }) as ShownTarget;
 }
 
+/** The words for a stored target type no driver has (a row written outside the product). */
+export function unknownTargetType(kind: string): string {
+  return `unknown target type ${kind}`;
+}
+
 /** A shown target's cell (grid, history): two lines that break only between parts; a type no driver has, its name. */
 export function TargetLabel({ shown }: { shown: ShownTarget }) {
   const ui = uiOf(shown.kind);
-  return ui ? ui.view.Cell({ shown: shown as never }) : `unknown target type ${shown.kind}`;
+  return ui ? ui.view.Cell({ shown: shown as never }) : unknownTargetType(shown.kind);
 }
 
 /** A shown target's text: the grid column's value. */
 export function shownText(shown: ShownTarget): string {
-  return uiOf(shown.kind)?.view.text(shown as never) ?? `unknown target type ${shown.kind}`;
+  return uiOf(shown.kind)?.view.text(shown as never) ?? unknownTargetType(shown.kind);
 }
 
 /** What a fire of a shown target runs (the "Workflow" column), or null when it runs no workflow. */
@@ -106,7 +111,7 @@ export function shownRuns(shown: ShownTarget): Runs | null {
 /** The schedule page's Target section of a stored target; a type no driver has, its name. */
 export function TargetDetails({ target }: { target: TargetFields }) {
   const ui = uiOf(target.invocation_target_type);
-  return ui ? ui.view.Details({ target: target.invocation_target as never }) : `unknown target type ${target.invocation_target_type}`;
+  return ui ? ui.view.Details({ target: target.invocation_target as never }) : unknownTargetType(target.invocation_target_type);
 }
 
 /**

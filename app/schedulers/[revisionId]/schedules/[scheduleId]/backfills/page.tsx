@@ -49,7 +49,6 @@ export default async function ScheduleBackfillsPage({ params, searchParams }: Pr
         <BackfillPanel
           // Another page of the list is another panel: what this one's actions answered stays with it.
           key={cursor ?? 'newest'}
-          newest={cursor === null}
           scheduleId={schedule.id}
           timezone={schedule.timezone}
           backfills={page.backfills}
