@@ -288,5 +288,16 @@ export async function recordedTarget(
  */
 export function watchAttributes(ctx: AttemptContext): { ctx: AttemptContext; resolved(): Promise<ContextAttributes> | undefined } {
   let asked: Promise<ContextAttributes> | undefined;
-  return { ctx: { ...ctx, attributes: () => (asked = ctx.attributes()) }, resolved: () => asked };
+  // Methods, not arrows: tsx keeps an arrow's name at ~0.8 µs per arrow made, and this runs per attempt.
+  return {
+    ctx: {
+      ...ctx,
+      attributes() {
+        return (asked = ctx.attributes());
+      },
+    },
+    resolved() {
+      return asked;
+    },
+  };
 }
