@@ -110,6 +110,19 @@ describe('§18.2 Resume with catch-up', () => {
     expect((await refusal(resumeWithCatchUp({ ...(await scope()), scheduleRef: s.id, expectedVersion: s.version, now }))).code).toBe('version_conflict');
   });
 
+  it('nothing missed while paused: the schedule is only enabled, as the preview says; no backfill of 0 is stored', async () => {
+    // Paused from :20 to :30 of one minute: no minutely occurrence falls in (pausedAt, now].
+    const now = new Date(lastMinute().getTime() + 30_000);
+    const s = await pausedWebhook('rc-none', new Date(now.getTime() - 10_000), { repeat: 'recurring_cron', cron_expression: '* * * * ? *' });
+    expect(await dryRunResumeWithCatchUp({ ...(await scope()), scheduleRef: s.id, now })).toMatchObject({ total: 0, first: [] });
+    const { schedule, backfill } = await resumeWithCatchUp({ ...(await scope()), scheduleRef: s.id, expectedVersion: s.version, now });
+    expect(schedule).toMatchObject({ enabled: true, version: s.version + 1 });
+    expect(backfill).toBeNull();
+    expect(await w.db.backfill.count({ where: { scheduleId: s.id } })).toBe(0);
+    const activity = await listActivity({ ...(await scope()), scheduleRef: s.id });
+    expect(activity.activity.map((a) => a.action).sort()).toEqual(['create', 'enable']);
+  });
+
   it('a one-time schedule whose instant passed while disabled is enabled and that instant backfilled (as backfill_schedule does)', async () => {
     const now = lastMinute();
     const pausedAt = new Date(now.getTime() - 60 * MINUTE);

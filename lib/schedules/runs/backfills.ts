@@ -58,7 +58,7 @@ export interface BackfillScheduleOptions extends Scope {
 }
 
 /** What a save's checks selected: the schedule, and the occurrences to fire in firing order. */
-interface Selection {
+export interface Selection {
   schedule: { id: string; name: string; alias: string | null };
   /** The range's bounds as instants (`resolveBackfillBound`). */
   from: Date;
@@ -196,11 +196,12 @@ export async function backfillSchedule(opts: BackfillScheduleOptions): Promise<B
 /**
  * `backfillSchedule`'s writes in the caller's transaction (Resume with catch-up enables and backfills
  * in one): select, store the backfill, its occurrences and its activity entry. Answers its id. Same errors.
+ * `selected`: the caller's `selectBackfill` of these same options in this transaction (not selected again).
  */
-export async function storeBackfill(tx: Tx, opts: BackfillScheduleOptions): Promise<string> {
+export async function storeBackfill(tx: Tx, opts: BackfillScheduleOptions, selected?: Selection): Promise<string> {
   const { actor, now } = opts;
   const id = newId();
-  const { schedule, from, to, instants } = await selectBackfill(tx, opts);
+  const { schedule, from, to, instants } = selected ?? (await selectBackfill(tx, opts));
   const empty = instants.length === 0;
   await tx.backfill.create({
     data: {

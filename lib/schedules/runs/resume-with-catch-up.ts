@@ -72,7 +72,8 @@ function explain(e: unknown, from: Date): unknown {
  * Resume with catch-up (SPEC §18.2): in ONE transaction, enable the schedule (as `update_schedule
  * {enabled: true}`, with `expectedVersion`) and store the backfill of what it missed while paused;
  * either both are written or neither (a refusal of either rolls the other back). Answers the schedule
- * as enabled and the backfill (null when no pause is recorded). Needs `write`. Throws
+ * as enabled and the backfill (null when no pause is recorded or nothing was missed: no backfill is
+ * stored then). Needs `write`. Throws
  * `404 schedule_not_found`, `409 version_conflict`, `409 schedule_completed`, `400 backfill_too_large`
  * (over 10,000 missed occurrences: nothing changed, the message says what to do instead), and the
  * SPEC §5.2 codes of the enable.
@@ -83,10 +84,14 @@ export async function resumeWithCatchUp(opts: ResumeWithCatchUpOptions): Promise
     const enabled = await updateScheduleIn(tx, enableOptions(opts), { enabled: true });
     if (!from) return { schedule: enabled, backfillId: null };
     // All or nothing: a refused backfill throws, and the transaction rolls the enable back with it.
-    const stored = await storeBackfill(tx, catchUpBackfill(opts, id, from)).catch((e: unknown) => {
+    const options = catchUpBackfill(opts, id, from);
+    const selected = await selectBackfill(tx, options).catch((e: unknown) => {
       throw explain(e, from);
     });
-    return { schedule: enabled, backfillId: stored };
+    // Nothing missed (no occurrence in the paused interval, or an earlier catch-up still running
+    // covers them all): the schedule is only enabled, as the preview says; no backfill of 0 is stored.
+    if (selected.instants.length === 0) return { schedule: enabled, backfillId: null };
+    return { schedule: enabled, backfillId: await storeBackfill(tx, options, selected) };
   });
   const backfill = backfillId ? await getBackfill({ db: opts.db, actor: opts.actor, revision: opts.revision, backfillRef: backfillId }) : null;
   return { schedule, backfill };
