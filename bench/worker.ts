@@ -3,7 +3,7 @@
  * ceiling measured in the same run, lateness, tick cost and CPU per fire, on SQLite and PostgreSQL.
  *
  *   npm run bench:worker                 (npx tsx bench/worker.ts; about 25 min here)
- *   npm run bench:worker -- --quick      (fewer fires, the goal scenarios only; about 10 min here)
+ *   npm run bench:worker -- --quick      (fewer fires, the goal scenarios only; about 9 min here)
  *   BENCH_WORKER_PROFILE_DIR=/tmp/p …    (each product worker under `node --cpu-prof`, a profile per process there)
  *   BENCH_SKIP_POSTGRES=1 …              (SQLite only; PostgreSQL needs the server of TEST_POSTGRES_URL,
  *                                         see `bash scripts/postgres-local.sh`)

@@ -120,7 +120,8 @@ export async function cancelBackfillAction(revisionId: string, scheduleId: strin
 /**
  * **Resume with catch-up** (SPEC §18.2): enable a disabled schedule (it continues from now) and start a
  * backfill of the occurrences it missed while paused (`missing`, from when it was paused to now), all
- * or nothing (`resumeWithCatchUp`). `dryRun`: what it would backfill, nothing written.
+ * or nothing (`resumeWithCatchUp`); `backfill` is null when nothing was missed (none is stored, decision
+ * 419). `dryRun`: what it would backfill, nothing written.
  * `expectedVersion`: the version the page showed (SPEC §15).
  */
 export async function resumeWithCatchUpAction(

@@ -54,7 +54,7 @@ function isoText(ms: number, suffix: string): string {
   rest -= m * 60_000;
   const sec = Math.floor(rest / 1000);
   rest -= sec * 1000;
-  return `${y < 1000 ? String(y).padStart(4, '0') : y}-${TWO[mo]}-${TWO[d]}T${TWO[h]}:${TWO[m]}:${TWO[sec]}.${THREE[rest]}${suffix}`;
+  return `${y}-${TWO[mo]}-${TWO[d]}T${TWO[h]}:${TWO[m]}:${TWO[sec]}.${THREE[rest]}${suffix}`;
 }
 
 /** `00`…`99` and `000`…`999`: the fixed-width fields of an ISO instant. */
