@@ -33,7 +33,7 @@ const LAYERS = {
   'lib/ids': [],
   // The structured log (one line format for web and worker): node built-ins only.
   'lib/log': [],
-  'lib/db': ['lib/config', 'lib/errors'],
+  'lib/db': ['lib/config', 'lib/errors', 'lib/cron'],
   'lib/auth': ['lib/db', 'lib/errors', 'lib/config', 'lib/ids'],
   'lib/workflows': ['lib/auth', 'lib/db', 'lib/errors', 'lib/ids', 'lib/config'],
   // Target drivers: each type's contract and delivery; the workflow driver reaches the catalog through its gateway.

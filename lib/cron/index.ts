@@ -9,6 +9,7 @@ export { parseCronExpression } from './parse';
 export { matchesWallTime } from './match';
 export { nextOccurrence, nextOccurrences, previousOccurrence } from './next';
 export { minIntervalSeconds } from './min-interval';
+export { civilFromDays, MS_PER_DAY } from './civil';
 export { describeCron } from './describe';
 export {
   assertTimezone,

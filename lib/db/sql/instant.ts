@@ -2,6 +2,7 @@
  * How an instant is written inside SQL that this folder builds by hand (JSON batch documents, text
  * comparisons). Prisma's adapters decide the stored form; these helpers reproduce it exactly.
  */
+import { civilFromDays, MS_PER_DAY } from '../../cron';
 import type { Dialect } from '../dialect';
 
 /**
@@ -25,36 +26,26 @@ export function sqlInstant(dialect: Dialect, at: Date): string {
 
 const lastWritten: Record<Dialect, { ms: number; text: string }> = { sqlite: { ms: NaN, text: '' }, postgresql: { ms: NaN, text: '' } };
 
-const DAY_MS = 86_400_000;
 /** Years 1970–9999: `toISOString` writes them in its fixed-width form (`YYYY-MM-DDTHH:mm:ss.sssZ`). */
 const FIXED_WIDTH_END_MS = Date.UTC(10_000, 0, 1);
 
 /**
- * `new Date(ms).toISOString()` with `suffix` in place of its `Z`, by arithmetic (the civil date of a
- * day number: H. Hinnant's `civil_from_days`): ~0.35 µs against `toISOString`'s ~1.1 µs here, for the
- * several instants a fire writes (its occurrence, its next one, its run's times). Instants outside
- * years 1970–9999 take `toISOString` (pinned against it by lib/db/__tests__/instant.unit.test.ts).
+ * `new Date(ms).toISOString()` with `suffix` in place of its `Z`, by arithmetic (the civil date of the
+ * day number: the time engine's `civilFromDays`, lib/cron/civil.ts): ~0.35 µs against `toISOString`'s
+ * ~1.1 µs here, for the several instants a fire writes (its occurrence, its next one, its run's
+ * times). Instants outside years 1970–9999 take `toISOString` (pinned against it by lib/db/__tests__/instant.unit.test.ts).
  */
 function isoText(ms: number, suffix: string): string {
   if (!(ms >= 0 && ms < FIXED_WIDTH_END_MS)) return new Date(ms).toISOString().slice(0, -1) + suffix;
-  let rest = ms % DAY_MS;
-  // Days since 0000-03-01 (a year starting in March puts the leap day last).
-  const z = (ms - rest) / DAY_MS + 719_468;
-  const era = Math.floor(z / 146_097);
-  const doe = z - era * 146_097;
-  const yoe = Math.floor((doe - Math.floor(doe / 1460) + Math.floor(doe / 36_524) - Math.floor(doe / 146_096)) / 365);
-  const doy = doe - (365 * yoe + Math.floor(yoe / 4) - Math.floor(yoe / 100));
-  const mp = Math.floor((5 * doy + 2) / 153);
-  const d = doy - Math.floor((153 * mp + 2) / 5) + 1;
-  const mo = mp < 10 ? mp + 3 : mp - 9;
-  const y = yoe + era * 400 + (mo <= 2 ? 1 : 0);
+  let rest = ms % MS_PER_DAY;
+  const { year, month, day } = civilFromDays((ms - rest) / MS_PER_DAY);
   const h = Math.floor(rest / 3_600_000);
   rest -= h * 3_600_000;
   const m = Math.floor(rest / 60_000);
   rest -= m * 60_000;
   const sec = Math.floor(rest / 1000);
   rest -= sec * 1000;
-  return `${y}-${TWO[mo]}-${TWO[d]}T${TWO[h]}:${TWO[m]}:${TWO[sec]}.${THREE[rest]}${suffix}`;
+  return `${year}-${TWO[month]}-${TWO[day]}T${TWO[h]}:${TWO[m]}:${TWO[sec]}.${THREE[rest]}${suffix}`;
 }
 
 /** `00`…`99` and `000`…`999`: the fixed-width fields of an ISO instant. */
