@@ -50,21 +50,27 @@ start_moto() {
 }
 stop_moto() { if [ -n "$moto_pid" ]; then kill "$moto_pid" 2>/dev/null; wait "$moto_pid" 2>/dev/null; fi; }
 trap stop_moto EXIT
+# Each step's output is also kept (logs/) so the closing lines can name what failed: a CI log is
+# often read from its tail only.
+logs="$(mktemp -d "${TMPDIR:-/tmp}/scheduler-test-all-XXXXXX")"
+failed_steps=()
 step() {
   local name="$1"; shift
   echo
   echo "=== $name: $*"
-  if "$@"; then passed=$((passed + 1)); else echo "=== $name FAILED"; failed=$((failed + 1)); fi
+  if "$@" 2>&1 | tee "$logs/$name.log"; then passed=$((passed + 1)); else echo "=== $name FAILED"; failed=$((failed + 1)); failed_steps+=("$name"); fi
 }
 
-step moto-server start_moto
+# Not through step's pipe: start_moto exports AWS_ENDPOINT_URL and keeps moto's pid in this shell.
+echo; echo "=== moto-server: start_moto"
+if start_moto; then passed=$((passed + 1)); else echo "=== moto-server FAILED"; failed=$((failed + 1)); failed_steps+=(moto-server); fi
 step typecheck npx tsc --noEmit
 step lint npm run --silent lint
 step unit npx vitest run --project unit
 step schema-dialects npx tsx scripts/generate.ts --check
 step integration-sqlite npx vitest run --project integration
 if [ "${SKIP_POSTGRES:-}" = "1" ]; then
-  echo; echo "=== integration-postgresql SKIPPED (SKIP_POSTGRES=1)"; failed=$((failed + 1))
+  echo; echo "=== integration-postgresql SKIPPED (SKIP_POSTGRES=1)"; failed=$((failed + 1)); failed_steps+=(integration-postgresql)
 else
   step postgresql-server bash scripts/postgres-local.sh
   step integration-postgresql env TEST_DATABASE=postgresql npx vitest run --project integration
@@ -77,5 +83,11 @@ step container npx vitest run --project container
 
 echo
 [ -n "$moto_problem" ] && echo "=== $moto_problem"
-echo "suites: $passed passed, $failed failed"
+for name in "${failed_steps[@]}"; do
+  echo "=== $name FAILED; its failing files and tests (the whole output is above):"
+  # vitest: "FAIL <file> > <test>" and "×"/"✗" lines; Playwright: "✘" lines and numbered failures.
+  sed -E 's/\x1b\[[0-9;]*m//g' "$logs/$name.log" | grep -aE '(^| )FAIL |✘|×|✗|^ +[0-9]+\) |error TS|  error  ' | grep -av '✓' | head -40
+done
+rm -rf "$logs"
+echo "suites: $passed passed, $failed failed${failed_steps[*]:+ (failed: ${failed_steps[*]})}"
 [ "$failed" -eq 0 ]
