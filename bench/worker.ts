@@ -495,7 +495,10 @@ async function main(): Promise<void> {
   const find = (d: Dialect, w: number, b: number, name: Fixture['name']) => pairs.find((p) => p.dialect === d && p.workers === w && p.batch === b && p.name === name);
   const goal = (name: string, figure: string, target: string, met: boolean) => console.log(`goal ${name}: ${figure} (target ${target}): ${met ? 'met' : 'missed'}`);
   const ratioGoal = (label: string, r: PairResult | undefined, min: number) => {
-    if (r) goal(label, `${fmt(r.ratio, 2)}× (${fmt(r.product)} vs ${fmt(r.raw)} fires/s)`, `≥ ${min}×`, r.ratio >= min);
+    if (!r) return;
+    // Two digits, or three where two would round across the target (0.4968 is not "0.50× missed").
+    const digits = Number(r.ratio.toFixed(2)) >= min === r.ratio >= min ? 2 : 3;
+    goal(label, `${fmt(r.ratio, digits)}× (${fmt(r.product)} vs ${fmt(r.raw)} fires/s)`, `≥ ${min}×`, r.ratio >= min);
   };
   ratioGoal('sqlite fire path vs raw SQL, batch 500, 1 target', find('sqlite', 1, 500, '1 target'), 0.8);
   ratioGoal('postgresql 4 workers fire path vs raw SQL, batch 500, 1 target', find('postgresql', 4, 500, '1 target'), 0.8);
@@ -504,7 +507,10 @@ async function main(): Promise<void> {
   const pg4 = pairs.filter((p) => p.dialect === 'postgresql' && p.workers === 4 && p.name === '1 target');
   if (pg4.length) {
     const best = pg4.reduce((a, b) => (b.product > a.product ? b : a));
-    goal('postgresql 4 workers committed fires/s', `${fmt(best.product)}/s (batch ${best.batch})`, '≥ 10,000/s', best.product >= 10_000);
+    // The raw SQL workers of the same pair beside it: when they commit fewer than the target, this
+    // machine cannot show the goal met, whatever the product does.
+    const ceiling = best.raw < 10_000 ? '; below the target itself' : '';
+    goal('postgresql 4 workers committed fires/s', `${fmt(best.product)}/s (batch ${best.batch}; raw SQL workers ${fmt(best.raw)}/s${ceiling})`, '≥ 10,000/s', best.product >= 10_000);
   }
   const worst = late.reduce((a, b) => (b.p99 > a.p99 ? b : a));
   goal(`p99 lateness at ${fmt(LATENESS_RATE)} due/s`, `${fmt(worst.p99)} ms (worst: ${worst.dialect}, ${worst.workers} worker${worst.workers > 1 ? 's' : ''})`, '≤ 1,000 ms', worst.p99 <= 1000);
