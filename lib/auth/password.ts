@@ -4,6 +4,7 @@
  * compares in constant time and costs the same whether or not the user exists (see `verifyPassword`).
  */
 import { randomBytes, scrypt as scryptCb, timingSafeEqual, type ScryptOptions } from 'node:crypto';
+import { MAX_PASSWORD_LENGTH } from '../config';
 
 /** scrypt cost parameters for new hashes: N = 2^15, r = 8, p = 1 (about 32 MiB and 50–100 ms per hash). */
 const N = 32768;
@@ -11,10 +12,8 @@ const R = 8;
 const P = 1;
 const KEY_LENGTH = 32;
 const SALT_LENGTH = 16;
-/** Shortest password a user may choose (generated ones are longer). */
-export const MIN_PASSWORD_LENGTH = 10;
-/** Longest accepted password: bounds the work an attacker can ask the server to do. */
-export const MAX_PASSWORD_LENGTH = 256;
+// Defined with the environment's rules, which hold SCHEDULER_DEMO_PASSWORD to them too.
+export { MAX_PASSWORD_LENGTH, MIN_PASSWORD_LENGTH } from '../config';
 
 function scrypt(password: string, salt: Buffer, keylen: number, opts: ScryptOptions): Promise<Buffer> {
   return new Promise((resolve, reject) =>

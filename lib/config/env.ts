@@ -102,6 +102,13 @@ function databaseUrlProblem(url: string): string | undefined {
   return `${named} is not supported: use file:<path> (SQLite) or postgresql://… (PostgreSQL)`;
 }
 
+/** Shortest password a user may choose (the account page, invites, SCHEDULER_DEMO_PASSWORD); generated ones are longer. */
+export const MIN_PASSWORD_LENGTH = 10;
+/** Longest accepted password: bounds the work an attacker can ask the server to do. */
+export const MAX_PASSWORD_LENGTH = 256;
+/** Shortest secret an operator may set for a bearer credential (SCHEDULER_BOOTSTRAP_API_KEY, SCHEDULER_METRICS_TOKEN). */
+const MIN_SECRET_LENGTH = 16;
+
 const EnvSchema = z.object({
   PORT: intFrom(3000, 1, 65535),
   HOSTNAME: z.string().optional().transform((v) => v || '127.0.0.1'),
@@ -114,8 +121,17 @@ const EnvSchema = z.object({
       if (problem) ctx.addIssue({ code: 'custom', message: problem });
     }),
   DATABASE_POOL_SIZE: intFrom(10, 1),
-  SCHEDULER_BOOTSTRAP_API_KEY: z.string().optional().transform((v) => v || undefined),
-  SCHEDULER_DEMO_PASSWORD: z.string().optional().transform((v) => v || undefined),
+  // A key anyone can guess, or a password the account page itself would refuse, is refused at load.
+  SCHEDULER_BOOTSTRAP_API_KEY: z
+    .string()
+    .optional()
+    .transform((v) => v || undefined)
+    .refine((v) => v === undefined || v.length >= MIN_SECRET_LENGTH, `must be at least ${MIN_SECRET_LENGTH} characters`),
+  SCHEDULER_DEMO_PASSWORD: z
+    .string()
+    .optional()
+    .transform((v) => v || undefined)
+    .refine((v) => v === undefined || (v.length >= MIN_PASSWORD_LENGTH && v.length <= MAX_PASSWORD_LENGTH), `must be ${MIN_PASSWORD_LENGTH}–${MAX_PASSWORD_LENGTH} characters`),
   SCHEDULER_BOOTSTRAP_ACCESS_KEY_ID: z
     .string()
     .optional()
@@ -196,7 +212,7 @@ const EnvSchema = z.object({
     .string()
     .optional()
     .transform((v) => v?.trim() || undefined)
-    .refine((v) => v === undefined || v.length >= 16, 'must be at least 16 characters'),
+    .refine((v) => v === undefined || v.length >= MIN_SECRET_LENGTH, `must be at least ${MIN_SECRET_LENGTH} characters`),
 });
 
 /** A 32-byte key written as 64 hex digits or base64 (SCHEDULER_SECRET_KEY), or null. */
@@ -246,8 +262,9 @@ export interface AppConfig {
   dialect: 'sqlite' | 'postgresql';
   /** Most PostgreSQL connections one process opens (node-postgres pool `max`). Default 10. Ignored for SQLite. */
   databasePoolSize: number;
+  /** The org API key the seed creates or updates for `acme-corp` (SCHEDULER_BOOTSTRAP_API_KEY, ≥ 16 chars), or undefined. */
   bootstrapApiKey: string | undefined;
-  /** Password of the seeded operator account (SCHEDULER_DEMO_PASSWORD), applied at every seed; when
+  /** Password of the seeded operator account (SCHEDULER_DEMO_PASSWORD, 10–256 chars), applied at every seed; when
    * unset the seed generates one for an account without a password and prints it once. */
   demoPassword: string | undefined;
   /**
