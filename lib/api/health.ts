@@ -15,7 +15,7 @@ export interface HealthReport {
   database: 'reachable' | 'unreachable';
   /** Whether the database takes writes: `ok`, `full` (disk full) or `read_only`. */
   storage: 'ok' | 'full' | 'read_only';
-  /** Workers alive now; 0 when the database is unreachable (unknown). */
+  /** Workers alive now; 0 when the database is unreachable or not migrated (unknown). */
   workers_alive: number;
   /** When a worker was last seen alive (ISO UTC), or null when none ever reported. */
   worker_last_seen_at: string | null;
@@ -35,7 +35,8 @@ const PROBE_ID = 'web';
 /**
  * The health report at `now` (UTC): database reachability, whether it takes writes, and the workers'
  * liveness. `client` is the process's client, or how to open it (default: `runtime()`'s). Never throws
- * (an unreachable database, or one that cannot be opened, is a `degraded` report) and never carries the
+ * (an unreachable database, one that cannot be opened, or one that answers but is not migrated, is a
+ * `degraded` report; the last with `database: reachable` and a reason naming the pending migrations) and never carries the
  * driver's error text (it is logged instead). Writes nothing while all is well; after a write of this
  * process failed with a storage fault (lib/api/storage-health.ts), each call probes with one small
  * committed write, so the report clears by itself once space returns.
@@ -43,15 +44,18 @@ const PROBE_ID = 'web';
 export async function healthReport(now: Date, client: Runtime['db'] | (() => Runtime['db']) = () => runtime().db): Promise<HealthReport> {
   const probe = await probeDatabase(now, client);
   if (!probe.ok) {
+    // A database that answers without the product's tables (never migrated) is named as such, not as
+    // unreachable: the operator's next step is the migrations, not the network.
+    const unmigrated = await notMigrated(probe);
     return {
       status: 'degraded',
-      database: 'unreachable',
+      database: unmigrated ? 'reachable' : 'unreachable',
       storage: 'ok',
       workers_alive: 0,
       worker_last_seen_at: null,
       worker_heartbeat_age_seconds: null,
       alerts: 'ok',
-      reason: UNREACHABLE,
+      reason: unmigrated ? `the database is not migrated: ${unmigrated.reason}` : UNREACHABLE,
     };
   }
   const { db, liveness } = probe;
@@ -79,7 +83,7 @@ const UNREACHABLE = 'the database is unreachable';
  * The database opened and the workers' liveness read from it, or `ok: false` when that failed (logged);
  * `db` is then the client when it opened (the read failed: unreachable, or not migrated).
  */
-type DatabaseProbe = { ok: true; db: Runtime['db']; liveness: WorkerLiveness } | { ok: false; db?: Runtime['db'] };
+type DatabaseProbe = { ok: true; db: Runtime['db']; liveness: WorkerLiveness } | { ok: false; db?: Runtime['db']; error: unknown };
 
 /** How long the database probe of `/api/health` and `/api/health/ready` waits for its answer (ms). */
 export const PROBE_TIMEOUT_MS = 5_000;
@@ -106,10 +110,25 @@ async function probeDatabase(now: Date, client: Runtime['db'] | (() => Runtime['
     // PROBE_TIMEOUT_MS instead of holding the probe's request (and the orchestrator's) open.
     return { ok: true, db, liveness: await withinProbeTimeout(workerLiveness(db, now)) };
   } catch (e) {
-    logger.error('health: database unreachable', { error: toError(e).message });
+    // Logged by `notMigrated`, which tells an unreachable database from one never migrated.
     // A database that does not answer is not asked again (for its migrations) in the same probe.
-    return e instanceof ProbeTimeout ? { ok: false } : { ok: false, db };
+    return e instanceof ProbeTimeout ? { ok: false, error: e } : { ok: false, db, error: e };
   }
+}
+
+/**
+ * For a failed probe: the migrations check when the database answers but some (or every) migration
+ * is pending or failed, i.e. it is reachable and not migrated; else null (unreachable). Logs which.
+ * `migrationsDir`: the dialect's committed migrations folder unless given (tests).
+ */
+async function notMigrated(probe: DatabaseProbe & { ok: false }, migrationsDir?: string): Promise<(ReadinessCheck & { status: 'failing' }) | null> {
+  const check = probe.db ? await migrationsCheck(probe.db, migrationsDir, false) : null;
+  if (check && check.status === 'failing' && check.reason !== UNREADABLE_MIGRATIONS) {
+    logger.error('health: database not migrated', { reason: check.reason });
+    return { status: 'failing', reason: check.reason };
+  }
+  logger.error('health: database unreachable', { error: toError(probe.error).message });
+  return null;
 }
 
 /** Whole seconds since a worker was last seen, or null when none ever reported. */
@@ -178,8 +197,8 @@ export async function readinessReport(
   let checks: ReadinessReport['checks'];
   // The heartbeats could not be read, but the database may answer without the product's tables (a new
   // database before its first migration): then it is the migrations that fail, not the database.
-  const unmigrated = !probe.ok && probe.db ? await migrationsCheck(probe.db, opts.migrationsDir, false) : null;
-  if (!probe.ok && unmigrated && unmigrated.status === 'failing' && unmigrated.reason !== UNREADABLE_MIGRATIONS) {
+  const unmigrated = probe.ok ? null : await notMigrated(probe, opts.migrationsDir);
+  if (unmigrated) {
     checks = { database: { status: 'ok' }, migrations: unmigrated, worker: { status: 'failing', reason: 'not checked: the database is not migrated' } };
   } else if (!probe.ok) {
     const unread = { status: 'failing', reason: 'not checked: the database is unreachable' } as const;

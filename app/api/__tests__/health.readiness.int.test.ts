@@ -10,13 +10,14 @@
  * - a failed migration (SQLite: a `_prisma_migrations` row never finished) or a changed one
  *   (PostgreSQL: `_migrations` checksum differs): 503 naming `migrations`;
  * - a database that answers but was never migrated: 503 naming migrations (every one pending) and worker;
+ *   `/api/health` calls it reachable and not migrated;
  * - an unreachable database: 503 naming all three; liveness still 200 and reads no database.
  */
 import { cpSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { PROBE_TIMEOUT_MS, probeResponse, readinessReport } from '../../../lib/api';
+import { healthReport, PROBE_TIMEOUT_MS, probeResponse, readinessReport } from '../../../lib/api';
 import { createServer, type AddressInfo, type Socket } from 'node:net';
 import { POSTGRES_MIGRATIONS_DIR, SQLITE_MIGRATIONS_DIR } from '../../../lib/db/migrate';
 import { recordHeartbeat } from '../../../lib/schedules';
@@ -146,7 +147,7 @@ describe(`readiness (${testDialect()})`, () => {
     }
   });
 
-  it('a database that answers but was never migrated: 503 naming migrations (all pending) and worker, not the database', async () => {
+  it('a database that answers but was never migrated: 503 naming migrations (all pending) and worker, not the database; /api/health says not migrated', async () => {
     let url = `file:${path.join(dir, 'empty.db')}`;
     const admin = loadConfig().testPostgresUrl;
     const name = `scheduler_test_empty_${Date.now()}`;
@@ -167,6 +168,10 @@ describe(`readiness (${testDialect()})`, () => {
       expect(report.checks.database).toEqual({ status: 'ok' });
       expect(report.checks.migrations.reason).toMatch(new RegExp(`^${total} pending \\(0001_init, .*${lastMigration}\\): run the migrations \\(npm run db:migrate; in a container: migrate\\)$`));
       expect(report.checks.worker).toEqual({ status: 'failing', reason: 'not checked: the database is not migrated' });
+      // GET /api/health says the same: reachable, not migrated (not "unreachable").
+      const health = await healthReport(new Date(), empty);
+      expect(health).toMatchObject({ status: 'degraded', database: 'reachable', workers_alive: 0 });
+      expect(health.reason).toBe(`the database is not migrated: ${report.checks.migrations.reason}`);
     } finally {
       await empty.$disconnect();
       if (t.dialect === 'postgresql') await dropTestDatabase(admin, name);
