@@ -66,6 +66,9 @@ describe('the schedules row codec', () => {
     expect(() => toScheduleRecord(sqliteRow({ name: null }))).toThrow(/schedules\.name holds NULL/);
     expect(() => toScheduleRecord(sqliteRow({ created_at: 'yesterday' }))).toThrow(/schedules\.created_at holds no instant/);
     expect(() => toScheduleRecord(sqliteRow({ overlap_policy: 'queue_all' }))).toThrow(/schedules\.overlap_policy holds "queue_all"/);
+    // SQLite keeps JSON as text: a broken document names its column, then what JSON.parse said.
+    expect(() => toScheduleRecord(sqliteRow({ invocation_target: '{"target": ' }))).toThrow(/^schedules\.invocation_target holds text that is not JSON \(.+\)$/);
+    expect(() => toScheduleRecord(sqliteRow({ eventbridge: 'not json' }))).toThrow(/^schedules\.eventbridge holds text that is not JSON \(/);
   });
 
   it('reads the firing columns only, with the same decoders', () => {

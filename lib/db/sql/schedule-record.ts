@@ -79,6 +79,19 @@ export const rawIntOrNull = (v: unknown): number | null => (v === null || v === 
 /** A raw JSON column (parsed, or text on SQLite) as a value; SQL NULL is null. */
 export const rawJson = (v: unknown): unknown => (v === null || v === undefined ? null : typeof v === 'string' ? JSON.parse(v) : v);
 
+/**
+ * `rawJson`, or a throw naming the column (`table.column`) when its text is not JSON (SQLite stores
+ * JSON as text, so a hand edit can break it; PostgreSQL's jsonb cannot hold such a value).
+ */
+export function rawJsonIn(column: string, v: unknown): unknown {
+  if (typeof v !== 'string') return v ?? null;
+  try {
+    return JSON.parse(v);
+  } catch (e) {
+    throw new Error(`${column} holds text that is not JSON (${e instanceof Error ? e.message : String(e)})`);
+  }
+}
+
 /** A text column's value, or a throw naming the column (`table.column`). */
 export function rawText(column: string, v: unknown): string {
   if (typeof v !== 'string') throw new Error(`${column} holds ${v === null ? 'NULL' : typeof v}, not text`);
@@ -133,8 +146,8 @@ const COLUMNS: { [K in keyof ScheduleRecord]: { column: string; decode: (v: unkn
   pausedBulk: { column: 'paused_bulk', decode: rawBoolean },
   state: { column: 'state', decode: (v) => oneOf(SCHEDULE_STATES, 'state', v) },
   invocationTargetType: { column: 'invocation_target_type', decode: (v) => text('invocation_target_type', v) },
-  invocationTarget: { column: 'invocation_target', decode: rawJson },
-  facadeData: { column: 'eventbridge', decode: rawJson },
+  invocationTarget: { column: 'invocation_target', decode: (v) => rawJsonIn('schedules.invocation_target', v) },
+  facadeData: { column: 'eventbridge', decode: (v) => rawJsonIn('schedules.eventbridge', v) },
   nextFireAt: { column: 'next_fire_at', decode: rawInstant },
   nextScheduledFor: { column: 'next_scheduled_for', decode: rawInstant },
   createdByType: { column: 'created_by_type', decode: (v) => oneOf(CREATOR_TYPES, 'created_by_type', v) },
