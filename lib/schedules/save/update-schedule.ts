@@ -9,6 +9,7 @@ import { checkSchedule, checkTargetBeforeSave, parseScheduleInput, type CheckedS
 import { toSchedule, type ScheduleRow } from '../read/serialize';
 import { recordActivity } from '../activity';
 import { canonicalJson } from './canonical-json';
+import { targetContractOf } from '../../targets';
 
 export interface UpdateScheduleOptions extends DestinationOptions, SaveRequest {
   db: Db;
@@ -36,7 +37,8 @@ export interface UpdateScheduleOptions extends DestinationOptions, SaveRequest {
  * SPEC §15: `version` is incremented, and the change is recorded in the activity log (`update`, or
  * `enable` / `disable` when `enabled` flips) with the names of the fields whose values changed.
  * Throws `404 schedule_not_found`, `409 version_conflict` (stale `expectedVersion`), `409 schedule_completed`,
- * and every code of SPEC §5.2.
+ * `400 invalid_invocation_target` (a stored target type this build has no contract for, unless the
+ * patch replaces the target), and every code of SPEC §5.2.
  */
 export async function updateSchedule(opts: UpdateScheduleOptions): Promise<Schedule> {
   const patch = parsePatch(opts.input);
@@ -144,6 +146,15 @@ export async function checkUpdate(tx: Tx, opts: UpdateScheduleOptions, patch: Sc
   }
   if (patch.invocation_target_type !== undefined && patch.invocation_target_type !== current.invocation_target_type && patch.invocation_target === undefined) {
     throw new DomainError('invalid_request_body', `switching invocation_target_type to "${patch.invocation_target_type}" needs invocation_target in the same request`, { path: 'invocation_target' });
+  }
+  // A stored type no contract declares (a row written outside the product, or by a newer version) has
+  // no rules to check the merged schedule against: only a patch that replaces the target can save it.
+  if (patch.invocation_target === undefined && !targetContractOf(current.invocation_target_type)) {
+    throw new DomainError(
+      'invalid_invocation_target',
+      `this schedule's target type "${current.invocation_target_type}" is not one this scheduler delivers to: send invocation_target_type and invocation_target to replace it, or delete the schedule`,
+      { path: 'invocation_target_type' },
+    );
   }
   const repeat = patch.repeat ?? current.repeat;
   const { paused: pausePatch, ...fieldsPatch } = patch;
