@@ -1,6 +1,9 @@
 /**
  * `npm run worker`: one worker process. Any number may run against one database. SIGTERM/SIGINT
- * finish the batch in hand, then exit 0.
+ * finish the batch in hand and the deliveries in hand, then exit 0. When that takes longer than
+ * WORKER_STOP_TIMEOUT_MS (a database that stopped answering holds a statement forever), or at a
+ * second signal, the process exits 1 at once: what a crash does, which loses and repeats nothing
+ * (the batch in hand rolls back and stays due; attempts in flight are recovered after their lease).
  */
 import { loadConfigOrExit, serverSecretKey, workerClock } from '../lib/config';
 import { EVENTBRIDGE_FIRE_FACTS } from '../lib/api/eventbridge/fire-facts';
@@ -31,7 +34,22 @@ const worker = new Worker({
   engine: schedulerEngine.with({ ...EVENTBRIDGE_FIRE_FACTS, checkins: checkinUrls(config.http.publicUrl, serverSecretKey(config)) }),
 });
 logEvents(worker.events, worker.id);
-for (const signal of ['SIGTERM', 'SIGINT'] as const) process.on(signal, () => worker.stop(signal));
+let stopAsked: number | null = null;
+for (const signal of ['SIGTERM', 'SIGINT'] as const) {
+  process.on(signal, () => {
+    if (stopAsked !== null) {
+      logger.warn('worker: second stop signal: exiting now', { signal, afterMs: Date.now() - stopAsked });
+      process.exit(1);
+    }
+    stopAsked = Date.now();
+    worker.stop(signal);
+    const limit = config.worker.stopTimeoutMs;
+    setTimeout(() => {
+      logger.error('worker: not stopped within WORKER_STOP_TIMEOUT_MS of the stop signal (is the database answering?): exiting now', { signal, stopTimeoutMs: limit });
+      process.exit(1);
+    }, limit).unref();
+  });
+}
 
 worker
   .run()

@@ -156,6 +156,7 @@ const EnvSchema = z.object({
   WORKFLOW_EXECUTION_RETENTION_DAYS: intFrom(30, 1),
   WORKER_POLL_INTERVAL_MS: intFrom(1000, 50),
   WORKER_BATCH_SIZE: intFrom(500, 1),
+  WORKER_STOP_TIMEOUT_MS: intFrom(45_000, 1_000),
   WORKER_TEST_CLOCK: z
     .string()
     .trim()
@@ -287,6 +288,13 @@ export interface AppConfig {
     /** Due occurrences claimed and fired in one transaction (≥ 1). Default 500. */
     batchSize: number;
     /**
+     * How long a graceful stop (SIGTERM / SIGINT) may take before the worker exits anyway, in ms
+     * (≥ 1000). Default 45000: under systemd's TimeoutStopSec=60s of the worker unit, above the longest
+     * webhook timeout (30 s). Exiting then is what a crash is: nothing committed is lost, a batch in
+     * hand rolls back and stays due, attempts in flight are recovered when their lease ends.
+     */
+    stopTimeoutMs: number;
+    /**
      * Tests only (`WORKER_TEST_CLOCK=<epoch ms>:<rate>`): the worker's clock runs `rate` times faster
      * than real time from the instant `epoch ms`, the same in every process given the same value
      * (`epoch + (real − epoch) × rate`), so crash tests see minutes of retry back-off in seconds.
@@ -380,7 +388,7 @@ export function loadConfigOrExit(report: (problems: string[]) => void): AppConfi
  * SCHEDULER_BOOTSTRAP_ACCESS_KEY_ID, SCHEDULER_BOOTSTRAP_SECRET_ACCESS_KEY, SCHEDULER_SECRET_KEY, SCHEDULER_SECRET_KEY_FILE,
  * SCHEDULER_SCHEDULES_PER_REVISION,
  * SCHEDULER_MIN_INTERVAL_SECONDS, SCHEDULER_RUN_RETENTION_DAYS, SCHEDULER_CATCHUP_WINDOW_SECONDS,
- * WORKFLOW_EXECUTIONS_PER_SESSION_PER_MINUTE, WORKFLOW_EXECUTION_RETENTION_DAYS, WORKER_POLL_INTERVAL_MS, WORKER_BATCH_SIZE, LOG_LEVEL,
+ * WORKFLOW_EXECUTIONS_PER_SESSION_PER_MINUTE, WORKFLOW_EXECUTION_RETENTION_DAYS, WORKER_POLL_INTERVAL_MS, WORKER_BATCH_SIZE, WORKER_STOP_TIMEOUT_MS, LOG_LEVEL,
  * SCHEDULER_TRUSTED_PROXIES, SCHEDULER_METRICS_TOKEN, SCHEDULER_PUBLIC_URL, SCHEDULER_HTTP_ALLOWED_HOSTS, SCHEDULER_DELIVERY_CONCURRENCY,
  * SCHEDULER_DELIVERY_ORG_CONCURRENCY, SCHEDULER_DELIVERY_SCHEDULE_CONCURRENCY, SCHEDULER_HOME_REGION, SCHEDULER_HEARTBEAT_URL;
  * tests only: TEST_DATABASE, TEST_POSTGRES_URL, FC_SEED, WORKER_TEST_CLOCK, TEST_PORT_BASE,
@@ -421,7 +429,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       executionsPerSessionPerMinute: e.WORKFLOW_EXECUTIONS_PER_SESSION_PER_MINUTE,
       executionRetentionDays: e.WORKFLOW_EXECUTION_RETENTION_DAYS,
     },
-    worker: { pollIntervalMs: e.WORKER_POLL_INTERVAL_MS, batchSize: e.WORKER_BATCH_SIZE, testClock: e.WORKER_TEST_CLOCK },
+    worker: { pollIntervalMs: e.WORKER_POLL_INTERVAL_MS, batchSize: e.WORKER_BATCH_SIZE, stopTimeoutMs: e.WORKER_STOP_TIMEOUT_MS, testClock: e.WORKER_TEST_CLOCK },
     delivery: {
       httpAllowList: e.SCHEDULER_HTTP_ALLOWED_HOSTS,
       concurrency: e.SCHEDULER_DELIVERY_CONCURRENCY,
