@@ -96,7 +96,8 @@ const AllowedHosts = z
  */
 function databaseUrlProblem(url: string): string | undefined {
   if (/^\s*["'`]/.test(url)) return 'is wrapped in quotes: give the value without them (systemd EnvironmentFile= and docker --env-file keep them)';
-  if (/^(file:|postgres(ql)?:\/\/)/.test(url) || !url.includes('://')) return undefined;
+  if (/^postgres(ql)?:\/\//.test(url)) return postgresUrlProblem(url);
+  if (/^file:/.test(url) || !url.includes('://')) return undefined;
   const scheme = url.slice(0, url.indexOf('://'));
   const named = /^[A-Za-z][A-Za-z0-9+.-]*$/.test(scheme) ? `the scheme "${scheme}"` : 'this scheme';
   return `${named} is not supported: use file:<path> (SQLite) or postgresql://… (PostgreSQL)`;
@@ -215,6 +216,22 @@ const EnvSchema = z.object({
     .transform((v) => v?.trim() || undefined)
     .refine((v) => v === undefined || v.length >= MIN_SECRET_LENGTH, `must be at least ${MIN_SECRET_LENGTH} characters`),
 });
+
+/** The `sslmode` values node-postgres reads (pg-connection-string); any other asks for TLS it then cannot make sense of. */
+const SSL_MODES = ['disable', 'prefer', 'require', 'verify-ca', 'verify-full', 'no-verify'];
+
+/**
+ * Why a postgres(ql):// DATABASE_URL would start processes that cannot reach the database, or
+ * undefined: an unparseable URL, or an `sslmode` node-postgres does not know (it would try TLS and
+ * fail at the first statement, e.g. "The server does not support SSL connections"). Names the
+ * parameter, never the URL (it may hold a password).
+ */
+function postgresUrlProblem(url: string): string | undefined {
+  if (!URL.canParse(url)) return 'is not a valid postgresql:// URL';
+  const mode = new URL(url).searchParams.get('sslmode');
+  if (mode !== null && !SSL_MODES.includes(mode)) return `sslmode "${mode.slice(0, 20)}" is not one of ${SSL_MODES.join(', ')}`;
+  return undefined;
+}
 
 /** A 32-byte key written as 64 hex digits or base64 (SCHEDULER_SECRET_KEY), or null. */
 export function decodeKey(text: string): Buffer | null {

@@ -39,3 +39,24 @@ it('refuses a quoted DATABASE_URL and an unknown scheme, naming the scheme but n
   expect(refusal('sqlite://./x.db')).toContain('the scheme "sqlite" is not supported');
   expect(refusal(' postgresql://u:pw@h/db')).not.toContain('pw');
 });
+
+it('refuses a postgresql:// URL node-postgres cannot use: an unknown sslmode (named, with the modes it knows) or a URL that does not parse, never echoing the password', () => {
+  const refusal = (url: string) => {
+    try {
+      loadConfig({ DATABASE_URL: url });
+    } catch (e) {
+      return (e as Error).message;
+    }
+    throw new Error(`accepted ${url}`);
+  };
+  for (const mode of ['disable', 'prefer', 'require', 'verify-ca', 'verify-full', 'no-verify']) {
+    expect(loadConfig({ DATABASE_URL: `postgresql://u:pw@h:5432/db?sslmode=${mode}` }).dialect).toBe('postgresql');
+  }
+  expect(loadConfig({ DATABASE_URL: 'postgresql:///db?host=/var/run/postgresql' }).dialect).toBe('postgresql');
+  const bogus = refusal('postgresql://u:secret-pw@h:5432/db?sslmode=bogus');
+  expect(bogus).toContain('DATABASE_URL: sslmode "bogus" is not one of disable, prefer, require, verify-ca, verify-full, no-verify');
+  expect(bogus).not.toContain('secret-pw');
+  const unparsable = refusal('postgresql://u:secret-pw@h:notaport/db');
+  expect(unparsable).toContain('DATABASE_URL: is not a valid postgresql:// URL');
+  expect(unparsable).not.toContain('secret-pw');
+});
