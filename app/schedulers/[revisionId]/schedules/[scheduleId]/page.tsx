@@ -53,6 +53,8 @@ const STATUS_FILTERS = [
   { value: 'success', label: 'Success' },
   { value: 'limit_exceeded', label: 'Limit exceeded' },
   { value: 'invocation_error', label: 'Invocation error' },
+  // SPEC §16.2: occurrences the overlap policy recorded instead of delivering.
+  { value: 'skipped', label: 'Skipped' },
 ] as const;
 
 const none = <span className="muted">—</span>;
