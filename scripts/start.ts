@@ -120,7 +120,8 @@ if (!dev) {
 
 // The web app and the worker as children: a worker that dies is restarted with back-off while the
 // web app keeps serving; the web app's exit stops everything (scripts/supervisor.ts).
-const supervisor = new Supervisor({ cwd: root });
+// Ctrl-C waits for the worker's own graceful stop (WORKER_STOP_TIMEOUT_MS) before anything is killed.
+const supervisor = new Supervisor({ cwd: root, stopTimeoutMs: config.worker.stopTimeoutMs + 5_000 });
 
 const host = config.hostname;
 const baseUrl = `http://${host === '0.0.0.0' ? '127.0.0.1' : host}:${config.port}`;

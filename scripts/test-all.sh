@@ -3,8 +3,9 @@
 # eslint.config.mjs), unit, integration on real SQLite AND on a real local
 # PostgreSQL (scripts/postgres-local.sh installs/starts it; TEST_DATABASE=postgresql switches
 # lib/testing/test-db.ts), end-to-end (Playwright, real web app + worker), then the container image and
-# the systemd units (vitest project `container`). Prints the plain
-# "N passed, N failed" closing line. SKIP_POSTGRES=1 leaves the PostgreSQL steps out (counted as failed).
+# the systemd units (vitest project `container`). Ends with each failed step's failing files and
+# tests, then the closing line "suites: N passed, N failed (failed: <steps>)". SKIP_POSTGRES=1 leaves
+# the PostgreSQL steps out (counted as failed).
 # moto's server (the AWS emulator of the aws-target tests) is started here and stopped at the end.
 set -uo pipefail
 cd "$(dirname "$0")/.."
@@ -49,16 +50,21 @@ start_moto() {
   return 1
 }
 stop_moto() { if [ -n "$moto_pid" ]; then kill "$moto_pid" 2>/dev/null; wait "$moto_pid" 2>/dev/null; fi; }
-trap stop_moto EXIT
 # Each step's output is also kept (logs/) so the closing lines can name what failed: a CI log is
-# often read from its tail only.
+# often read from its tail only. Through a process substitution, not a pipe: the step ends when its
+# command exits, even if a process it leaked still holds the output open (a pipe would wait for it).
 logs="$(mktemp -d "${TMPDIR:-/tmp}/scheduler-test-all-XXXXXX")"
+trap 'stop_moto; rm -rf "$logs"' EXIT
 failed_steps=()
 step() {
-  local name="$1"; shift
+  local name="$1" rc; shift
   echo
   echo "=== $name: $*"
-  if "$@" 2>&1 | tee "$logs/$name.log"; then passed=$((passed + 1)); else echo "=== $name FAILED"; failed=$((failed + 1)); failed_steps+=("$name"); fi
+  "$@" > >(tee "$logs/$name.log") 2>&1
+  rc=$?
+  # tee may print the step's last lines a moment after it ended.
+  sleep 0.5
+  if [ "$rc" -eq 0 ]; then passed=$((passed + 1)); else echo "=== $name FAILED"; failed=$((failed + 1)); failed_steps+=("$name"); fi
 }
 
 # Not through step's pipe: start_moto exports AWS_ENDPOINT_URL and keeps moto's pid in this shell.
@@ -83,11 +89,13 @@ step container npx vitest run --project container
 
 echo
 [ -n "$moto_problem" ] && echo "=== $moto_problem"
-for name in "${failed_steps[@]}"; do
+# ${a[@]+"${a[@]}"}: an empty array under `set -u` (bash before 4.4 calls it unbound).
+for name in ${failed_steps[@]+"${failed_steps[@]}"}; do
+  # Steps without a log (moto's server, a SKIPPED PostgreSQL run) said why above.
+  [ -f "$logs/$name.log" ] || continue
   echo "=== $name FAILED; its failing files and tests (the whole output is above):"
   # vitest: "FAIL <file> > <test>" and "×"/"✗" lines; Playwright: "✘" lines and numbered failures.
   sed -E 's/\x1b\[[0-9;]*m//g' "$logs/$name.log" | grep -aE '(^| )FAIL |✘|×|✗|^ +[0-9]+\) |error TS|  error  ' | grep -av '✓' | head -40
 done
-rm -rf "$logs"
-echo "suites: $passed passed, $failed failed${failed_steps[*]:+ (failed: ${failed_steps[*]})}"
+echo "suites: $passed passed, $failed failed${failed_steps[*]+ (failed: ${failed_steps[*]})}"
 [ "$failed" -eq 0 ]

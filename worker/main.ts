@@ -2,8 +2,10 @@
  * `npm run worker`: one worker process. Any number may run against one database. SIGTERM/SIGINT
  * finish the batch in hand and the deliveries in hand, then exit 0. When that takes longer than
  * WORKER_STOP_TIMEOUT_MS (a database that stopped answering holds a statement forever), or at a
- * second signal, the process exits 1 at once: what a crash does, which loses and repeats nothing
- * (the batch in hand rolls back and stays due; attempts in flight are recovered after their lease).
+ * second signal (2 s or more after the first), the process exits 1 at once: what a crash does. Nothing
+ * committed is lost and the batch in hand rolls back and stays due (each occurrence fires once); a
+ * webhook or AWS attempt in flight is delivered again once its lease ends, as after any crash
+ * (at-least-once, lib/engine/in-flight.ts).
  */
 import { loadConfigOrExit, serverSecretKey, workerClock } from '../lib/config';
 import { EVENTBRIDGE_FIRE_FACTS } from '../lib/api/eventbridge/fire-facts';
@@ -34,10 +36,17 @@ const worker = new Worker({
   engine: schedulerEngine.with({ ...EVENTBRIDGE_FIRE_FACTS, checkins: checkinUrls(config.http.publicUrl, serverSecretKey(config)) }),
 });
 logEvents(worker.events, worker.id);
+/**
+ * A repeat within this many ms of the first stop signal is the same request, not a second one: Ctrl-C
+ * reaches the worker directly (its terminal's process group) AND through its parent (`npm start`'s
+ * supervisor sends SIGTERM; npm forwards SIGINT), a few ms apart.
+ */
+const SAME_STOP_MS = 2_000;
 let stopAsked: number | null = null;
 for (const signal of ['SIGTERM', 'SIGINT'] as const) {
   process.on(signal, () => {
     if (stopAsked !== null) {
+      if (Date.now() - stopAsked < SAME_STOP_MS) return;
       logger.warn('worker: second stop signal: exiting now', { signal, afterMs: Date.now() - stopAsked });
       process.exit(1);
     }

@@ -55,7 +55,7 @@ export async function healthReport(now: Date, client: Runtime['db'] | (() => Run
       worker_last_seen_at: null,
       worker_heartbeat_age_seconds: null,
       alerts: 'ok',
-      reason: unmigrated ? `the database is not migrated: ${unmigrated.reason}` : UNREACHABLE,
+      reason: unmigrated ? `the database is not fully migrated: ${unmigrated.reason}` : UNREACHABLE,
     };
   }
   const { db, liveness } = probe;
@@ -122,7 +122,8 @@ async function probeDatabase(now: Date, client: Runtime['db'] | (() => Runtime['
  * `migrationsDir`: the dialect's committed migrations folder unless given (tests).
  */
 async function notMigrated(probe: DatabaseProbe & { ok: false }, migrationsDir?: string): Promise<(ReadinessCheck & { status: 'failing' }) | null> {
-  const check = probe.db ? await migrationsCheck(probe.db, migrationsDir, false) : null;
+  // Bounded like the probe itself: a database that answered the first read with an error may still hang on this one.
+  const check = probe.db ? await withinProbeTimeout(migrationsCheck(probe.db, migrationsDir, false)).catch(() => null) : null;
   if (check && check.status === 'failing' && check.reason !== UNREADABLE_MIGRATIONS) {
     logger.error('health: database not migrated', { reason: check.reason });
     return { status: 'failing', reason: check.reason };

@@ -157,7 +157,7 @@ const EnvSchema = z.object({
   WORKFLOW_EXECUTION_RETENTION_DAYS: intFrom(30, 1),
   WORKER_POLL_INTERVAL_MS: intFrom(1000, 50),
   WORKER_BATCH_SIZE: intFrom(500, 1),
-  WORKER_STOP_TIMEOUT_MS: intFrom(45_000, 1_000),
+  WORKER_STOP_TIMEOUT_MS: intFrom(45_000, 1_000, 600_000),
   WORKER_TEST_CLOCK: z
     .string()
     .trim()
@@ -217,18 +217,21 @@ const EnvSchema = z.object({
     .refine((v) => v === undefined || v.length >= MIN_SECRET_LENGTH, `must be at least ${MIN_SECRET_LENGTH} characters`),
 });
 
-/** The `sslmode` values node-postgres reads (pg-connection-string); any other asks for TLS it then cannot make sense of. */
-const SSL_MODES = ['disable', 'prefer', 'require', 'verify-ca', 'verify-full', 'no-verify'];
+/** The `sslmode` values libpq defines, and node-postgres's own `no-verify`. */
+const SSL_MODES = ['disable', 'allow', 'prefer', 'require', 'verify-ca', 'verify-full', 'no-verify'];
 
 /**
- * Why a postgres(ql):// DATABASE_URL would start processes that cannot reach the database, or
- * undefined: an unparseable URL, or an `sslmode` node-postgres does not know (it would try TLS and
- * fail at the first statement, e.g. "The server does not support SSL connections"). Names the
- * parameter, never the URL (it may hold a password).
+ * Why a postgres(ql):// DATABASE_URL is surely a mistake, or undefined: a URL that does not parse, or
+ * an `sslmode` no PostgreSQL client knows (a typo: node-postgres would quietly treat it as "use TLS"
+ * and fail at the first statement, e.g. "The server does not support SSL connections"). A
+ * Unix-socket URL with no host (`postgresql://user@/db?host=/var/run/postgresql`) is valid, as
+ * node-postgres reads it. Names the parameter, never the URL (it may hold a password).
  */
 function postgresUrlProblem(url: string): string | undefined {
-  if (!URL.canParse(url)) return 'is not a valid postgresql:// URL';
-  const mode = new URL(url).searchParams.get('sslmode');
+  // node-postgres parses `…@/db` with a placeholder host; WHATWG URL needs one too.
+  const parseable = url.replace(/@\//, '@localhost/');
+  if (!URL.canParse(parseable)) return 'is not a valid postgresql:// URL';
+  const mode = new URL(parseable).searchParams.get('sslmode');
   if (mode !== null && !SSL_MODES.includes(mode)) return `sslmode "${mode.slice(0, 20)}" is not one of ${SSL_MODES.join(', ')}`;
   return undefined;
 }
@@ -306,9 +309,9 @@ export interface AppConfig {
     batchSize: number;
     /**
      * How long a graceful stop (SIGTERM / SIGINT) may take before the worker exits anyway, in ms
-     * (≥ 1000). Default 45000: under systemd's TimeoutStopSec=60s of the worker unit, above the longest
-     * webhook timeout (30 s). Exiting then is what a crash is: nothing committed is lost, a batch in
-     * hand rolls back and stays due, attempts in flight are recovered when their lease ends.
+     * (1000–600000). Default 45000: under systemd's TimeoutStopSec=60s of the worker unit, above the
+     * longest webhook timeout (30 s). Exiting then is what a crash is: nothing committed is lost, a
+     * batch in hand rolls back and stays due, a delivery in flight is sent again after its lease.
      */
     stopTimeoutMs: number;
     /**

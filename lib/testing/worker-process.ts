@@ -22,10 +22,11 @@ const ROOT = path.resolve(__dirname, '../..');
  * A worker process on database `url` with `env` added, started as the product starts one (worker/launch.ts);
  * `node --import tsx` is one process, so signals
  * reach the worker itself. `preload`: modules (repo-relative) loaded before worker/main.ts, e.g. one
- * that registers a test's target driver in the worker's registry.
+ * that registers a test's target driver in the worker's registry. `stdout: 'pipe'`: its log lines
+ * are readable on `child.stdout` (ignored by default).
  */
-export function spawnWorker(url: string, env: Record<string, string>, preload: string[] = []): ChildProcess {
-  return spawn(process.execPath, workerArgv(preload), { cwd: ROOT, env: childEnv({ DATABASE_URL: url, ...env }), stdio: ['ignore', 'ignore', 'inherit'] });
+export function spawnWorker(url: string, env: Record<string, string>, preload: string[] = [], opts: { stdout?: 'pipe' | 'ignore' } = {}): ChildProcess {
+  return spawn(process.execPath, workerArgv(preload), { cwd: ROOT, env: childEnv({ DATABASE_URL: url, ...env }), stdio: ['ignore', opts.stdout ?? 'ignore', 'inherit'] });
 }
 
 export const sleep = (ms: number) => new Promise((r) => setTimeout(r, Math.max(0, ms)));

@@ -171,7 +171,7 @@ describe(`readiness (${testDialect()})`, () => {
       // GET /api/health says the same: reachable, not migrated (not "unreachable").
       const health = await healthReport(new Date(), empty);
       expect(health).toMatchObject({ status: 'degraded', database: 'reachable', workers_alive: 0 });
-      expect(health.reason).toBe(`the database is not migrated: ${report.checks.migrations.reason}`);
+      expect(health.reason).toBe(`the database is not fully migrated: ${report.checks.migrations.reason}`);
     } finally {
       await empty.$disconnect();
       if (t.dialect === 'postgresql') await dropTestDatabase(admin, name);

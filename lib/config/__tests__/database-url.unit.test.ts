@@ -49,12 +49,16 @@ it('refuses a postgresql:// URL node-postgres cannot use: an unknown sslmode (na
     }
     throw new Error(`accepted ${url}`);
   };
-  for (const mode of ['disable', 'prefer', 'require', 'verify-ca', 'verify-full', 'no-verify']) {
+  for (const mode of ['disable', 'allow', 'prefer', 'require', 'verify-ca', 'verify-full', 'no-verify']) {
     expect(loadConfig({ DATABASE_URL: `postgresql://u:pw@h:5432/db?sslmode=${mode}` }).dialect).toBe('postgresql');
   }
-  expect(loadConfig({ DATABASE_URL: 'postgresql:///db?host=/var/run/postgresql' }).dialect).toBe('postgresql');
+  // Unix sockets: no host at all, or a user (and password) with an empty host, as node-postgres reads them.
+  for (const socket of ['postgresql:///db?host=/var/run/postgresql', 'postgresql://scheduler@/scheduler?host=/var/run/postgresql', 'postgresql://scheduler:pw@/scheduler?host=/var/run/postgresql&sslmode=disable']) {
+    expect(loadConfig({ DATABASE_URL: socket }).dialect).toBe('postgresql');
+  }
   const bogus = refusal('postgresql://u:secret-pw@h:5432/db?sslmode=bogus');
-  expect(bogus).toContain('DATABASE_URL: sslmode "bogus" is not one of disable, prefer, require, verify-ca, verify-full, no-verify');
+  expect(bogus).toContain('DATABASE_URL: sslmode "bogus" is not one of disable, allow, prefer, require, verify-ca, verify-full, no-verify');
+  expect(refusal('postgresql://u:secret-pw@/db?host=/run/pg&sslmode=requir')).toContain('sslmode "requir" is not one of');
   expect(bogus).not.toContain('secret-pw');
   const unparsable = refusal('postgresql://u:secret-pw@h:notaport/db');
   expect(unparsable).toContain('DATABASE_URL: is not a valid postgresql:// URL');

@@ -79,7 +79,7 @@ export async function claimAlertSends(tx: Tx, now: Date, limit: number, leaseUnt
     scheduleId: rawText('alerts.schedule_id', r.schedule_id),
     event: rawText('alerts.event', r.event),
     round: Number(r.round),
-    facts: rawJson(r.facts),
+    facts: rawJson('alerts.facts', r.facts),
     sends: Number(r.sends),
     createdAt: rawInstant(r.created_at)!,
   }));

@@ -122,7 +122,7 @@ async function take(tx: Tx, rows: Record<string, unknown>[]): Promise<ClaimedRet
       deliveries: Number(r.pending_deliveries),
       deadLetterId: rawTextOrNull('pending_attempts.dead_letter_id', r.pending_dead_letter_id),
       runId: rawTextOrNull('pending_attempts.run_id', r.pending_run_id),
-      checkin: rawJson(r.pending_checkin),
+      checkin: rawJson('pending_attempts.checkin', r.pending_checkin),
       dueAt: rawInstant(r.pending_due_at)!,
       enabled: rawBoolean(r.enabled),
       schedule,

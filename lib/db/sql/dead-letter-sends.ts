@@ -60,10 +60,10 @@ export async function claimDeadLetterSends(tx: Tx, now: Date, limit: number, lea
     attempts: Number(r.attempts),
     exhausted: rawText('dead_letters.exhausted', r.exhausted),
     lastRunId: rawText('dead_letters.last_run_id', r.last_run_id),
-    lastResult: rawJson(r.last_result),
-    lastRequest: rawJson(r.last_request),
+    lastResult: rawJson('dead_letters.last_result', r.last_result),
+    lastRequest: rawJson('dead_letters.last_request', r.last_request),
     invocationTargetType: rawText('dead_letters.invocation_target_type', r.invocation_target_type),
-    invocationTarget: rawJson(r.invocation_target),
+    invocationTarget: rawJson('dead_letters.invocation_target', r.invocation_target),
     deadLetterArn: rawText('dead_letters.dead_letter_arn', r.dead_letter_arn),
     sqsAttempts: Number(r.sqs_attempts),
   }));

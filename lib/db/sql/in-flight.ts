@@ -33,7 +33,7 @@ export async function takeInFlight(tx: Tx, ids: string[]): Promise<Map<string, u
   // On the transaction's driver connection (run-sql.ts): part of the caller's transaction, so the
   // DELETE and the runs it lets the caller record commit together or not at all.
   const rows = await queryRows<{ id: string; checkin: unknown }>(tx, TAKE_IN_FLIGHT_SQL, JSON.stringify(ids));
-  return new Map(rows.map((r) => [r.id, rawJson(r.checkin)]));
+  return new Map(rows.map((r) => [r.id, rawJson('pending_attempts.checkin', r.checkin)]));
 }
 
 /** Params: lease end, JSON array of ids (SQLite); the same, typed (PostgreSQL). */

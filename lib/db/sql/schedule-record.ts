@@ -76,14 +76,12 @@ export const rawBoolean = (v: unknown): boolean => v === true || v === 1 || v ==
 /** A raw nullable integer column (number, bigint or null). */
 export const rawIntOrNull = (v: unknown): number | null => (v === null || v === undefined ? null : Number(v));
 
-/** A raw JSON column (parsed, or text on SQLite) as a value; SQL NULL is null. */
-export const rawJson = (v: unknown): unknown => (v === null || v === undefined ? null : typeof v === 'string' ? JSON.parse(v) : v);
-
 /**
- * `rawJson`, or a throw naming the column (`table.column`) when its text is not JSON (SQLite stores
- * JSON as text, so a hand edit can break it; PostgreSQL's jsonb cannot hold such a value).
+ * A raw JSON column (parsed, or text on SQLite) as a value; SQL NULL is null. Text that is not JSON
+ * (SQLite keeps JSON as text, so a hand edit can break it; PostgreSQL's jsonb cannot hold it) is a
+ * throw naming the column (`table.column`), then what JSON.parse said.
  */
-export function rawJsonIn(column: string, v: unknown): unknown {
+export function rawJson(column: string, v: unknown): unknown {
   if (typeof v !== 'string') return v ?? null;
   try {
     return JSON.parse(v);
@@ -146,8 +144,8 @@ const COLUMNS: { [K in keyof ScheduleRecord]: { column: string; decode: (v: unkn
   pausedBulk: { column: 'paused_bulk', decode: rawBoolean },
   state: { column: 'state', decode: (v) => oneOf(SCHEDULE_STATES, 'state', v) },
   invocationTargetType: { column: 'invocation_target_type', decode: (v) => text('invocation_target_type', v) },
-  invocationTarget: { column: 'invocation_target', decode: (v) => rawJsonIn('schedules.invocation_target', v) },
-  facadeData: { column: 'eventbridge', decode: (v) => rawJsonIn('schedules.eventbridge', v) },
+  invocationTarget: { column: 'invocation_target', decode: (v) => rawJson('schedules.invocation_target', v) },
+  facadeData: { column: 'eventbridge', decode: (v) => rawJson('schedules.eventbridge', v) },
   nextFireAt: { column: 'next_fire_at', decode: rawInstant },
   nextScheduledFor: { column: 'next_scheduled_for', decode: rawInstant },
   createdByType: { column: 'created_by_type', decode: (v) => oneOf(CREATOR_TYPES, 'created_by_type', v) },

@@ -23,7 +23,8 @@ it('refuses a patch that keeps an unknown stored target type, naming it; a patch
   await w.db.schedule.update({ where: { id: created.id }, data: { invocationTargetType: 'carrier-pigeon', invocationTarget: { loft: 'north' } } });
   const before = await w.db.schedule.findUniqueOrThrow({ where: { id: created.id } });
 
-  for (const input of [{ enabled: true }, { description: 'renamed' }, { paused: { note: 'later' } }]) {
+  // A target sent without its type keeps the stored (unknown) type: refused the same way.
+  for (const input of [{ enabled: true }, { description: 'renamed' }, { paused: { note: 'later' } }, { invocation_target: SEEDED_TARGET }]) {
     const refusal = await updateSchedule({ ...scope, now: new Date(), scheduleRef: 'pigeon-post', input }).then(
       () => null,
       (e: unknown) => e,

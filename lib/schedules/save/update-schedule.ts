@@ -148,8 +148,9 @@ export async function checkUpdate(tx: Tx, opts: UpdateScheduleOptions, patch: Sc
     throw new DomainError('invalid_request_body', `switching invocation_target_type to "${patch.invocation_target_type}" needs invocation_target in the same request`, { path: 'invocation_target' });
   }
   // A stored type no contract declares (a row written outside the product, or by a newer version) has
-  // no rules to check the merged schedule against: only a patch that replaces the target can save it.
-  if (patch.invocation_target === undefined && !targetContractOf(current.invocation_target_type)) {
+  // no rules to check the merged schedule against: only a patch that sends a known type (the patch's
+  // own is parsed as one) with its target can save it; a target sent alone keeps the stored type.
+  if (patch.invocation_target_type === undefined && !targetContractOf(current.invocation_target_type)) {
     throw new DomainError(
       'invalid_invocation_target',
       `this schedule's target type "${current.invocation_target_type}" is not one this scheduler delivers to: send invocation_target_type and invocation_target to replace it, or delete the schedule`,

@@ -31,6 +31,7 @@ import {
   RUNS_PAGE_SIZE,
   type Paused,
   type Run,
+  type RunStatus,
   type Schedule,
 } from '@/lib/schedules';
 import { findDeletedExecutions } from '@/lib/workflows';
@@ -48,14 +49,10 @@ interface Props {
   searchParams: Promise<SearchParams>;
 }
 
-const STATUS_FILTERS = [
-  { value: '', label: 'All' },
-  { value: 'success', label: 'Success' },
-  { value: 'limit_exceeded', label: 'Limit exceeded' },
-  { value: 'invocation_error', label: 'Invocation error' },
-  // SPEC §16.2: occurrences the overlap policy recorded instead of delivering.
-  { value: 'skipped', label: 'Skipped' },
-] as const;
+/** The Executions filter's words for each run status (SPEC §8.1; `skipped`: the overlap policy's, §16.2). */
+const STATUS_LABELS: Record<RunStatus, string> = { success: 'Success', limit_exceeded: 'Limit exceeded', invocation_error: 'Invocation error', skipped: 'Skipped' };
+/** All, then one per run status: every status the history can hold is a filter. */
+const STATUS_FILTERS = [{ value: '', label: 'All' }, ...RUN_STATUSES.map((value) => ({ value, label: STATUS_LABELS[value] }))];
 
 const none = <span className="muted">—</span>;
 
