@@ -6,6 +6,16 @@
 import { expect, it } from 'vitest';
 import { loadConfig } from '../env';
 
+/** The load's refusal of DATABASE_URL `url` (a test failure when it is accepted). */
+function refusal(url: string): string {
+  try {
+    loadConfig({ DATABASE_URL: url });
+  } catch (e) {
+    return (e as Error).message;
+  }
+  throw new Error(`accepted ${url}`);
+}
+
 it('keeps every accepted form: the default, file: paths, a plain path, postgres:// and postgresql://', () => {
   expect(loadConfig({})).toMatchObject({ databaseUrl: 'file:./data/scheduler.db', dialect: 'sqlite' });
   expect(loadConfig({ DATABASE_URL: '' })).toMatchObject({ databaseUrl: 'file:./data/scheduler.db', dialect: 'sqlite' });
@@ -19,14 +29,6 @@ it('keeps every accepted form: the default, file: paths, a plain path, postgres:
 });
 
 it('refuses a quoted DATABASE_URL and an unknown scheme, naming the scheme but never the password', () => {
-  const refusal = (url: string) => {
-    try {
-      loadConfig({ DATABASE_URL: url });
-    } catch (e) {
-      return (e as Error).message;
-    }
-    throw new Error(`accepted ${url}`);
-  };
   for (const q of ['"postgresql://u:pw@h:5432/db"', "'postgresql://u:pw@h:5432/db'", '"./data/x.db"']) {
     const m = refusal(q);
     expect(m).toContain('DATABASE_URL: is wrapped in quotes');
@@ -40,15 +42,7 @@ it('refuses a quoted DATABASE_URL and an unknown scheme, naming the scheme but n
   expect(refusal(' postgresql://u:pw@h/db')).not.toContain('pw');
 });
 
-it('refuses a postgresql:// URL node-postgres cannot use: an unknown sslmode (named, with the modes it knows) or a URL that does not parse, never echoing the password', () => {
-  const refusal = (url: string) => {
-    try {
-      loadConfig({ DATABASE_URL: url });
-    } catch (e) {
-      return (e as Error).message;
-    }
-    throw new Error(`accepted ${url}`);
-  };
+it('refuses a postgresql:// URL that is surely a mistake: an unknown sslmode (named, with the modes clients know) or a URL that does not parse, never echoing the password', () => {
   for (const mode of ['disable', 'allow', 'prefer', 'require', 'verify-ca', 'verify-full', 'no-verify']) {
     expect(loadConfig({ DATABASE_URL: `postgresql://u:pw@h:5432/db?sslmode=${mode}` }).dialect).toBe('postgresql');
   }
