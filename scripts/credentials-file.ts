@@ -2,10 +2,11 @@
  * Where the credentials the seed generates at first start are kept (issue "the newcomer's first
  * start": printed once in the middle of the log, they had to be grepped for): one file a database,
  * under `data/`, readable by its owner only (mode 0600). `npm start` prints its path at every start.
- * Nothing here imports the database: `scripts/start.ts` reads it before the Prisma clients exist.
+ * Nothing here imports the database (lib/config only): `scripts/start.ts` reads it before the Prisma clients exist.
  */
 import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
+import { postgresUrl } from '../lib/config';
 
 const ROOT = path.resolve(import.meta.dirname, '..');
 
@@ -17,7 +18,7 @@ const ROOT = path.resolve(import.meta.dirname, '..');
 export function credentialsFilePath(databaseUrl: string, dataDir = path.join(ROOT, 'data')): string {
   let name: string;
   if (/^postgres(ql)?:\/\//.test(databaseUrl)) {
-    const db = new URL(databaseUrl).pathname.replace(/^\//, '') || 'postgres';
+    const db = postgresUrl(databaseUrl)?.pathname.replace(/^\//, '') || 'postgres';
     name = `${db}-postgresql`;
   } else {
     name = path.basename(databaseUrl.replace(/^file:/, '')).replace(/\.(db|sqlite3?)$/, '');

@@ -62,6 +62,7 @@ for (const signal of ['SIGTERM', 'SIGINT'] as const) {
 
 worker
   .run()
+  .then(() => logger.info('worker stopped', { workerId: worker.id }))
   .then(() => closeDb())
   .then(() => process.exit(0))
   .catch((e) => {

@@ -127,7 +127,8 @@ const EnvSchema = z.object({
     .string()
     .optional()
     .transform((v) => v || undefined)
-    .refine((v) => v === undefined || v.length >= MIN_SECRET_LENGTH, `must be at least ${MIN_SECRET_LENGTH} characters`),
+    // No whitespace: an HTTP header value loses its outer spaces, so such a key could never be presented.
+    .refine((v) => v === undefined || (v.length >= MIN_SECRET_LENGTH && !/\s/.test(v)), `must be at least ${MIN_SECRET_LENGTH} characters, without spaces`),
   SCHEDULER_DEMO_PASSWORD: z
     .string()
     .optional()
@@ -228,12 +229,22 @@ const SSL_MODES = ['disable', 'allow', 'prefer', 'require', 'verify-ca', 'verify
  * node-postgres reads it. Names the parameter, never the URL (it may hold a password).
  */
 function postgresUrlProblem(url: string): string | undefined {
-  // node-postgres parses `…@/db` with a placeholder host; WHATWG URL needs one too.
-  const parseable = url.replace(/@\//, '@localhost/');
-  if (!URL.canParse(parseable)) return 'is not a valid postgresql:// URL';
-  const mode = new URL(parseable).searchParams.get('sslmode');
+  const parsed = postgresUrl(url);
+  if (!parsed) return 'is not a valid postgresql:// URL';
+  const mode = parsed.searchParams.get('sslmode');
   if (mode !== null && !SSL_MODES.includes(mode)) return `sslmode "${mode.slice(0, 20)}" is not one of ${SSL_MODES.join(', ')}`;
   return undefined;
+}
+
+/**
+ * A postgres(ql):// URL parsed as WHATWG URL, or null when it does not parse. A Unix-socket URL with a
+ * user and no host (`postgresql://user@/db?host=/run/postgresql`), which node-postgres reads, gets a
+ * placeholder host first (WHATWG URL refuses it): read its path, query and user from the result,
+ * never its host (the socket directory is `searchParams.get('host')`).
+ */
+export function postgresUrl(url: string): URL | null {
+  const parseable = url.replace(/@\//, '@localhost/');
+  return URL.canParse(parseable) ? new URL(parseable) : null;
 }
 
 /** A 32-byte key written as 64 hex digits or base64 (SCHEDULER_SECRET_KEY), or null. */

@@ -194,8 +194,8 @@ async function connectMigrationClient(databaseUrl: string): Promise<pg.Client> {
   try {
     await client.connect();
   } catch (e) {
-    const url = new URL(databaseUrl);
-    throw new Error(`cannot connect to PostgreSQL at ${url.hostname}:${url.port || '5432'}: ${(e as Error).message}`, { cause: e });
+    // node-postgres's own reading of the URL: a host, or a Unix-socket directory (`?host=/run/postgresql`).
+    throw new Error(`cannot connect to PostgreSQL at ${client.host}:${client.port}: ${(e as Error).message}`, { cause: e });
   }
   return client;
 }

@@ -18,6 +18,8 @@ describe('credentials file', () => {
     expect(path.basename(credentialsFilePath('file:./data/scheduler.db'))).toBe('scheduler.credentials.txt');
     expect(path.basename(credentialsFilePath('file:/var/lib/x/prod.sqlite'))).toBe('prod.credentials.txt');
     expect(path.basename(credentialsFilePath('postgresql://u:p@127.0.0.1:5432/scheduler'))).toBe('scheduler-postgresql.credentials.txt');
+    // A Unix-socket URL with a user and no host, as node-postgres reads it.
+    expect(path.basename(credentialsFilePath('postgresql://u@/sched?host=/var/run/postgresql'))).toBe('sched-postgresql.credentials.txt');
     expect(path.dirname(credentialsFilePath('file:./data/scheduler.db'))).toBe(path.resolve(import.meta.dirname, '..', '..', 'data'));
   });
 

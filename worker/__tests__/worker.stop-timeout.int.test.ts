@@ -86,6 +86,7 @@ describe.skipIf(testDialect() !== 'sqlite')('stopping a worker', () => {
     expect(await exited(child)).toBe(0);
     const msgs = lines().map((l) => String(l.msg));
     expect(msgs).toContain('worker stopping');
+    expect(msgs).toContain('worker stopped');
     expect(msgs.filter((m) => m.startsWith('worker: second stop signal') || m.startsWith('worker: not stopped'))).toEqual([]);
   });
 });

@@ -12,16 +12,16 @@ it('takes a bootstrap API key of 16 characters or more, and none', () => {
   expect(loadConfig({}).bootstrapApiKey).toBeUndefined();
 });
 
-it('refuses a bootstrap API key shorter than 16 characters, without echoing it', () => {
-  for (const key of ['abc', 'k'.repeat(15)]) {
+it('refuses a bootstrap API key shorter than 16 characters or with spaces (a header loses them), without echoing it', () => {
+  for (const key of ['abc', 'k'.repeat(15), ' '.repeat(16), 'key with spaces in it']) {
     let message = '';
     try {
       loadConfig({ SCHEDULER_BOOTSTRAP_API_KEY: key });
     } catch (e) {
       message = (e as Error).message;
     }
-    expect(message).toContain('SCHEDULER_BOOTSTRAP_API_KEY: must be at least 16 characters');
-    expect(message).not.toContain(key);
+    expect(message).toContain('SCHEDULER_BOOTSTRAP_API_KEY: must be at least 16 characters, without spaces');
+    if (key.trim()) expect(message).not.toContain(key);
   }
 });
 

@@ -1,7 +1,8 @@
 /**
  * docs/decisions.md 396: `npm run db:migrate` against a PostgreSQL address that accepts TCP and never
  * answers gives up after the connect timeout with an error naming host:port (never the password),
- * instead of hanging forever. A real listener; needs no database, so it runs in both dialects' runs.
+ * instead of hanging forever; a Unix-socket URL whose socket is missing names its directory. A real
+ * listener; needs no database, so it runs in both dialects' runs.
  */
 import net from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -34,5 +35,16 @@ describe('PostgreSQL migrate against a server that never answers', () => {
     expect(sockets.length).toBe(1);
     expect(elapsed).toBeGreaterThanOrEqual(POSTGRES_CONNECT_TIMEOUT_MS - 100);
     expect(elapsed).toBeLessThan(POSTGRES_CONNECT_TIMEOUT_MS + 5_000);
+  }, 30_000);
+});
+
+describe('PostgreSQL migrate on a Unix-socket URL whose socket is not there', () => {
+  it('names the socket directory (the URL has a user and no host, as node-postgres reads it), not "Invalid URL"', async () => {
+    const error = await migrateDatabase('postgresql://scheduler:s3cret-pw@/scheduler?host=/nonexistent-socket-dir').then(
+      () => null,
+      (e: Error) => e,
+    );
+    expect(error?.message).toMatch(/^cannot connect to PostgreSQL at \/nonexistent-socket-dir:5432: /);
+    expect(error?.message).not.toContain('s3cret-pw');
   }, 30_000);
 });
