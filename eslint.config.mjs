@@ -74,7 +74,7 @@ const DOORS = {
   // not lib/api's whole entry with the domain and Prisma behind it.
   'scripts/web-server.ts': ['lib/api/edge-guard.ts'],
   // The seed writes the credentials it generates where `npm start` (scripts/start.ts) reads them: one
-  // file-format module (node:fs only) for both.
+  // file-format module (node:fs and lib/config's URL reading only) for both.
   'prisma/seed.ts': ['scripts/credentials-file.ts'],
   // A worker process starts with the worker's node flags (worker/launch.ts: constants, no imports).
   'scripts/start.ts': ['worker/launch.ts'],

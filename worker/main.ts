@@ -62,9 +62,12 @@ for (const signal of ['SIGTERM', 'SIGINT'] as const) {
 
 worker
   .run()
-  .then(() => logger.info('worker stopped', { workerId: worker.id }))
   .then(() => closeDb())
-  .then(() => process.exit(0))
+  .then(() => {
+    // Last: nothing after this line can still fail or hang.
+    logger.info('worker stopped', { workerId: worker.id });
+    process.exit(0);
+  })
   .catch((e) => {
     logger.error('worker crashed', { error: String(e) });
     process.exit(1);

@@ -127,8 +127,9 @@ const EnvSchema = z.object({
     .string()
     .optional()
     .transform((v) => v || undefined)
-    // No whitespace: an HTTP header value loses its outer spaces, so such a key could never be presented.
-    .refine((v) => v === undefined || (v.length >= MIN_SECRET_LENGTH && !/\s/.test(v)), `must be at least ${MIN_SECRET_LENGTH} characters, without spaces`),
+    // Visible ASCII only: a header value loses its outer spaces, and one outside ASCII is read as latin1
+    // by the server (and refused by fetch), so such a key could not be presented as set.
+    .refine((v) => v === undefined || (v.length >= MIN_SECRET_LENGTH && /^[\x21-\x7e]+$/.test(v)), `must be at least ${MIN_SECRET_LENGTH} characters of printable ASCII, without spaces`),
   SCHEDULER_DEMO_PASSWORD: z
     .string()
     .optional()
@@ -231,8 +232,10 @@ const SSL_MODES = ['disable', 'allow', 'prefer', 'require', 'verify-ca', 'verify
 function postgresUrlProblem(url: string): string | undefined {
   const parsed = postgresUrl(url);
   if (!parsed) return 'is not a valid postgresql:// URL';
-  const mode = parsed.searchParams.get('sslmode');
-  if (mode !== null && !SSL_MODES.includes(mode)) return `sslmode "${mode.slice(0, 20)}" is not one of ${SSL_MODES.join(', ')}`;
+  // Every value: node-postgres reads the last of a repeated parameter.
+  for (const mode of parsed.searchParams.getAll('sslmode')) {
+    if (!SSL_MODES.includes(mode)) return `sslmode "${mode.slice(0, 20)}" is not one of ${SSL_MODES.join(', ')}`;
+  }
   return undefined;
 }
 

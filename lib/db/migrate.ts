@@ -194,8 +194,10 @@ async function connectMigrationClient(databaseUrl: string): Promise<pg.Client> {
   try {
     await client.connect();
   } catch (e) {
-    // node-postgres's own reading of the URL: a host, or a Unix-socket directory (`?host=/run/postgresql`).
-    throw new Error(`cannot connect to PostgreSQL at ${client.host}:${client.port}: ${(e as Error).message}`, { cause: e });
+    // node-postgres's own reading of the URL: a host (an IPv6 one bracketed again), or a Unix-socket
+    // directory (`?host=/run/postgresql`).
+    const host = client.host.includes(':') ? `[${client.host}]` : client.host;
+    throw new Error(`cannot connect to PostgreSQL at ${host}:${client.port}: ${(e as Error).message}`, { cause: e });
   }
   return client;
 }

@@ -12,7 +12,7 @@ import type { ChildProcess } from 'node:child_process';
 import { createServer, type AddressInfo, type Server, type Socket } from 'node:net';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { testDialect } from '../../lib/testing/test-db';
-import { exited, sleep, spawnWorker, useTestDatabase } from '../../lib/testing/worker-process';
+import { sleep, spawnWorker, useTestDatabase } from '../../lib/testing/worker-process';
 
 type Line = { level?: string; msg?: string; [k: string]: unknown };
 
@@ -35,25 +35,30 @@ afterAll(async () => {
   await new Promise((r) => silent.close(r));
 });
 
-/** worker/main.ts on `url`, its complete JSON lines collected; resolves once it logged its start. */
-async function startWorker(url: string, env: Record<string, string>): Promise<{ child: ChildProcess; lines: () => Line[] }> {
+/**
+ * worker/main.ts on `url`, its complete JSON lines collected; resolves once it logged its start.
+ * `closed`: its exit code once it exited AND its output was read to the end ('close', not 'exit':
+ * at 'exit' the pipe may still hold its last lines).
+ */
+async function startWorker(url: string, env: Record<string, string>): Promise<{ child: ChildProcess; lines: () => Line[]; closed: Promise<number | null> }> {
   let out = '';
   const child = spawnWorker(url, { LOG_LEVEL: 'info', ...env }, [], { stdout: 'pipe' });
   children.push(child);
+  const closed = new Promise<number | null>((r) => child.once('close', (code) => r(code)));
   child.stdout!.on('data', (d) => (out += d));
   // Only lines already ended by a newline: the last chunk may be half a line.
   const lines = () => out.slice(0, out.lastIndexOf('\n') + 1).split('\n').flatMap((l): Line[] => (l.startsWith('{') ? [JSON.parse(l) as Line] : []));
   for (let i = 0; i < 600 && !lines().some((l) => l.msg === 'worker started'); i++) await sleep(50);
   expect(lines().map((l) => l.msg)).toContain('worker started');
-  return { child, lines };
+  return { child, lines, closed };
 }
 
 describe.skipIf(testDialect() !== 'sqlite')('stopping a worker', () => {
   it('on a database that never answers, SIGTERM: exits 1 after WORKER_STOP_TIMEOUT_MS, saying why', async () => {
-    const { child, lines } = await startWorker(silentUrl, { WORKER_STOP_TIMEOUT_MS: '1500' });
+    const { child, lines, closed } = await startWorker(silentUrl, { WORKER_STOP_TIMEOUT_MS: '1500' });
     const asked = Date.now();
     child.kill('SIGTERM');
-    const code = await exited(child);
+    const code = await closed;
     const took = Date.now() - asked;
     expect(code).toBe(1);
     expect(took).toBeGreaterThanOrEqual(1400);
@@ -68,22 +73,22 @@ describe.skipIf(testDialect() !== 'sqlite')('stopping a worker', () => {
   });
 
   it('on a database that never answers, a second signal 2 s after the first exits at once', async () => {
-    const { child, lines } = await startWorker(silentUrl, { WORKER_STOP_TIMEOUT_MS: '60000' });
+    const { child, lines, closed } = await startWorker(silentUrl, { WORKER_STOP_TIMEOUT_MS: '60000' });
     child.kill('SIGTERM');
     await sleep(2_300);
     const asked = Date.now();
     child.kill('SIGINT');
-    expect(await exited(child)).toBe(1);
+    expect(await closed).toBe(1);
     expect(Date.now() - asked).toBeLessThan(10_000);
     expect(lines().find((l) => String(l.msg).startsWith('worker: second stop signal'))).toMatchObject({ level: 'warn', signal: 'SIGINT' });
   });
 
   it('Ctrl-C through npm start (SIGINT, then SIGTERM from the supervisor 10 ms later) is one graceful stop: exit 0', async () => {
-    const { child, lines } = await startWorker(t.url, { WORKER_POLL_INTERVAL_MS: '200', WORKER_STOP_TIMEOUT_MS: '60000' });
+    const { child, lines, closed } = await startWorker(t.url, { WORKER_POLL_INTERVAL_MS: '200', WORKER_STOP_TIMEOUT_MS: '60000' });
     child.kill('SIGINT');
     await sleep(10);
     child.kill('SIGTERM');
-    expect(await exited(child)).toBe(0);
+    expect(await closed).toBe(0);
     const msgs = lines().map((l) => String(l.msg));
     expect(msgs).toContain('worker stopping');
     expect(msgs).toContain('worker stopped');

@@ -53,6 +53,8 @@ it('refuses a postgresql:// URL that is surely a mistake: an unknown sslmode (na
   const bogus = refusal('postgresql://u:secret-pw@h:5432/db?sslmode=bogus');
   expect(bogus).toContain('DATABASE_URL: sslmode "bogus" is not one of disable, allow, prefer, require, verify-ca, verify-full, no-verify');
   expect(refusal('postgresql://u:secret-pw@/db?host=/run/pg&sslmode=requir')).toContain('sslmode "requir" is not one of');
+  // A repeated parameter: node-postgres reads the last one, so every one is checked.
+  expect(refusal('postgresql://u:pw@h/db?sslmode=disable&sslmode=requir')).toContain('sslmode "requir" is not one of');
   expect(bogus).not.toContain('secret-pw');
   const unparsable = refusal('postgresql://u:secret-pw@h:notaport/db');
   expect(unparsable).toContain('DATABASE_URL: is not a valid postgresql:// URL');
