@@ -2,11 +2,13 @@
  * SPEC §7.1 "computing the next occurrence always terminates quickly", for the worst cold case: an
  * expression that only ever matches inside a DST gap walks every year to 2199 and needs the zone's
  * offsets in each of them. Measured in a fresh process (nothing cached, nothing compiled yet).
- * The `Intl` read count is exact and pins the cost. The time asserted is the CPU time the fresh,
- * single-threaded process spent in the call (the fastest of up to five fresh processes): on an idle
- * machine that is the call's wall-clock time, and unlike wall-clock time it does not grow when other
- * processes compete for the cores (CI machines are shared). The wall-clock figure is printed beside it. In the
- * integration project, which runs one file at a time.
+ * The `Intl` read count is exact and pins the cost: that is the assertion that catches a slower
+ * algorithm (whole-year tables took ~45,000 reads). The time is the CPU time the fresh,
+ * single-threaded process spent in the call (the fastest of up to five fresh processes), printed;
+ * it is asserted only against a bound 5× the ~45 ms it takes here (250 ms), which catches a
+ * pathology but not a busy machine: a 50 ms bound failed CI at 50.2 ms on a loaded shared machine
+ * (docs/decisions.md 423). The wall-clock figure is printed beside it. In the integration project,
+ * which runs one file at a time.
  */
 import { execFileSync } from 'node:child_process';
 import path from 'node:path';
@@ -27,7 +29,7 @@ describe('SPEC §7.1 cold first call of an expression that only matches inside a
     ['30 2 ? 3 1#2 *', 'America/New_York'],
     // Every minute of 02:xx on the last Sunday of March: the EU spring-forward gap every year.
     ['* 2 ? 3 1L *', 'Europe/Berlin'],
-  ])('`%s` in %s: never fires, under 50 ms and ~2,500 Intl reads cold', (expression, zone) => {
+  ])('`%s` in %s: never fires, ~2,500 Intl reads cold (its time printed, under 250 ms)', (expression, zone) => {
     const runs = [];
     for (let i = 0; i < 5; i++) {
       const run = coldCall(expression, zone, '2026-12-01T00:00:00Z');
@@ -40,6 +42,7 @@ describe('SPEC §7.1 cold first call of an expression that only matches inside a
     expect(runs[0].next).toBeNull();
     // 174 years × one 15-day span (6 reads) + one change (~8 reads); whole-year tables took ~45,000.
     expect(runs[0].reads).toBeLessThan(3_000);
-    expect(fastest).toBeLessThan(50);
+    // Not the ~45 ms it takes on an idle core: a test never passes or fails on a busy machine's timing.
+    expect(fastest).toBeLessThan(250);
   }, 60_000);
 });
