@@ -4,7 +4,7 @@
  * `{text, blocks}`), adds a rule on a scheduler's Alerts page, a webhook schedule then fails at the
  * worker, and the alert arrives at the receiver and shows in the alert log with the channel's answer.
  * Then the channels are edited (a webhook's URL; a Slack channel renamed with its write-only URL
- * kept), and deleting a channel the rule names is refused with the rule named. axe on both pages. The receiver listens on E2E_PORT + 22 (this spec's port; the e2e server allows 127.0.0.1).
+ * kept), and deleting a channel the rule names is refused with the rule named. axe on both pages. The receiver listens on E2E_PORT + 24 (this spec's port, no other spec's: an alert sent after this spec ended must not reach another spec's receiver; the e2e server allows 127.0.0.1).
  */
 import http from 'node:http';
 import { expect, test } from '@playwright/test';
@@ -29,8 +29,8 @@ async function startReceiver(): Promise<{ base: string; received: Received[]; cl
       res.end(ok ? 'ok' : 'down');
     });
   });
-  await new Promise<void>((resolve) => server.listen(E2E_PORT + 22, '127.0.0.1', resolve));
-  return { base: `http://127.0.0.1:${E2E_PORT + 22}`, received, close: () => new Promise<void>((resolve) => (server.closeAllConnections(), server.close(() => resolve()))) };
+  await new Promise<void>((resolve) => server.listen(E2E_PORT + 24, '127.0.0.1', resolve));
+  return { base: `http://127.0.0.1:${E2E_PORT + 24}`, received, close: () => new Promise<void>((resolve) => (server.closeAllConnections(), server.close(() => resolve()))) };
 }
 
 test('a Slack channel and a rule made in the browser: Send test, then a failing schedule alerts the receiver and shows in the alert log', async ({ page, request }, testInfo) => {

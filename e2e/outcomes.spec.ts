@@ -1,6 +1,6 @@
 /**
  * Outcomes (SPEC §16) on the real web app and worker: a real webhook receiver on loopback
- * (E2E_PORT + 21, this spec's port) checks in at the URL each delivery carries in its
+ * (E2E_PORT + 25, this spec's port, no other spec's) checks in at the URL each delivery carries in its
  * `scheduler-checkin-url` header — the first run `/start`, then done with a message after a second; the
  * second run `/3` (exit code 3) — and the schedule's history shows each outcome, its duration, the exit
  * code and the message; the grid's last-run column and its outcome filter agree. The schedule form
@@ -28,7 +28,7 @@ async function startReceiver(script: Script): Promise<{ url: string; close: () =
       if (url) void script(n++, url).catch(() => undefined);
     });
   });
-  await new Promise<void>((resolve) => server.listen(E2E_PORT + 21, '127.0.0.1', resolve));
+  await new Promise<void>((resolve) => server.listen(E2E_PORT + 25, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;
   return {
     url: `http://127.0.0.1:${port}/jobs/export`,
