@@ -110,6 +110,17 @@ export const MAX_PASSWORD_LENGTH = 256;
 /** Shortest secret an operator may set for a bearer credential (SCHEDULER_BOOTSTRAP_API_KEY, SCHEDULER_METRICS_TOKEN). */
 const MIN_SECRET_LENGTH = 16;
 
+/**
+ * An optional text variable: unset or empty reads as undefined (trimmed first with `trim`); any other
+ * value must pass `valid`, else the load fails with `problem`.
+ */
+const optionalText = (valid: (v: string) => boolean, problem: string, opts: { trim?: boolean } = {}) =>
+  z
+    .string()
+    .optional()
+    .transform((v) => (opts.trim ? v?.trim() : v) || undefined)
+    .refine((v) => v === undefined || valid(v), problem);
+
 const EnvSchema = z.object({
   PORT: intFrom(3000, 1, 65535),
   HOSTNAME: z.string().optional().transform((v) => v || '127.0.0.1'),
@@ -123,33 +134,13 @@ const EnvSchema = z.object({
     }),
   DATABASE_POOL_SIZE: intFrom(10, 1),
   // A key anyone can guess, or a password the account page itself would refuse, is refused at load.
-  SCHEDULER_BOOTSTRAP_API_KEY: z
-    .string()
-    .optional()
-    .transform((v) => v || undefined)
-    // Visible ASCII only: a header value loses its outer spaces, and one outside ASCII is read as latin1
-    // by the server (and refused by fetch), so such a key could not be presented as set.
-    .refine((v) => v === undefined || (v.length >= MIN_SECRET_LENGTH && /^[\x21-\x7e]+$/.test(v)), `must be at least ${MIN_SECRET_LENGTH} characters of printable ASCII, without spaces`),
-  SCHEDULER_DEMO_PASSWORD: z
-    .string()
-    .optional()
-    .transform((v) => v || undefined)
-    .refine((v) => v === undefined || (v.length >= MIN_PASSWORD_LENGTH && v.length <= MAX_PASSWORD_LENGTH), `must be ${MIN_PASSWORD_LENGTH}–${MAX_PASSWORD_LENGTH} characters`),
-  SCHEDULER_BOOTSTRAP_ACCESS_KEY_ID: z
-    .string()
-    .optional()
-    .transform((v) => v || undefined)
-    .refine((v) => v === undefined || /^[A-Za-z0-9_.-]{3,128}$/.test(v), 'must be 3–128 characters from A-Z, a-z, 0-9, "_", ".", "-"'),
-  SCHEDULER_BOOTSTRAP_SECRET_ACCESS_KEY: z
-    .string()
-    .optional()
-    .transform((v) => v || undefined)
-    .refine((v) => v === undefined || (v.length >= 8 && v.length <= 128 && !/\s/.test(v)), 'must be 8–128 characters without spaces'),
-  SCHEDULER_SECRET_KEY: z
-    .string()
-    .optional()
-    .transform((v) => v?.trim() || undefined)
-    .refine((v) => v === undefined || decodeKey(v) !== null, 'must be 32 bytes, written as 64 hex digits or 44 base64 characters'),
+  // Visible ASCII only: a header value loses its outer spaces, and one outside ASCII is read as latin1
+  // by the server (and refused by fetch), so such a key could not be presented as set.
+  SCHEDULER_BOOTSTRAP_API_KEY: optionalText((v) => v.length >= MIN_SECRET_LENGTH && /^[\x21-\x7e]+$/.test(v), `must be at least ${MIN_SECRET_LENGTH} characters of printable ASCII, without spaces`),
+  SCHEDULER_DEMO_PASSWORD: optionalText((v) => v.length >= MIN_PASSWORD_LENGTH && v.length <= MAX_PASSWORD_LENGTH, `must be ${MIN_PASSWORD_LENGTH}–${MAX_PASSWORD_LENGTH} characters`),
+  SCHEDULER_BOOTSTRAP_ACCESS_KEY_ID: optionalText((v) => /^[A-Za-z0-9_.-]{3,128}$/.test(v), 'must be 3–128 characters from A-Z, a-z, 0-9, "_", ".", "-"'),
+  SCHEDULER_BOOTSTRAP_SECRET_ACCESS_KEY: optionalText((v) => v.length >= 8 && v.length <= 128 && !/\s/.test(v), 'must be 8–128 characters without spaces'),
+  SCHEDULER_SECRET_KEY: optionalText((v) => decodeKey(v) !== null, 'must be 32 bytes, written as 64 hex digits or 44 base64 characters', { trim: true }),
   SCHEDULER_SECRET_KEY_FILE: z.string().optional().transform((v) => v || './data/scheduler-secret.key'),
   SCHEDULER_SCHEDULES_PER_REVISION: intFrom(1000, 1),
   SCHEDULER_MIN_INTERVAL_SECONDS: intFrom(60, 0),
@@ -202,21 +193,9 @@ const EnvSchema = z.object({
     }),
   LOG_LEVEL: z.enum(['debug', 'info', 'warn', 'error']).optional().transform((v) => v ?? 'info'),
   SCHEDULER_TRUSTED_PROXIES: proxyList,
-  SCHEDULER_PUBLIC_URL: z
-    .string()
-    .optional()
-    .transform((v) => v?.trim() || undefined)
-    .refine((v) => v === undefined || (/^https?:\/\/[^/?#\s]+(\/[^?#\s]*)?$/.test(v) && URL.canParse(v)), 'must be an http(s) URL without query or fragment, such as https://scheduler.example.com'),
-  SCHEDULER_HEARTBEAT_URL: z
-    .string()
-    .optional()
-    .transform((v) => v?.trim() || undefined)
-    .refine((v) => v === undefined || (/^https?:\/\//.test(v) && URL.canParse(v)), 'must be an http(s) URL, such as https://hc-ping.com/<uuid>'),
-  SCHEDULER_METRICS_TOKEN: z
-    .string()
-    .optional()
-    .transform((v) => v?.trim() || undefined)
-    .refine((v) => v === undefined || v.length >= MIN_SECRET_LENGTH, `must be at least ${MIN_SECRET_LENGTH} characters`),
+  SCHEDULER_PUBLIC_URL: optionalText((v) => /^https?:\/\/[^/?#\s]+(\/[^?#\s]*)?$/.test(v) && URL.canParse(v), 'must be an http(s) URL without query or fragment, such as https://scheduler.example.com', { trim: true }),
+  SCHEDULER_HEARTBEAT_URL: optionalText((v) => /^https?:\/\//.test(v) && URL.canParse(v), 'must be an http(s) URL, such as https://hc-ping.com/<uuid>', { trim: true }),
+  SCHEDULER_METRICS_TOKEN: optionalText((v) => v.length >= MIN_SECRET_LENGTH, `must be at least ${MIN_SECRET_LENGTH} characters`, { trim: true }),
 });
 
 /** The `sslmode` values libpq defines, and node-postgres's own `no-verify`. */
