@@ -13,8 +13,11 @@ import { clearStorageFault, currentStorageFault, noteStorageFault } from './stor
 export interface HealthReport {
   status: 'ok' | 'degraded';
   database: 'reachable' | 'unreachable';
-  /** Whether the database takes writes: `ok`, `full` (disk full) or `read_only`. */
-  storage: 'ok' | 'full' | 'read_only';
+  /**
+   * Whether the database takes writes: `ok`, `full` (disk full) or `read_only`; `unknown` when it
+   * could not be asked (unreachable or not migrated).
+   */
+  storage: 'ok' | 'full' | 'read_only' | 'unknown';
   /** Workers alive now; 0 when the database is unreachable or not migrated (unknown). */
   workers_alive: number;
   /** When a worker was last seen alive (ISO UTC), or null when none ever reported. */
@@ -23,9 +26,11 @@ export interface HealthReport {
   worker_heartbeat_age_seconds: number | null;
   /**
    * SPEC §17: `failing` while an alert channel's last send failed (an operator must look: alerts may
-   * not reach anyone), else `ok`. Informational: it never makes the status `degraded` (still 200).
+   * not reach anyone), else `ok`; `unknown` when the channels could not be read (the database
+   * unreachable or not migrated, or the read failed: logged). Informational: it never makes the
+   * status `degraded` (still 200).
    */
-  alerts: 'ok' | 'failing';
+  alerts: 'ok' | 'failing' | 'unknown';
   /** Why the status is `degraded` (each cause, `; `-separated); omitted when `ok`. */
   reason?: string;
 }
@@ -50,11 +55,12 @@ export async function healthReport(now: Date, client: Runtime['db'] | (() => Run
     return {
       status: 'degraded',
       database: unmigrated ? 'reachable' : 'unreachable',
-      storage: 'ok',
+      // Neither was asked: saying `ok` would claim a check that did not run (decision 424).
+      storage: 'unknown',
       workers_alive: 0,
       worker_last_seen_at: null,
       worker_heartbeat_age_seconds: null,
-      alerts: 'ok',
+      alerts: 'unknown',
       reason: unmigrated ? `the database is not fully migrated: ${unmigrated.reason}` : UNREACHABLE,
     };
   }
@@ -71,13 +77,23 @@ export async function healthReport(now: Date, client: Runtime['db'] | (() => Run
     workers_alive: liveness.alive,
     worker_last_seen_at: liveness.lastSeenAt?.toISOString() ?? null,
     worker_heartbeat_age_seconds: ageSeconds(liveness),
-    alerts: (await anyAlertChannelFailing(db).catch(() => false)) ? 'failing' : 'ok',
+    alerts: await alertsHealth(db),
   };
   if (reasons.length > 0) report.reason = reasons.join('; ');
   return report;
 }
 
 const UNREACHABLE = 'the database is unreachable';
+
+/** SPEC §17 in the health report: `failing` / `ok`, or `unknown` (logged) when the channels could not be read. */
+async function alertsHealth(db: Runtime['db']): Promise<HealthReport['alerts']> {
+  try {
+    return (await anyAlertChannelFailing(db)) ? 'failing' : 'ok';
+  } catch (e) {
+    logger.error('health: reading the alert channels failed', { error: toError(e).message });
+    return 'unknown';
+  }
+}
 
 /**
  * The database opened and the workers' liveness read from it, or `ok: false` when that failed (logged);

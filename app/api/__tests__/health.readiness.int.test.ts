@@ -170,7 +170,7 @@ describe(`readiness (${testDialect()})`, () => {
       expect(report.checks.worker).toEqual({ status: 'failing', reason: 'not checked: the database is not migrated' });
       // GET /api/health says the same: reachable, not migrated (not "unreachable").
       const health = await healthReport(new Date(), empty);
-      expect(health).toMatchObject({ status: 'degraded', database: 'reachable', workers_alive: 0 });
+      expect(health).toMatchObject({ status: 'degraded', database: 'reachable', workers_alive: 0, storage: 'unknown', alerts: 'unknown' });
       expect(health.reason).toBe(`the database is not fully migrated: ${report.checks.migrations.reason}`);
     } finally {
       await empty.$disconnect();

@@ -93,12 +93,25 @@ describe('GET /api/health report', () => {
     try {
       const r = await healthReport(T0, gone);
       expect(r).toMatchObject({ status: 'degraded', database: 'unreachable', workers_alive: 0, reason: 'the database is unreachable' });
+      // Storage and alerts were not asked: unknown, never a claimed `ok`.
+      expect(r).toMatchObject({ storage: 'unknown', alerts: 'unknown' });
       // The driver's text goes to the log only (it can name hosts and users).
       expect(Object.keys(r)).not.toContain('error');
       expect(JSON.stringify(r)).not.toMatch(/ECONNREFUSED|127\.0\.0\.1|scheduler@/);
     } finally {
       await gone.$disconnect().catch(() => undefined);
     }
+  });
+
+  it('alerts `unknown` (status unchanged) when the alert channels cannot be read; `ok` again once they can', async () => {
+    await recordHeartbeat(db, { workerId: 'w1', startedAt: T0, intervalMs: 5000, now: T0 });
+    await db.$executeRawUnsafe('ALTER TABLE alert_channels RENAME TO alert_channels_away');
+    try {
+      expect(await healthReport(at(4000), db)).toMatchObject({ status: 'ok', storage: 'ok', workers_alive: 1, alerts: 'unknown' });
+    } finally {
+      await db.$executeRawUnsafe('ALTER TABLE alert_channels_away RENAME TO alert_channels');
+    }
+    expect((await healthReport(at(4000), db)).alerts).toBe('ok');
   });
 
   it('degraded when no worker ever reported', async () => {
