@@ -235,13 +235,23 @@ export async function readinessReport(
 
 const UNREADABLE_MIGRATIONS = 'the applied migrations could not be read; see the log';
 
+/**
+ * Migration names for a reason: all of up to four; of more, the first two, how many between, and the
+ * last (`0001_init, 0002_…, … (16 more), 0027_backfill`), so a never-migrated database's reason
+ * stays one readable line.
+ */
+function someNames(names: string[]): string {
+  if (names.length <= 4) return names.join(', ');
+  return `${names[0]}, ${names[1]}, … (${names.length - 3} more), ${names[names.length - 1]}`;
+}
+
 /** The `migrations` check; a failure to read them is logged unless `logFailure` is false. */
 async function migrationsCheck(db: Runtime['db'], dir: string | undefined, logFailure = true): Promise<ReadinessCheck> {
   try {
     const { pending, failed } = await migrationStatus(db, dir);
     const reasons: string[] = [];
-    if (failed.length > 0) reasons.push(`${failed.length} failed or changed after it was applied (${failed.join(', ')}): see docs/ops.md "Changing the schema"`);
-    if (pending.length > 0) reasons.push(`${pending.length} pending (${pending.join(', ')}): run the migrations (npm run db:migrate; in a container: migrate)`);
+    if (failed.length > 0) reasons.push(`${failed.length} failed or changed after it was applied (${someNames(failed)}): see docs/ops.md "Changing the schema"`);
+    if (pending.length > 0) reasons.push(`${pending.length} pending (${someNames(pending)}): run the migrations (npm run db:migrate; in a container: migrate)`);
     return reasons.length === 0 ? { status: 'ok' } : { status: 'failing', reason: reasons.join('; ') };
   } catch (e) {
     if (logFailure) logger.error('health: reading the applied migrations failed', { error: toError(e).message });
