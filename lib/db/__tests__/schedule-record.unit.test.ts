@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { FIRING_COLUMNS, toFiringSchedule } from '../sql/claim-due';
-import { scheduleRecordOf, toScheduleRecord } from '../sql/schedule-record';
+import { scheduleRecordOf, toScheduleRecord, UndecodableScheduleError } from '../sql/schedule-record';
 
 /** A `SELECT *` row of `schedules` as SQLite's raw queries return it (0/1 booleans, text instants and JSON). */
 function sqliteRow(over: Record<string, unknown> = {}): Record<string, unknown> {
@@ -67,8 +67,18 @@ describe('the schedules row codec', () => {
     expect(() => toScheduleRecord(sqliteRow({ created_at: 'yesterday' }))).toThrow(/schedules\.created_at holds no instant/);
     expect(() => toScheduleRecord(sqliteRow({ overlap_policy: 'queue_all' }))).toThrow(/schedules\.overlap_policy holds "queue_all"/);
     // SQLite keeps JSON as text: a broken document names its column, then what JSON.parse said.
-    expect(() => toScheduleRecord(sqliteRow({ invocation_target: '{"target": ' }))).toThrow(/^schedules\.invocation_target holds text that is not JSON \(.+\)$/);
-    expect(() => toScheduleRecord(sqliteRow({ eventbridge: 'not json' }))).toThrow(/^schedules\.eventbridge holds text that is not JSON \(/);
+    expect(() => toScheduleRecord(sqliteRow({ invocation_target: '{"target": ' }))).toThrow(/^schedule sch_1 cannot be read: schedules\.invocation_target holds text that is not JSON \(.+\)$/);
+    expect(() => toScheduleRecord(sqliteRow({ eventbridge: 'not json' }))).toThrow(/^schedule sch_1 cannot be read: schedules\.eventbridge holds text that is not JSON \(/);
+    // The error names the row, so a reader can say which schedule (decision 425).
+    let thrown: unknown;
+    try {
+      toScheduleRecord(sqliteRow({ repeat: 'weekly' }));
+    } catch (e) {
+      thrown = e;
+    }
+    expect(thrown).toBeInstanceOf(UndecodableScheduleError);
+    expect(thrown).toMatchObject({ scheduleId: 'sch_1', scheduledFor: null });
+    expect((thrown as UndecodableScheduleError).cause.message).toBe('schedules.repeat holds "weekly", none of one_time, recurring_cron, recurring_rate');
   });
 
   it('reads the firing columns only, with the same decoders', () => {
@@ -87,6 +97,7 @@ describe('the schedules row codec', () => {
     expect(s.state).toBe('completed');
     expect(s.pausedByType).toBe('system');
     expect(s.createdAt).toBe(model.createdAt);
-    expect(() => scheduleRecordOf({ ...model, state: 'paused' })).toThrow(/schedules\.state holds "paused"/);
+    expect(() => scheduleRecordOf({ ...model, state: 'paused' })).toThrow(/^schedule sch_1 cannot be read: schedules\.state holds "paused"/);
+    expect(() => scheduleRecordOf({ ...model, state: 'paused' })).toThrow(UndecodableScheduleError);
   });
 });

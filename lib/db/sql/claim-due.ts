@@ -19,7 +19,9 @@ import type { Tx } from '../client';
 import { dialectOfDb } from '../client';
 import { queryValues } from './run-sql';
 import { sqlInstant } from './instant';
-import { pickScheduleRecord, pickScheduleRecordOf, rawInstant, scheduleColumns, type ScheduleRecord } from './schedule-record';
+import { pickScheduleRecord, pickScheduleRecordOf, rawInstant, scheduleColumns, UndecodableScheduleError, type ScheduleRecord } from './schedule-record';
+
+export { UndecodableScheduleError };
 
 /** The fields of a `schedules` row that firing reads (timing, target, delivery and pause policies). */
 const FIRING_KEYS = [
@@ -124,26 +126,6 @@ export async function claimOccurrence(tx: Tx, scheduleId: string, scheduledFor: 
   const dialect = dialectOfDb(tx);
   const rows = await queryValues(tx, CLAIM_OCCURRENCE_SQL, scheduleId, sqlInstant(dialect, scheduledFor));
   return rows.length ? toClaimed(rows[0]) : null;
-}
-
-/**
- * A claimed `schedules` row the row codec cannot read (a column holding what no save writes: text
- * that is not JSON, an unknown enum value…). `scheduleId` names the row; `scheduledFor` the
- * occurrence claimed (its next_fire_at, or a due retry's `scheduled_for` when `retry`), null when that
- * cannot be read either; `cause` is the codec's error. The fire engine pauses such a schedule rather
- * than let it fail every batch it is claimed in.
- */
-export class UndecodableScheduleError extends Error {
-  constructor(
-    readonly scheduleId: string,
-    readonly scheduledFor: Date | null,
-    readonly cause: Error,
-    /** Claimed through a due pending attempt (claim-retries.ts), not as the schedule's next occurrence. */
-    readonly retry = false,
-  ) {
-    super(`schedule ${scheduleId} cannot be read: ${cause.message}`);
-    this.name = 'UndecodableScheduleError';
-  }
 }
 
 const NEXT_FIRE_AT_AT = CLAIMED_KEYS.indexOf('nextFireAt');

@@ -10,7 +10,7 @@
  */
 import type { Tx } from '../client';
 import { dialectOfDb } from '../client';
-import { toScheduleRecord, type ScheduleRecord } from './schedule-record';
+import { rawIntOrNull, rawText, rawTextOrNull, toScheduleRecord, type ScheduleRecord } from './schedule-record';
 
 export const LOCK_SCHEDULE_SQL = {
   sqlite: 'SELECT * FROM schedules WHERE id = ?',
@@ -21,4 +21,26 @@ export const LOCK_SCHEDULE_SQL = {
 export async function lockSchedule(tx: Tx, id: string): Promise<ScheduleRecord | null> {
   const rows = await tx.$queryRawUnsafe<Record<string, unknown>[]>(LOCK_SCHEDULE_SQL[dialectOfDb(tx)], id);
   return rows.length ? toScheduleRecord(rows[0]) : null;
+}
+
+export const LOCK_SCHEDULE_IDENTITY_SQL = {
+  sqlite: 'SELECT id, revision_id, alias, name, version FROM schedules WHERE id = ?',
+  postgresql: 'SELECT id, revision_id, alias, name, version FROM schedules WHERE id = $1 FOR UPDATE',
+} as const;
+
+/**
+ * `lockSchedule` reading only what names the row and its version, so a row whose other columns the
+ * codec cannot read can still be deleted (decision 425); null when it is gone.
+ */
+export async function lockScheduleIdentity(tx: Tx, id: string): Promise<Pick<ScheduleRecord, 'id' | 'revisionId' | 'alias' | 'name' | 'version'> | null> {
+  const rows = await tx.$queryRawUnsafe<Record<string, unknown>[]>(LOCK_SCHEDULE_IDENTITY_SQL[dialectOfDb(tx)], id);
+  if (!rows.length) return null;
+  const r = rows[0];
+  return {
+    id: rawText('schedules.id', r.id),
+    revisionId: rawText('schedules.revision_id', r.revision_id),
+    alias: rawTextOrNull('schedules.alias', r.alias),
+    name: rawText('schedules.name', r.name),
+    version: rawIntOrNull(r.version) ?? 0,
+  };
 }

@@ -204,9 +204,16 @@ const ALL_KEYS = Object.keys(COLUMNS) as (keyof ScheduleRecord)[];
 /** Every field of `ScheduleRecord`, one per column of `schedules` (the codec's order). */
 export const SCHEDULE_RECORD_KEYS: readonly (keyof ScheduleRecord)[] = ALL_KEYS;
 
-/** A raw SQL row of every column (`SELECT *`) as the domain's record. Throws when a column holds what it cannot. */
+/**
+ * A raw SQL row of every column (`SELECT *`) as the domain's record. Throws UndecodableScheduleError
+ * (naming the row and the column) when a column holds what it cannot.
+ */
 export function toScheduleRecord(r: Record<string, unknown>): ScheduleRecord {
-  return pickScheduleRecord(r, ALL_KEYS);
+  try {
+    return pickScheduleRecord(r, ALL_KEYS);
+  } catch (e) {
+    throw new UndecodableScheduleError(String(r.id), null, e instanceof Error ? e : new Error(String(e)));
+  }
 }
 
 /** The columns Prisma's model API types as plain text that the record narrows. */
@@ -220,10 +227,18 @@ export type ScheduleRowLike = Omit<ScheduleRecord, 'revisionId' | EnumKeys> & { 
 
 /**
  * A row of Prisma's model API (or a record already parsed) as the domain's record: its enum columns
- * narrowed to their vocabularies; the rest is typed by Prisma already. Throws naming a column that
- * holds what it cannot.
+ * narrowed to their vocabularies; the rest is typed by Prisma already. Throws UndecodableScheduleError
+ * naming the row and a column that holds what it cannot.
  */
 export function scheduleRecordOf<R extends ScheduleRowLike>(row: R): Omit<R, EnumKeys> & Pick<ScheduleRecord, EnumKeys> {
+  try {
+    return narrowEnums(row);
+  } catch (e) {
+    throw new UndecodableScheduleError(String(row.id), null, e instanceof Error ? e : new Error(String(e)));
+  }
+}
+
+function narrowEnums<R extends ScheduleRowLike>(row: R): Omit<R, EnumKeys> & Pick<ScheduleRecord, EnumKeys> {
   return {
     ...row,
     repeat: COLUMNS.repeat.decode(row.repeat),
@@ -234,4 +249,25 @@ export function scheduleRecordOf<R extends ScheduleRowLike>(row: R): Omit<R, Enu
     overlapPolicy: COLUMNS.overlapPolicy.decode(row.overlapPolicy),
     catchUpMode: COLUMNS.catchUpMode.decode(row.catchUpMode),
   };
+}
+
+/**
+ * A `schedules` row the row codec cannot read (a column holding what no save writes: text that is
+ * not JSON, an unknown enum value…). `scheduleId` names the row; for a claimed row `scheduledFor` is
+ * the occurrence claimed (its next_fire_at, or a due retry's `scheduled_for` when `retry`), null when
+ * that cannot be read either or the row was not claimed; `cause` is the codec's error. The fire engine
+ * pauses such a schedule rather than let it fail every batch it is claimed in (decision 416); the
+ * product's reads name it (lib/schedules `unreadableScheduleError`, decision 425).
+ */
+export class UndecodableScheduleError extends Error {
+  constructor(
+    readonly scheduleId: string,
+    readonly scheduledFor: Date | null,
+    readonly cause: Error,
+    /** Claimed through a due pending attempt (claim-retries.ts), not as the schedule's next occurrence. */
+    readonly retry = false,
+  ) {
+    super(`schedule ${scheduleId} cannot be read: ${cause.message}`);
+    this.name = 'UndecodableScheduleError';
+  }
 }

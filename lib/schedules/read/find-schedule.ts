@@ -1,4 +1,4 @@
-import { findScheduleByKey, findScheduleHoldingToken, type ScheduleRecord, type Tx } from '../../db';
+import { findScheduleByKey, findScheduleHoldingToken, UndecodableScheduleError, type ScheduleRecord, type Tx } from '../../db';
 import { DomainError } from '../../errors';
 import { isIdShape, normalizeRef } from '../../ids';
 
@@ -9,8 +9,39 @@ import { isIdShape, normalizeRef } from '../../ids';
 export async function findSchedule(db: Tx, revisionId: string, ref: string, allowAlias: boolean): Promise<ScheduleRecord | null> {
   const key = normalizeRef(ref);
   // One statement on the driver (docs/decisions.md 385).
-  if (isIdShape(key)) return findScheduleByKey(db, revisionId, key, 'id');
-  return allowAlias ? findScheduleByKey(db, revisionId, key, 'alias') : null;
+  if (isIdShape(key)) return readable(findScheduleByKey(db, revisionId, key, 'id'));
+  return allowAlias ? readable(findScheduleByKey(db, revisionId, key, 'alias')) : null;
+}
+
+/**
+ * `500 internal_error` for a stored schedule the row codec cannot read (a hand-edited row, a column
+ * holding what no save writes): it names the schedule and the column, and the way out (decision 425).
+ * Only callers the scheduler's access check has passed read a row, so only they see it.
+ */
+export function unreadableScheduleError(e: UndecodableScheduleError): DomainError {
+  return new DomainError(
+    'internal_error',
+    `${e.message}; it cannot be shown, changed or fired until it is deleted (delete_schedule ${e.scheduleId}) or the row is restored from a backup`,
+    { cause: e },
+  );
+}
+
+/** `read`'s answer; a schedule the codec cannot read becomes `unreadableScheduleError`. */
+export async function readable<T>(read: Promise<T>): Promise<T> {
+  try {
+    return await read;
+  } catch (e) {
+    throw e instanceof UndecodableScheduleError ? unreadableScheduleError(e) : e;
+  }
+}
+
+/** `decode()`'s answer (rows already read → records or wire shapes); the same error as `readable`. */
+export function decoded<T>(decode: () => T): T {
+  try {
+    return decode();
+  } catch (e) {
+    throw e instanceof UndecodableScheduleError ? unreadableScheduleError(e) : e;
+  }
 }
 
 /** Like findSchedule; throws `404 schedule_not_found` when there is none. */

@@ -3,7 +3,7 @@ import { findScheduleIfReachable, type Db } from '../../db';
 import { isIdShape, normalizeRef } from '../../ids';
 import { requireSchedulerRole } from '../access';
 import type { Schedule, ScheduleState } from '../contract';
-import { getScheduleRow } from './find-schedule';
+import { decoded, getScheduleRow, readable } from './find-schedule';
 import { toSchedule } from './serialize';
 
 /** Page size of `list_schedules` (SPEC §3.1). */
@@ -40,7 +40,9 @@ export async function listSchedules(opts: ListSchedulesOptions): Promise<{ sched
     take: pageSize + 1,
   });
   const page = rows.slice(0, pageSize);
-  return { schedules: page.map(toSchedule), last_schedule_id: rows.length > pageSize ? page[page.length - 1].id : null };
+  // A row the codec cannot read names itself (decision 425) rather than a bare 500.
+  const schedules = decoded(() => page.map(toSchedule));
+  return { schedules, last_schedule_id: rows.length > pageSize ? page[page.length - 1].id : null };
 }
 
 /** `get_schedule` (SPEC §3.1): by id or alias. Throws `404 schedule_not_found`. */
@@ -49,8 +51,8 @@ export async function getSchedule(opts: { db: Db; actor: Actor; revision: { id: 
   // The answer in one statement (the access check inside it, docs/decisions.md 385)...
   const roles = rolesGranting(actor, 'read');
   const key = normalizeRef(opts.scheduleRef);
-  const found = roles.length > 0 ? await findScheduleIfReachable(db, revision.id, key, isIdShape(key) ? 'id' : 'alias', revision.blobId, actor, roles) : null;
-  if (found) return toSchedule(found);
+  const found = roles.length > 0 ? await readable(findScheduleIfReachable(db, revision.id, key, isIdShape(key) ? 'id' : 'alias', revision.blobId, actor, roles)) : null;
+  if (found) return decoded(() => toSchedule(found));
   // ...and a refusal as always, in its order: no read access → 404 not_found, else 404 schedule_not_found.
   await requireSchedulerRole(db, actor, revision.blobId, 'read');
   return toSchedule(await getScheduleRow(db, revision.id, opts.scheduleRef));
