@@ -161,7 +161,11 @@ export async function orNotFoundPage<T>(read: Promise<T>): Promise<T> {
 /** A thrown error as a server-action answer. Next.js control flow (redirect to /login) passes through. */
 function actionError(e: unknown): ActionResult<never> {
   unstable_rethrow(e);
-  if (isDomainError(e)) return { ok: false, error: { code: e.code, message: e.message, ...(e.path ? { path: e.path } : {}) } };
+  if (isDomainError(e)) {
+    // A server-side fault the domain named (e.g. a stored row it cannot read, decision 425): logged with its cause.
+    if (e.code === 'internal_error') logger.error('server action error', { code: e.code, message: e.message, cause: e.cause instanceof Error ? e.cause.message : undefined });
+    return { ok: false, error: { code: e.code, message: e.message, ...(e.path ? { path: e.path } : {}) } };
+  }
   // Disk full or read-only database: a stable code and a plain sentence, never the driver's text.
   const storage = storageRefusal(e);
   if (storage) return { ok: false, error: { code: storage.code, message: storage.message } };

@@ -22,7 +22,11 @@ export function json(body: unknown, status = 200): Response {
  * logged and become a generic 500.
  */
 export function errorResponse(thrown: unknown): Response {
-  if (thrown instanceof DomainError) return json(toErrorBody(thrown), thrown.status);
+  if (thrown instanceof DomainError) {
+    // A server-side fault the domain named (e.g. a stored row it cannot read, decision 425): logged with its cause.
+    if (thrown.code === 'internal_error') logger.error('API error', { code: thrown.code, message: thrown.message, cause: thrown.cause instanceof Error ? thrown.cause.message : undefined });
+    return json(toErrorBody(thrown), thrown.status);
+  }
   const storage = storageRefusal(thrown);
   if (storage) return json(toErrorBody(storage), storage.status);
   const err = toError(thrown);

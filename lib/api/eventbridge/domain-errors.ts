@@ -31,6 +31,8 @@ export function toAwsError(thrown: unknown, ctx: Pick<EventBridgeContext, 'accou
     return new AwsError('InternalServerException', 'Unexpected error during processing of request.');
   }
   const e = thrown;
+  // A server-side fault the domain named (e.g. a stored row it cannot read, decision 425): logged, answered without details.
+  if (e.code === 'internal_error') logger.error('EventBridge API error', { operation: subject.operation, code: e.code, message: e.message });
   const v = (m: string) => new AwsError('ValidationException', m, { cause: e });
   switch (e.code) {
     case 'not_found':

@@ -24,3 +24,21 @@ export async function findScheduleByKey(db: Tx, revisionId: string, key: string,
   const [row] = await readRows(db, by === 'id' ? SCHEDULE_BY_ID_SQL : SCHEDULE_BY_ALIAS_SQL, key, revisionId);
   return row ? toScheduleRecord(row) : null;
 }
+
+/** Params: revision id, JSON array of schedule ids. */
+export const SCHEDULES_BY_IDS_SQL = {
+  sqlite: 'SELECT * FROM schedules WHERE revision_id = ? AND id IN (SELECT value FROM json_each(?))',
+  postgresql: 'SELECT * FROM schedules WHERE revision_id = $1 AND id IN (SELECT jsonb_array_elements_text($2::jsonb))',
+} as const;
+
+/**
+ * The schedules `ids` of revision `revisionId`, in the order of `ids` (an id no longer there is
+ * left out), read on the driver and decoded by the row codec: a row it cannot read throws
+ * UndecodableScheduleError naming it (Prisma's model reads would throw an unnamed JSON error first).
+ */
+export async function findSchedulesByIds(db: Tx, revisionId: string, ids: string[]): Promise<ScheduleRecord[]> {
+  if (ids.length === 0) return [];
+  const rows = await readRows(db, SCHEDULES_BY_IDS_SQL, revisionId, JSON.stringify(ids));
+  const byId = new Map(rows.map((r) => [String(r.id), r]));
+  return ids.flatMap((id) => (byId.has(id) ? [toScheduleRecord(byId.get(id)!)] : []));
+}

@@ -10,7 +10,7 @@
  */
 import type { Tx } from '../client';
 import { dialectOfDb } from '../client';
-import { rawIntOrNull, rawText, rawTextOrNull, toScheduleRecord, type ScheduleRecord } from './schedule-record';
+import { pickScheduleRecord, scheduleColumns, toScheduleRecord, type ScheduleRecord } from './schedule-record';
 
 export const LOCK_SCHEDULE_SQL = {
   sqlite: 'SELECT * FROM schedules WHERE id = ?',
@@ -23,24 +23,18 @@ export async function lockSchedule(tx: Tx, id: string): Promise<ScheduleRecord |
   return rows.length ? toScheduleRecord(rows[0]) : null;
 }
 
+const IDENTITY_KEYS = ['id', 'revisionId', 'alias', 'name', 'version'] as const;
+
 export const LOCK_SCHEDULE_IDENTITY_SQL = {
-  sqlite: 'SELECT id, revision_id, alias, name, version FROM schedules WHERE id = ?',
-  postgresql: 'SELECT id, revision_id, alias, name, version FROM schedules WHERE id = $1 FOR UPDATE',
+  sqlite: `SELECT ${scheduleColumns(IDENTITY_KEYS)} FROM schedules WHERE id = ?`,
+  postgresql: `SELECT ${scheduleColumns(IDENTITY_KEYS)} FROM schedules WHERE id = $1 FOR UPDATE`,
 } as const;
 
 /**
- * `lockSchedule` reading only what names the row and its version, so a row whose other columns the
- * codec cannot read can still be deleted (decision 425); null when it is gone.
+ * `lockSchedule` reading only what names the row and its version (through the row codec), so a row
+ * whose other columns the codec cannot read can still be deleted (decision 425); null when it is gone.
  */
-export async function lockScheduleIdentity(tx: Tx, id: string): Promise<Pick<ScheduleRecord, 'id' | 'revisionId' | 'alias' | 'name' | 'version'> | null> {
+export async function lockScheduleIdentity(tx: Tx, id: string): Promise<Pick<ScheduleRecord, (typeof IDENTITY_KEYS)[number]> | null> {
   const rows = await tx.$queryRawUnsafe<Record<string, unknown>[]>(LOCK_SCHEDULE_IDENTITY_SQL[dialectOfDb(tx)], id);
-  if (!rows.length) return null;
-  const r = rows[0];
-  return {
-    id: rawText('schedules.id', r.id),
-    revisionId: rawText('schedules.revision_id', r.revision_id),
-    alias: rawTextOrNull('schedules.alias', r.alias),
-    name: rawText('schedules.name', r.name),
-    version: rawIntOrNull(r.version) ?? 0,
-  };
+  return rows.length ? pickScheduleRecord(rows[0], IDENTITY_KEYS) : null;
 }

@@ -7,11 +7,13 @@
 import { describe, expect, it } from 'vitest';
 import type { CommandContext } from '../../workflows';
 import { errorResponse } from '../../api';
-import { createSchedule, schedulerCommands } from '..';
+import { createSchedule, listSchedules, schedulerCommands, setAllEnabled } from '..';
+import { testDialect } from '../../testing/test-db';
 import { SEEDED_TARGET, useSeededScheduler } from '../../testing/seeded-scheduler';
 import { TEST_LIMITS } from '../../testing/limits';
 
 const w = useSeededScheduler();
+const dialect = testDialect();
 
 async function command(name: keyof typeof schedulerCommands, params: Record<string, unknown>): Promise<unknown> {
   const ctx = { db: w.db, actor: w.actor(), revision: (await w.scheduler()) as CommandContext['revision'], limits: TEST_LIMITS, now: new Date(), params };
@@ -36,7 +38,8 @@ describe('a schedule whose row the codec cannot read', () => {
     const kept = await createSchedule({ db: w.db, actor: w.actor(), revision, limits: TEST_LIMITS, now: new Date(), input: { alias: 'kept-one', ...base } });
     const broken = await createSchedule({ db: w.db, actor: w.actor(), revision, limits: TEST_LIMITS, now: new Date(), input: { alias: 'broken-one', ...base } });
     // A value no save writes (a text column on both dialects): the codec refuses it.
-    await w.db.$executeRawUnsafe(`UPDATE schedules SET overlap_policy = 'queue_all' WHERE id = '${broken.id}'`);
+    // Enabled by the same hand edit, so pause-all reaches it.
+    await w.db.$executeRawUnsafe(`UPDATE schedules SET overlap_policy = 'queue_all', enabled = true WHERE id = '${broken.id}'`);
 
     const expected = {
       status: 500,
@@ -58,12 +61,70 @@ describe('a schedule whose row the codec cannot read', () => {
     expect(await answer(command('delete_schedule', { schedule_id: 'broken-one', expected_version: 99 }))).toMatchObject({ status: 409, body: { error: { code: 'version_conflict' } } });
     expect(await w.db.schedule.count({ where: { id: broken.id } })).toBe(1);
 
-    await command('delete_schedule', { schedule_id: 'broken-one' });
+    // Pause-all names the row too, and pauses nothing (one transaction).
+    expect(await answer(setAllEnabled({ db: w.db, actor: w.actor(), revision, enabled: false, now: new Date() }))).toEqual(expected);
+    expect(await w.db.schedule.count({ where: { id: broken.id, enabled: true } })).toBe(1);
+
+    await command('delete_schedule', { schedule_id: 'broken-one', expected_version: 1 });
     expect(await w.db.schedule.count({ where: { id: broken.id } })).toBe(0);
     const entry = await w.db.activityEntry.findFirst({ where: { scheduleId: broken.id, action: 'delete' } });
     expect(entry).toMatchObject({ scheduleLabel: broken.name, revisionId: revision.id });
     // The list reads again, and a second delete is an ordinary 404.
     expect(((await command('list_schedules', {})) as { schedules: { id: string }[] }).schedules.map((s) => s.id)).toContain(kept.id);
     expect(await answer(command('delete_schedule', { schedule_id: broken.id }))).toMatchObject({ status: 404, body: { error: { code: 'schedule_not_found' } } });
+  });
+
+  it.runIf(dialect === 'sqlite')('SQLite: text that is not JSON is named without quoting it (list, get); delete removes it', async () => {
+    const revision = await w.scheduler();
+    const s = await createSchedule({
+      db: w.db, actor: w.actor(), revision, limits: TEST_LIMITS, now: new Date(),
+      input: { alias: 'json-broken', repeat: 'recurring_cron', cron_expression: '0 9 * * ? *', timezone: 'UTC', invocation_target: SEEDED_TARGET, enabled: false },
+    });
+    // SQLite keeps JSON as text; PostgreSQL's jsonb cannot hold this. The text holds a would-be secret.
+    await w.db.$executeRawUnsafe(`UPDATE schedules SET invocation_target = '{"headers": {"authorization": Bearer sk_live_123' WHERE id = '${s.id}'`);
+    const expected = {
+      status: 500,
+      body: {
+        error: {
+          code: 'internal_error',
+          message: `schedule ${s.id} cannot be read: schedules.invocation_target holds text that is not JSON; it cannot be shown, changed or fired until it is deleted (delete_schedule ${s.id}) or the row is restored from a backup`,
+        },
+      },
+    };
+    // Prisma's own read would fail on the JSON before naming anything: the list reads rows on the driver.
+    expect(await answer(command('list_schedules', {}))).toEqual(expected);
+    expect(await answer(command('get_schedule', { schedule_id: 'json-broken' }))).toEqual(expected);
+    expect(JSON.stringify(await answer(command('get_schedule', { schedule_id: s.id })))).not.toContain('sk_live');
+    await command('delete_schedule', { schedule_id: 'json-broken' });
+    expect(await w.db.schedule.count({ where: { id: s.id } })).toBe(0);
+    expect(await command('list_schedules', {})).toMatchObject({ schedules: expect.any(Array) });
+  });
+});
+
+describe('list_schedules reads its page on the driver (ids by Prisma, rows through the codec)', () => {
+  it('pages in created_at, id order with the cursor, filters by enabled, and keeps every field', async () => {
+    const revision = await w.scheduler();
+    const scope = { db: w.db, actor: w.actor(), revision };
+    const made = [];
+    for (const [i, enabled] of [true, false, true].entries()) {
+      made.push(await createSchedule({ ...scope, limits: TEST_LIMITS, now: new Date(Date.UTC(2031, 0, 1, 0, 0, i)), input: { alias: `paged-${i}`, repeat: 'recurring_cron', cron_expression: '0 9 * * ? *', timezone: 'Europe/Berlin', invocation_target: SEEDED_TARGET, enabled } }));
+    }
+    const all = [];
+    let cursor: string | null = null;
+    for (let pages = 0; pages < 50; pages++) {
+      const page: Awaited<ReturnType<typeof listSchedules>> = await listSchedules({ ...scope, pageSize: 2, startScheduleId: cursor });
+      expect(page.schedules.length).toBeLessThanOrEqual(2);
+      all.push(...page.schedules);
+      cursor = page.last_schedule_id;
+      if (!cursor) break;
+      expect(cursor).toBe(page.schedules[page.schedules.length - 1].id);
+    }
+    const ours = all.filter((s) => s.alias?.startsWith('paged-'));
+    // Every field as get_schedule answers it, in creation order.
+    expect(ours).toEqual(made);
+    const sorted = [...all].sort((a, b) => a.created_at.localeCompare(b.created_at) || a.id.localeCompare(b.id));
+    expect(all.map((s) => s.id)).toEqual(sorted.map((s) => s.id));
+    const enabled = (await listSchedules({ ...scope, enabled: true })).schedules.filter((s) => s.alias?.startsWith('paged-'));
+    expect(enabled.map((s) => s.alias)).toEqual(['paged-0', 'paged-2']);
   });
 });

@@ -16,14 +16,21 @@ export async function findSchedule(db: Tx, revisionId: string, ref: string, allo
 /**
  * `500 internal_error` for a stored schedule the row codec cannot read (a hand-edited row, a column
  * holding what no save writes): it names the schedule and the column, and the way out (decision 425).
- * Only callers the scheduler's access check has passed read a row, so only they see it.
+ * What JSON.parse said stays in the cause, which the edges log (5xx), never in the answer: it can
+ * quote the column's text, a header's secret included. Only callers the scheduler's access check has passed read a row, so only they see it.
  */
 export function unreadableScheduleError(e: UndecodableScheduleError): DomainError {
+  const what = e.cause.message.replace(/ holds text that is not JSON \(.*\)$/s, ' holds text that is not JSON');
   return new DomainError(
     'internal_error',
-    `${e.message}; it cannot be shown, changed or fired until it is deleted (delete_schedule ${e.scheduleId}) or the row is restored from a backup`,
+    `schedule ${e.scheduleId} cannot be read: ${what}; it cannot be shown, changed or fired until it is deleted (delete_schedule ${e.scheduleId}) or the row is restored from a backup`,
     { cause: e },
   );
+}
+
+/** `thrown` as `unreadableScheduleError` when it is an UndecodableScheduleError; else itself. */
+function named(thrown: unknown): unknown {
+  return thrown instanceof UndecodableScheduleError ? unreadableScheduleError(thrown) : thrown;
 }
 
 /** `read`'s answer; a schedule the codec cannot read becomes `unreadableScheduleError`. */
@@ -31,7 +38,7 @@ export async function readable<T>(read: Promise<T>): Promise<T> {
   try {
     return await read;
   } catch (e) {
-    throw e instanceof UndecodableScheduleError ? unreadableScheduleError(e) : e;
+    throw named(e);
   }
 }
 
@@ -40,7 +47,7 @@ export function decoded<T>(decode: () => T): T {
   try {
     return decode();
   } catch (e) {
-    throw e instanceof UndecodableScheduleError ? unreadableScheduleError(e) : e;
+    throw named(e);
   }
 }
 

@@ -1,5 +1,5 @@
 import { rolesGranting, type Actor } from '../../auth';
-import { findScheduleIfReachable, type Db } from '../../db';
+import { findScheduleIfReachable, findSchedulesByIds, type Db } from '../../db';
 import { isIdShape, normalizeRef } from '../../ids';
 import { requireSchedulerRole } from '../access';
 import type { Schedule, ScheduleState } from '../contract';
@@ -29,7 +29,9 @@ export async function listSchedules(opts: ListSchedulesOptions): Promise<{ sched
   const pageSize = opts.pageSize ?? SCHEDULES_PAGE_SIZE;
   await requireSchedulerRole(db, actor, revision.blobId, 'read');
   const after = opts.startScheduleId ? await getScheduleRow(db, revision.id, opts.startScheduleId, false) : null;
-  const rows = await db.schedule.findMany({
+  // The page's ids by Prisma's query, then the rows on the driver through the row codec: a row it
+  // cannot read names itself (decision 425), where Prisma's own read would throw an unnamed JSON error.
+  const ids = await db.schedule.findMany({
     where: {
       revisionId: revision.id,
       ...(opts.state ? { state: opts.state } : {}),
@@ -38,11 +40,12 @@ export async function listSchedules(opts: ListSchedulesOptions): Promise<{ sched
     },
     orderBy: [{ createdAt: 'asc' }, { id: 'asc' }],
     take: pageSize + 1,
+    select: { id: true },
   });
-  const page = rows.slice(0, pageSize);
-  // A row the codec cannot read names itself (decision 425) rather than a bare 500.
-  const schedules = decoded(() => page.map(toSchedule));
-  return { schedules, last_schedule_id: rows.length > pageSize ? page[page.length - 1].id : null };
+  const page = ids.slice(0, pageSize).map((r) => r.id);
+  const rows = await readable(findSchedulesByIds(db, revision.id, page));
+  const schedules = decoded(() => rows.map(toSchedule));
+  return { schedules, last_schedule_id: ids.length > pageSize ? page[page.length - 1] : null };
 }
 
 /** `get_schedule` (SPEC §3.1): by id or alias. Throws `404 schedule_not_found`. */

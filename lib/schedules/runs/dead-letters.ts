@@ -16,6 +16,7 @@ import type { DeliveryDeps } from '../../targets';
 import { recordActivity } from '../activity';
 import { schedulerEngine } from '../engine';
 import { targetFields, toRun } from '../read/serialize';
+import { decoded } from '../read/find-schedule';
 
 /** Why a dead letter's occurrence was exhausted (SPEC §12.3): a cancelled retry leaves no dead letter. */
 const DEAD_LETTER_EXHAUSTED = EXHAUSTED_REASONS.filter((r): r is Exclude<ExhaustedReason, 'cancelled'> => r !== 'cancelled');
@@ -135,7 +136,7 @@ export async function replayDeadLetter(
     if (!found) {
       throw new DomainError('schedule_not_found', 'the schedule of this dead letter has been deleted, so it cannot be replayed; dismiss it instead', { path: 'dead_letter_id' });
     }
-    const schedule = scheduleRecordOf(found);
+    const schedule = decoded(() => scheduleRecordOf(found));
     const fire = await engine.startManualFire(tx, schedule, { scheduledFor: now, now, limits: opts.limits, deadLetterId: letter.id });
     // An in-transaction replay is recorded already; an after-commit one records its status when delivered.
     if (fire.status) await tx.deadLetter.update({ where: { id: letter.id }, data: { replayRunId: fire.runId, replayStatus: fire.status, replayedAt: now } });

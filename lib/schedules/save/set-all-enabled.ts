@@ -2,6 +2,7 @@ import type { Actor } from '../../auth';
 import { cancelPendingAttempts, inTransaction, scheduleRecordOf, type Db } from '../../db';
 import { recordActivity } from '../activity';
 import { requireSchedulerRole } from '../access';
+import { decoded } from '../read/find-schedule';
 import { countDueOccurrences, fireAtOf, nextOccurrenceInWindow } from '../../engine';
 
 /**
@@ -23,7 +24,8 @@ export async function setAllEnabled(opts: { db: Db; actor: Actor; revision: { id
       where: { revisionId: revision.id, state: 'active', enabled: !enabled, ...(enabled ? { pausedBulk: true } : {}) },
     });
     // Serialization is desired: one transaction client runs one statement at a time.
-    for (const row of rows.map(scheduleRecordOf)) {
+    // A row the codec cannot read names itself (decision 425).
+    for (const row of decoded(() => rows.map(scheduleRecordOf))) {
       if (enabled) {
         const next = nextOccurrenceInWindow(row, now);
         const fireAt = next ? fireAtOf(row.id, row.flexibleWindowMinutes, next) : null;

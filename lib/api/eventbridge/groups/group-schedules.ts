@@ -6,7 +6,7 @@
 import type { Actor, Role } from '../../../auth';
 import type { Db } from '../../../db';
 import { DomainError } from '../../../errors';
-import { toSchedule, type Schedule } from '../../../schedules';
+import { decoded, toSchedule, type Schedule } from '../../../schedules';
 import { readableGroupBlobIds, requireGroup } from './group-access';
 import { GROUP_SELECT, toGroupInfo, type RegionScope, type ScheduleGroupInfo } from './group-info';
 import { syncScheduleGroups } from './sync-schedule-groups';
@@ -47,7 +47,7 @@ export async function getGroupSchedule(opts: {
   const group = await requireGroup(db, opts.actor, opts.orgId, opts.scope.region, opts.groupName, opts.needed);
   const row = await db.schedule.findFirst({ where: { revisionId: group.revisionId, name: opts.name } });
   if (!row) throw scheduleNotFound(opts.name);
-  return { group, groupName: group.name, schedule: toSchedule(row), eventbridge: row.facadeData };
+  return { group, groupName: group.name, schedule: decoded(() => toSchedule(row)), eventbridge: row.facadeData };
 }
 
 /**
@@ -92,7 +92,7 @@ export async function listGroupSchedules(opts: {
     });
     for (const row of rows.slice(0, pageSize)) {
       after = { createdAt: row.createdAt, id: row.id };
-      const schedule = toSchedule(row);
+      const schedule = decoded(() => toSchedule(row));
       if (opts.namePrefix && !schedule.name.startsWith(opts.namePrefix)) continue;
       items.push({ schedule, groupName: groupOf.get(row.revisionId)!, eventbridge: row.facadeData });
       if (items.length === pageSize) {
