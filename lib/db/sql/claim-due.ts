@@ -19,9 +19,8 @@ import type { Tx } from '../client';
 import { dialectOfDb } from '../client';
 import { queryValues } from './run-sql';
 import { sqlInstant } from './instant';
-import { pickScheduleRecord, pickScheduleRecordOf, rawInstant, scheduleColumns, UndecodableScheduleError, type ScheduleRecord } from './schedule-record';
+import { pickScheduleRecord, pickScheduleRecordOf, scheduleColumns, undecodable, type ScheduleRecord } from './schedule-record';
 
-export { UndecodableScheduleError };
 
 /** The fields of a `schedules` row that firing reads (timing, target, delivery and pause policies). */
 const FIRING_KEYS = [
@@ -137,8 +136,7 @@ function toClaimed(values: readonly unknown[]): ClaimedSchedule {
     row = pickScheduleRecordOf(values, CLAIMED_KEYS);
   } catch (e) {
     // CLAIMED_KEYS[0] is `id`: the one column a row cannot lack.
-    const at = rawInstant(values[NEXT_FIRE_AT_AT]);
-    throw new UndecodableScheduleError(String(values[0]), at && !Number.isNaN(at.getTime()) ? at : null, e instanceof Error ? e : new Error(String(e)));
+    throw undecodable(values[0], e, values[NEXT_FIRE_AT_AT]);
   }
   // The claim's WHERE holds next_fire_at; a row stored before next_scheduled_for existed is due at its next_fire_at.
   row.nextScheduledFor ??= row.nextFireAt;

@@ -16,9 +16,9 @@ import type { Tx } from '../client';
 import type { FireTrigger } from '../contract';
 import { dialectOfDb } from '../client';
 import { queryRows } from './run-sql';
-import { FIRING_COLUMNS, toFiringSchedule, UndecodableScheduleError, type FiringSchedule } from './claim-due';
+import { FIRING_COLUMNS, toFiringSchedule, type FiringSchedule } from './claim-due';
 import { sqlInstant } from './instant';
-import { rawBoolean, rawInstant, rawJson, rawText, rawTextOrNull } from './schedule-record';
+import { rawBoolean, rawInstant, rawJson, rawText, rawTextOrNull, undecodable } from './schedule-record';
 
 /**
  * A claimed retry: attempt `attempt` of occurrence `scheduledFor` of `schedule`. With `inFlight` it is
@@ -102,8 +102,7 @@ async function take(tx: Tx, rows: Record<string, unknown>[]): Promise<ClaimedRet
     try {
       return toFiringSchedule(r);
     } catch (e) {
-      const at = rawInstant(r.pending_scheduled_for);
-      throw new UndecodableScheduleError(String(r.id), at && !Number.isNaN(at.getTime()) ? at : null, e instanceof Error ? e : new Error(String(e)), true);
+      throw undecodable(r.id, e, r.pending_scheduled_for, true);
     }
   });
   // Exactly once (SPEC §12.2): only the rows this DELETE removed are fired; it must stay in the

@@ -2,7 +2,7 @@
  * Race-sensitive and bulk SQL, one statement per module, SQLite and PostgreSQL text side by side
  * (STYLE §1.1). Every function runs inside the caller's transaction client.
  */
-export { claimDue, claimOccurrence, CLAIM_DUE_SQL, UndecodableScheduleError, type ClaimedSchedule, type FiringSchedule } from './claim-due';
+export { claimDue, claimOccurrence, CLAIM_DUE_SQL, type ClaimedSchedule, type FiringSchedule } from './claim-due';
 export { claimRetries, claimRetry, type ClaimedRetry } from './claim-retries';
 export { cancelPendingAttempts, cancelledWaitingMessage, type CancelPendingOptions } from './cancel-pending-attempts';
 export { lockSchedule, lockScheduleIdentity } from './lock-schedule';
@@ -27,7 +27,7 @@ export { DELETE_BATCH_SQL, deleteExpiredExecutions, type ExecutionSweepCursor } 
 export { incrementalVacuum, sqliteSpace, checkpointPassive } from './incremental-vacuum';
 export { sqlInstant } from './instant';
 export { searchSchedules, SCHEDULE_SORT_KEYS, type ScheduleSortKey, type ScheduleSearch } from './search-schedules';
-export { rawOneOf, scheduleRecordOf, type ScheduleRecord, type ScheduleRowLike } from './schedule-record';
+export { rawOneOf, scheduleRecordOf, UndecodableScheduleError, type ScheduleRecord, type ScheduleRowLike } from './schedule-record';
 export { DURATION_BUCKETS_SECONDS, fireLateness, LATENESS_BUCKETS_SECONDS, perScheduleSeries, runDurations, type LatenessHistogram, type ScheduleSeries } from './fire-metrics';
 export { findLastRuns, countEnabled, type LastRunRecord } from './last-runs';
 export { newestRunIds } from './newest-runs';

@@ -6,6 +6,7 @@
  * column. The fire path reads a subset of the columns (`FiringSchedule`, claim-due.ts) through the
  * same decoders.
  */
+import { toError } from '../../errors';
 import { AFTER_COMPLETION_ACTIONS, CATCH_UP_MODES, CREATOR_TYPES, OVERLAP_POLICIES, REPEATS, SCHEDULE_STATES, type AfterCompletionAction, type CatchUpMode, type CreatorType, type OverlapPolicy, type PauserType, type Repeat, type ScheduleState } from '../contract';
 
 /** A `schedules` row, camelCase like the Prisma model (see prisma/schema.prisma for each column). */
@@ -212,7 +213,7 @@ export function toScheduleRecord(r: Record<string, unknown>): ScheduleRecord {
   try {
     return pickScheduleRecord(r, ALL_KEYS);
   } catch (e) {
-    throw new UndecodableScheduleError(String(r.id), null, e instanceof Error ? e : new Error(String(e)));
+    throw undecodable(r.id, e);
   }
 }
 
@@ -234,7 +235,7 @@ export function scheduleRecordOf<R extends ScheduleRowLike>(row: R): Omit<R, Enu
   try {
     return narrowEnums(row);
   } catch (e) {
-    throw new UndecodableScheduleError(String(row.id), null, e instanceof Error ? e : new Error(String(e)));
+    throw undecodable(row.id, e);
   }
 }
 
@@ -270,4 +271,14 @@ export class UndecodableScheduleError extends Error {
     super(`schedule ${scheduleId} cannot be read: ${cause.message}`);
     this.name = 'UndecodableScheduleError';
   }
+}
+
+/**
+ * UndecodableScheduleError for the row whose raw `id` column is `id`, `thrown` being the codec's
+ * error. `claimedFor` is the raw column of the occurrence claimed (next_fire_at, or a due retry's
+ * scheduled_for when `retry`); when absent or not an instant, `scheduledFor` is null.
+ */
+export function undecodable(id: unknown, thrown: unknown, claimedFor?: unknown, retry = false): UndecodableScheduleError {
+  const at = rawInstant(claimedFor);
+  return new UndecodableScheduleError(String(id), at && !Number.isNaN(at.getTime()) ? at : null, toError(thrown), retry);
 }
