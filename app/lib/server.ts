@@ -10,7 +10,7 @@ import { notFound, redirect, unstable_rethrow } from 'next/navigation';
 import { cache } from 'react';
 import type { ActionResult } from '@/components/action-result';
 import { findInvitation, findWebSession, REQUEST_PATH_HEADER, safeNextPath, SESSION_COOKIE, type Actor, type InvitationView, type WebUser } from '@/lib/auth';
-import { runtime, storageRefusal, type Runtime } from '@/lib/api';
+import { edgeError, runtime, storageRefusal, type Runtime } from '@/lib/api';
 import { isDomainError, toError } from '@/lib/errors';
 import { getSchedulerByRevision, overdueReason, workerLiveness, type OverdueReason, type SchedulerSummary, type WorkerLiveness } from '@/lib/schedules';
 import { logger } from '@/lib/log';
@@ -159,11 +159,10 @@ export async function orNotFoundPage<T>(read: Promise<T>): Promise<T> {
 }
 
 /** A thrown error as a server-action answer. Next.js control flow (redirect to /login) passes through. */
-function actionError(e: unknown): ActionResult<never> {
-  unstable_rethrow(e);
+function actionError(thrown: unknown): ActionResult<never> {
+  unstable_rethrow(thrown);
+  const e = edgeError(thrown, 'server action error');
   if (isDomainError(e)) {
-    // A server-side fault the domain named (e.g. a stored row it cannot read, decision 425): logged with its cause.
-    if (e.code === 'internal_error') logger.error('server action error', { code: e.code, message: e.message, cause: e.cause instanceof Error ? e.cause.message : undefined });
     return { ok: false, error: { code: e.code, message: e.message, ...(e.path ? { path: e.path } : {}) } };
   }
   // Disk full or read-only database: a stable code and a plain sentence, never the driver's text.

@@ -4,6 +4,7 @@
  */
 import { actorFromApiKey, type Actor } from '../auth';
 import { DomainError, toError, toErrorBody } from '../errors';
+import { edgeError } from './edge-error';
 import { runtime } from './runtime';
 import { storageRefusal } from './storage-health';
 import { logger } from '../log';
@@ -21,12 +22,9 @@ export function json(body: unknown, status = 200): Response {
  * `503 storage_full` / `503 storage_read_only` without the driver's text; other unforeseen errors are
  * logged and become a generic 500.
  */
-export function errorResponse(thrown: unknown): Response {
-  if (thrown instanceof DomainError) {
-    // A server-side fault the domain named (e.g. a stored row it cannot read, decision 425): logged with its cause.
-    if (thrown.code === 'internal_error') logger.error('API error', { code: thrown.code, message: thrown.message, cause: thrown.cause instanceof Error ? thrown.cause.message : undefined });
-    return json(toErrorBody(thrown), thrown.status);
-  }
+export function errorResponse(error: unknown): Response {
+  const thrown = edgeError(error, 'API error');
+  if (thrown instanceof DomainError) return json(toErrorBody(thrown), thrown.status);
   const storage = storageRefusal(thrown);
   if (storage) return json(toErrorBody(storage), storage.status);
   const err = toError(thrown);

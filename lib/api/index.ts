@@ -1,4 +1,5 @@
 export { runtime, type Runtime } from './runtime';
+export { edgeError } from './edge-error';
 export { json, errorResponse, requireApiActor, withActor, credentialOf, methodNotAllowed } from './http';
 export { handleRevisionCommand, readJsonObject } from './revision-command';
 export { healthReport, livenessReport, PROBE_TIMEOUT_MS, probeResponse, readinessReport, type HealthReport, type LivenessReport, type ReadinessCheck, type ReadinessCheckName, type ReadinessReport } from './health';

@@ -60,7 +60,7 @@ export {
 } from './operations/retention-sweep';
 export { schedulerCommands } from './commands';
 export { toSchedule, toRun } from './read/serialize';
-export { decoded } from './read/find-schedule';
+export { namedError } from './read/find-schedule';
 export { listSchedulers, getSchedulerByRevision, type SchedulerSummary } from './read/list-schedulers';
 export { writeStorageProbe } from './operations/storage-probe';
 export { collectFireMetrics, METRICS_WINDOW_SECONDS, type FireMetrics } from './operations/fire-metrics';

@@ -3,6 +3,7 @@
  * validates nothing of a schedule's meaning itself: the domain refuses, this maps.
  */
 import { isDomainError, toError } from '../../errors';
+import { edgeError } from '../edge-error';
 import { AwsError } from './errors';
 import type { EventBridgeContext } from './wire';
 import { logger } from '../../log';
@@ -23,16 +24,15 @@ export interface RefusalSubject {
  * `thrown` as an AwsError. A DomainError maps by code; an AwsError passes; anything else is logged
  * and becomes `InternalServerException` without details.
  */
-export function toAwsError(thrown: unknown, ctx: Pick<EventBridgeContext, 'accountId' | 'accessKeyId'>, subject: RefusalSubject): AwsError {
-  if (thrown instanceof AwsError) return thrown;
+export function toAwsError(error: unknown, ctx: Pick<EventBridgeContext, 'accountId' | 'accessKeyId'>, subject: RefusalSubject): AwsError {
+  if (error instanceof AwsError) return error;
+  const thrown = edgeError(error, 'EventBridge API error', { operation: subject.operation });
   if (!isDomainError(thrown)) {
     const err = toError(thrown);
     logger.error('unhandled EventBridge API error', { operation: subject.operation, error: err.message, stack: err.stack });
     return new AwsError('InternalServerException', 'Unexpected error during processing of request.');
   }
   const e = thrown;
-  // A server-side fault the domain named (e.g. a stored row it cannot read, decision 425): logged, answered without details.
-  if (e.code === 'internal_error') logger.error('EventBridge API error', { operation: subject.operation, code: e.code, message: e.message });
   const v = (m: string) => new AwsError('ValidationException', m, { cause: e });
   switch (e.code) {
     case 'not_found':

@@ -44,6 +44,6 @@ export { lockScheduleOfRun, endRunOutcome, startRunOutcome, DURATION_MAX_MS } fr
 export { anyRunningBackfill, claimBackfillOccurrences, countBackfillEnded, finishBackfill, lockRunningBackfills, readFiringSchedules, type RunningBackfill } from './backfills';
 export { findApiKeyByPrefix, type ApiKeyRecord } from './api-key';
 export { blobReachable, findScheduleIfReachable, findScopedRevision, reachableBlobs, type ScopeActor, type ScopedRevisionRecord } from './blob-access';
-export { findScheduleByKey, findSchedulesByIds } from './find-schedule';
+export { findScheduleByKey, findSchedules, type ScheduleFilter } from './find-schedule';
 export { countSchedules, findScheduleHoldingToken, orgOfBlob } from './save-checks';
 export { insertActivity, insertSchedule, type ActivityRowInsert } from './insert-schedule';

@@ -74,14 +74,14 @@ describe('a schedule whose row the codec cannot read', () => {
     expect(await answer(command('delete_schedule', { schedule_id: broken.id }))).toMatchObject({ status: 404, body: { error: { code: 'schedule_not_found' } } });
   });
 
-  it.runIf(dialect === 'sqlite')('SQLite: text that is not JSON is named without quoting it (list, get); delete removes it', async () => {
+  it.runIf(dialect === 'sqlite')('SQLite: text that is not JSON is named without quoting it (list, get, pause-all); delete removes it', async () => {
     const revision = await w.scheduler();
     const s = await createSchedule({
       db: w.db, actor: w.actor(), revision, limits: TEST_LIMITS, now: new Date(),
       input: { alias: 'json-broken', repeat: 'recurring_cron', cron_expression: '0 9 * * ? *', timezone: 'UTC', invocation_target: SEEDED_TARGET, enabled: false },
     });
     // SQLite keeps JSON as text; PostgreSQL's jsonb cannot hold this. The text holds a would-be secret.
-    await w.db.$executeRawUnsafe(`UPDATE schedules SET invocation_target = '{"headers": {"authorization": Bearer sk_live_123' WHERE id = '${s.id}'`);
+    await w.db.$executeRawUnsafe(`UPDATE schedules SET enabled = 1, invocation_target = '{"headers": {"authorization": Bearer sk_live_123' WHERE id = '${s.id}'`);
     const expected = {
       status: 500,
       body: {
@@ -95,13 +95,18 @@ describe('a schedule whose row the codec cannot read', () => {
     expect(await answer(command('list_schedules', {}))).toEqual(expected);
     expect(await answer(command('get_schedule', { schedule_id: 'json-broken' }))).toEqual(expected);
     expect(JSON.stringify(await answer(command('get_schedule', { schedule_id: s.id })))).not.toContain('sk_live');
+    // Pause-all reads the enabled rows on the driver too, and pauses nothing.
+    const enabled = () => w.db.schedule.count({ where: { revisionId: revision.id, enabled: true } });
+    const before = await enabled();
+    expect(await answer(setAllEnabled({ db: w.db, actor: w.actor(), revision, enabled: false, now: new Date() }))).toEqual(expected);
+    expect(await enabled()).toBe(before);
     await command('delete_schedule', { schedule_id: 'json-broken' });
     expect(await w.db.schedule.count({ where: { id: s.id } })).toBe(0);
     expect(await command('list_schedules', {})).toMatchObject({ schedules: expect.any(Array) });
   });
 });
 
-describe('list_schedules reads its page on the driver (ids by Prisma, rows through the codec)', () => {
+describe('list_schedules reads its page on the driver in one statement, through the codec', () => {
   it('pages in created_at, id order with the cursor, filters by enabled, and keeps every field', async () => {
     const revision = await w.scheduler();
     const scope = { db: w.db, actor: w.actor(), revision };

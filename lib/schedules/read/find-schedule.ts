@@ -9,8 +9,8 @@ import { isIdShape, normalizeRef } from '../../ids';
 export async function findSchedule(db: Tx, revisionId: string, ref: string, allowAlias: boolean): Promise<ScheduleRecord | null> {
   const key = normalizeRef(ref);
   // One statement on the driver (docs/decisions.md 385).
-  if (isIdShape(key)) return readable(findScheduleByKey(db, revisionId, key, 'id'));
-  return allowAlias ? readable(findScheduleByKey(db, revisionId, key, 'alias')) : null;
+  if (isIdShape(key)) return findScheduleByKey(db, revisionId, key, 'id');
+  return allowAlias ? findScheduleByKey(db, revisionId, key, 'alias') : null;
 }
 
 /**
@@ -28,27 +28,13 @@ export function unreadableScheduleError(e: UndecodableScheduleError): DomainErro
   );
 }
 
-/** `thrown` as `unreadableScheduleError` when it is an UndecodableScheduleError; else itself. */
-function named(thrown: unknown): unknown {
+/**
+ * `thrown` as the domain names it where errors become answers (the product API, server actions, the
+ * EventBridge API): a stored schedule the row codec cannot read (UndecodableScheduleError, from any
+ * read) becomes `unreadableScheduleError`; anything else is returned unchanged.
+ */
+export function namedError(thrown: unknown): unknown {
   return thrown instanceof UndecodableScheduleError ? unreadableScheduleError(thrown) : thrown;
-}
-
-/** `read`'s answer; a schedule the codec cannot read becomes `unreadableScheduleError`. */
-export async function readable<T>(read: Promise<T>): Promise<T> {
-  try {
-    return await read;
-  } catch (e) {
-    throw named(e);
-  }
-}
-
-/** `decode()`'s answer (rows already read → records or wire shapes); the same error as `readable`. */
-export function decoded<T>(decode: () => T): T {
-  try {
-    return decode();
-  } catch (e) {
-    throw named(e);
-  }
 }
 
 /** Like findSchedule; throws `404 schedule_not_found` when there is none. */

@@ -1,9 +1,9 @@
 import { rolesGranting, type Actor } from '../../auth';
-import { findScheduleIfReachable, findSchedulesByIds, type Db } from '../../db';
+import { findScheduleIfReachable, findSchedules, type Db } from '../../db';
 import { isIdShape, normalizeRef } from '../../ids';
 import { requireSchedulerRole } from '../access';
 import type { Schedule, ScheduleState } from '../contract';
-import { decoded, getScheduleRow, readable } from './find-schedule';
+import { getScheduleRow } from './find-schedule';
 import { toSchedule } from './serialize';
 
 /** Page size of `list_schedules` (SPEC §3.1). */
@@ -29,23 +29,10 @@ export async function listSchedules(opts: ListSchedulesOptions): Promise<{ sched
   const pageSize = opts.pageSize ?? SCHEDULES_PAGE_SIZE;
   await requireSchedulerRole(db, actor, revision.blobId, 'read');
   const after = opts.startScheduleId ? await getScheduleRow(db, revision.id, opts.startScheduleId, false) : null;
-  // The page's ids by Prisma's query, then the rows on the driver through the row codec: a row it
-  // cannot read names itself (decision 425), where Prisma's own read would throw an unnamed JSON error.
-  const ids = await db.schedule.findMany({
-    where: {
-      revisionId: revision.id,
-      ...(opts.state ? { state: opts.state } : {}),
-      ...(opts.enabled !== undefined ? { enabled: opts.enabled } : {}),
-      ...(after ? { OR: [{ createdAt: { gt: after.createdAt } }, { createdAt: after.createdAt, id: { gt: after.id } }] } : {}),
-    },
-    orderBy: [{ createdAt: 'asc' }, { id: 'asc' }],
-    take: pageSize + 1,
-    select: { id: true },
-  });
-  const page = ids.slice(0, pageSize).map((r) => r.id);
-  const rows = await readable(findSchedulesByIds(db, revision.id, page));
-  const schedules = decoded(() => rows.map(toSchedule));
-  return { schedules, last_schedule_id: ids.length > pageSize ? page[page.length - 1] : null };
+  // One statement on the driver through the row codec: a row it cannot read names itself (decision 425).
+  const rows = await findSchedules(db, { revisionIds: [revision.id], state: opts.state, enabled: opts.enabled, after, limit: pageSize + 1 });
+  const schedules = rows.slice(0, pageSize).map(toSchedule);
+  return { schedules, last_schedule_id: rows.length > pageSize ? schedules[schedules.length - 1].id : null };
 }
 
 /** `get_schedule` (SPEC §3.1): by id or alias. Throws `404 schedule_not_found`. */
@@ -54,8 +41,8 @@ export async function getSchedule(opts: { db: Db; actor: Actor; revision: { id: 
   // The answer in one statement (the access check inside it, docs/decisions.md 385)...
   const roles = rolesGranting(actor, 'read');
   const key = normalizeRef(opts.scheduleRef);
-  const found = roles.length > 0 ? await readable(findScheduleIfReachable(db, revision.id, key, isIdShape(key) ? 'id' : 'alias', revision.blobId, actor, roles)) : null;
-  if (found) return decoded(() => toSchedule(found));
+  const found = roles.length > 0 ? await findScheduleIfReachable(db, revision.id, key, isIdShape(key) ? 'id' : 'alias', revision.blobId, actor, roles) : null;
+  if (found) return toSchedule(found);
   // ...and a refusal as always, in its order: no read access → 404 not_found, else 404 schedule_not_found.
   await requireSchedulerRole(db, actor, revision.blobId, 'read');
   return toSchedule(await getScheduleRow(db, revision.id, opts.scheduleRef));

@@ -6,7 +6,7 @@
  */
 import type { Actor } from '../../auth';
 import type { Limits } from '../../config';
-import { inTransaction, rawOneOf, scheduleRecordOf, type DeadLetterRow, type Db, type Tx } from '../../db';
+import { findScheduleByKey, inTransaction, rawOneOf, type DeadLetterRow, type Db, type Tx } from '../../db';
 import { DomainError } from '../../errors';
 import { isIdShape, normalizeRef } from '../../ids';
 import { requireSchedulerRole } from '../access';
@@ -16,7 +16,6 @@ import type { DeliveryDeps } from '../../targets';
 import { recordActivity } from '../activity';
 import { schedulerEngine } from '../engine';
 import { targetFields, toRun } from '../read/serialize';
-import { decoded } from '../read/find-schedule';
 
 /** Why a dead letter's occurrence was exhausted (SPEC §12.3): a cancelled retry leaves no dead letter. */
 const DEAD_LETTER_EXHAUSTED = EXHAUSTED_REASONS.filter((r): r is Exclude<ExhaustedReason, 'cancelled'> => r !== 'cancelled');
@@ -132,11 +131,11 @@ export async function replayDeadLetter(
   const started = await inTransaction(db, async (tx) => {
     await requireSchedulerRole(tx, actor, revision.blobId, 'write');
     const letter = await getDeadLetterRow(tx, revision.id, opts.deadLetterRef);
-    const found = await tx.schedule.findFirst({ where: { id: letter.scheduleId, revisionId: revision.id } });
-    if (!found) {
+    // On the driver through the row codec: a row it cannot read names itself (decision 425).
+    const schedule = await findScheduleByKey(tx, revision.id, letter.scheduleId, 'id');
+    if (!schedule) {
       throw new DomainError('schedule_not_found', 'the schedule of this dead letter has been deleted, so it cannot be replayed; dismiss it instead', { path: 'dead_letter_id' });
     }
-    const schedule = decoded(() => scheduleRecordOf(found));
     const fire = await engine.startManualFire(tx, schedule, { scheduledFor: now, now, limits: opts.limits, deadLetterId: letter.id });
     // An in-transaction replay is recorded already; an after-commit one records its status when delivered.
     if (fire.status) await tx.deadLetter.update({ where: { id: letter.id }, data: { replayRunId: fire.runId, replayStatus: fire.status, replayedAt: now } });

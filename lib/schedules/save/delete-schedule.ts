@@ -38,10 +38,8 @@ async function lockedForDelete(tx: Tx, revisionId: string, ref: string) {
     const found = await getScheduleRow(tx, revisionId, ref);
     return (await lockSchedule(tx, found.id)) ?? found;
   } catch (e) {
-    // getScheduleRow names an unreadable row as a DomainError whose cause is the codec's error.
-    const unreadable = e instanceof DomainError ? e.cause : e;
-    if (!(unreadable instanceof UndecodableScheduleError)) throw e;
-    const row = await lockScheduleIdentity(tx, unreadable.scheduleId);
+    if (!(e instanceof UndecodableScheduleError)) throw e;
+    const row = await lockScheduleIdentity(tx, e.scheduleId);
     // Found in this revision a moment ago; gone (or moved) since: as if never found.
     if (!row || row.revisionId !== revisionId) throw new DomainError('schedule_not_found', 'schedule not found', { path: 'schedule_id' });
     return row;

@@ -1,8 +1,7 @@
 import type { Actor } from '../../auth';
-import { cancelPendingAttempts, inTransaction, scheduleRecordOf, type Db } from '../../db';
+import { cancelPendingAttempts, findSchedules, inTransaction, type Db } from '../../db';
 import { recordActivity } from '../activity';
 import { requireSchedulerRole } from '../access';
-import { decoded } from '../read/find-schedule';
 import { countDueOccurrences, fireAtOf, nextOccurrenceInWindow } from '../../engine';
 
 /**
@@ -20,12 +19,10 @@ export async function setAllEnabled(opts: { db: Db; actor: Actor; revision: { id
   const { db, actor, revision, enabled, now } = opts;
   return inTransaction(db, async (tx) => {
     await requireSchedulerRole(tx, actor, revision.blobId, 'write');
-    const rows = await tx.schedule.findMany({
-      where: { revisionId: revision.id, state: 'active', enabled: !enabled, ...(enabled ? { pausedBulk: true } : {}) },
-    });
+    // On the driver through the row codec: a row it cannot read names itself (decision 425).
+    const rows = await findSchedules(tx, { revisionIds: [revision.id], state: 'active', enabled: !enabled, ...(enabled ? { pausedBulk: true } : {}) });
     // Serialization is desired: one transaction client runs one statement at a time.
-    // A row the codec cannot read names itself (decision 425).
-    for (const row of decoded(() => rows.map(scheduleRecordOf))) {
+    for (const row of rows) {
       if (enabled) {
         const next = nextOccurrenceInWindow(row, now);
         const fireAt = next ? fireAtOf(row.id, row.flexibleWindowMinutes, next) : null;

@@ -4,9 +4,9 @@
  * `eventbridge` column) with its product shape, for the mapping to answer from.
  */
 import type { Actor, Role } from '../../../auth';
-import type { Db } from '../../../db';
+import { findScheduleByKey, findSchedules, type Db } from '../../../db';
 import { DomainError } from '../../../errors';
-import { decoded, toSchedule, type Schedule } from '../../../schedules';
+import { toSchedule, type Schedule } from '../../../schedules';
 import { readableGroupBlobIds, requireGroup } from './group-access';
 import { GROUP_SELECT, toGroupInfo, type RegionScope, type ScheduleGroupInfo } from './group-info';
 import { syncScheduleGroups } from './sync-schedule-groups';
@@ -45,9 +45,9 @@ export async function getGroupSchedule(opts: {
   const { db } = opts;
   await syncScheduleGroups(db, opts.orgId, opts.scope, opts.now);
   const group = await requireGroup(db, opts.actor, opts.orgId, opts.scope.region, opts.groupName, opts.needed);
-  const row = await db.schedule.findFirst({ where: { revisionId: group.revisionId, name: opts.name } });
+  const row = await findScheduleByKey(db, group.revisionId, opts.name, 'name');
   if (!row) throw scheduleNotFound(opts.name);
-  return { group, groupName: group.name, schedule: decoded(() => toSchedule(row)), eventbridge: row.facadeData };
+  return { group, groupName: group.name, schedule: toSchedule(row), eventbridge: row.facadeData };
 }
 
 /**
@@ -75,33 +75,18 @@ export async function listGroupSchedules(opts: {
     ? [await requireGroup(db, actor, orgId, opts.scope.region, opts.groupName, 'read')]
     : await readableGroups(db, actor, orgId, opts.scope.region);
   const groupOf = new Map(groups.map((g) => [g.revisionId, g.name]));
-  const items: GroupSchedule[] = [];
-  let after = opts.after ?? null;
-  // SQLite's LIKE (behind startsWith) ignores ASCII case, so rows are re-checked here and batches
-  // read until the page is full: the cursor always names the last row EXAMINED.
-  for (;;) {
-    const rows = await db.schedule.findMany({
-      where: {
-        revisionId: { in: [...groupOf.keys()] },
-        ...(opts.enabled !== undefined ? { enabled: opts.enabled } : {}),
-        ...(opts.namePrefix ? { name: { startsWith: opts.namePrefix } } : {}),
-        ...(after ? { OR: [{ createdAt: { gt: after.createdAt } }, { createdAt: after.createdAt, id: { gt: after.id } }] } : {}),
-      },
-      orderBy: [{ createdAt: 'asc' }, { id: 'asc' }],
-      take: pageSize + 1,
-    });
-    for (const row of rows.slice(0, pageSize)) {
-      after = { createdAt: row.createdAt, id: row.id };
-      const schedule = decoded(() => toSchedule(row));
-      if (opts.namePrefix && !schedule.name.startsWith(opts.namePrefix)) continue;
-      items.push({ schedule, groupName: groupOf.get(row.revisionId)!, eventbridge: row.facadeData });
-      if (items.length === pageSize) {
-        const more = rows.length > pageSize || row !== rows[rows.length - 1];
-        return { items, next: more ? after : null };
-      }
-    }
-    if (rows.length <= pageSize) return { items, next: null };
-  }
+  // One statement on the driver through the row codec (a row it cannot read names itself, decision
+  // 425); the name prefix compares exactly (case-sensitive), as ListSchedules' NamePrefix does.
+  const rows = await findSchedules(db, {
+    revisionIds: [...groupOf.keys()],
+    enabled: opts.enabled,
+    namePrefix: opts.namePrefix,
+    after: opts.after,
+    limit: pageSize + 1,
+  });
+  const items = rows.slice(0, pageSize).map((row) => ({ schedule: toSchedule(row), groupName: groupOf.get(row.revisionId)!, eventbridge: row.facadeData }));
+  const last = rows.length > pageSize ? rows[pageSize - 1] : null;
+  return { items, next: last ? { createdAt: last.createdAt, id: last.id } : null };
 }
 
 async function readableGroups(db: Db, actor: Actor, orgId: string, region: string): Promise<ScheduleGroupInfo[]> {
