@@ -5,7 +5,7 @@
  * dialect, is said there); this step names them, and the plain reads of what is due that the worker's
  * one-by-one fallback and its sleep use.
  */
-import { claimDue, claimRetries, type ClaimedRetry, type ClaimedSchedule, type Db, type Tx } from '../db';
+import { claimDue, claimRetries, findEarliestDue, type ClaimedRetry, type ClaimedSchedule, type Db, type Tx } from '../db';
 
 /** What one transaction claimed: due occurrences (their schedules) and due pending attempts. */
 export interface Claimed {
@@ -45,12 +45,8 @@ export async function listDueOccurrences(db: Db, now: Date, limit: number): Prom
   return rows.flatMap((r) => (r.nextFireAt ? [{ scheduleId: r.id, scheduledFor: r.nextFireAt }] : []));
 }
 
-/** The earliest next_fire_at of any schedule or due_at of any pending attempt (index lookups), or null. */
-export async function findEarliestNextFire(db: Db): Promise<Date | null> {
-  const [occurrence, retry] = await Promise.all([
-    db.schedule.findFirst({ where: { nextFireAt: { not: null } }, orderBy: { nextFireAt: 'asc' }, select: { nextFireAt: true } }),
-    db.pendingAttempt.findFirst({ orderBy: { dueAt: 'asc' }, select: { dueAt: true } }),
-  ]);
-  const times = [occurrence?.nextFireAt, retry?.dueAt].filter((t): t is Date => t instanceof Date);
-  return times.length ? new Date(Math.min(...times.map((t) => t.getTime()))) : null;
-}
+/**
+ * The earliest next_fire_at of any schedule or due_at of any pending attempt (UTC; two index lookups
+ * in one statement on the driver), or null.
+ */
+export const findEarliestNextFire: (db: Db) => Promise<Date | null> = findEarliestDue;

@@ -17,6 +17,7 @@ import {
   endRunOutcome,
   inTransaction,
   loadFiringSchedules,
+  findRunsPastOutcomeDue,
   lockScheduleOfRun,
   releaseBuffered,
   startRunOutcome,
@@ -233,7 +234,8 @@ const TIME_OUT_BATCH = 200;
  * (this worker's or another's) decides them again.
  */
 export async function timeOutRuns(db: Db, deps: EngineDeps, now: Date): Promise<{ runId: string; scheduleId: string }[]> {
-  const due = await db.run.findMany({ where: { outcomeDueAt: { lte: now } }, orderBy: { outcomeDueAt: 'asc' }, take: TIME_OUT_BATCH, select: { id: true, scheduleId: true, trigger: true, scheduledFor: true, attempt: true } });
+  // A plain read on the driver (every loop of every worker runs it): the decisions below lock and re-check.
+  const due = await findRunsPastOutcomeDue(db, now, TIME_OUT_BATCH);
   if (due.length === 0) return [];
   return inTransaction(db, async (tx) => {
     // Lock order schedule → run, as check-ins take them.

@@ -6,7 +6,7 @@
  * its lease ends. A failed send is tried again after 60 s, 5 sends in all; the dead-letter list keeps
  * the occurrence whatever the send's fate.
  */
-import { claimDeadLetterSends, inTransaction, type Db, type DeadLetterSend } from '../db';
+import { claimDeadLetterSends, deadLetterSendDue, inTransaction, type Db, type DeadLetterSend } from '../db';
 import { toError } from '../errors';
 import { deadLetterError, deadLetterRole, EXHAUSTED_RETRY_CONDITIONS, redactForDeadLetter, sendDeadLetter, targetAddress, type DeliveryDeps } from '../targets';
 import { SchedulerFactCache } from './context';
@@ -35,8 +35,7 @@ export interface DeadLetterSendReport {
  */
 export async function sendDueDeadLetters(db: Db, engine: EngineDeps, deps: DeliveryDeps, now: Date): Promise<DeadLetterSendReport> {
   // A plain index probe first: the claim's write transaction only when a send is due.
-  const any = await db.deadLetter.findFirst({ where: { sqsStatus: 'pending', sqsDueAt: { lte: now } }, select: { id: true } });
-  if (!any) return { sent: 0, failed: 0, failures: [] };
+  if (!(await deadLetterSendDue(db, now))) return { sent: 0, failed: 0, failures: [] };
   const due = await inTransaction(db, (tx) => claimDeadLetterSends(tx, now, SEND_BATCH, new Date(now.getTime() + SEND_LEASE_MS)));
   if (due.length === 0) return { sent: 0, failed: 0, failures: [] };
   // Each scheduler's account and name are read once per call, however many of its dead letters are due.

@@ -47,3 +47,4 @@ export { blobReachable, findScheduleIfReachable, findScopedRevision, reachableBl
 export { findScheduleByKey, findSchedules, type ScheduleFilter } from './find-schedule';
 export { countSchedules, findScheduleHoldingToken, orgOfBlob } from './save-checks';
 export { insertActivity, insertSchedule, type ActivityRowInsert } from './insert-schedule';
+export { findEarliestDue, deadLetterSendDue, alertSendDue, findRunsPastOutcomeDue, type RunPastOutcomeDue } from './due-probes';

@@ -4,7 +4,7 @@
  * until 24 h after the alert was raised, then the alert is `failed`. Every send's verdict is also its
  * channel's last send (`ok` or `failing`: the flag of the scheduler page and /api/health).
  */
-import { claimAlertSends, inTransaction, type AlertSend, type Db } from '../../db';
+import { alertSendDue, claimAlertSends, inTransaction, type AlertSend, type Db } from '../../db';
 import { toError } from '../../errors';
 import { recordChannelAnswer } from './channels';
 import type { AlertEvent } from './contract';
@@ -60,8 +60,7 @@ export async function sendDueAlerts(db: Db, deps: AlertDeliveryDeps, at: Date | 
 /** Claim one batch, send it, record each answer as it comes. Answers how many were claimed. */
 async function sendBatch(db: Db, deps: AlertDeliveryDeps, now: Date, report: AlertSendReport): Promise<number> {
   // A plain index probe first: the claim's write transaction only when a send is due.
-  const any = await db.alert.findFirst({ where: { status: 'pending', dueAt: { lte: now } }, select: { id: true } });
-  if (!any) return 0;
+  if (!(await alertSendDue(db, now))) return 0;
   const due = await inTransaction(db, (tx) => claimAlertSends(tx, now, SEND_BATCH, new Date(now.getTime() + ALERT_SEND_LEASE_MS), ALERT_SENDS_PER_CHANNEL));
   if (due.length === 0) return 0;
   const channels = new Map((await db.alertChannel.findMany({ where: { id: { in: [...new Set(due.map((d) => d.channelId))] } } })).map((c) => [c.id, c]));
