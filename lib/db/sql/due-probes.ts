@@ -35,10 +35,12 @@ export const DEAD_LETTER_SEND_DUE_SQL = {
   postgresql: `SELECT 1 AS found FROM dead_letters WHERE sqs_due_at <= $1::timestamp(3) AND sqs_status = 'pending' LIMIT 1`,
 } as const;
 
+/** A probe `(db, now) → whether SQL (param: now) finds a row`. */
+const probe = (sql: { readonly sqlite: string; readonly postgresql: string }) => async (db: Tx, now: Date): Promise<boolean> =>
+  (await readRows(db, sql, sqlInstant(dialectOfDb(db), now))).length > 0;
+
 /** Whether a dead letter's SQS send (SPEC §12.3) is due at `now`: the probe before its claim's write transaction. */
-export async function deadLetterSendDue(db: Tx, now: Date): Promise<boolean> {
-  return (await readRows(db, DEAD_LETTER_SEND_DUE_SQL, sqlInstant(dialectOfDb(db), now))).length > 0;
-}
+export const deadLetterSendDue = probe(DEAD_LETTER_SEND_DUE_SQL);
 
 /** Param: now. Through `alerts(due_at)`. */
 export const ALERT_SEND_DUE_SQL = {
@@ -47,9 +49,7 @@ export const ALERT_SEND_DUE_SQL = {
 } as const;
 
 /** Whether an alert's send (SPEC §17) is due at `now`: the probe before its claim's write transaction. */
-export async function alertSendDue(db: Tx, now: Date): Promise<boolean> {
-  return (await readRows(db, ALERT_SEND_DUE_SQL, sqlInstant(dialectOfDb(db), now))).length > 0;
-}
+export const alertSendDue = probe(ALERT_SEND_DUE_SQL);
 
 /** Params: now, limit. Through `runs(outcome_due_at)`, oldest deadline first. */
 export const RUNS_PAST_OUTCOME_DUE_SQL = {
