@@ -14,7 +14,7 @@
  */
 import type { Tx } from '../client';
 import { dialectOfDb } from '../client';
-import { queryRows } from './run-sql';
+import { executeSql, queryRows } from './run-sql';
 import { sqlInstant, sqlInstantOrNull } from './instant';
 
 export interface Advance {
@@ -90,6 +90,23 @@ export const MOVE_NEXT_FIRE_SQL = {
 } as const;
 
 /**
+ * Params: JSON array of {id, seen}. A claimed row that did not advance because it is not active and
+ * enabled (a hand-edited row: disabled, or a state no save writes, yet holding a due next_fire_at)
+ * would be claimed and refused at every tick, holding a place in every batch: its next_fire_at is
+ * cleared, as every disabled or ended schedule's is. A row whose next_fire_at moved is left alone.
+ */
+export const RELEASE_UNFIREABLE_SQL = {
+  sqlite: `UPDATE schedules SET next_fire_at = NULL, next_scheduled_for = NULL
+    FROM json_each(?) AS a
+    WHERE schedules.id = a.value ->> 'id' AND schedules.next_fire_at = a.value ->> 'seen'
+      AND NOT (schedules.state = 'active' AND schedules.enabled = 1)`,
+  postgresql: `UPDATE schedules AS s SET next_fire_at = NULL, next_scheduled_for = NULL
+    FROM jsonb_to_recordset($1::jsonb) AS a(id text, seen timestamp(3))
+    WHERE s.id = a.id AND s.next_fire_at = a.seen
+      AND NOT (s.state = 'active' AND s.enabled)`,
+} as const;
+
+/**
  * Advance every schedule in `advances` inside the caller's transaction (after the claim).
  * Returns the ids that advanced; any other id lost its occurrence to someone else: fire nothing for it.
  */
@@ -113,5 +130,9 @@ export async function advanceNextFire(tx: Tx, advances: Advance[]): Promise<Set<
     ...(moves.length ? await queryRows<{ id: string }>(tx, MOVE_NEXT_FIRE_SQL, JSON.stringify(moves)) : []),
     ...(changes.length ? await queryRows<{ id: string }>(tx, ADVANCE_NEXT_FIRE_SQL, JSON.stringify(changes)) : []),
   ];
-  return new Set(rows.map((r) => r.id));
+  const advanced = new Set(rows.map((r) => r.id));
+  // Rare (hand-edited rows only): release what can never fire, so it is not claimed again.
+  const lost = doc.filter((d) => !advanced.has(d.id));
+  if (lost.length) await executeSql(tx, RELEASE_UNFIREABLE_SQL, JSON.stringify(lost.map((d) => ({ id: d.id, seen: d.seen }))));
+  return advanced;
 }
