@@ -85,12 +85,22 @@ export async function healthReport(now: Date, client: Runtime['db'] | (() => Run
 
 const UNREACHABLE = 'the database is unreachable';
 
-/** SPEC §17 in the health report: `failing` / `ok`, or `unknown` (logged) when the channels could not be read. */
+/** Whether the last read of the alert channels failed: a failure is logged when it starts, not at every probe. */
+let alertsReadFailing = false;
+
+/**
+ * SPEC §17 in the health report: `failing` / `ok`, or `unknown` when the channels could not be read
+ * within the probe's timeout (logged once when that starts, and once when it ends).
+ */
 async function alertsHealth(db: Runtime['db']): Promise<HealthReport['alerts']> {
   try {
-    return (await anyAlertChannelFailing(db)) ? 'failing' : 'ok';
+    const failing = await withinProbeTimeout(anyAlertChannelFailing(db));
+    if (alertsReadFailing) logger.info('health: the alert channels can be read again');
+    alertsReadFailing = false;
+    return failing ? 'failing' : 'ok';
   } catch (e) {
-    logger.error('health: reading the alert channels failed', { error: toError(e).message });
+    if (!alertsReadFailing) logger.error('health: reading the alert channels failed', { error: toError(e).message });
+    alertsReadFailing = true;
     return 'unknown';
   }
 }

@@ -6,6 +6,7 @@
  */
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { healthReport } from '../../api';
+import { configureLog } from '../../log';
 import { createDb, type Db } from '../../db';
 import { createTestDb } from '../../testing/test-db';
 import { markWorkerStopped, overdueReason, recordHeartbeat, workerLiveness } from '../operations/worker-heartbeats';
@@ -103,15 +104,22 @@ describe('GET /api/health report', () => {
     }
   });
 
-  it('alerts `unknown` (status unchanged) when the alert channels cannot be read; `ok` again once they can', async () => {
+  it('alerts `unknown` (status unchanged) when the alert channels cannot be read, logged once; `ok` again once they can', async () => {
     await recordHeartbeat(db, { workerId: 'w1', startedAt: T0, intervalMs: 5000, now: T0 });
+    const lines: string[] = [];
+    configureLog({ write: (l) => lines.push(l) });
     await db.$executeRawUnsafe('ALTER TABLE alert_channels RENAME TO alert_channels_away');
     try {
-      expect(await healthReport(at(4000), db)).toMatchObject({ status: 'ok', storage: 'ok', workers_alive: 1, alerts: 'unknown' });
+      // Probed every few seconds by a load balancer: the failure is logged when it starts, not each time.
+      for (let i = 0; i < 3; i++) expect(await healthReport(at(4000), db)).toMatchObject({ status: 'ok', storage: 'ok', workers_alive: 1, alerts: 'unknown' });
     } finally {
       await db.$executeRawUnsafe('ALTER TABLE alert_channels_away RENAME TO alert_channels');
     }
     expect((await healthReport(at(4000), db)).alerts).toBe('ok');
+    expect((await healthReport(at(4000), db)).alerts).toBe('ok');
+    configureLog({ write: (l) => void process.stdout.write(`${l}\n`) });
+    const msgs = lines.map((l) => (JSON.parse(l) as { msg: string }).msg).filter((m) => m.includes('alert channels'));
+    expect(msgs).toEqual(['health: reading the alert channels failed', 'health: the alert channels can be read again']);
   });
 
   it('degraded when no worker ever reported', async () => {
