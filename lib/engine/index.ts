@@ -12,6 +12,7 @@ export { occurrencesInRange, type BackfillsFired, type FireBackfillsOptions } fr
 export { listDueOccurrences, listDueRetries, findEarliestNextFire } from './claim';
 export type { Plan, NextOccurrence } from './plan';
 export type { AfterAttempt, RunOutcome } from './settle';
+export { errorCodeOf } from './settle';
 export { cancelUndeliverable, createDeliveryDeps, renewInFlightLeases, LEASE_RENEW_MS, type DeliveredAttempt, type InFlightAttempt } from './in-flight';
 export type { StartedManualFire } from './manual-fire';
 export type { DeadLetterSendReport } from './dead-letter-sends';

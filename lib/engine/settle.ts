@@ -165,7 +165,7 @@ export async function pauseUnplanned(tx: Tx, deps: EngineDeps, unplanned: { sche
 }
 
 /** An error's `code` (DomainError, CronWorkBudgetExceeded…) or its name. */
-function errorCodeOf(e: Error): string {
+export function errorCodeOf(e: Error): string {
   const code = (e as Error & { code?: unknown }).code;
   return typeof code === 'string' && code ? code : e.name;
 }

@@ -21,7 +21,7 @@ async function command(name: keyof typeof schedulerCommands, params: Record<stri
 }
 
 /** The API's answer for what `p` threw: status and body, as the HTTP edge writes them. */
-async function answer(p: Promise<unknown>): Promise<{ status: number; body: { error: { code: string; message: string } } }> {
+async function answer(p: Promise<unknown>): Promise<{ status: number; body: { error: { code: string; message: string; path?: string } } }> {
   try {
     await p;
   } catch (e) {
@@ -72,6 +72,25 @@ describe('a schedule whose row the codec cannot read', () => {
     // The list reads again, and a second delete is an ordinary 404.
     expect(((await command('list_schedules', {})) as { schedules: { id: string }[] }).schedules.map((s) => s.id)).toContain(kept.id);
     expect(await answer(command('delete_schedule', { schedule_id: broken.id }))).toMatchObject({ status: 404, body: { error: { code: 'schedule_not_found' } } });
+  });
+
+  it('resume-all names a paused schedule whose stored expression no longer computes, resumes nothing; corrected, it resumes all', async () => {
+    const revision = await w.scheduler();
+    const base = { repeat: 'recurring_cron', cron_expression: '0 9 * * ? *', timezone: 'UTC', invocation_target: SEEDED_TARGET };
+    const a = await createSchedule({ db: w.db, actor: w.actor(), revision, limits: TEST_LIMITS, now: new Date(), input: { alias: 'resume-a', ...base } });
+    const b = await createSchedule({ db: w.db, actor: w.actor(), revision, limits: TEST_LIMITS, now: new Date(), input: { alias: 'resume-b', ...base } });
+    await setAllEnabled({ db: w.db, actor: w.actor(), revision, enabled: false, now: new Date() });
+    // A hand edit the row codec reads (any text) but the time engine cannot compute.
+    await w.db.$executeRawUnsafe(`UPDATE schedules SET cron_expression = 'not a cron' WHERE id = '${b.id}'`);
+    const refused = await answer(setAllEnabled({ db: w.db, actor: w.actor(), revision, enabled: true, now: new Date() }));
+    expect(refused.status).toBe(500);
+    expect(refused.body.error.code).toBe('internal_error');
+    expect(refused.body.error.message).toMatch(new RegExp(`^schedule ${b.id} cannot be resumed: its occurrences could not be computed \\(\\w+: .+\\); correct its expression with update_schedule or delete it \\(delete_schedule ${b.id}\\), then try again$`));
+    // All or nothing: the readable one stays paused too.
+    expect(await w.db.schedule.count({ where: { id: { in: [a.id, b.id] }, enabled: true } })).toBe(0);
+    await command('update_schedule', { schedule_id: 'resume-b', cron_expression: '0 10 * * ? *' });
+    expect(await setAllEnabled({ db: w.db, actor: w.actor(), revision, enabled: true, now: new Date() })).toMatchObject({ updated: expect.any(Number) });
+    expect(await w.db.schedule.count({ where: { id: { in: [a.id, b.id] }, enabled: true } })).toBe(2);
   });
 
   it.runIf(dialect === 'sqlite')('SQLite: text that is not JSON is named without quoting it (list, get, pause-all); delete removes it', async () => {
@@ -129,6 +148,13 @@ describe('list_schedules reads its page on the driver in one statement, through 
     expect(ours).toEqual(made);
     const sorted = [...all].sort((a, b) => a.created_at.localeCompare(b.created_at) || a.id.localeCompare(b.id));
     expect(all.map((s) => s.id)).toEqual(sorted.map((s) => s.id));
+    // A cursor that names no schedule (not an id, or deleted since its page) says so, on its own field.
+    for (const bad of ['not-an-id', '8f14e45f-cee4-4b0b-8f8a-8e3b1a2c3d4e', 'paged-0']) {
+      expect(await answer(listSchedules({ ...scope, startScheduleId: bad }))).toMatchObject({
+        status: 404,
+        body: { error: { code: 'schedule_not_found', path: 'start_schedule_id', message: expect.stringMatching(/^start_schedule_id names no schedule of this scheduler/) } },
+      });
+    }
     const enabled = (await listSchedules({ ...scope, enabled: true })).schedules.filter((s) => s.alias?.startsWith('paged-'));
     expect(enabled.map((s) => s.alias)).toEqual(['paged-0', 'paged-2']);
   });

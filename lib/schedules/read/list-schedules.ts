@@ -1,9 +1,10 @@
 import { rolesGranting, type Actor } from '../../auth';
 import { findScheduleIfReachable, findSchedules, type Db } from '../../db';
+import { DomainError } from '../../errors';
 import { isIdShape, normalizeRef } from '../../ids';
 import { requireSchedulerRole } from '../access';
 import type { Schedule, ScheduleState } from '../contract';
-import { getScheduleRow } from './find-schedule';
+import { findSchedule, getScheduleRow } from './find-schedule';
 import { toSchedule } from './serialize';
 
 /** Page size of `list_schedules` (SPEC §3.1). */
@@ -28,11 +29,23 @@ export async function listSchedules(opts: ListSchedulesOptions): Promise<{ sched
   const { db, actor, revision } = opts;
   const pageSize = opts.pageSize ?? SCHEDULES_PAGE_SIZE;
   await requireSchedulerRole(db, actor, revision.blobId, 'read');
-  const after = opts.startScheduleId ? await getScheduleRow(db, revision.id, opts.startScheduleId, false) : null;
+  const after = opts.startScheduleId ? await cursorRow(db, revision.id, opts.startScheduleId) : null;
   // One statement on the driver through the row codec: a row it cannot read names itself (decision 425).
   const rows = await findSchedules(db, { revisionIds: [revision.id], state: opts.state, enabled: opts.enabled, after, limit: pageSize + 1 });
   const schedules = rows.slice(0, pageSize).map(toSchedule);
   return { schedules, last_schedule_id: rows.length > pageSize ? schedules[schedules.length - 1].id : null };
+}
+
+/**
+ * The schedule `start_schedule_id` names (the previous page's last), or `404 schedule_not_found` on
+ * `start_schedule_id` saying the cursor names no schedule of this scheduler (not an id, or deleted since).
+ */
+async function cursorRow(db: Db, revisionId: string, startScheduleId: string) {
+  const row = await findSchedule(db, revisionId, startScheduleId, false);
+  if (!row) {
+    throw new DomainError('schedule_not_found', 'start_schedule_id names no schedule of this scheduler: it is not a schedule id, or that schedule was deleted since the page that returned it; list again from the first page', { path: 'start_schedule_id' });
+  }
+  return row;
 }
 
 /** `get_schedule` (SPEC §3.1): by id or alias. Throws `404 schedule_not_found`. */

@@ -2,7 +2,8 @@ import type { Actor } from '../../auth';
 import { cancelPendingAttempts, findSchedules, inTransaction, type Db } from '../../db';
 import { recordActivity } from '../activity';
 import { requireSchedulerRole } from '../access';
-import { countDueOccurrences, fireAtOf, nextOccurrenceInWindow } from '../../engine';
+import { countDueOccurrences, errorCodeOf, fireAtOf, nextOccurrenceInWindow } from '../../engine';
+import { DomainError, toError } from '../../errors';
 
 /**
  * `set_all_enabled` (SPEC §3.1, §12.5) — pause all / resume all of a scheduler's active schedules.
@@ -24,7 +25,7 @@ export async function setAllEnabled(opts: { db: Db; actor: Actor; revision: { id
     // Serialization is desired: one transaction client runs one statement at a time.
     for (const row of rows) {
       if (enabled) {
-        const next = nextOccurrenceInWindow(row, now);
+        const next = computedFor(row.id, 'resumed', () => nextOccurrenceInWindow(row, now));
         const fireAt = next ? fireAtOf(row.id, row.flexibleWindowMinutes, next) : null;
         await tx.schedule.update({
           where: { id: row.id },
@@ -43,10 +44,8 @@ export async function setAllEnabled(opts: { db: Db; actor: Actor; revision: { id
           },
         });
       } else {
-        const dropped =
-          row.nextFireAt && row.nextFireAt.getTime() <= now.getTime()
-            ? countDueOccurrences(row, row.id, row.flexibleWindowMinutes, row.nextScheduledFor ?? row.nextFireAt, row.nextFireAt, now)
-            : 0;
+        const due = row.nextFireAt && row.nextFireAt.getTime() <= now.getTime() ? row.nextFireAt : null;
+        const dropped = due ? computedFor(row.id, 'paused', () => countDueOccurrences(row, row.id, row.flexibleWindowMinutes, row.nextScheduledFor ?? due, due, now)) : 0;
         await tx.schedule.update({
           where: { id: row.id },
           data: {
@@ -69,4 +68,22 @@ export async function setAllEnabled(opts: { db: Db; actor: Actor; revision: { id
     await recordActivity(tx, { revisionId: revision.id, action: enabled ? 'resume_all' : 'pause_all', by: actor, at: now, count: rows.length });
     return { updated: rows.length };
   });
+}
+
+/**
+ * `compute()`, the time engine on schedule `scheduleId`'s stored expression, zone and window; when it
+ * throws (a hand-edited expression no save would take), `500 internal_error` naming the schedule and
+ * the way out, and the whole pause-all / resume-all rolls back: nothing is half-written (decision 428).
+ */
+function computedFor<T>(scheduleId: string, verb: 'paused' | 'resumed', compute: () => T): T {
+  try {
+    return compute();
+  } catch (e) {
+    const error = toError(e);
+    throw new DomainError(
+      'internal_error',
+      `schedule ${scheduleId} cannot be ${verb}: its occurrences could not be computed (${errorCodeOf(error)}: ${error.message}); correct its expression with update_schedule or delete it (delete_schedule ${scheduleId}), then try again`,
+      { cause: error },
+    );
+  }
 }
