@@ -1,7 +1,9 @@
 /**
- * One schedule of a scheduler revision by its id or by its alias (SPEC §3.1), read on the driver
- * (`readRows`, docs/decisions.md 385): `get_schedule` and every command naming a schedule start here.
- * Each is one probe of a unique key (`schedules.id`; `(revision_id, alias)`).
+ * Schedules read on the driver (`readRows`, docs/decisions.md 385) through the row codec:
+ * - one by its id, alias (SPEC §3.1) or name (SPEC §14), each one probe of a unique key
+ *   (`schedules.id`; `(revision_id, alias)`; `(revision_id, name)`): `get_schedule`, GetSchedule and
+ *   every command naming a schedule start here;
+ * - a page of them (`findSchedules`): list_schedules, ListSchedules, pause-all / resume-all.
  */
 import type { Tx } from '../client';
 import { dialectOfDb } from '../client';
