@@ -13,7 +13,7 @@ import type { Limits } from '../lib/config';
 import type { Db } from '../lib/db';
 import { toError } from '../lib/errors';
 import {
-  findEarliestNextFire,
+  findEarliestDue,
   listDueOccurrences,
   listDueRetries,
   markWorkerStopped,
@@ -402,7 +402,7 @@ export class Worker {
    */
   private async idleFor(now: Date): Promise<number> {
     if (this.lastProgress === 0 && this.lastClaimed > 0) return this.opts.pollIntervalMs;
-    const earliest = await findEarliestNextFire(this.opts.db);
+    const earliest = await findEarliestDue(this.opts.db);
     if (!earliest) return this.opts.pollIntervalMs;
     const untilDue = earliest.getTime() - now.getTime();
     if (untilDue <= 0) return Math.min(this.opts.pollIntervalMs, BUSY_RETRY_MS);

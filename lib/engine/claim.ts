@@ -3,9 +3,9 @@
  * attempts for the caller's transaction, so that no other worker fires them until it commits or rolls
  * back. The statements are lib/db/sql/claim-due.ts and claim-retries.ts (what each locks, on each
  * dialect, is said there); this step names them, and the plain reads of what is due that the worker's
- * one-by-one fallback and its sleep use.
+ * one-by-one fallback uses (the sleep bound is lib/db/sql/due-probes.ts).
  */
-import { claimDue, claimRetries, findEarliestDue, type ClaimedRetry, type ClaimedSchedule, type Db, type Tx } from '../db';
+import { claimDue, claimRetries, type ClaimedRetry, type ClaimedSchedule, type Db, type Tx } from '../db';
 
 /** What one transaction claimed: due occurrences (their schedules) and due pending attempts. */
 export interface Claimed {
@@ -44,9 +44,3 @@ export async function listDueOccurrences(db: Db, now: Date, limit: number): Prom
   });
   return rows.flatMap((r) => (r.nextFireAt ? [{ scheduleId: r.id, scheduledFor: r.nextFireAt }] : []));
 }
-
-/**
- * The earliest next_fire_at of any schedule or due_at of any pending attempt (UTC; two index lookups
- * in one statement on the driver), or null.
- */
-export const findEarliestNextFire: (db: Db) => Promise<Date | null> = findEarliestDue;

@@ -9,7 +9,9 @@ export { NO_FACADE, type EngineActivity, type EngineDeps, type EngineOverrides, 
 export type { FireOutcome, SkipReason } from './outcomes';
 export type { FireDueOptions, FireOccurrenceOptions } from './fire';
 export { occurrencesInRange, type BackfillsFired, type FireBackfillsOptions } from './backfill';
-export { listDueOccurrences, listDueRetries, findEarliestNextFire } from './claim';
+export { listDueOccurrences, listDueRetries } from './claim';
+/** The earliest next_fire_at of any schedule or due_at of any pending attempt (UTC), or null: the worker's sleep bound between ticks. */
+export { findEarliestDue } from '../db';
 export type { Plan, NextOccurrence } from './plan';
 export type { AfterAttempt, RunOutcome } from './settle';
 export { errorCodeOf } from './settle';

@@ -29,7 +29,7 @@ export {
   CHECKIN_PATH,
   type CheckinUrls,
   createDeliveryDeps,
-  findEarliestNextFire,
+  findEarliestDue,
   listDueOccurrences,
   listDueRetries,
   renewInFlightLeases,

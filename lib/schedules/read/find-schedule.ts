@@ -37,10 +37,13 @@ export function namedError(thrown: unknown): unknown {
   return thrown instanceof UndecodableScheduleError ? unreadableScheduleError(thrown) : thrown;
 }
 
-/** Like findSchedule; throws `404 schedule_not_found` when there is none. */
-export async function getScheduleRow(db: Tx, revisionId: string, ref: string, allowAlias = true): Promise<ScheduleRecord> {
+/**
+ * Like findSchedule; throws `404 schedule_not_found` when there is none: `notFound` when given (a
+ * refusal naming another parameter), else "schedule not found" on `schedule_id`.
+ */
+export async function getScheduleRow(db: Tx, revisionId: string, ref: string, allowAlias = true, notFound?: () => DomainError): Promise<ScheduleRecord> {
   const row = await findSchedule(db, revisionId, ref, allowAlias);
-  if (!row) throw new DomainError('schedule_not_found', 'schedule not found', { path: 'schedule_id' });
+  if (!row) throw notFound?.() ?? new DomainError('schedule_not_found', 'schedule not found', { path: 'schedule_id' });
   return row;
 }
 

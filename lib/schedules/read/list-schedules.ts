@@ -4,7 +4,7 @@ import { DomainError } from '../../errors';
 import { isIdShape, normalizeRef } from '../../ids';
 import { requireSchedulerRole } from '../access';
 import type { Schedule, ScheduleState } from '../contract';
-import { findSchedule, getScheduleRow } from './find-schedule';
+import { getScheduleRow } from './find-schedule';
 import { toSchedule } from './serialize';
 
 /** Page size of `list_schedules` (SPEC §3.1). */
@@ -40,12 +40,10 @@ export async function listSchedules(opts: ListSchedulesOptions): Promise<{ sched
  * The schedule `start_schedule_id` names (the previous page's last), or `404 schedule_not_found` on
  * `start_schedule_id` saying the cursor names no schedule of this scheduler (not an id, or deleted since).
  */
-async function cursorRow(db: Db, revisionId: string, startScheduleId: string) {
-  const row = await findSchedule(db, revisionId, startScheduleId, false);
-  if (!row) {
-    throw new DomainError('schedule_not_found', 'start_schedule_id names no schedule of this scheduler: it is not a schedule id, or that schedule was deleted since the page that returned it; list again from the first page', { path: 'start_schedule_id' });
-  }
-  return row;
+function cursorRow(db: Db, revisionId: string, startScheduleId: string) {
+  return getScheduleRow(db, revisionId, startScheduleId, false, () =>
+    new DomainError('schedule_not_found', 'start_schedule_id names no schedule of this scheduler: it is not a schedule id, or that schedule was deleted since the page that returned it; list again from the first page', { path: 'start_schedule_id' }),
+  );
 }
 
 /** `get_schedule` (SPEC §3.1): by id or alias. Throws `404 schedule_not_found`. */
