@@ -3,6 +3,7 @@
  * environment (DATABASE_URL, BATCH default 500, POLL_MS default 50 ms), SIGTERM as the stop, and the
  * stored instant forms of the database's dialect.
  */
+import { createHash } from 'node:crypto';
 import { sqlInstant, type Dialect } from '../lib/db';
 
 export const url = process.env.DATABASE_URL ?? '';
@@ -21,3 +22,9 @@ export const dialect: Dialect = url.startsWith('file:') ? 'sqlite' : 'postgresql
 export const instant = (d: Date) => sqlInstant(dialect, d);
 /** A stored instant read back: SQLite's TEXT form, or PostgreSQL's timestamp text (UTC, no zone). */
 export const parse = (stored: string) => new Date(dialect === 'sqlite' ? stored : `${stored.replace(' ', 'T')}Z`);
+
+/**
+ * A node-postgres query of `text` as a prepared statement named after it, as the product sends lib/db/sql's
+ * statements (lib/db/pg-prepared.ts, decision 429): the ceilings get the same saving of PostgreSQL's parse and plan.
+ */
+export const prepared = (text: string, values: unknown[] = []) => ({ name: `r_${createHash('sha256').update(text).digest('hex').slice(0, 24)}`, text, values });

@@ -13,7 +13,8 @@
  *      transaction (at most 500): delete the in-flight rows (TAKE_IN_FLIGHT_SQL), read their schedules
  *      (LOAD_FIRING_SQL: locked on PostgreSQL) and insert the runs (INSERT_RUNS_SQL).
  * The SQL texts are the product's own (lib/db/sql): the ceiling differs in how it gets there, not in
- * what it writes.
+ * what it writes. On PostgreSQL each is a prepared statement named after its text, as the product
+ * sends them (decision 429).
  *
  *   DATABASE_URL=… tsx bench/raw-webhooks.ts      (prints "ready" once connected; SIGTERM stops it)
  *   BATCH (default 500), POLL_MS (default 50), SCHEDULER_DELIVERY_CONCURRENCY (default 64)
@@ -25,7 +26,7 @@ import pg from 'pg';
 import { Webhook } from 'standardwebhooks';
 import { CLAIM_DUE_SQL, INSERT_PENDING_SQL, INSERT_RUNS_SQL, LOAD_FIRING_SQL, MARK_SENDS_SQL, MOVE_NEXT_FIRE_SQL, TAKE_IN_FLIGHT_SQL } from '../lib/db';
 import { occurrenceId } from '../lib/targets';
-import { batch, dialect, instant, parse, pollMs, stopping, url } from './raw-process';
+import { batch, dialect, instant, parse, pollMs, prepared, stopping, url } from './raw-process';
 
 const poolSize = Number(process.env.SCHEDULER_DELIVERY_CONCURRENCY ?? 64);
 const RECORD_CHUNK = 500;
@@ -181,20 +182,20 @@ async function postgresStore(connectionString: string): Promise<Store> {
   return {
     claim: (now) =>
       tx(claimer, async () => {
-        const rows = (await claimer.query(CLAIM_DUE_SQL.postgresql, [instant(now), batch])).rows as ClaimedRow[];
+        const rows = (await claimer.query(prepared(CLAIM_DUE_SQL.postgresql, [instant(now), batch]))).rows as ClaimedRow[];
         if (!rows.length) return [];
         const d = claimDocs(rows, now);
-        await claimer.query(MOVE_NEXT_FIRE_SQL.postgresql, [JSON.stringify(d.advances)]);
-        await claimer.query(INSERT_PENDING_SQL.postgresql, [JSON.stringify(d.pending)]);
+        await claimer.query(prepared(MOVE_NEXT_FIRE_SQL.postgresql, [JSON.stringify(d.advances)]));
+        await claimer.query(prepared(INSERT_PENDING_SQL.postgresql, [JSON.stringify(d.pending)]));
         return d.attempts;
       }),
-    mark: (ids) => tx(marker, async () => new Set(((await marker.query(MARK_SENDS_SQL.postgresql, [JSON.stringify(ids)])).rows as { id: string }[]).map((r) => r.id))),
+    mark: (ids) => tx(marker, async () => new Set(((await marker.query(prepared(MARK_SENDS_SQL.postgresql, [JSON.stringify(ids)]))).rows as { id: string }[]).map((r) => r.id))),
     record: (done, now) =>
       tx(recorder, async () => {
-        const taken = new Set(((await recorder.query(TAKE_IN_FLIGHT_SQL.postgresql, [JSON.stringify(done.map((d) => d.attempt.pendingId))])).rows as { id: string }[]).map((r) => r.id));
+        const taken = new Set(((await recorder.query(prepared(TAKE_IN_FLIGHT_SQL.postgresql, [JSON.stringify(done.map((d) => d.attempt.pendingId))]))).rows as { id: string }[]).map((r) => r.id));
         const mine = done.filter((d) => taken.has(d.attempt.pendingId));
-        await recorder.query(LOAD_FIRING_SQL.postgresql, [JSON.stringify(mine.map((d) => d.attempt.scheduleId))]);
-        await recorder.query(INSERT_RUNS_SQL.postgresql, [JSON.stringify(runDocs(mine, now))]);
+        await recorder.query(prepared(LOAD_FIRING_SQL.postgresql, [JSON.stringify(mine.map((d) => d.attempt.scheduleId))]));
+        await recorder.query(prepared(INSERT_RUNS_SQL.postgresql, [JSON.stringify(runDocs(mine, now))]));
       }),
     close: async () => {
       await Promise.all([claimer, marker, recorder].map((c) => c.end()));

@@ -8,7 +8,8 @@
  *   3. advance every claimed row in one UPDATE with the product's ownership WHERE (its common form,
  *      MOVE_NEXT_FIRE_SQL: the occurrence columns only);
  *   4. insert one execution per fire and 5. one run per fire, each one multi-row statement;
- * then COMMIT. Same schema, same indexes, and for 3–5 the product's own statements (lib/db/sql).
+ * then COMMIT. Same schema, same indexes, and for 3–5 the product's own statements (lib/db/sql). On
+ * PostgreSQL each statement is a prepared statement named after its text, as the product sends them (decision 429).
  *
  *   DATABASE_URL=… BATCH=500 tsx bench/raw-worker.ts      (prints "ready" once connected; SIGTERM stops it)
  */
@@ -16,7 +17,7 @@ import Database from 'better-sqlite3';
 import { randomUUID } from 'node:crypto';
 import pg from 'pg';
 import { INSERT_EXECUTIONS_SQL, MOVE_NEXT_FIRE_SQL, INSERT_RUNS_SQL } from '../lib/db';
-import { batch, dialect, instant, parse, pollMs, stopping, url } from './raw-process';
+import { batch, dialect, instant, parse, pollMs, prepared, stopping, url } from './raw-process';
 
 /** The next occurrence the ceiling writes: one year on (no cron step: that is the product's cost, not the ceiling's). */
 const nextOf = (seen: string) => instant(new Date(parse(seen).getTime() + 365 * 86_400_000));
@@ -109,14 +110,14 @@ async function postgres(connectionString: string): Promise<void> {
     await client.query('BEGIN');
     try {
       const now = new Date();
-      const rows = (await client.query(`SELECT ${CLAIM_COLUMNS} FROM schedules WHERE next_fire_at <= $1::timestamp(3) ORDER BY next_fire_at LIMIT $2 FOR UPDATE SKIP LOCKED`, [instant(now), batch])).rows as Claimed[];
+      const rows = (await client.query(prepared(`SELECT ${CLAIM_COLUMNS} FROM schedules WHERE next_fire_at <= $1::timestamp(3) ORDER BY next_fire_at LIMIT $2 FOR UPDATE SKIP LOCKED`, [instant(now), batch]))).rows as Claimed[];
       if (rows.length) {
         const aliases = [...new Set(rows.map((r) => (r.invocation_target as { target: { session: string } }).target.session))];
-        const found = (await client.query(`SELECT id, revision_id, alias FROM workflow_sessions WHERE alias = ANY($1::text[])`, [aliases])).rows as { id: string; revision_id: string; alias: string }[];
+        const found = (await client.query(prepared(`SELECT id, revision_id, alias FROM workflow_sessions WHERE alias = ANY($1::text[])`, [aliases]))).rows as { id: string; revision_id: string; alias: string }[];
         const d = docs(rows, new Map(found.map((s) => [s.alias, s])), definition.id, now);
-        await client.query(MOVE_NEXT_FIRE_SQL.postgresql, [JSON.stringify(d.advances)]);
-        await client.query(INSERT_EXECUTIONS_SQL.postgresql, [JSON.stringify(d.executions)]);
-        await client.query(INSERT_RUNS_SQL.postgresql, [JSON.stringify(d.runs)]);
+        await client.query(prepared(MOVE_NEXT_FIRE_SQL.postgresql, [JSON.stringify(d.advances)]));
+        await client.query(prepared(INSERT_EXECUTIONS_SQL.postgresql, [JSON.stringify(d.executions)]));
+        await client.query(prepared(INSERT_RUNS_SQL.postgresql, [JSON.stringify(d.runs)]));
       }
       await client.query('COMMIT');
       return rows.length;

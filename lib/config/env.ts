@@ -133,6 +133,14 @@ const EnvSchema = z.object({
       if (problem) ctx.addIssue({ code: 'custom', message: problem });
     }),
   DATABASE_POOL_SIZE: intFrom(10, 1),
+  // `off` for a pooler in transaction mode that cannot keep prepared statements (lib/db/pg-prepared.ts).
+  DATABASE_PREPARED_STATEMENTS: z
+    .string()
+    .optional()
+    .superRefine((v, ctx) => {
+      if (v && v !== 'on' && v !== 'off') ctx.addIssue({ code: 'custom', message: `must be "on" or "off", got ${JSON.stringify(v.slice(0, 40))}` });
+    })
+    .transform((v) => v !== 'off'),
   // A key anyone can guess, or a password the account page itself would refuse, is refused at load.
   // Visible ASCII only: a header value loses its outer spaces, and one outside ASCII is read as latin1
   // by the server (and refused by fetch), so such a key could not be presented as set.
@@ -276,6 +284,8 @@ export interface AppConfig {
   dialect: 'sqlite' | 'postgresql';
   /** Most PostgreSQL connections one process opens (node-postgres pool `max`). Default 10. Ignored for SQLite. */
   databasePoolSize: number;
+  /** PostgreSQL: lib/db/sql's driver statements sent prepared (DATABASE_PREPARED_STATEMENTS, `on` | `off`, default `on`). Ignored for SQLite. */
+  databasePreparedStatements: boolean;
   /** The org API key the seed creates or updates for `acme-corp` (SCHEDULER_BOOTSTRAP_API_KEY, ≥ 16 chars), or undefined. */
   bootstrapApiKey: string | undefined;
   /** Password of the seeded operator account (SCHEDULER_DEMO_PASSWORD, 10–256 chars), applied at every seed; when
@@ -397,7 +407,7 @@ export function loadConfigOrExit(report: (problems: string[]) => void): AppConfi
 
 /**
  * Parse the environment once. Throws an Error naming every bad variable.
- * Variables: PORT, HOSTNAME, DATABASE_URL, DATABASE_POOL_SIZE, SCHEDULER_BOOTSTRAP_API_KEY, SCHEDULER_DEMO_PASSWORD,
+ * Variables: PORT, HOSTNAME, DATABASE_URL, DATABASE_POOL_SIZE, DATABASE_PREPARED_STATEMENTS, SCHEDULER_BOOTSTRAP_API_KEY, SCHEDULER_DEMO_PASSWORD,
  * SCHEDULER_BOOTSTRAP_ACCESS_KEY_ID, SCHEDULER_BOOTSTRAP_SECRET_ACCESS_KEY, SCHEDULER_SECRET_KEY, SCHEDULER_SECRET_KEY_FILE,
  * SCHEDULER_SCHEDULES_PER_REVISION,
  * SCHEDULER_MIN_INTERVAL_SECONDS, SCHEDULER_RUN_RETENTION_DAYS, SCHEDULER_CATCHUP_WINDOW_SECONDS,
@@ -426,6 +436,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     databaseUrl: e.DATABASE_URL,
     dialect: /^postgres(ql)?:\/\//.test(e.DATABASE_URL) ? 'postgresql' : 'sqlite',
     databasePoolSize: e.DATABASE_POOL_SIZE,
+    databasePreparedStatements: e.DATABASE_PREPARED_STATEMENTS,
     bootstrapApiKey: e.SCHEDULER_BOOTSTRAP_API_KEY,
     demoPassword: e.SCHEDULER_DEMO_PASSWORD,
     bootstrapAccessKey:

@@ -22,6 +22,7 @@ import { dialectOf, type Dialect } from './dialect';
 import { ensurePrivateFile } from './private-file';
 import { PrismaClient as PostgresPrismaClient } from './generated/postgresql/client';
 import { PrismaClient } from './generated/sqlite/client';
+import { queryPrepared } from './pg-prepared';
 import { PostgresAdapterFactory } from './postgres-adapter';
 import { dialectOfTransactionClient } from './prisma-internals';
 import { SqliteAdapterFactory } from './sqlite-adapter';
@@ -38,6 +39,8 @@ interface ClientFacts {
   sqlite: SqliteAdapterFactory | null;
   /** PostgreSQL: the adapter factory, whose `pool` `directReader` reads on. */
   postgres?: PostgresAdapterFactory | null;
+  /** PostgreSQL: the driver paths send lib/db/sql's statements prepared (pg-prepared.ts, decision 429). */
+  prepared?: boolean;
 }
 const clients = new WeakMap<object, ClientFacts>();
 
@@ -70,6 +73,8 @@ export interface DbConfig {
   databaseUrl: string;
   /** Most PostgreSQL connections the client opens (node-postgres pool `max`). Ignored for SQLite. */
   databasePoolSize: number;
+  /** PostgreSQL: send lib/db/sql's driver statements as prepared statements (lib/db/pg-prepared.ts). Ignored for SQLite. */
+  databasePreparedStatements?: boolean;
 }
 
 /** PostgreSQL pool size when a caller (tests, tools) does not say: node-postgres' own default. */
@@ -77,11 +82,12 @@ const DEFAULT_POOL_SIZE = 10;
 
 /**
  * Open a client for `databaseUrl` (`file:<path>` or `postgresql://…`). Callers own its lifetime.
- * `poolSize` bounds a PostgreSQL client's connections (default 10); SQLite ignores it.
+ * PostgreSQL only, SQLite ignores them: `poolSize` bounds the client's connections (default 10);
+ * `preparedStatements` (default true) sends lib/db/sql's driver statements prepared (lib/db/pg-prepared.ts).
  */
-export function createDb(databaseUrl: string, opts: { poolSize?: number } = {}): Db {
+export function createDb(databaseUrl: string, opts: { poolSize?: number; preparedStatements?: boolean } = {}): Db {
   return dialectOf(databaseUrl) === 'postgresql'
-    ? createPostgresDb(databaseUrl, opts.poolSize ?? DEFAULT_POOL_SIZE)
+    ? createPostgresDb(databaseUrl, opts.poolSize ?? DEFAULT_POOL_SIZE, opts.preparedStatements ?? true)
     : createSqliteDb(databaseUrl);
 }
 
@@ -177,7 +183,8 @@ export function directReader(db: Tx): ((sql: { sqlite: string; postgresql: strin
   }
   const pool = facts.postgres?.pool;
   if (!pool || pool.ending || pool.ended) return null;
-  return async (sql, params) => (await pool.query({ text: sql.postgresql, values: params, types: pgTypes })).rows as Record<string, unknown>[];
+  const prepare = facts.prepared ?? true;
+  return async (sql, params) => (await queryPrepared(pool, { text: sql.postgresql, values: params, types: pgTypes }, prepare, false)).rows as Record<string, unknown>[];
 }
 
 /** Stored instants are UTC `timestamp(3)`: read them as UTC (node-postgres would read local time). */
@@ -205,12 +212,13 @@ export function postgresConnection(tx: Tx): {
   const open = transactions.getStore();
   if (!open || open.tx !== tx || !open.conn) return null;
   const conn = open.conn;
+  const prepare = open.facts.prepared ?? true;
   return {
     query: async (sql, params) => {
-      const r = await conn.query({ text: sql, values: params, types: pgTypes });
+      const r = await queryPrepared(conn, { text: sql, values: params, types: pgTypes }, prepare, true);
       return { rows: r.rows as Record<string, unknown>[], rowCount: r.rowCount ?? 0 };
     },
-    queryValues: async (sql, params) => (await conn.query({ text: sql, values: params, types: pgTypes, rowMode: 'array' })).rows as unknown[][],
+    queryValues: async (sql, params) => (await queryPrepared(conn, { text: sql, values: params, types: pgTypes, rowMode: 'array' }, prepare, true)).rows as unknown as unknown[][],
   };
 }
 
@@ -236,7 +244,7 @@ export async function withSqliteConnection<T>(db: Db, fn: (connection: Database.
   }
 }
 
-function createPostgresDb(databaseUrl: string, poolSize: number): Db {
+function createPostgresDb(databaseUrl: string, poolSize: number, prepared: boolean): Db {
   const adapter = new PostgresAdapterFactory(
     {
       connectionString: databaseUrl,
@@ -255,7 +263,7 @@ function createPostgresDb(databaseUrl: string, poolSize: number): Db {
   );
   // Same model API as the SQLite client (one data model, see scripts/generate.ts); typed as `Db`.
   const db = new PostgresPrismaClient({ adapter }) as unknown as Db;
-  clients.set(db, { dialect: 'postgresql', sqlite: null, postgres: adapter });
+  clients.set(db, { dialect: 'postgresql', sqlite: null, postgres: adapter, prepared });
   return db;
 }
 
@@ -264,7 +272,7 @@ function createPostgresDb(databaseUrl: string, poolSize: number): Db {
  * the same client afterwards (a process talks to one database).
  */
 export function getDb(config: DbConfig): Db {
-  globalForDb.__schedulerDb ??= createDb(config.databaseUrl, { poolSize: config.databasePoolSize });
+  globalForDb.__schedulerDb ??= createDb(config.databaseUrl, { poolSize: config.databasePoolSize, preparedStatements: config.databasePreparedStatements ?? true });
   return globalForDb.__schedulerDb;
 }
 
