@@ -3,8 +3,7 @@
  * environment (DATABASE_URL, BATCH default 500, POLL_MS default 50 ms), SIGTERM as the stop, and the
  * stored instant forms of the database's dialect.
  */
-import { createHash } from 'node:crypto';
-import { sqlInstant, type Dialect } from '../lib/db';
+import { preparedName, sqlInstant, type Dialect } from '../lib/db';
 
 export const url = process.env.DATABASE_URL ?? '';
 export const batch = Number(process.env.BATCH ?? 500);
@@ -24,7 +23,7 @@ export const instant = (d: Date) => sqlInstant(dialect, d);
 export const parse = (stored: string) => new Date(dialect === 'sqlite' ? stored : `${stored.replace(' ', 'T')}Z`);
 
 /**
- * A node-postgres query of `text` as a prepared statement named after it, as the product sends lib/db/sql's
- * statements (lib/db/pg-prepared.ts, decision 429): the ceilings get the same saving of PostgreSQL's parse and plan.
+ * A node-postgres query of `text` as a prepared statement under the name the product gives it
+ * (lib/db/pg-prepared.ts `preparedName`, decision 429): the ceilings get the same saving of PostgreSQL's parse and plan.
  */
-export const prepared = (text: string, values: unknown[] = []) => ({ name: `r_${createHash('sha256').update(text).digest('hex').slice(0, 24)}`, text, values });
+export const prepared = (text: string, values: unknown[] = []) => ({ name: preparedName(text), text, values });

@@ -22,7 +22,7 @@ import { dialectOf, type Dialect } from './dialect';
 import { ensurePrivateFile } from './private-file';
 import { PrismaClient as PostgresPrismaClient } from './generated/postgresql/client';
 import { PrismaClient } from './generated/sqlite/client';
-import { queryPrepared } from './pg-prepared';
+import { queryInTransaction, queryOnPool } from './pg-prepared';
 import { PostgresAdapterFactory } from './postgres-adapter';
 import { dialectOfTransactionClient } from './prisma-internals';
 import { SqliteAdapterFactory } from './sqlite-adapter';
@@ -39,8 +39,8 @@ interface ClientFacts {
   sqlite: SqliteAdapterFactory | null;
   /** PostgreSQL: the adapter factory, whose `pool` `directReader` reads on. */
   postgres?: PostgresAdapterFactory | null;
-  /** PostgreSQL: the driver paths send lib/db/sql's statements prepared (pg-prepared.ts, decision 429). */
-  prepared?: boolean;
+  /** PostgreSQL: the driver paths send lib/db/sql's statements prepared (pg-prepared.ts, decision 429). False on SQLite. */
+  prepared: boolean;
 }
 const clients = new WeakMap<object, ClientFacts>();
 
@@ -54,7 +54,7 @@ const transactions = new AsyncLocalStorage<OpenTransaction>();
 
 /** The facts of a client made by `createDb` (any other client: its dialect as Prisma reports it, no adapter). */
 function factsOf(db: Tx): ClientFacts {
-  return clients.get(db) ?? { dialect: dialectOfTransactionClient(db), sqlite: null };
+  return clients.get(db) ?? { dialect: dialectOfTransactionClient(db), sqlite: null, prepared: false };
 }
 
 /**
@@ -108,7 +108,7 @@ function createSqliteDb(databaseUrl: string): Db {
   // transaction lock (lib/db/sqlite-adapter.ts).
   const adapter = new SqliteAdapterFactory({ file, timeout: 15_000 });
   const db = new PrismaClient({ adapter });
-  clients.set(db, { dialect: 'sqlite', sqlite: adapter });
+  clients.set(db, { dialect: 'sqlite', sqlite: adapter, prepared: false });
   return db;
 }
 
@@ -183,8 +183,7 @@ export function directReader(db: Tx): ((sql: { sqlite: string; postgresql: strin
   }
   const pool = facts.postgres?.pool;
   if (!pool || pool.ending || pool.ended) return null;
-  const prepare = facts.prepared ?? true;
-  return async (sql, params) => (await queryPrepared(pool, { text: sql.postgresql, values: params, types: pgTypes }, prepare, false)).rows as Record<string, unknown>[];
+  return async (sql, params) => (await queryOnPool(pool, { text: sql.postgresql, values: params, types: pgTypes }, facts.prepared)).rows as Record<string, unknown>[];
 }
 
 /** Stored instants are UTC `timestamp(3)`: read them as UTC (node-postgres would read local time). */
@@ -212,13 +211,13 @@ export function postgresConnection(tx: Tx): {
   const open = transactions.getStore();
   if (!open || open.tx !== tx || !open.conn) return null;
   const conn = open.conn;
-  const prepare = open.facts.prepared ?? true;
+  const prepare = open.facts.prepared;
   return {
     query: async (sql, params) => {
-      const r = await queryPrepared(conn, { text: sql, values: params, types: pgTypes }, prepare, true);
+      const r = await queryInTransaction(conn, { text: sql, values: params, types: pgTypes }, prepare);
       return { rows: r.rows as Record<string, unknown>[], rowCount: r.rowCount ?? 0 };
     },
-    queryValues: async (sql, params) => (await queryPrepared(conn, { text: sql, values: params, types: pgTypes, rowMode: 'array' }, prepare, true)).rows as unknown as unknown[][],
+    queryValues: async (sql, params) => (await queryInTransaction(conn, { text: sql, values: params, types: pgTypes, rowMode: 'array' }, prepare)).rows as unknown as unknown[][],
   };
 }
 
@@ -272,7 +271,7 @@ function createPostgresDb(databaseUrl: string, poolSize: number, prepared: boole
  * the same client afterwards (a process talks to one database).
  */
 export function getDb(config: DbConfig): Db {
-  globalForDb.__schedulerDb ??= createDb(config.databaseUrl, { poolSize: config.databasePoolSize, preparedStatements: config.databasePreparedStatements ?? true });
+  globalForDb.__schedulerDb ??= createDb(config.databaseUrl, { poolSize: config.databasePoolSize, preparedStatements: config.databasePreparedStatements });
   return globalForDb.__schedulerDb;
 }
 

@@ -1,5 +1,6 @@
 export { createDb, getDb, closeDb, inTransaction, deferCommitWork, dialectOfDb, withSqliteConnection, type Db, type DbConfig, type Tx } from './client';
 export { dialectOf, type Dialect } from './dialect';
+export { preparedName } from './pg-prepared';
 export { ensurePrivateFile, looseModeNote, PRIVATE_DIR_MODE, PRIVATE_FILE_MODE } from './private-file';
 export type { Prisma } from './generated/sqlite/client';
 /** Row types of the catalog's models, as the model API returns them (one data model, both dialects). */

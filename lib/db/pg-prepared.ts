@@ -56,16 +56,26 @@ function isLostPreparedStatement(e: unknown): boolean {
 }
 
 /**
- * Run `config` on `runner` (a pool, or a connection), prepared under `preparedName(config.text)` when
- * `prepare` and a name is free, else unnamed. `inTransaction`: `runner` is a connection inside an open
- * transaction (no retry, see the header). Errors are node-postgres'.
+ * Run `config` on `pool` (autocommit, any idle connection), prepared under `preparedName(config.text)`
+ * when `prepare` and a name is free, else unnamed. A statement PostgreSQL answers as outdated or gone
+ * is renamed and retried once at once (see the header). Errors are node-postgres'.
  */
-export async function queryPrepared(
-  runner: pg.Pool | pg.PoolClient,
-  config: pg.QueryConfig & { rowMode?: 'array' },
-  prepare: boolean,
-  inTransaction: boolean,
-): Promise<pg.QueryResult> {
+export function queryOnPool(pool: pg.Pool, config: QueryConfig, prepare: boolean): Promise<pg.QueryResult> {
+  return run(pool, config, prepare, true);
+}
+
+/**
+ * Run `config` on `conn`, a connection inside an open transaction, prepared as `queryOnPool` does. A
+ * statement PostgreSQL answers as outdated or gone is renamed for its next execution, but not
+ * retried: PostgreSQL has aborted the transaction, and the error rolls it back (see the header).
+ */
+export function queryInTransaction(conn: pg.PoolClient, config: QueryConfig, prepare: boolean): Promise<pg.QueryResult> {
+  return run(conn, config, prepare, false);
+}
+
+type QueryConfig = pg.QueryConfig & { rowMode?: 'array' };
+
+async function run(runner: pg.Pool | pg.PoolClient, config: QueryConfig, prepare: boolean, retry: boolean): Promise<pg.QueryResult> {
   const name = prepare ? preparedName(config.text) : undefined;
   if (name === undefined) return runner.query(config);
   try {
@@ -76,7 +86,7 @@ export async function queryPrepared(
     // stay prepared on other connections until they close; it is never used again).
     const fresh = `${name.slice(0, 26)}_${++renamed}`;
     names.set(config.text, fresh);
-    if (inTransaction) throw e;
+    if (!retry) throw e;
     return runner.query({ ...config, name: fresh });
   }
 }
