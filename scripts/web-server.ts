@@ -24,7 +24,7 @@ import path from 'node:path';
 import next from 'next';
 import { guardRequest, isApiPath, loggablePath, proxyMatcher } from '../lib/api/edge-guard';
 import { loadConfigOrExit } from '../lib/config';
-import { configureLog, log, logger, requestIdOf, withRequestContext } from '../lib/log';
+import { configureLog, logProcessWarnings, log, logger, requestIdOf, withRequestContext } from '../lib/log';
 
 /** HSTS for answers to https requests: one year, subdomains included (docs/decisions.md). */
 const HSTS = 'max-age=31536000; includeSubDomains';
@@ -37,6 +37,8 @@ const config = loadConfigOrExit((problems) => {
 });
 // Every line of this process, the Next.js code it runs included: service `web`, at LOG_LEVEL and above.
 configureLog({ service: 'web', level: config.logLevel });
+// Node's warnings (a deprecation, the AWS SDK's notice about this Node.js version) as lines of the same log.
+logProcessWarnings();
 const root = path.resolve(import.meta.dirname, '..');
 const isTrusted = proxyMatcher(config.http.trustedProxies);
 

@@ -11,7 +11,7 @@ import { loadConfigOrExit, serverSecretKey, workerClock } from '../lib/config';
 import { EVENTBRIDGE_FIRE_FACTS } from '../lib/api/eventbridge/fire-facts';
 import { closeDb, getDb } from '../lib/db';
 import { checkinUrls, createDeliveryDeps, schedulerEngine } from '../lib/schedules';
-import { configureLog, logger } from '../lib/log';
+import { configureLog, logProcessWarnings, logger } from '../lib/log';
 import { logEvents } from './log';
 import { Worker } from './worker';
 
@@ -22,6 +22,8 @@ const config = loadConfigOrExit((problems) => {
 });
 // Every line of this process: service `worker`, at LOG_LEVEL and above (lib/log).
 configureLog({ service: 'worker', level: config.logLevel });
+// Node's warnings (a deprecation, the AWS SDK's notice about this Node.js version) as lines of the same log.
+logProcessWarnings();
 const worker = new Worker({
   db: getDb(config),
   limits: config.limits,

@@ -33,6 +33,8 @@ interface LogState {
   level: LogLevel;
   write: (line: string) => void;
   requests: AsyncLocalStorage<RequestContext>;
+  /** Whether `logProcessWarnings` put this log in place of Node's warning printer. */
+  warnings?: boolean;
 }
 
 const STATE_KEY = Symbol.for('scheduler.log.state');
@@ -88,6 +90,21 @@ export const logger = {
   warn: (msg: string, fields?: LogFields) => log('warn', msg, fields),
   error: (msg: string, fields?: LogFields) => log('error', msg, fields),
 };
+
+/**
+ * Write the process's warnings (`process.emitWarning`: a deprecation, a library's notice such as the
+ * AWS SDK's Node.js support warning) as `warn` lines of this log, `{msg: "process warning", warning:
+ * <name>, code?, detail: <message>}`, instead of Node's default text on stderr, which spans several
+ * lines. Each entry point calls it once after `configureLog` (scripts/web-server.ts, worker/main.ts).
+ * Only Node's own printer is removed; other `warning` listeners stay. Idempotent.
+ */
+export function logProcessWarnings(): void {
+  const s = state();
+  for (const listener of process.listeners('warning')) if (listener.name === 'onWarning') process.off('warning', listener);
+  if (s.warnings) return;
+  s.warnings = true;
+  process.on('warning', (w: Error & { code?: string }) => log('warn', 'process warning', { warning: w.name, code: w.code, detail: w.message }));
+}
 
 /** Run `fn` with `ctx` as the request context of everything it calls, synchronously or later (AsyncLocalStorage). */
 export function withRequestContext<T>(ctx: RequestContext, fn: () => T): T {

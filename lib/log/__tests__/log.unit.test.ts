@@ -4,7 +4,7 @@
  * `X-Request-Id` values are kept.
  */
 import { afterEach, describe, expect, it } from 'vitest';
-import { configureLog, currentRequestId, formatLogLine, log, logger, requestIdOf, withRequestContext } from '..';
+import { configureLog, currentRequestId, formatLogLine, log, logger, logProcessWarnings, requestIdOf, withRequestContext } from '..';
 
 const lines: string[] = [];
 const capture = (level: 'debug' | 'info' | 'warn' | 'error', service: 'web' | 'worker' = 'web') => {
@@ -89,5 +89,41 @@ describe('requestIdOf', () => {
       expect(requestIdOf(bad), JSON.stringify(bad)).toMatch(UUID);
     }
     expect(requestIdOf(undefined)).not.toBe(requestIdOf(undefined));
+  });
+});
+
+describe('logProcessWarnings', () => {
+  it("writes a process warning as one warn line in place of Node's printer, once however often it is called", async () => {
+    const before = process.listeners('warning');
+    expect(before.map((l) => l.name)).toContain('onWarning');
+    capture('info', 'worker');
+    try {
+      logProcessWarnings();
+      logProcessWarnings();
+      const added = process.listeners('warning').filter((l) => !before.includes(l));
+      expect(added).toHaveLength(1);
+      expect(process.listeners('warning').map((l) => l.name)).not.toContain('onWarning');
+      // Emitted on the next tick, as Node does for every warning.
+      process.emitWarning('NodeVersionSupportWarning: the SDK will require node >=22.\n\nMore information: https://a.co/x', { type: 'Warning', code: 'SDK_NODE' });
+      await new Promise((r) => setImmediate(r));
+      expect(lines).toHaveLength(1);
+      expect(lines[0].split('\n')).toHaveLength(1);
+      expect(JSON.parse(lines[0])).toMatchObject({
+        level: 'warn',
+        msg: 'process warning',
+        service: 'worker',
+        warning: 'Warning',
+        code: 'SDK_NODE',
+        detail: 'NodeVersionSupportWarning: the SDK will require node >=22.\n\nMore information: https://a.co/x',
+      });
+      // Below the configured level it is not written.
+      capture('error', 'worker');
+      process.emitWarning('quiet', 'DeprecationWarning', 'DEP0001');
+      await new Promise((r) => setImmediate(r));
+      expect(lines).toHaveLength(0);
+    } finally {
+      for (const l of process.listeners('warning')) if (!before.includes(l)) process.off('warning', l);
+      for (const l of before) if (!process.listeners('warning').includes(l)) process.on('warning', l);
+    }
   });
 });
