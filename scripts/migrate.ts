@@ -15,8 +15,9 @@ const config = loadConfigOrExit((problems) => console.error(`migrate: invalid co
 if (config.dialect === 'sqlite') mkdirSync(path.join(root, 'data'), { recursive: true, mode: PRIVATE_DIR_MODE });
 migrateDatabase(config.databaseUrl)
   .then(({ applied, total, notes }) => {
-    const names = applied.length ? `; applied ${applied.join(', ')}` : '';
-    console.log(`migrate: ${config.dialect} schema is current (${total} migrations${names})`);
+    // What this run did, after the end state: "applied" names only the migrations applied now.
+    const now = applied.length ? `${applied.length} applied now: ${applied.join(', ')}` : 'none applied now';
+    console.log(`migrate: ${config.dialect} schema is current (${total} migrations, ${now})`);
     const modeNote = config.dialect === 'sqlite' ? looseModeNote(config.databaseUrl.replace(/^file:/, '')) : null;
     for (const note of [...notes, ...(modeNote ? [modeNote] : [])]) console.log(`migrate: ${note}`);
   })
