@@ -33,7 +33,7 @@ interface LogState {
   level: LogLevel;
   write: (line: string) => void;
   requests: AsyncLocalStorage<RequestContext>;
-  /** Whether `logProcessWarnings` put this log in place of Node's warning printer. */
+  /** Set by `logProcessWarnings`: whether this log took the place of Node's warning printer (false: Node prints none). */
   warnings?: boolean;
 }
 
@@ -94,15 +94,20 @@ export const logger = {
 /**
  * Write the process's warnings (`process.emitWarning`: a deprecation, a library's notice such as the
  * AWS SDK's Node.js support warning) as `warn` lines of this log, `{msg: "process warning", warning:
- * <name>, code?, detail: <message>}`, instead of Node's default text on stderr, which spans several
- * lines. Each entry point calls it once after `configureLog` (scripts/web-server.ts, worker/main.ts).
- * Only Node's own printer is removed; other `warning` listeners stay. Idempotent.
+ * <its type: "Warning" for a plain one>, code?, detail: <message>}`, instead of Node's default text
+ * on stderr, which spans several lines. Where Node would print none (`--no-warnings`,
+ * `NODE_NO_WARNINGS=1`: Node then installs no printer), none is written; `--no-deprecation` stops
+ * deprecations before they are emitted. Each entry point calls it once after `configureLog`
+ * (scripts/web-server.ts, worker/main.ts); later calls do nothing. Only Node's own printer is
+ * removed; other `warning` listeners stay.
  */
 export function logProcessWarnings(): void {
   const s = state();
-  for (const listener of process.listeners('warning')) if (listener.name === 'onWarning') process.off('warning', listener);
-  if (s.warnings) return;
-  s.warnings = true;
+  if (s.warnings !== undefined) return;
+  const printers = process.listeners('warning').filter((listener) => listener.name === 'onWarning');
+  s.warnings = printers.length > 0;
+  if (!s.warnings) return;
+  for (const printer of printers) process.off('warning', printer);
   process.on('warning', (w: Error & { code?: string }) => log('warn', 'process warning', { warning: w.name, code: w.code, detail: w.message }));
 }
 

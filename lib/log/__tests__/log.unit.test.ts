@@ -3,7 +3,10 @@
  * one line, the configured level filtering, the request context across awaits, and which incoming
  * `X-Request-Id` values are kept.
  */
+import { spawnSync } from 'node:child_process';
+import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import { childEnv } from '../../config';
 import { configureLog, currentRequestId, formatLogLine, log, logger, logProcessWarnings, requestIdOf, withRequestContext } from '..';
 
 const lines: string[] = [];
@@ -127,3 +130,30 @@ describe('logProcessWarnings', () => {
     }
   });
 });
+
+describe('logProcessWarnings in a process started with warnings off', () => {
+  const script = (flags: string[], env: Record<string, string> = {}) =>
+    spawnSync(
+      process.execPath,
+      [...flags, '--import', 'tsx', '--input-type=module', '-e', `
+        import { configureLog, logProcessWarnings } from ${JSON.stringify(path.resolve(import.meta.dirname, '..', 'index.ts'))};
+        configureLog({ service: 'worker', level: 'info' });
+        logProcessWarnings();
+        process.emitWarning('NodeVersionSupportWarning: upgrade');
+      `],
+      { encoding: 'utf8', env: childEnv({ NODE_NO_WARNINGS: '', ...env }) },
+    );
+
+  it('writes the warning as its one line by default, and nothing under --no-warnings or NODE_NO_WARNINGS=1', () => {
+    const on = script([]);
+    expect(on.status).toBe(0);
+    expect(on.stderr).toBe('');
+    expect(on.stdout.trim().split('\n').map((l) => JSON.parse(l))).toMatchObject([{ level: 'warn', msg: 'process warning', warning: 'Warning', detail: 'NodeVersionSupportWarning: upgrade' }]);
+    for (const off of [script(['--no-warnings']), script([], { NODE_NO_WARNINGS: '1' })]) {
+      expect(off.status).toBe(0);
+      expect(off.stdout).toBe('');
+      expect(off.stderr).toBe('');
+    }
+  });
+});
+
