@@ -15,6 +15,7 @@
  */
 import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync } from 'node:fs';
+import { createServer } from 'node:net';
 import path from 'node:path';
 import { loadConfigOrExit } from '../lib/config';
 import { credentialsFilePath } from './credentials-file';
@@ -45,6 +46,25 @@ function run(cmd: string, argv: string[]): void {
     console.error(`start: "${path.basename(cmd)} ${argv.join(' ')}" failed (exit ${r.status})`);
     process.exit(r.status ?? 1);
   }
+}
+
+/**
+ * Whether `port` on `host` can be listened on now: false when another process holds it (EADDRINUSE).
+ * Any other failure (no such address, no permission) is left to the web app, which names it.
+ */
+function portIsFree(port: number, host: string): Promise<boolean> {
+  return new Promise((resolve) => {
+    const probe = createServer();
+    probe.once('error', (e: NodeJS.ErrnoException) => resolve(e.code !== 'EADDRINUSE'));
+    probe.listen(port, host, () => probe.close(() => resolve(true)));
+  });
+}
+
+// Before minutes of migrations and build: a port another server holds would only fail at the end,
+// after this process had already polled that other server's /login and called it ready.
+if (!(await portIsFree(config.port, config.hostname))) {
+  console.error(`start: port ${config.port} on ${config.hostname} is in use by another process: stop it, or set PORT to a free port`);
+  process.exit(1);
 }
 
 const startedAt = Date.now();

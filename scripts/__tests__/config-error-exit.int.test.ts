@@ -4,6 +4,7 @@
  * password never echoed (decision 399).
  */
 import { spawn } from 'node:child_process';
+import { createServer } from 'node:net';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 
@@ -46,3 +47,19 @@ describe.each([
     }
   });
 });
+
+describe('scripts/start.ts with its port held by another process', () => {
+  it('one line naming the port, exit 1, before migrations and never "ready"', async () => {
+    const holder = createServer();
+    await new Promise<void>((r) => holder.listen(0, '127.0.0.1', r));
+    const port = (holder.address() as { port: number }).port;
+    try {
+      const { code, out } = await run('scripts/start.ts', { PORT: String(port), HOSTNAME: '127.0.0.1' });
+      expect(code, out).toBe(1);
+      expect(out.trim().split('\n'), out).toEqual([`start: port ${port} on 127.0.0.1 is in use by another process: stop it, or set PORT to a free port`]);
+    } finally {
+      await new Promise((r) => holder.close(r));
+    }
+  });
+});
+
