@@ -6,7 +6,7 @@ import { actorFromApiKey, type Actor } from '../auth';
 import { DomainError, toError, toErrorBody } from '../errors';
 import { edgeError } from './edge-error';
 import { runtime } from './runtime';
-import { storageRefusal } from './storage-health';
+import { conditionRefusal } from './storage-health';
 import { logger } from '../log';
 
 /** JSON response with no caching. */
@@ -19,14 +19,15 @@ export function json(body: unknown, status = 200): Response {
 
 /**
  * The SPEC error answer for anything thrown. A storage fault (disk full, read-only database) is
- * `503 storage_full` / `503 storage_read_only` without the driver's text; other unforeseen errors are
- * logged and become a generic 500.
+ * `503 storage_full` / `503 storage_read_only`, a database out of reach or a connection lost mid-request
+ * `503 database_unavailable` / `503 database_connection_lost`, without the driver's text; other
+ * unforeseen errors are logged and become a generic 500.
  */
 export function errorResponse(error: unknown): Response {
   const thrown = edgeError(error, 'API error');
   if (thrown instanceof DomainError) return json(toErrorBody(thrown), thrown.status);
-  const storage = storageRefusal(thrown);
-  if (storage) return json(toErrorBody(storage), storage.status);
+  const condition = conditionRefusal(thrown);
+  if (condition) return json(toErrorBody(condition), condition.status);
   const err = toError(thrown);
   logger.error('unhandled API error', { error: err.message, stack: err.stack });
   return json({ error: { code: 'internal_error', message: 'internal error' } }, 500);

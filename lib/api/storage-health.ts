@@ -5,7 +5,7 @@
  * end) without writing on every call; the API's `errorResponse` and the server actions' answers note
  * each fault they answer with 503.
  */
-import { storageFaultError, toError, type DomainError, type StorageFaultCode } from '../errors';
+import { databaseFaultError, storageFaultError, toError, type DatabaseFaultCode, type DomainError, type StorageFaultCode } from '../errors';
 import { logger } from '../log';
 
 let lastFault: { code: StorageFaultCode; at: Date } | null = null;
@@ -36,4 +36,25 @@ export function storageRefusal(thrown: unknown): (DomainError & { code: StorageF
   noteStorageFault(storage.code);
   logger.error('write refused by storage', { code: storage.code, error: toError(thrown).message });
   return storage;
+}
+
+/**
+ * `thrown` as the `503 database_unavailable` / `503 database_connection_lost` refusal to answer with
+ * (lib/errors `databaseFaultError`), or null when it is not a database fault. Logs the driver's text
+ * (the answer never carries it). `/api/health` finds an unreachable database by its own probe.
+ */
+export function databaseRefusal(thrown: unknown): (DomainError & { code: DatabaseFaultCode }) | null {
+  const fault = databaseFaultError(thrown);
+  if (!fault) return null;
+  logger.error('request cut off by the database', { code: fault.code, error: toError(thrown).message });
+  return fault;
+}
+
+/**
+ * The one check both edges (the API's `errorResponse`, the server actions' answer) make for an error
+ * that is a condition of the installation, not of the request: a storage fault, then a database
+ * fault; null for anything else.
+ */
+export function conditionRefusal(thrown: unknown): (DomainError & { code: StorageFaultCode | DatabaseFaultCode }) | null {
+  return storageRefusal(thrown) ?? databaseRefusal(thrown);
 }

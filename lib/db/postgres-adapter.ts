@@ -13,6 +13,9 @@
  * that the noted connection is the transaction's (same backend, sees its uncommitted rows) and fails,
  * saying so, when an upgrade changes how the adapter takes it; the product then still works, through
  * Prisma's raw queries (lib/db/sql/run-sql.ts), only slower.
+ *
+ * The wrapper also gives back the connection of a transaction whose COMMIT or ROLLBACK failed
+ * (`PostgresTransaction`), which Prisma keeps taken for good.
  */
 import { PrismaPg } from '@prisma/adapter-pg';
 import type { ConnectionInfo, IsolationLevel, SqlDriverAdapter, SqlDriverAdapterFactory, SqlQuery, SqlResultSet, Transaction } from '@prisma/driver-adapter-utils';
@@ -92,7 +95,7 @@ class PostgresAdapter implements SqlDriverAdapter {
     const start = { conn: null as pg.PoolClient | null };
     const tx = await starting.run(start, () => this.inner.startTransaction(isolationLevel));
     if (start.conn) this.onTransaction(start.conn);
-    return tx;
+    return new PostgresTransaction(tx, start.conn);
   }
 
   getConnectionInfo(): ConnectionInfo {
@@ -101,5 +104,67 @@ class PostgresAdapter implements SqlDriverAdapter {
 
   dispose(): Promise<void> {
     return this.inner.dispose();
+  }
+}
+
+/** The statements Prisma ends a transaction with (its COMMIT_QUERY / ROLLBACK_QUERY), then calls `commit()` / `rollback()`. */
+const CLOSING_STATEMENT = /^\s*(COMMIT|ROLLBACK)\s*;?\s*$/i;
+
+/**
+ * A transaction of `@prisma/adapter-pg`, unchanged but for how it ends when its COMMIT or ROLLBACK
+ * statement fails. Prisma sends that statement, then calls `commit()` / `rollback()`, which give the
+ * connection back to the pool; when the statement throws (the connection was cut: a PostgreSQL
+ * restart or failover, the network), Prisma calls neither, and the connection stays taken for the life
+ * of the process. After DATABASE_POOL_SIZE such cuts every transaction waited forever for a connection
+ * (lib/db/__tests__/connection-cut.int.test.ts). Here the failed closing statement releases the
+ * connection with its error, and pg-pool destroys a connection released so: the next transaction
+ * opens a new one. Nothing is retried: the failure still reaches the caller (lib/errors
+ * `database_connection_lost`).
+ */
+class PostgresTransaction implements Transaction {
+  constructor(
+    private readonly inner: Transaction,
+    /** The connection the transaction runs on, as `TransactionPool` noted it (null: not noted). */
+    private readonly conn: pg.PoolClient | null,
+  ) {}
+
+  get provider() {
+    return this.inner.provider;
+  }
+
+  get adapterName() {
+    return this.inner.adapterName;
+  }
+
+  get options() {
+    return this.inner.options;
+  }
+
+  queryRaw(query: SqlQuery): Promise<SqlResultSet> {
+    return this.inner.queryRaw(query);
+  }
+
+  async executeRaw(query: SqlQuery): Promise<number> {
+    try {
+      return await this.inner.executeRaw(query);
+    } catch (e) {
+      // Prisma will not call commit() / rollback() after this: the connection is given back here, once.
+      if (CLOSING_STATEMENT.test(query.sql)) this.discard(e);
+      throw e;
+    }
+  }
+
+  commit(): Promise<void> {
+    return this.inner.commit();
+  }
+
+  rollback(): Promise<void> {
+    return this.inner.rollback();
+  }
+
+  /** Release the connection so the pool destroys it; without a noted connection, the adapter's own release (pg-pool drops a closed one). */
+  private discard(e: unknown): void {
+    if (this.conn) this.conn.release(e instanceof Error ? e : new Error(String(e)));
+    else void this.inner.rollback().catch(() => undefined);
   }
 }

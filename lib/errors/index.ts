@@ -71,6 +71,10 @@ export const ERROR_STATUS = {
   storage_full: 503,
   /** The database is read-only (file, mount, or a PostgreSQL standby): nothing was written. */
   storage_read_only: 503,
+  /** The database could not be reached (refused, unknown host, no connection to be had): the request did not run (`databaseFaultError` below). */
+  database_unavailable: 503,
+  /** The connection to the database broke while the request ran: a change it made may or may not have been saved (`databaseFaultError` below). */
+  database_connection_lost: 503,
 } as const;
 
 export type ErrorCode = keyof typeof ERROR_STATUS;
@@ -211,10 +215,12 @@ const TEXT: Record<StorageFaultCode, string> = {
 };
 
 /**
- * The storage fault behind `thrown` (a driver error, Prisma's wrapper of one, or an error whose
- * `cause` chain holds one), or null for any other error.
+ * The first fault of `codes` / `messages` found in `thrown`: a driver error, Prisma's wrapper of one
+ * (`meta.driverAdapterError`, whose `cause` holds the driver's `code` or `kind`), or an error whose
+ * `cause` chain holds one. Codes are read from `code`, `originalCode` and `kind`; texts from
+ * `message` and `originalMessage`.
  */
-export function storageFaultOf(thrown: unknown): StorageFaultCode | null {
+function faultIn<C extends string>(thrown: unknown, codes: Record<string, C>, messages: [RegExp, C][]): C | null {
   const seen = new Set<unknown>();
   const stack: unknown[] = [thrown];
   while (stack.length > 0) {
@@ -222,21 +228,101 @@ export function storageFaultOf(thrown: unknown): StorageFaultCode | null {
     if (typeof e !== 'object' || e === null || seen.has(e)) continue;
     seen.add(e);
     const rec = e as Record<string, unknown>;
-    for (const key of ['code', 'originalCode']) {
+    for (const key of ['code', 'originalCode', 'kind']) {
       const code = rec[key];
-      if (typeof code === 'string' && Object.hasOwn(CODES, code)) return CODES[code];
+      if (typeof code === 'string' && Object.hasOwn(codes, code)) return codes[code];
     }
     for (const key of ['message', 'originalMessage']) {
       const text = rec[key];
-      if (typeof text === 'string') for (const [re, code] of MESSAGES) if (re.test(text)) return code;
+      if (typeof text === 'string') for (const [re, code] of messages) if (re.test(text)) return code;
     }
     stack.push(rec.cause, rec.meta, rec.driverAdapterError);
   }
   return null;
 }
 
+/**
+ * The storage fault behind `thrown` (a driver error, Prisma's wrapper of one, or an error whose
+ * `cause` chain holds one), or null for any other error.
+ */
+export function storageFaultOf(thrown: unknown): StorageFaultCode | null {
+  return faultIn(thrown, CODES, MESSAGES);
+}
+
 /** `thrown` as the SPEC-shaped refusal of its storage fault (`503`), or null when it is not one. */
 export function storageFaultError(thrown: unknown): (DomainError & { code: StorageFaultCode }) | null {
   const code = storageFaultOf(thrown);
   return code ? (new DomainError(code, TEXT[code], { cause: thrown }) as DomainError & { code: StorageFaultCode }) : null;
+}
+
+/**
+ * **Database faults**: the database cannot be reached, or the connection to it broke while a request
+ * ran (PostgreSQL restarted or failed over, the network cut, the server out of connections). Like the
+ * storage faults, they are conditions of the installation, so the HTTP edge answers `503` with a
+ * stable code and a sentence that says what the caller may do, never the driver's text:
+ * - `database_unavailable`: no connection could be had, so the request did not run: retrying is safe.
+ * - `database_connection_lost`: the connection broke mid-request. PostgreSQL rolls back a transaction
+ *   whose connection is gone, unless its COMMIT had already reached the server, and the answer to the
+ *   COMMIT is what was lost: the change may or may not have been saved. Read it back before retrying;
+ *   a create with the same `client_token` is safe to retry (SPEC §15).
+ * The pool drops a broken connection, so the next request opens a new one: nothing needs a restart.
+ * SQLite (one file, no connection) never raises these.
+ */
+export type DatabaseFaultCode = 'database_unavailable' | 'database_connection_lost';
+
+/** Error codes (Node's socket errors, PostgreSQL SQLSTATEs, Prisma's codes and adapter kinds) of each fault. */
+const DATABASE_CODES: Record<string, DatabaseFaultCode> = {
+  ECONNREFUSED: 'database_unavailable',
+  ENOTFOUND: 'database_unavailable',
+  EAI_AGAIN: 'database_unavailable',
+  EHOSTUNREACH: 'database_unavailable',
+  ENETUNREACH: 'database_unavailable',
+  /** Prisma: can't reach the database server; timed out reaching it. */
+  P1001: 'database_unavailable',
+  P1002: 'database_unavailable',
+  /** Prisma's driver-adapter kinds for the same. */
+  DatabaseNotReachable: 'database_unavailable',
+  TooManyConnections: 'database_unavailable',
+  /** PostgreSQL `cannot_connect_now` (starting up, shutting down, recovering), `too_many_connections`, `sqlclient_unable_to_establish_sqlconnection`, `sqlserver_rejected_establishment_of_sqlconnection`. */
+  '57P03': 'database_unavailable',
+  '53300': 'database_unavailable',
+  '08001': 'database_unavailable',
+  '08004': 'database_unavailable',
+  ECONNRESET: 'database_connection_lost',
+  EPIPE: 'database_connection_lost',
+  ETIMEDOUT: 'database_connection_lost',
+  /** Prisma: the server closed the connection. */
+  P1017: 'database_connection_lost',
+  ConnectionClosed: 'database_connection_lost',
+  /** PostgreSQL `admin_shutdown` (restart, `pg_terminate_backend`), `crash_shutdown`, `connection_failure`, `connection_does_not_exist`, `transaction_resolution_unknown`. */
+  '57P01': 'database_connection_lost',
+  '57P02': 'database_connection_lost',
+  '08006': 'database_connection_lost',
+  '08003': 'database_connection_lost',
+  '08007': 'database_connection_lost',
+};
+
+/** The same faults by message: node-postgres reports a socket closed under it in words only. */
+const DATABASE_MESSAGES: [RegExp, DatabaseFaultCode][] = [
+  // Checked in this order: node-postgres words a connect timeout "Connection terminated due to connection timeout".
+  [/Can't reach database server|timeout exceeded when trying to connect|due to connection timeout|the database system is (starting up|shutting down)/i, 'database_unavailable'],
+  [/Connection terminated|connection error and is not queryable|server closed the connection unexpectedly|Server has closed the connection/i, 'database_connection_lost'],
+];
+
+const DATABASE_TEXT: Record<DatabaseFaultCode, string> = {
+  database_unavailable: 'the database cannot be reached: the request did not run; try again once the database is back',
+  database_connection_lost:
+    'the connection to the database was lost while the request ran: a change it made may or may not have been saved; read it back before trying again (a create with the same client_token is safe to retry)',
+};
+
+/** The database fault behind `thrown` (see `DatabaseFaultCode`), or null for any other error. A storage fault is never one. */
+export function databaseFaultOf(thrown: unknown): DatabaseFaultCode | null {
+  if (storageFaultOf(thrown)) return null;
+  return faultIn(thrown, DATABASE_CODES, DATABASE_MESSAGES);
+}
+
+/** `thrown` as the SPEC-shaped refusal of its database fault (`503`), or null when it is not one. */
+export function databaseFaultError(thrown: unknown): (DomainError & { code: DatabaseFaultCode }) | null {
+  const code = databaseFaultOf(thrown);
+  return code ? (new DomainError(code, DATABASE_TEXT[code], { cause: thrown }) as DomainError & { code: DatabaseFaultCode }) : null;
 }

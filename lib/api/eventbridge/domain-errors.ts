@@ -4,6 +4,7 @@
  */
 import { isDomainError, toError } from '../../errors';
 import { edgeError } from '../edge-error';
+import { conditionRefusal } from '../storage-health';
 import { AwsError } from './errors';
 import type { EventBridgeContext } from './wire';
 import { logger } from '../../log';
@@ -21,12 +22,18 @@ export interface RefusalSubject {
 }
 
 /**
- * `thrown` as an AwsError. A DomainError maps by code; an AwsError passes; anything else is logged
- * and becomes `InternalServerException` without details.
+ * `thrown` as an AwsError. A DomainError maps by code; an AwsError passes; a storage or database
+ * fault (lib/errors) is `InternalServerException` with the product's sentence for it; anything else
+ * is logged and becomes `InternalServerException` without details.
  */
 export function toAwsError(error: unknown, ctx: Pick<EventBridgeContext, 'accountId' | 'accessKeyId'>, subject: RefusalSubject): AwsError {
   if (error instanceof AwsError) return error;
   const thrown = edgeError(error, 'EventBridge API error', { operation: subject.operation });
+  // A condition of the installation (storage full or read-only, the database out of reach or the
+  // connection lost): AWS's type for a server-side fault, which the SDKs retry, with the sentence that
+  // says whether the request ran.
+  const condition = isDomainError(thrown) ? null : conditionRefusal(thrown);
+  if (condition) return new AwsError('InternalServerException', condition.message, { cause: condition });
   if (!isDomainError(thrown)) {
     const err = toError(thrown);
     logger.error('unhandled EventBridge API error', { operation: subject.operation, error: err.message, stack: err.stack });

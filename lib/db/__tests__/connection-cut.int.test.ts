@@ -1,0 +1,85 @@
+/**
+ * A transaction whose connection is cut (a PostgreSQL restart or failover, the network) gives its pool
+ * connection back (lib/db/postgres-adapter.ts `PostgresTransaction`). Prisma sends COMMIT / ROLLBACK as
+ * statements and releases the connection only after they succeed: before the fix, each cut kept one
+ * connection taken for good, and after DATABASE_POOL_SIZE cuts every transaction waited forever.
+ *
+ * Real PostgreSQL behind a TCP proxy on loopback (lib/testing/cutting-proxy.ts); a pool of 2; three
+ * cuts of each kind (more than the pool holds), then transactions and plain reads must still answer
+ * within seconds, and the cut transactions must have saved nothing. PostgreSQL only.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { databaseFaultOf } from '../../errors';
+import { startCuttingProxy, type CuttingProxy } from '../../testing/cutting-proxy';
+import { createTestDb, testDialect, type TestDb } from '../../testing/test-db';
+import { createDb, inTransaction, type Db } from '..';
+
+const POOL = 2;
+
+/** `p`, or a rejection naming `what` after `ms` (a leaked connection shows up as this, not as a hung test). */
+function within<T>(ms: number, p: Promise<T>, what: string): Promise<T> {
+  return Promise.race([p, new Promise<T>((_, reject) => setTimeout(() => reject(new Error(`${what}: no answer within ${ms} ms (no free connection)`)), ms))]);
+}
+
+describe.skipIf(testDialect() !== 'postgresql')('a transaction whose connection is cut', () => {
+  let t: TestDb;
+  let proxy: CuttingProxy;
+  let db: Db;
+  beforeAll(async () => {
+    t = await createTestDb('postgresql');
+    proxy = await startCuttingProxy(Number(new URL(t.url).port || 5432));
+    const proxied = new URL(t.url);
+    proxied.port = String(proxy.port);
+    db = createDb(proxied.toString(), { poolSize: POOL });
+  });
+  afterAll(async () => {
+    await db?.$disconnect();
+    await proxy?.stop();
+    await t?.cleanup();
+  });
+
+  /** One transaction writing org `id`, cut when the client sends `marker`; returns what it threw. */
+  async function cutTransaction(id: string, marker: string, extra?: (db: Db) => Promise<unknown>): Promise<unknown> {
+    const cut = proxy.cutWhenClientSends(marker);
+    let thrown: unknown = null;
+    try {
+      await within(
+        10_000,
+        inTransaction(db, async (tx) => {
+          await tx.org.create({ data: { id, alias: id, name: id } });
+          if (extra) await extra(tx as unknown as Db);
+        }),
+        `transaction ${id}`,
+      );
+    } catch (e) {
+      thrown = e;
+    }
+    await within(10_000, cut, `cut of ${id}`);
+    return thrown;
+  }
+
+  it('at its COMMIT: it throws database_connection_lost, saves nothing, and the pool stays whole', async () => {
+    for (let i = 0; i < POOL + 1; i++) {
+      const thrown = await cutTransaction(`cut-commit-${i}`, 'COMMIT');
+      expect(thrown, `cut ${i}`).not.toBeNull();
+      expect(databaseFaultOf(thrown)).toBe('database_connection_lost');
+    }
+    for (let i = 0; i < POOL + 1; i++) {
+      await within(10_000, inTransaction(db, (tx) => tx.org.create({ data: { id: `after-commit-cut-${i}`, alias: `after-commit-cut-${i}`, name: 'x' } })), `transaction after the cuts (${i})`);
+      await within(10_000, db.org.count(), `read after the cuts (${i})`);
+    }
+    expect(await t.db.org.count({ where: { id: { startsWith: 'cut-commit-' } } })).toBe(0);
+    expect(await t.db.org.count({ where: { id: { startsWith: 'after-commit-cut-' } } })).toBe(POOL + 1);
+  });
+
+  it('mid-transaction (its ROLLBACK then fails too): it throws, saves nothing, and the pool stays whole', async () => {
+    for (let i = 0; i < POOL + 1; i++) {
+      const thrown = await cutTransaction(`cut-midway-${i}`, 'cut-here-midway', (tx) => tx.$queryRawUnsafe(`SELECT 'cut-here-midway'`));
+      expect(databaseFaultOf(thrown), `cut ${i}`).toBe('database_connection_lost');
+    }
+    for (let i = 0; i < POOL + 1; i++) {
+      await within(10_000, inTransaction(db, (tx) => tx.org.count()), `transaction after the cuts (${i})`);
+    }
+    expect(await t.db.org.count({ where: { id: { startsWith: 'cut-midway-' } } })).toBe(0);
+  });
+});
