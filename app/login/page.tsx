@@ -13,6 +13,10 @@ const MESSAGES: Record<string, string> = {
   rate_limited: 'Too many login attempts for this email. Wait 15 minutes, then try again.',
   invalid_request_body: 'Enter an email and a password.',
   forbidden: 'The login form was posted from another site and was refused. Log in from this page.',
+  database_unavailable: 'The database cannot be reached, so nobody can log in right now. Try again once it is back.',
+  database_connection_lost: 'The connection to the database was lost while logging in. Try again.',
+  storage_full: 'The database storage is full, so a login cannot be recorded. Try again once space is freed.',
+  storage_read_only: 'The database is read-only, so a login cannot be recorded. Try again once it is writable.',
 };
 
 /** The login page: the only page that needs no session (middleware.ts). */

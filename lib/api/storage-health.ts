@@ -46,7 +46,7 @@ export function storageRefusal(thrown: unknown): (DomainError & { code: StorageF
 export function databaseRefusal(thrown: unknown): (DomainError & { code: DatabaseFaultCode }) | null {
   const fault = databaseFaultError(thrown);
   if (!fault) return null;
-  logger.error('request cut off by the database', { code: fault.code, error: toError(thrown).message });
+  logger.error('database fault', { code: fault.code, error: toError(thrown).message });
   return fault;
 }
 

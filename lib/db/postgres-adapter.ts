@@ -25,17 +25,36 @@ import pg from 'pg';
 /** The `startTransaction` call running in this async context, and the connection its pool handed out. */
 const starting = new AsyncLocalStorage<{ conn: pg.PoolClient | null }>();
 
-/** A node-postgres pool that notes the connection it hands to a starting transaction. */
+/** Connections already given `ignoreConnectionError`. */
+const guarded = new WeakSet<pg.PoolClient>();
+
+/**
+ * Listen to `conn`'s `error` event for as long as it lives. node-postgres emits it when PostgreSQL
+ * ends the connection (`57P01` on a restart or `pg_terminate_backend`, a failover, the network) at a
+ * moment no query of it is running; the pool listens only while the connection is idle, so one
+ * handed out (between two statements) had no listener, and Node turns an unheard `error` event into
+ * an uncaught exception: the web process printed it, and a worker would have died of it. Nothing is
+ * lost by ignoring it here: the connection is unusable, its next query fails ("not queryable") and
+ * reaches its caller (lib/errors `database_connection_lost`), and the pool drops it on release.
+ */
+function ignoreConnectionError(conn: pg.PoolClient): pg.PoolClient {
+  if (!guarded.has(conn)) {
+    guarded.add(conn);
+    conn.on('error', () => undefined);
+  }
+  return conn;
+}
+
+/** A node-postgres pool that notes the connection it hands to a starting transaction, and listens to every connection's errors (`ignoreConnectionError`). */
 class TransactionPool extends pg.Pool {
   override connect(): Promise<pg.PoolClient>;
   override connect(callback: (err: Error | undefined, client: pg.PoolClient | undefined, done: (release?: unknown) => void) => void): void;
   override connect(callback?: (err: Error | undefined, client: pg.PoolClient | undefined, done: (release?: unknown) => void) => void): Promise<pg.PoolClient> | void {
-    if (callback) return super.connect(callback);
+    if (callback) return super.connect((err, client, done) => callback(err, client && ignoreConnectionError(client), done));
     const start = starting.getStore();
-    if (!start) return super.connect();
     return super.connect().then((conn) => {
-      start.conn ??= conn;
-      return conn;
+      if (start) start.conn ??= conn;
+      return ignoreConnectionError(conn);
     });
   }
 }

@@ -73,7 +73,7 @@ export const ERROR_STATUS = {
   storage_read_only: 503,
   /** The database could not be reached (refused, unknown host, no connection to be had): the request did not run (`databaseFaultError` below). */
   database_unavailable: 503,
-  /** The connection to the database broke while the request ran: a change it made may or may not have been saved (`databaseFaultError` below). */
+  /** The connection to the database broke while the request ran: a change it was making may or may not have been saved (`databaseFaultError` below). */
   database_connection_lost: 503,
 } as const;
 
@@ -312,7 +312,7 @@ const DATABASE_MESSAGES: [RegExp, DatabaseFaultCode][] = [
 const DATABASE_TEXT: Record<DatabaseFaultCode, string> = {
   database_unavailable: 'the database cannot be reached: the request did not run; try again once the database is back',
   database_connection_lost:
-    'the connection to the database was lost while the request ran: a change it made may or may not have been saved; read it back before trying again (a create with the same client_token is safe to retry)',
+    'the connection to the database was lost while the request ran: a change it was making may or may not have been saved (a read changed nothing); read it back before trying again (a create with the same client_token is safe to retry)',
 };
 
 /** The database fault behind `thrown` (see `DatabaseFaultCode`), or null for any other error. A storage fault is never one. */

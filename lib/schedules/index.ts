@@ -126,7 +126,7 @@ export {
 } from './alerts';
 
 // What facades build on (SPEC §14): remembered client tokens, the save rules they pass, the time engine's expressions.
-export { findClientToken, saveClientToken, requestHash } from './save/client-tokens';
+export { findClientToken, rememberClientToken, requestHash } from './save/client-tokens';
 export { scheduleArn } from '../targets';
-export { type DestinationOptions, type SaveRules } from './save/save-schedule';
+export { type AlsoInTransaction, type DestinationOptions, type SaveRules } from './save/save-schedule';
 export { parseScheduleExpression, ScheduleExpressionError, type ScheduleExpression } from '../cron';

@@ -6,13 +6,15 @@
  * - the connection cut when the create's COMMIT is sent: `503 database_connection_lost`, whose message
  *   says the change may or may not have been saved; PostgreSQL never received the COMMIT, so nothing
  *   was saved, and the next request (a new pooled connection) succeeds without a restart;
- * - the proxy refusing connections: reads and writes answer `503 database_unavailable` at once, and
- *   answer 200 again once it listens;
+ * - the proxy refusing connections: reads and writes answer `503 database_unavailable` at once (the
+ *   login form goes back to the form with `?error=database_unavailable`), and answer 200 again once it
+ *   listens;
  * - never the driver's text, never a bare 500.
  * PostgreSQL only: SQLite is a file in the process, with no connection to lose.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { seed } from '../../../prisma/seed';
+import { loginResponse } from '../../../lib/api';
 import { closeDb, getDb } from '../../../lib/db';
 import { startCuttingProxy, type CuttingProxy } from '../../../lib/testing/cutting-proxy';
 import { createTestDb, testDialect, type TestDb } from '../../../lib/testing/test-db';
@@ -71,7 +73,7 @@ describe.skipIf(testDialect() !== 'postgresql')('PostgreSQL out of reach or cut 
       error: {
         code: 'database_connection_lost',
         message:
-          'the connection to the database was lost while the request ran: a change it made may or may not have been saved; read it back before trying again (a create with the same client_token is safe to retry)',
+          'the connection to the database was lost while the request ran: a change it was making may or may not have been saved (a read changed nothing); read it back before trying again (a create with the same client_token is safe to retry)',
       },
     });
     expect(lost.text).not.toMatch(/Connection terminated|ECONNRESET|57P01|prisma/i);
@@ -100,6 +102,16 @@ describe.skipIf(testDialect() !== 'postgresql')('PostgreSQL out of reach or cut 
         expect(r.text).not.toMatch(/ECONNREFUSED|127\.0\.0\.1|prisma/i);
       }
       expect(Date.now() - started).toBeLessThan(10_000);
+      // The login form goes back to the form, which names the condition (not a JSON page).
+      const login = await loginResponse(
+        new Request('http://127.0.0.1/auth/login', {
+          method: 'POST',
+          headers: { 'content-type': 'application/x-www-form-urlencoded' },
+          body: new URLSearchParams({ email: 'operator@example.com', password: 'whatever-password', next: '/schedulers' }).toString(),
+        }),
+      );
+      expect(login.status).toBe(303);
+      expect(login.headers.get('location')).toBe('/login?error=database_unavailable');
     } finally {
       await proxy.start();
     }

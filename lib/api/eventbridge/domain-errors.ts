@@ -22,6 +22,17 @@ export interface RefusalSubject {
 }
 
 /**
+ * A condition of the installation (storage full or read-only, the database out of reach or the
+ * connection lost, lib/errors) as AWS's type for a server-side fault, `InternalServerException`, which
+ * the SDKs retry, with the product's sentence that says whether the request ran; null for any other
+ * error. Logged once (lib/api `conditionRefusal`).
+ */
+export function conditionAwsError(thrown: unknown): AwsError | null {
+  const condition = conditionRefusal(thrown);
+  return condition ? new AwsError('InternalServerException', condition.message, { cause: condition }) : null;
+}
+
+/**
  * `thrown` as an AwsError. A DomainError maps by code; an AwsError passes; a storage or database
  * fault (lib/errors) is `InternalServerException` with the product's sentence for it; anything else
  * is logged and becomes `InternalServerException` without details.
@@ -29,11 +40,8 @@ export interface RefusalSubject {
 export function toAwsError(error: unknown, ctx: Pick<EventBridgeContext, 'accountId' | 'accessKeyId'>, subject: RefusalSubject): AwsError {
   if (error instanceof AwsError) return error;
   const thrown = edgeError(error, 'EventBridge API error', { operation: subject.operation });
-  // A condition of the installation (storage full or read-only, the database out of reach or the
-  // connection lost): AWS's type for a server-side fault, which the SDKs retry, with the sentence that
-  // says whether the request ran.
-  const condition = isDomainError(thrown) ? null : conditionRefusal(thrown);
-  if (condition) return new AwsError('InternalServerException', condition.message, { cause: condition });
+  const condition = isDomainError(thrown) ? null : conditionAwsError(thrown);
+  if (condition) return condition;
   if (!isDomainError(thrown)) {
     const err = toError(thrown);
     logger.error('unhandled EventBridge API error', { operation: subject.operation, error: err.message, stack: err.stack });

@@ -73,7 +73,7 @@ export const OPERATIONS: Record<OperationName, Operation> = {
     const group = w.GroupName ?? DEFAULT_GROUP_NAME;
     const subject = saveSubject('CreateSchedule', ctx, w, group);
     const { ClientToken, ...params } = w;
-    return withClientToken(ctx, 'CreateSchedule', ClientToken, params, () =>
+    return withClientToken(ctx, 'CreateSchedule', ClientToken, params, { ScheduleArn: scheduleArn(ctx, group, w.Name) }, (remember) =>
       domain(ctx, { ...subject, groupName: group }, async () => {
         // `write`: the region's `default` is made here, never by a read (decision 360).
         const target = await getScheduleGroup({ ...inRegion(ctx), name: group, needed: 'write' });
@@ -91,9 +91,9 @@ export const OPERATIONS: Record<OperationName, Operation> = {
             limits: ctx.limits,
             httpAllowList: ctx.httpAllowList,
             now: ctx.now,
+            alsoInTransaction: remember,
           }),
         );
-        return { ScheduleArn: scheduleArn(ctx, group, w.Name) };
       }),
     );
   },
@@ -112,7 +112,7 @@ export const OPERATIONS: Record<OperationName, Operation> = {
     const group = w.GroupName ?? DEFAULT_GROUP_NAME;
     const subject = saveSubject('UpdateSchedule', ctx, w, group);
     const { ClientToken, ...params } = w;
-    return withClientToken(ctx, 'UpdateSchedule', ClientToken, params, async () => {
+    return withClientToken(ctx, 'UpdateSchedule', ClientToken, params, { ScheduleArn: scheduleArn(ctx, group, w.Name) }, async (remember) => {
       const found = await domain(ctx, { ...subject, groupName: group }, () =>
         getGroupSchedule({ ...inRegion(ctx), groupName: group, name: w.Name, needed: 'write' }),
       );
@@ -131,9 +131,9 @@ export const OPERATIONS: Record<OperationName, Operation> = {
           limits: ctx.limits,
           httpAllowList: ctx.httpAllowList,
           now: ctx.now,
+          alsoInTransaction: remember,
         }),
       );
-      return { ScheduleArn: scheduleArn(ctx, group, w.Name) };
     });
   },
 
@@ -141,14 +141,13 @@ export const OPERATIONS: Record<OperationName, Operation> = {
     const name = input.Name as string;
     const group = (input.GroupName as string | undefined) ?? DEFAULT_GROUP_NAME;
     const subject = { operation: 'DeleteSchedule', resourceArn: scheduleArn(ctx, group, name), scheduleName: name };
-    return withClientToken(ctx, 'DeleteSchedule', input.ClientToken as string | undefined, { Name: name, GroupName: group }, async () => {
+    return withClientToken(ctx, 'DeleteSchedule', input.ClientToken as string | undefined, { Name: name, GroupName: group }, {}, async (remember) => {
       const found = await domain(ctx, { ...subject, groupName: group }, () =>
         getGroupSchedule({ ...inRegion(ctx), groupName: group, name, needed: 'write' }),
       );
       await domain(ctx, subject, () =>
-        deleteSchedule({ db: ctx.db, actor: ctx.actor, revision: { id: found.group.revisionId, blobId: found.group.blobId }, scheduleRef: found.schedule.id, now: ctx.now }),
+        deleteSchedule({ db: ctx.db, actor: ctx.actor, revision: { id: found.group.revisionId, blobId: found.group.blobId }, scheduleRef: found.schedule.id, now: ctx.now, alsoInTransaction: remember }),
       );
-      return {};
     });
   },
 
@@ -177,9 +176,8 @@ export const OPERATIONS: Record<OperationName, Operation> = {
     const name = input.Name as string;
     const subject = { operation: 'CreateScheduleGroup', resourceArn: groupArn(ctx, name), groupName: name };
     const { ClientToken, ...params } = input;
-    return withClientToken(ctx, 'CreateScheduleGroup', ClientToken as string | undefined, params, async () => {
-      const g = await domain(ctx, subject, () => createScheduleGroup({ ...inRegion(ctx), name, tags: tagsIn(input.Tags) }));
-      return { ScheduleGroupArn: groupArn(ctx, g.name) };
+    return withClientToken(ctx, 'CreateScheduleGroup', ClientToken as string | undefined, params, { ScheduleGroupArn: groupArn(ctx, name) }, async (remember) => {
+      await domain(ctx, subject, () => createScheduleGroup({ ...inRegion(ctx), name, tags: tagsIn(input.Tags), alsoInTransaction: remember }));
     });
   },
 
@@ -193,11 +191,10 @@ export const OPERATIONS: Record<OperationName, Operation> = {
 
   async DeleteScheduleGroup(ctx, input) {
     const name = input.Name as string;
-    return withClientToken(ctx, 'DeleteScheduleGroup', input.ClientToken as string | undefined, { Name: name }, async () => {
+    return withClientToken(ctx, 'DeleteScheduleGroup', input.ClientToken as string | undefined, { Name: name }, {}, async (remember) => {
       await domain(ctx, { operation: 'DeleteScheduleGroup', resourceArn: groupArn(ctx, name), groupName: name }, () =>
-        deleteScheduleGroup({ ...inRegion(ctx), name }),
+        deleteScheduleGroup({ ...inRegion(ctx), name, alsoInTransaction: remember }),
       );
-      return {};
     });
   },
 

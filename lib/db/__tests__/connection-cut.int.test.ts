@@ -13,6 +13,7 @@ import { databaseFaultOf } from '../../errors';
 import { startCuttingProxy, type CuttingProxy } from '../../testing/cutting-proxy';
 import { createTestDb, testDialect, type TestDb } from '../../testing/test-db';
 import { createDb, inTransaction, type Db } from '..';
+import { PostgresAdapterFactory } from '../postgres-adapter';
 
 const POOL = 2;
 
@@ -81,5 +82,24 @@ describe.skipIf(testDialect() !== 'postgresql')('a transaction whose connection 
       await within(10_000, inTransaction(db, (tx) => tx.org.count()), `transaction after the cuts (${i})`);
     }
     expect(await t.db.org.count({ where: { id: { startsWith: 'cut-midway-' } } })).toBe(0);
+  });
+
+  it('a connection PostgreSQL ends while it is handed out (between statements) is no uncaught exception; its next query fails as a lost connection', async () => {
+    const factory = new PostgresAdapterFactory({ connectionString: t.url, max: 2 }, () => undefined);
+    const adapter = await factory.connect();
+    try {
+      const conn = await factory.pool!.connect();
+      const pid = Number((await conn.query('SELECT pg_backend_pid() AS pid')).rows[0].pid);
+      // Before ignoreConnectionError, the 57P01 'error' event this makes had no listener: an
+      // uncaught exception, which fails this run (and would have ended a worker).
+      await t.db.$queryRawUnsafe(`SELECT pg_terminate_backend(${pid})`);
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      const thrown = await conn.query('SELECT 1').then(() => null, (e: unknown) => e);
+      expect(databaseFaultOf(thrown)).toBe('database_connection_lost');
+      conn.release(true);
+      expect(await within(10_000, inTransaction(db, (tx) => tx.org.count()), 'a transaction afterwards')).toBeGreaterThanOrEqual(0);
+    } finally {
+      await adapter.dispose();
+    }
   });
 });

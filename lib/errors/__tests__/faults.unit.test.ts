@@ -51,7 +51,7 @@ describe('databaseFaultOf', () => {
     expect(unavailable.message).toBe('the database cannot be reached: the request did not run; try again once the database is back');
     const lost = databaseFaultError(nodeError('Connection terminated unexpectedly'))!;
     expect(lost.status).toBe(503);
-    expect(lost.message).toMatch(/^the connection to the database was lost while the request ran: a change it made may or may not have been saved/);
+    expect(lost.message).toMatch(/^the connection to the database was lost while the request ran: a change it was making may or may not have been saved \(a read changed nothing\); read it back/);
     expect(`${unavailable.message} ${lost.message}`).not.toMatch(/ECONNREFUSED|10\.0\.0\.5|terminated/);
     expect(ERROR_STATUS.database_unavailable).toBe(503);
     expect(ERROR_STATUS.database_connection_lost).toBe(503);

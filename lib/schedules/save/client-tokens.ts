@@ -5,8 +5,7 @@
  * product API's and web form's `client_token` on `create_schedule` (SPEC §15, 24 h).
  */
 import { createHash } from 'node:crypto';
-import { inTransaction, type Db, type Tx } from '../../db';
-import { isUniqueViolation } from '../../workflows';
+import type { Tx } from '../../db';
 import { canonicalJson } from './canonical-json';
 
 /** SHA-256 of a request's canonical parameters (keys sorted, undefined left out), without the token. */
@@ -42,16 +41,4 @@ export async function rememberClientToken(tx: Tx, opts: RememberClientTokenOptio
   if (expired.length) await tx.clientToken.deleteMany({ where: { key: { in: expired.map((e) => e.key) } } });
   await tx.clientToken.deleteMany({ where: { key, expiresAt: { lte: now } } });
   await tx.clientToken.create({ data: { key, requestHash, response, createdAt: now, expiresAt: new Date(now.getTime() + opts.ttlMs) } });
-}
-
-/**
- * Remember `response` under `key` in a transaction of its own, after the answer was made (the
- * EventBridge API's operations). A key already remembered (a concurrent twin) keeps its first answer.
- */
-export async function saveClientToken(db: Db, opts: RememberClientTokenOptions): Promise<void> {
-  try {
-    await inTransaction(db, (tx) => rememberClientToken(tx, opts));
-  } catch (e) {
-    if (!isUniqueViolation(e)) throw e;
-  }
 }

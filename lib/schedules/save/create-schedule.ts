@@ -84,6 +84,8 @@ export async function createSchedule(opts: CreateScheduleOptions): Promise<Sched
       // SPEC §17 `missed`: an occurrence saved already beyond the catch-up window, raised with the save.
       if (checked.missedAt) await raiseMissedAtSave(tx, row.id, checked.missedAt, now);
       if (token) await rememberClientToken(tx, { ...token, response: schedule, now, ttlMs: SCHEDULE_CLIENT_TOKEN_TTL_MS });
+      // Last: a facade's own write commits with the schedule or not at all.
+      await opts.alsoInTransaction?.(tx);
       return schedule;
     });
   } catch (e) {

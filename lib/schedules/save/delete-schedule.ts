@@ -5,6 +5,7 @@ import { recordActivity } from '../activity';
 import { requireSchedulerRole } from '../access';
 import { endAlertingOfSchedules } from '../alerts/rules';
 import { getScheduleRow } from '../read/find-schedule';
+import type { AlsoInTransaction } from './save-schedule';
 import { requireVersion } from './update-schedule';
 
 /**
@@ -15,7 +16,16 @@ import { requireVersion } from './update-schedule';
  * the way out its read errors point to.
  * Throws `404 schedule_not_found`, `409 version_conflict`.
  */
-export async function deleteSchedule(opts: { db: Db; actor: Actor; revision: { id: string; blobId: string }; scheduleRef: string; now: Date; expectedVersion?: number }): Promise<void> {
+export async function deleteSchedule(opts: {
+  db: Db;
+  actor: Actor;
+  revision: { id: string; blobId: string };
+  scheduleRef: string;
+  now: Date;
+  expectedVersion?: number;
+  /** A facade's own write that commits with the delete or not at all (`AlsoInTransaction`). */
+  alsoInTransaction?: AlsoInTransaction;
+}): Promise<void> {
   const { db, actor, revision } = opts;
   await inTransaction(db, async (tx) => {
     await requireSchedulerRole(tx, actor, revision.blobId, 'write');
@@ -26,6 +36,7 @@ export async function deleteSchedule(opts: { db: Db; actor: Actor; revision: { i
     // Its rules and open incidents go with it (decision 344); its alert log stays.
     await endAlertingOfSchedules(tx, [row.id], opts.now);
     await recordActivity(tx, { revisionId: revision.id, schedule: row, action: 'delete', by: actor, at: opts.now });
+    await opts.alsoInTransaction?.(tx);
   });
 }
 

@@ -140,7 +140,16 @@ export interface SaveRequest {
   now: Date;
   /** A facade's save rules (`SaveRules`). Default: the product's. */
   rules?: SaveRules;
+  /** A facade's own write that must commit with the save or not at all (`AlsoInTransaction`). */
+  alsoInTransaction?: AlsoInTransaction;
 }
+
+/**
+ * A write a caller adds to a verb's transaction, run last inside it: it commits with the verb's
+ * writes or not at all (the EventBridge API's `ClientToken`, lib/api/eventbridge/client-token.ts, so
+ * that a retry after a connection lost at COMMIT finds the token whenever the change was saved).
+ */
+export type AlsoInTransaction = (tx: Tx) => Promise<void>;
 
 /** What one save asks `checkSchedule` to check, beside its `SaveRequest`. */
 export interface CheckScheduleOptions {

@@ -66,6 +66,8 @@ export async function updateScheduleIn(tx: Tx, opts: UpdateScheduleOptions, patc
   const action = before.enabled === answer.enabled ? 'update' : answer.enabled ? 'enable' : 'disable';
   // SPEC §15: in the update's transaction, so the entry exists exactly when the change does.
   await recordActivity(tx, { revisionId: opts.revision.id, schedule: updated, action, by: opts.actor, at: opts.now, fields: changedFields(before, answer, plan.targetChanged) });
+  // Last: a facade's own write commits with the change or not at all.
+  await opts.alsoInTransaction?.(tx);
   return answer;
 }
 

@@ -14,7 +14,7 @@ describe('toAwsError for storage and database faults', () => {
     const e = toAwsError(Object.assign(new Error('Connection terminated unexpectedly')), ctx, subject);
     expect(e.code).toBe('InternalServerException');
     expect(e.status).toBe(500);
-    expect(e.message).toMatch(/^the connection to the database was lost while the request ran: a change it made may or may not have been saved/);
+    expect(e.message).toMatch(/^the connection to the database was lost while the request ran: a change it was making may or may not have been saved \(a read changed nothing\); read it back/);
   });
   it('a database out of reach says the request did not run', () => {
     const e = toAwsError(Object.assign(new Error('connect ECONNREFUSED 10.0.0.5:5432'), { code: 'ECONNREFUSED' }), ctx, subject);

@@ -7,6 +7,7 @@
 import type { Actor } from '../../../auth';
 import { inTransaction, type Db } from '../../../db';
 import { DomainError } from '../../../errors';
+import type { AlsoInTransaction } from '../../../schedules';
 import { aliasProblem } from '../../../ids';
 import { insertSchedulerBlob, isUniqueViolation, refuseDefaultSchedulerDelete } from '../../../workflows';
 import { readableGroupBlobIds, requireGroup, requireOrgWrite, unmadeDefaultGroup } from './group-access';
@@ -21,6 +22,8 @@ interface GroupOptions {
   /** The request's region and the home region (SPEC §14): a verb sees only `scope.region`'s groups. */
   scope: RegionScope;
   now: Date;
+  /** A write of the caller's that commits with the verb's or not at all (the ClientToken, lib/api/eventbridge/client-token.ts). */
+  alsoInTransaction?: AlsoInTransaction;
 }
 
 const nameTaken = (name: string, cause?: unknown) => new DomainError('name_taken', `schedule group ${name} already exists`, { path: 'name', cause });
@@ -45,6 +48,7 @@ export async function createScheduleGroup(opts: GroupOptions & { name: string; t
       const aliasFree = !aliasProblem(name) && !(await tx.blob.findUnique({ where: { orgId_alias: { orgId, alias: name } } }));
       const blob = await insertSchedulerBlob(tx, { actor, org: orgId, ...(aliasFree ? { alias: name } : {}), name, now });
       const row = await tx.scheduleGroup.create({ data: { blobId: blob.id, orgId, region, name, tags: dedupe(opts.tags), createdAt: now, updatedAt: now }, select: GROUP_SELECT });
+      await opts.alsoInTransaction?.(tx);
       return toGroupInfo(row);
     });
   } catch (e) {
@@ -117,6 +121,7 @@ export async function deleteScheduleGroup(opts: GroupOptions & { name: string })
     await refuseDefaultSchedulerDelete(tx, group.blobId);
     await requireOrgWrite(tx, actor, orgId);
     await tx.blob.delete({ where: { id: group.blobId } });
+    await opts.alsoInTransaction?.(tx);
   });
 }
 
