@@ -10,7 +10,7 @@ import { notFound, redirect, unstable_rethrow } from 'next/navigation';
 import { cache } from 'react';
 import type { ActionResult } from '@/components/action-result';
 import { findInvitation, findWebSession, REQUEST_PATH_HEADER, safeNextPath, SESSION_COOKIE, type Actor, type InvitationView, type WebUser } from '@/lib/auth';
-import { conditionRefusal, edgeError, runtime, type Runtime } from '@/lib/api';
+import { edgeError, runtime, type Runtime } from '@/lib/api';
 import { isDomainError, toError } from '@/lib/errors';
 import { getSchedulerByRevision, overdueReason, workerLiveness, type OverdueReason, type SchedulerSummary, type WorkerLiveness } from '@/lib/schedules';
 import { logger } from '@/lib/log';
@@ -165,9 +165,6 @@ function actionError(thrown: unknown): ActionResult<never> {
   if (isDomainError(e)) {
     return { ok: false, error: { code: e.code, message: e.message, ...(e.path ? { path: e.path } : {}) } };
   }
-  // Disk full, read-only, unreachable or a connection lost: a stable code and a plain sentence, never the driver's text.
-  const condition = conditionRefusal(e);
-  if (condition) return { ok: false, error: { code: condition.code, message: condition.message } };
   const err = toError(e);
   logger.error('unhandled server action error', { error: err.message, stack: err.stack });
   return { ok: false, error: { code: 'internal_error', message: 'The server could not complete the request; see the server log.' } };

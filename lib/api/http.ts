@@ -6,7 +6,6 @@ import { actorFromApiKey, type Actor } from '../auth';
 import { DomainError, toError, toErrorBody } from '../errors';
 import { edgeError } from './edge-error';
 import { runtime } from './runtime';
-import { conditionRefusal } from './storage-health';
 import { logger } from '../log';
 
 /** JSON response with no caching. */
@@ -26,8 +25,6 @@ export function json(body: unknown, status = 200): Response {
 export function errorResponse(error: unknown): Response {
   const thrown = edgeError(error, 'API error');
   if (thrown instanceof DomainError) return json(toErrorBody(thrown), thrown.status);
-  const condition = conditionRefusal(thrown);
-  if (condition) return json(toErrorBody(condition), condition.status);
   const err = toError(thrown);
   logger.error('unhandled API error', { error: err.message, stack: err.stack });
   return json({ error: { code: 'internal_error', message: 'internal error' } }, 500);

@@ -3,7 +3,6 @@ export { edgeError } from './edge-error';
 export { json, errorResponse, requireApiActor, withActor, credentialOf, methodNotAllowed } from './http';
 export { handleRevisionCommand, readJsonObject } from './revision-command';
 export { healthReport, livenessReport, PROBE_TIMEOUT_MS, probeResponse, readinessReport, type HealthReport, type LivenessReport, type ReadinessCheck, type ReadinessCheckName, type ReadinessReport } from './health';
-export { conditionRefusal } from './storage-health';
 export { metricsText, metricsAllowed, type MetricsResponse } from './metrics';
 export { guardRequest, proxyMatcher, resolveForwarding, plainAddress, CLIENT_ADDRESS_HEADER, API_BODY_LIMIT_BYTES, ACTION_BODY_LIMIT_BYTES, type EdgeRequest, type Forwarding } from './edge-guard';
 export type { CommandContext, CommandHandler } from '../workflows';

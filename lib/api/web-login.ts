@@ -33,7 +33,7 @@ import { readJsonBody } from './body';
 import { CLIENT_ADDRESS_HEADER } from './edge-guard';
 import { errorResponse, json } from './http';
 import { runtime } from './runtime';
-import { conditionRefusal } from './storage-health';
+import { edgeError } from './edge-error';
 
 /** `Set-Cookie` value for the session cookie (`maxAge` 0 clears it). */
 function sessionCookie(value: string, opts: { secure: boolean; expires: Date }): string {
@@ -126,8 +126,8 @@ export async function loginResponse(req: Request, now: Date = new Date()): Promi
   } catch (e) {
     // A form post goes back to the form with the refusal's code: the domain's, or the installation's
     // condition (the database out of reach or full, decision 431), which the form names in words.
-    const refusal = jsonStyle ? null : isDomainError(e) ? e : conditionRefusal(e);
-    if (!refusal) return errorResponse(e);
+    const refusal = jsonStyle ? null : edgeError(e, 'login error');
+    if (!isDomainError(refusal)) return errorResponse(refusal ?? e);
     const q = new URLSearchParams({ error: refusal.code });
     if (next !== '/schedulers') q.set('next', next);
     return seeOther(`/login?${q}`);

@@ -67,13 +67,13 @@ export const ERROR_STATUS = {
   /** A server-action post without Content-Length (its size cannot be checked before it is read). */
   length_required: 411,
   internal_error: 500,
-  /** The database's disk is full: nothing was written; reads still work (`storageFaultError` below). */
+  /** The database's disk is full: nothing was written; reads still work (`conditionError` below). */
   storage_full: 503,
   /** The database is read-only (file, mount, or a PostgreSQL standby): nothing was written. */
   storage_read_only: 503,
-  /** The database could not be reached (refused, unknown host, no connection to be had): the request did not run (`databaseFaultError` below). */
+  /** The database could not be reached (refused, unknown host, no connection to be had): the request did not run (`conditionError` below). */
   database_unavailable: 503,
-  /** The connection to the database broke while the request ran: a change it was making may or may not have been saved (`databaseFaultError` below). */
+  /** The connection to the database broke while the request ran: a change it was making may or may not have been saved (`conditionError` below). */
   database_connection_lost: 503,
 } as const;
 
@@ -249,12 +249,6 @@ export function storageFaultOf(thrown: unknown): StorageFaultCode | null {
   return faultIn(thrown, CODES, MESSAGES);
 }
 
-/** `thrown` as the SPEC-shaped refusal of its storage fault (`503`), or null when it is not one. */
-export function storageFaultError(thrown: unknown): (DomainError & { code: StorageFaultCode }) | null {
-  const code = storageFaultOf(thrown);
-  return code ? (new DomainError(code, TEXT[code], { cause: thrown }) as DomainError & { code: StorageFaultCode }) : null;
-}
-
 /**
  * **Database faults**: the database cannot be reached, or the connection to it broke while a request
  * ran (PostgreSQL restarted or failed over, the network cut, the server out of connections). Like the
@@ -315,14 +309,36 @@ const DATABASE_TEXT: Record<DatabaseFaultCode, string> = {
     'the connection to the database was lost while the request ran: a change it was making may or may not have been saved (a read changed nothing); read it back before trying again (a create with the same client_token is safe to retry)',
 };
 
-/** The database fault behind `thrown` (see `DatabaseFaultCode`), or null for any other error. A storage fault is never one. */
-export function databaseFaultOf(thrown: unknown): DatabaseFaultCode | null {
-  if (storageFaultOf(thrown)) return null;
-  return faultIn(thrown, DATABASE_CODES, DATABASE_MESSAGES);
+/** A condition of the installation, not of the request: a storage fault or a database fault. */
+export type ConditionCode = StorageFaultCode | DatabaseFaultCode;
+
+const CONDITION_TEXT: Record<ConditionCode, string> = { ...TEXT, ...DATABASE_TEXT };
+
+/** True when `code` names a condition of the installation (`ConditionCode`): the edges answer it 503 with its sentence. */
+export function isConditionCode(code: string): code is ConditionCode {
+  return Object.hasOwn(CONDITION_TEXT, code);
 }
 
-/** `thrown` as the SPEC-shaped refusal of its database fault (`503`), or null when it is not one. */
-export function databaseFaultError(thrown: unknown): (DomainError & { code: DatabaseFaultCode }) | null {
-  const code = databaseFaultOf(thrown);
-  return code ? (new DomainError(code, DATABASE_TEXT[code], { cause: thrown }) as DomainError & { code: DatabaseFaultCode }) : null;
+/**
+ * The condition behind `thrown`: its storage fault if it holds one, else its database fault, else
+ * null. A storage fault wins (a read-only standby is not "unreachable"), and is looked for first, so
+ * the error chain is walked at most twice.
+ */
+export function conditionOf(thrown: unknown): ConditionCode | null {
+  return storageFaultOf(thrown) ?? faultIn(thrown, DATABASE_CODES, DATABASE_MESSAGES);
+}
+
+/** The database fault behind `thrown` (see `DatabaseFaultCode`), or null for any other error. A storage fault is never one. */
+export function databaseFaultOf(thrown: unknown): DatabaseFaultCode | null {
+  const code = conditionOf(thrown);
+  return code === 'database_unavailable' || code === 'database_connection_lost' ? code : null;
+}
+
+/**
+ * `thrown` as the SPEC-shaped refusal (`503`) of its condition (`conditionOf`), with the condition's
+ * fixed sentence (never the driver's text), or null when it holds none.
+ */
+export function conditionError(thrown: unknown): (DomainError & { code: ConditionCode }) | null {
+  const code = conditionOf(thrown);
+  return code ? (new DomainError(code, CONDITION_TEXT[code], { cause: thrown }) as DomainError & { code: ConditionCode }) : null;
 }

@@ -2,7 +2,7 @@
  * A database out of reach, and a connection cut mid-request, under the real HTTP handler
  * (`app/api/v1/revisions/[revisionId]/data/route.ts`) on real PostgreSQL, reached through a TCP proxy
  * on loopback (lib/testing/cutting-proxy.ts) that the test cuts as a network cut or a server restart
- * would (lib/errors `databaseFaultError`):
+ * would (lib/errors `conditionError`):
  * - the connection cut when the create's COMMIT is sent: `503 database_connection_lost`, whose message
  *   says the change may or may not have been saved; PostgreSQL never received the COMMIT, so nothing
  *   was saved, and the next request (a new pooled connection) succeeds without a restart;

@@ -21,8 +21,14 @@ import { seed } from '../../../prisma/seed';
 import { createTestDb, testDialect, type TestDb } from '../../../lib/testing/test-db';
 import { closeDb, createDb, getDb, type Db } from '../../../lib/db';
 import { recordHeartbeat } from '../../../lib/schedules';
+import { CreateScheduleCommand, ListSchedulesCommand, SchedulerClient } from '@aws-sdk/client-scheduler';
+import { handleEventBridgeRequest } from '../../../lib/api';
+import { loadConfig } from '../../../lib/config';
+import { sdkRefusal } from '../../../lib/testing/sdk-refusal';
+import { serveFetch, type FetchServer } from '../../../lib/testing/serve-fetch';
 
 const KEY = 'storage-fault-test-key-0123456789';
+const BOOT = { accessKeyId: 'AKIASTORAGEREADONLY1', secretAccessKey: 'storage-read-only-secret-0123456789' };
 
 /**
  * Make the client on `databaseUrl` this process's client (lib/db `getDb`: the first call opens it, every
@@ -190,16 +196,27 @@ describe.skipIf(testDialect() !== 'postgresql')('PostgreSQL read-only (default_t
   let t: TestDb;
   let route: RouteModule;
   let revisionId: string;
+  let server: FetchServer;
+  /** The EventBridge API's runtime: on the test's client until the database is read-only, then on the process's. */
+  let ebDb: Db;
+  const scheduler = () => new SchedulerClient({ endpoint: server.url, region: 'us-east-1', credentials: { accessKeyId: BOOT.accessKeyId, secretAccessKey: BOOT.secretAccessKey }, maxAttempts: 1 });
   beforeAll(async () => {
     t = await createTestDb('postgresql');
-    await seed(t.db, KEY, 'storage-fault-operator-password');
+    await seed(t.db, KEY, 'storage-fault-operator-password', BOOT);
     revisionId = (await t.db.blob.findFirstOrThrow({ where: { alias: 'ops-scheduler' } })).defaultRevisionId!;
+    ebDb = t.db;
+    server = await serveFetch((req) => handleEventBridgeRequest(req, { runtime: { db: ebDb, limits: { ...loadConfig().limits }, homeRegion: 'us-east-1' } }));
+    // The access key's first use (it gives the org its account id), then its stamp made old, so the
+    // next request stamps it again: a write the read-only database refuses.
+    await scheduler().send(new ListSchedulesCommand({}));
+    await t.db.accessKey.updateMany({ where: { accessKeyId: BOOT.accessKeyId }, data: { lastUsedAt: new Date(Date.now() - 3_600_000) } });
     const dbName = new URL(t.url).pathname.slice(1);
     await t.db.$executeRawUnsafe(`ALTER DATABASE "${dbName}" SET default_transaction_read_only = on`);
-    await useAsProcessDb(t.url);
+    ebDb = await useAsProcessDb(t.url);
     route = (await import('../v1/revisions/[revisionId]/data/route')) as unknown as RouteModule;
   });
   afterAll(async () => {
+    await server?.close();
     await closeDb();
     const dbName = new URL(t.url).pathname.slice(1);
     const admin = createDb(t.url);
@@ -221,5 +238,25 @@ describe.skipIf(testDialect() !== 'postgresql')('PostgreSQL read-only (default_t
     expect(w.status).toBe(503);
     expect(((await w.json()) as { error: { code: string } }).error.code).toBe('storage_read_only');
     expect((await post({ command: 'list_schedules' })).status).toBe(200);
+  });
+
+  it('the EventBridge API: a read still answers (the key stamp it cannot write is lost); a write is InternalServerException with the sentence', async () => {
+    const listed = await scheduler().send(new ListSchedulesCommand({}));
+    expect(listed.Schedules?.map((s) => s.Name)).toEqual(['nightly-triage']);
+    const refused = await sdkRefusal(
+      scheduler().send(
+        new CreateScheduleCommand({
+          Name: 'read-only',
+          ScheduleExpression: 'rate(5 minutes)',
+          FlexibleTimeWindow: { Mode: 'OFF' },
+          Target: { Arn: 'arn:aws:sqs:us-east-1:123456789012:q', RoleArn: 'arn:aws:iam::123456789012:role/scheduler' },
+        }),
+      ),
+    );
+    expect(refused).toEqual({
+      name: 'InternalServerException',
+      status: 500,
+      message: 'the database is read-only: nothing was written; reads still work, and writes work again once it is writable',
+    });
   });
 });

@@ -2,9 +2,8 @@
  * Domain refusals (SPEC error codes) → AWS errors (EVENTBRIDGE.md §4), in one table. The facade
  * validates nothing of a schedule's meaning itself: the domain refuses, this maps.
  */
-import { isDomainError, toError } from '../../errors';
+import { isConditionCode, isDomainError, toError } from '../../errors';
 import { edgeError } from '../edge-error';
-import { conditionRefusal } from '../storage-health';
 import { AwsError } from './errors';
 import type { EventBridgeContext } from './wire';
 import { logger } from '../../log';
@@ -22,14 +21,13 @@ export interface RefusalSubject {
 }
 
 /**
- * A condition of the installation (storage full or read-only, the database out of reach or the
- * connection lost, lib/errors) as AWS's type for a server-side fault, `InternalServerException`, which
- * the SDKs retry, with the product's sentence that says whether the request ran; null for any other
- * error. Logged once (lib/api `conditionRefusal`).
+ * A condition of the installation as lib/api `edgeError` names it (storage full or read-only, the
+ * database out of reach or the connection lost: lib/errors `isConditionCode`) as AWS's type for a
+ * server-side fault, `InternalServerException`, which the SDKs retry, with the product's sentence
+ * that says whether the request ran; null for any other error.
  */
-export function conditionAwsError(thrown: unknown): AwsError | null {
-  const condition = conditionRefusal(thrown);
-  return condition ? new AwsError('InternalServerException', condition.message, { cause: condition }) : null;
+export function conditionAwsError(named: unknown): AwsError | null {
+  return isDomainError(named) && isConditionCode(named.code) ? new AwsError('InternalServerException', named.message, { cause: named }) : null;
 }
 
 /**
@@ -40,7 +38,7 @@ export function conditionAwsError(thrown: unknown): AwsError | null {
 export function toAwsError(error: unknown, ctx: Pick<EventBridgeContext, 'accountId' | 'accessKeyId'>, subject: RefusalSubject): AwsError {
   if (error instanceof AwsError) return error;
   const thrown = edgeError(error, 'EventBridge API error', { operation: subject.operation });
-  const condition = isDomainError(thrown) ? null : conditionAwsError(thrown);
+  const condition = conditionAwsError(thrown);
   if (condition) return condition;
   if (!isDomainError(thrown)) {
     const err = toError(thrown);

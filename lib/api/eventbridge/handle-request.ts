@@ -6,7 +6,8 @@
 import { randomUUID } from 'node:crypto';
 import { findAccessKeyCredential, touchAccessKey, type AccessKeyCredential } from '../../auth';
 import { DEFAULT_HOME_REGION } from '../../config';
-import { databaseFaultOf, toError } from '../../errors';
+import { conditionOf, toError } from '../../errors';
+import { edgeError } from '../edge-error';
 import { conditionAwsError } from './domain-errors';
 import { AwsError, awsErrorResponse, awsJson } from './errors';
 import { OPERATIONS } from './operations';
@@ -57,9 +58,9 @@ export async function handleEventBridgeRequest(req: Request, opts: HandleOptions
         if (c) found.credential = c;
         return c?.secretAccessKey ?? null;
       } catch (e) {
-        // The database out of reach is not a bad credential: answered as the condition it is (below),
-        // which the SDKs retry, instead of UnrecognizedClientException, which they do not.
-        if (databaseFaultOf(e)) throw e;
+        // The database out of reach, full or read-only is not a bad credential: answered as the
+        // condition it is (below), which the SDKs retry, instead of UnrecognizedClientException, which they do not.
+        if (conditionOf(e)) throw e;
         const err = toError(e);
         logger.error('access key secret could not be opened', { accessKeyId, error: err.message });
         return null;
@@ -76,9 +77,10 @@ export async function handleEventBridgeRequest(req: Request, opts: HandleOptions
     return awsJson(output, 200, requestId);
   } catch (e) {
     if (e instanceof AwsError) return awsErrorResponse(e, requestId);
-    const condition = conditionAwsError(e);
+    const named = edgeError(e, 'EventBridge API error');
+    const condition = conditionAwsError(named);
     if (condition) return awsErrorResponse(condition, requestId);
-    const err = toError(e);
+    const err = toError(named);
     logger.error('unhandled EventBridge API error', { error: err.message, stack: err.stack });
     return awsErrorResponse(new AwsError('InternalServerException', 'Unexpected error during processing of request.'), requestId);
   }

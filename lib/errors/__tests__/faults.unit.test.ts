@@ -6,7 +6,7 @@
  * and app/api/__tests__/database-unavailable.int.test.ts.
  */
 import { describe, expect, it } from 'vitest';
-import { databaseFaultError, databaseFaultOf, ERROR_STATUS, storageFaultOf } from '..';
+import { conditionError, conditionOf, databaseFaultOf, isConditionCode, ERROR_STATUS, storageFaultOf } from '..';
 
 /** Prisma's wrapper: `meta.driverAdapterError.cause` holds the driver's own fields. */
 const prisma = (code: string, message: string, cause: Record<string, unknown>) =>
@@ -43,13 +43,20 @@ describe('databaseFaultOf', () => {
     const readOnly = prisma('P2010', 'cannot execute INSERT in a read-only transaction', { code: '25006', kind: 'postgres' });
     expect(storageFaultOf(readOnly)).toBe('storage_read_only');
     expect(databaseFaultOf(readOnly)).toBeNull();
+    // A storage fault wins over the connection words a wrapper may add around it.
+    expect(conditionOf(new Error('Connection terminated unexpectedly', { cause: readOnly }))).toBe('storage_read_only');
+    expect(conditionOf(nodeError('read ECONNRESET', 'ECONNRESET'))).toBe('database_connection_lost');
+    expect(conditionOf(new Error('boom'))).toBeNull();
+    expect(isConditionCode('storage_full')).toBe(true);
+    expect(isConditionCode('database_unavailable')).toBe(true);
+    expect(isConditionCode('internal_error')).toBe(false);
   });
 
   it('answers 503 with a sentence that says whether the request ran, never the driver text', () => {
-    const unavailable = databaseFaultError(nodeError('connect ECONNREFUSED 10.0.0.5:5432', 'ECONNREFUSED'))!;
+    const unavailable = conditionError(nodeError('connect ECONNREFUSED 10.0.0.5:5432', 'ECONNREFUSED'))!;
     expect(unavailable.status).toBe(503);
     expect(unavailable.message).toBe('the database cannot be reached: the request did not run; try again once the database is back');
-    const lost = databaseFaultError(nodeError('Connection terminated unexpectedly'))!;
+    const lost = conditionError(nodeError('Connection terminated unexpectedly'))!;
     expect(lost.status).toBe(503);
     expect(lost.message).toMatch(/^the connection to the database was lost while the request ran: a change it was making may or may not have been saved \(a read changed nothing\); read it back/);
     expect(`${unavailable.message} ${lost.message}`).not.toMatch(/ECONNREFUSED|10\.0\.0\.5|terminated/);
