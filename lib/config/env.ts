@@ -133,6 +133,9 @@ const EnvSchema = z.object({
       if (problem) ctx.addIssue({ code: 'custom', message: problem });
     }),
   DATABASE_POOL_SIZE: intFrom(10, 1),
+  // lib/db `PostgresTimeouts`: waits for a connection, and for a statement's answer (0: no limit).
+  DATABASE_CONNECT_TIMEOUT_MS: intFrom(10_000, 100),
+  DATABASE_QUERY_TIMEOUT_MS: intFrom(60_000, 0),
   // `off` for a pooler in transaction mode that cannot keep prepared statements (lib/db/pg-prepared.ts).
   DATABASE_PREPARED_STATEMENTS: z
     .string()
@@ -286,6 +289,10 @@ export interface AppConfig {
   databasePoolSize: number;
   /** PostgreSQL: lib/db/sql's driver statements sent prepared (DATABASE_PREPARED_STATEMENTS, `on` | `off`, default `on`). Ignored for SQLite. */
   databasePreparedStatements: boolean;
+  /** PostgreSQL: ms to wait for a connection (DATABASE_CONNECT_TIMEOUT_MS, ≥ 100, default 10,000; lib/db `PostgresTimeouts`). Ignored for SQLite. */
+  databaseConnectTimeoutMs: number;
+  /** PostgreSQL: ms to wait for a statement's answer (DATABASE_QUERY_TIMEOUT_MS, default 60,000; 0: no limit). Ignored for SQLite. */
+  databaseQueryTimeoutMs: number;
   /** The org API key the seed creates or updates for `acme-corp` (SCHEDULER_BOOTSTRAP_API_KEY, ≥ 16 chars), or undefined. */
   bootstrapApiKey: string | undefined;
   /** Password of the seeded operator account (SCHEDULER_DEMO_PASSWORD, 10–256 chars), applied at every seed; when
@@ -407,7 +414,8 @@ export function loadConfigOrExit(report: (problems: string[]) => void): AppConfi
 
 /**
  * Parse the environment once. Throws an Error naming every bad variable.
- * Variables: PORT, HOSTNAME, DATABASE_URL, DATABASE_POOL_SIZE, DATABASE_PREPARED_STATEMENTS, SCHEDULER_BOOTSTRAP_API_KEY, SCHEDULER_DEMO_PASSWORD,
+ * Variables: PORT, HOSTNAME, DATABASE_URL, DATABASE_POOL_SIZE, DATABASE_PREPARED_STATEMENTS, DATABASE_CONNECT_TIMEOUT_MS,
+ * DATABASE_QUERY_TIMEOUT_MS, SCHEDULER_BOOTSTRAP_API_KEY, SCHEDULER_DEMO_PASSWORD,
  * SCHEDULER_BOOTSTRAP_ACCESS_KEY_ID, SCHEDULER_BOOTSTRAP_SECRET_ACCESS_KEY, SCHEDULER_SECRET_KEY, SCHEDULER_SECRET_KEY_FILE,
  * SCHEDULER_SCHEDULES_PER_REVISION,
  * SCHEDULER_MIN_INTERVAL_SECONDS, SCHEDULER_RUN_RETENTION_DAYS, SCHEDULER_CATCHUP_WINDOW_SECONDS,
@@ -437,6 +445,8 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     dialect: /^postgres(ql)?:\/\//.test(e.DATABASE_URL) ? 'postgresql' : 'sqlite',
     databasePoolSize: e.DATABASE_POOL_SIZE,
     databasePreparedStatements: e.DATABASE_PREPARED_STATEMENTS,
+    databaseConnectTimeoutMs: e.DATABASE_CONNECT_TIMEOUT_MS,
+    databaseQueryTimeoutMs: e.DATABASE_QUERY_TIMEOUT_MS,
     bootstrapApiKey: e.SCHEDULER_BOOTSTRAP_API_KEY,
     demoPassword: e.SCHEDULER_DEMO_PASSWORD,
     bootstrapAccessKey:

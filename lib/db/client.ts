@@ -75,19 +75,50 @@ export interface DbConfig {
   databasePoolSize: number;
   /** PostgreSQL: send lib/db/sql's driver statements as prepared statements (lib/db/pg-prepared.ts). Ignored for SQLite. */
   databasePreparedStatements?: boolean;
+  /** PostgreSQL: ms to wait for a connection (a new one, or a free one of the pool), see `PostgresTimeouts`. Ignored for SQLite. */
+  databaseConnectTimeoutMs?: number;
+  /** PostgreSQL: ms to wait for a statement's answer, 0 for no limit, see `PostgresTimeouts`. Ignored for SQLite. */
+  databaseQueryTimeoutMs?: number;
 }
 
 /** PostgreSQL pool size when a caller (tests, tools) does not say: node-postgres' own default. */
 const DEFAULT_POOL_SIZE = 10;
 
 /**
+ * How long a PostgreSQL client waits before it gives up on the database (docs/decisions.md 432). A
+ * database that stops answering without closing the connection (a network partition, a failover to
+ * another address, a firewall or NAT that forgot the connection) raises no error by itself: without
+ * these bounds every request and the worker's fire loop waited for it forever.
+ * - `connectMs`: for a connection, new or a free one of the full pool; then `database_unavailable`
+ *   (lib/errors), the request did not run. Default 10 s (DATABASE_CONNECT_TIMEOUT_MS).
+ * - `queryMs`: for one statement's answer; then `database_connection_lost`, and the connection is
+ *   dropped (a transaction's at once, `dropConnection` in lib/db/postgres-adapter.ts), so PostgreSQL
+ *   rolls back whatever it had not committed. 0: no limit. Default 60 s (DATABASE_QUERY_TIMEOUT_MS):
+ *   longer than any statement the product runs on a healthy database (the fire path's whole
+ *   transaction is bounded at 120 s), shorter than TCP's own give-up (~15 min).
+ * TCP keep-alive probes (after 10 s idle) also find a dead peer on an idle pooled connection.
+ */
+export interface PostgresTimeouts {
+  connectMs: number;
+  queryMs: number;
+}
+
+/** The defaults of `PostgresTimeouts` (lib/config reads the same from the environment). */
+export const DEFAULT_POSTGRES_TIMEOUTS: PostgresTimeouts = { connectMs: 10_000, queryMs: 60_000 };
+
+/**
  * Open a client for `databaseUrl` (`file:<path>` or `postgresql://…`). Callers own its lifetime.
  * PostgreSQL only, SQLite ignores them: `poolSize` bounds the client's connections (default 10);
- * `preparedStatements` (default true) sends lib/db/sql's driver statements prepared (lib/db/pg-prepared.ts).
+ * `preparedStatements` (default true) sends lib/db/sql's driver statements prepared (lib/db/pg-prepared.ts);
+ * `connectTimeoutMs` / `queryTimeoutMs` bound the waits for the database (`PostgresTimeouts`).
  */
-export function createDb(databaseUrl: string, opts: { poolSize?: number; preparedStatements?: boolean } = {}): Db {
+export function createDb(databaseUrl: string, opts: { poolSize?: number; preparedStatements?: boolean; connectTimeoutMs?: number; queryTimeoutMs?: number } = {}): Db {
+  const timeouts: PostgresTimeouts = {
+    connectMs: opts.connectTimeoutMs ?? DEFAULT_POSTGRES_TIMEOUTS.connectMs,
+    queryMs: opts.queryTimeoutMs ?? DEFAULT_POSTGRES_TIMEOUTS.queryMs,
+  };
   return dialectOf(databaseUrl) === 'postgresql'
-    ? createPostgresDb(databaseUrl, opts.poolSize ?? DEFAULT_POOL_SIZE, opts.preparedStatements ?? true)
+    ? createPostgresDb(databaseUrl, opts.poolSize ?? DEFAULT_POOL_SIZE, opts.preparedStatements ?? true, timeouts)
     : createSqliteDb(databaseUrl);
 }
 
@@ -243,7 +274,7 @@ export async function withSqliteConnection<T>(db: Db, fn: (connection: Database.
   }
 }
 
-function createPostgresDb(databaseUrl: string, poolSize: number, prepared: boolean): Db {
+function createPostgresDb(databaseUrl: string, poolSize: number, prepared: boolean, timeouts: PostgresTimeouts): Db {
   const adapter = new PostgresAdapterFactory(
     {
       connectionString: databaseUrl,
@@ -251,6 +282,11 @@ function createPostgresDb(databaseUrl: string, poolSize: number, prepared: boole
       // with bound instants, so the session zone must be UTC whatever the server's default is.
       options: '-c TimeZone=UTC',
       max: poolSize,
+      // PostgresTimeouts: no wait for the database is unbounded.
+      connectionTimeoutMillis: timeouts.connectMs,
+      query_timeout: timeouts.queryMs || undefined,
+      keepAlive: true,
+      keepAliveInitialDelayMillis: 10_000,
     },
     // Called in the async context of a transaction's start. Kept only for the transaction
     // `inTransaction` opens, which starts before its callback runs (`tx` still null): a transaction a
@@ -271,7 +307,12 @@ function createPostgresDb(databaseUrl: string, poolSize: number, prepared: boole
  * the same client afterwards (a process talks to one database).
  */
 export function getDb(config: DbConfig): Db {
-  globalForDb.__schedulerDb ??= createDb(config.databaseUrl, { poolSize: config.databasePoolSize, preparedStatements: config.databasePreparedStatements });
+  globalForDb.__schedulerDb ??= createDb(config.databaseUrl, {
+    poolSize: config.databasePoolSize,
+    preparedStatements: config.databasePreparedStatements,
+    connectTimeoutMs: config.databaseConnectTimeoutMs,
+    queryTimeoutMs: config.databaseQueryTimeoutMs,
+  });
   return globalForDb.__schedulerDb;
 }
 

@@ -25,6 +25,7 @@
  */
 import { createHash } from 'node:crypto';
 import type pg from 'pg';
+import { dropConnection, isReadTimeout } from './postgres-adapter';
 
 /** Most distinct statement texts a process names (each is prepared once per connection that runs it). */
 export const PREPARED_TEXTS_LIMIT = 256;
@@ -67,10 +68,17 @@ export function queryOnPool(pool: pg.Pool, config: QueryConfig, prepare: boolean
 /**
  * Run `config` on `conn`, a connection inside an open transaction, prepared as `queryOnPool` does. A
  * statement PostgreSQL answers as outdated or gone is renamed for its next execution, but not
- * retried: PostgreSQL has aborted the transaction, and the error rolls it back (see the header).
+ * retried: PostgreSQL has aborted the transaction, and the error rolls it back (see the header). A
+ * statement without an answer within `query_timeout` drops the connection (`dropConnection`).
  */
-export function queryInTransaction(conn: pg.PoolClient, config: QueryConfig, prepare: boolean): Promise<pg.QueryResult> {
-  return run(conn, config, prepare, false);
+export async function queryInTransaction(conn: pg.PoolClient, config: QueryConfig, prepare: boolean): Promise<pg.QueryResult> {
+  try {
+    return await run(conn, config, prepare, false);
+  } catch (e) {
+    // No answer in time: the connection is dropped now, not after its ROLLBACK waited as long again.
+    if (isReadTimeout(e)) dropConnection(conn, e as Error);
+    throw e;
+  }
 }
 
 type QueryConfig = pg.QueryConfig & { rowMode?: 'array' };

@@ -15,7 +15,8 @@
  * Prisma's raw queries (lib/db/sql/run-sql.ts), only slower.
  *
  * The wrapper also gives back the connection of a transaction whose COMMIT or ROLLBACK failed
- * (`PostgresTransaction`), which Prisma keeps taken for good.
+ * (`PostgresTransaction`), which Prisma keeps taken for good, and drops at once one whose statement
+ * got no answer in time (`dropConnection`, lib/db `PostgresTimeouts`).
  */
 import { PrismaPg } from '@prisma/adapter-pg';
 import type { ConnectionInfo, IsolationLevel, SqlDriverAdapter, SqlDriverAdapterFactory, SqlQuery, SqlResultSet, Transaction } from '@prisma/driver-adapter-utils';
@@ -43,6 +44,29 @@ function ignoreConnectionError(conn: pg.PoolClient): pg.PoolClient {
     conn.on('error', () => undefined);
   }
   return conn;
+}
+
+/** Connections `dropConnection` gave back to the pool to be destroyed. */
+const dropped = new WeakSet<pg.PoolClient>();
+
+/** node-postgres' words when a statement's answer did not come within `query_timeout` (lib/db `PostgresTimeouts`). */
+export function isReadTimeout(e: unknown): boolean {
+  return e instanceof Error && e.message === 'Query read timeout';
+}
+
+/**
+ * Give `conn`, a connection taken from the pool, back with `error`, so the pool destroys it (once:
+ * later calls do nothing). For a connection whose statement got no answer in time
+ * (`isReadTimeout`): node-postgres gives up on the statement but keeps waiting for its answer, so
+ * every later statement of the connection (the transaction's ROLLBACK included) would queue behind
+ * it and wait as long again. Destroyed, the connection's later statements fail at once ("not
+ * queryable"), and PostgreSQL, when it hears of the closed connection, rolls back whatever its
+ * transaction had not committed.
+ */
+export function dropConnection(conn: pg.PoolClient, error: Error): void {
+  if (dropped.has(conn)) return;
+  dropped.add(conn);
+  conn.release(error);
 }
 
 /** A node-postgres pool that notes the connection it hands to a starting transaction, and listens to every connection's errors (`ignoreConnectionError`). */
@@ -159,16 +183,22 @@ class PostgresTransaction implements Transaction {
     return this.inner.options;
   }
 
-  queryRaw(query: SqlQuery): Promise<SqlResultSet> {
-    return this.inner.queryRaw(query);
+  async queryRaw(query: SqlQuery): Promise<SqlResultSet> {
+    try {
+      return await this.inner.queryRaw(query);
+    } catch (e) {
+      if (isReadTimeout(e)) this.discard(e);
+      throw e;
+    }
   }
 
   async executeRaw(query: SqlQuery): Promise<number> {
     try {
       return await this.inner.executeRaw(query);
     } catch (e) {
-      // Prisma will not call commit() / rollback() after this: the connection is given back here, once.
-      if (CLOSING_STATEMENT.test(query.sql)) this.discard(e);
+      // Prisma will not call commit() / rollback() after a failed closing statement: the connection
+      // is given back here, once. One that timed out is dropped at once (`dropConnection`).
+      if (CLOSING_STATEMENT.test(query.sql) || isReadTimeout(e)) this.discard(e);
       throw e;
     }
   }
@@ -181,9 +211,9 @@ class PostgresTransaction implements Transaction {
     return this.inner.rollback();
   }
 
-  /** Release the connection so the pool destroys it; without a noted connection, the adapter's own release (pg-pool drops a closed one). */
+  /** Release the connection so the pool destroys it (`dropConnection`: once); without a noted connection, the adapter's own release (pg-pool drops a closed one). */
   private discard(e: unknown): void {
-    if (this.conn) this.conn.release(e instanceof Error ? e : new Error(String(e)));
+    if (this.conn) dropConnection(this.conn, e instanceof Error ? e : new Error(String(e)));
     else void this.inner.rollback().catch(() => undefined);
   }
 }

@@ -300,7 +300,8 @@ const DATABASE_CODES: Record<string, DatabaseFaultCode> = {
 const DATABASE_MESSAGES: [RegExp, DatabaseFaultCode][] = [
   // Checked in this order: node-postgres words a connect timeout "Connection terminated due to connection timeout".
   [/Can't reach database server|timeout exceeded when trying to connect|due to connection timeout|the database system is (starting up|shutting down)/i, 'database_unavailable'],
-  [/Connection terminated|connection error and is not queryable|server closed the connection unexpectedly|Server has closed the connection/i, 'database_connection_lost'],
+  // "Query read timeout": no answer within DATABASE_QUERY_TIMEOUT_MS (lib/db `PostgresTimeouts`); the connection is dropped.
+  [/Connection terminated|connection error and is not queryable|server closed the connection unexpectedly|Server has closed the connection|Query read timeout/i, 'database_connection_lost'],
 ];
 
 const DATABASE_TEXT: Record<DatabaseFaultCode, string> = {

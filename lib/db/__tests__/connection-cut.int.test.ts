@@ -8,45 +8,26 @@
  * cuts of each kind (more than the pool holds), then transactions and plain reads must still answer
  * within seconds, and the cut transactions must have saved nothing. PostgreSQL only.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { databaseFaultOf } from '../../errors';
-import { startCuttingProxy, type CuttingProxy } from '../../testing/cutting-proxy';
-import { createTestDb, testDialect, type TestDb } from '../../testing/test-db';
-import { createDb, inTransaction, type Db } from '..';
+import { useProxiedDb, within } from '../../testing/proxied-db';
+import { testDialect } from '../../testing/test-db';
+import { inTransaction, type Db } from '..';
 import { PostgresAdapterFactory } from '../postgres-adapter';
 
 const POOL = 2;
 
-/** `p`, or a rejection naming `what` after `ms` (a leaked connection shows up as this, not as a hung test). */
-function within<T>(ms: number, p: Promise<T>, what: string): Promise<T> {
-  return Promise.race([p, new Promise<T>((_, reject) => setTimeout(() => reject(new Error(`${what}: no answer within ${ms} ms (no free connection)`)), ms))]);
-}
-
 describe.skipIf(testDialect() !== 'postgresql')('a transaction whose connection is cut', () => {
-  let t: TestDb;
-  let proxy: CuttingProxy;
-  let db: Db;
-  beforeAll(async () => {
-    t = await createTestDb('postgresql');
-    proxy = await startCuttingProxy(Number(new URL(t.url).port || 5432));
-    const proxied = new URL(t.url);
-    proxied.port = String(proxy.port);
-    db = createDb(proxied.toString(), { poolSize: POOL });
-  });
-  afterAll(async () => {
-    await db?.$disconnect();
-    await proxy?.stop();
-    await t?.cleanup();
-  });
+  const env = useProxiedDb({ poolSize: POOL });
 
   /** One transaction writing org `id`, cut when the client sends `marker`; returns what it threw. */
   async function cutTransaction(id: string, marker: string, extra?: (db: Db) => Promise<unknown>): Promise<unknown> {
-    const cut = proxy.cutWhenClientSends(marker);
+    const cut = env.proxy.cutWhenClientSends(marker);
     let thrown: unknown = null;
     try {
       await within(
         10_000,
-        inTransaction(db, async (tx) => {
+        inTransaction(env.db, async (tx) => {
           await tx.org.create({ data: { id, alias: id, name: id } });
           if (extra) await extra(tx as unknown as Db);
         }),
@@ -66,11 +47,11 @@ describe.skipIf(testDialect() !== 'postgresql')('a transaction whose connection 
       expect(databaseFaultOf(thrown)).toBe('database_connection_lost');
     }
     for (let i = 0; i < POOL + 1; i++) {
-      await within(10_000, inTransaction(db, (tx) => tx.org.create({ data: { id: `after-commit-cut-${i}`, alias: `after-commit-cut-${i}`, name: 'x' } })), `transaction after the cuts (${i})`);
-      await within(10_000, db.org.count(), `read after the cuts (${i})`);
+      await within(10_000, inTransaction(env.db, (tx) => tx.org.create({ data: { id: `after-commit-cut-${i}`, alias: `after-commit-cut-${i}`, name: 'x' } })), `transaction after the cuts (${i})`);
+      await within(10_000, env.db.org.count(), `read after the cuts (${i})`);
     }
-    expect(await t.db.org.count({ where: { id: { startsWith: 'cut-commit-' } } })).toBe(0);
-    expect(await t.db.org.count({ where: { id: { startsWith: 'after-commit-cut-' } } })).toBe(POOL + 1);
+    expect(await env.t.db.org.count({ where: { id: { startsWith: 'cut-commit-' } } })).toBe(0);
+    expect(await env.t.db.org.count({ where: { id: { startsWith: 'after-commit-cut-' } } })).toBe(POOL + 1);
   });
 
   it('mid-transaction (its ROLLBACK then fails too): it throws, saves nothing, and the pool stays whole', async () => {
@@ -79,25 +60,25 @@ describe.skipIf(testDialect() !== 'postgresql')('a transaction whose connection 
       expect(databaseFaultOf(thrown), `cut ${i}`).toBe('database_connection_lost');
     }
     for (let i = 0; i < POOL + 1; i++) {
-      await within(10_000, inTransaction(db, (tx) => tx.org.count()), `transaction after the cuts (${i})`);
+      await within(10_000, inTransaction(env.db, (tx) => tx.org.count()), `transaction after the cuts (${i})`);
     }
-    expect(await t.db.org.count({ where: { id: { startsWith: 'cut-midway-' } } })).toBe(0);
+    expect(await env.t.db.org.count({ where: { id: { startsWith: 'cut-midway-' } } })).toBe(0);
   });
 
   it('a connection PostgreSQL ends while it is handed out (between statements) is no uncaught exception; its next query fails as a lost connection', async () => {
-    const factory = new PostgresAdapterFactory({ connectionString: t.url, max: 2 }, () => undefined);
+    const factory = new PostgresAdapterFactory({ connectionString: env.t.url, max: 2 }, () => undefined);
     const adapter = await factory.connect();
     try {
       const conn = await factory.pool!.connect();
       const pid = Number((await conn.query('SELECT pg_backend_pid() AS pid')).rows[0].pid);
       // Before ignoreConnectionError, the 57P01 'error' event this makes had no listener: an
       // uncaught exception, which fails this run (and would have ended a worker).
-      await t.db.$queryRawUnsafe(`SELECT pg_terminate_backend(${pid})`);
+      await env.t.db.$queryRawUnsafe(`SELECT pg_terminate_backend(${pid})`);
       await new Promise((resolve) => setTimeout(resolve, 300));
       const thrown = await conn.query('SELECT 1').then(() => null, (e: unknown) => e);
       expect(databaseFaultOf(thrown)).toBe('database_connection_lost');
       conn.release(true);
-      expect(await within(10_000, inTransaction(db, (tx) => tx.org.count()), 'a transaction afterwards')).toBeGreaterThanOrEqual(0);
+      expect(await within(10_000, inTransaction(env.db, (tx) => tx.org.count()), 'a transaction afterwards')).toBeGreaterThanOrEqual(0);
     } finally {
       await adapter.dispose();
     }
