@@ -38,3 +38,19 @@ it('an archived or disabled row with a due next_fire_at fires nothing, is releas
   const again = await fireDue({ db: w.db, now: new Date(now.getTime() + 1_000), limit: 100, limits: TEST_LIMITS });
   expect(again.filter((o) => o.scheduleId === archived || o.scheduleId === disabled)).toEqual([]);
 });
+
+it('a stored workflow target without input_data (a row written by hand or by an older version) fires with [] as its input', async () => {
+  const { ctx } = w;
+  const due = new Date(Math.floor(Date.now() / MINUTE) * MINUTE - MINUTE);
+  const { input_data: omitted, ...bare } = SEEDED_TARGET;
+  expect(omitted.length).toBe(1);
+  const [id] = await insertSchedules(w.db, [
+    { revisionId: ctx.schedulerRevisionId, createdBy: { type: 'user' as const, id: ctx.userId }, invocationTarget: bare, nextFireAt: due, cronExpression: '0 0 1 1 ? *' },
+  ]);
+  const outcomes = await fireDue({ db: w.db, now: new Date(due.getTime() + 1_000), limit: 100, limits: TEST_LIMITS });
+  expect(outcomes.filter((o) => o.scheduleId === id).map((o) => o.kind)).toEqual(['fired']);
+  const run = await w.db.run.findFirstOrThrow({ where: { scheduleId: id } });
+  expect(run.status).toBe('success');
+  const execution = await w.db.execution.findFirstOrThrow({ where: { runId: run.id } });
+  expect(execution.inputData).toEqual([]);
+});

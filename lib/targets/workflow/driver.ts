@@ -209,8 +209,13 @@ const TARGET_REFUSAL = 'invocation_target does not resolve to a writable draft r
 export const workflowDriver = defineDriver<InvocationTarget, unknown>({
   contract: WORKFLOW_TARGET,
   mode: 'in-transaction',
-  // Parsed at save by the contract; a fire reads the stored JSON as it is (the gateway refuses what does not resolve).
-  parse: (stored) => ({ ok: true, target: stored as InvocationTarget }),
+  // Parsed at save by the contract; a fire reads the stored JSON as it is (the gateway refuses what does
+  // not resolve), but for an absent input_data, which reads as [] as the contract stores it: a row written
+  // by hand or by an older version failed every fire with a TypeError.
+  parse: (stored) => {
+    const target = stored as InvocationTarget;
+    return { ok: true, target: target.input_data === undefined ? { ...target, input_data: [] } : target };
+  },
   // A workflow attempt sends nothing outside the database; its target holds no credential.
   redact: { sent: (request) => request, target: (target) => target },
   deliver: (tx, attempts, env) => invokeWorkflows(tx, attempts, env.limits),
