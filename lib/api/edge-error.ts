@@ -14,7 +14,8 @@ import { conditionRefusal } from './storage-health';
 
 /**
  * `thrown` as the edge should answer it (a DomainError when the domain or the installation's
- * condition names it, else unchanged). `where` is the log line's message (e.g. 'API error'); `fields` are added to it.
+ * condition names it, else unchanged). `where` is the log line's message (e.g. 'API error');
+ * `fields` are added to it.
  */
 export function edgeError(thrown: unknown, where: string, fields: Record<string, unknown> = {}): unknown {
   const named = namedError(thrown);

@@ -3,8 +3,8 @@
  * `sk_<prefix>_<secret>`; `prefix` (12 hex chars) finds the row, the hash of the whole key verifies it.
  */
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
-import { findApiKeyByPrefix, inTransaction, type Db, type Tx } from '../db';
-import { storageFaultOf } from '../errors';
+import { findApiKeyByPrefix, type Db, type Tx } from '../db';
+import { stampLastUsed } from './last-used';
 import type { Actor } from './actor';
 
 export function hashSecret(secret: string): string {
@@ -40,12 +40,8 @@ export async function actorFromApiKey(db: Db, key: string, now: Date = new Date(
   const b = Buffer.from(hash, 'hex');
   if (a.length !== b.length || !timingSafeEqual(a, b)) return null;
   if (!row.lastUsedAt || now.getTime() - row.lastUsedAt.getTime() > 60_000) {
-    try {
-      await inTransaction(db, (tx) => tx.apiKey.update({ where: { id: row.id }, data: { lastUsedAt: now } }));
-    } catch (e) {
-      // Disk full or read-only: the stamp is lost, the request goes on (its own write, if any, answers 503).
-      if (!storageFaultOf(e)) throw e;
-    }
+    // Disk full or read-only: the stamp is lost, the request goes on (its own write, if any, answers 503).
+    await stampLastUsed(db, (tx) => tx.apiKey.update({ where: { id: row.id }, data: { lastUsedAt: now } }));
   }
   const roleCap = row.role === 'write' ? 'write' : 'read';
   if (row.orgId) return { type: 'org', id: row.orgId, roleCap };

@@ -1,5 +1,5 @@
-import { inTransaction, type Db, type Tx } from '../../db';
-import { storageFaultOf } from '../../errors';
+import type { Db, Tx } from '../../db';
+import { stampLastUsed } from '../last-used';
 import type { Actor } from '../actor';
 import { ensureAccountId } from './account-id';
 import { openSecret, sealSecret } from './secret-box';
@@ -44,17 +44,12 @@ export async function findAccessKeyCredential(db: Tx, accessKeyId: string): Prom
 
 /**
  * Stamp a pair's `lastUsedAt` after a verified request, at most once a minute. When the storage
- * refuses the stamp (disk full, read-only database: `storageFaultOf` in lib/errors) the stamp is
- * lost and the request goes on, as for API keys (lib/auth/keys.ts): reads keep answering, and the
- * request's own write, if any, answers the condition.
+ * refuses the stamp (disk full, read-only database) the stamp is lost and the request goes on, as
+ * for API keys (lib/auth/last-used.ts).
  */
 export async function touchAccessKey(db: Db, credential: Pick<AccessKeyCredential, 'id' | 'lastUsedAt'>, now: Date): Promise<void> {
   if (credential.lastUsedAt && now.getTime() - credential.lastUsedAt.getTime() <= 60_000) return;
-  try {
-    await inTransaction(db, (tx) => tx.accessKey.update({ where: { id: credential.id }, data: { lastUsedAt: now } }));
-  } catch (e) {
-    if (!storageFaultOf(e)) throw e;
-  }
+  await stampLastUsed(db, (tx) => tx.accessKey.update({ where: { id: credential.id }, data: { lastUsedAt: now } }));
 }
 
 /**
