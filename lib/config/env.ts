@@ -121,6 +121,12 @@ const optionalText = (valid: (v: string) => boolean, problem: string, opts: { tr
     .transform((v) => (opts.trim ? v?.trim() : v) || undefined)
     .refine((v) => v === undefined || valid(v), problem);
 
+/**
+ * The longest delay a Node.js timer takes (2^31 − 1 ms, ~24.8 days): a longer one fires after 1 ms
+ * (TimeoutOverflowWarning), so a huge "practically never" timeout would fail every statement at once.
+ */
+const MAX_TIMER_MS = 2_147_483_647;
+
 const EnvSchema = z.object({
   PORT: intFrom(3000, 1, 65535),
   HOSTNAME: z.string().optional().transform((v) => v || '127.0.0.1'),
@@ -134,8 +140,8 @@ const EnvSchema = z.object({
     }),
   DATABASE_POOL_SIZE: intFrom(10, 1),
   // lib/db `PostgresTimeouts`: waits for a connection, and for a statement's answer (0: no limit).
-  DATABASE_CONNECT_TIMEOUT_MS: intFrom(10_000, 100),
-  DATABASE_QUERY_TIMEOUT_MS: intFrom(60_000, 0),
+  DATABASE_CONNECT_TIMEOUT_MS: intFrom(10_000, 100, MAX_TIMER_MS),
+  DATABASE_QUERY_TIMEOUT_MS: intFrom(60_000, 0, MAX_TIMER_MS),
   // `off` for a pooler in transaction mode that cannot keep prepared statements (lib/db/pg-prepared.ts).
   DATABASE_PREPARED_STATEMENTS: z
     .string()
@@ -159,7 +165,7 @@ const EnvSchema = z.object({
   SCHEDULER_CATCHUP_WINDOW_SECONDS: intFrom(300, 0),
   WORKFLOW_EXECUTIONS_PER_SESSION_PER_MINUTE: intFrom(600, 1),
   WORKFLOW_EXECUTION_RETENTION_DAYS: intFrom(30, 1),
-  WORKER_POLL_INTERVAL_MS: intFrom(1000, 50),
+  WORKER_POLL_INTERVAL_MS: intFrom(1000, 50, MAX_TIMER_MS),
   WORKER_BATCH_SIZE: intFrom(500, 1),
   WORKER_STOP_TIMEOUT_MS: intFrom(45_000, 1_000, 600_000),
   WORKER_TEST_CLOCK: z

@@ -1,7 +1,8 @@
 /**
  * DATABASE_CONNECT_TIMEOUT_MS and DATABASE_QUERY_TIMEOUT_MS (README "Configuration", lib/db
  * `PostgresTimeouts`, decision 432): 10 s and 60 s by default; the query bound can be turned off with
- * 0, the connect bound cannot go below 100 ms; anything not a whole number is refused at load.
+ * 0, the connect bound cannot go below 100 ms, neither can exceed a Node.js timer's longest delay;
+ * anything not a whole number is refused at load.
  */
 import { expect, it } from 'vitest';
 import { loadConfig } from '..';
