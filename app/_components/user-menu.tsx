@@ -1,9 +1,9 @@
 import Link from 'next/link';
-import { currentWebSession } from '@/app/lib/server';
+import { webSessionOrCondition } from '@/app/lib/server';
 
 /** The header's right side: who is signed in, their account and orgs, and Log out (a same-origin POST). */
 export async function UserMenu() {
-  const session = await currentWebSession();
+  const { session } = await webSessionOrCondition();
   if (!session) return null;
   return (
     <nav aria-label="Account" className="user-menu">

@@ -1,4 +1,4 @@
-import { currentWebSession, workerStatus } from '@/app/lib/server';
+import { webSessionOrCondition, workerStatus } from '@/app/lib/server';
 import { LocalTime } from '@/components/local-time';
 
 /**
@@ -7,7 +7,7 @@ import { LocalTime } from '@/components/local-time';
  * The time is in the viewer's own zone (UTC before hydration).
  */
 export async function WorkerBanner() {
-  const [session, status] = await Promise.all([currentWebSession(), workerStatus()]);
+  const [{ session }, status] = await Promise.all([webSessionOrCondition(), workerStatus()]);
   if (!session || !status || status.alive > 0) return null;
   return (
     <div className="worker-banner" role="alert">

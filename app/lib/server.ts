@@ -11,7 +11,7 @@ import { cache } from 'react';
 import type { ActionResult } from '@/components/action-result';
 import { findInvitation, findWebSession, REQUEST_PATH_HEADER, safeNextPath, SESSION_COOKIE, type Actor, type InvitationView, type WebUser } from '@/lib/auth';
 import { edgeError, runtime, type Runtime } from '@/lib/api';
-import { isDomainError, toError } from '@/lib/errors';
+import { isConditionCode, isDomainError, toError, type ConditionCode } from '@/lib/errors';
 import { getSchedulerByRevision, overdueReason, workerLiveness, type OverdueReason, type SchedulerSummary, type WorkerLiveness } from '@/lib/schedules';
 import { logger } from '@/lib/log';
 
@@ -31,6 +31,23 @@ export const currentWebSession = cache(async (): Promise<{ user: WebUser; actor:
   if (!token) return null;
   const session = await findWebSession(runtime().db, token, new Date());
   return session ? { ...session, token } : null;
+});
+
+/**
+ * `currentWebSession`, or the condition of the installation that kept it from being read (the
+ * database out of reach or the connection lost: lib/errors `isConditionCode`), for what renders
+ * without a session: the login page (which then names the condition instead of failing whole, as it
+ * did for a browser still holding a cookie during an outage), the header's account menu and the
+ * worker banner. Any other error is thrown. Memoized per request.
+ */
+export const webSessionOrCondition = cache(async (): Promise<{ session: Awaited<ReturnType<typeof currentWebSession>>; condition: ConditionCode | null }> => {
+  try {
+    return { session: await currentWebSession(), condition: null };
+  } catch (e) {
+    const named = edgeError(e, 'web session error');
+    if (isDomainError(named) && isConditionCode(named.code)) return { session: null, condition: named.code };
+    throw e;
+  }
 });
 
 /**

@@ -1,6 +1,6 @@
 import type { Metadata } from 'next';
 import { redirect } from 'next/navigation';
-import { currentWebSession } from '@/app/lib/server';
+import { webSessionOrCondition } from '@/app/lib/server';
 import { param, type SearchParams } from '@/app/lib/search-params';
 import { safeNextPath } from '@/lib/auth';
 
@@ -23,8 +23,11 @@ const MESSAGES: Record<string, string> = {
 export default async function LoginPage({ searchParams }: { searchParams: Promise<SearchParams> }) {
   const sp = await searchParams;
   const next = safeNextPath(param(sp, 'next'));
-  if (await currentWebSession()) redirect(next);
-  const error = param(sp, 'error');
+  // A browser still holding a cookie during an outage gets the form and the condition, not an error page.
+  const { session, condition } = await webSessionOrCondition();
+  if (session) redirect(next);
+  // Met by this page's own read, a lost connection means what an unreachable database means: not now.
+  const error = param(sp, 'error') || (condition === 'database_connection_lost' ? 'database_unavailable' : condition);
   const message = error ? (MESSAGES[error] ?? 'The login failed. Try again.') : null;
   return (
     <div className="page page-login">
