@@ -86,6 +86,8 @@ const DOORS = {
   'e2e/global-setup.ts': ANY_LIB,
   // The EventBridge e2e reads an AWS SDK refusal as the integration tests do (a pure helper, no imports).
   'e2e/eventbridge-sdk.spec.ts': ['lib/testing/sdk-refusal.ts'],
+  // The outage e2e silences PostgreSQL with the integration tests' loopback proxy (node:net only).
+  'e2e/database-outage.spec.ts': ['lib/testing/cutting-proxy.ts'],
 };
 
 /**
