@@ -101,15 +101,15 @@ test('a page during a PostgreSQL partition names the unreachable database; the l
   proxy!.partition();
   const began = Date.now();
   await page.goto(`${BASE}/schedulers`);
-  await expect(page.getByRole('alert')).toContainText('Something went wrong while loading this page.');
+  await expect(page.locator('.alert-error')).toContainText('Something went wrong while loading this page.');
   // The error page asked /api/health (bounded at 5 s) and names the cause.
-  await expect(page.getByRole('alert')).toContainText('The database cannot be reached, so this page cannot be shown.', { timeout: 15_000 });
+  await expect(page.locator('.alert-error')).toContainText('The database cannot be reached, so this page cannot be shown.', { timeout: 15_000 });
   expect(Date.now() - began, 'the page and its health check answered within their bounds').toBeLessThan(20_000);
 
   // The session cookie is still there: the login page is the form with the condition, not an error page.
   const login = await page.goto(`${BASE}/login`);
   expect(login?.status()).toBe(200);
-  await expect(page.getByRole('alert')).toHaveText('The database cannot be reached, so nobody can log in right now. Try again once it is back.');
+  await expect(page.locator('.alert-error')).toHaveText('The database cannot be reached, so nobody can log in right now. Try again once it is back.');
   await expect(page.getByLabel('Email')).toBeVisible();
 
   proxy!.heal();
