@@ -127,6 +127,12 @@ const optionalText = (valid: (v: string) => boolean, problem: string, opts: { tr
  */
 const MAX_TIMER_MS = 2_147_483_647;
 
+/**
+ * The defaults of DATABASE_CONNECT_TIMEOUT_MS and DATABASE_QUERY_TIMEOUT_MS, in ms (lib/db
+ * `PostgresTimeouts`, which also uses them for a client a caller opens without them).
+ */
+export const DEFAULT_POSTGRES_TIMEOUTS = { connectMs: 10_000, queryMs: 60_000 } as const;
+
 const EnvSchema = z.object({
   PORT: intFrom(3000, 1, 65535),
   HOSTNAME: z.string().optional().transform((v) => v || '127.0.0.1'),
@@ -140,8 +146,8 @@ const EnvSchema = z.object({
     }),
   DATABASE_POOL_SIZE: intFrom(10, 1),
   // lib/db `PostgresTimeouts`: waits for a connection, and for a statement's answer (0: no limit).
-  DATABASE_CONNECT_TIMEOUT_MS: intFrom(10_000, 100, MAX_TIMER_MS),
-  DATABASE_QUERY_TIMEOUT_MS: intFrom(60_000, 0, MAX_TIMER_MS),
+  DATABASE_CONNECT_TIMEOUT_MS: intFrom(DEFAULT_POSTGRES_TIMEOUTS.connectMs, 100, MAX_TIMER_MS),
+  DATABASE_QUERY_TIMEOUT_MS: intFrom(DEFAULT_POSTGRES_TIMEOUTS.queryMs, 0, MAX_TIMER_MS),
   // `off` for a pooler in transaction mode that cannot keep prepared statements (lib/db/pg-prepared.ts).
   DATABASE_PREPARED_STATEMENTS: z
     .string()

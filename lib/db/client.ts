@@ -18,6 +18,7 @@
 import Database from 'better-sqlite3';
 import { AsyncLocalStorage } from 'node:async_hooks';
 import pg from 'pg';
+import { DEFAULT_POSTGRES_TIMEOUTS } from '../config';
 import { dialectOf, type Dialect } from './dialect';
 import { ensurePrivateFile } from './private-file';
 import { PrismaClient as PostgresPrismaClient } from './generated/postgresql/client';
@@ -102,9 +103,6 @@ export interface PostgresTimeouts {
   connectMs: number;
   queryMs: number;
 }
-
-/** The defaults of `PostgresTimeouts` (lib/config reads the same from the environment). */
-export const DEFAULT_POSTGRES_TIMEOUTS: PostgresTimeouts = { connectMs: 10_000, queryMs: 60_000 };
 
 /**
  * Open a client for `databaseUrl` (`file:<path>` or `postgresql://…`). Callers own its lifetime.
