@@ -11,7 +11,7 @@ import { seed } from '../../prisma/seed';
 import { startCuttingProxy, type CuttingProxy } from './cutting-proxy';
 import { insertSchedules } from './insert-schedules';
 import { createTestDb, type TestDb } from './test-db';
-import { sleep, spawnWorker } from './worker-process';
+import { exited, sleep, spawnWorker } from './worker-process';
 
 /** `p`, or a rejection naming `what` after `ms` (a wait that never ends shows up as this, not as a hung test). */
 export function within<T>(ms: number, p: Promise<T>, what: string): Promise<T> {
@@ -114,4 +114,21 @@ export async function expectFiredOnce(db: Db, ids: string[], due: Date): Promise
   const executions = await db.execution.findMany({ where: { scheduleId: { in: ids } }, select: { runId: true } });
   expect(executions.length).toBe(ids.length);
   expect(new Set(executions.map((e) => e.runId))).toEqual(new Set(runs.map((r) => r.id)));
+}
+
+/**
+ * The end of a backlog test (`backlogWorkerBehindProxy`): every schedule of `ids` fires its occurrence
+ * at `due` within 60 s (else the failure names how many never fired `after` what, with the worker's
+ * last lines), each exactly once (`expectFiredOnce`), and the worker then stops cleanly on SIGTERM
+ * within 20 s.
+ */
+export async function expectDrainedOnceAndStopped(db: Db, backlog: { ids: string[]; worker: ChildProcess; log: string[] }, due: Date, after: string): Promise<void> {
+  const { ids, worker, log } = backlog;
+  const until = Date.now() + 60_000;
+  let left = ids.length;
+  while ((left = await db.schedule.count({ where: { id: { in: ids }, nextFireAt: due } })) > 0 && Date.now() < until) await sleep(200);
+  expect(left, `${left} of ${ids.length} schedules never fired after ${after}; the worker's last lines:\n${log.slice(-15).join('\n')}`).toBe(0);
+  await expectFiredOnce(db, ids, due);
+  worker.kill('SIGTERM');
+  expect(await within(20_000, exited(worker), 'the worker stopping')).toBe(0);
 }

@@ -8,10 +8,10 @@
  * a connection: it stopped firing. Now it keeps firing, and every occurrence has exactly one run and
  * one execution: a cut batch rolled back whole and was claimed again. PostgreSQL only.
  */
-import { expect, it } from 'vitest';
-import { backlogWorkerBehindProxy, expectFiredOnce, within } from '../../lib/testing/proxied-db';
+import { it } from 'vitest';
+import { backlogWorkerBehindProxy, expectDrainedOnceAndStopped, within } from '../../lib/testing/proxied-db';
 import { testDialect } from '../../lib/testing/test-db';
-import { exited, sleep, useTestDatabase } from '../../lib/testing/worker-process';
+import { useTestDatabase } from '../../lib/testing/worker-process';
 
 const SCHEDULES = 400;
 const CUTS = 5;
@@ -27,14 +27,7 @@ it.skipIf(testDialect() !== 'postgresql')(`§8 a worker whose connection is cut 
     for (let i = 0; i < CUTS; i++) await within(20_000, proxy.cutWhenClientSends('COMMIT'), `cut ${i + 1} (the worker sent no COMMIT: it stopped working)`);
 
     // The worker drains the rest after the cuts.
-    const until = Date.now() + 60_000;
-    let left = SCHEDULES;
-    while ((left = await db.schedule.count({ where: { id: { in: ids }, nextFireAt: due } })) > 0 && Date.now() < until) await sleep(200);
-    expect(left, `${left} of ${SCHEDULES} schedules never fired after the cuts; the worker's last lines:\n${log.slice(-15).join('\n')}`).toBe(0);
-    await expectFiredOnce(db, ids, due);
-
-    worker.kill('SIGTERM');
-    expect(await within(20_000, exited(worker), 'the worker stopping')).toBe(0);
+    await expectDrainedOnceAndStopped(db, { ids, worker, log }, due, 'the cuts');
   } finally {
     if (worker.exitCode === null && worker.signalCode === null) worker.kill('SIGKILL');
     await proxy.stop();

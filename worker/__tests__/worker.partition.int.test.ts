@@ -10,9 +10,9 @@
  * and one execution. PostgreSQL only.
  */
 import { expect, it } from 'vitest';
-import { backlogWorkerBehindProxy, expectFiredOnce, within } from '../../lib/testing/proxied-db';
+import { backlogWorkerBehindProxy, expectDrainedOnceAndStopped } from '../../lib/testing/proxied-db';
 import { testDialect } from '../../lib/testing/test-db';
-import { exited, sleep, useTestDatabase } from '../../lib/testing/worker-process';
+import { sleep, useTestDatabase } from '../../lib/testing/worker-process';
 
 const SCHEDULES = 300;
 const t = useTestDatabase();
@@ -38,14 +38,7 @@ it.skipIf(testDialect() !== 'postgresql')('§8 a worker partitioned from its dat
     await sleep(4_000);
     proxy.heal();
 
-    const until = Date.now() + 60_000;
-    let remaining = before;
-    while ((remaining = await left()) > 0 && Date.now() < until) await sleep(200);
-    expect(remaining, `${remaining} of ${SCHEDULES} schedules never fired after the partition healed; the worker's last lines:\n${log.slice(-15).join('\n')}`).toBe(0);
-    await expectFiredOnce(db, ids, due);
-
-    worker.kill('SIGTERM');
-    expect(await within(20_000, exited(worker), 'the worker stopping')).toBe(0);
+    await expectDrainedOnceAndStopped(db, { ids, worker, log }, due, 'the partition healed');
   } finally {
     if (worker.exitCode === null && worker.signalCode === null) worker.kill('SIGKILL');
     await proxy.stop();
