@@ -96,6 +96,10 @@ for name in ${failed_steps[@]+"${failed_steps[@]}"}; do
   echo "=== $name FAILED; its failing files and tests (the whole output is above):"
   # vitest: "FAIL <file> > <test>" and "×"/"✗" lines; Playwright: "✘" lines and numbered failures.
   sed -E 's/\x1b\[[0-9;]*m//g' "$logs/$name.log" | grep -aE '(^| )FAIL |✘|×|✗|^ +[0-9]+\) |error TS|  error  ' | grep -av '✓' | head -40
+  # vitest: why each failed (its "Failed Tests" block: the error, the expected/received diff, where),
+  # without the source excerpts, so the reason survives when only the end of the output is kept.
+  sed -E 's/\x1b\[[0-9;]*m//g' "$logs/$name.log" | awk '/Failed Tests [0-9]+/{on=1} /^ +Test Files /{on=0} on' \
+    | grep -aE 'FAIL |Error|[Ee]xpected|[Rr]eceived|^[-+] |^ *❯ [^ ]+:[0-9]+' | head -60
 done
 echo "suites: $passed passed, $failed failed${failed_steps[*]+ (failed: ${failed_steps[*]})}"
 [ "$failed" -eq 0 ]
