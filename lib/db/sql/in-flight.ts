@@ -14,10 +14,23 @@ import { sqlInstant } from './instant';
 import { executeSql, queryRows, readRows } from './run-sql';
 import { rawBoolean, rawJson } from './schedule-record';
 
+/**
+ * PostgreSQL: lock the in-flight rows of the JSON array `$param` in id order, before the statement
+ * writes them. Deadlock freedom: one worker counts sends (MARK_SENDS_SQL), renews leases (RENEW_SQL)
+ * and takes delivered rows (TAKE_IN_FLIGHT_SQL) concurrently, on different connections, of
+ * overlapping rows; each locks its rows as its plan scans them unless told an order, and two
+ * statements holding a row the other waits for are a deadlock (PostgreSQL then fails one). Every
+ * statement here that waits for these rows' locks locks them through this, in the same order.
+ * MATERIALIZED: the locks are all taken, in order, before the write begins.
+ */
+function lockedInIdOrder(param: string, where = ''): string {
+  return `WITH locked AS MATERIALIZED (SELECT p.id FROM pending_attempts AS p WHERE p.id IN (SELECT jsonb_array_elements_text(${param}::jsonb)) AND p.in_flight${where} ORDER BY p.id FOR UPDATE OF p)`;
+}
+
 /** Param: JSON array of pending ids. Only rows still in flight. */
 export const TAKE_IN_FLIGHT_SQL = {
   sqlite: 'DELETE FROM pending_attempts WHERE id IN (SELECT value FROM json_each(?)) AND in_flight = 1 RETURNING id, checkin',
-  postgresql: 'DELETE FROM pending_attempts WHERE id IN (SELECT jsonb_array_elements_text($1::jsonb)) AND in_flight RETURNING id, checkin',
+  postgresql: `${lockedInIdOrder('$1')} DELETE FROM pending_attempts AS p USING locked WHERE p.id = locked.id AND p.in_flight RETURNING p.id, p.checkin`,
 } as const;
 
 /**
@@ -39,7 +52,7 @@ export async function takeInFlight(tx: Tx, ids: string[]): Promise<Map<string, u
 /** Params: lease end, JSON array of ids (SQLite); the same, typed (PostgreSQL). */
 const RENEW_SQL = {
   sqlite: 'UPDATE pending_attempts SET due_at = ? WHERE id IN (SELECT value FROM json_each(?)) AND in_flight = 1',
-  postgresql: 'UPDATE pending_attempts SET due_at = $1::timestamp(3) WHERE id IN (SELECT jsonb_array_elements_text($2::jsonb)) AND in_flight',
+  postgresql: `${lockedInIdOrder('$2')} UPDATE pending_attempts AS p SET due_at = $1::timestamp(3) FROM locked WHERE p.id = locked.id AND p.in_flight`,
 } as const;
 
 /** Move the lease of the in-flight rows `ids` to `until` (UTC); one statement. Returns rows renewed. */
@@ -62,7 +75,7 @@ const DELIVERABLE = {
 /** Param: JSON array of pending ids. */
 export const MARK_SENDS_SQL = {
   sqlite: `UPDATE pending_attempts AS p SET deliveries = deliveries + 1 WHERE p.id IN (SELECT value FROM json_each(?)) AND ${DELIVERABLE.sqlite} RETURNING id`,
-  postgresql: `UPDATE pending_attempts AS p SET deliveries = p.deliveries + 1 WHERE p.id IN (SELECT jsonb_array_elements_text($1::jsonb)) AND ${DELIVERABLE.postgresql} RETURNING p.id`,
+  postgresql: `${lockedInIdOrder('$1')} UPDATE pending_attempts AS p SET deliveries = p.deliveries + 1 FROM locked WHERE p.id = locked.id AND ${DELIVERABLE.postgresql} RETURNING p.id`,
 } as const;
 
 /**
