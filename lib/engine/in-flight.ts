@@ -216,7 +216,13 @@ async function deliverOne(a: InFlightAttempt, facts: SchedulerFactCache, deps: D
         deps.pool.run(async () => {
           // Exactly-once rule: each send is counted durably just before its request leaves (after
           // taking its slot); an attempt the count refuses (schedule deleted or disabled) is never sent.
-          if (!(await mark(a.pendingId))) throw new DeliveryCancelled(a.pendingId);
+          let counted: boolean;
+          try {
+            counted = await mark(a.pendingId);
+          } catch (thrown) {
+            throw new SendNotCounted(thrown);
+          }
+          if (!counted) throw new DeliveryCancelled(a.pendingId);
           return send();
         }, key),
     };
@@ -229,8 +235,27 @@ async function deliverOne(a: InFlightAttempt, facts: SchedulerFactCache, deps: D
     return { attempt: a, outcome: { ...out, result, runId: a.runId, ...(recorded === undefined ? {} : { recordedTarget: recorded }) } };
   } catch (thrown) {
     if (thrown instanceof DeliveryCancelled) return cancelledOutcome(a);
+    if (thrown instanceof SendNotCounted) return notCountedOutcome(a, thrown);
     return failed({ error: 'internal_error', message: toError(thrown).message.slice(0, 1000) });
   }
+}
+
+/** The count of a send failed (a database fault): the request did not leave. */
+class SendNotCounted extends Error {
+  constructor(cause: unknown) {
+    super(toError(cause).message, { cause });
+    this.name = 'SendNotCounted';
+  }
+}
+
+/**
+ * The outcome of an attempt whose send could not be counted (docs/decisions.md 433): it was not sent
+ * (nothing leaves uncounted), so it is safe to try again: `internal_error`, retryable, and the
+ * schedule's retry policy decides, as for a receiver that did not answer.
+ */
+function notCountedOutcome(a: InFlightAttempt, thrown: SendNotCounted): DeliveredAttempt {
+  const message = `the send could not be counted before it left (${thrown.message.slice(0, 500)}); it was not sent`;
+  return { attempt: a, outcome: { ...notSent(a, { error: 'internal_error', message }).outcome, retryable: true } };
 }
 
 /**

@@ -14,12 +14,13 @@ import { Webhook } from 'standardwebhooks';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { orgAccountId } from '../../lib/auth';
 import { DEAD_LETTER_ATTRIBUTES, occurrenceId, type HostResolver } from '../../lib/targets';
-import { createSchedule, fireDue, deliverEach, listDeadLetters, signingSecretsForDelivery } from '../../lib/schedules';
+import { createSchedule, fireDue, deliverEach, listDeadLetters, recordDelivered, signingSecretsForDelivery } from '../../lib/schedules';
 import { testDelivery } from '../../lib/testing/fire-and-deliver';
 import { TEST_LIMITS } from '../../lib/testing/limits';
 import { requireMoto } from '../../lib/testing/moto';
 import { startReceiver, type ReceiverAnswer } from '../../lib/testing/receiver';
 import { useSeededScheduler } from '../../lib/testing/seeded-scheduler';
+import { testDialect } from '../../lib/testing/test-db';
 import { Worker } from '../worker';
 
 const REGION = 'us-east-1';
@@ -313,6 +314,71 @@ describe('§13 delivery outside the transaction: an interrupted attempt', () => 
       expect(sentB()).toBe(2);
       expect((await runsOf(b.id)).map((x) => [x.status, (x.result as { error?: string }).error])).toEqual([['invocation_error', 'delivery_interrupted']]);
       expect(await w.db.pendingAttempt.count({ where: { scheduleId: { in: [a.id, b.id] } } })).toBe(0);
+    } finally {
+      await r.close();
+    }
+  });
+
+  it('a live worker whose lease ended (a stall or a partition longer than the lease) and the worker that recovered it both send: the recovery records the one run, saying repeated_delivery, whichever records first; the stalled record records nothing', async () => {
+    const r = await startReceiver(() => ({ status: 200, body: 'ok' }));
+    try {
+      const at = new Date('2031-05-07T08:00:00Z');
+      for (const [i, firstToRecord] of (['stalled', 'recovering'] as const).entries()) {
+        const c = await oneTime(`hook-lapsed-${firstToRecord}`, at, { type: 'http', target: { url: r.url(`/${firstToRecord}`), timeout_seconds: 2 } });
+        const sent = () => r.requests.filter((q) => q.path === `/${firstToRecord}`).length;
+        const t0 = plus(at, 300 + i * 100);
+        // The first worker claims and sends, then stalls before recording: its lease (2 s + 60 s) ends unrenewed.
+        const first = (await fireDue({ db: w.db, now: t0, limit: 10, limits: TEST_LIMITS })).flatMap((o) => (o.kind === 'delivering' ? [o.delivery] : []));
+        expect(first.map((x) => [x.scheduleId, x.deliveries])).toEqual([[c.id, 0]]);
+        const stalled = await Promise.all(deliverEach(w.db, first, testDelivery(), t0));
+        // Another worker recovers it (its own in-flight row: the stalled one's is gone) and sends it once more.
+        const t1 = plus(t0, 62_001);
+        const second = (await fireDue({ db: w.db, now: t1, limit: 10, limits: TEST_LIMITS })).flatMap((o) => (o.kind === 'delivering' ? [o.delivery] : []));
+        expect(second.map((x) => [x.scheduleId, x.deliveries])).toEqual([[c.id, 1]]);
+        expect(second[0].pendingId).not.toBe(first[0].pendingId);
+        const recovering = await Promise.all(deliverEach(w.db, second, testDelivery(), t1));
+        expect(sent()).toBe(2);
+        expect(r.requests.filter((q) => q.path === `/${firstToRecord}`).map((q) => q.headers['webhook-id'])).toEqual(Array(2).fill(occurrenceId({ scheduleId: c.id, scheduledFor: at, trigger: 'schedule' })));
+        const recorded = async (d: typeof stalled, ms: number) => (await recordDelivered(w.db, d, plus(t1, ms))).length;
+        if (firstToRecord === 'stalled') expect([await recorded(stalled, 10), await recorded(recovering, 20)]).toEqual([0, 1]);
+        else expect([await recorded(recovering, 10), await recorded(stalled, 20)]).toEqual([1, 0]);
+        expect((await runsOf(c.id)).map((x) => [x.attempt, x.status, x.result])).toEqual([[1, 'success', { http_status: 200, response_excerpt: 'ok', repeated_delivery: true }]]);
+        expect(await w.db.pendingAttempt.count({ where: { scheduleId: c.id } })).toBe(0);
+      }
+    } finally {
+      await r.close();
+    }
+  });
+
+  it('a send that cannot be counted (a database fault) is not sent; its run is a retryable internal_error and the retry is delivered', async () => {
+    const r = await startReceiver(() => ({ status: 200, body: 'ok' }));
+    try {
+      const at = new Date('2031-05-07T09:00:00Z');
+      const c = await oneTime('hook-uncounted', at, { type: 'http', target: { url: r.url('/uncounted'), timeout_seconds: 2 } }, { retry_policy: { maximum_retry_attempts: 3, maximum_event_age_seconds: 3600 } });
+      const t0 = plus(at, 100);
+      const claimed = (await fireDue({ db: w.db, now: t0, limit: 10, limits: TEST_LIMITS })).flatMap((o) => (o.kind === 'delivering' ? [o.delivery] : []));
+      expect(claimed.map((x) => x.scheduleId)).toEqual([c.id]);
+      // The database refuses the count (a trigger raises, as a fault would); everything else works.
+      const refuse = testDialect() === 'postgresql'
+        ? ["CREATE FUNCTION refuse_count() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN RAISE EXCEPTION 'count refused (test)'; END $$", 'CREATE TRIGGER refuse_count BEFORE UPDATE OF deliveries ON pending_attempts FOR EACH ROW EXECUTE FUNCTION refuse_count()']
+        : ["CREATE TRIGGER refuse_count BEFORE UPDATE OF deliveries ON pending_attempts BEGIN SELECT RAISE(ABORT, 'count refused (test)'); END"];
+      const allow = testDialect() === 'postgresql' ? ['DROP TRIGGER refuse_count ON pending_attempts', 'DROP FUNCTION refuse_count()'] : ['DROP TRIGGER refuse_count'];
+      for (const sql of refuse) await w.db.$executeRawUnsafe(sql);
+      let delivered: Awaited<ReturnType<typeof deliverEach>[number]>[];
+      try {
+        delivered = await Promise.all(deliverEach(w.db, claimed, testDelivery(), t0));
+      } finally {
+        for (const sql of allow) await w.db.$executeRawUnsafe(sql);
+      }
+      expect(r.requests).toHaveLength(0);
+      expect(delivered.map((d) => [d.outcome.status, d.outcome.retryable, (d.outcome.result as { error?: string }).error]), JSON.stringify(delivered[0].outcome.result)).toEqual([['invocation_error', true, 'internal_error']]);
+      expect((delivered[0].outcome.result as { message: string }).message).toContain('count refused (test)');
+      const [recorded] = await recordDelivered(w.db, delivered, plus(t0, 10));
+      expect(recorded.kind === 'fired' && recorded.nextAttemptAt).toBeInstanceOf(Date);
+      // The retry, once due, is sent and succeeds.
+      await workerAt(at).tickAt((recorded as { nextAttemptAt: Date }).nextAttemptAt);
+      expect(r.requests).toHaveLength(1);
+      expect((await runsOf(c.id)).map((x) => [x.attempt, x.status])).toEqual([[1, 'invocation_error'], [2, 'success']]);
     } finally {
       await r.close();
     }
