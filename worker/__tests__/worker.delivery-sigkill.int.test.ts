@@ -74,11 +74,15 @@ it('§13 SIGKILL during outbound deliveries: every occurrence has one final run;
     expect(runs.length).toBe(SCHEDULES);
     expect(new Set(runs.map((r) => r.scheduleId)).size).toBe(SCHEDULES);
 
-    const { problems, repeated } = repeatedDeliveries(runs, receiver.requests.map((q) => q.headers['webhook-id']));
+    const { problems, repeated, interrupted } = repeatedDeliveries(runs, receiver.requests.map((q) => q.headers['webhook-id']));
     expect(problems).toEqual([]);
-    // The kills did interrupt deliveries in flight: some ids reached the receiver twice.
-    expect(repeated).toBeGreaterThanOrEqual(4);
-    expect(runs.every((r) => r.status === 'success' || (r.result as { error?: string }).error === 'delivery_interrupted')).toBe(true);
+    // The kills did interrupt deliveries in flight: the first kill held at least 4 answers, and each of
+    // those was either sent again (its id reached the receiver twice) or, interrupted again by the
+    // second kill, recorded delivery_interrupted without a third send.
+    expect(repeated + interrupted, `repeated ${repeated}, interrupted ${interrupted}`).toBeGreaterThanOrEqual(4);
+    // Nothing else failed: no run records an error but the interruption (a deadlock between the
+    // worker's own statements failed a group of sends here once, docs/decisions.md 433).
+    expect(runs.filter((r) => r.status !== 'success' && (r.result as { error?: string }).error !== 'delivery_interrupted').map((r) => r.result)).toEqual([]);
   } finally {
     await receiver.close();
   }
