@@ -302,14 +302,17 @@ export function interruptedOutcome(a: InFlightAttempt): DeliveredAttempt {
 export async function recordDelivered(db: Db, engine: EngineDeps, delivered: DeliveredAttempt[], now: Date): Promise<FireOutcome[]> {
   if (delivered.length === 0) return [];
   return inTransaction(db, async (tx) => {
-    // The check-ins each row held (SPEC §16.1) are folded into its run.
-    const taken = await takeInFlight(tx, delivered.map((d) => d.attempt.pendingId));
-    const mine = delivered.filter((d) => taken.has(d.attempt.pendingId));
     // Schedules are locked for what a record folds into them (failure counts, pause, buffer_one,
     // completion). A backfill's record folds nothing into its schedule (settle.ts), so it reads it
     // without the lock: a busy backfill never makes the schedule's own claim (SKIP LOCKED) pass it by.
-    const own = mine.filter((d) => !d.attempt.trigger.startsWith('backfill:')).map((d) => d.attempt.scheduleId);
+    // Lock order (deadlock freedom, decision 434): the schedules first, then their in-flight rows, as
+    // a schedule's delete does (its row, then the rows that cascade from it). The other way round, a
+    // record and a delete each held what the other waited for.
+    const own = delivered.filter((d) => !d.attempt.trigger.startsWith('backfill:')).map((d) => d.attempt.scheduleId);
     const locked = await loadFiringSchedules(tx, own);
+    // The check-ins each row held (SPEC §16.1) are folded into its run.
+    const taken = await takeInFlight(tx, delivered.map((d) => d.attempt.pendingId));
+    const mine = delivered.filter((d) => taken.has(d.attempt.pendingId));
     const plain = await readFiringSchedules(tx, mine.map((d) => d.attempt.scheduleId).filter((id) => !locked.has(id)));
     const schedules = new Map([...plain, ...locked]);
     // Serialization is desired: occurrences of one schedule end in occurrence order (SPEC §12.5).

@@ -38,3 +38,20 @@ export async function lockScheduleIdentity(tx: Tx, id: string): Promise<Pick<Sch
   const rows = await tx.$queryRawUnsafe<Record<string, unknown>[]>(LOCK_SCHEDULE_IDENTITY_SQL[dialectOfDb(tx)], id);
   return rows.length ? pickScheduleRecord(rows[0], IDENTITY_KEYS) : null;
 }
+
+/** Param: blob id. PostgreSQL only (SQLite's `BEGIN IMMEDIATE` holds the single write lock already). */
+const LOCK_SCHEDULES_OF_BLOB_SQL = {
+  postgresql: 'SELECT s.id FROM schedules AS s JOIN revisions AS r ON r.id = s.revision_id WHERE r.blob_id = $1 ORDER BY s.id FOR UPDATE OF s',
+} as const;
+
+/**
+ * Lock every schedule of blob `blobId` in id order, before a delete of the blob cascades to them and
+ * to their pending attempts. Deadlock freedom (docs/decisions.md 434): whatever locks several
+ * schedules locks them in id order, and a schedule before its pending attempts, as the worker's record
+ * of delivered attempts does; the cascade alone would lock them in its scan order. Returns how many.
+ */
+export async function lockSchedulesOfBlob(tx: Tx, blobId: string): Promise<number> {
+  if (dialectOfDb(tx) !== 'postgresql') return 0;
+  const rows = await tx.$queryRawUnsafe<{ id: string }[]>(LOCK_SCHEDULES_OF_BLOB_SQL.postgresql, blobId);
+  return rows.length;
+}

@@ -1,15 +1,23 @@
 /**
- * The three statements that wait for in-flight rows' locks (SPEC §13: counting a send, renewing a
- * lease, taking a delivered attempt to record it) lock them in one order, by id, on PostgreSQL
- * (lib/db/sql/in-flight.ts). One worker runs them concurrently on different connections: its loop
- * renews every lease in hand while its delivery pool counts sends and records deliveries. Before the
- * order, two of them could each hold a row the other waited for, and PostgreSQL ended one as a
- * deadlock victim: a failed count failed its group's deliveries (`internal_error`, never sent).
- * Runs on the dialect of TEST_DATABASE (SQLite has one writer: nothing to order).
+ * Lock order of in-flight attempts on PostgreSQL (docs/decisions.md 433, 434): whatever waits for
+ * several of these locks takes them in one order: schedules by id, then their in-flight rows by id.
+ *
+ * - Counting sends, renewing leases and taking delivered rows (lib/db/sql/in-flight.ts): one worker
+ *   runs them concurrently on different connections, over overlapping rows. Before the order, 150
+ *   rounds here gave 6 deadlocks; in CI one failed a group of sends (`internal_error`, never sent).
+ * - Recording delivered attempts (schedules, then rows) against a schedule's delete (its row, then the
+ *   rows that cascade from it): before, 2 runs in 4 here had deadlocks; a record that lost repeated
+ *   every delivery of its chunk after its leases ended.
+ * - Against pause all / resume all and a scheduler's delete (many schedules each): the same order by
+ *   reasoning; these rounds did not meet a deadlock before it either, their windows are narrow, and
+ *   they check that every attempt ends recorded or gone with its schedule.
+ *
+ * Runs on the dialect of TEST_DATABASE (SQLite has one writer: nothing to order, the outcomes still hold).
  */
 import { expect, it } from 'vitest';
 import { inTransaction, markSendsStarted, renewInFlight, takeInFlight } from '../../db';
-import { fireDue } from '../../schedules';
+import { deleteBlob } from '../../workflows';
+import { deleteSchedule, fireDue, recordDelivered, setAllEnabled, type DeliveredAttempt, type InFlightAttempt } from '../../schedules';
 import { insertSchedules } from '../../testing/insert-schedules';
 import { TEST_LIMITS } from '../../testing/limits';
 import { useSeededScheduler } from '../../testing/seeded-scheduler';
@@ -66,3 +74,74 @@ it('counting sends, renewing leases and taking rows of the same in-flight attemp
 }, 120_000);
 
 class RollBack extends Error {}
+
+/** 20 http schedules due `round` seconds apart from other rounds' and claimed: their attempts in flight, and each delivered (a 200), in a shuffled order. */
+async function deliveredRound(round: number, revisionId = w.ctx.schedulerRevisionId): Promise<{ ids: string[]; now: Date; delivered: DeliveredAttempt[] }> {
+  const { ctx } = w;
+  const due = new Date(Math.floor(Date.now() / MINUTE) * MINUTE - MINUTE - round * 1000);
+  const target = { url: 'http://127.0.0.1:9/in', timeout_seconds: 5 };
+  const base = { revisionId, createdBy: { type: 'user' as const, id: ctx.userId }, invocationTargetType: 'http', invocationTarget: target, nextFireAt: due, cronExpression: '0 0 1 1 ? *' };
+  const ids = await insertSchedules(w.db, Array.from({ length: 20 }, () => base));
+  // Made in the reverse of id order: what lists them by creation (pause all) meets them in another
+  // order than what locks them by id.
+  for (const [i, id] of [...ids].sort().reverse().entries()) await w.db.schedule.update({ where: { id }, data: { createdAt: new Date(due.getTime() - 3_600_000 + i) } });
+  const now = new Date(due.getTime() + 1_000);
+  const attempts: InFlightAttempt[] = (await fireDue({ db: w.db, now, limit: 20, limits: TEST_LIMITS })).flatMap((o) => (o.kind === 'delivering' ? [o.delivery] : []));
+  expect(attempts.length).toBe(20);
+  const delivered = shuffled(attempts, round + 3).map((a): DeliveredAttempt => ({ attempt: a, outcome: { runId: a.runId, status: 'success', result: { http_status: 200, response_excerpt: '' }, executionId: null, request: null, retryable: false } }));
+  return { ids, now, delivered };
+}
+
+/** The worker records `delivered` in chunks of 5, each its own transaction, all at once; a failure is noted in `failures`. */
+const recordInChunks = (delivered: DeliveredAttempt[], now: Date, failures: string[]) =>
+  [0, 5, 10, 15].map((i) => recordDelivered(w.db, delivered.slice(i, i + 5), now).catch((e) => void failures.push(`record: ${(e as Error).message}`)));
+
+it('recording delivered attempts while their schedules are deleted, concurrently and in every order, never deadlocks; each attempt is recorded or gone with its schedule', async () => {
+  const revision = await w.scheduler();
+  const failures: string[] = [];
+  for (let round = 0; round < 12; round++) {
+    const { ids, now, delivered } = await deliveredRound(round);
+    const doomed = shuffled(ids, round + 5).slice(0, 10);
+    await Promise.all([
+      ...recordInChunks(delivered, now, failures),
+      ...doomed.map((id) => deleteSchedule({ db: w.db, actor: w.actor(), revision, scheduleRef: id, now }).catch((e) => void failures.push(`delete: ${(e as Error).message}`))),
+    ]);
+    expect(failures, `round ${round}`).toEqual([]);
+    // Every attempt ended: recorded (one run), or gone with its deleted schedule (no run, no row).
+    const runs = await w.db.run.findMany({ where: { scheduleId: { in: ids } }, select: { scheduleId: true } });
+    expect(runs.map((r) => r.scheduleId).sort()).toEqual(ids.filter((id) => !doomed.includes(id)).sort());
+    expect(await w.db.pendingAttempt.count({ where: { scheduleId: { in: ids } } })).toBe(0);
+  }
+}, 120_000);
+
+it('recording delivered attempts while the scheduler is paused and resumed (pause all, resume all) never deadlocks; every attempt is recorded once', async () => {
+  const revision = await w.scheduler();
+  const failures: string[] = [];
+  for (let round = 100; round < 106; round++) {
+    const { ids, now, delivered } = await deliveredRound(round);
+    await Promise.all([
+      ...recordInChunks(delivered, now, failures),
+      setAllEnabled({ db: w.db, actor: w.actor(), revision, enabled: round % 2 === 0 ? false : true, now }).catch((e) => void failures.push(`pause/resume all: ${(e as Error).message}`)),
+    ]);
+    expect(failures, `round ${round}`).toEqual([]);
+    expect(await w.db.run.count({ where: { scheduleId: { in: ids } } })).toBe(20);
+    expect(await w.db.pendingAttempt.count({ where: { scheduleId: { in: ids }, inFlight: true } })).toBe(0);
+  }
+}, 120_000);
+
+it('recording delivered attempts while their scheduler is deleted (its schedules cascade) never deadlocks; nothing is left in flight', async () => {
+  const failures: string[] = [];
+  for (let round = 200; round < 208; round++) {
+    const blob = await w.db.blob.create({ data: { orgId: w.ctx.orgId, alias: `doomed-${round}`, type: 'scheduler', name: `Doomed ${round}` } });
+    const revision = await w.db.revision.create({ data: { blobId: blob.id, state: 'managed' } });
+    await w.db.blob.update({ where: { id: blob.id }, data: { defaultRevisionId: revision.id } });
+    const { ids, now, delivered } = await deliveredRound(round, revision.id);
+    await Promise.all([
+      ...recordInChunks(delivered, now, failures),
+      deleteBlob(w.db, { actor: w.actor(), blobId: blob.id }).catch((e) => void failures.push(`delete scheduler: ${(e as Error).message}`)),
+    ]);
+    expect(failures, `round ${round}`).toEqual([]);
+    expect(await w.db.schedule.count({ where: { id: { in: ids } } })).toBe(0);
+    expect(await w.db.pendingAttempt.count({ where: { scheduleId: { in: ids } } })).toBe(0);
+  }
+}, 120_000);

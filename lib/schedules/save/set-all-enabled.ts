@@ -22,8 +22,10 @@ export async function setAllEnabled(opts: { db: Db; actor: Actor; revision: { id
     await requireSchedulerRole(tx, actor, revision.blobId, 'write');
     // On the driver through the row codec: a row it cannot read names itself (decision 425).
     const rows = await findSchedules(tx, { revisionIds: [revision.id], state: 'active', enabled: !enabled, ...(enabled ? { pausedBulk: true } : {}) });
-    // Serialization is desired: one transaction client runs one statement at a time.
-    for (const row of rows) {
+    // Serialization is desired: one transaction client runs one statement at a time. Lock order
+    // (decision 434): the rows are updated, so locked, in id order, as the worker's record of delivered
+    // attempts locks them; in listing order, the two could each hold a row the other waits for.
+    for (const row of [...rows].sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0))) {
       if (enabled) {
         const next = computedFor(row.id, 'resumed', () => nextOccurrenceInWindow(row, now));
         const fireAt = next ? fireAtOf(row.id, row.flexibleWindowMinutes, next) : null;

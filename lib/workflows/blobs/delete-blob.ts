@@ -1,4 +1,4 @@
-import { inTransaction, type Db, type Tx } from '../../db';
+import { inTransaction, lockSchedulesOfBlob, type Db, type Tx } from '../../db';
 import { type Actor, blobRole, readableBy, roleAtLeast } from '../../auth';
 import { DomainError } from '../../errors';
 
@@ -58,6 +58,8 @@ export async function deleteBlob(db: Db, opts: DeleteBlobOptions): Promise<{ typ
     if (!blob || !roleAtLeast(role, 'read')) throw new DomainError('not_found', 'blob not found');
     if (!roleAtLeast(role, 'admin')) throw new DomainError('forbidden', 'deleting a blob needs admin access to it');
     await refuseDefaultSchedulerDelete(tx, blob.id);
+    // Lock order (decision 434): its schedules in id order before the cascade reaches them.
+    await lockSchedulesOfBlob(tx, blob.id);
     // Revisions, definitions, sessions, executions, schedules, runs and grants go with it (ON DELETE CASCADE).
     await tx.blob.delete({ where: { id: blob.id } });
     return { type: blob.type, name: blob.name };

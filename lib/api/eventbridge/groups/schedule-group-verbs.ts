@@ -5,7 +5,7 @@
  * (decision 360: a read never writes).
  */
 import type { Actor } from '../../../auth';
-import { inTransaction, type Db } from '../../../db';
+import { inTransaction, lockSchedulesOfBlob, type Db } from '../../../db';
 import { DomainError } from '../../../errors';
 import type { AlsoInTransaction } from '../../../schedules';
 import { aliasProblem } from '../../../ids';
@@ -120,6 +120,8 @@ export async function deleteScheduleGroup(opts: GroupOptions & { name: string })
     const group = await requireGroup(tx, actor, orgId, opts.scope.region, name, 'write');
     await refuseDefaultSchedulerDelete(tx, group.blobId);
     await requireOrgWrite(tx, actor, orgId);
+    // Lock order (decision 434): its schedules in id order before the cascade reaches them.
+    await lockSchedulesOfBlob(tx, group.blobId);
     await tx.blob.delete({ where: { id: group.blobId } });
     await opts.alsoInTransaction?.(tx);
   });
