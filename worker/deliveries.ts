@@ -20,6 +20,12 @@ import { cancelUndeliverable, renewInFlightLeases, type DeliveredAttempt, type D
 /** Most delivered attempts recorded in one transaction. */
 const RECORD_CHUNK = 500;
 
+/**
+ * How a failed record is tried again, in ms of real time: after 1 s, then 2 s, then 4 s (about 7 s in
+ * all, well inside the 60 s lease margin). A fault that outlasts them leaves the chunk to recovery.
+ */
+const RECORD_RETRY_DELAYS_MS = [1_000, 2_000, 4_000];
+
 export class DeliveryRunner {
   /** Attempts delivered or delivering, not yet recorded, by pending id. */
   private readonly inHand = new Map<string, InFlightAttempt>();
@@ -91,14 +97,29 @@ export class DeliveryRunner {
   private async flush(): Promise<void> {
     while (this.settled.length) {
       const chunk = this.settled.splice(0, RECORD_CHUNK);
+      await this.record(chunk);
+      for (const d of chunk) this.inHand.delete(d.attempt.pendingId);
+    }
+  }
+
+  /**
+   * Record `chunk` in one transaction; a failed record (a database fault: nothing was recorded) is
+   * tried again after each of RECORD_RETRY_DELAYS_MS, the chunk still in hand, so its leases are
+   * still renewed and no other worker repeats its deliveries. Exactly once: each try's DELETE of the
+   * in-flight rows decides (lib/engine/in-flight.ts `recordDelivered`), so a try after a recovery
+   * records nothing. After the last try the in-flight rows stay, their leases are no longer renewed,
+   * and a worker recovers them once the leases end (a repeated delivery, said on the run).
+   */
+  private async record(chunk: DeliveredAttempt[]): Promise<void> {
+    for (let tried = 0; ; tried++) {
       try {
         this.onRecorded(await this.engine.recordDelivered(this.db, chunk, this.clock()));
+        return;
       } catch (e) {
-        // Nothing was recorded (one transaction): the in-flight rows stay, their leases are no longer
-        // renewed, and a worker recovers them once the leases end (a repeated delivery, said on the run).
         this.onError(toError(e));
+        if (tried >= RECORD_RETRY_DELAYS_MS.length) return;
+        await new Promise((resolve) => setTimeout(resolve, RECORD_RETRY_DELAYS_MS[tried]));
       }
-      for (const d of chunk) this.inHand.delete(d.attempt.pendingId);
     }
   }
 }

@@ -14,7 +14,7 @@ import { Webhook } from 'standardwebhooks';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { orgAccountId } from '../../lib/auth';
 import { DEAD_LETTER_ATTRIBUTES, occurrenceId, type HostResolver } from '../../lib/targets';
-import { createSchedule, fireDue, deliverEach, listDeadLetters, recordDelivered, signingSecretsForDelivery } from '../../lib/schedules';
+import { createSchedule, fireDue, deliverEach, listDeadLetters, recordDelivered, schedulerEngine, signingSecretsForDelivery, type Engine } from '../../lib/schedules';
 import { testDelivery } from '../../lib/testing/fire-and-deliver';
 import { TEST_LIMITS } from '../../lib/testing/limits';
 import { requireMoto } from '../../lib/testing/moto';
@@ -379,6 +379,36 @@ describe('§13 delivery outside the transaction: an interrupted attempt', () => 
       await workerAt(at).tickAt((recorded as { nextAttemptAt: Date }).nextAttemptAt);
       expect(r.requests).toHaveLength(1);
       expect((await runsOf(c.id)).map((x) => [x.attempt, x.status])).toEqual([[1, 'invocation_error'], [2, 'success']]);
+    } finally {
+      await r.close();
+    }
+  });
+
+  it('a record that fails (a database fault) is tried again with the attempt still in hand: one run, no repeated delivery', async () => {
+    const r = await startReceiver(() => ({ status: 200, body: 'ok' }));
+    try {
+      const at = new Date('2031-05-07T10:00:00Z');
+      const c = await oneTime('hook-record-retried', at, { type: 'http', target: { url: r.url('/record-retried'), timeout_seconds: 2 } });
+      let failuresLeft = 2;
+      const engine: Engine = {
+        ...schedulerEngine,
+        recordDelivered: async (db, delivered, now) => {
+          if (failuresLeft-- > 0) throw new Error('the database went away for a moment (test)');
+          return schedulerEngine.recordDelivered(db, delivered, now);
+        },
+      };
+      const worker = new Worker({ db: w.db, limits: TEST_LIMITS, batchSize: 100, pollIntervalMs: 1000, clock: () => plus(at, 100), delivery: testDelivery(), engine });
+      const errors: string[] = [];
+      worker.events.on('delivery:error', (e) => errors.push(e.error.message));
+      const began = performance.now();
+      await worker.tick(plus(at, 100));
+      await worker.deliveries.drain();
+      // Tried after 1 s, then 2 s: recorded by the third try.
+      expect(performance.now() - began).toBeGreaterThanOrEqual(2_900);
+      expect(errors).toEqual(Array(2).fill('the database went away for a moment (test)'));
+      expect(r.requests).toHaveLength(1);
+      expect((await runsOf(c.id)).map((x) => [x.attempt, x.status, x.result])).toEqual([[1, 'success', { http_status: 200, response_excerpt: 'ok' }]]);
+      expect(await w.db.pendingAttempt.count({ where: { scheduleId: c.id } })).toBe(0);
     } finally {
       await r.close();
     }
