@@ -56,7 +56,12 @@ export async function fireBackfills(deps: EngineDeps, opts: FireBackfillsOptions
     // Serialization is desired: one transaction client runs one statement at a time.
     for (const b of running) {
       const schedule = schedules.get(b.scheduleId);
-      if (!schedule) continue;
+      // Held by another transaction (a delete, its own claim or record; PostgreSQL): a later loop
+      // fires it (a deleted schedule's backfills went with it).
+      if (!schedule) {
+        waiting++;
+        continue;
+      }
       const trigger = backfillTrigger(b.id);
       const ended = await countBackfillEnded(tx, b, trigger, schedule.completionExpectSeconds !== null);
       if (b.fired >= b.total) {

@@ -18,7 +18,7 @@
  * attempt's run is recorded exactly once (the DELETE of its row decides).
  */
 import type { HttpAllowList } from '../config';
-import { inTransaction, loadFiringSchedules, markSendsStarted, readFiringSchedules, renewInFlight, takeInFlight, undeliverableInFlight, type Db, type FiringSchedule, type PendingAttemptInsert } from '../db';
+import { inTransaction, loadFiringSchedules, markSendsStarted, renewInFlight, takeInFlight, undeliverableInFlight, type Db, type FiringSchedule, type PendingAttemptInsert } from '../db';
 import { toError } from '../errors';
 import { createDeliveryPool, DeliveryCancelled, driverOf, recordedTarget, watchAttributes, type DeliveryDeps, type DeliveryPool, type FireTrigger } from '../targets';
 import { SchedulerFactCache } from './context';
@@ -303,18 +303,15 @@ export async function recordDelivered(db: Db, engine: EngineDeps, delivered: Del
   if (delivered.length === 0) return [];
   return inTransaction(db, async (tx) => {
     // Schedules are locked for what a record folds into them (failure counts, pause, buffer_one,
-    // completion). A backfill's record folds nothing into its schedule (settle.ts), so it reads it
-    // without the lock: a busy backfill never makes the schedule's own claim (SKIP LOCKED) pass it by.
-    // Lock order (deadlock freedom, decision 434): the schedules first, then their in-flight rows, as
-    // a schedule's delete does (its row, then the rows that cascade from it). The other way round, a
-    // record and a delete each held what the other waited for.
-    const own = delivered.filter((d) => !d.attempt.trigger.startsWith('backfill:')).map((d) => d.attempt.scheduleId);
-    const locked = await loadFiringSchedules(tx, own);
+    // completion). A backfill's record folds nothing into its schedule (settle.ts), but the foreign
+    // key of its run locks the schedule (FOR KEY SHARE) all the same, so it is locked with the others.
+    // Lock order (deadlock freedom, decision 434): the schedules first, in id order, then their
+    // in-flight rows, as a schedule's delete does (its row, then the rows that cascade from it). The
+    // other way round, a record and a delete each held what the other waited for.
+    const schedules = await loadFiringSchedules(tx, delivered.map((d) => d.attempt.scheduleId));
     // The check-ins each row held (SPEC §16.1) are folded into its run.
     const taken = await takeInFlight(tx, delivered.map((d) => d.attempt.pendingId));
     const mine = delivered.filter((d) => taken.has(d.attempt.pendingId));
-    const plain = await readFiringSchedules(tx, mine.map((d) => d.attempt.scheduleId).filter((id) => !locked.has(id)));
-    const schedules = new Map([...plain, ...locked]);
     // Serialization is desired: occurrences of one schedule end in occurrence order (SPEC §12.5).
     const live = mine.filter((d) => schedules.has(d.attempt.scheduleId)).sort((a, b) => a.attempt.scheduledFor.getTime() - b.attempt.scheduledFor.getTime());
     const attempts: SettledAttempt[] = live.map((d) => {

@@ -142,13 +142,20 @@ export async function finishBackfill(tx: Tx, backfillId: string, state: 'complet
   return (await executeSql(tx, FINISH_SQL, state, sqlInstant(dialectOfDb(tx), now), backfillId)) === 1;
 }
 
-/** Param: JSON array of schedule ids. A plain read: a backfill fire does not lock its schedule (it never moves next_fire_at). */
+/**
+ * Param: JSON array of schedule ids. A backfill fire never moves next_fire_at, so it does not lock its
+ * schedules for update; but the runs and in-flight rows it inserts lock them FOR KEY SHARE (their
+ * foreign keys). PostgreSQL takes that lock here, first, in id order, and SKIPS a schedule another
+ * transaction holds (a delete, its own claim or record): waiting for it while holding the backfill
+ * row was a deadlock against a delete, which holds the schedule and cascades to the backfill
+ * (docs/decisions.md 434). A skipped backfill is fired from a later loop.
+ */
 const FIRING_SCHEDULES_SQL = {
   sqlite: `SELECT ${FIRING_COLUMNS}, enabled FROM schedules WHERE id IN (SELECT value FROM json_each(?))`,
-  postgresql: `SELECT ${FIRING_COLUMNS}, enabled FROM schedules WHERE id IN (SELECT jsonb_array_elements_text($1::jsonb))`,
+  postgresql: `SELECT ${FIRING_COLUMNS}, enabled FROM schedules WHERE id IN (SELECT jsonb_array_elements_text($1::jsonb)) ORDER BY id FOR KEY SHARE SKIP LOCKED`,
 } as const;
 
-/** The schedules `ids` as firing reads them (no lock: see above). */
+/** The schedules `ids` as a backfill fire reads them: absent when deleted or, on PostgreSQL, held by another transaction (see above). */
 export async function readFiringSchedules(tx: Tx, ids: string[]): Promise<Map<string, FiringSchedule & { enabled: boolean }>> {
   if (ids.length === 0) return new Map();
   const rows = await queryRows(tx, FIRING_SCHEDULES_SQL, JSON.stringify([...new Set(ids)]));

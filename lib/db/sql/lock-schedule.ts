@@ -39,19 +39,38 @@ export async function lockScheduleIdentity(tx: Tx, id: string): Promise<Pick<Sch
   return rows.length ? pickScheduleRecord(rows[0], IDENTITY_KEYS) : null;
 }
 
-/** Param: blob id. PostgreSQL only (SQLite's `BEGIN IMMEDIATE` holds the single write lock already). */
+/** Params: blob id. PostgreSQL only (SQLite's `BEGIN IMMEDIATE` holds the single write lock already). */
 const LOCK_SCHEDULES_OF_BLOB_SQL = {
   postgresql: 'SELECT s.id FROM schedules AS s JOIN revisions AS r ON r.id = s.revision_id WHERE r.blob_id = $1 ORDER BY s.id FOR UPDATE OF s',
 } as const;
 
+/** Param: JSON array of schedule ids. PostgreSQL only. */
+const LOCK_PENDING_OF_SCHEDULES_SQL = {
+  postgresql: 'SELECT id FROM pending_attempts WHERE schedule_id IN (SELECT jsonb_array_elements_text($1::jsonb)) ORDER BY id FOR UPDATE',
+} as const;
+
 /**
- * Lock every schedule of blob `blobId` in id order, before a delete of the blob cascades to them and
- * to their pending attempts. Deadlock freedom (docs/decisions.md 434): whatever locks several
- * schedules locks them in id order, and a schedule before its pending attempts, as the worker's record
- * of delivered attempts does; the cascade alone would lock them in its scan order. Returns how many.
+ * Lock every schedule of blob `blobId` in id order, then their pending attempts in id order, before
+ * a delete of the blob cascades to them. Deadlock freedom (docs/decisions.md 434): whatever waits for
+ * several of these locks takes schedules by id, then pending attempts by id, as the worker's record
+ * of delivered attempts and its send counts do; the cascade alone would take them in its scan order.
+ * Returns how many schedules.
  */
 export async function lockSchedulesOfBlob(tx: Tx, blobId: string): Promise<number> {
   if (dialectOfDb(tx) !== 'postgresql') return 0;
   const rows = await tx.$queryRawUnsafe<{ id: string }[]>(LOCK_SCHEDULES_OF_BLOB_SQL.postgresql, blobId);
+  await lockPendingAttemptsOf(tx, rows.map((r) => r.id));
+  return rows.length;
+}
+
+/**
+ * Lock the pending attempts (retries and attempts in flight) of `scheduleIds` in id order, for a
+ * delete of those schedules, after their schedule rows (decision 434): the cascade would take them in
+ * its scan order, against the id order of the worker's send counts and lease renewals. PostgreSQL
+ * only; returns how many.
+ */
+export async function lockPendingAttemptsOf(tx: Tx, scheduleIds: string[]): Promise<number> {
+  if (dialectOfDb(tx) !== 'postgresql' || scheduleIds.length === 0) return 0;
+  const rows = await tx.$queryRawUnsafe<{ id: string }[]>(LOCK_PENDING_OF_SCHEDULES_SQL.postgresql, JSON.stringify(scheduleIds));
   return rows.length;
 }

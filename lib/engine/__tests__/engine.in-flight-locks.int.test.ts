@@ -14,10 +14,11 @@
  *
  * Runs on the dialect of TEST_DATABASE (SQLite has one writer: nothing to order, the outcomes still hold).
  */
+import { randomUUID } from 'node:crypto';
 import { expect, it } from 'vitest';
 import { inTransaction, markSendsStarted, renewInFlight, takeInFlight } from '../../db';
 import { deleteBlob } from '../../workflows';
-import { deleteSchedule, fireDue, recordDelivered, setAllEnabled, type DeliveredAttempt, type InFlightAttempt } from '../../schedules';
+import { backfillSchedule, deleteSchedule, fireBackfills, fireDue, recordDelivered, setAllEnabled, type DeliveredAttempt, type InFlightAttempt } from '../../schedules';
 import { insertSchedules } from '../../testing/insert-schedules';
 import { TEST_LIMITS } from '../../testing/limits';
 import { useSeededScheduler } from '../../testing/seeded-scheduler';
@@ -50,21 +51,20 @@ it('counting sends, renewing leases and taking rows of the same in-flight attemp
   expect(ids.length).toBe(ROWS);
 
   const failures: string[] = [];
-  const note = (what: string) => (e: unknown) => void failures.push(`${what}: ${(e as Error).message}`);
   for (let round = 0; round < ROUNDS; round++) {
     const all = shuffled(ids, round + 1);
     const some = shuffled(ids, round + 7).slice(0, 20);
     const others = shuffled(ids, round + 13).slice(0, 20);
     await Promise.all([
       // The loop renews every lease in hand.
-      inTransaction(w.db, (tx) => renewInFlight(tx, all, new Date(now.getTime() + 90_000))).catch(note('renew')),
+      inTransaction(w.db, (tx) => renewInFlight(tx, all, new Date(now.getTime() + 90_000))).catch(note(failures, 'renew')),
       // The pool counts a group of sends.
-      inTransaction(w.db, (tx) => markSendsStarted(tx, some)).catch(note('mark')),
+      inTransaction(w.db, (tx) => markSendsStarted(tx, some)).catch(note(failures, 'mark')),
       // A recorder takes a chunk of rows (rolled back here, so the rows stay for the next round).
       inTransaction(w.db, async (tx) => {
         await takeInFlight(tx, others);
         throw new RollBack();
-      }).catch((e) => (e instanceof RollBack ? undefined : note('take')(e))),
+      }).catch((e) => (e instanceof RollBack ? undefined : note(failures, 'take')(e))),
     ]);
   }
   expect(failures).toEqual([]);
@@ -94,7 +94,7 @@ async function deliveredRound(round: number, revisionId = w.ctx.schedulerRevisio
 
 /** The worker records `delivered` in chunks of 5, each its own transaction, all at once; a failure is noted in `failures`. */
 const recordInChunks = (delivered: DeliveredAttempt[], now: Date, failures: string[]) =>
-  [0, 5, 10, 15].map((i) => recordDelivered(w.db, delivered.slice(i, i + 5), now).catch((e) => void failures.push(`record: ${(e as Error).message}`)));
+  [0, 5, 10, 15].map((i) => recordDelivered(w.db, delivered.slice(i, i + 5), now).catch(note(failures, 'record')));
 
 it('recording delivered attempts while their schedules are deleted, concurrently and in every order, never deadlocks; each attempt is recorded or gone with its schedule', async () => {
   const revision = await w.scheduler();
@@ -104,7 +104,7 @@ it('recording delivered attempts while their schedules are deleted, concurrently
     const doomed = shuffled(ids, round + 5).slice(0, 10);
     await Promise.all([
       ...recordInChunks(delivered, now, failures),
-      ...doomed.map((id) => deleteSchedule({ db: w.db, actor: w.actor(), revision, scheduleRef: id, now }).catch((e) => void failures.push(`delete: ${(e as Error).message}`))),
+      ...doomed.map((id) => deleteSchedule({ db: w.db, actor: w.actor(), revision, scheduleRef: id, now }).catch(note(failures, 'delete'))),
     ]);
     expect(failures, `round ${round}`).toEqual([]);
     // Every attempt ended: recorded (one run), or gone with its deleted schedule (no run, no row).
@@ -121,7 +121,7 @@ it('recording delivered attempts while the scheduler is paused and resumed (paus
     const { ids, now, delivered } = await deliveredRound(round);
     await Promise.all([
       ...recordInChunks(delivered, now, failures),
-      setAllEnabled({ db: w.db, actor: w.actor(), revision, enabled: round % 2 === 0 ? false : true, now }).catch((e) => void failures.push(`pause/resume all: ${(e as Error).message}`)),
+      setAllEnabled({ db: w.db, actor: w.actor(), revision, enabled: round % 2 === 0 ? false : true, now }).catch(note(failures, 'pause/resume all')),
     ]);
     expect(failures, `round ${round}`).toEqual([]);
     expect(await w.db.run.count({ where: { scheduleId: { in: ids } } })).toBe(20);
@@ -138,10 +138,67 @@ it('recording delivered attempts while their scheduler is deleted (its schedules
     const { ids, now, delivered } = await deliveredRound(round, revision.id);
     await Promise.all([
       ...recordInChunks(delivered, now, failures),
-      deleteBlob(w.db, { actor: w.actor(), blobId: blob.id }).catch((e) => void failures.push(`delete scheduler: ${(e as Error).message}`)),
+      deleteBlob(w.db, { actor: w.actor(), blobId: blob.id }).catch(note(failures, 'delete scheduler')),
     ]);
     expect(failures, `round ${round}`).toEqual([]);
     expect(await w.db.schedule.count({ where: { id: { in: ids } } })).toBe(0);
     expect(await w.db.pendingAttempt.count({ where: { scheduleId: { in: ids } } })).toBe(0);
   }
 }, 120_000);
+
+it('deleting schedules with several attempts in flight while their sends are counted and their leases renewed never deadlocks; their rows go with them', async () => {
+  const { ctx } = w;
+  const revision = await w.scheduler();
+  const target = { url: 'http://127.0.0.1:9/in', timeout_seconds: 5 };
+  const failures: string[] = [];
+  for (let round = 300; round < 312; round++) {
+    const base = { revisionId: ctx.schedulerRevisionId, createdBy: { type: 'user' as const, id: ctx.userId }, invocationTargetType: 'http', invocationTarget: target, nextFireAt: null, cronExpression: '0 0 1 1 ? *' };
+    const ids = await insertSchedules(w.db, Array.from({ length: 10 }, () => base));
+    // Four occurrences of each in flight at once (overlap allow_all, a backfill, run now).
+    const rows = ids.flatMap((scheduleId) =>
+      [0, 1, 2, 3].map((k) => ({ id: randomUUID(), scheduleId, scheduledFor: new Date(Date.UTC(2030, 0, 1, 0, k)), trigger: 'schedule', attempt: 1, dueAt: new Date(Date.UTC(2030, 0, 2)), inFlight: true, runId: randomUUID() })),
+    );
+    await w.db.pendingAttempt.createMany({ data: rows });
+    const pendingIds = rows.map((r) => r.id);
+    const doomed = shuffled(ids, round).slice(0, 5);
+    const now = new Date();
+    await Promise.all([
+      inTransaction(w.db, (tx) => renewInFlight(tx, shuffled(pendingIds, round + 1), new Date(Date.UTC(2030, 0, 3)))).catch(note(failures, 'renew')),
+      inTransaction(w.db, (tx) => markSendsStarted(tx, shuffled(pendingIds, round + 2).slice(0, 20))).catch(note(failures, 'mark')),
+      inTransaction(w.db, (tx) => markSendsStarted(tx, shuffled(pendingIds, round + 3).slice(0, 20))).catch(note(failures, 'mark')),
+      ...doomed.map((id) => deleteSchedule({ db: w.db, actor: w.actor(), revision, scheduleRef: id, now }).catch(note(failures, 'delete'))),
+    ]);
+    expect(failures, `round ${round}`).toEqual([]);
+    expect(await w.db.pendingAttempt.count({ where: { scheduleId: { in: doomed } } })).toBe(0);
+    expect(await w.db.pendingAttempt.count({ where: { scheduleId: { in: ids } } })).toBe(20);
+    await w.db.schedule.deleteMany({ where: { id: { in: ids } } });
+  }
+}, 120_000);
+
+it('deleting schedules while the worker fires their backfills never deadlocks; the backfills go with them', async () => {
+  const { ctx } = w;
+  const revision = await w.scheduler();
+  const target = { url: 'http://127.0.0.1:9/in', timeout_seconds: 5 };
+  const failures: string[] = [];
+  for (let round = 400; round < 410; round++) {
+    const base = { revisionId: ctx.schedulerRevisionId, createdBy: { type: 'user' as const, id: ctx.userId }, invocationTargetType: 'http', invocationTarget: target, nextFireAt: null, cronExpression: '* * * * ? *' };
+    const ids = await insertSchedules(w.db, Array.from({ length: 6 }, () => base));
+    const now = new Date();
+    const to = new Date(Math.floor(now.getTime() / MINUTE) * MINUTE - 60 * MINUTE);
+    for (const id of ids) await backfillSchedule({ db: w.db, actor: w.actor(), revision, scheduleRef: id, from: new Date(to.getTime() - 40 * MINUTE), to, maxConcurrency: 20, now });
+    const doomed = shuffled(ids, round).slice(0, 3);
+    await Promise.all([
+      fireBackfills({ db: w.db, now, limit: 200, limits: TEST_LIMITS }).catch(note(failures, 'fire backfills')),
+      fireBackfills({ db: w.db, now, limit: 200, limits: TEST_LIMITS }).catch(note(failures, 'fire backfills')),
+      ...doomed.map((id) => deleteSchedule({ db: w.db, actor: w.actor(), revision, scheduleRef: id, now }).catch(note(failures, 'delete'))),
+    ]);
+    expect(failures, `round ${round}`).toEqual([]);
+    expect(await w.db.backfill.count({ where: { scheduleId: { in: doomed } } })).toBe(0);
+    await w.db.schedule.deleteMany({ where: { id: { in: ids } } });
+  }
+}, 120_000);
+
+/** Push `what: <message>` to `failures` (a `.catch` handler). */
+function note(failures: string[], what: string) {
+  return (e: unknown) => void failures.push(`${what}: ${(e as Error).message}`);
+}

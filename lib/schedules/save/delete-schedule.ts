@@ -1,5 +1,5 @@
 import type { Actor } from '../../auth';
-import { inTransaction, lockSchedule, lockScheduleIdentity, UndecodableScheduleError, type Db, type Tx } from '../../db';
+import { inTransaction, lockPendingAttemptsOf, lockSchedule, lockScheduleIdentity, UndecodableScheduleError, type Db, type Tx } from '../../db';
 import { DomainError } from '../../errors';
 import { recordActivity } from '../activity';
 import { requireSchedulerRole } from '../access';
@@ -31,6 +31,8 @@ export async function deleteSchedule(opts: {
     await requireSchedulerRole(tx, actor, revision.blobId, 'write');
     const row = await lockedForDelete(tx, revision.id, opts.scheduleRef);
     requireVersion(row, opts.expectedVersion);
+    // Lock order (decision 434): its pending attempts in id order, after its row, before the cascade.
+    await lockPendingAttemptsOf(tx, [row.id]);
     // deleteMany: a count back, no row for Prisma to read (an unreadable row's columns included).
     await tx.schedule.deleteMany({ where: { id: row.id } });
     // Its rules and open incidents go with it (decision 344); its alert log stays.

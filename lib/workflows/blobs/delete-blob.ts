@@ -58,7 +58,7 @@ export async function deleteBlob(db: Db, opts: DeleteBlobOptions): Promise<{ typ
     if (!blob || !roleAtLeast(role, 'read')) throw new DomainError('not_found', 'blob not found');
     if (!roleAtLeast(role, 'admin')) throw new DomainError('forbidden', 'deleting a blob needs admin access to it');
     await refuseDefaultSchedulerDelete(tx, blob.id);
-    // Lock order (decision 434): its schedules in id order before the cascade reaches them.
+    // Lock order (decision 434): its schedules, then their pending attempts, each in id order, before the cascade.
     await lockSchedulesOfBlob(tx, blob.id);
     // Revisions, definitions, sessions, executions, schedules, runs and grants go with it (ON DELETE CASCADE).
     await tx.blob.delete({ where: { id: blob.id } });

@@ -120,7 +120,7 @@ export async function deleteScheduleGroup(opts: GroupOptions & { name: string })
     const group = await requireGroup(tx, actor, orgId, opts.scope.region, name, 'write');
     await refuseDefaultSchedulerDelete(tx, group.blobId);
     await requireOrgWrite(tx, actor, orgId);
-    // Lock order (decision 434): its schedules in id order before the cascade reaches them.
+    // Lock order (decision 434): its schedules, then their pending attempts, each in id order, before the cascade.
     await lockSchedulesOfBlob(tx, group.blobId);
     await tx.blob.delete({ where: { id: group.blobId } });
     await opts.alsoInTransaction?.(tx);
