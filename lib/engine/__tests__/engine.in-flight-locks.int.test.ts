@@ -8,6 +8,10 @@
  * - Recording delivered attempts (schedules, then rows) against a schedule's delete (its row, then the
  *   rows that cascade from it): before, 2 runs in 4 here had deadlocks; a record that lost repeated
  *   every delivery of its chunk after its leases ended.
+ * - A schedule's delete (its row, then its pending attempts by id) against the send counts and lease
+ *   renewals of its several attempts in flight, and against a backfill fire (which took its schedule
+ *   through the foreign keys of what it inserts, holding the backfill row the delete cascades to):
+ *   each round set met a deadlock in every run before.
  * - Against pause all / resume all and a scheduler's delete (many schedules each): the same order by
  *   reasoning; these rounds did not meet a deadlock before it either, their windows are narrow, and
  *   they check that every attempt ends recorded or gone with its schedule.
