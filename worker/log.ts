@@ -22,7 +22,7 @@ export function logEvents(events: WorkerEvents, workerId?: string): void {
   );
   events.on('occurrence:delivering', (p) => write('debug', 'delivering', () => ({ ...p, scheduledFor: iso(p.scheduledFor) })));
   events.on('deliveries:cancelled', (p) => write('info', 'waiting deliveries of deleted or disabled schedules cancelled; not sent', p));
-  events.on('delivery:error', (p) => write('error', 'recording deliveries failed; their attempts will be recovered', { error: p.error.message }));
+  events.on('delivery:error', (p) => write('error', 'recording deliveries failed; tried again after 1, 2 and 4 s, then left to recovery', { error: p.error.message }));
   events.on('dead-letters:sent', (p) => {
     if (p.sent > 0) write('info', 'dead letters sent to SQS', { sent: p.sent });
     // One line per failed send: which dead letter, which queue, AWS's answer, and whether it is tried again.

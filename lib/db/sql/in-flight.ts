@@ -23,8 +23,8 @@ import { rawBoolean, rawJson } from './schedule-record';
  * statement here that waits for these rows' locks locks them through this, in the same order.
  * MATERIALIZED: the locks are all taken, in order, before the write begins.
  */
-function lockedInIdOrder(param: string, where = ''): string {
-  return `WITH locked AS MATERIALIZED (SELECT p.id FROM pending_attempts AS p WHERE p.id IN (SELECT jsonb_array_elements_text(${param}::jsonb)) AND p.in_flight${where} ORDER BY p.id FOR UPDATE OF p)`;
+function lockedInIdOrder(param: string): string {
+  return `WITH locked AS MATERIALIZED (SELECT p.id FROM pending_attempts AS p WHERE p.id IN (SELECT jsonb_array_elements_text(${param}::jsonb)) AND p.in_flight ORDER BY p.id FOR UPDATE OF p)`;
 }
 
 /** Param: JSON array of pending ids. Only rows still in flight. */
