@@ -45,21 +45,31 @@ logEvents(worker.events, worker.id);
  */
 const SAME_STOP_MS = 2_000;
 let stopAsked: number | null = null;
-for (const signal of ['SIGTERM', 'SIGINT'] as const) {
-  process.on(signal, () => {
-    if (stopAsked !== null) {
-      if (Date.now() - stopAsked < SAME_STOP_MS) return;
-      logger.warn('worker: second stop signal: exiting now', { signal, afterMs: Date.now() - stopAsked });
-      process.exit(1);
-    }
-    stopAsked = Date.now();
-    worker.stop(signal);
-    const limit = config.worker.stopTimeoutMs;
-    setTimeout(() => {
-      logger.error('worker: not stopped within WORKER_STOP_TIMEOUT_MS of the stop signal (is the database answering?): exiting now', { signal, stopTimeoutMs: limit });
-      process.exit(1);
-    }, limit).unref();
-  });
+/**
+ * A stop request (`signal`: SIGTERM, SIGINT, or `disconnect` when the parent is gone): the first stops
+ * gracefully; another 2 s or more later exits at once, as does a stop that outlasts WORKER_STOP_TIMEOUT_MS.
+ */
+function requestStop(signal: string): void {
+  if (stopAsked !== null) {
+    if (Date.now() - stopAsked < SAME_STOP_MS) return;
+    logger.warn('worker: second stop signal: exiting now', { signal, afterMs: Date.now() - stopAsked });
+    process.exit(1);
+  }
+  stopAsked = Date.now();
+  worker.stop(signal);
+  const limit = config.worker.stopTimeoutMs;
+  setTimeout(() => {
+    logger.error('worker: not stopped within WORKER_STOP_TIMEOUT_MS of the stop signal (is the database answering?): exiting now', { signal, stopTimeoutMs: limit });
+    process.exit(1);
+  }, limit).unref();
+}
+for (const signal of ['SIGTERM', 'SIGINT'] as const) process.on(signal, () => requestStop(signal));
+// Started with an IPC channel (a supervising parent, the crash tests' spawnWorker): a parent that is
+// gone (killed, crashed) closes the channel, and the worker stops as at SIGTERM rather than fire on
+// alone with nobody to stop it. The channel alone never keeps the worker running.
+if (process.channel) {
+  process.channel.unref();
+  process.once('disconnect', () => requestStop('disconnect'));
 }
 
 worker

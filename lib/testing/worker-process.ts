@@ -23,10 +23,15 @@ const ROOT = path.resolve(__dirname, '../..');
  * `node --import tsx` is one process, so signals
  * reach the worker itself. `preload`: modules (repo-relative) loaded before worker/main.ts, e.g. one
  * that registers a test's target driver in the worker's registry. `stdout: 'pipe'`: its log lines
- * are readable on `child.stdout` (ignored by default).
+ * are readable on `child.stdout` (ignored by default). The worker stops when this process is gone.
  */
 export function spawnWorker(url: string, env: Record<string, string>, preload: string[] = [], opts: { stdout?: 'pipe' | 'ignore' } = {}): ChildProcess {
-  return spawn(process.execPath, workerArgv(preload), { cwd: ROOT, env: childEnv({ DATABASE_URL: url, ...env }), stdio: ['ignore', opts.stdout ?? 'ignore', 'inherit'] });
+  // The IPC channel is the worker's tie to this test process: when a killed test run closes it, the
+  // worker stops (worker/main.ts) instead of firing on into the ports of later tests.
+  const child = spawn(process.execPath, workerArgv(preload), { cwd: ROOT, env: childEnv({ DATABASE_URL: url, ...env }), stdio: ['ignore', opts.stdout ?? 'ignore', 'inherit', 'ipc'] });
+  // The channel must not keep the test process alive on its own.
+  child.channel?.unref();
+  return child;
 }
 
 export const sleep = (ms: number) => new Promise((r) => setTimeout(r, Math.max(0, ms)));

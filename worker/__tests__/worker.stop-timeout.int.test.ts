@@ -6,7 +6,7 @@
  * reaches a worker twice within milliseconds (directly and through `npm start`), is one stop: a
  * worker on a working database still stops gracefully, exit 0. The silent "database" is a real TCP
  * listener on loopback that takes connections and never answers (a hung server, a black-holing
- * proxy). Runs in the SQLite pass only: the silent server stands for PostgreSQL whatever the pass.
+ * proxy). A worker whose parent is gone (its IPC channel closed) stops gracefully too. Runs in the SQLite pass only: the silent server stands for PostgreSQL whatever the pass.
  */
 import type { ChildProcess } from 'node:child_process';
 import { createServer, type AddressInfo, type Server, type Socket } from 'node:net';
@@ -37,14 +37,17 @@ afterAll(async () => {
 
 /**
  * worker/main.ts on `url`, its complete JSON lines collected; resolves once it logged its start.
- * `closed`: its exit code once it exited AND its output was read to the end ('close', not 'exit':
- * at 'exit' the pipe may still hold its last lines).
+ * `closed`: its exit code once it exited AND its output was read to the end (at 'exit' the pipe may
+ * still hold its last lines).
  */
 async function startWorker(url: string, env: Record<string, string>): Promise<{ child: ChildProcess; lines: () => Line[]; closed: Promise<number | null> }> {
   let out = '';
   const child = spawnWorker(url, { LOG_LEVEL: 'info', ...env }, [], { stdout: 'pipe' });
   children.push(child);
-  const closed = new Promise<number | null>((r) => child.once('close', (code) => r(code)));
+  // Exit code and the end of stdout, not 'close': that also waits for the IPC channel, which a
+  // channel closed from this end (`disconnect()`) never reports.
+  const ended = new Promise<void>((r) => child.stdout!.once('end', () => r()));
+  const closed = new Promise<number | null>((r) => child.once('exit', (code) => void ended.then(() => r(code))));
   child.stdout!.on('data', (d) => (out += d));
   // Only lines already ended by a newline: the last chunk may be half a line.
   const lines = () => out.slice(0, out.lastIndexOf('\n') + 1).split('\n').flatMap((l): Line[] => (l.startsWith('{') ? [JSON.parse(l) as Line] : []));
@@ -93,5 +96,16 @@ describe.skipIf(testDialect() !== 'sqlite')('stopping a worker', () => {
     expect(msgs).toContain('worker stopping');
     expect(msgs).toContain('worker stopped');
     expect(msgs.filter((m) => m.startsWith('worker: second stop signal') || m.startsWith('worker: not stopped'))).toEqual([]);
+  });
+
+  it('its parent gone (the IPC channel closed, as when a test run is killed): a graceful stop, exit 0', async () => {
+    const { child, lines, closed } = await startWorker(t.url, { WORKER_POLL_INTERVAL_MS: '200', WORKER_STOP_TIMEOUT_MS: '60000' });
+    const asked = Date.now();
+    // What the worker sees of a parent that died: its end of the channel closes.
+    child.disconnect();
+    expect(await closed).toBe(0);
+    expect(Date.now() - asked).toBeLessThan(15_000);
+    expect(lines().find((l) => l.msg === 'worker stopping')).toMatchObject({ reason: 'disconnect' });
+    expect(lines().map((l) => l.msg)).toContain('worker stopped');
   });
 });
