@@ -25,6 +25,9 @@
  *      default (600 per minute: on, counted, not reached).
  *    Before the timed backlog, untimed warm-up fires (warmUpPerWorker), in sessions of their own.
  *    Each pair product/raw runs back to back; the ratio is per pair, the figures are medians of the rounds.
+ *    Beside them, each side's CPU per fire over the timed drain (/proc): its worker processes' (SQLite
+ *    runs inside them) and, on PostgreSQL, every `postgres` process's: with the CPUs busy, the ratio is
+ *    about the ratio of these sums.
  * 2. Lateness at 1,000 due/s: one-time occurrences one per millisecond over a window, over the 50
  *    sessions, default worker settings (batch 500, poll 1 s). Lateness = the run's COMMIT (the first
  *    20 ms poll that sees it) − scheduled_for; created_at is read before the batch's writes.
@@ -194,8 +197,31 @@ interface Fixture {
   limit?: number;
 }
 
+/** CPU ms used so far by the processes `children` (utime + stime from /proc; 0 for one that exited or where /proc is absent). */
+function childrenCpuMs(children: ChildProcess[]): number {
+  let ticks = 0;
+  for (const c of children) {
+    try {
+      const stat = readFileSync(`/proc/${c.pid}/stat`, 'utf8');
+      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      ticks += Number(fields[11]) + Number(fields[12]);
+    } catch {
+      // exited, or no /proc
+    }
+  }
+  return ticks * 10; // USER_HZ = 100 on Linux
+}
+
+/** One side of a pair: fires per second until committed, and the CPU each fire cost (µs) in the workers (SQLite runs inside them) and in PostgreSQL. */
+interface Drained {
+  firesPerSecond: number;
+  workerUs: number;
+  /** Every `postgres` process's CPU over the drain (0 on SQLite). */
+  pgUs: number;
+}
+
 /** Scenario 1, one side of a pair: `fixture` drained by `config.workers` workers of `runner`, timed until committed. */
-async function throughput(runner: Runner, c: Config, f: Fixture): Promise<number> {
+async function throughput(runner: Runner, c: Config, f: Fixture): Promise<Drained> {
   const { t, fixture } = await freshDb(c.dialect, f.targets);
   // Warm-up fires first, untimed (warmUpPerWorker): a running worker has compiled its statements and code.
   const warm = warmUpPerWorker(c.batch) * c.workers;
@@ -219,6 +245,7 @@ async function throughput(runner: Runner, c: Config, f: Fixture): Promise<number
       await sleep(200);
       // ONE statement makes the whole backlog due: its commit is the instant the backlog appears.
       await t.db.schedule.updateMany({ where: { description: 'due' }, data: { nextFireAt: new Date(Date.now() - 1000) } });
+      const [worker0, pg0] = [childrenCpuMs(workers), c.dialect === 'postgresql' ? postgresCpuMs() : 0];
       const start = Date.now();
       const until = start + 600_000;
       let seen = 0;
@@ -227,11 +254,13 @@ async function throughput(runner: Runner, c: Config, f: Fixture): Promise<number
         await sleep(20);
       }
       const seconds = (Date.now() - start) / 1000;
+      const workerUs = ((childrenCpuMs(workers) - worker0) * 1000) / f.n;
+      const pgUs = c.dialect === 'postgresql' ? ((postgresCpuMs() - pg0) * 1000) / f.n : 0;
       if (runner === 'product') {
         const ok = (await t.db.run.count({ where: { status: 'success' } })) - warm;
         if (ok !== f.n) throw new Error(`bench: ${f.n - ok} of ${f.n} product fires did not succeed (the comparison needs every fire to create an execution)`);
       }
-      return f.n / seconds;
+      return { firesPerSecond: f.n / seconds, workerUs, pgUs };
     } finally {
       await stopWorkers(workers);
     }
@@ -246,21 +275,29 @@ interface PairResult extends Config, Pick<Fixture, 'name'> {
   ratio: number;
   /** Each pair's product / raw, in the order run. */
   ratios: number[];
+  /** Medians of the rounds: CPU per fire (µs) in the workers and in PostgreSQL, each side. */
+  cpu: { product: { workerUs: number; pgUs: number }; raw: { workerUs: number; pgUs: number } };
 }
 
 /** Scenario 1: ROUNDS pairs (product, then raw on a fresh copy), medians and the median ratio. */
 async function pair(c: Config, f: Fixture): Promise<PairResult> {
-  const product: number[] = [];
-  const raw: number[] = [];
-  const ratios: number[] = [];
+  const product: Drained[] = [];
+  const raw: Drained[] = [];
   for (let r = 0; r < ROUNDS; r++) {
-    const p = await throughput('product', c, f);
-    const w = await throughput('raw', c, f);
-    product.push(p);
-    raw.push(w);
-    ratios.push(p / w);
+    product.push(await throughput('product', c, f));
+    raw.push(await throughput('raw', c, f));
   }
-  return { ...c, name: f.name, product: median(product), raw: median(raw), ratio: median(ratios), ratios };
+  const ratios = product.map((p, i) => p.firesPerSecond / raw[i].firesPerSecond);
+  const cpuOf = (xs: Drained[]) => ({ workerUs: median(xs.map((x) => x.workerUs)), pgUs: median(xs.map((x) => x.pgUs)) });
+  return {
+    ...c,
+    name: f.name,
+    product: median(product.map((p) => p.firesPerSecond)),
+    raw: median(raw.map((p) => p.firesPerSecond)),
+    ratio: median(ratios),
+    ratios,
+    cpu: { product: cpuOf(product), raw: cpuOf(raw) },
+  };
 }
 
 /** Scenario 2: `rate` occurrences per second over `seconds`, default worker settings. */
@@ -426,6 +463,12 @@ async function cpuPerFire(dialect: Dialect, batch: number, n: number) {
   }
 }
 
+/** Scenario 1's table: per pair, the medians, the ratio, and where each side's CPU per fire went (µs: workers + PostgreSQL). */
+const TABLE_HEAD = ['database', 'workers', 'batch', 'fixture', 'product fires/s', 'raw SQL fires/s', 'product / raw: median (each pair)', 'CPU µs/fire, product: workers + PostgreSQL', 'raw: workers + PostgreSQL'];
+const cpuText = (x: { workerUs: number; pgUs: number }, dialect: Dialect) => (dialect === 'postgresql' ? `${fmt(x.workerUs)} + ${fmt(x.pgUs)}` : fmt(x.workerUs));
+const pairRow = (r: PairResult) =>
+  `| ${r.dialect} | ${r.workers} | ${r.batch} | ${r.name} | ${fmt(r.product)} | ${fmt(r.raw)} | ${ratioText(r)} | ${cpuText(r.cpu.product, r.dialect)} | ${cpuText(r.cpu.raw, r.dialect)} |`;
+
 async function main(): Promise<void> {
   const dialects: Dialect[] = SKIP_PG ? ['sqlite'] : ['sqlite', 'postgresql'];
   console.log(`bench:worker — ${new Date().toISOString()}, node ${process.version}, ${(await import('node:os')).cpus().length} CPUs${QUICK ? ' (quick)' : ''}, ${ROUNDS} round(s)\n`);
@@ -441,14 +484,14 @@ async function main(): Promise<void> {
     configs.push({ dialect: 'postgresql', workers: 4, batch: 500 }, { dialect: 'postgresql', workers: 4, batch: 2000 });
   }
   console.log(`1. Throughput until committed, product vs raw-SQL ceiling ("1 target": ${fmt(ONE_TARGET_N)} fires; "50 targets": ${fmt(MANY_TARGETS_N)} fires over ${MANY_TARGETS} sessions)\n`);
-  console.log('| database | workers | batch | fixture | product fires/s | raw SQL fires/s | product / raw: median (each pair) |');
-  console.log('|---|---:|---:|---|---:|---:|---:|');
+  console.log(`| ${TABLE_HEAD.join(' | ')} |`);
+  console.log(`|${TABLE_HEAD.map((_, i) => (i === 0 || i === 3 ? '---' : '---:')).join('|')}|`);
   const pairs: PairResult[] = [];
   for (const c of configs) {
     for (const f of fixtures) {
       const r = await pair(c, f);
       pairs.push(r);
-      console.log(`| ${c.dialect} | ${c.workers} | ${c.batch} | ${f.name} | ${fmt(r.product)} | ${fmt(r.raw)} | ${ratioText(r)} |`);
+      console.log(pairRow(r));
     }
   }
 
@@ -488,9 +531,9 @@ async function main(): Promise<void> {
   }
 
   console.log('\nSummary (medians; product / raw per pair)\n');
-  console.log('| database | workers | batch | fixture | product fires/s | raw SQL fires/s | product / raw: median (each pair) |');
-  console.log('|---|---:|---:|---|---:|---:|---:|');
-  for (const r of pairs) console.log(`| ${r.dialect} | ${r.workers} | ${r.batch} | ${r.name} | ${fmt(r.product)} | ${fmt(r.raw)} | ${ratioText(r)} |`);
+  console.log(`| ${TABLE_HEAD.join(' | ')} |`);
+  console.log(`|${TABLE_HEAD.map((_, i) => (i === 0 || i === 3 ? '---' : '---:')).join('|')}|`);
+  for (const r of pairs) console.log(pairRow(r));
   console.log('');
   const find = (d: Dialect, w: number, b: number, name: Fixture['name']) => pairs.find((p) => p.dialect === d && p.workers === w && p.batch === b && p.name === name);
   const goal = (name: string, figure: string, target: string, met: boolean) => console.log(`goal ${name}: ${figure} (target ${target}): ${met ? 'met' : 'missed'}`);
