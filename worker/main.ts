@@ -69,7 +69,10 @@ for (const signal of ['SIGTERM', 'SIGINT'] as const) process.on(signal, () => re
 // alone with nobody to stop it. The channel alone never keeps the worker running.
 if (process.channel) {
   process.channel.unref();
-  process.once('disconnect', () => requestStop('disconnect'));
+  // Only as a first request: a parent that goes during a graceful stop is not a second signal.
+  process.once('disconnect', () => {
+    if (stopAsked === null) requestStop('disconnect');
+  });
 }
 
 worker
