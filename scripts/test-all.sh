@@ -6,6 +6,8 @@
 # the systemd units (vitest project `container`). Ends with each failed step's failing files and
 # tests, then the closing line "suites: N passed, N failed (failed: <steps>)". SKIP_POSTGRES=1 leaves
 # the PostgreSQL steps out (counted as failed).
+# typecheck and lint run side by side (each keeps one of the two cores busy); the test suites one
+# after another: their crash and timing tests need the cores to themselves (docs/decisions.md 438).
 # moto's server (the AWS emulator of the aws-target tests) is started here and stopped at the end.
 set -uo pipefail
 cd "$(dirname "$0")/.."
@@ -67,11 +69,31 @@ step() {
   if [ "$rc" -eq 0 ]; then passed=$((passed + 1)); else echo "=== $name FAILED"; failed=$((failed + 1)); failed_steps+=("$name"); fi
 }
 
+# Steps side by side: `together name1 'cmd1' name2 'cmd2' …` starts each command (a string run by bash)
+# with its output in its own log, prints one line as each starts, and each log whole as it ends (in
+# the order they end), so the CI log stays readable; returns when all have ended.
+together() {
+  local -A step_of=()
+  local name pid rc began=$SECONDS
+  while [ "$#" -gt 0 ]; do
+    name="$1"; echo; echo "=== $name (side by side): $2"
+    bash -c "$2" > "$logs/$name.log" 2>&1 &
+    step_of[$!]="$name"; shift 2
+  done
+  while [ "${#step_of[@]}" -gt 0 ]; do
+    wait -n -p pid "${!step_of[@]}"; rc=$?
+    name="${step_of[$pid]}"; unset "step_of[$pid]"
+    echo; echo "=== $name ended after $((SECONDS - began)) s (exit $rc); its output:"
+    cat "$logs/$name.log"
+    if [ "$rc" -eq 0 ]; then passed=$((passed + 1)); else echo "=== $name FAILED"; failed=$((failed + 1)); failed_steps+=("$name"); fi
+  done
+}
+
 # Not through step's pipe: start_moto exports AWS_ENDPOINT_URL and keeps moto's pid in this shell.
 echo; echo "=== moto-server: start_moto"
 if start_moto; then passed=$((passed + 1)); else echo "=== moto-server FAILED"; failed=$((failed + 1)); failed_steps+=(moto-server); fi
-step typecheck npx tsc --noEmit
-step lint npm run --silent lint
+# tsc and ESLint each keep one core busy.
+together typecheck 'npx tsc --noEmit' lint 'npm run --silent lint'
 step unit npx vitest run --project unit
 step schema-dialects npx tsx scripts/generate.ts --check
 step integration-sqlite npx vitest run --project integration
@@ -81,7 +103,8 @@ else
   step postgresql-server bash scripts/postgres-local.sh
   step integration-postgresql env TEST_DATABASE=postgresql npx vitest run --project integration
 fi
-step e2e npx playwright test
+# The e2e build does not type-check the tree again: the typecheck step above did (next.config.ts).
+step e2e env NEXT_BUILD_SKIP_TYPECHECK=1 npx playwright test
 # The image (podman) and the systemd units, once (not per dialect: it runs SQLite and PostgreSQL
 # itself); after the e2e suite, whose web app build the units' commands serve. Skipped, saying so,
 # where podman or systemd-analyze is missing.
