@@ -211,19 +211,21 @@ interface Fixture {
   limit?: number;
 }
 
-/** CPU ms used so far by the processes `children` (utime + stime from /proc; 0 for one that exited or where /proc is absent). */
-function childrenCpuMs(children: ChildProcess[]): number {
-  let ticks = 0;
-  for (const c of children) {
-    try {
-      const stat = readFileSync(`/proc/${c.pid}/stat`, 'utf8');
-      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-      ticks += Number(fields[11]) + Number(fields[12]);
-    } catch {
-      // exited, or no /proc
-    }
+/** CPU ms used so far by process `pid` (utime + stime of /proc/<pid>/stat; 0 for one that exited or where /proc is absent); `only` names the command it must be, e.g. `postgres`. */
+function processCpuMs(pid: number | string | undefined, only?: string): number {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    if (only && !stat.includes(`(${only})`)) return 0;
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return (Number(fields[11]) + Number(fields[12])) * 10; // USER_HZ = 100 on Linux
+  } catch {
+    return 0; // exited, or no /proc
   }
-  return ticks * 10; // USER_HZ = 100 on Linux
+}
+
+/** CPU ms used so far by the processes `children` (0 for one that exited or where /proc is absent). */
+function childrenCpuMs(children: ChildProcess[]): number {
+  return children.reduce((sum, c) => sum + processCpuMs(c.pid), 0);
 }
 
 /** One side of a pair: fires per second until committed, and the CPU each fire cost (µs) in the workers (SQLite runs inside them) and in PostgreSQL. */
@@ -433,27 +435,15 @@ async function tickCost(dialect: Dialect, size: number): Promise<{ busyMs: numbe
   }
 }
 
-/** CPU ms used so far by every `postgres` process but `exceptPid` (utime + stime from /proc; 0 where /proc is absent). */
+/** CPU ms used so far by every `postgres` process but `exceptPid` (0 where /proc is absent). */
 function postgresCpuMs(exceptPid: number | null = null): number {
-  let ticks = 0;
   let pids: string[] = [];
   try {
-    pids = readdirSync('/proc').filter((d) => /^\d+$/.test(d));
+    pids = readdirSync('/proc').filter((d) => /^\d+$/.test(d) && Number(d) !== exceptPid);
   } catch {
     return 0;
   }
-  for (const pid of pids) {
-    if (Number(pid) === exceptPid) continue;
-    try {
-      const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-      if (!stat.includes('(postgres)')) continue;
-      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-      ticks += Number(fields[11]) + Number(fields[12]);
-    } catch {
-      // the process ended meanwhile
-    }
-  }
-  return ticks * 10; // USER_HZ = 100 on Linux
+  return pids.reduce((sum, pid) => sum + processCpuMs(pid, 'postgres'), 0);
 }
 
 /** Scenario 4: CPU per fire for in-process batches of `batch` over a backlog of `n`. */
@@ -482,6 +472,11 @@ async function cpuPerFire(dialect: Dialect, batch: number, n: number) {
 
 /** Scenario 1's table: per pair, the medians, the ratio, and where each side's CPU per fire went (µs: workers + PostgreSQL). */
 const TABLE_HEAD = ['database', 'workers', 'batch', 'fixture', 'product fires/s', 'raw SQL fires/s', 'product / raw: median (each pair)', 'CPU µs/fire, product: workers + PostgreSQL', 'raw: workers + PostgreSQL'];
+/** Prints the head of scenario 1's table (TABLE_HEAD, left-aligned text columns, right-aligned figures). */
+function printPairHead(): void {
+  console.log(`| ${TABLE_HEAD.join(' | ')} |`);
+  console.log(`|${TABLE_HEAD.map((_, i) => (i === 0 || i === 3 ? '---' : '---:')).join('|')}|`);
+}
 // PostgreSQL's share reads 0 when its processes are not this machine's (/proc): then it is unknown.
 const cpuText = (x: { workerUs: number; pgUs: number }, dialect: Dialect) => (dialect === 'postgresql' ? `${fmt(x.workerUs)} + ${x.pgUs > 0 ? fmt(x.pgUs) : 'n/a'}` : fmt(x.workerUs));
 const pairRow = (r: PairResult) =>
@@ -502,8 +497,7 @@ async function main(): Promise<void> {
     configs.push({ dialect: 'postgresql', workers: 4, batch: 500 }, { dialect: 'postgresql', workers: 4, batch: 2000 });
   }
   console.log(`1. Throughput until committed, product vs raw-SQL ceiling ("1 target": ${fmt(ONE_TARGET_N)} fires; "50 targets": ${fmt(MANY_TARGETS_N)} fires over ${MANY_TARGETS} sessions)\n`);
-  console.log(`| ${TABLE_HEAD.join(' | ')} |`);
-  console.log(`|${TABLE_HEAD.map((_, i) => (i === 0 || i === 3 ? '---' : '---:')).join('|')}|`);
+  printPairHead();
   const pairs: PairResult[] = [];
   for (const c of configs) {
     for (const f of fixtures) {
@@ -549,8 +543,7 @@ async function main(): Promise<void> {
   }
 
   console.log('\nSummary (medians; product / raw per pair)\n');
-  console.log(`| ${TABLE_HEAD.join(' | ')} |`);
-  console.log(`|${TABLE_HEAD.map((_, i) => (i === 0 || i === 3 ? '---' : '---:')).join('|')}|`);
+  printPairHead();
   for (const r of pairs) console.log(pairRow(r));
   console.log('');
   const find = (d: Dialect, w: number, b: number, name: Fixture['name']) => pairs.find((p) => p.dialect === d && p.workers === w && p.batch === b && p.name === name);
