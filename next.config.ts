@@ -23,8 +23,9 @@ export default function config(): NextConfig {
     typedRoutes: false,
     poweredByHeader: false,
     eslint: { ignoreDuringBuilds: true },
-    // The image build (Dockerfile) sets NEXT_BUILD_SKIP_TYPECHECK=1: `npm test` type-checks the tree
-    // (`tsc --noEmit`) and the image is built from it, so `next build` there only compiles.
+    // The image build (Dockerfile) and the e2e step of `npm test` (scripts/test-all.sh) set
+    // NEXT_BUILD_SKIP_TYPECHECK=1: `npm test` type-checks the tree (`tsc --noEmit`) and the image is
+    // built from it, so `next build` there only compiles. A user's `npm start` build still type-checks.
     typescript: { ignoreBuildErrors: process.env.NEXT_BUILD_SKIP_TYPECHECK === '1' },
     // Keep the Location of middleware.ts's redirect to /login as written: Next.js otherwise rewrites a
     // 127.0.0.1 host to `localhost`, sending the browser to another host (and cookies are per host).

@@ -81,7 +81,12 @@ together() {
     step_of[$!]="$name"; shift 2
   done
   while [ "${#step_of[@]}" -gt 0 ]; do
+    pid=""
     wait -n -p pid "${!step_of[@]}"; rc=$?
+    # None of them left to wait for (not expected: bash keeps an ended job until it is waited for).
+    if [ -z "$pid" ]; then
+      echo "=== together: lost track of ${step_of[*]}"; failed=$((failed + ${#step_of[@]})); failed_steps+=("${step_of[@]}"); break
+    fi
     name="${step_of[$pid]}"; unset "step_of[$pid]"
     echo; echo "=== $name ended after $((SECONDS - began)) s (exit $rc); its output:"
     cat "$logs/$name.log"
