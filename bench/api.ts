@@ -10,6 +10,7 @@
  *                                         /tmp/bench-api-profiles; the figures are then a little lower)
  *   BENCH_SKIP_POSTGRES=1 …              (SQLite only; PostgreSQL needs the server of TEST_POSTGRES_URL,
  *                                         see `bash scripts/postgres-local.sh`)
+ *   BENCH_SKIP_SQLITE=1 …                (PostgreSQL only: an A/B of a change to PostgreSQL's path)
  *   BENCH_PORT=3960                      (the port the web app listens on, loopback)
  *
  * For each dialect: a fresh migrated database with the demo seed, 1,000 schedules in the seeded
@@ -46,6 +47,7 @@ const QUICK = process.argv.includes('--quick');
 const PROFILE = process.argv.includes('--profile');
 const PROFILE_DIR = process.env.BENCH_PROFILE_DIR ?? '/tmp/bench-api-profiles';
 const SKIP_PG = process.env.BENCH_SKIP_POSTGRES === '1';
+const SKIP_SQLITE = process.env.BENCH_SKIP_SQLITE === '1';
 const PORT = Number(process.env.BENCH_PORT ?? 3960);
 const BASE = `http://127.0.0.1:${PORT}`;
 const DURATION = QUICK ? 4 : 10;
@@ -223,7 +225,8 @@ async function measure(dialect: Dialect, profiled: boolean): Promise<DialectResu
 }
 
 async function main(): Promise<void> {
-  const dialects: Dialect[] = SKIP_PG ? ['sqlite'] : ['sqlite', 'postgresql'];
+  const dialects = (['sqlite', 'postgresql'] as const).filter((d) => !(d === 'sqlite' ? SKIP_SQLITE : SKIP_PG));
+  if (dialects.length === 0) throw new Error('BENCH_SKIP_SQLITE=1 and BENCH_SKIP_POSTGRES=1 leave no database to measure');
   console.log(`bench:api — ${new Date().toISOString()}, node ${process.version}, ${os.cpus().length} CPUs${QUICK ? ' (quick)' : ''}; one web process, ${DURATION} s per cell\n`);
   const results = new Map<Dialect, DialectResult>();
   for (const d of dialects) results.set(d, await measure(d, PROFILE));

@@ -6,14 +6,14 @@
  */
 import type { Actor } from '../auth';
 import { DomainError } from '../errors';
-import { schedulerCommands } from '../schedules';
-import { getReadableRevision, workflowCommands, type CommandContext, type CommandHandler } from '../workflows';
+import { schedulerCommands, schedulerDirectReads } from '../schedules';
+import { getReadableRevision, workflowCommands, type CommandContext, type CommandHandler, type DirectRead } from '../workflows';
 import { readJsonBody } from './body';
 import { json } from './http';
 import { runtime, type Runtime } from './runtime';
 
-const ENGINES: Record<string, { blobType: 'scheduler' | 'workflow'; commands: Record<string, CommandHandler> }> = {
-  scheduler_blobhub: { blobType: 'scheduler', commands: schedulerCommands },
+const ENGINES: Record<string, { blobType: 'scheduler' | 'workflow'; commands: Record<string, CommandHandler>; direct?: Record<string, DirectRead | undefined> }> = {
+  scheduler_blobhub: { blobType: 'scheduler', commands: schedulerCommands, direct: schedulerDirectReads },
   workflow_blobhub: { blobType: 'workflow', commands: workflowCommands },
 };
 
@@ -41,6 +41,11 @@ export async function handleRevisionCommand(
   const spec = typeof engine === 'string' ? ENGINES[engine] : undefined;
   if (!spec) throw new DomainError('unknown_command', `unknown engine ${JSON.stringify(engine)?.slice(0, 80)}; use "scheduler_blobhub" or "workflow_blobhub"`, { path: 'engine' });
   const { db, limits, httpAllowList, delivery, engine: fireEngine } = rt;
+  // A hot read answers in one statement that checks the revision itself (decision 439); on any miss
+  // (revision, access, the command's own lookup or parameters) the path below refuses in its order.
+  const direct = typeof command === 'string' && spec.direct && Object.hasOwn(spec.direct, command) ? spec.direct[command] : undefined;
+  const answer = direct ? await direct({ db, actor, revisionId, params }) : null;
+  if (answer) return json(answer);
   // Missing and unreadable answer alike: 404 not_found (SPEC §2).
   const revision = await getReadableRevision(db, { actor, revisionId });
   if (revision.blobType !== spec.blobType) {

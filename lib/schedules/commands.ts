@@ -2,7 +2,7 @@
  * The scheduler commands of SPEC §3.1 for `"engine": "scheduler_blobhub"`. Each handler parses its
  * parameters with the contract schema, calls one domain function, and shapes the answer.
  */
-import type { CommandContext, CommandTable } from '../workflows';
+import type { CommandContext, CommandTable, DirectRead } from '../workflows';
 import { DomainError, parseOrRefuse } from '../errors';
 import { dismissDeadLetter, listDeadLetters, replayDeadLetter } from './runs/dead-letters';
 import { listActivity } from './activity';
@@ -31,7 +31,7 @@ import {
 } from './contract';
 import { createSchedule, dryRunCreateSchedule } from './save/create-schedule';
 import { deleteSchedule } from './save/delete-schedule';
-import { getSchedule, listSchedules } from './read/list-schedules';
+import { getSchedule, getScheduleIfReadable, listSchedules } from './read/list-schedules';
 import { listRuns } from './read/list-runs';
 import { runSchedule } from './runs/run-schedule';
 import type { Engine } from '../engine';
@@ -57,6 +57,20 @@ const fireDepsOf = (ctx: CommandContext): { delivery?: DeliveryDeps; engine?: En
 function isDryRun(dryRun: unknown): boolean {
   return parseOrRefuse(DryRunParams, dryRun === undefined ? {} : { dry_run: dryRun }).dry_run === true;
 }
+
+/**
+ * The scheduler commands the router may answer before it resolves the revision (docs/decisions.md
+ * 439): `get_schedule`, the hot read, in one statement instead of two. Null sends the request down
+ * `schedulerCommands`' path, so its parameters and refusals are those of the handler below.
+ */
+export const schedulerDirectReads: Partial<Record<keyof typeof SCHEDULER_COMMANDS, DirectRead>> = {
+  async get_schedule({ db, actor, revisionId, params }) {
+    const p = ScheduleIdParams.safeParse(params);
+    if (!p.success) return null;
+    const schedule = await getScheduleIfReadable({ db, actor, revisionId, scheduleRef: p.data.schedule_id });
+    return schedule ? { schedule } : null;
+  },
+};
 
 /** The handlers of `SCHEDULER_COMMANDS`, one per command, each answering its contract's shape. */
 export const schedulerCommands: CommandTable<typeof SCHEDULER_COMMANDS> = {

@@ -58,7 +58,7 @@ export {
   type SweepBatch,
   type SweepPhase,
 } from './operations/retention-sweep';
-export { schedulerCommands } from './commands';
+export { schedulerCommands, schedulerDirectReads } from './commands';
 export { toSchedule, toRun } from './read/serialize';
 export { namedError } from './read/find-schedule';
 export { listSchedulers, getSchedulerByRevision, type SchedulerSummary } from './read/list-schedulers';

@@ -27,6 +27,15 @@ export interface CommandContext {
 export type CommandHandler = (ctx: CommandContext) => Promise<Record<string, unknown>>;
 
 /**
+ * A read that may answer before the router resolves the revision (docs/decisions.md 439): the command's
+ * 200 answer when the revision `revisionId` (the path segment as sent), everything the command reads
+ * and `actor`'s access are all there, else null, and the router takes the command's usual path
+ * (revision, then handler), which gives every refusal in its order. It never refuses on its own: a
+ * parameter the handler would refuse is null here too.
+ */
+export type DirectRead = (ctx: { db: Db; actor: Actor; revisionId: string; params: Record<string, unknown> }) => Promise<Record<string, unknown> | null>;
+
+/**
  * A command table typed against its contract (`SCHEDULER_COMMANDS`, `WORKFLOW_COMMANDS`): one handler
  * per contract entry, each answering its contract's answer type, so neither can exist without the other.
  */

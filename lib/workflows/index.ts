@@ -91,4 +91,4 @@ export { workflowCommands, createBlobHandler, getBlobHandler, listBlobsHandler, 
 /** Parse a command body or form with its contract schema, or throw its SPEC error (`parseOrRefuse`). */
 export { parseOrRefuse as parseParams } from '../errors';
 export { isUniqueViolation } from './guards';
-export type { CommandContext, CommandHandler, CommandTable } from './command-context';
+export type { CommandContext, CommandHandler, CommandTable, DirectRead } from './command-context';

@@ -93,22 +93,23 @@ export async function blobReachable(db: Tx, blobId: string, actor: ScopeActor, r
 
 /**
  * `get_schedule`'s read in one statement: the schedule of revision `revisionId` whose id (or, `by:
- * 'alias'`, alias) is `key`, when scheduler blob `blobId` is reachable by `actor` with one of `roles`;
- * null when the schedule is missing OR the blob unreachable (the caller tells the two apart on that
- * rare path, with the refusals it always had).
+ * 'alias'`, alias) is `key`, when that revision belongs to a scheduler blob reachable by `actor` with
+ * one of `roles`. Null when the revision or the schedule is missing, the blob is not a scheduler or
+ * is unreachable: the caller tells these apart on that rare path, with the refusals it always had
+ * (decisions 385, 439). The router calls it before it has resolved the revision, so the revision's own
+ * check (its blob reachable, of type `scheduler`) is in this statement, not assumed.
  */
 export async function findScheduleIfReachable(
   db: Tx,
   revisionId: string,
   key: string,
   by: 'id' | 'alias',
-  blobId: string,
   actor: ScopeActor,
   roles: readonly string[],
 ): Promise<ScheduleRecord | null> {
   const { sql, params } = bind(
     (p) =>
-      `SELECT s.* FROM schedules s WHERE s.${by === 'id' ? 'id' : 'alias'} = ${p(key)} AND s.revision_id = ${p(revisionId)} AND EXISTS (SELECT 1 FROM blobs b WHERE b.id = ${p(blobId)} AND ${reachable('b', actor, roles, p)})`,
+      `SELECT s.* FROM schedules s JOIN revisions r ON r.id = s.revision_id JOIN blobs b ON b.id = r.blob_id WHERE s.${by === 'id' ? 'id' : 'alias'} = ${p(key)} AND s.revision_id = ${p(revisionId)} AND b.type = 'scheduler' AND ${reachable('b', actor, roles, p)}`,
   );
   const [row] = await readRows(db, sql, ...params);
   return row ? toScheduleRecord(row) : null;

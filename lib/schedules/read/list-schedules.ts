@@ -50,11 +50,29 @@ function cursorRow(db: Db, revisionId: string, startScheduleId: string) {
 export async function getSchedule(opts: { db: Db; actor: Actor; revision: { id: string; blobId: string }; scheduleRef: string }): Promise<Schedule> {
   const { db, actor, revision } = opts;
   // The answer in one statement (the access check inside it, docs/decisions.md 385)...
-  const roles = rolesGranting(actor, 'read');
-  const key = normalizeRef(opts.scheduleRef);
-  const found = roles.length > 0 ? await findScheduleIfReachable(db, revision.id, key, isIdShape(key) ? 'id' : 'alias', revision.blobId, actor, roles) : null;
+  const found = await readableSchedule(db, actor, revision.id, opts.scheduleRef);
   if (found) return toSchedule(found);
   // ...and a refusal as always, in its order: no read access → 404 not_found, else 404 schedule_not_found.
   await requireSchedulerRole(db, actor, revision.blobId, 'read');
   return toSchedule(await getScheduleRow(db, revision.id, opts.scheduleRef));
+}
+
+/**
+ * `get_schedule` before the router has resolved the revision (docs/decisions.md 439): the schedule
+ * `scheduleRef` (id or alias) of revision `revisionId` (the path segment as sent) when both exist, the
+ * revision is a scheduler's and `actor` may read it; else null, and the caller takes the command's
+ * usual path, which gives each refusal in its order (SPEC §2, §3.1). One statement either way.
+ */
+export async function getScheduleIfReadable(opts: { db: Db; actor: Actor; revisionId: string; scheduleRef: string }): Promise<Schedule | null> {
+  const revisionId = normalizeRef(opts.revisionId);
+  if (!isIdShape(revisionId)) return null;
+  const found = await readableSchedule(opts.db, opts.actor, revisionId, opts.scheduleRef);
+  return found ? toSchedule(found) : null;
+}
+
+/** The schedule row `scheduleRef` of revision `revisionId` when `actor` may read it (one statement), else null. */
+function readableSchedule(db: Db, actor: Actor, revisionId: string, scheduleRef: string) {
+  const roles = rolesGranting(actor, 'read');
+  const key = normalizeRef(scheduleRef);
+  return roles.length > 0 ? findScheduleIfReachable(db, revisionId, key, isIdShape(key) ? 'id' : 'alias', actor, roles) : Promise.resolve(null);
 }
