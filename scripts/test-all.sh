@@ -58,6 +58,10 @@ stop_moto() { if [ -n "$moto_pid" ]; then kill "$moto_pid" 2>/dev/null; wait "$m
 logs="$(mktemp -d "${TMPDIR:-/tmp}/scheduler-test-all-XXXXXX")"
 trap 'stop_moto; rm -rf "$logs"' EXIT
 failed_steps=()
+# `record <name> <rc>`: count a step as passed (rc 0) or failed, and name it among the failed.
+record() {
+  if [ "$2" -eq 0 ]; then passed=$((passed + 1)); else echo "=== $1 FAILED"; failed=$((failed + 1)); failed_steps+=("$1"); fi
+}
 step() {
   local name="$1" rc; shift
   echo
@@ -66,7 +70,7 @@ step() {
   rc=$?
   # tee may print the step's last lines a moment after it ended.
   sleep 0.5
-  if [ "$rc" -eq 0 ]; then passed=$((passed + 1)); else echo "=== $name FAILED"; failed=$((failed + 1)); failed_steps+=("$name"); fi
+  record "$name" "$rc"
 }
 
 # Steps side by side: `together name1 'cmd1' name2 'cmd2' …` starts each command (a string run by bash)
@@ -85,25 +89,27 @@ together() {
     wait -n -p pid "${!step_of[@]}"; rc=$?
     # None of them left to wait for (not expected: bash keeps an ended job until it is waited for).
     if [ -z "$pid" ]; then
-      echo "=== together: lost track of ${step_of[*]}"; failed=$((failed + ${#step_of[@]})); failed_steps+=("${step_of[@]}"); break
+      echo "=== together: lost track of ${step_of[*]}"
+      for name in "${step_of[@]}"; do record "$name" 1; done
+      break
     fi
     name="${step_of[$pid]}"; unset "step_of[$pid]"
     echo; echo "=== $name ended after $((SECONDS - began)) s (exit $rc); its output:"
     cat "$logs/$name.log"
-    if [ "$rc" -eq 0 ]; then passed=$((passed + 1)); else echo "=== $name FAILED"; failed=$((failed + 1)); failed_steps+=("$name"); fi
+    record "$name" "$rc"
   done
 }
 
 # Not through step's pipe: start_moto exports AWS_ENDPOINT_URL and keeps moto's pid in this shell.
 echo; echo "=== moto-server: start_moto"
-if start_moto; then passed=$((passed + 1)); else echo "=== moto-server FAILED"; failed=$((failed + 1)); failed_steps+=(moto-server); fi
+start_moto; record moto-server $?
 # tsc and ESLint each keep one core busy.
 together typecheck 'npx tsc --noEmit' lint 'npm run --silent lint'
 step unit npx vitest run --project unit
 step schema-dialects npx tsx scripts/generate.ts --check
 step integration-sqlite npx vitest run --project integration
 if [ "${SKIP_POSTGRES:-}" = "1" ]; then
-  echo; echo "=== integration-postgresql SKIPPED (SKIP_POSTGRES=1)"; failed=$((failed + 1)); failed_steps+=(integration-postgresql)
+  echo; echo "=== integration-postgresql SKIPPED (SKIP_POSTGRES=1)"; record integration-postgresql 1
 else
   step postgresql-server bash scripts/postgres-local.sh
   step integration-postgresql env TEST_DATABASE=postgresql npx vitest run --project integration
