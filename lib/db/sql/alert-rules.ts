@@ -17,3 +17,37 @@ export async function anyEnabledAlertRule(tx: Tx, revisionIds: string[]): Promis
   if (revisionIds.length === 0) return false;
   return (await queryRows(tx, ANY_ENABLED_RULE_SQL, JSON.stringify(revisionIds))).length > 0;
 }
+
+/**
+ * Lock order of alerting (docs/decisions.md 440): an alert rule's row before its incidents, and
+ * incidents in id order. The fire path's raise holds its rules shared (`FOR KEY SHARE`, in id order:
+ * raises never wait for each other); a rule's delete holds its rule exclusively (`FOR UPDATE`) before
+ * it ends the rule's incidents. So a delete and a raise on one rule take turns at the rule and never
+ * hold an incident the other waits for. SQLite: every transaction holds the write lock from its start
+ * (BEGIN IMMEDIATE), so the texts only read.
+ */
+const LOCK_RULES_SHARED_SQL = {
+  sqlite: `SELECT id FROM alert_rules WHERE id IN (SELECT value FROM json_each(?)) ORDER BY id`,
+  postgresql: `SELECT id FROM alert_rules WHERE id IN (SELECT jsonb_array_elements_text($1::jsonb)) ORDER BY id FOR KEY SHARE`,
+} as const;
+
+const LOCK_RULE_SQL = {
+  sqlite: 'SELECT id FROM alert_rules WHERE id = ?',
+  postgresql: 'SELECT id FROM alert_rules WHERE id = $1 FOR UPDATE',
+} as const;
+
+/**
+ * Hold the alert rules `ruleIds` shared for the rest of `tx` (in id order, waiting for a delete of one
+ * of them to end) and answer which of them still exist: a rule deleted since the caller read it is
+ * not in the set, and the caller must not alert for it.
+ */
+export async function lockAlertRulesShared(tx: Tx, ruleIds: string[]): Promise<Set<string>> {
+  if (ruleIds.length === 0) return new Set();
+  const rows = await queryRows<{ id: string }>(tx, LOCK_RULES_SHARED_SQL, JSON.stringify(ruleIds));
+  return new Set(rows.map((r) => r.id));
+}
+
+/** Hold alert rule `ruleId` exclusively for the rest of `tx` (before its incidents); false when it no longer exists. */
+export async function lockAlertRule(tx: Tx, ruleId: string): Promise<boolean> {
+  return (await queryRows(tx, LOCK_RULE_SQL, ruleId)).length === 1;
+}

@@ -13,7 +13,7 @@
  * `loadFiringSchedules`), so two transactions never raise for one schedule at once.
  */
 import type { ScheduleFact } from '../../engine';
-import { anyEnabledAlertRule, loadFiringSchedules, type FiringSchedule, type Tx } from '../../db';
+import { anyEnabledAlertRule, loadFiringSchedules, lockAlertRulesShared, type FiringSchedule, type Tx } from '../../db';
 import { newId } from '../../ids';
 import type { AlertEvent } from './contract';
 import type { AlertFacts } from './message';
@@ -104,12 +104,18 @@ export async function raiseAlerts(tx: Tx, facts: AlertFact[], now: Date): Promis
   const revisionIds = [...new Set(facts.map((f) => f.schedule.revisionId))];
   // The common case, no rule in these schedulers: one indexed probe on the driver connection, not the rules' read.
   if (!(await anyEnabledAlertRule(tx, revisionIds))) return 0;
-  const rules: RuleRow[] = await tx.alertRule.findMany({
+  const read: RuleRow[] = await tx.alertRule.findMany({
     where: { enabled: true, revisionId: { in: revisionIds }, OR: [{ scheduleId: null }, { scheduleId: { in: scheduleIds } }] },
     select: { id: true, revisionId: true, scheduleId: true, events: true, failureTolerance: true, silenceSeconds: true, channels: { select: { channelId: true } } },
     // Oldest rule first: when several rules name one channel, the oldest rule's incident carries the alert.
     orderBy: [{ createdAt: 'asc' }, { id: 'asc' }],
   });
+  if (read.length === 0) return 0;
+  // Lock order (decision 440): the rules first, shared and in id order, then their incidents in id
+  // order; a rule's delete takes the rule first too, so the two take turns at the rule. A rule deleted
+  // since the read above raises nothing.
+  const kept = await lockAlertRulesShared(tx, read.map((r) => r.id));
+  const rules = read.filter((r) => kept.has(r.id));
   if (rules.length === 0) return 0;
   const rulesOf = (s: FiringSchedule) => rules.filter((r) => r.revisionId === s.revisionId && (r.scheduleId === null || r.scheduleId === s.id));
 
@@ -181,13 +187,14 @@ export async function raiseAlerts(tx: Tx, facts: AlertFact[], now: Date): Promis
   }
 
   const fresh = new Set(created.map((c) => c.incident));
-  for (const c of created) {
+  // Incidents in id order (decision 440): new ones, then the changed ones.
+  for (const c of created.sort((a, b) => (a.incident.id < b.incident.id ? -1 : 1))) {
     if (c.incident.resolved && Object.keys(c.incident.rounds).length === 0) continue;
     await tx.alertIncident.create({
       data: { id: c.incident.id, ruleId: c.rule.id, scheduleId: c.schedule.id, revisionId: c.schedule.revisionId, openKey: c.incident.resolved ? null : c.key, rounds: c.incident.rounds as object, openedAt: now, resolvedAt: c.incident.resolved ? now : null },
     });
   }
-  for (const inc of changed) {
+  for (const inc of [...changed].sort((a, b) => (a.id < b.id ? -1 : 1))) {
     if (fresh.has(inc)) continue;
     await tx.alertIncident.update({ where: { id: inc.id }, data: { rounds: inc.rounds as object, ...(inc.resolved ? { openKey: null, resolvedAt: now } : {}) } });
   }

@@ -4,7 +4,7 @@
  * changing its schedules does). A rule names channels of the scheduler's org.
  */
 import type { Actor } from '../../auth';
-import { inTransaction, type Db, type Tx } from '../../db';
+import { inTransaction, lockAlertRule, type Db, type Tx } from '../../db';
 import { DomainError } from '../../errors';
 import { isIdShape, newId, normalizeRef } from '../../ids';
 import { requireSchedulerRole } from '../access';
@@ -192,6 +192,9 @@ export async function deleteAlertRule(opts: RuleScope & { ruleRef: string }): Pr
   await inTransaction(opts.db, async (tx) => {
     await requireSchedulerRole(tx, opts.actor, opts.revision.blobId, 'write');
     const row = await requireRule(tx, opts.revision.id, opts.ruleRef);
+    // Lock order (decision 440): the rule before its incidents, as the fire path's raise takes them;
+    // a delete that ended first leaves nothing to delete.
+    if (!(await lockAlertRule(tx, row.id))) throw new DomainError('not_found', 'alert rule not found');
     await tx.alertIncident.updateMany({ where: { ruleId: row.id, openKey: { not: null } }, data: { openKey: null, resolvedAt: new Date() } });
     await tx.alertRule.delete({ where: { id: row.id } });
   });
