@@ -2,7 +2,9 @@
  * `POST /api/v1/revisions/{revision_id}/data` (SPEC §3): route `{engine, command, ...params}` to one
  * command handler. Order of refusals: malformed JSON → 400 invalid_request_body; unknown engine →
  * 400 unknown_command; revision missing or unreadable → 404 not_found (the same answer for both);
- * blob type not the engine's → 400 unknown_command; unknown command → 400 unknown_command.
+ * blob type not the engine's → 400 unknown_command; unknown command → 400 unknown_command. A command
+ * with a direct read (`get_schedule`, decision 439) is asked first and answers only when nothing is
+ * refused; otherwise the request takes this order.
  */
 import type { Actor } from '../auth';
 import { DomainError } from '../errors';

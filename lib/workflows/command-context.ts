@@ -31,7 +31,8 @@ export type CommandHandler = (ctx: CommandContext) => Promise<Record<string, unk
  * 200 answer when the revision `revisionId` (the path segment as sent), everything the command reads
  * and `actor`'s access are all there, else null, and the router takes the command's usual path
  * (revision, then handler), which gives every refusal in its order. It never refuses on its own: a
- * parameter the handler would refuse is null here too.
+ * parameter the handler would refuse is null here too. It may throw what the handler would for data
+ * it cannot read (a `500` naming an unreadable row, decision 425).
  */
 export type DirectRead = (ctx: { db: Db; actor: Actor; revisionId: string; params: Record<string, unknown> }) => Promise<Record<string, unknown> | null>;
 

@@ -12,7 +12,7 @@ import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { seed } from '../../../prisma/seed';
 import type { Actor } from '../../auth';
-import { getSchedule } from '../../schedules';
+import { getSchedule, schedulerDirectReads } from '../../schedules';
 import { insertSchedules } from '../../testing/insert-schedules';
 import { TEST_LIMITS } from '../../testing/limits';
 import { createTestDb, type TestDb } from '../../testing/test-db';
@@ -118,5 +118,23 @@ describe('get_schedule through the route', () => {
     for (const ref of [randomUUID(), 'no-such-alias', otherScheduleId, strayScheduleId]) {
       expect(refusal(await get(actors.org, revisionId, { schedule_id: ref })), ref).toEqual([404, 'schedule_not_found', 'schedule_id']);
     }
+  });
+  it('answers a reader from the direct read alone, and leaves every refusal to the usual path (null)', async () => {
+    const direct = (actor: Actor, revision: string, params: Record<string, unknown>) => schedulerDirectReads.get_schedule!({ db: t.db, actor, revisionId: revision, params });
+    for (const name of ['org', 'orgRead', 'operator', 'granted']) {
+      expect((await direct(actors[name], ` ${revisionId.toUpperCase()} `, { schedule_id: 'Nightly' }))?.schedule, name).toMatchObject({ id: scheduleId, alias: 'nightly' });
+    }
+    const misses: [Actor, string, Record<string, unknown>][] = [
+      [actors.stranger, revisionId, { schedule_id: scheduleId }],
+      [actors.granted, otherRevisionId, { schedule_id: otherScheduleId }],
+      [actors.org, randomUUID(), { schedule_id: scheduleId }],
+      [actors.org, 'not-a-revision-id', { schedule_id: scheduleId }],
+      [actors.org, workflowRevisionId, { schedule_id: strayScheduleId }],
+      [actors.org, revisionId, {}],
+      [actors.org, revisionId, { schedule_id: scheduleId, include_runs: true }],
+      [actors.org, revisionId, { schedule_id: otherScheduleId }],
+      [actors.org, revisionId, { schedule_id: 'no-such-alias' }],
+    ];
+    for (const [actor, revision, params] of misses) expect(await direct(actor, revision, params), `${revision} ${JSON.stringify(params)}`).toBeNull();
   });
 });

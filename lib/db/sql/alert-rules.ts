@@ -19,12 +19,13 @@ export async function anyEnabledAlertRule(tx: Tx, revisionIds: string[]): Promis
 }
 
 /**
- * Lock order of alerting (docs/decisions.md 440): an alert rule's row before its incidents, and
- * incidents in id order. The fire path's raise holds its rules shared (`FOR KEY SHARE`, in id order:
- * raises never wait for each other); a rule's delete holds its rule exclusively (`FOR UPDATE`) before
- * it ends the rule's incidents. So a delete and a raise on one rule take turns at the rule and never
- * hold an incident the other waits for. SQLite: every transaction holds the write lock from its start
- * (BEGIN IMMEDIATE), so the texts only read.
+ * Lock order of alerting (docs/decisions.md 440): an alert rule's row before its incidents. A raise
+ * (the fire path, check-ins, the minute check's silence and re-alerts) holds the rules it writes for
+ * shared (`FOR KEY SHARE`, in id order: raises never wait for each other); a rule's delete, and a
+ * schedule's delete for the rules on it, hold the rules exclusively (`FOR UPDATE`) before they end the
+ * rules' incidents. So a delete and a raise of one rule meet at the rule and never hold an incident
+ * the other waits for. SQLite: every transaction holds the write lock from its start (BEGIN
+ * IMMEDIATE), so the texts only read.
  */
 const LOCK_RULES_SHARED_SQL = {
   sqlite: `SELECT id FROM alert_rules WHERE id IN (SELECT value FROM json_each(?)) ORDER BY id`,
@@ -45,6 +46,16 @@ export async function lockAlertRulesShared(tx: Tx, ruleIds: string[]): Promise<S
   if (ruleIds.length === 0) return new Set();
   const rows = await queryRows<{ id: string }>(tx, LOCK_RULES_SHARED_SQL, JSON.stringify(ruleIds));
   return new Set(rows.map((r) => r.id));
+}
+
+const LOCK_RULES_OF_SCHEDULES_SQL = {
+  sqlite: `SELECT id FROM alert_rules WHERE schedule_id IN (SELECT value FROM json_each(?)) ORDER BY id`,
+  postgresql: `SELECT id FROM alert_rules WHERE schedule_id IN (SELECT jsonb_array_elements_text($1::jsonb)) ORDER BY id FOR UPDATE`,
+} as const;
+
+/** Hold the alert rules on schedules `scheduleIds` exclusively for the rest of `tx`, in id order (a schedule's delete, before their incidents). */
+export async function lockAlertRulesOfSchedules(tx: Tx, scheduleIds: string[]): Promise<void> {
+  if (scheduleIds.length > 0) await queryRows(tx, LOCK_RULES_OF_SCHEDULES_SQL, JSON.stringify(scheduleIds));
 }
 
 /** Hold alert rule `ruleId` exclusively for the rest of `tx` (before its incidents); false when it no longer exists. */

@@ -10,7 +10,7 @@
  * Each raise locks its schedules first (`loadFiringSchedules`), re-reads what it decides on, and
  * commits its alerts with its incident change: exactly once, whichever worker runs the check.
  */
-import { inTransaction, loadFiringSchedules, type Db } from '../../db';
+import { inTransaction, loadFiringSchedules, lockAlertRulesShared, type Db } from '../../db';
 import { newId } from '../../ids';
 import type { AlertEvent } from './contract';
 import { eventsOf, raiseAlerts, type AlertInsert, type IncidentRounds, type SilenceFact } from './raise';
@@ -67,13 +67,21 @@ export async function realertIncidents(db: Db, now: Date): Promise<number> {
   if (rules.length === 0) return 0;
   const byId = new Map(rules.map((r) => [r.id, r]));
   const order = new Map(rules.map((r, i) => [r.id, i]));
-  const incidents = await db.alertIncident.findMany({ where: { openKey: { not: null }, ruleId: { in: [...byId.keys()] } }, select: { id: true, scheduleId: true } });
-  const bySchedule = new Map<string, string[]>();
-  for (const { id, scheduleId } of incidents) bySchedule.set(scheduleId, [...(bySchedule.get(scheduleId) ?? []), id]);
+  const incidents = await db.alertIncident.findMany({ where: { openKey: { not: null }, ruleId: { in: [...byId.keys()] } }, select: { id: true, scheduleId: true, ruleId: true } });
+  const bySchedule = new Map<string, { ids: string[]; ruleIds: Set<string> }>();
+  for (const { id, scheduleId, ruleId } of incidents) {
+    const of = bySchedule.get(scheduleId) ?? { ids: [], ruleIds: new Set<string>() };
+    of.ids.push(id);
+    of.ruleIds.add(ruleId);
+    bySchedule.set(scheduleId, of);
+  }
   let raised = 0;
-  for (const [scheduleId, ids] of bySchedule) {
+  for (const [scheduleId, { ids, ruleIds }] of bySchedule) {
     raised += await inTransaction(db, async (tx) => {
       const locked = await loadFiringSchedules(tx, [scheduleId]);
+      // Lock order (decision 440): the schedule, then its incidents' rules (shared), then the incidents,
+      // read again after the rules: a rule's delete that went first has ended its incidents by then.
+      await lockAlertRulesShared(tx, [...ruleIds]);
       const open = (await tx.alertIncident.findMany({ where: { id: { in: ids }, openKey: { not: null } } })).sort((a, b) => order.get(a.ruleId)! - order.get(b.ruleId)!);
       if (open.length === 0) return 0;
       const schedule = locked.get(scheduleId);

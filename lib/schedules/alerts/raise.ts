@@ -93,10 +93,8 @@ export async function raiseMissedAtSave(tx: Tx, scheduleId: string, scheduledFor
  * Raise the alerts `facts` call for, in `tx` at instant `now` (facts in the order they happened);
  * returns how many alert rows it inserted.
  * One indexed probe for an enabled rule of these schedulers (none: nothing else is read or written),
- * then one read of the matching enabled rules (none: nothing else either), then per fact and
- * rule (oldest first): open or resolve the incident, and insert one pending alert per channel for
- * each event the incident has not alerted yet — a channel an older rule already alerted for this fact
- * and event is skipped (decision 345).
+ * then one read of the matching enabled rules (none: nothing else either), then the plan
+ * (`planAlerts`) and, when it writes anything, its rules held shared and its writes (decision 440).
  */
 export async function raiseAlerts(tx: Tx, facts: AlertFact[], now: Date): Promise<number> {
   if (facts.length === 0) return 0;
@@ -111,30 +109,53 @@ export async function raiseAlerts(tx: Tx, facts: AlertFact[], now: Date): Promis
     orderBy: [{ createdAt: 'asc' }, { id: 'asc' }],
   });
   if (read.length === 0) return 0;
-  // Lock order (decision 440): the rules first, shared and in id order, then their incidents in id
-  // order; a rule's delete takes the rule first too, so the two take turns at the rule. A rule deleted
-  // since the read above raises nothing.
-  const kept = await lockAlertRulesShared(tx, read.map((r) => r.id));
-  const rules = read.filter((r) => kept.has(r.id));
-  if (rules.length === 0) return 0;
-  const rulesOf = (s: FiringSchedule) => rules.filter((r) => r.revisionId === s.revisionId && (r.scheduleId === null || r.scheduleId === s.id));
-
+  const schedulers = await schedulerNames(tx, revisionIds);
   // SPEC §17 silence: the last success of each schedule a silence rule watches.
-  const watched = new Set(facts.filter((f) => f.kind === 'ended' && f.ok && rulesOf(f.schedule).some((r) => eventsOf(r).includes('silence'))).map((f) => f.schedule.id));
+  const watched = new Set(facts.filter((f) => f.kind === 'ended' && f.ok && rulesIn(read, f.schedule).some((r) => eventsOf(r).includes('silence'))).map((f) => f.schedule.id));
   for (const scheduleId of watched) {
     await tx.alertScheduleState.upsert({ where: { scheduleId }, create: { scheduleId, lastSuccessAt: now }, update: { lastSuccessAt: now } });
   }
+  // Lock order (decision 440): a rule before its incidents. The writes are planned on what was read,
+  // then only the rules they name are held shared (in id order) before the first write. A rule a
+  // delete removed meanwhile is gone from the lock's answer: plan again without it (its incidents were
+  // ended by that delete), so no incident or alert is written for a rule that no longer exists.
+  let rules = read;
+  for (;;) {
+    const planned = await planAlerts(tx, facts, rules, schedulers, now);
+    const named = [...new Set([...planned.created.map((c) => c.rule.id), ...planned.changed.values(), ...planned.alerts.map((a) => a.ruleId)])];
+    if (named.length === 0) return 0;
+    const kept = await lockAlertRulesShared(tx, named);
+    if (kept.size === named.length) return writeAlerts(tx, planned, now);
+    rules = rules.filter((r) => kept.has(r.id) || !named.includes(r.id));
+  }
+}
 
+/** The incidents and alerts a raise writes, planned on the rules and open incidents it read. */
+interface PlannedAlerts {
+  created: { key: string; rule: RuleRow; schedule: FiringSchedule; incident: Incident }[];
+  /** Incidents read open and changed (their rounds, or resolved), each with its rule's id. */
+  changed: Map<Incident, string>;
+  alerts: AlertInsert[];
+}
+
+/** The rules of `rules` that apply to schedule `s`: its scheduler's, on the whole scheduler or on `s`. */
+const rulesIn = (rules: RuleRow[], s: FiringSchedule) => rules.filter((r) => r.revisionId === s.revisionId && (r.scheduleId === null || r.scheduleId === s.id));
+
+/**
+ * Plan `raiseAlerts`' writes (reads only): per fact and rule (oldest first), open or resolve the
+ * incident, and one pending alert per channel for each event the incident has not alerted yet (a
+ * channel an older rule already alerted for this fact and event is skipped, decision 345).
+ */
+async function planAlerts(tx: Tx, facts: AlertFact[], rules: RuleRow[], schedulers: Map<string, { id: string; name: string }>, now: Date): Promise<PlannedAlerts> {
+  const rulesOf = (s: FiringSchedule) => rulesIn(rules, s);
   const keys = [...new Set(facts.flatMap((f) => rulesOf(f.schedule).map((r) => openKeyOf(r.id, f.schedule.id))))];
   const open = new Map<string, Incident>();
-  for (const row of await tx.alertIncident.findMany({ where: { openKey: { in: keys } }, select: { id: true, openKey: true, rounds: true } })) {
+  for (const row of keys.length ? await tx.alertIncident.findMany({ where: { openKey: { in: keys } }, select: { id: true, openKey: true, rounds: true } }) : []) {
     open.set(row.openKey!, { id: row.id, rounds: (row.rounds ?? {}) as IncidentRounds, resolved: false });
   }
-  const schedulers = await schedulerNames(tx, revisionIds);
-  const created: { key: string; rule: RuleRow; schedule: FiringSchedule; incident: Incident }[] = [];
-  const changed = new Set<Incident>();
+  const created: PlannedAlerts['created'] = [];
+  const changed = new Map<Incident, string>();
   const alerts: AlertInsert[] = [];
-
   const incidentFor = (rule: RuleRow, s: FiringSchedule): Incident => {
     const key = openKeyOf(rule.id, s.id);
     let inc = open.get(key);
@@ -151,7 +172,7 @@ export async function raiseAlerts(tx: Tx, facts: AlertFact[], now: Date): Promis
   let alertedForFact = new Set<string>();
   const alert = (inc: Incident, rule: RuleRow, f: AlertFact, event: AlertEvent) => {
     inc.rounds[event] = { round: 0, at: now.toISOString() };
-    changed.add(inc);
+    changed.set(inc, rule.id);
     const facts = factsOf(f, schedulers.get(f.schedule.revisionId), rule);
     for (const { channelId } of rule.channels) {
       if (alertedForFact.has(`${event}:${channelId}`)) continue;
@@ -172,7 +193,7 @@ export async function raiseAlerts(tx: Tx, facts: AlertFact[], now: Date): Promis
         if (!inc) continue;
         if (events.includes('recovered') && (inc.rounds.failure || inc.rounds.silence)) alert(inc, rule, f, 'recovered');
         inc.resolved = true;
-        changed.add(inc);
+        changed.set(inc, rule.id);
         open.delete(key);
         continue;
       }
@@ -186,15 +207,19 @@ export async function raiseAlerts(tx: Tx, facts: AlertFact[], now: Date): Promis
     }
   }
 
+  return { created, changed, alerts };
+}
+
+/** Write a plan whose rules are held (`raiseAlerts`); answers how many alert rows it inserted. */
+async function writeAlerts(tx: Tx, { created, changed, alerts }: PlannedAlerts, now: Date): Promise<number> {
   const fresh = new Set(created.map((c) => c.incident));
-  // Incidents in id order (decision 440): new ones, then the changed ones.
-  for (const c of created.sort((a, b) => (a.incident.id < b.incident.id ? -1 : 1))) {
+  for (const c of created) {
     if (c.incident.resolved && Object.keys(c.incident.rounds).length === 0) continue;
     await tx.alertIncident.create({
       data: { id: c.incident.id, ruleId: c.rule.id, scheduleId: c.schedule.id, revisionId: c.schedule.revisionId, openKey: c.incident.resolved ? null : c.key, rounds: c.incident.rounds as object, openedAt: now, resolvedAt: c.incident.resolved ? now : null },
     });
   }
-  for (const inc of [...changed].sort((a, b) => (a.id < b.id ? -1 : 1))) {
+  for (const inc of changed.keys()) {
     if (fresh.has(inc)) continue;
     await tx.alertIncident.update({ where: { id: inc.id }, data: { rounds: inc.rounds as object, ...(inc.resolved ? { openKey: null, resolvedAt: now } : {}) } });
   }

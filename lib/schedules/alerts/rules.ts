@@ -4,7 +4,7 @@
  * changing its schedules does). A rule names channels of the scheduler's org.
  */
 import type { Actor } from '../../auth';
-import { inTransaction, lockAlertRule, type Db, type Tx } from '../../db';
+import { inTransaction, lockAlertRule, lockAlertRulesOfSchedules, type Db, type Tx } from '../../db';
 import { DomainError } from '../../errors';
 import { isIdShape, newId, normalizeRef } from '../../ids';
 import { requireSchedulerRole } from '../access';
@@ -207,6 +207,8 @@ export async function deleteAlertRule(opts: RuleScope & { ruleRef: string }): Pr
  */
 export async function endAlertingOfSchedules(tx: Tx, scheduleIds: string[], now: Date): Promise<void> {
   if (scheduleIds.length === 0) return;
+  // Lock order (decision 440): the rules on these schedules before any incident, as a rule's delete.
+  await lockAlertRulesOfSchedules(tx, scheduleIds);
   await tx.alertIncident.updateMany({ where: { scheduleId: { in: scheduleIds }, openKey: { not: null } }, data: { openKey: null, resolvedAt: now } });
   await tx.alertRule.deleteMany({ where: { scheduleId: { in: scheduleIds } } });
 }

@@ -46,7 +46,7 @@ function cursorRow(db: Db, revisionId: string, startScheduleId: string) {
   );
 }
 
-/** `get_schedule` (SPEC §3.1): by id or alias. Throws `404 schedule_not_found`. */
+/** `get_schedule` (SPEC §3.1): by id or alias. Throws `404 not_found` (no read access) or `404 schedule_not_found`. */
 export async function getSchedule(opts: { db: Db; actor: Actor; revision: { id: string; blobId: string }; scheduleRef: string }): Promise<Schedule> {
   const { db, actor, revision } = opts;
   // The answer in one statement (the access check inside it, docs/decisions.md 385)...
@@ -61,7 +61,9 @@ export async function getSchedule(opts: { db: Db; actor: Actor; revision: { id: 
  * `get_schedule` before the router has resolved the revision (docs/decisions.md 439): the schedule
  * `scheduleRef` (id or alias) of revision `revisionId` (the path segment as sent) when both exist, the
  * revision is a scheduler's and `actor` may read it; else null, and the caller takes the command's
- * usual path, which gives each refusal in its order (SPEC §2, §3.1). One statement either way.
+ * usual path, which gives each refusal in its order (SPEC §2, §3.1). At most one statement (none for
+ * a revision id not of the id shape or an actor without a read role). Throws only `500` for a
+ * schedule row the codec cannot read (decision 425), as `getSchedule` does.
  */
 export async function getScheduleIfReadable(opts: { db: Db; actor: Actor; revisionId: string; scheduleRef: string }): Promise<Schedule | null> {
   const revisionId = normalizeRef(opts.revisionId);
@@ -70,7 +72,7 @@ export async function getScheduleIfReadable(opts: { db: Db; actor: Actor; revisi
   return found ? toSchedule(found) : null;
 }
 
-/** The schedule row `scheduleRef` of revision `revisionId` when `actor` may read it (one statement), else null. */
+/** The schedule row `scheduleRef` of revision `revisionId` when `actor` may read it (one statement; none without a read role), else null. */
 function readableSchedule(db: Db, actor: Actor, revisionId: string, scheduleRef: string) {
   const roles = rolesGranting(actor, 'read');
   const key = normalizeRef(scheduleRef);

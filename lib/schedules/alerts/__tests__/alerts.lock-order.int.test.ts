@@ -13,7 +13,7 @@ import type { HttpAllowList } from '../../../config';
 import { inTransaction, type Db } from '../../../db';
 import { insertSchedules } from '../../../testing/insert-schedules';
 import { createTestDb, testDialect } from '../../../testing/test-db';
-import { createAlertChannel, createAlertRule, deleteAlertRule } from '../..';
+import { createAlertChannel, createAlertRule, deleteAlertRule, deleteSchedule } from '../..';
 import { raiseMissedAtSave } from '../raise';
 
 const ALLOW: HttpAllowList = { hosts: ['localhost'], addresses: [], ranges: ['127.0.0.0/8'] };
@@ -24,12 +24,30 @@ let admin: Actor;
 let scheduler: { id: string; blobId: string };
 let channelId: string;
 let scheduleId: string;
+let orgId: string;
+const TARGET = { target: { org: 'acme-corp', blob: 'procedures', revision: 'default', session: 'nightly-batch' }, workflow: { definition: 'triage' } };
 
 /** A promise and the function that settles it. */
 function gate(): { opened: Promise<void>; open: () => void } {
   let open!: () => void;
   const opened = new Promise<void>((r) => (open = r));
   return { opened, open };
+}
+type RawTx = { $queryRawUnsafe: (sql: string, ...values: unknown[]) => Promise<unknown> };
+/**
+ * A transaction on its own connection that runs `first`, then waits (`held` once it has) until
+ * `resume()`, then runs `rest` and commits (`done`).
+ */
+function heldTransaction(first: (tx: RawTx) => Promise<unknown>, rest: (tx: RawTx) => Promise<unknown> = async () => {}) {
+  const held = gate();
+  const resumed = gate();
+  const done = db.$transaction(async (tx) => {
+    await first(tx);
+    held.open();
+    await resumed.opened;
+    await rest(tx);
+  }, { timeout: 30_000 });
+  return { held: held.opened, resume: resumed.open, done: done.then(() => undefined) };
 }
 /** 'settled' when `p` settles within `ms`, else 'waiting'. */
 const within = (p: Promise<unknown>, ms: number) =>
@@ -44,34 +62,28 @@ describe.skipIf(testDialect() !== 'postgresql')('alerting lock order: the rule b
     scheduler = { id: rev.id, blobId: rev.blobId };
     const made = await createAlertChannel(db, { actor: admin, org: 'acme-corp', now: new Date(), allowList: ALLOW, input: { type: 'webhook', name: 'lock-order-hook', config: { url: 'http://127.0.0.1:9/hook' } } });
     channelId = made.channel.id;
-    const target = { target: { org: 'acme-corp', blob: 'procedures', revision: 'default', session: 'nightly-batch' }, workflow: { definition: 'triage' } };
-    [scheduleId] = await insertSchedules(db, [{ revisionId: rev.id, alias: 'lock-order-job', createdBy: { type: 'org', id: ctx.orgId }, invocationTarget: target, nextFireAt: null }]);
+    orgId = ctx.orgId;
+    [scheduleId] = await insertSchedules(db, [{ revisionId: rev.id, alias: 'lock-order-job', createdBy: { type: 'org', id: orgId }, invocationTarget: TARGET, nextFireAt: null }]);
   });
   afterAll(async () => cleanup?.());
 
   /** A rule on the schedule alerting `missed` (and `extra`: two rules must differ, decision 345). */
-  const newRule = async (extra: ('paused' | 'dead_letter')[] = []) =>
-    (await createAlertRule({ db, actor: admin, revision: scheduler, now: new Date(), input: { schedule_id: scheduleId, events: ['missed', ...extra], channels: [channelId] } })).id;
-  const raiseMissed = (at: Date) => inTransaction(db, (tx) => raiseMissedAtSave(tx, scheduleId, at, new Date()));
+  const newRule = async (extra: ('paused' | 'dead_letter')[] = [], on = scheduleId) =>
+    (await createAlertRule({ db, actor: admin, revision: scheduler, now: new Date(), input: { schedule_id: on, events: ['missed', ...extra], channels: [channelId] } })).id;
+  const raiseMissed = (at: Date, on = scheduleId) => inTransaction(db, (tx) => raiseMissedAtSave(tx, on, at, new Date()));
 
   it('a raise waits for a delete of its rule in progress, then raises nothing for the deleted rule', async () => {
     const ruleId = await newRule();
-    const deleted = gate();
-    const commit = gate();
     // A delete of the rule, not yet committed (the row lock a rule's delete holds).
-    const deleting = db.$transaction(async (tx) => {
-      await tx.$executeRawUnsafe('DELETE FROM alert_rules WHERE id = $1', ruleId);
-      deleted.open();
-      await commit.opened;
-    }, { timeout: 30_000 });
-    await deleted.opened;
+    const deleting = heldTransaction((tx) => tx.$queryRawUnsafe('DELETE FROM alert_rules WHERE id = $1', ruleId));
+    await deleting.held;
     const raising = raiseMissed(new Date('2031-01-01T00:00:00Z'));
     try {
       // The raise read the rule (the delete is not committed) and now waits at the rule's lock.
       expect(await within(raising, 1000)).toBe('waiting');
     } finally {
-      commit.open();
-      await deleting;
+      deleting.resume();
+      await deleting.done;
     }
     await raising;
     expect(await db.alertIncident.count({ where: { ruleId } })).toBe(0);
@@ -80,29 +92,53 @@ describe.skipIf(testDialect() !== 'postgresql')('alerting lock order: the rule b
 
   it('a rule\'s delete waits at the rule behind a raise holding it, and both commit: no deadlock on the incident', async () => {
     const ruleId = await newRule(['paused']);
-    expect(await raiseMissed(new Date('2031-02-01T00:00:00Z'))).toBeUndefined();
+    await raiseMissed(new Date('2031-02-01T00:00:00Z'));
     const incident = await db.alertIncident.findFirstOrThrow({ where: { ruleId, openKey: { not: null } } });
-    const held = gate();
-    const write = gate();
     // A raise in the lock order: its rule shared, then (once the delete below is under way) its incident.
-    const raising = db.$transaction(async (tx) => {
-      await tx.$queryRawUnsafe('SELECT id FROM alert_rules WHERE id = $1 FOR KEY SHARE', ruleId);
-      held.open();
-      await write.opened;
-      await tx.$executeRawUnsafe(`UPDATE alert_incidents SET rounds = '{"missed":{"round":0,"at":"2031-02-01T00:01:00.000Z"}}' WHERE id = $1`, incident.id);
-    }, { timeout: 30_000 });
-    await held.opened;
+    const raising = heldTransaction(
+      (tx) => tx.$queryRawUnsafe('SELECT id FROM alert_rules WHERE id = $1 FOR KEY SHARE', ruleId),
+      (tx) => tx.$queryRawUnsafe(`UPDATE alert_incidents SET rounds = '{"missed":{"round":0,"at":"2031-02-01T00:01:00.000Z"}}' WHERE id = $1`, incident.id),
+    );
+    await raising.held;
     const deleting = deleteAlertRule({ db, actor: admin, revision: scheduler, ruleRef: ruleId });
     try {
       // The delete waits at the rule (it must not have ended the incident yet: that row is the raise's next write).
       expect(await within(deleting, 1000)).toBe('waiting');
     } finally {
-      write.open();
+      raising.resume();
     }
-    await expect(raising).resolves.toBeUndefined();
+    await expect(raising.done).resolves.toBeUndefined();
     await expect(deleting).resolves.toBeUndefined();
     expect(await db.alertRule.count({ where: { id: ruleId } })).toBe(0);
     const ended = await db.alertIncident.findUniqueOrThrow({ where: { id: incident.id } });
     expect([ended.openKey, ended.resolvedAt !== null, ended.rounds]).toEqual([null, true, { missed: { round: 0, at: '2031-02-01T00:01:00.000Z' } }]);
+  });
+  it('a schedule\'s delete takes the rules on it before their incidents, as a rule\'s delete: the two never deadlock', async () => {
+    const [doomed] = await insertSchedules(db, [{ revisionId: scheduler.id, alias: 'lock-order-doomed', createdBy: { type: 'org', id: orgId }, invocationTarget: TARGET, nextFireAt: null }]);
+    const ruleId = await newRule([], doomed);
+    await raiseMissed(new Date('2031-03-01T00:00:00Z'), doomed);
+    const incident = await db.alertIncident.findFirstOrThrow({ where: { ruleId, openKey: { not: null } } });
+    // A rule's delete in its lock order: the rule, then (once the schedule's delete is under way) its incident.
+    const deletingRule = heldTransaction(
+      (tx) => tx.$queryRawUnsafe('SELECT id FROM alert_rules WHERE id = $1 FOR UPDATE', ruleId),
+      async (tx) => {
+        await tx.$queryRawUnsafe('UPDATE alert_incidents SET open_key = NULL, resolved_at = $2::timestamp(3) WHERE id = $1', incident.id, '2031-03-01 00:02:00');
+        await tx.$queryRawUnsafe('DELETE FROM alert_rules WHERE id = $1', ruleId);
+      },
+    );
+    await deletingRule.held;
+    const deletingSchedule = deleteSchedule({ db, actor: admin, revision: scheduler, scheduleRef: doomed, now: new Date('2031-03-01T00:03:00Z') });
+    try {
+      // The schedule's delete waits at the rule: the incident stays free for the rule's delete.
+      expect(await within(deletingSchedule, 1000)).toBe('waiting');
+    } finally {
+      deletingRule.resume();
+    }
+    await expect(deletingRule.done).resolves.toBeUndefined();
+    await expect(deletingSchedule).resolves.toBeUndefined();
+    expect(await db.schedule.count({ where: { id: doomed } })).toBe(0);
+    expect(await db.alertRule.count({ where: { id: ruleId } })).toBe(0);
+    const ended = await db.alertIncident.findUniqueOrThrow({ where: { id: incident.id } });
+    expect([ended.openKey, ended.resolvedAt?.toISOString()]).toEqual([null, '2031-03-01T00:02:00.000Z']);
   });
 });
