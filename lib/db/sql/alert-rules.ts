@@ -37,6 +37,11 @@ const LOCK_RULE_SQL = {
   postgresql: 'SELECT id FROM alert_rules WHERE id = $1 FOR UPDATE',
 } as const;
 
+const LOCK_RULE_FOR_CHANGE_SQL = {
+  sqlite: 'SELECT id FROM alert_rules WHERE id = ?',
+  postgresql: 'SELECT id FROM alert_rules WHERE id = $1 FOR NO KEY UPDATE',
+} as const;
+
 /**
  * Hold the alert rules `ruleIds` shared for the rest of `tx` (in id order, waiting for a delete of one
  * of them to end) and answer which of them still exist: a rule deleted since the caller read it is
@@ -58,7 +63,11 @@ export async function lockAlertRulesOfSchedules(tx: Tx, scheduleIds: string[]): 
   if (scheduleIds.length > 0) await queryRows(tx, LOCK_RULES_OF_SCHEDULES_SQL, JSON.stringify(scheduleIds));
 }
 
-/** Hold alert rule `ruleId` exclusively for the rest of `tx` (before its incidents); false when it no longer exists. */
-export async function lockAlertRule(tx: Tx, ruleId: string): Promise<boolean> {
-  return (await queryRows(tx, LOCK_RULE_SQL, ruleId)).length === 1;
+/**
+ * Hold alert rule `ruleId` for the rest of `tx`; false when it no longer exists. `delete`: exclusively
+ * (`FOR UPDATE`), before its incidents and its channels' cascade. `change`: against a delete only
+ * (`FOR NO KEY UPDATE`: raises holding it shared go on), before its channels are replaced.
+ */
+export async function lockAlertRule(tx: Tx, ruleId: string, purpose: 'delete' | 'change'): Promise<boolean> {
+  return (await queryRows(tx, purpose === 'delete' ? LOCK_RULE_SQL : LOCK_RULE_FOR_CHANGE_SQL, ruleId)).length === 1;
 }

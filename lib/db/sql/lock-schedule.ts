@@ -49,17 +49,24 @@ const LOCK_PENDING_OF_SCHEDULES_SQL = {
   postgresql: 'SELECT id FROM pending_attempts WHERE schedule_id IN (SELECT jsonb_array_elements_text($1::jsonb)) ORDER BY id FOR UPDATE',
 } as const;
 
+/** Params: blob id. PostgreSQL only. */
+const LOCK_ALERT_RULES_OF_BLOB_SQL = {
+  postgresql: 'SELECT a.id FROM alert_rules AS a JOIN revisions AS r ON r.id = a.revision_id WHERE r.blob_id = $1 ORDER BY a.id FOR UPDATE OF a',
+} as const;
+
 /**
- * Lock every schedule of blob `blobId` in id order, then their pending attempts in id order, before
- * a delete of the blob cascades to them. Deadlock freedom (docs/decisions.md 434): whatever waits for
- * several of these locks takes schedules by id, then pending attempts by id, as the worker's record
- * of delivered attempts and its send counts do; the cascade alone would take them in its scan order.
- * Returns how many schedules.
+ * Lock every schedule of blob `blobId` in id order, then their pending attempts in id order, then the
+ * blob's alert rules in id order, before a delete of the blob cascades to them. Deadlock freedom
+ * (docs/decisions.md 434, 440): whatever waits for several of these locks takes schedules by id, then
+ * pending attempts by id, as the worker's record of delivered attempts and its send counts do, and
+ * alert rules by id after the schedules, as a raise does; the cascade alone would take them in its
+ * scan order. Returns how many schedules.
  */
 export async function lockSchedulesOfBlob(tx: Tx, blobId: string): Promise<number> {
   if (dialectOfDb(tx) !== 'postgresql') return 0;
   const rows = await tx.$queryRawUnsafe<{ id: string }[]>(LOCK_SCHEDULES_OF_BLOB_SQL.postgresql, blobId);
   await lockPendingAttemptsOf(tx, rows.map((r) => r.id));
+  await tx.$queryRawUnsafe(LOCK_ALERT_RULES_OF_BLOB_SQL.postgresql, blobId);
   return rows.length;
 }
 

@@ -79,12 +79,14 @@ export async function realertIncidents(db: Db, now: Date): Promise<number> {
   for (const [scheduleId, { ids, ruleIds }] of bySchedule) {
     raised += await inTransaction(db, async (tx) => {
       const locked = await loadFiringSchedules(tx, [scheduleId]);
+      const schedule = locked.get(scheduleId);
       // Lock order (decision 440): the schedule, then its incidents' rules (shared), then the incidents,
       // read again after the rules: a rule's delete that went first has ended its incidents by then.
-      await lockAlertRulesShared(tx, [...ruleIds]);
+      // Only under the schedule's lock: without it (a deleted schedule) the rules would be the first
+      // locks this transaction takes, against a scheduler's delete that takes them after its schedules.
+      if (schedule) await lockAlertRulesShared(tx, [...ruleIds]);
       const open = (await tx.alertIncident.findMany({ where: { id: { in: ids }, openKey: { not: null } } })).sort((a, b) => order.get(a.ruleId)! - order.get(b.ruleId)!);
       if (open.length === 0) return 0;
-      const schedule = locked.get(scheduleId);
       // A deleted schedule's incident ends with it; a disabled one's silence does not re-alert (it is not silent: it is off).
       if (!schedule) {
         await tx.alertIncident.updateMany({ where: { id: { in: open.map((i) => i.id) } }, data: { openKey: null, resolvedAt: now } });

@@ -147,6 +147,9 @@ export async function updateAlertRule(opts: RuleScope & { input: UpdateAlertRule
   return inTransaction(opts.db, async (tx) => {
     await requireSchedulerRole(tx, opts.actor, revision.blobId, 'write');
     const row = await requireRule(tx, revision.id, input.rule_id);
+    // Lock order (decision 440): the rule before its channels' rows, as its delete takes them (the
+    // delete's cascade to the channels against this change's foreign-key check on the rule).
+    if (!(await lockAlertRule(tx, row.id, 'change'))) throw new DomainError('not_found', 'alert rule not found');
     const events = input.events ?? (row.events.split(',') as AlertEvent[]);
     const silence = input.silence_seconds !== undefined ? input.silence_seconds : row.silenceSeconds;
     if (events.includes('silence') && silence === null) throw new DomainError('invalid_request_body', 'the silence event needs silence_seconds', { path: 'silence_seconds' });
@@ -194,7 +197,7 @@ export async function deleteAlertRule(opts: RuleScope & { ruleRef: string }): Pr
     const row = await requireRule(tx, opts.revision.id, opts.ruleRef);
     // Lock order (decision 440): the rule before its incidents, as the fire path's raise takes them;
     // a delete that ended first leaves nothing to delete.
-    if (!(await lockAlertRule(tx, row.id))) throw new DomainError('not_found', 'alert rule not found');
+    if (!(await lockAlertRule(tx, row.id, 'delete'))) throw new DomainError('not_found', 'alert rule not found');
     await tx.alertIncident.updateMany({ where: { ruleId: row.id, openKey: { not: null } }, data: { openKey: null, resolvedAt: new Date() } });
     await tx.alertRule.delete({ where: { id: row.id } });
   });

@@ -13,7 +13,7 @@ import type { HttpAllowList } from '../../../config';
 import { inTransaction, type Db } from '../../../db';
 import { insertSchedules } from '../../../testing/insert-schedules';
 import { createTestDb, testDialect } from '../../../testing/test-db';
-import { createAlertChannel, createAlertRule, deleteAlertRule, deleteSchedule } from '../..';
+import { createAlertChannel, createAlertRule, deleteAlertRule, deleteSchedule, updateAlertRule } from '../..';
 import { raiseMissedAtSave } from '../raise';
 
 const ALLOW: HttpAllowList = { hosts: ['localhost'], addresses: [], ranges: ['127.0.0.0/8'] };
@@ -47,7 +47,20 @@ function heldTransaction(first: (tx: RawTx) => Promise<unknown>, rest: (tx: RawT
     await resumed.opened;
     await rest(tx);
   }, { timeout: 30_000 });
+  // A `first` that failed opens `held` too: the test then fails on `done`, not on a wait.
+  done.catch(() => held.open());
   return { held: held.opened, resume: resumed.open, done: done.then(() => undefined) };
+}
+/**
+ * True once a backend of this database waits for a lock (`pg_stat_activity`), polled for up to 15 s:
+ * the call under test has reached a row another transaction holds, however slow the machine.
+ */
+async function someoneWaitsOnALock(): Promise<boolean> {
+  for (const end = Date.now() + 15_000; Date.now() < end; await new Promise((r) => setTimeout(r, 50))) {
+    const [row] = await db.$queryRawUnsafe<{ n: number }[]>(`SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock'`);
+    if (row.n > 0) return true;
+  }
+  return false;
 }
 /** 'settled' when `p` settles within `ms`, else 'waiting'. */
 const within = (p: Promise<unknown>, ms: number) =>
@@ -80,7 +93,8 @@ describe.skipIf(testDialect() !== 'postgresql')('alerting lock order: the rule b
     const raising = raiseMissed(new Date('2031-01-01T00:00:00Z'));
     try {
       // The raise read the rule (the delete is not committed) and now waits at the rule's lock.
-      expect(await within(raising, 1000)).toBe('waiting');
+      expect(await someoneWaitsOnALock()).toBe(true);
+      expect(await within(raising, 200)).toBe('waiting');
     } finally {
       deleting.resume();
       await deleting.done;
@@ -103,7 +117,8 @@ describe.skipIf(testDialect() !== 'postgresql')('alerting lock order: the rule b
     const deleting = deleteAlertRule({ db, actor: admin, revision: scheduler, ruleRef: ruleId });
     try {
       // The delete waits at the rule (it must not have ended the incident yet: that row is the raise's next write).
-      expect(await within(deleting, 1000)).toBe('waiting');
+      expect(await someoneWaitsOnALock()).toBe(true);
+      expect(await within(deleting, 200)).toBe('waiting');
     } finally {
       raising.resume();
     }
@@ -130,7 +145,8 @@ describe.skipIf(testDialect() !== 'postgresql')('alerting lock order: the rule b
     const deletingSchedule = deleteSchedule({ db, actor: admin, revision: scheduler, scheduleRef: doomed, now: new Date('2031-03-01T00:03:00Z') });
     try {
       // The schedule's delete waits at the rule: the incident stays free for the rule's delete.
-      expect(await within(deletingSchedule, 1000)).toBe('waiting');
+      expect(await someoneWaitsOnALock()).toBe(true);
+      expect(await within(deletingSchedule, 200)).toBe('waiting');
     } finally {
       deletingRule.resume();
     }
@@ -140,5 +156,26 @@ describe.skipIf(testDialect() !== 'postgresql')('alerting lock order: the rule b
     expect(await db.alertRule.count({ where: { id: ruleId } })).toBe(0);
     const ended = await db.alertIncident.findUniqueOrThrow({ where: { id: incident.id } });
     expect([ended.openKey, ended.resolvedAt?.toISOString()]).toEqual([null, '2031-03-01T00:02:00.000Z']);
+  });
+  it('a change of a rule\'s channels waits at the rule behind its delete, then answers not_found: no deadlock on the channels', async () => {
+    const ruleId = await newRule(['dead_letter']);
+    const other = (await createAlertChannel(db, { actor: admin, org: 'acme-corp', now: new Date(), allowList: ALLOW, input: { type: 'webhook', name: 'lock-order-hook-2', config: { url: 'http://127.0.0.1:9/hook-2' } } })).channel.id;
+    // A rule's delete in its lock order: the rule, then (once the change is under way) the row, whose cascade takes its channels.
+    const deleting = heldTransaction(
+      (tx) => tx.$queryRawUnsafe('SELECT id FROM alert_rules WHERE id = $1 FOR UPDATE', ruleId),
+      (tx) => tx.$queryRawUnsafe('DELETE FROM alert_rules WHERE id = $1', ruleId),
+    );
+    await deleting.held;
+    const changing = updateAlertRule({ db, actor: admin, revision: scheduler, now: new Date(), input: { rule_id: ruleId, channels: [channelId, other] } });
+    try {
+      // The change waits at the rule, before it replaced any channel row the delete's cascade takes next.
+      expect(await someoneWaitsOnALock()).toBe(true);
+      expect(await within(changing, 200)).toBe('waiting');
+    } finally {
+      deleting.resume();
+    }
+    await expect(deleting.done).resolves.toBeUndefined();
+    await expect(changing).rejects.toMatchObject({ code: 'not_found', message: 'alert rule not found' });
+    expect(await db.alertRuleChannel.count({ where: { ruleId } })).toBe(0);
   });
 });
