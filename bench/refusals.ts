@@ -22,7 +22,7 @@ import { randomUUID } from 'node:crypto';
 import { describeBlobResponse } from '../lib/api';
 import { listOrgMembers, type Actor } from '../lib/auth';
 import type { Db, Dialect } from '../lib/db';
-import { getSchedulerByRevision } from '../lib/schedules';
+import { getSchedulerByRevision, schedulerDirectReads } from '../lib/schedules';
 import { insertSchedules } from '../lib/testing/insert-schedules';
 import { createTestDb } from '../lib/testing/test-db';
 import { createSchedulerBlob, createWorkflowBlob, deleteBlob, getCatalogBlob, getCatalogRevision, getReadableRevision } from '../lib/workflows';
@@ -51,6 +51,12 @@ async function refused(fn: () => Promise<unknown>): Promise<void> {
     return;
   }
   throw new Error('a lookup of the bench answered instead of refusing');
+}
+
+/** A direct read (decision 439) refuses by answering null: that null as a refusal, for `refused`. */
+async function nullRefuses(answer: Promise<unknown>): Promise<unknown> {
+  if ((await answer) === null) throw new Error('refused');
+  return answer;
 }
 
 const median = (xs: number[]) => {
@@ -108,6 +114,7 @@ async function run(dialect: Dialect): Promise<void> {
     const db = t.db;
     const id = () => randomUUID();
     const [m1, m2] = [id(), id()];
+    const getScheduleDirect = schedulerDirectReads.get_schedule!;
     const lookups: Lookup[] = [
       {
         name: 'blob by id',
@@ -146,6 +153,13 @@ async function run(dialect: Dialect): Promise<void> {
         where: 'POST /api/v1/revisions/{revision_id}/data (org key)',
         foreign: () => getReadableRevision(db, { actor: acmeKey, revisionId: scheduler.default_revision_id! }),
         missing: () => getReadableRevision(db, { actor: acmeKey, revisionId: m1 }),
+      },
+      {
+        name: 'schedule (direct)',
+        where: 'POST /api/v1/revisions/{revision_id}/data get_schedule, its direct read (org key)',
+        foreign: () => nullRefuses(getScheduleDirect({ db, actor: acmeKey, revisionId: scheduler.default_revision_id!, params: { schedule_id: 'globex-1' } })),
+        missing: () => nullRefuses(getScheduleDirect({ db, actor: acmeKey, revisionId: m1, params: { schedule_id: 'globex-1' } })),
+        missing2: () => nullRefuses(getScheduleDirect({ db, actor: acmeKey, revisionId: m2, params: { schedule_id: 'globex-1' } })),
       },
       {
         name: 'delete blob',

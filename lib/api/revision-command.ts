@@ -68,6 +68,7 @@ export async function handleRevisionCommand(
     delivery,
     engine: fireEngine,
     now: new Date(),
+    directReadMissed: direct !== undefined,
   } as CommandContext);
   return json(result);
 }

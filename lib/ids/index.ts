@@ -30,6 +30,12 @@ export function isIdShape(ref: string): boolean {
   return ID_PATTERN.test(normalizeRef(ref));
 }
 
+/** The lookup form of `ref` (`normalizeRef`) when it is an id (`isIdShape`), else null: a path segment that can only name an id. */
+export function idOfRef(ref: string): string | null {
+  const id = normalizeRef(ref);
+  return ID_PATTERN.test(id) ? id : null;
+}
+
 /**
  * Why `alias` breaks the SPEC §4 grammar, or null when it is valid: 6–64 chars of `a-z0-9_-`, and
  * never the generated-id shape.

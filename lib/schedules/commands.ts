@@ -83,7 +83,7 @@ export const schedulerCommands: CommandTable<typeof SCHEDULER_COMMANDS> = {
   },
   async get_schedule(ctx) {
     const p = parseOrRefuse(ScheduleIdParams, ctx.params);
-    return { schedule: await getSchedule({ ...base(ctx), scheduleRef: p.schedule_id }) };
+    return { schedule: await getSchedule({ ...base(ctx), scheduleRef: p.schedule_id, directReadMissed: ctx.directReadMissed }) };
   },
   async update_schedule(ctx) {
     const { schedule_id, dry_run, expected_version, ...input } = ctx.params;

@@ -21,6 +21,8 @@ export interface CommandContext {
   httpAllowList?: HttpAllowList;
   /** The request's instant (UTC). */
   now: Date;
+  /** True when the command's direct read (`DirectRead`) ran for this request and answered null: the handler need not repeat its lookup. */
+  directReadMissed?: boolean;
 }
 
 /** A command returns the JSON object of its 200 answer, or throws a DomainError. */

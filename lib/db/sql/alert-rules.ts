@@ -32,15 +32,11 @@ const LOCK_RULES_SHARED_SQL = {
   postgresql: `SELECT id FROM alert_rules WHERE id IN (SELECT jsonb_array_elements_text($1::jsonb)) ORDER BY id FOR KEY SHARE`,
 } as const;
 
-const LOCK_RULE_SQL = {
-  sqlite: 'SELECT id FROM alert_rules WHERE id = ?',
-  postgresql: 'SELECT id FROM alert_rules WHERE id = $1 FOR UPDATE',
-} as const;
+/** One rule by id, held with `lock` on PostgreSQL (SQLite reads under its write lock). */
+const lockRuleSql = (lock: string) => ({ sqlite: 'SELECT id FROM alert_rules WHERE id = ?', postgresql: `SELECT id FROM alert_rules WHERE id = $1 ${lock}` }) as const;
 
-const LOCK_RULE_FOR_CHANGE_SQL = {
-  sqlite: 'SELECT id FROM alert_rules WHERE id = ?',
-  postgresql: 'SELECT id FROM alert_rules WHERE id = $1 FOR NO KEY UPDATE',
-} as const;
+/** `lockAlertRule`'s text by purpose. */
+const LOCK_RULE_SQL = { delete: lockRuleSql('FOR UPDATE'), change: lockRuleSql('FOR NO KEY UPDATE') } as const;
 
 /**
  * Hold the alert rules `ruleIds` shared for the rest of `tx` (in id order, waiting for a delete of one
@@ -69,5 +65,5 @@ export async function lockAlertRulesOfSchedules(tx: Tx, scheduleIds: string[]): 
  * (`FOR NO KEY UPDATE`: raises holding it shared go on), before its channels are replaced.
  */
 export async function lockAlertRule(tx: Tx, ruleId: string, purpose: 'delete' | 'change'): Promise<boolean> {
-  return (await queryRows(tx, purpose === 'delete' ? LOCK_RULE_SQL : LOCK_RULE_FOR_CHANGE_SQL, ruleId)).length === 1;
+  return (await queryRows(tx, LOCK_RULE_SQL[purpose], ruleId)).length === 1;
 }

@@ -5,7 +5,7 @@
 export { claimDue, claimOccurrence, CLAIM_DUE_SQL, type ClaimedSchedule, type FiringSchedule } from './claim-due';
 export { claimRetries, claimRetry, type ClaimedRetry } from './claim-retries';
 export { cancelPendingAttempts, cancelledWaitingMessage, type CancelPendingOptions } from './cancel-pending-attempts';
-export { lockSchedule, lockScheduleIdentity, lockSchedulesOfBlob, lockPendingAttemptsOf } from './lock-schedule';
+export { lockSchedule, lockScheduleIdentity, lockBlobForDelete, lockPendingAttemptsOf } from './lock-schedule';
 export {
   completeFinished,
   insertDeadLetters,

@@ -62,7 +62,7 @@ const LOCK_ALERT_RULES_OF_BLOB_SQL = {
  * alert rules by id after the schedules, as a raise does; the cascade alone would take them in its
  * scan order. Returns how many schedules.
  */
-export async function lockSchedulesOfBlob(tx: Tx, blobId: string): Promise<number> {
+export async function lockBlobForDelete(tx: Tx, blobId: string): Promise<number> {
   if (dialectOfDb(tx) !== 'postgresql') return 0;
   const rows = await tx.$queryRawUnsafe<{ id: string }[]>(LOCK_SCHEDULES_OF_BLOB_SQL.postgresql, blobId);
   await lockPendingAttemptsOf(tx, rows.map((r) => r.id));

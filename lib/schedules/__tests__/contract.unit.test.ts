@@ -6,7 +6,7 @@
  */
 import { describe, expect, expectTypeOf, it } from 'vitest';
 import type { z } from 'zod';
-import { isIdShape, normalizeRef } from '../../ids';
+import { idOfRef, isIdShape, normalizeRef } from '../../ids';
 import { parseOrRefuse } from '../../errors';
 import { CreateExecutionParams, workflowRefProblem } from '../../workflows/contract';
 import {
@@ -326,6 +326,9 @@ describe('§3.1 id shape: one predicate, on the lookup form', () => {
     expect([ID, ID.toUpperCase(), `  ${ID}\t`, '00000000-0000-0000-0000-000000000000'].map(isIdShape)).toEqual([true, true, true, true]);
     expect(['nightly-batch', `${ID}0`, ID.replaceAll('-', ''), 'g'.repeat(8) + ID.slice(8)].map(isIdShape)).toEqual([false, false, false, false]);
     expect(normalizeRef(' Nightly-Batch ')).toBe('nightly-batch');
+  });
+  it('idOfRef: the lookup form of an id, null for an alias or a near-miss', () => {
+    expect([` ${ID.toUpperCase()} `, ID, 'nightly-batch', `${ID}0`, ''].map(idOfRef)).toEqual([ID, ID, null, null, null]);
   });
 });
 

@@ -1,7 +1,7 @@
 import { rolesGranting, type Actor } from '../../auth';
 import { findScheduleIfReachable, findSchedules, type Db } from '../../db';
 import { DomainError } from '../../errors';
-import { isIdShape, normalizeRef } from '../../ids';
+import { idOfRef, isIdShape, normalizeRef } from '../../ids';
 import { requireSchedulerRole } from '../access';
 import type { Schedule, ScheduleState } from '../contract';
 import { getScheduleRow } from './find-schedule';
@@ -46,11 +46,15 @@ function cursorRow(db: Db, revisionId: string, startScheduleId: string) {
   );
 }
 
-/** `get_schedule` (SPEC §3.1): by id or alias. Throws `404 not_found` (no read access) or `404 schedule_not_found`. */
-export async function getSchedule(opts: { db: Db; actor: Actor; revision: { id: string; blobId: string }; scheduleRef: string }): Promise<Schedule> {
+/**
+ * `get_schedule` (SPEC §3.1): by id or alias. Throws `404 not_found` (no read access) or `404
+ * schedule_not_found`. `directReadMissed`: `getScheduleIfReadable` already answered null for this
+ * request (the router's direct read, decision 439), so its statement is not run again.
+ */
+export async function getSchedule(opts: { db: Db; actor: Actor; revision: { id: string; blobId: string }; scheduleRef: string; directReadMissed?: boolean }): Promise<Schedule> {
   const { db, actor, revision } = opts;
   // The answer in one statement (the access check inside it, docs/decisions.md 385)...
-  const found = await readableSchedule(db, actor, revision.id, opts.scheduleRef);
+  const found = opts.directReadMissed ? null : await readableSchedule(db, actor, revision.id, opts.scheduleRef);
   if (found) return toSchedule(found);
   // ...and a refusal as always, in its order: no read access → 404 not_found, else 404 schedule_not_found.
   await requireSchedulerRole(db, actor, revision.blobId, 'read');
@@ -66,8 +70,8 @@ export async function getSchedule(opts: { db: Db; actor: Actor; revision: { id: 
  * schedule row the codec cannot read (decision 425), as `getSchedule` does.
  */
 export async function getScheduleIfReadable(opts: { db: Db; actor: Actor; revisionId: string; scheduleRef: string }): Promise<Schedule | null> {
-  const revisionId = normalizeRef(opts.revisionId);
-  if (!isIdShape(revisionId)) return null;
+  const revisionId = idOfRef(opts.revisionId);
+  if (revisionId === null) return null;
   const found = await readableSchedule(opts.db, opts.actor, revisionId, opts.scheduleRef);
   return found ? toSchedule(found) : null;
 }

@@ -1,4 +1,4 @@
-import { inTransaction, lockSchedulesOfBlob, type Db, type Tx } from '../../db';
+import { inTransaction, lockBlobForDelete, type Db, type Tx } from '../../db';
 import { type Actor, blobRole, readableBy, roleAtLeast } from '../../auth';
 import { DomainError } from '../../errors';
 
@@ -59,7 +59,7 @@ export async function deleteBlob(db: Db, opts: DeleteBlobOptions): Promise<{ typ
     if (!roleAtLeast(role, 'admin')) throw new DomainError('forbidden', 'deleting a blob needs admin access to it');
     await refuseDefaultSchedulerDelete(tx, blob.id);
     // Lock order (decision 434): its schedules, then their pending attempts, each in id order, before the cascade.
-    await lockSchedulesOfBlob(tx, blob.id);
+    await lockBlobForDelete(tx, blob.id);
     // Revisions, definitions, sessions, executions, schedules, runs and grants go with it (ON DELETE CASCADE).
     await tx.blob.delete({ where: { id: blob.id } });
     return { type: blob.type, name: blob.name };

@@ -1,7 +1,7 @@
 import { findScopedRevision, type Db } from '../../db';
 import { type Actor, rolesGranting } from '../../auth';
 import { DomainError } from '../../errors';
-import { isIdShape, normalizeRef } from '../../ids';
+import { idOfRef } from '../../ids';
 import type { BlobType } from '../contract';
 
 export interface GetReadableRevisionOptions {
@@ -26,10 +26,10 @@ export interface ReadableRevision {
  * @throws `404 not_found` ("revision not found") for a missing, malformed or unreadable id alike (SPEC §2).
  */
 export async function getReadableRevision(db: Db, opts: GetReadableRevisionOptions): Promise<ReadableRevision> {
-  const id = normalizeRef(opts.revisionId);
+  const id = idOfRef(opts.revisionId);
   // One statement on the driver, scoped by `readableBy`'s rule in SQL (docs/decisions.md 385).
   const roles = rolesGranting(opts.actor, 'read');
-  const revision = isIdShape(id) && roles.length > 0 ? await findScopedRevision(db, id, opts.actor, roles) : null;
+  const revision = id !== null && roles.length > 0 ? await findScopedRevision(db, id, opts.actor, roles) : null;
   // Non-disclosure (SPEC §2): an unreadable revision answers exactly as a missing one.
   if (!revision) throw new DomainError('not_found', 'revision not found');
   return { id: revision.id, blobId: revision.blobId, orgId: revision.orgId, state: revision.state, blobType: revision.blobType as BlobType };

@@ -5,7 +5,7 @@
  * (decision 360: a read never writes).
  */
 import type { Actor } from '../../../auth';
-import { inTransaction, lockSchedulesOfBlob, type Db } from '../../../db';
+import { inTransaction, lockBlobForDelete, type Db } from '../../../db';
 import { DomainError } from '../../../errors';
 import type { AlsoInTransaction } from '../../../schedules';
 import { aliasProblem } from '../../../ids';
@@ -121,7 +121,7 @@ export async function deleteScheduleGroup(opts: GroupOptions & { name: string })
     await refuseDefaultSchedulerDelete(tx, group.blobId);
     await requireOrgWrite(tx, actor, orgId);
     // Lock order (decision 434): its schedules, then their pending attempts, each in id order, before the cascade.
-    await lockSchedulesOfBlob(tx, group.blobId);
+    await lockBlobForDelete(tx, group.blobId);
     await tx.blob.delete({ where: { id: group.blobId } });
     await opts.alsoInTransaction?.(tx);
   });

@@ -65,6 +65,15 @@ async function someoneWaitsOnALock(): Promise<boolean> {
 /** 'settled' when `p` settles within `ms`, else 'waiting'. */
 const within = (p: Promise<unknown>, ms: number) =>
   Promise.race([p.then(() => 'settled', () => 'settled'), new Promise((r) => setTimeout(() => r('waiting'), ms))]);
+/** Expect `call` to wait at a lock (PostgreSQL shows a lock wait, and `call` has not settled 200 ms later), then `release` what holds it, pass or fail. */
+async function expectWaitingAtLock(call: Promise<unknown>, release: () => unknown): Promise<void> {
+  try {
+    expect(await someoneWaitsOnALock()).toBe(true);
+    expect(await within(call, 200)).toBe('waiting');
+  } finally {
+    await release();
+  }
+}
 
 describe.skipIf(testDialect() !== 'postgresql')('alerting lock order: the rule before its incidents (PostgreSQL)', () => {
   beforeAll(async () => {
@@ -91,14 +100,8 @@ describe.skipIf(testDialect() !== 'postgresql')('alerting lock order: the rule b
     const deleting = heldTransaction((tx) => tx.$queryRawUnsafe('DELETE FROM alert_rules WHERE id = $1', ruleId));
     await deleting.held;
     const raising = raiseMissed(new Date('2031-01-01T00:00:00Z'));
-    try {
-      // The raise read the rule (the delete is not committed) and now waits at the rule's lock.
-      expect(await someoneWaitsOnALock()).toBe(true);
-      expect(await within(raising, 200)).toBe('waiting');
-    } finally {
-      deleting.resume();
-      await deleting.done;
-    }
+    // The raise read the rule (the delete is not committed) and now waits at the rule's lock.
+    await expectWaitingAtLock(raising, async () => { deleting.resume(); await deleting.done; });
     await raising;
     expect(await db.alertIncident.count({ where: { ruleId } })).toBe(0);
     expect(await db.alert.count({ where: { ruleId } })).toBe(0);
@@ -115,13 +118,8 @@ describe.skipIf(testDialect() !== 'postgresql')('alerting lock order: the rule b
     );
     await raising.held;
     const deleting = deleteAlertRule({ db, actor: admin, revision: scheduler, ruleRef: ruleId });
-    try {
-      // The delete waits at the rule (it must not have ended the incident yet: that row is the raise's next write).
-      expect(await someoneWaitsOnALock()).toBe(true);
-      expect(await within(deleting, 200)).toBe('waiting');
-    } finally {
-      raising.resume();
-    }
+    // The delete waits at the rule (it must not have ended the incident yet: that row is the raise's next write).
+    await expectWaitingAtLock(deleting, raising.resume);
     await expect(raising.done).resolves.toBeUndefined();
     await expect(deleting).resolves.toBeUndefined();
     expect(await db.alertRule.count({ where: { id: ruleId } })).toBe(0);
@@ -143,13 +141,8 @@ describe.skipIf(testDialect() !== 'postgresql')('alerting lock order: the rule b
     );
     await deletingRule.held;
     const deletingSchedule = deleteSchedule({ db, actor: admin, revision: scheduler, scheduleRef: doomed, now: new Date('2031-03-01T00:03:00Z') });
-    try {
-      // The schedule's delete waits at the rule: the incident stays free for the rule's delete.
-      expect(await someoneWaitsOnALock()).toBe(true);
-      expect(await within(deletingSchedule, 200)).toBe('waiting');
-    } finally {
-      deletingRule.resume();
-    }
+    // The schedule's delete waits at the rule: the incident stays free for the rule's delete.
+    await expectWaitingAtLock(deletingSchedule, deletingRule.resume);
     await expect(deletingRule.done).resolves.toBeUndefined();
     await expect(deletingSchedule).resolves.toBeUndefined();
     expect(await db.schedule.count({ where: { id: doomed } })).toBe(0);
@@ -167,13 +160,8 @@ describe.skipIf(testDialect() !== 'postgresql')('alerting lock order: the rule b
     );
     await deleting.held;
     const changing = updateAlertRule({ db, actor: admin, revision: scheduler, now: new Date(), input: { rule_id: ruleId, channels: [channelId, other] } });
-    try {
-      // The change waits at the rule, before it replaced any channel row the delete's cascade takes next.
-      expect(await someoneWaitsOnALock()).toBe(true);
-      expect(await within(changing, 200)).toBe('waiting');
-    } finally {
-      deleting.resume();
-    }
+    // The change waits at the rule, before it replaced any channel row the delete's cascade takes next.
+    await expectWaitingAtLock(changing, deleting.resume);
     await expect(deleting.done).resolves.toBeUndefined();
     await expect(changing).rejects.toMatchObject({ code: 'not_found', message: 'alert rule not found' });
     expect(await db.alertRuleChannel.count({ where: { ruleId } })).toBe(0);
