@@ -11,7 +11,7 @@
  *      connection per request, no keep-alive), JSON body, Standard Webhooks signature (HMAC-SHA256);
  *   4. once answered, records it: the settled attempts waiting while a record commits share the next
  *      transaction (at most 500): delete the in-flight rows (TAKE_IN_FLIGHT_SQL), read their schedules
- *      (LOAD_FIRING_SQL: locked on PostgreSQL) and insert the runs (INSERT_RUNS_SQL).
+ *      (LOCK_FIRING_SQL: locked on PostgreSQL) and insert the runs (INSERT_RUNS_SQL).
  * The SQL texts are the product's own (lib/db/sql): the ceiling differs in how it gets there, not in
  * what it writes. On PostgreSQL each is a prepared statement named after its text, as the product
  * sends them (decision 429).
@@ -24,7 +24,7 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import http from 'node:http';
 import pg from 'pg';
 import { Webhook } from 'standardwebhooks';
-import { CLAIM_DUE_SQL, INSERT_PENDING_SQL, INSERT_RUNS_SQL, LOAD_FIRING_SQL, MARK_SENDS_SQL, MOVE_NEXT_FIRE_SQL, TAKE_IN_FLIGHT_SQL } from '../lib/db';
+import { CLAIM_DUE_SQL, INSERT_PENDING_SQL, INSERT_RUNS_SQL, LOCK_FIRING_SQL, MARK_SENDS_SQL, MOVE_NEXT_FIRE_SQL, TAKE_IN_FLIGHT_SQL } from '../lib/db';
 import { occurrenceId } from '../lib/targets';
 import { batch, dialect, instant, parse, pollMs, prepared, stopping, url } from './raw-process';
 
@@ -124,7 +124,7 @@ function sqliteStore(file: string): Store {
   const pending = st(INSERT_PENDING_SQL.sqlite);
   const mark = st(MARK_SENDS_SQL.sqlite);
   const take = st(TAKE_IN_FLIGHT_SQL.sqlite);
-  const load = st(LOAD_FIRING_SQL.sqlite);
+  const load = st(LOCK_FIRING_SQL.sqlite);
   const runs = st(INSERT_RUNS_SQL.sqlite);
   const tx = <T>(fn: () => T): T => {
     st('BEGIN IMMEDIATE').run();
@@ -194,7 +194,7 @@ async function postgresStore(connectionString: string): Promise<Store> {
       tx(recorder, async () => {
         const taken = new Set(((await recorder.query(prepared(TAKE_IN_FLIGHT_SQL.postgresql, [JSON.stringify(done.map((d) => d.attempt.pendingId))]))).rows as { id: string }[]).map((r) => r.id));
         const mine = done.filter((d) => taken.has(d.attempt.pendingId));
-        await recorder.query(prepared(LOAD_FIRING_SQL.postgresql, [JSON.stringify(mine.map((d) => d.attempt.scheduleId))]));
+        await recorder.query(prepared(LOCK_FIRING_SQL.postgresql, [JSON.stringify(mine.map((d) => d.attempt.scheduleId))]));
         await recorder.query(prepared(INSERT_RUNS_SQL.postgresql, [JSON.stringify(runDocs(mine, now))]));
       }),
     close: async () => {

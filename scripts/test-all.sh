@@ -5,7 +5,8 @@
 # lib/testing/test-db.ts), end-to-end (Playwright, real web app + worker), then the container image and
 # the systemd units (vitest project `container`). Ends with each failed step's failing files and
 # tests, then the closing line "suites: N passed, N failed (failed: <steps>)". SKIP_POSTGRES=1 leaves
-# the PostgreSQL steps out (counted as failed).
+# the PostgreSQL steps out (counted as failed). After the PostgreSQL suite, any `deadlock detected` in
+# the local cluster's log during it fails the step postgresql-deadlocks (docs/decisions.md 441).
 # typecheck and lint run side by side (each keeps one of the two cores busy); the test suites one
 # after another: their crash and timing tests need the cores to themselves (docs/decisions.md 438).
 # moto's server (the AWS emulator of the aws-target tests) is started here and stopped at the end.
@@ -112,7 +113,23 @@ if [ "${SKIP_POSTGRES:-}" = "1" ]; then
   echo; echo "=== integration-postgresql SKIPPED (SKIP_POSTGRES=1)"; record integration-postgresql 1
 else
   step postgresql-server bash scripts/postgres-local.sh
+  # The local cluster's log (scripts/postgres-local.sh: Debian's cluster `main`): read from here on
+  # after the suite for deadlocks (below).
+  pg_log=$(pg_lsclusters -h 2>/dev/null | awk '$2 == "main" && $4 == "online" {print $7; exit}')
+  pg_log_from=""
+  if [ -n "$pg_log" ] && [ -r "$pg_log" ]; then pg_log_from=$(stat -c %s "$pg_log"); fi
   step integration-postgresql env TEST_DATABASE=postgresql npx vitest run --project integration
+  # A deadlock fails a fire batch or an operator's write once and is retried or answered with an
+  # error, so a suite can pass through one; the lock-order rules (docs/decisions.md 434, 440) say
+  # there are none. Any `deadlock detected` PostgreSQL logged during the suite fails this step.
+  echo; echo "=== postgresql-deadlocks: PostgreSQL's log (${pg_log:-none found}) during integration-postgresql"
+  if [ -z "$pg_log_from" ]; then
+    echo "the local cluster's log is not readable here: not checked"
+  elif tail -c +"$((pg_log_from + 1))" "$pg_log" | grep -a -A4 'deadlock detected'; then
+    record postgresql-deadlocks 1
+  else
+    echo "no deadlock"; record postgresql-deadlocks 0
+  fi
 fi
 # The e2e build does not type-check the tree again: the typecheck step above did (next.config.ts).
 step e2e env NEXT_BUILD_SKIP_TYPECHECK=1 npx playwright test

@@ -16,7 +16,7 @@ import {
   DURATION_MAX_MS,
   endRunOutcome,
   inTransaction,
-  loadFiringSchedules,
+  lockFiringSchedules,
   findRunsPastOutcomeDue,
   lockScheduleOfRun,
   releaseBuffered,
@@ -188,7 +188,7 @@ export interface EndedOutcome {
  * Fold terminal outcomes into their schedules, in the caller's transaction, at instant `now`:
  * `succeeded` resets the consecutive-failure count, `failed` and `timed_out` add one and pause the
  * schedule when it reaches `pause_after_failures` (its pending retries cancelled, the pause in the
- * activity log). Schedules must be locked by the caller (`loadFiringSchedules`).
+ * activity log). Schedules must be locked by the caller (`lockFiringSchedules`).
  */
 export async function settleOutcomes(tx: Tx, deps: EngineDeps, ended: EndedOutcome[], now: Date): Promise<void> {
   // SPEC §16.2: the run in progress ended; a `buffer_one` schedule's waiting occurrence becomes due.
@@ -239,7 +239,7 @@ export async function timeOutRuns(db: Db, deps: EngineDeps, now: Date): Promise<
   if (due.length === 0) return [];
   return inTransaction(db, async (tx) => {
     // Lock order schedule → run, as check-ins take them.
-    const schedules = await loadFiringSchedules(tx, due.map((r) => r.scheduleId));
+    const schedules = await lockFiringSchedules(tx, due.map((r) => r.scheduleId));
     const decided: { runId: string; scheduleId: string }[] = [];
     const ended: EndedOutcome[] = [];
     // Serialization is desired: one transaction client runs one statement at a time.

@@ -18,7 +18,7 @@
  * attempt's run is recorded exactly once (the DELETE of its row decides).
  */
 import type { HttpAllowList } from '../config';
-import { inTransaction, loadFiringSchedules, markSendsStarted, renewInFlight, takeInFlight, undeliverableInFlight, type Db, type FiringSchedule, type PendingAttemptInsert } from '../db';
+import { inTransaction, lockFiringSchedules, markSendsStarted, renewInFlight, takeInFlight, undeliverableInFlight, type Db, type FiringSchedule, type PendingAttemptInsert } from '../db';
 import { toError } from '../errors';
 import { createDeliveryPool, DeliveryCancelled, driverOf, recordedTarget, watchAttributes, type DeliveryDeps, type DeliveryPool, type FireTrigger } from '../targets';
 import { SchedulerFactCache } from './context';
@@ -308,7 +308,7 @@ export async function recordDelivered(db: Db, engine: EngineDeps, delivered: Del
     // Lock order (deadlock freedom, decision 434): the schedules first, in id order, then their
     // in-flight rows, as a schedule's delete does (its row, then the rows that cascade from it). The
     // other way round, a record and a delete each held what the other waited for.
-    const schedules = await loadFiringSchedules(tx, delivered.map((d) => d.attempt.scheduleId));
+    const schedules = await lockFiringSchedules(tx, delivered.map((d) => d.attempt.scheduleId));
     // The check-ins each row held (SPEC §16.1) are folded into its run.
     const taken = await takeInFlight(tx, delivered.map((d) => d.attempt.pendingId));
     const mine = delivered.filter((d) => taken.has(d.attempt.pendingId));

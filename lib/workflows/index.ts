@@ -13,7 +13,7 @@ export { sessionJson, definitionJson, executionJson, revisionJson } from './seri
 // Blobs (SPEC §1, §3.3).
 export { createWorkflowBlob, type CreateWorkflowBlobOptions } from './blobs/create-workflow-blob';
 export { createSchedulerBlob, insertSchedulerBlob, type CreateSchedulerBlobOptions } from './blobs/create-scheduler-blob';
-export { DEFAULT_SCHEDULER, deleteBlob, isDefaultScheduler, refuseDefaultSchedulerDelete, type DeleteBlobOptions } from './blobs/delete-blob';
+export { DEFAULT_SCHEDULER, deleteBlob, deleteBlobCascade, isDefaultScheduler, refuseDefaultSchedulerDelete, type DeleteBlobOptions } from './blobs/delete-blob';
 export { findBlobByRef, type FindBlobByRefOptions } from './blobs/find-blob-by-ref';
 export { findOrgByRef, findVisibleOrg, type FindOrgByRefOptions } from './blobs/find-org-by-ref';
 export { getBlobDescription, describeBlob, type GetBlobDescriptionOptions } from './blobs/get-blob-description';

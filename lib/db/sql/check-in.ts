@@ -21,7 +21,7 @@ const LOCK_SCHEDULE_OF_RUN_SQL = {
  * The schedule of run `runId` as it is now, locked for the caller's transaction (PostgreSQL
  * `FOR UPDATE`; SQLite holds its write lock already); null when no run has that id (a run's schedule
  * never changes, and deleting a schedule deletes its runs). Lock order schedule → run, as the
- * deadline's sweep (`loadFiringSchedules` then the run's UPDATE) takes them.
+ * deadline's sweep (`lockFiringSchedules` then the run's UPDATE) takes them.
  */
 export async function lockScheduleOfRun(tx: Tx, runId: string): Promise<(FiringSchedule & { enabled: boolean }) | null> {
   const rows = await queryRows(tx, LOCK_SCHEDULE_OF_RUN_SQL, runId);

@@ -111,7 +111,7 @@ export async function undeliverableInFlight(db: Tx, ids: string[]): Promise<Set<
 }
 
 /** Param: JSON array of schedule ids. PostgreSQL locks them (`FOR UPDATE`) until the caller commits. */
-export const LOAD_FIRING_SQL = {
+export const LOCK_FIRING_SQL = {
   sqlite: `SELECT ${FIRING_COLUMNS}, enabled FROM schedules WHERE id IN (SELECT value FROM json_each(?))`,
   postgresql: `SELECT ${FIRING_COLUMNS}, enabled FROM schedules WHERE id IN (SELECT jsonb_array_elements_text($1::jsonb)) ORDER BY id FOR UPDATE`,
 } as const;
@@ -122,11 +122,11 @@ export const LOAD_FIRING_SQL = {
  * already). A recorder folds an attempt's outcome into these, not into the copy read at the claim,
  * which other batches may have changed since. Deleted schedules are absent.
  */
-export async function loadFiringSchedules(tx: Tx, ids: string[]): Promise<Map<string, FiringSchedule & { enabled: boolean }>> {
+export async function lockFiringSchedules(tx: Tx, ids: string[]): Promise<Map<string, FiringSchedule & { enabled: boolean }>> {
   const out = new Map<string, FiringSchedule & { enabled: boolean }>();
   if (ids.length === 0) return out;
   // PostgreSQL: the FOR UPDATE lock is the caller's transaction's (same driver connection) until it commits.
-  const rows = await queryRows(tx, LOAD_FIRING_SQL, JSON.stringify([...new Set(ids)]));
+  const rows = await queryRows(tx, LOCK_FIRING_SQL, JSON.stringify([...new Set(ids)]));
   for (const r of rows) {
     const s = toFiringSchedule(r);
     out.set(s.id, { ...s, enabled: rawBoolean(r.enabled) });

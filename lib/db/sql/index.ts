@@ -35,7 +35,7 @@ export { countLoginFailure } from './count-login-failure';
 export { lockBlob } from './lock-blob';
 export { findPendingRetries, type PendingRetryRecord } from './pending-retries';
 export { findSchedulesNamingBlob, type ScheduleNamingBlob } from './schedules-naming-blob';
-export { takeInFlight, renewInFlight, loadFiringSchedules, markSendsStarted, undeliverableInFlight, TAKE_IN_FLIGHT_SQL, MARK_SENDS_SQL, LOAD_FIRING_SQL } from './in-flight';
+export { takeInFlight, renewInFlight, lockFiringSchedules, markSendsStarted, undeliverableInFlight, TAKE_IN_FLIGHT_SQL, MARK_SENDS_SQL, LOCK_FIRING_SQL } from './in-flight';
 export { claimDeadLetterSends, type DeadLetterSend } from './dead-letter-sends';
 export { claimAlertSends, type AlertSend } from './alert-sends';
 export { anyEnabledAlertRule, lockAlertRule, lockAlertRulesOfSchedules, lockAlertRulesShared } from './alert-rules';

@@ -7,10 +7,10 @@
  * - re-alerts: each open incident of a rule with `realert_interval_seconds` alerts every event it
  *   alerted (but `recovered`) again, one round per interval, while it lasts; a channel several of a
  *   schedule's incidents name gets one alert per event and round (decision 345).
- * Each raise locks its schedules first (`loadFiringSchedules`), re-reads what it decides on, and
+ * Each raise locks its schedules first (`lockFiringSchedules`), re-reads what it decides on, and
  * commits its alerts with its incident change: exactly once, whichever worker runs the check.
  */
-import { inTransaction, loadFiringSchedules, lockAlertRulesShared, type Db } from '../../db';
+import { inTransaction, lockFiringSchedules, lockAlertRulesShared, type Db } from '../../db';
 import { newId } from '../../ids';
 import type { AlertEvent } from './contract';
 import { eventsOf, raiseAlerts, type AlertInsert, type IncidentRounds, type SilenceFact } from './raise';
@@ -40,7 +40,7 @@ export async function checkSilence(db: Db, now: Date): Promise<number> {
     const silent = schedules.filter((s) => !alerted.has(s.id) && since(s) + seconds * 1000 <= now.getTime());
     if (silent.length === 0) continue;
     raised += await inTransaction(db, async (tx) => {
-      const locked = await loadFiringSchedules(tx, silent.map((s) => s.id));
+      const locked = await lockFiringSchedules(tx, silent.map((s) => s.id));
       // Re-read under the lock: still enabled, still silent, still not alerted.
       const rows = await tx.schedule.findMany({ where: { id: { in: [...locked.keys()] }, enabled: true, state: 'active' }, select: { id: true, createdAt: true, updatedAt: true } });
       const lastSuccess = new Map((await tx.alertScheduleState.findMany({ where: { scheduleId: { in: rows.map((r) => r.id) } } })).map((s) => [s.scheduleId, s.lastSuccessAt]));
@@ -78,7 +78,7 @@ export async function realertIncidents(db: Db, now: Date): Promise<number> {
   let raised = 0;
   for (const [scheduleId, { ids, ruleIds }] of bySchedule) {
     raised += await inTransaction(db, async (tx) => {
-      const locked = await loadFiringSchedules(tx, [scheduleId]);
+      const locked = await lockFiringSchedules(tx, [scheduleId]);
       const schedule = locked.get(scheduleId);
       // Lock order (decision 440): the schedule, then its incidents' rules (shared), then the incidents,
       // read again after the rules: a rule's delete that went first has ended its incidents by then.

@@ -10,10 +10,10 @@
  * rounds (checks.ts) add the rest. Rules that overlap (several covering one schedule and naming one
  * channel) send that channel one alert per fact and event, carried by the oldest rule's incident
  * (decision 345). Callers hold the schedules' rows locked (the fire path's claim,
- * `loadFiringSchedules`), so two transactions never raise for one schedule at once.
+ * `lockFiringSchedules`), so two transactions never raise for one schedule at once.
  */
 import type { ScheduleFact } from '../../engine';
-import { anyEnabledAlertRule, loadFiringSchedules, lockAlertRulesShared, type FiringSchedule, type Tx } from '../../db';
+import { anyEnabledAlertRule, lockFiringSchedules, lockAlertRulesShared, type FiringSchedule, type Tx } from '../../db';
 import { newId } from '../../ids';
 import type { AlertEvent } from './contract';
 import type { AlertFacts } from './message';
@@ -85,7 +85,7 @@ export function factsOf(f: AlertFact, scheduler: { id: string; name: string } | 
  * transaction at `now`, as the fire path raises the skips it records.
  */
 export async function raiseMissedAtSave(tx: Tx, scheduleId: string, scheduledFor: Date, now: Date): Promise<void> {
-  const schedule = (await loadFiringSchedules(tx, [scheduleId])).get(scheduleId);
+  const schedule = (await lockFiringSchedules(tx, [scheduleId])).get(scheduleId);
   if (schedule) await raiseAlerts(tx, [{ kind: 'missed', schedule, scheduledFor, skipped: 1, reason: 'catch_up_window' }], now);
 }
 

@@ -58,10 +58,19 @@ export async function deleteBlob(db: Db, opts: DeleteBlobOptions): Promise<{ typ
     if (!blob || !roleAtLeast(role, 'read')) throw new DomainError('not_found', 'blob not found');
     if (!roleAtLeast(role, 'admin')) throw new DomainError('forbidden', 'deleting a blob needs admin access to it');
     await refuseDefaultSchedulerDelete(tx, blob.id);
-    // Lock order (decision 434): its schedules, then their pending attempts, each in id order, before the cascade.
-    await lockBlobForDelete(tx, blob.id);
-    // Revisions, definitions, sessions, executions, schedules, runs and grants go with it (ON DELETE CASCADE).
-    await tx.blob.delete({ where: { id: blob.id } });
+    await deleteBlobCascade(tx, blob.id);
     return { type: blob.type, name: blob.name };
   });
+}
+
+/**
+ * The delete itself, for every delete of a blob (`deleteBlob`; the EventBridge API's
+ * DeleteScheduleGroup): blob `blobId` with its revisions, definitions, sessions, executions,
+ * schedules, runs, alert rules and grants (ON DELETE CASCADE). The caller has checked access and
+ * `refuseDefaultSchedulerDelete` in `tx`.
+ */
+export async function deleteBlobCascade(tx: Tx, blobId: string): Promise<void> {
+  // Lock order (decisions 434, 440): its schedules, their pending attempts, its alert rules, each in id order, before the cascade.
+  await lockBlobForDelete(tx, blobId);
+  await tx.blob.delete({ where: { id: blobId } });
 }

@@ -5,11 +5,11 @@
  * (decision 360: a read never writes).
  */
 import type { Actor } from '../../../auth';
-import { inTransaction, lockBlobForDelete, type Db } from '../../../db';
+import { inTransaction, type Db } from '../../../db';
 import { DomainError } from '../../../errors';
 import type { AlsoInTransaction } from '../../../schedules';
 import { aliasProblem } from '../../../ids';
-import { insertSchedulerBlob, isUniqueViolation, refuseDefaultSchedulerDelete } from '../../../workflows';
+import { deleteBlobCascade, insertSchedulerBlob, isUniqueViolation, refuseDefaultSchedulerDelete } from '../../../workflows';
 import { readableGroupBlobIds, requireGroup, requireOrgWrite, unmadeDefaultGroup } from './group-access';
 import { DEFAULT_GROUP, EVENTBRIDGE_NAME, GROUP_SELECT, GROUPS_PER_ORG, toGroupInfo, type GroupTag, type RegionScope, type ScheduleGroupInfo } from './group-info';
 import { accountCreatedAt, syncScheduleGroups } from './sync-schedule-groups';
@@ -120,9 +120,7 @@ export async function deleteScheduleGroup(opts: GroupOptions & { name: string })
     const group = await requireGroup(tx, actor, orgId, opts.scope.region, name, 'write');
     await refuseDefaultSchedulerDelete(tx, group.blobId);
     await requireOrgWrite(tx, actor, orgId);
-    // Lock order (decision 434): its schedules, then their pending attempts, each in id order, before the cascade.
-    await lockBlobForDelete(tx, group.blobId);
-    await tx.blob.delete({ where: { id: group.blobId } });
+    await deleteBlobCascade(tx, group.blobId);
     await opts.alsoInTransaction?.(tx);
   });
 }
