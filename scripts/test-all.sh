@@ -101,6 +101,42 @@ together() {
   done
 }
 
+# PostgreSQL deadlocks during the PostgreSQL suite (docs/decisions.md 441). `pg_log_mark` notes where
+# the local cluster's log stands (scripts/postgres-local.sh's cluster `main` on port 5432); after the
+# suite, `pg_deadlocks` reads what was written since and fails the step postgresql-deadlocks on any
+# `deadlock detected`, each printed with the lines PostgreSQL logged after it (its DETAIL names the
+# statements), also as "FAIL deadlock:" lines for the closing summary. Not checked (said so, and not
+# counted) when the suite's server is not that cluster (TEST_POSTGRES_URL elsewhere) or its log is
+# not readable; a log that shrank meanwhile (rotated) is read whole.
+pg_log=""
+pg_log_from=""
+pg_log_mark() {
+  pg_log=""; pg_log_from=""
+  case "${TEST_POSTGRES_URL:-}" in ""|*@127.0.0.1:5432/*|*@localhost:5432/*) ;; *) return 0 ;; esac
+  pg_log=$(pg_lsclusters -h 2>/dev/null | awk '$2 == "main" && $3 == "5432" && $4 == "online" {print $7; exit}')
+  if [ -n "$pg_log" ] && [ -r "$pg_log" ]; then pg_log_from=$(stat -c %s "$pg_log") || pg_log_from=""; fi
+}
+pg_deadlocks() {
+  local out="$logs/postgresql-deadlocks.log" new="$logs/postgresql-new.log" size g
+  echo; echo "=== postgresql-deadlocks: PostgreSQL's log (${pg_log:-not found}) during integration-postgresql"
+  if [ -z "$pg_log_from" ]; then
+    echo "not checked: the suite's server is not the local cluster, or its log is not readable here"
+    return 0
+  fi
+  size=$(stat -c %s "$pg_log" 2>/dev/null) || size=0
+  [ "$size" -lt "$pg_log_from" ] && { echo "the log shrank during the suite (rotated?): reading it whole"; pg_log_from=0; }
+  if ! tail -c +"$((pg_log_from + 1))" "$pg_log" > "$new"; then
+    echo "FAIL deadlock check: could not read $pg_log" | tee "$out"; record postgresql-deadlocks 1; return 0
+  fi
+  grep -a -A12 'deadlock detected' "$new" > "$out"; g=$?
+  rm -f "$new"
+  case "$g" in
+    0) cat "$out"; grep -a 'deadlock detected\|DETAIL\|Process [0-9]* waits' "$out" | sed 's/^/FAIL deadlock: /' >> "$out"; record postgresql-deadlocks 1 ;;
+    1) echo "no deadlock"; record postgresql-deadlocks 0 ;;
+    *) echo "FAIL deadlock check: grep failed ($g)" | tee -a "$out"; record postgresql-deadlocks 1 ;;
+  esac
+}
+
 # Not through step's pipe: start_moto exports AWS_ENDPOINT_URL and keeps moto's pid in this shell.
 echo; echo "=== moto-server: start_moto"
 start_moto; record moto-server $?
@@ -113,23 +149,9 @@ if [ "${SKIP_POSTGRES:-}" = "1" ]; then
   echo; echo "=== integration-postgresql SKIPPED (SKIP_POSTGRES=1)"; record integration-postgresql 1
 else
   step postgresql-server bash scripts/postgres-local.sh
-  # The local cluster's log (scripts/postgres-local.sh: Debian's cluster `main`): read from here on
-  # after the suite for deadlocks (below).
-  pg_log=$(pg_lsclusters -h 2>/dev/null | awk '$2 == "main" && $4 == "online" {print $7; exit}')
-  pg_log_from=""
-  if [ -n "$pg_log" ] && [ -r "$pg_log" ]; then pg_log_from=$(stat -c %s "$pg_log"); fi
+  pg_log_mark
   step integration-postgresql env TEST_DATABASE=postgresql npx vitest run --project integration
-  # A deadlock fails a fire batch or an operator's write once and is retried or answered with an
-  # error, so a suite can pass through one; the lock-order rules (docs/decisions.md 434, 440) say
-  # there are none. Any `deadlock detected` PostgreSQL logged during the suite fails this step.
-  echo; echo "=== postgresql-deadlocks: PostgreSQL's log (${pg_log:-none found}) during integration-postgresql"
-  if [ -z "$pg_log_from" ]; then
-    echo "the local cluster's log is not readable here: not checked"
-  elif tail -c +"$((pg_log_from + 1))" "$pg_log" | grep -a -A4 'deadlock detected'; then
-    record postgresql-deadlocks 1
-  else
-    echo "no deadlock"; record postgresql-deadlocks 0
-  fi
+  pg_deadlocks
 fi
 # The e2e build does not type-check the tree again: the typecheck step above did (next.config.ts).
 step e2e env NEXT_BUILD_SKIP_TYPECHECK=1 npx playwright test
