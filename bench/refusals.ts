@@ -55,8 +55,9 @@ async function refused(fn: () => Promise<unknown>): Promise<void> {
 
 /** A direct read (decision 439) refuses by answering null: that null as a refusal, for `refused`. */
 async function nullRefuses(answer: Promise<unknown>): Promise<unknown> {
-  if ((await answer) === null) throw new Error('refused');
-  return answer;
+  const value = await answer;
+  if (value === null) throw new Error('refused');
+  return value;
 }
 
 const median = (xs: number[]) => {

@@ -27,7 +27,7 @@ export function normalizeRef(ref: string): string {
  * is an id, as it resolves to one; the one id-shape predicate of the project.
  */
 export function isIdShape(ref: string): boolean {
-  return ID_PATTERN.test(normalizeRef(ref));
+  return idOfRef(ref) !== null;
 }
 
 /** The lookup form of `ref` (`normalizeRef`) when it is an id (`isIdShape`), else null: a path segment that can only name an id. */

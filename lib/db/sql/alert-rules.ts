@@ -4,7 +4,9 @@
  * connection (run-sql.ts). Most batches meet no rule; then it is the only alert statement they run.
  */
 import type { Tx } from '../client';
-import { queryRows } from './run-sql';
+import { dialectOfDb } from '../client';
+import { executeSql, queryRows } from './run-sql';
+import { sqlInstant } from './instant';
 
 /** Param: JSON array of revision ids. One row when some enabled rule belongs to one of them. */
 const ANY_ENABLED_RULE_SQL = {
@@ -66,4 +68,21 @@ export async function lockAlertRulesOfSchedules(tx: Tx, scheduleIds: string[]): 
  */
 export async function lockAlertRule(tx: Tx, ruleId: string, purpose: 'delete' | 'change'): Promise<boolean> {
   return (await queryRows(tx, LOCK_RULE_SQL[purpose], ruleId)).length === 1;
+}
+
+/** Params: the instant they end (sqlInstant), blob id. Open incidents are few: read through the open_key index. */
+const END_INCIDENTS_OF_BLOB_SQL = {
+  sqlite: `UPDATE alert_incidents SET open_key = NULL, resolved_at = ? WHERE open_key IS NOT NULL AND revision_id IN (SELECT id FROM revisions WHERE blob_id = ?)`,
+  postgresql: `UPDATE alert_incidents SET open_key = NULL, resolved_at = $1::timestamp(3) WHERE open_key IS NOT NULL AND revision_id IN (SELECT id FROM revisions WHERE blob_id = $2)`,
+} as const;
+
+/**
+ * End at `now` (UTC) the open incidents of the alert rules of scheduler blob `blobId`, in the
+ * transaction of the blob's delete: incidents have no foreign key, so the cascade leaves them, and
+ * an incident left open is never resolved nor swept by retention (SPEC §17; a schedule's delete ends
+ * its incidents the same way, decision 344). Lock order (decision 440): the caller holds the blob's
+ * schedules and rules first (`lockBlobForDelete`). Answers how many ended.
+ */
+export async function endIncidentsOfBlob(tx: Tx, blobId: string, now: Date): Promise<number> {
+  return executeSql(tx, END_INCIDENTS_OF_BLOB_SQL, sqlInstant(dialectOfDb(tx), now), blobId);
 }

@@ -1,4 +1,4 @@
-import { inTransaction, lockBlobForDelete, type Db, type Tx } from '../../db';
+import { endIncidentsOfBlob, inTransaction, lockBlobForDelete, type Db, type Tx } from '../../db';
 import { type Actor, blobRole, readableBy, roleAtLeast } from '../../auth';
 import { DomainError } from '../../errors';
 
@@ -66,11 +66,14 @@ export async function deleteBlob(db: Db, opts: DeleteBlobOptions): Promise<{ typ
 /**
  * The delete itself, for every delete of a blob (`deleteBlob`; the EventBridge API's
  * DeleteScheduleGroup): blob `blobId` with its revisions, definitions, sessions, executions,
- * schedules, runs, alert rules and grants (ON DELETE CASCADE). The caller has checked access and
- * `refuseDefaultSchedulerDelete` in `tx`.
+ * schedules, runs, alert rules and grants (ON DELETE CASCADE), and its alert rules' open incidents
+ * ended (SPEC §17: no foreign key holds them; their alert log stays, decision 287). The caller has
+ * checked access and `refuseDefaultSchedulerDelete` in `tx`.
  */
 export async function deleteBlobCascade(tx: Tx, blobId: string): Promise<void> {
   // Lock order (decisions 434, 440): its schedules, their pending attempts, its alert rules, each in id order, before the cascade.
   await lockBlobForDelete(tx, blobId);
+  // Incidents after their rules (decision 440): a raise or a rule's delete meets this one at a schedule or a rule first.
+  await endIncidentsOfBlob(tx, blobId, new Date());
   await tx.blob.delete({ where: { id: blobId } });
 }

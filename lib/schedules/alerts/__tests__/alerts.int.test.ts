@@ -13,7 +13,7 @@ import { createTestDb } from '../../../testing/test-db';
 import { startReceiver, type Receiver } from '../../../testing/receiver';
 import { startSmtpSink, type SmtpSink } from '../../../testing/smtp-sink';
 import { TEST_LIMITS } from '../../../testing/limits';
-import { closeSession, createDefinition, createSession, reopenSession } from '../../../workflows';
+import { closeSession, createDefinition, createSchedulerBlob, createSession, deleteBlob, reopenSession } from '../../../workflows';
 import { createDeliveryPool } from '../../../targets';
 import { seed } from '../../../../prisma/seed';
 import { EVENTBRIDGE_SAVE_RULES, healthReport } from '../../../api';
@@ -79,10 +79,10 @@ afterAll(async () => {
 const requestsTo = (path: string) => receiver.requests.filter((r) => r.path === path);
 
 /** A schedule firing every minute into its own session `session` (closed: each fire fails). */
-async function failingSchedule(alias: string, extra: Record<string, unknown> = {}) {
+async function failingSchedule(alias: string, extra: Record<string, unknown> = {}, revision: { id: string; blobId: string } = scheduler) {
   await createSession(db, { actor: admin, revisionId: wfRevision, alias: `${alias}-s` });
   const made = await createSchedule({
-    db, actor: admin, revision: scheduler, limits: TEST_LIMITS, now: new Date(),
+    db, actor: admin, revision, limits: TEST_LIMITS, now: new Date(),
     input: {
       alias, repeat: 'recurring_cron', cron_expression: '* * * * ? *', timezone: 'Europe/Paris', description: `${alias} job`,
       invocation_target: { target: { org: 'acme-corp', blob: 'alerted-work', revision: 'default', session: `${alias}-s` }, workflow: { definition: 'work-def' } },
@@ -339,6 +339,29 @@ describe('§17 rules and incidents', () => {
     expect(await endAlertingOfDeletedSchedules(db, new Date())).toBe(1);
     expect(await db.alertRule.count({ where: { id: other.id } })).toBe(0);
     expect(await endAlertingOfDeletedSchedules(db, new Date())).toBe(0);
+  });
+
+  it("a deleted scheduler's open incidents end in its delete's transaction (no foreign key reaches them); another scheduler's stay open", async () => {
+    const hook = await channel('webhook', 'gone-scheduler-hook', { url: receiver.url('/hook/gone-scheduler') });
+    const made = await createSchedulerBlob(db, { actor: admin, org: 'acme-corp', alias: 'doomed-alerts', name: 'Doomed alerts' });
+    const doomed = { id: made.default_revision_id!, blobId: made.id };
+    const s = await failingSchedule('doomed-job', {}, doomed);
+    const rule = await createAlertRule({ db, actor: admin, revision: doomed, now: new Date(), input: { events: ['failure'], channels: [hook.channel.id] } });
+    const kept = await failingSchedule('kept-job');
+    const keptRule = await createAlertRule({ db, actor: admin, revision: scheduler, now: new Date(), input: { schedule_id: kept.id, events: ['failure'], channels: [hook.channel.id] } });
+    await fireNext(s.id);
+    await fireNext(kept.id);
+    expect(await db.alertIncident.count({ where: { ruleId: { in: [rule.id, keptRule.id] }, openKey: { not: null } } })).toBe(2);
+
+    const before = Date.now();
+    await deleteBlob(db, { actor: admin, blobId: doomed.blobId });
+    expect(await db.alertRule.count({ where: { id: rule.id } })).toBe(0);
+    const ended = await db.alertIncident.findMany({ where: { ruleId: rule.id }, select: { scheduleId: true, openKey: true, resolvedAt: true } });
+    expect(ended).toEqual([{ scheduleId: s.id, openKey: null, resolvedAt: expect.any(Date) }]);
+    expect(ended[0].resolvedAt!.getTime()).toBeGreaterThanOrEqual(before - 1);
+    expect(await db.alert.count({ where: { ruleId: rule.id } })).toBe(1); // the log stays (decision 287)
+    expect(await db.alertIncident.findMany({ where: { ruleId: keptRule.id }, select: { openKey: true, resolvedAt: true } })).toEqual([{ openKey: `${keptRule.id}:${kept.id}`, resolvedAt: null }]);
+    await deleteSchedule({ db, actor: admin, revision: scheduler, scheduleRef: kept.id, now: new Date() });
   });
 
   it('overlapping rules naming one channel send it one alert per event and round; an identical rule is refused (409 duplicate_alert_rule, decision 345)', async () => {
