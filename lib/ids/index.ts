@@ -30,7 +30,7 @@ export function isIdShape(ref: string): boolean {
   return idOfRef(ref) !== null;
 }
 
-/** The lookup form of `ref` (`normalizeRef`) when it is an id (`isIdShape`), else null: a path segment that can only name an id. */
+/** The lookup form of `ref` (`normalizeRef`) when it has the generated-id shape, else null: a path segment that can only name an id. */
 export function idOfRef(ref: string): string | null {
   const id = normalizeRef(ref);
   return ID_PATTERN.test(id) ? id : null;

@@ -70,19 +70,46 @@ export async function lockAlertRule(tx: Tx, ruleId: string, purpose: 'delete' | 
   return (await queryRows(tx, LOCK_RULE_SQL[purpose], ruleId)).length === 1;
 }
 
-/** Params: the instant they end (sqlInstant), blob id. Open incidents are few: read through the open_key index. */
-const END_INCIDENTS_OF_BLOB_SQL = {
-  sqlite: `UPDATE alert_incidents SET open_key = NULL, resolved_at = ? WHERE open_key IS NOT NULL AND revision_id IN (SELECT id FROM revisions WHERE blob_id = ?)`,
-  postgresql: `UPDATE alert_incidents SET open_key = NULL, resolved_at = $1::timestamp(3) WHERE open_key IS NOT NULL AND revision_id IN (SELECT id FROM revisions WHERE blob_id = $2)`,
+/** Which open incidents `endIncidents` ends: those of the given ids, alert rules, schedules, or a scheduler blob's revisions. */
+export type IncidentsToEnd = { ids: string[] } | { ruleIds: string[] } | { scheduleIds: string[] } | { blobId: string };
+
+/** The `WHERE` of each kind: SQLite on the bare table, PostgreSQL on `i`; the second parameter. */
+const INCIDENTS_WHERE = {
+  ids: { sqlite: 'id IN (SELECT value FROM json_each(?))', postgresql: 'i.id IN (SELECT jsonb_array_elements_text($2::jsonb))' },
+  ruleIds: { sqlite: 'rule_id IN (SELECT value FROM json_each(?))', postgresql: 'i.rule_id IN (SELECT jsonb_array_elements_text($2::jsonb))' },
+  scheduleIds: { sqlite: 'schedule_id IN (SELECT value FROM json_each(?))', postgresql: 'i.schedule_id IN (SELECT jsonb_array_elements_text($2::jsonb))' },
+  blobId: { sqlite: 'revision_id IN (SELECT id FROM revisions WHERE blob_id = ?)', postgresql: 'i.revision_id IN (SELECT id FROM revisions WHERE blob_id = $2)' },
 } as const;
 
 /**
- * End at `now` (UTC) the open incidents of the alert rules of scheduler blob `blobId`, in the
- * transaction of the blob's delete: incidents have no foreign key, so the cascade leaves them, and
- * an incident left open is never resolved nor swept by retention (SPEC §17; a schedule's delete ends
- * its incidents the same way, decision 344). Lock order (decision 440): the caller holds the blob's
- * schedules and rules first (`lockBlobForDelete`). Answers how many ended.
+ * Params: the instant they end (sqlInstant), then the kind's value. PostgreSQL locks the incidents
+ * in id order before it writes them (MATERIALIZED: every lock is taken, in order, before the update
+ * begins); a row another transaction ended meanwhile no longer matches and is skipped.
  */
-export async function endIncidentsOfBlob(tx: Tx, blobId: string, now: Date): Promise<number> {
-  return executeSql(tx, END_INCIDENTS_OF_BLOB_SQL, sqlInstant(dialectOfDb(tx), now), blobId);
+const END_INCIDENTS_SQL = Object.fromEntries(
+  Object.entries(INCIDENTS_WHERE).map(([kind, where]) => [
+    kind,
+    {
+      sqlite: `UPDATE alert_incidents SET open_key = NULL, resolved_at = ? WHERE open_key IS NOT NULL AND ${where.sqlite}`,
+      postgresql: `WITH locked AS MATERIALIZED (SELECT i.id FROM alert_incidents AS i WHERE i.open_key IS NOT NULL AND ${where.postgresql} ORDER BY i.id FOR UPDATE OF i)
+        UPDATE alert_incidents AS i SET open_key = NULL, resolved_at = $1::timestamp(3) FROM locked WHERE i.id = locked.id AND i.open_key IS NOT NULL`,
+    },
+  ]),
+) as Record<keyof typeof INCIDENTS_WHERE, { sqlite: string; postgresql: string }>;
+
+/**
+ * End at `now` (UTC) the open incidents `which` names (SPEC §17: `open_key` null, `resolved_at`
+ * now), in the caller's transaction; answers how many ended. Every end of incidents goes through
+ * this: a rule's delete, a schedule's delete and the minute check's clean-ups, a scheduler's delete.
+ *
+ * Lock order (docs/decisions.md 440): callers hold the schedules or rules the incidents belong to
+ * first where they still exist; the incidents themselves are then locked in id order on PostgreSQL,
+ * so two of these statements over overlapping incidents (a scheduler's delete and the minute check
+ * ending the incidents of a schedule the fire path deleted, which has no schedule left to lock) wait
+ * for each other in one order and never deadlock.
+ */
+export async function endIncidents(tx: Tx, which: IncidentsToEnd, now: Date): Promise<number> {
+  const [kind, value] = Object.entries(which)[0] as [keyof typeof INCIDENTS_WHERE, string[] | string];
+  if (Array.isArray(value) && value.length === 0) return 0;
+  return executeSql(tx, END_INCIDENTS_SQL[kind], sqlInstant(dialectOfDb(tx), now), Array.isArray(value) ? JSON.stringify(value) : value);
 }

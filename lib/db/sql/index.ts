@@ -38,7 +38,7 @@ export { findSchedulesNamingBlob, type ScheduleNamingBlob } from './schedules-na
 export { takeInFlight, renewInFlight, lockFiringSchedules, markSendsStarted, undeliverableInFlight, TAKE_IN_FLIGHT_SQL, MARK_SENDS_SQL, LOCK_FIRING_SQL } from './in-flight';
 export { claimDeadLetterSends, type DeadLetterSend } from './dead-letter-sends';
 export { claimAlertSends, type AlertSend } from './alert-sends';
-export { anyEnabledAlertRule, endIncidentsOfBlob, lockAlertRule, lockAlertRulesOfSchedules, lockAlertRulesShared } from './alert-rules';
+export { anyEnabledAlertRule, endIncidents, lockAlertRule, lockAlertRulesOfSchedules, lockAlertRulesShared, type IncidentsToEnd } from './alert-rules';
 export { findInProgress, releaseBuffered, BUFFERED_DUE_AT, type InProgress } from './overlap';
 export { lockScheduleOfRun, endRunOutcome, startRunOutcome, DURATION_MAX_MS } from './check-in';
 export { anyRunningBackfill, claimBackfillOccurrences, countBackfillEnded, finishBackfill, lockRunningBackfills, readFiringSchedules, type RunningBackfill } from './backfills';

@@ -10,7 +10,7 @@
  * Each raise locks its schedules first (`lockFiringSchedules`), re-reads what it decides on, and
  * commits its alerts with its incident change: exactly once, whichever worker runs the check.
  */
-import { inTransaction, lockFiringSchedules, lockAlertRulesShared, type Db } from '../../db';
+import { endIncidents, inTransaction, lockFiringSchedules, lockAlertRulesShared, type Db } from '../../db';
 import { newId } from '../../ids';
 import type { AlertEvent } from './contract';
 import { eventsOf, raiseAlerts, type AlertInsert, type IncidentRounds, type SilenceFact } from './raise';
@@ -88,8 +88,9 @@ export async function realertIncidents(db: Db, now: Date): Promise<number> {
       const open = (await tx.alertIncident.findMany({ where: { id: { in: ids }, openKey: { not: null } } })).sort((a, b) => order.get(a.ruleId)! - order.get(b.ruleId)!);
       if (open.length === 0) return 0;
       // A deleted schedule's incident ends with it; a disabled one's silence does not re-alert (it is not silent: it is off).
+      // With no schedule to lock first, the incidents are locked in id order (endIncidents), as a scheduler's delete locks them.
       if (!schedule) {
-        await tx.alertIncident.updateMany({ where: { id: { in: open.map((i) => i.id) } }, data: { openKey: null, resolvedAt: now } });
+        await endIncidents(tx, { ids: open.map((i) => i.id) }, now);
         return 0;
       }
       // Decision 345: the `event:channel` pairs alerted for this schedule at `now`, across its incidents.

@@ -4,7 +4,7 @@
  * changing its schedules does). A rule names channels of the scheduler's org.
  */
 import type { Actor } from '../../auth';
-import { inTransaction, lockAlertRule, lockAlertRulesOfSchedules, type Db, type Tx } from '../../db';
+import { endIncidents, inTransaction, lockAlertRule, lockAlertRulesOfSchedules, type Db, type Tx } from '../../db';
 import { DomainError } from '../../errors';
 import { isIdShape, newId, normalizeRef } from '../../ids';
 import { requireSchedulerRole } from '../access';
@@ -198,7 +198,7 @@ export async function deleteAlertRule(opts: RuleScope & { ruleRef: string }): Pr
     // Lock order (decision 440): the rule before its incidents, as the fire path's raise takes them;
     // a delete that ended first leaves nothing to delete.
     if (!(await lockAlertRule(tx, row.id, 'delete'))) throw new DomainError('not_found', 'alert rule not found');
-    await tx.alertIncident.updateMany({ where: { ruleId: row.id, openKey: { not: null } }, data: { openKey: null, resolvedAt: new Date() } });
+    await endIncidents(tx, { ruleIds: [row.id] }, new Date());
     await tx.alertRule.delete({ where: { id: row.id } });
   });
 }
@@ -212,7 +212,7 @@ export async function endAlertingOfSchedules(tx: Tx, scheduleIds: string[], now:
   if (scheduleIds.length === 0) return;
   // Lock order (decision 440): the rules on these schedules before any incident, as a rule's delete.
   await lockAlertRulesOfSchedules(tx, scheduleIds);
-  await tx.alertIncident.updateMany({ where: { scheduleId: { in: scheduleIds }, openKey: { not: null } }, data: { openKey: null, resolvedAt: now } });
+  await endIncidents(tx, { scheduleIds }, now);
   await tx.alertRule.deleteMany({ where: { scheduleId: { in: scheduleIds } } });
 }
 

@@ -1,4 +1,4 @@
-import { endIncidentsOfBlob, inTransaction, lockBlobForDelete, type Db, type Tx } from '../../db';
+import { endIncidents, inTransaction, lockBlobForDelete, type Db, type Tx } from '../../db';
 import { type Actor, blobRole, readableBy, roleAtLeast } from '../../auth';
 import { DomainError } from '../../errors';
 
@@ -38,6 +38,8 @@ export interface DeleteBlobOptions {
   actor: Actor;
   /** The blob's id. */
   blobId: string;
+  /** The delete's instant (UTC): when its alert rules' open incidents end. Default: now. */
+  now?: Date;
 }
 
 /**
@@ -58,7 +60,7 @@ export async function deleteBlob(db: Db, opts: DeleteBlobOptions): Promise<{ typ
     if (!blob || !roleAtLeast(role, 'read')) throw new DomainError('not_found', 'blob not found');
     if (!roleAtLeast(role, 'admin')) throw new DomainError('forbidden', 'deleting a blob needs admin access to it');
     await refuseDefaultSchedulerDelete(tx, blob.id);
-    await deleteBlobCascade(tx, blob.id);
+    await deleteBlobCascade(tx, blob.id, opts.now ?? new Date());
     return { type: blob.type, name: blob.name };
   });
 }
@@ -67,13 +69,15 @@ export async function deleteBlob(db: Db, opts: DeleteBlobOptions): Promise<{ typ
  * The delete itself, for every delete of a blob (`deleteBlob`; the EventBridge API's
  * DeleteScheduleGroup): blob `blobId` with its revisions, definitions, sessions, executions,
  * schedules, runs, alert rules and grants (ON DELETE CASCADE), and its alert rules' open incidents
- * ended (SPEC §17: no foreign key holds them; their alert log stays, decision 287). The caller has
- * checked access and `refuseDefaultSchedulerDelete` in `tx`.
+ * ended at `now` (UTC; SPEC §17: no foreign key holds incidents or alerts, so the retention sweep
+ * removes them once ended; docs/decisions.md 442). The caller has checked access and
+ * `refuseDefaultSchedulerDelete` in `tx`.
  */
-export async function deleteBlobCascade(tx: Tx, blobId: string): Promise<void> {
+export async function deleteBlobCascade(tx: Tx, blobId: string, now: Date): Promise<void> {
   // Lock order (decisions 434, 440): its schedules, their pending attempts, its alert rules, each in id order, before the cascade.
   await lockBlobForDelete(tx, blobId);
-  // Incidents after their rules (decision 440): a raise or a rule's delete meets this one at a schedule or a rule first.
-  await endIncidentsOfBlob(tx, blobId, new Date());
+  // Incidents after their rules (decision 440), in id order (endIncidents): a raise or a rule's delete
+  // meets this one at a schedule or a rule first; the minute check's clean-up, at the first incident.
+  await endIncidents(tx, { blobId }, now);
   await tx.blob.delete({ where: { id: blobId } });
 }

@@ -120,7 +120,7 @@ export async function deleteScheduleGroup(opts: GroupOptions & { name: string })
     const group = await requireGroup(tx, actor, orgId, opts.scope.region, name, 'write');
     await refuseDefaultSchedulerDelete(tx, group.blobId);
     await requireOrgWrite(tx, actor, orgId);
-    await deleteBlobCascade(tx, group.blobId);
+    await deleteBlobCascade(tx, group.blobId, opts.now);
     await opts.alsoInTransaction?.(tx);
   });
 }
