@@ -70,8 +70,8 @@ export async function lockAlertRule(tx: Tx, ruleId: string, purpose: 'delete' | 
   return (await queryRows(tx, LOCK_RULE_SQL[purpose], ruleId)).length === 1;
 }
 
-/** Which open incidents `endIncidents` ends: those of the given ids, alert rules, schedules, or a scheduler blob's revisions. */
-export type IncidentsToEnd = { ids: string[] } | { ruleIds: string[] } | { scheduleIds: string[] } | { blobId: string };
+/** Which open incidents `endIncidents` ends: those of the given ids, alert rules or schedules, or of a scheduler blob's revisions. */
+export type IncidentsToEnd = ['ids' | 'ruleIds' | 'scheduleIds', string[]] | ['blobId', string];
 
 /** The `WHERE` of each kind: SQLite on the bare table, PostgreSQL on `i`; the second parameter. */
 const INCIDENTS_WHERE = {
@@ -83,8 +83,9 @@ const INCIDENTS_WHERE = {
 
 /**
  * Params: the instant they end (sqlInstant), then the kind's value. PostgreSQL locks the incidents
- * in id order before it writes them (MATERIALIZED: every lock is taken, in order, before the update
- * begins); a row another transaction ended meanwhile no longer matches and is skipped.
+ * in id order (the sort runs below `FOR UPDATE`, so rows are locked as they leave it) and the update
+ * writes only rows locked there; a row another transaction ended while this one waited for it no
+ * longer matches when PostgreSQL reads it again, and is skipped.
  */
 const END_INCIDENTS_SQL = Object.fromEntries(
   Object.entries(INCIDENTS_WHERE).map(([kind, where]) => [
@@ -99,17 +100,19 @@ const END_INCIDENTS_SQL = Object.fromEntries(
 
 /**
  * End at `now` (UTC) the open incidents `which` names (SPEC §17: `open_key` null, `resolved_at`
- * now), in the caller's transaction; answers how many ended. Every end of incidents goes through
- * this: a rule's delete, a schedule's delete and the minute check's clean-ups, a scheduler's delete.
+ * now), in the caller's transaction; answers how many ended. Every end of incidents outside a raise
+ * goes through this: a rule's delete, a schedule's delete, the minute check's clean-ups, a
+ * scheduler's delete. (A raise resolves its own incidents one by one, holding their schedules and
+ * rules first.)
  *
- * Lock order (docs/decisions.md 440): callers hold the schedules or rules the incidents belong to
- * first where they still exist; the incidents themselves are then locked in id order on PostgreSQL,
- * so two of these statements over overlapping incidents (a scheduler's delete and the minute check
- * ending the incidents of a schedule the fire path deleted, which has no schedule left to lock) wait
- * for each other in one order and never deadlock.
+ * Lock order (docs/decisions.md 440, 442): callers hold the schedules or rules the incidents belong
+ * to first where they still exist; the incidents themselves are then locked in id order on
+ * PostgreSQL, so two of these statements over overlapping incidents (a scheduler's delete and the
+ * minute check's re-alert ending the incidents of a schedule the fire path deleted, which has no
+ * schedule left to lock) wait for each other in one order and never deadlock.
  */
 export async function endIncidents(tx: Tx, which: IncidentsToEnd, now: Date): Promise<number> {
-  const [kind, value] = Object.entries(which)[0] as [keyof typeof INCIDENTS_WHERE, string[] | string];
+  const [kind, value] = which;
   if (Array.isArray(value) && value.length === 0) return 0;
   return executeSql(tx, END_INCIDENTS_SQL[kind], sqlInstant(dialectOfDb(tx), now), Array.isArray(value) ? JSON.stringify(value) : value);
 }

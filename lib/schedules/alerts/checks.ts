@@ -90,7 +90,7 @@ export async function realertIncidents(db: Db, now: Date): Promise<number> {
       // A deleted schedule's incident ends with it; a disabled one's silence does not re-alert (it is not silent: it is off).
       // With no schedule to lock first, the incidents are locked in id order (endIncidents), as a scheduler's delete locks them.
       if (!schedule) {
-        await endIncidents(tx, { ids: open.map((i) => i.id) }, now);
+        await endIncidents(tx, ['ids', open.map((i) => i.id)], now);
         return 0;
       }
       // Decision 345: the `event:channel` pairs alerted for this schedule at `now`, across its incidents.

@@ -198,7 +198,7 @@ export async function deleteAlertRule(opts: RuleScope & { ruleRef: string }): Pr
     // Lock order (decision 440): the rule before its incidents, as the fire path's raise takes them;
     // a delete that ended first leaves nothing to delete.
     if (!(await lockAlertRule(tx, row.id, 'delete'))) throw new DomainError('not_found', 'alert rule not found');
-    await endIncidents(tx, { ruleIds: [row.id] }, new Date());
+    await endIncidents(tx, ['ruleIds', [row.id]], new Date());
     await tx.alertRule.delete({ where: { id: row.id } });
   });
 }
@@ -212,7 +212,7 @@ export async function endAlertingOfSchedules(tx: Tx, scheduleIds: string[], now:
   if (scheduleIds.length === 0) return;
   // Lock order (decision 440): the rules on these schedules before any incident, as a rule's delete.
   await lockAlertRulesOfSchedules(tx, scheduleIds);
-  await endIncidents(tx, { scheduleIds }, now);
+  await endIncidents(tx, ['scheduleIds', scheduleIds], now);
   await tx.alertRule.deleteMany({ where: { scheduleId: { in: scheduleIds } } });
 }
 

@@ -77,7 +77,8 @@ export async function deleteBlobCascade(tx: Tx, blobId: string, now: Date): Prom
   // Lock order (decisions 434, 440): its schedules, their pending attempts, its alert rules, each in id order, before the cascade.
   await lockBlobForDelete(tx, blobId);
   // Incidents after their rules (decision 440), in id order (endIncidents): a raise or a rule's delete
-  // meets this one at a schedule or a rule first; the minute check's clean-up, at the first incident.
-  await endIncidents(tx, { blobId }, now);
+  // meets this one at a schedule or a rule first, as the minute check's clean-up of a deleted schedule's
+  // rules does; its re-alert of a deleted schedule's incidents, at the first incident they share.
+  await endIncidents(tx, ['blobId', blobId], now);
   await tx.blob.delete({ where: { id: blobId } });
 }
